@@ -1,0 +1,99 @@
+// The one error taxonomy (design §5), shared by MCP, HTTP and the CLI.
+// Every refusal a caller can see is a LorebookError; its message is written for an agent:
+// what went wrong and what to do next.
+
+export const ERROR_HTTP_STATUS = {
+  validation_failed: 422,
+  payload_too_large: 413,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  revision_conflict: 409,
+  slug_taken: 409,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  store_unavailable: 503,
+  upstream_failed: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;
+
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'conflict',
+  'revision_conflict',
+  'rate_limited',
+  'store_unavailable',
+  'upstream_failed',
+]);
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  retry_after_ms?: number;
+  details?: Record<string, unknown>;
+}
+
+export interface LorebookErrorOptions {
+  details?: Record<string, unknown>;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class LorebookError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: LorebookErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'LorebookError';
+    this.code = code;
+    this.details = options.details;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+
+  get httpStatus(): number {
+    return ERROR_HTTP_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { code: this.code, message: this.message, retryable: this.retryable };
+    if (this.retryAfterMs !== undefined) body.retry_after_ms = this.retryAfterMs;
+    if (this.details !== undefined) body.details = this.details;
+    return body;
+  }
+}
+
+/** Thrown when input fails validation; `fields` maps each field or section at fault to how to fix it. */
+export function validationFailed(message: string, fields: Record<string, string>): LorebookError {
+  return new LorebookError('validation_failed', message, { details: { fields } });
+}
+
+/** Thrown when markdown or a title is over the size limits, before anything is written. */
+export function payloadTooLarge(message: string, details: Record<string, unknown>): LorebookError {
+  return new LorebookError('payload_too_large', message, { details });
+}
+
+/** Thrown for an unknown slug, or one the caller may not see (never `forbidden` for those). */
+export function notFound(slug: string): LorebookError {
+  return new LorebookError(
+    'not_found',
+    `No story "${slug}" is visible to you. Check the slug (search_stories lists them); private and withdrawn stories are visible only to their author.`,
+    { details: { slug } },
+  );
+}
+
+/** Thrown when a caller who is not the author tries an author-only write. */
+export function forbidden(message: string, details?: Record<string, unknown>): LorebookError {
+  return new LorebookError('forbidden', message, details === undefined ? {} : { details });
+}
+
+export function isLorebookError(value: unknown): value is LorebookError {
+  return value instanceof LorebookError;
+}
