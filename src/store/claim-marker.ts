@@ -1,0 +1,69 @@
+// Primitive 3 — claim / complete / release a marker attribute, fenced by a claim id. Used for
+// side effects that must happen once outside the database (the Bluesky post): only the holder of
+// the claim may record the result or give the claim back, so a slow worker whose claim was taken
+// over cannot overwrite the new holder's result.
+import type { UpdateAction } from './actions.ts';
+import { updateItem, type ItemChanges } from './update-item.ts';
+import type { ItemKey } from './keys.ts';
+
+export const PENDING = 'pending';
+
+export interface Claim {
+  key: ItemKey;
+  /** The marker attribute, e.g. `bsky_uri`: absent = owed, `pending` = claimed, else the result. */
+  marker: string;
+  claimId: string;
+}
+
+/**
+ * Claims the marker if nobody holds it — or, when `staleBefore` is given, if the holder claimed
+ * it before then (a crashed worker). The duplicate this prevents: two workers both posting.
+ */
+export function claimMarker(claim: Claim, claimedAt: string, staleBefore?: string, also: ItemChanges = {}): UpdateAction {
+  const takeover = staleBefore === undefined ? '' : ' OR (#marker = :pending AND claimed_at < :staleBefore)';
+  return updateItem(
+    claim.key,
+    {
+      ...also,
+      setClauses: ['#marker = :pending', 'claim_id = :claimId', 'claimed_at = :claimedAt', ...(also.setClauses ?? [])],
+      names: { ...also.names, '#marker': claim.marker },
+      values: { ...also.values, ':pending': PENDING, ':claimId': claim.claimId, ':claimedAt': claimedAt },
+    },
+    {
+      expression: `attribute_not_exists(#marker)${takeover}`,
+      values: staleBefore === undefined ? {} : { ':staleBefore': staleBefore },
+    },
+  );
+}
+
+const heldByMe = {
+  expression: '#marker = :pending AND claim_id = :claimId',
+};
+
+/** Records the result; only the current holder can. */
+export function completeClaim(claim: Claim, result: string, also: ItemChanges = {}): UpdateAction {
+  return updateItem(
+    claim.key,
+    {
+      ...also,
+      setClauses: ['#marker = :result', ...(also.setClauses ?? [])],
+      remove: ['claim_id', 'claimed_at', ...(also.remove ?? [])],
+      names: { ...also.names, '#marker': claim.marker },
+      values: { ...also.values, ':result': result },
+    },
+    { ...heldByMe, values: { ':pending': PENDING, ':claimId': claim.claimId } },
+  );
+}
+
+/** Gives the claim back after a failure so a later attempt may claim it; only the holder can. */
+export function releaseClaim(claim: Claim, also: ItemChanges = {}): UpdateAction {
+  return updateItem(
+    claim.key,
+    {
+      ...also,
+      remove: [claim.marker, 'claim_id', 'claimed_at', ...(also.remove ?? [])],
+      names: { ...also.names, '#marker': claim.marker },
+    },
+    { ...heldByMe, values: { ':pending': PENDING, ':claimId': claim.claimId } },
+  );
+}

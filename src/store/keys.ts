@@ -1,0 +1,45 @@
+// Key builders for every item in the one table (design §3). Every per-person key uses the
+// caller's stable account id, never the handle: handles change hands.
+
+export interface ItemKey {
+  PK: string;
+  SK: string;
+}
+
+const REVISION_DIGITS = 6;
+
+export const storyKey = (slug: string): ItemKey => ({ PK: `STORY#${slug}`, SK: 'META' });
+export const bodyKey = (slug: string): ItemKey => ({ PK: `STORY#${slug}`, SK: 'BODY' });
+export const revisionKey = (slug: string, revision: number): ItemKey => ({
+  PK: `STORY#${slug}`,
+  SK: `REV#${String(revision).padStart(REVISION_DIGITS, '0')}`,
+});
+export const revisionPrefix = 'REV#';
+export const reproductionKey = (slug: string, account: string): ItemKey => ({
+  PK: `STORY#${slug}`,
+  SK: `REPRO#${account}`,
+});
+export const checkKey = (slug: string, account: string): ItemKey => ({
+  PK: `STORY#${slug}`,
+  SK: `CHECK#${account}`,
+});
+export const inboxPartition = (account: string): string => `INBOX#${account}`;
+export const notificationKey = (account: string, notificationId: string): ItemKey => ({
+  PK: inboxPartition(account),
+  SK: notificationId,
+});
+/** Op records are scoped to the caller: one op_id used by two accounts is two independent ops. */
+export const opKey = (account: string, opId: string): ItemKey => ({ PK: `OP#${account}`, SK: opId });
+export const accountKey = (account: string): ItemKey => ({ PK: `ACCOUNT#${account}`, SK: 'META' });
+export const outboxPartition = 'OUTBOX';
+export const outboxKey = (eventId: string): ItemKey => ({ PK: outboxPartition, SK: eventId });
+/** The months that hold at least one public story, so the feed can walk its shards newest first. */
+export const feedMonthsKey: ItemKey = { PK: 'FEED', SK: 'MONTHS' };
+
+export const feedPartition = (publishedAt: string): string => `FEED#${publishedAt.slice(0, 7)}`;
+export const authorPartition = (account: string): string => `AUTHOR#${account}`;
+export const listSortKey = (publishedAt: string, slug: string): string => `${publishedAt}#${slug}`;
+export const announcePartition = 'ANNOUNCE';
+
+export const keyOf = (item: { PK: string; SK: string }): ItemKey => ({ PK: item.PK, SK: item.SK });
+export const keyId = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;

@@ -1,0 +1,49 @@
+// Consistent reads by key. A write plans from what it reads here, and its transaction carries a
+// condition on exactly that, so an eventually consistent read would only cost a retry; we read
+// consistently so that a retry after a lost response sees its own write at once.
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoredItem } from './actions.ts';
+import { keyId, type ItemKey } from './keys.ts';
+import { callStore, storeUnavailable } from './store-unavailable.ts';
+import { isExpired, type Store } from './store.ts';
+
+/** BatchGetItem takes at most 100 keys. */
+const MAX_BATCH_KEYS = 100;
+/** Unprocessed keys come back under throttling; retry them a bounded number of times. */
+const MAX_UNPROCESSED_ROUNDS = 5;
+
+export type ItemsByKey = ReadonlyMap<string, StoredItem>;
+
+/** Reads many items in one round trip (per 100 keys); expired items are treated as absent. */
+export async function readItems(store: Store, keys: readonly ItemKey[]): Promise<ItemsByKey> {
+  const unique = [...new Map(keys.map((k) => [keyId(k), { PK: k.PK, SK: k.SK }])).values()];
+  const found = new Map<string, StoredItem>();
+  for (let start = 0; start < unique.length; start += MAX_BATCH_KEYS) {
+    let pending: ItemKey[] = unique.slice(start, start + MAX_BATCH_KEYS);
+    for (let round = 0; pending.length > 0; round += 1) {
+      if (round === MAX_UNPROCESSED_ROUNDS) throw storeUnavailable({ name: 'ThrottlingException' }) as Error;
+      const output = await callStore(() =>
+        store.client.send(
+          new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }),
+        ),
+      );
+      for (const item of (output.Responses?.[store.tableName] ?? []) as StoredItem[]) {
+        if (!isExpired(item, store.now())) found.set(keyId(item), item);
+      }
+      pending = (output.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
+    }
+  }
+  return found;
+}
+
+export async function readItem(store: Store, key: ItemKey): Promise<StoredItem | undefined> {
+  const output = await callStore(() =>
+    store.client.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true })),
+  );
+  const item = output.Item as StoredItem | undefined;
+  return item === undefined || isExpired(item, store.now()) ? undefined : item;
+}
+
+export function pick(items: ItemsByKey, key: ItemKey): StoredItem | undefined {
+  return items.get(keyId(key));
+}
