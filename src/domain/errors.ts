@@ -37,6 +37,8 @@ export interface ErrorBody {
 
 export interface LorebookErrorOptions {
   details?: Record<string, unknown>;
+  /** Overrides the code's default, e.g. a `conflict` that no retry can resolve. */
+  retryable?: boolean;
   retryAfterMs?: number;
   cause?: unknown;
 }
@@ -45,6 +47,7 @@ export class LorebookError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
   readonly retryAfterMs: number | undefined;
+  private readonly retryableOverride: boolean | undefined;
 
   constructor(code: ErrorCode, message: string, options: LorebookErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -52,10 +55,11 @@ export class LorebookError extends Error {
     this.code = code;
     this.details = options.details;
     this.retryAfterMs = options.retryAfterMs;
+    this.retryableOverride = options.retryable;
   }
 
   get retryable(): boolean {
-    return RETRYABLE.has(this.code);
+    return this.retryableOverride ?? RETRYABLE.has(this.code);
   }
 
   get httpStatus(): number {

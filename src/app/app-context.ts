@@ -1,0 +1,36 @@
+// What every use case receives. Built once per process (src/context.ts) or per test suite; use
+// cases never read env or construct clients themselves.
+import type { Store } from '../store/store.ts';
+
+export interface AppConfig {
+  /** How long an op_id is remembered (design §4: 24 h, configurable). */
+  opTtlSeconds: number;
+  /** Past this many reproducers a story answers `conflict` instead of growing META toward 400 KB. */
+  reproducerCap: number;
+  /** Re-plans after a cancelled transaction before answering a retryable `conflict`. */
+  maxWriteAttempts: number;
+  /** Base of the jittered wait after a TransactionConflict, in ms. */
+  conflictBackoffMs: number;
+}
+
+export const DEFAULT_APP_CONFIG: AppConfig = {
+  opTtlSeconds: 24 * 60 * 60,
+  reproducerCap: 10_000,
+  maxWriteAttempts: 6,
+  conflictBackoffMs: 25,
+};
+
+export interface AppContext {
+  store: Store;
+  config: AppConfig;
+  /** Waits between re-plans; injectable so tests of the conflict path need not sleep. */
+  sleep(ms: number): Promise<void>;
+  /** Random in [0, 1) for jitter. */
+  random(): number;
+}
+
+/** The authenticated caller. `account` is the stable id every per-person key uses. */
+export interface Caller {
+  account: string;
+  handle: string;
+}
