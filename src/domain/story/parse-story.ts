@@ -1,0 +1,58 @@
+import { checkFrontMatter } from './check-front-matter.ts';
+import { checkStoryBody } from './check-story-body.ts';
+import { contentHash } from './content-hash.ts';
+import { readFrontMatterYaml, splitFrontMatter } from './front-matter.ts';
+import { normalizeMarkdown } from './normalize-markdown.ts';
+import { splitStoryBody } from './story-body.ts';
+import { assertMarkdownWithinLimit, assertTitleWithinLimit } from './story-limits.ts';
+import type { ParsedStory } from './story-types.ts';
+import { summarize } from './summary.ts';
+import { ValidationFaults } from './validation-faults.ts';
+
+export interface ParseStoryOptions {
+  /** How the refusal names what was checked, e.g. "The story assembled from your parts". */
+  subject?: string;
+  /** Renames `front_matter.title`-style fields in the refusal, e.g. to publish_story's part names. */
+  renameField?: (field: string) => string;
+}
+
+/**
+ * Parses and validates story markdown (design §2).
+ *
+ * Order matters: the size limits are checked first (payload_too_large, before any parsing work),
+ * then every front matter key and body rule is checked and all faults are reported together
+ * (validation_failed with details.fields naming each one and how to fix it).
+ */
+export function parseStory(markdown: string, options: ParseStoryOptions = {}): ParsedStory {
+  assertMarkdownWithinLimit(markdown);
+  const normalized = normalizeMarkdown(markdown);
+  const faults = new ValidationFaults(options.renameField);
+
+  const split = splitFrontMatter(normalized);
+  if (split.problem !== undefined) faults.add('front_matter', split.problem);
+  const read = split.yaml === undefined ? undefined : readFrontMatterYaml(split.yaml);
+  if (read !== undefined && !read.ok) faults.add('front_matter', read.problem);
+  const data = read?.ok === true ? read.data : undefined;
+  if (data !== null && typeof data === 'object' && 'title' in data && typeof data.title === 'string') {
+    assertTitleWithinLimit(data.title);
+  }
+
+  // Without readable front matter, its "missing key" faults would only repeat `front_matter`.
+  const checked = split.problem === undefined && data !== undefined
+    ? checkFrontMatter(data, faults)
+    : { frontMatter: undefined, type: undefined, title: undefined };
+  const body = splitStoryBody(split.body);
+  checkStoryBody(body, checked.type, checked.title, faults);
+  faults.throwIfAny(options.subject ?? 'The story');
+  if (checked.frontMatter === undefined) throw new Error('front matter passed validation but was not built');
+
+  return {
+    markdown: normalized,
+    contentHash: contentHash(normalized),
+    frontMatter: checked.frontMatter,
+    narrative: body.narrative,
+    sections: body.sections,
+    hasCheck: body.sections.check !== undefined,
+    summary: summarize(body.narrative),
+  };
+}

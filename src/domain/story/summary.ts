@@ -1,0 +1,36 @@
+import type { Nodes } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { toString } from 'mdast-util-to-string';
+
+/** Longest summary, in characters (code points), including the closing "…". */
+export const MAX_SUMMARY_CHARS = 280;
+
+function firstParagraph(node: Nodes): Nodes | undefined {
+  if (node.type === 'paragraph') return node;
+  if (!('children' in node)) return undefined;
+  for (const child of node.children) {
+    const found = firstParagraph(child);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Cuts text to at most `max` characters on a word boundary, ending with "…" when cut. */
+export function truncateOnWord(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const head = chars.slice(0, max - 1).join('');
+  const boundary = head.search(/\s\S*$/);
+  const cut = boundary > 0 ? head.slice(0, boundary) : head;
+  return cut.replace(/[\s,;:.\-–—]+$/, '') + '…';
+}
+
+/**
+ * The story's first narrative paragraph as plain text (markup dropped, link text kept, whitespace
+ * collapsed), for lists, feeds and the Bluesky post.
+ */
+export function summarize(narrative: string): string {
+  const tree = fromMarkdown(narrative);
+  const text = toString(firstParagraph(tree) ?? tree).replace(/\s+/g, ' ').trim();
+  return truncateOnWord(text, MAX_SUMMARY_CHARS);
+}
