@@ -1,12 +1,18 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTimeToLiveCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JavaUnavailableError, startDynamoDbLocal, type DynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import {
+  DynamoDbLocalStartError,
+  JavaUnavailableError,
+  startDynamoDbLocal,
+  type DynamoDbLocal,
+} from '../../integrations/dynamodb-local/index.ts';
+import { prepareLoopbackRunner } from '../../integrations/dynamodb-local/loopback-runner.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { TTL_ATTRIBUTE } from '../../src/store/schema.ts';
@@ -166,6 +172,28 @@ describe('startDynamoDbLocal', () => {
     const gone = await eventually(() => !isAlive(pid));
     if (!gone) process.kill(pid, 'SIGKILL');
     expect(gone).toBe(true);
+  });
+});
+
+describe('startDynamoDbLocal when it cannot start', () => {
+  it('a taken port fails with an error that quotes the JVM’s last output lines', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const attempt = startDynamoDbLocal({ port });
+      await expect(attempt).rejects.toBeInstanceOf(DynamoDbLocalStartError);
+      await expect(attempt).rejects.toThrow(new RegExp(`did not start on port ${port}[\\s\\S]*Last output lines:[\\s\\S]*(Address already in use|Failed to bind)`));
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('a launcher that cannot be compiled is reported with its reason, so the start falls back to the stock jar', async () => {
+    const jar = { jarPath: join(tempDir(), 'missing.jar'), libDir: tempDir(), version: `test-${Date.now()}` };
+    const runner = await prepareLoopbackRunner('java', jar, tempDir());
+    expect(runner.ok).toBe(false);
+    if (!runner.ok) expect(runner.reason).toMatch(/compiling the loopback launcher failed/);
   });
 });
 
