@@ -42,14 +42,14 @@ export type FrontMatterRead = { ok: true; data: unknown } | { ok: false; problem
  * failsafe schema plus only the bool and null tags is used, and the schema decides the types.
  */
 export function readFrontMatterYaml(yaml: string): FrontMatterRead {
-  const document = parseDocument(yaml, { schema: 'failsafe', customTags: ['null', 'bool'], prettyErrors: false });
+  const document = parseDocument(yaml, { schema: 'failsafe', customTags: ['null', 'bool'] });
   const error = document.errors[0];
   if (error !== undefined) {
     const where = error.linePos?.[0];
     const at = where === undefined ? '' : ` (front matter line ${where.line}, column ${where.col})`;
     return {
       ok: false,
-      problem: `The front matter is not valid YAML${at}: ${error.message.split('\n')[0]}. Write one \`key: value\` per line and lists as \`[a, b]\`.`,
+      problem: `The front matter is not valid YAML${at}: ${(error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}. Write one \`key: value\` per line and lists as \`[a, b]\`.`,
     };
   }
   return { ok: true, data: document.toJS() ?? {} };
