@@ -1,0 +1,138 @@
+// The shared heart of publish_story (republish) and edit_story: a new revision of an existing
+// story, conditioned on the revision the caller based it on (design §4). When the condition
+// fails the re-plan sees the new state: the same content means the writes converged; anything
+// else is revision_conflict. A content write never re-applies on top of a newer revision.
+import { LorebookError } from '../domain/errors.ts';
+import type { ParsedStory } from '../domain/story/story-types.ts';
+import type { WriteAction } from '../store/actions.ts';
+import { addFeedMonth, feedMonth } from '../store/feed-months.ts';
+import { storyKey } from '../store/keys.ts';
+import { correctionOutboxItem } from '../store/outbox-items.ts';
+import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
+import {
+  ANNOUNCE_QUEUE_ATTRIBUTES,
+  FEED_INDEX_ATTRIBUTES,
+  OPTIONAL_CONTENT_FIELDS,
+  announceQueueFields,
+  bodyItem,
+  feedIndexFields,
+  isListedPublicly,
+  revisionItem,
+  storyContentFields,
+  type RevisionRecord,
+  type StoryMeta,
+} from '../store/story-items.ts';
+import { updateItem } from '../store/update-item.ts';
+import type { Caller } from './app-context.ts';
+import type { WritePlan } from './write-once.ts';
+
+export interface ContentOutcome {
+  slug: string;
+  revision: number;
+  content_hash: string;
+  title: string;
+  visibility: 'public' | 'private';
+  hidden: boolean;
+  url: string;
+}
+
+export const storyPath = (slug: string): string => `/s/${slug}`;
+
+export function contentOutcome(meta: Pick<StoryMeta, 'slug' | 'revision' | 'content_hash' | 'title' | 'visibility' | 'hidden'>): ContentOutcome {
+  return {
+    slug: meta.slug,
+    revision: meta.revision,
+    content_hash: meta.content_hash,
+    title: meta.title,
+    visibility: meta.visibility,
+    hidden: meta.hidden,
+    url: storyPath(meta.slug),
+  };
+}
+
+/** Identical content: nothing to write. With an op_id, the op commits with a check that it still is. */
+export function planUnchanged(meta: StoryMeta): WritePlan<ContentOutcome> {
+  return {
+    outcome: contentOutcome(meta),
+    actions: [],
+    guards: [
+      checkItem(storyKey(meta.slug), {
+        expression: 'content_hash = :hash AND revision = :revision',
+        values: { ':hash': meta.content_hash, ':revision': meta.revision },
+      }),
+    ],
+  };
+}
+
+export interface NewRevision {
+  meta: StoryMeta;
+  story: ParsedStory;
+  caller: Caller;
+  /** The revision the caller based the change on: base_revision, or the revision first read. */
+  baseRevision: number;
+  record: Pick<RevisionRecord, 'kind' | 'note' | 'source'>;
+  at: string;
+  /** Months already in the feed index, so a newly listed story's month is added once. */
+  feedMonths: readonly string[];
+}
+
+export function revisionConflict(meta: StoryMeta, baseRevision: number): LorebookError {
+  return new LorebookError(
+    'revision_conflict',
+    `"${meta.slug}" is at revision ${meta.revision}, but your change was based on revision ${baseRevision}. Read the story again (get_story), apply your change to the current text, and send it with base_revision ${meta.revision}.`,
+    { details: { slug: meta.slug, current_revision: meta.revision, base_revision: baseRevision } },
+  );
+}
+
+export function planNewRevision(change: NewRevision): WritePlan<ContentOutcome> {
+  const { meta, story, caller, at } = change;
+  if (meta.content_hash === story.contentHash) return planUnchanged(meta);
+  if (meta.revision !== change.baseRevision) throw revisionConflict(meta, change.baseRevision);
+
+  const revision = meta.revision + 1;
+  const content = storyContentFields(story);
+  const listed = isListedPublicly(story.frontMatter.visibility, meta.hidden);
+  const set: Record<string, unknown> = { revision, updated_at: at };
+  for (const [field, value] of Object.entries(content)) if (value !== undefined) set[field] = value;
+  const remove: string[] = OPTIONAL_CONTENT_FIELDS.filter((field) => content[field] === undefined);
+  const actions: WriteAction[] = [];
+
+  if (listed && !meta.in_feed) {
+    Object.assign(set, feedIndexFields(meta.slug, meta.published_at));
+    if (!change.feedMonths.includes(feedMonth(meta.published_at))) actions.push(addFeedMonth(feedMonth(meta.published_at)));
+    // Making a private story public owes it an announcement, if it never had one.
+    if (meta.bsky_uri === undefined && !meta.announce_queued) Object.assign(set, announceQueueFields(meta.slug, at));
+  } else if (!listed && meta.in_feed) {
+    remove.push(...FEED_INDEX_ATTRIBUTES);
+    if (meta.announce_queued && meta.bsky_uri === undefined) remove.push(...ANNOUNCE_QUEUE_ATTRIBUTES);
+  }
+
+  actions.push(
+    updateItem(storyKey(meta.slug), { set, remove }, { expression: 'revision = :base', values: { ':base': meta.revision } }),
+    createItem(revisionItem(meta.slug, revision, story, { ...change.record, at, by: caller.account })),
+    replaceItem(bodyItem(meta.slug, story, revision)),
+  );
+  if (change.record.kind === 'correction' && meta.reproducers.length > 0) {
+    actions.push(
+      createItem(
+        correctionOutboxItem({
+          kind: 'correction',
+          slug: meta.slug,
+          title: story.frontMatter.title,
+          revision,
+          note: change.record.note ?? '',
+          actor: caller.account,
+          actor_handle: caller.handle,
+          at,
+          recipients: meta.reproducers,
+        }),
+      ),
+    );
+  }
+  return {
+    outcome: contentOutcome({ ...meta, revision, content_hash: story.contentHash, title: story.frontMatter.title, visibility: story.frontMatter.visibility }),
+    actions,
+    guards: [],
+  };
+}
+

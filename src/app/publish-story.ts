@@ -1,0 +1,130 @@
+// publish_story — keyed by slug (design §4). A first publish creates META, BODY, REV#1 and the
+// announce-queue entry in one transaction; a republish by the author is a new revision of the
+// content only; identical content writes nothing and answers the same.
+import { z } from 'zod';
+import { LorebookError, notFound, validationFailed } from '../domain/errors.ts';
+import { fingerprint } from '../domain/fingerprint.ts';
+import { parseOpId } from '../domain/op-id.ts';
+import { parseStory } from '../domain/story/parse-story.ts';
+import { parseStoryParts } from '../domain/story/parse-story-parts.ts';
+import { isValidSlug, slugFor } from '../domain/story/slug.ts';
+import type { StoryParts } from '../domain/story/story-parts.ts';
+import type { ParsedStory } from '../domain/story/story-types.ts';
+import { addFeedMonth, feedMonth, monthsOf } from '../store/feed-months.ts';
+import { feedMonthsKey, storyKey } from '../store/keys.ts';
+import { pick } from '../store/read-items.ts';
+import { createItem } from '../store/replace-by-key.ts';
+import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta } from '../store/story-items.ts';
+import type { AppContext, Caller } from './app-context.ts';
+import { contentOutcome, planNewRevision, type ContentOutcome } from './content-write.ts';
+import { parseInput } from './parse-input.ts';
+import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+
+const optionalText = z.string().optional();
+
+export const storyPartsSchema = z.strictObject({
+  title: optionalText,
+  date: optionalText,
+  narrative: optionalText,
+  tags: z.array(z.string()).optional(),
+  type: optionalText,
+  status: optionalText,
+  reproducible: z.boolean().optional(),
+  visibility: optionalText,
+  stack: z.array(z.string()).optional(),
+  image: optionalText,
+  image_alt: optionalText,
+  agent: optionalText,
+  model: optionalText,
+  check: optionalText,
+  reproduce: optionalText,
+  what_i_tried: optionalText,
+  what_i_need: optionalText,
+});
+
+export const publishStoryInputSchema = z
+  .strictObject({
+    markdown: z.string().optional(),
+    parts: storyPartsSchema.optional(),
+    slug: z.string().optional(),
+    base_revision: z.number().int().positive().optional(),
+    op_id: z.string().optional(),
+  })
+  .refine((input) => (input.markdown === undefined) !== (input.parts === undefined), {
+    message: 'Send exactly one of `markdown` (the whole story) or `parts` (its fields).',
+    path: ['markdown'],
+  });
+
+export type PublishStoryInput = z.input<typeof publishStoryInputSchema>;
+
+export const PUBLISH_TOOL = 'publish_story';
+
+export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ContentOutcome>> {
+  const input = parseInput(publishStoryInputSchema, raw, PUBLISH_TOOL);
+  const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
+  const story: ParsedStory =
+    input.markdown !== undefined ? parseStory(input.markdown) : parseStoryParts(input.parts as StoryParts);
+  const slug = targetSlug(input.slug, story);
+
+  return writeOnce(ctx, {
+    tool: PUBLISH_TOOL,
+    caller,
+    opId,
+    // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
+    fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
+    reads: [storyKey(slug), feedMonthsKey],
+    plan(read, { firstRead, now }): WritePlan<ContentOutcome> {
+      const at = new Date(now).toISOString();
+      const stored = pick(read, storyKey(slug));
+      const months = monthsOf(pick(read, feedMonthsKey));
+      if (stored === undefined) {
+        if (input.slug !== undefined || input.base_revision !== undefined) throw notFound(slug);
+        return planFirstPublish(slug, story, caller, at, months);
+      }
+      const meta = toStoryMeta(stored);
+      if (meta.author !== caller.account) throw slugTaken(slug);
+      if (meta.date !== story.frontMatter.date) {
+        throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
+          'front_matter.date': `Send date ${meta.date}, the date this story was first published with; it never changes.`,
+        });
+      }
+      const first = pick(firstRead, storyKey(slug));
+      const baseRevision = input.base_revision ?? (first === undefined ? 0 : toStoryMeta(first).revision);
+      return planNewRevision({ meta, story, caller, baseRevision, record: { kind: 'republish' }, at, feedMonths: months });
+    },
+  });
+}
+
+function targetSlug(explicit: string | undefined, story: ParsedStory): string {
+  if (explicit === undefined) return slugFor(story.frontMatter.date, story.frontMatter.title);
+  if (!isValidSlug(explicit)) {
+    throw validationFailed('The slug is not a lorebook slug.', {
+      slug: 'Pass the slug of one of your stories exactly as get_story or publish_story returned it, or leave slug out to publish a new story.',
+    });
+  }
+  return explicit;
+}
+
+function planFirstPublish(slug: string, story: ParsedStory, caller: Caller, at: string, months: readonly string[]): WritePlan<ContentOutcome> {
+  const meta = newStoryMetaItem({ slug, author: caller.account, story, at });
+  const listed = isListedPublicly(story.frontMatter.visibility, false);
+  return {
+    outcome: contentOutcome({ slug, revision: 1, content_hash: story.contentHash, title: story.frontMatter.title, visibility: story.frontMatter.visibility, hidden: false }),
+    actions: [
+      createItem(meta),
+      createItem(bodyItem(slug, story, 1)),
+      createItem(revisionItem(slug, 1, story, { kind: 'publish', at, by: caller.account })),
+      ...(listed && !months.includes(feedMonth(at)) ? [addFeedMonth(feedMonth(at))] : []),
+    ],
+    guards: [],
+  };
+}
+
+function slugTaken(slug: string): LorebookError {
+  return new LorebookError(
+    'slug_taken',
+    `The slug "${slug}" belongs to another author's story. Change your title (the slug is made from the date and the title) and publish again.`,
+    { details: { slug } },
+  );
+}
+

@@ -1,0 +1,160 @@
+// Item mappers for a story: META (small, everything lists need), BODY (the current markdown) and
+// REV#n (every revision, kept). Domain types in, plain items out; nothing here talks to DynamoDB.
+import type { ParsedStory } from '../domain/story/story-types.ts';
+import type { StoredItem } from './actions.ts';
+import {
+  announcePartition,
+  authorPartition,
+  bodyKey,
+  feedPartition,
+  listSortKey,
+  revisionKey,
+  storyKey,
+} from './keys.ts';
+import { INDEXES } from './schema.ts';
+
+export const COUNT_BUCKETS = ['worked', 'partial', 'failed', 'has_problem', 'no_problem'] as const;
+export type CountBucket = (typeof COUNT_BUCKETS)[number];
+export type Counts = Record<CountBucket, number>;
+
+export const zeroCounts = (): Counts => ({ worked: 0, partial: 0, failed: 0, has_problem: 0, no_problem: 0 });
+
+export type RevisionKind = 'publish' | 'republish' | 'rephrase' | 'addition' | 'correction';
+
+/** META as the app sees it: reproducers as an array (stored as a string set, absent when empty). */
+export interface StoryMeta {
+  slug: string;
+  author: string;
+  title: string;
+  summary: string;
+  tags: string[];
+  type: string;
+  status: string;
+  reproducible: boolean;
+  visibility: 'public' | 'private';
+  hidden: boolean;
+  date: string;
+  stack: string[];
+  image?: string;
+  image_alt?: string;
+  agent?: string;
+  model?: string;
+  has_check: boolean;
+  content_hash: string;
+  revision: number;
+  published_at: string;
+  updated_at: string;
+  counts: Counts;
+  reproducers: string[];
+  /** Listed in the public feed index. */
+  in_feed: boolean;
+  /** On the announce queue. */
+  announce_queued: boolean;
+  bsky_uri?: string;
+  announce_attempts?: number;
+  last_error?: string;
+}
+
+/** The fields a content write replaces; counts, reproductions, checks, announce state and date are kept. */
+export function storyContentFields(story: ParsedStory): Record<string, unknown> {
+  const fm = story.frontMatter;
+  return {
+    title: fm.title,
+    summary: story.summary,
+    tags: fm.tags,
+    type: fm.type,
+    status: fm.status,
+    reproducible: fm.reproducible,
+    visibility: fm.visibility,
+    stack: fm.stack,
+    image: fm.image,
+    image_alt: fm.image_alt,
+    agent: fm.agent,
+    model: fm.model,
+    has_check: story.hasCheck,
+    content_hash: story.contentHash,
+  };
+}
+
+/** Optional content fields a republish may drop: REMOVE them rather than storing null. */
+export const OPTIONAL_CONTENT_FIELDS = ['image', 'image_alt', 'agent', 'model'] as const;
+
+export function feedIndexFields(slug: string, publishedAt: string): Record<string, string> {
+  return {
+    [INDEXES.feed.partition]: feedPartition(publishedAt),
+    [INDEXES.feed.sort]: listSortKey(publishedAt, slug),
+  };
+}
+
+export function announceQueueFields(slug: string, dueAt: string): Record<string, string> {
+  return {
+    [INDEXES.announce.partition]: announcePartition,
+    [INDEXES.announce.sort]: listSortKey(dueAt, slug),
+  };
+}
+
+export const FEED_INDEX_ATTRIBUTES = [INDEXES.feed.partition, INDEXES.feed.sort] as const;
+export const ANNOUNCE_QUEUE_ATTRIBUTES = [INDEXES.announce.partition, INDEXES.announce.sort] as const;
+
+export function isListedPublicly(visibility: string, hidden: boolean): boolean {
+  return visibility === 'public' && !hidden;
+}
+
+export interface NewStory {
+  slug: string;
+  author: string;
+  story: ParsedStory;
+  at: string;
+}
+
+/** META of a first publish: revision 1, zero counts, in the feed and announce queue when public. */
+export function newStoryMetaItem({ slug, author, story, at }: NewStory): StoredItem {
+  const listed = isListedPublicly(story.frontMatter.visibility, false);
+  return {
+    ...storyKey(slug),
+    slug,
+    author,
+    date: story.frontMatter.date,
+    ...storyContentFields(story),
+    hidden: false,
+    revision: 1,
+    published_at: at,
+    updated_at: at,
+    counts: zeroCounts(),
+    [INDEXES.author.partition]: authorPartition(author),
+    [INDEXES.author.sort]: listSortKey(at, slug),
+    ...(listed ? feedIndexFields(slug, at) : {}),
+    ...(listed ? announceQueueFields(slug, at) : {}),
+  };
+}
+
+export function bodyItem(slug: string, story: ParsedStory, revision: number): StoredItem {
+  return { ...bodyKey(slug), markdown: story.markdown, sections: story.sections, narrative: story.narrative, revision };
+}
+
+export interface RevisionRecord {
+  kind: RevisionKind;
+  note?: string;
+  source?: string;
+  at: string;
+  by: string;
+}
+
+export function revisionItem(slug: string, revision: number, story: ParsedStory, record: RevisionRecord): StoredItem {
+  return {
+    ...revisionKey(slug, revision),
+    revision,
+    ...record,
+    content_hash: story.contentHash,
+    markdown: story.markdown,
+  };
+}
+
+export function toStoryMeta(item: StoredItem): StoryMeta {
+  const reproducers = item.reproducers instanceof Set ? [...(item.reproducers as Set<string>)].sort() : [];
+  const meta = { ...item, reproducers, hidden: item.hidden === true } as unknown as StoryMeta & Record<string, unknown>;
+  meta.in_feed = item[INDEXES.feed.partition] !== undefined;
+  meta.announce_queued = item[INDEXES.announce.partition] !== undefined;
+  meta.counts = { ...zeroCounts(), ...(item.counts as Partial<Counts> | undefined) };
+  return meta;
+}

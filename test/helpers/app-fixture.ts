@@ -1,0 +1,86 @@
+// An AppContext on a fresh per-suite table, with a clock the test can move, a round-trip counter
+// on the client, and a snapshot of every stored item so a test can say "byte-for-byte unchanged".
+import { afterAll } from 'vitest';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_APP_CONFIG, type AppConfig, type AppContext, type Caller } from '../../src/app/app-context.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createStoreClient } from '../../src/store/client.ts';
+import { countRoundTrips, type RoundTripCounter } from './round-trips.ts';
+import { testEndpoint, useTestTable } from './test-table.ts';
+
+export interface AppFixture {
+  ctx(): AppContext;
+  counter(): RoundTripCounter;
+  /** Moves the store clock forward (op expiry, later events). */
+  advance(ms: number): void;
+  /** Every item except op records, sorted by key, sets as sorted arrays: the observable state. */
+  state(): Promise<StoredState>;
+  /** Every item including op records. */
+  allItems(): Promise<Record<string, unknown>[]>;
+}
+
+export type StoredState = Record<string, unknown>[];
+
+export function caller(name: string): Caller {
+  return { account: `acct-${name}`, handle: `${name}.test` };
+}
+
+export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): AppFixture {
+  const table = useTestTable(suite);
+  let offsetMs = 0;
+  let context: AppContext | undefined;
+  let roundTrips: RoundTripCounter | undefined;
+  let appClient: DynamoDBDocumentClient | undefined;
+  afterAll(() => appClient?.destroy());
+
+  // The app gets a client of its own, so the round-trip counter sees only the app's calls and
+  // never the test's own snapshots.
+  const ctx = (): AppContext => {
+    if (context === undefined) {
+      appClient = createStoreClient({ endpoint: testEndpoint() });
+      context = {
+        store: { client: appClient, tableName: table.tableName, now: () => Date.now() + offsetMs },
+        config: { ...DEFAULT_APP_CONFIG, ...config },
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        random: Math.random,
+      };
+      roundTrips = countRoundTrips(appClient);
+    }
+    return context;
+  };
+
+  const allItems = async (): Promise<Record<string, unknown>[]> => {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await table.client.send(
+        new ScanCommand({ TableName: table.tableName, ConsistentRead: true, ExclusiveStartKey: start }),
+      );
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      start = page.LastEvaluatedKey;
+    } while (start !== undefined);
+    return items.map(plain).sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+  };
+
+  return {
+    ctx,
+    counter: () => {
+      ctx();
+      return roundTrips as RoundTripCounter;
+    },
+    advance: (ms) => {
+      offsetMs += ms;
+    },
+    allItems,
+    state: async () => (await allItems()).filter((item) => !String(item.PK).startsWith('OP#')),
+  };
+}
+
+const sortKey = (item: Record<string, unknown>): string => `${String(item.PK)}\u0000${String(item.SK)}`;
+
+/** Sets become sorted arrays so states compare with toEqual and print readably. */
+function plain(value: unknown): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) => (v instanceof Set ? [...(v as Set<unknown>)].map(String).sort() : v)),
+  ) as Record<string, unknown>;
+}
