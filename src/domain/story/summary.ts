@@ -20,8 +20,10 @@ export function truncateOnWord(text: string, max: number): string {
   const chars = [...text];
   if (chars.length <= max) return text;
   const head = chars.slice(0, max - 1).join('');
+  // Keep the head whole when the next character starts a gap; otherwise drop the cut word.
+  const endsOnWord = /\s/.test(chars[max - 1] ?? ' ');
   const boundary = head.search(/\s\S*$/);
-  const cut = boundary > 0 ? head.slice(0, boundary) : head;
+  const cut = endsOnWord || boundary <= 0 ? head : head.slice(0, boundary);
   return cut.replace(/[\s,;:.\-–—]+$/, '') + '…';
 }
 
