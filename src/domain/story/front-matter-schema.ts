@@ -61,13 +61,13 @@ function oneOf<const T extends readonly [string, ...string[]]>(key: string, valu
   });
 }
 
-function shortText(key: string, max: number) {
+function shortText(key: string, max: number, what = `\`${key}\``) {
   return text(key, undefined).superRefine(
     check((value) =>
       value.trim() === ''
-        ? `\`${key}\` is empty; give a value or remove the line.`
+        ? `${what} is empty; give a value or remove it.`
         : [...value].length > max
-          ? `\`${key}\` is longer than ${max} characters; shorten it.`
+          ? `${what} is longer than ${max} characters; shorten it.`
           : undefined,
     ),
   );
@@ -123,7 +123,7 @@ const tags = z
   });
 
 const stack = z
-  .array(shortText('stack', MAX_SHORT_TEXT_CHARS), {
+  .array(shortText('stack', MAX_SHORT_TEXT_CHARS, 'A `stack` item'), {
     error: (issue) => `\`stack\` must be a list like \`[typescript, aws-lambda]\`, not ${describe(issue.input)}.`,
   })
   .max(MAX_STACK_ITEMS, { error: `List at most ${MAX_STACK_ITEMS} items in \`stack\`.` });

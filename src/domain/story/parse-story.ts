@@ -42,7 +42,9 @@ export function parseStory(markdown: string, options: ParseStoryOptions = {}): P
     ? checkFrontMatter(data, faults)
     : { frontMatter: undefined, type: undefined, title: undefined };
   const body = splitStoryBody(split.body);
-  checkStoryBody(body, checked.type, checked.title, faults);
+  // An unclosed front matter swallowed the whole body: body faults would only be noise.
+  const unclosed = split.problem !== undefined && split.yaml !== undefined;
+  if (!unclosed) checkStoryBody(body, checked.type, checked.title, faults);
   faults.throwIfAny(options.subject ?? 'The story');
   if (checked.frontMatter === undefined) throw new Error('front matter passed validation but was not built');
 

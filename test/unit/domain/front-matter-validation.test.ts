@@ -40,7 +40,7 @@ describe('front matter: required keys', () => {
 
   it('refuses front matter that is never closed', () => {
     const fields = faultFields(() => parseStory(`---\n${BASE}\n\n# Retries made two rows\n`));
-    expect(fields['front_matter']).toMatch(/not closed/);
+    expect(fields).toEqual({ front_matter: expect.stringMatching(/not closed/) });
   });
 
   it('refuses front matter that is not valid YAML, with the line', () => {
@@ -165,6 +165,21 @@ describe('front matter: defaults', () => {
   it('reads private visibility, agent and model', () => {
     const story = parseStory(withFrontMatter(`${BASE}\nvisibility: private\nagent: claude-code\nmodel: some-model-4`));
     expect(story.frontMatter).toMatchObject({ visibility: 'private', agent: 'claude-code', model: 'some-model-4' });
+  });
+
+  it('refuses an empty or over-long stack item', () => {
+    const fields = faultFields(() => parseStory(withFrontMatter(`${BASE}\nstack: [node, "  ", ${'x'.repeat(101)}]`)));
+    expect(fields['front_matter.stack']).toBe('A `stack` item is empty; give a value or remove it. A `stack` item is longer than 100 characters; shorten it.');
+  });
+
+  it('refuses agent or model given as a list', () => {
+    const fields = faultFields(() => parseStory(withFrontMatter(`${BASE}\nagent: [a]\nmodel: {x: 1}`)));
+    expect(fields['front_matter.agent']).toMatch(/must be text, not a list/);
+    expect(fields['front_matter.model']).toMatch(/must be text, not a nested mapping/);
+  });
+
+  it('refuses front matter that is a list instead of key: value lines', () => {
+    expect(faultFields(() => parseStory(withFrontMatter('- a\n- b')))['front_matter']).toMatch(/key: value/);
   });
 
   it('refuses a stack that is not a list', () => {
