@@ -1,0 +1,83 @@
+// edit_story — author only, keyed by slug, conditioned on the revision it is based on (design
+// §4). Kinds: rephrase | addition | correction; a correction needs a note and tells every
+// reproducer, through an outbox event written in the same transaction. An identical edit writes
+// nothing and tells nobody. Revisions are kept, never overwritten.
+import { z } from 'zod';
+import { validationFailed } from '../domain/errors.ts';
+import { fingerprint } from '../domain/fingerprint.ts';
+import { parseOpId } from '../domain/op-id.ts';
+import { parseStory } from '../domain/story/parse-story.ts';
+import { monthsOf } from '../store/feed-months.ts';
+import { feedMonthsKey, storyKey } from '../store/keys.ts';
+import { pick } from '../store/read-items.ts';
+import { toStoryMeta } from '../store/story-items.ts';
+import type { AppContext, Caller } from './app-context.ts';
+import { planNewRevision, type ContentOutcome } from './content-write.ts';
+import { parseInput } from './parse-input.ts';
+import { ownStory } from './story-access.ts';
+import { writeOnce, type Replayed } from './write-once.ts';
+
+export const EDIT_KINDS = ['rephrase', 'addition', 'correction'] as const;
+export const MAX_NOTE_CHARS = 1000;
+
+export const editStoryInputSchema = z.strictObject({
+  slug: z.string().min(1),
+  markdown: z.string(),
+  kind: z.enum(EDIT_KINDS),
+  note: z.string().max(MAX_NOTE_CHARS).optional(),
+  source: z.string().max(MAX_NOTE_CHARS).optional(),
+  base_revision: z.number().int().positive().optional(),
+  op_id: z.string().optional(),
+});
+
+export type EditStoryInput = z.input<typeof editStoryInputSchema>;
+
+export const EDIT_TOOL = 'edit_story';
+
+export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ContentOutcome>> {
+  const input = parseInput(editStoryInputSchema, raw, EDIT_TOOL);
+  const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
+  const note = input.note?.trim() || undefined;
+  if (input.kind === 'correction' && note === undefined) {
+    throw validationFailed('A correction must say what was wrong.', {
+      note: 'Add a note (one or two sentences) saying what the correction fixes; every reproducer is told.',
+    });
+  }
+  const story = parseStory(input.markdown);
+  const { slug } = input;
+
+  return writeOnce(ctx, {
+    tool: EDIT_TOOL,
+    caller,
+    opId,
+    fingerprint: fingerprint(EDIT_TOOL, {
+      slug,
+      markdown: story.markdown,
+      kind: input.kind,
+      note: note ?? null,
+      source: input.source ?? null,
+      base_revision: input.base_revision ?? null,
+    }),
+    reads: [storyKey(slug), feedMonthsKey],
+    plan(read, { firstRead, now }) {
+      const stored = pick(read, storyKey(slug));
+      const meta = ownStory(stored === undefined ? undefined : toStoryMeta(stored), slug, caller, 'edit it');
+      if (meta.date !== story.frontMatter.date) {
+        throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
+          'front_matter.date': `Keep date ${meta.date}; it never changes.`,
+        });
+      }
+      const first = pick(firstRead, storyKey(slug));
+      const baseRevision = input.base_revision ?? (first === undefined ? meta.revision : toStoryMeta(first).revision);
+      return planNewRevision({
+        meta,
+        story,
+        caller,
+        baseRevision,
+        record: { kind: input.kind, note, source: input.source },
+        at: new Date(now).toISOString(),
+        feedMonths: monthsOf(pick(read, feedMonthsKey)),
+      });
+    },
+  });
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { editStory } from '../../../src/app/edit-story.ts';
+import { publishStory } from '../../../src/app/publish-story.ts';
+import { LorebookError } from '../../../src/domain/errors.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { storyTitled } from '../../helpers/stories.ts';
+
+const app = useAppFixture('edit-story');
+const alice = caller('alice');
+const bob = caller('bob');
+
+async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LorebookError);
+  return error as LorebookError;
+}
+
+async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}) {
+  return publishStory(app.ctx(), alice, { markdown: storyTitled(title, options) });
+}
+
+const storyItems = async (slug: string) => (await app.state()).filter((item) => item.PK === `STORY#${slug}` || item.PK === 'OUTBOX');
+
+describe('edit_story is safe to deliver twice', () => {
+  it('a second identical edit answers the same and writes nothing', async () => {
+    const { slug } = await published('Edited twice');
+    const edit = { slug, markdown: storyTitled('Edited twice', { extra: 'Clearer.' }), kind: 'rephrase' as const };
+    const first = await editStory(app.ctx(), alice, edit);
+    const before = await app.state();
+    app.counter().reset();
+    const second = await editStory(app.ctx(), alice, edit);
+    expect(app.counter().writes()).toBe(0);
+    expect(second).toEqual(first);
+    expect(first.revision).toBe(2);
+    expect(await app.state()).toEqual(before);
+  });
+
+  it('16 parallel identical edits make exactly one new revision and all answer the same', async () => {
+    const { slug } = await published('Edited sixteen times');
+    const edit = { slug, markdown: storyTitled('Edited sixteen times', { extra: 'Added.' }), kind: 'addition' as const };
+    const answers = await Promise.all(Array.from({ length: 16 }, () => editStory(app.ctx(), alice, edit)));
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    expect((await storyItems(slug)).map((item) => item.SK)).toEqual(['BODY', 'META', 'REV#000001', 'REV#000002']);
+  });
+
+  it('an op_id replay after a different edit returns the first answer and changes nothing', async () => {
+    const { slug } = await published('Edit replayed');
+    const edit = { slug, markdown: storyTitled('Edit replayed', { extra: 'One.' }), kind: 'rephrase' as const, op_id: 'op-edit-1' };
+    const first = await editStory(app.ctx(), alice, edit);
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Edit replayed', { extra: 'Two.' }), kind: 'rephrase' });
+    const before = await app.state();
+    app.counter().reset();
+    const replay = await editStory(app.ctx(), alice, edit);
+    console.log('edit replay round trips', app.counter().snapshot());
+    expect(replay).toEqual({ ...first, replayed: true });
+    expect(app.counter().reads()).toBe(1);
+    expect(app.counter().writes()).toBe(0);
+    expect(await app.state()).toEqual(before);
+  });
+
+  it('the same op_id with a different edit is idempotency_key_reused and writes nothing', async () => {
+    const { slug } = await published('Edit op reused');
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Edit op reused', { extra: 'A.' }), kind: 'rephrase', op_id: 'op-reused' });
+    const before = await app.allItems();
+    const error = await refusal(
+      editStory(app.ctx(), alice, { slug, markdown: storyTitled('Edit op reused', { extra: 'B.' }), kind: 'rephrase', op_id: 'op-reused' }),
+    );
+    expect(error.code).toBe('idempotency_key_reused');
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it('an identical edit with an op_id records the op and changes no story item', async () => {
+    const { slug } = await published('Identical with op');
+    const before = await app.state();
+    const answer = await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Identical with op'), kind: 'rephrase', op_id: 'op-noop' });
+    expect(answer.revision).toBe(1);
+    expect(await app.state()).toEqual(before);
+    expect((await app.allItems()).some((item) => item.PK === 'OP#acct-alice' && item.SK === 'op-noop')).toBe(true);
+  });
+});
+
+describe('edit_story never re-applies on top of a newer revision', () => {
+  it('two different edits from the same base: whichever lands second gets revision_conflict, in both orders', async () => {
+    for (const order of [
+      ['A', 'B'],
+      ['B', 'A'],
+    ] as const) {
+      const title = `Two edits ${order.join('')}`;
+      const { slug } = await published(title);
+      const edits = {
+        A: { slug, markdown: storyTitled(title, { extra: 'Edit A.' }), kind: 'rephrase' as const, base_revision: 1 },
+        B: { slug, markdown: storyTitled(title, { extra: 'Edit B.' }), kind: 'rephrase' as const, base_revision: 1 },
+      };
+      const winner = await editStory(app.ctx(), alice, edits[order[0]]);
+      const error = await refusal(editStory(app.ctx(), alice, edits[order[1]]));
+      expect(error.code).toBe('revision_conflict');
+      expect(error.details).toMatchObject({ current_revision: 2, base_revision: 1 });
+      expect(winner.revision).toBe(2);
+      expect((await storyItems(slug)).map((item) => item.SK)).toEqual(['BODY', 'META', 'REV#000001', 'REV#000002']);
+    }
+  });
+
+  it('two different edits from the same base in parallel: exactly one lands, the other is revision_conflict', async () => {
+    const title = 'Parallel different edits';
+    const { slug } = await published(title);
+    const results = await Promise.allSettled(
+      ['X', 'Y'].map((tag) => editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: `Edit ${tag}.` }), kind: 'rephrase' })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect((rejected.reason as LorebookError).code).toBe('revision_conflict');
+  });
+
+  it('an edit that arrives after the same content landed converges instead of conflicting', async () => {
+    const title = 'Converging edit';
+    const { slug } = await published(title);
+    const markdown = storyTitled(title, { extra: 'Same change.' });
+    await editStory(app.ctx(), alice, { slug, markdown, kind: 'rephrase', base_revision: 1 });
+    const late = await editStory(app.ctx(), alice, { slug, markdown, kind: 'rephrase', base_revision: 1 });
+    expect(late.revision).toBe(2);
+  });
+});
+
+describe('edit_story refuses bad input and writes nothing', () => {
+  it('an edit by someone other than the author is forbidden on a public story', async () => {
+    const { slug } = await published('Not yours to edit');
+    const before = await app.allItems();
+    const error = await refusal(editStory(app.ctx(), bob, { slug, markdown: storyTitled('Not yours to edit', { extra: 'X.' }), kind: 'rephrase' }));
+    expect(error.code).toBe('forbidden');
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it("an edit of someone else's private story is not_found", async () => {
+    const { slug } = await published('Private and not yours', { visibility: 'private' });
+    const before = await app.allItems();
+    const error = await refusal(
+      editStory(app.ctx(), bob, { slug, markdown: storyTitled('Private and not yours', { visibility: 'private', extra: 'X.' }), kind: 'rephrase' }),
+    );
+    expect(error.code).toBe('not_found');
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it.each([
+    ['a correction without a note', { kind: 'correction' }, 'validation_failed'],
+    ['an unknown kind', { kind: 'rewrite' }, 'validation_failed'],
+    ['a changed date', { markdownDate: '2026-10-15' }, 'validation_failed'],
+    ['markdown over 64 KiB', { bigMarkdown: true }, 'payload_too_large'],
+  ])('%s', async (name, variant, code) => {
+    const title = `Bad edit ${name}`;
+    const { slug } = await published(title);
+    let markdown = storyTitled(title, { extra: 'Changed.' });
+    if ('markdownDate' in variant) markdown = markdown.replace('date: 2026-10-14', `date: ${variant.markdownDate}`);
+    if ('bigMarkdown' in variant) markdown += 'x'.repeat(70 * 1024);
+    const before = await app.allItems();
+    const error = await refusal(editStory(app.ctx(), alice, { slug, markdown, kind: 'kind' in variant ? variant.kind : 'rephrase' }));
+    expect(error.code).toBe(code);
+    expect(await app.allItems()).toEqual(before);
+  });
+});
