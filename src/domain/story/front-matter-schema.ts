@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { MAX_TITLE_CHARS, titleLength } from './story-limits.ts';
+import { isCalendarDate, isIsoDateShape } from './calendar-date.ts';
 import { STORY_STATUSES, STORY_TYPES, STORY_VISIBILITIES } from './story-types.ts';
+import { check, describe, oneOf, shortText, text } from './zod-fix-it.ts';
 
 // The front matter rules of design §2 as one zod schema. Every message is the fix-it sentence an
 // agent reads; zod reports every key at fault in one pass, not just the first.
@@ -13,65 +15,11 @@ export const MAX_IMAGE_URL_CHARS = 2000;
 export const MAX_IMAGE_ALT_CHARS = 1000;
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export const FRONT_MATTER_KEYS = [
   'title', 'date', 'tags', 'type', 'status', 'reproducible', 'visibility', 'stack',
   'image', 'image_alt', 'agent', 'model',
 ] as const;
-
-/** True for a `YYYY-MM-DD` string naming a day that exists (no 2026-02-30). */
-export function isCalendarDate(value: string): boolean {
-  const match = ISO_DATE.exec(value);
-  if (match === null) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-function describe(input: unknown): string {
-  if (Array.isArray(input)) return 'a list';
-  if (input !== null && typeof input === 'object') return 'a nested mapping';
-  return `\`${String(input)}\``;
-}
-
-/** Text scalar; `missing` is the fix when absent, or undefined for an optional key. */
-function text(key: string, missing: string | undefined) {
-  return z.string({
-    error: (issue) =>
-      issue.input === undefined
-        ? (missing ?? `Give \`${key}\` as text.`)
-        : `\`${key}\` must be text, not ${describe(issue.input)}; put the value in quotes.`,
-  });
-}
-
-function check(problem: (value: string) => string | undefined) {
-  return (value: string, ctx: z.core.$RefinementCtx<string>) => {
-    const message = problem(value);
-    if (message !== undefined) ctx.addIssue({ code: 'custom', message });
-  };
-}
-
-function oneOf<const T extends readonly [string, ...string[]]>(key: string, values: T, missing: string | undefined) {
-  return z.enum(values, {
-    error: (issue) =>
-      issue.input === undefined
-        ? (missing ?? `Set \`${key}\` to one of: ${values.join(', ')}.`)
-        : `${describe(issue.input)} is not a valid \`${key}\`; use one of: ${values.join(', ')}.`,
-  });
-}
-
-function shortText(key: string, max: number, what = `\`${key}\``) {
-  return text(key, undefined).superRefine(
-    check((value) =>
-      value.trim() === ''
-        ? `${what} is empty; give a value or remove it.`
-        : [...value].length > max
-          ? `${what} is longer than ${max} characters; shorten it.`
-          : undefined,
-    ),
-  );
-}
 
 const title = text('title', 'Add `title: <one-line title>` to the front matter (the same text as the `# ` heading).')
   .superRefine(
@@ -87,7 +35,7 @@ const title = text('title', 'Add `title: <one-line title>` to the front matter (
 const date = text('date', 'Add `date: YYYY-MM-DD`, the day you write the story in your own time zone; it never changes after the first publish.')
   .superRefine(
     check((value) =>
-      !ISO_DATE.test(value)
+      !isIsoDateShape(value)
         ? `\`${value}\` is not a YYYY-MM-DD date; write it like \`date: 2026-11-02\`.`
         : !isCalendarDate(value)
           ? `\`${value}\` is not a real calendar date; check the month and day.`

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../errors.ts';
-import { isCalendarDate } from './front-matter-schema.ts';
+import { isCalendarDate } from './calendar-date.ts';
 
 /** Longest title part of a slug, in characters. */
 export const MAX_SLUG_TITLE_CHARS = 60;
