@@ -76,7 +76,7 @@ export async function writeOnce<R extends object>(ctx: AppContext, request: Writ
       }
       // A condition failed: what the plan read has changed. Re-read and re-plan at once.
       // Only competing transactions: wait a jittered moment first (the SDK does not retry these).
-      if (!error.hasConditionFailure) await ctx.sleep(backoff(ctx, attempt));
+      if (error.onlyTransactionConflicts) await ctx.sleep(backoff(ctx, attempt));
     }
   }
   throw new LorebookError(
