@@ -1,7 +1,7 @@
 // Story markdown for tests: the shared fixtures, and small variations of them.
 import { readFileSync } from 'node:fs';
 
-// A copy of ../shared/fixtures/stories, so a clean clone of this repository runs on its own.
+// test/fixtures/stories is a copy of ../shared/fixtures/stories, so a clean clone runs on its own.
 const FIXTURES = new URL('../fixtures/stories/', import.meta.url);
 
 export function fixture(name: string): string {

@@ -1,6 +1,7 @@
 import { checkFrontMatter } from './check-front-matter.ts';
 import { checkStoryBody } from './check-story-body.ts';
 import { contentHash } from './content-hash.ts';
+import { serializeStory } from './serialize-story.ts';
 import { readFrontMatterYaml, splitFrontMatter } from './front-matter.ts';
 import { normalizeMarkdown } from './normalize-markdown.ts';
 import { splitStoryBody } from './story-body.ts';
@@ -48,12 +49,13 @@ export function parseStory(markdown: string, options: ParseStoryOptions = {}): P
   faults.throwIfAny(options.subject ?? 'The story');
   if (checked.frontMatter === undefined) throw new Error('front matter passed validation but was not built');
 
+  const story = { frontMatter: checked.frontMatter, narrative: body.narrative, sections: body.sections };
   return {
     markdown: normalized,
-    contentHash: contentHash(normalized),
-    frontMatter: checked.frontMatter,
-    narrative: body.narrative,
-    sections: body.sections,
+    // The hash of the canonical form, not of the bytes sent: the same story written by hand, with
+    // other YAML quoting or blank lines, or sent as parts, is the same content and writes nothing.
+    contentHash: contentHash(serializeStory(story)),
+    ...story,
     hasCheck: body.sections.check !== undefined,
     summary: summarize(body.narrative),
   };

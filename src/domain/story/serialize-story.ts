@@ -18,5 +18,5 @@ export function storyPartsFromParsed(story: Pick<ParsedStory, 'frontMatter' | 'n
  * the same front matter, narrative and sections; serializing that again gives the same text.
  */
 export function serializeStory(story: Pick<ParsedStory, 'frontMatter' | 'narrative' | 'sections'>): string {
-  return storyMarkdownFromParts(storyPartsFromParsed(story));
+  return storyMarkdownFromParts(storyPartsFromParsed(story), { limits: false });
 }

@@ -73,10 +73,13 @@ function checkNoSectionHeadings(name: string, markdown: string, faults: Validati
  * stable key order (only the keys given), `# title`, the narrative, then the sections in the
  * design's order. The result is normalised, so parts and the equivalent markdown hash the same.
  */
-export function storyMarkdownFromParts(parts: StoryParts): string {
+export function storyMarkdownFromParts(parts: StoryParts, options: { limits?: boolean } = {}): string {
+  // `limits: false` is for re-serialising a story that already passed them (its canonical form
+  // spells out defaults, so it may be a few bytes longer than what was accepted).
+  const limits = options.limits ?? true;
   // Limits first, on the raw parts, so an oversized call costs no assembly work.
-  if (typeof parts.title === 'string') assertTitleWithinLimit(parts.title);
-  assertMarkdownWithinLimit(Object.values(parts).filter((value) => typeof value === 'string').join(''));
+  if (limits && typeof parts.title === 'string') assertTitleWithinLimit(parts.title);
+  if (limits) assertMarkdownWithinLimit(Object.values(parts).filter((value) => typeof value === 'string').join(''));
   const faults = new ValidationFaults();
   const heading = typeof parts.title === 'string' ? parts.title.replace(/\s+/g, ' ').trim() : '';
   const narrative = withoutOwnHeading(partText(parts.narrative ?? ''), 1, heading);
@@ -91,6 +94,6 @@ export function storyMarkdownFromParts(parts: StoryParts): string {
   }
   faults.throwIfAny('The story parts');
   const markdown = normalizeMarkdown(`---\n${frontMatterYaml(parts)}---\n\n${blocks.filter((block) => block !== '').join('\n\n')}\n`);
-  assertMarkdownWithinLimit(markdown);
+  if (limits) assertMarkdownWithinLimit(markdown);
   return markdown;
 }

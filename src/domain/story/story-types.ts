@@ -37,7 +37,7 @@ export type SectionKey = keyof StorySections;
 export interface ParsedStory {
   /** The normalised markdown (see normalizeMarkdown); what is stored and hashed. */
   markdown: string;
-  /** contentHash(markdown). */
+  /** contentHash(serializeStory(story)): equal for equal content, however it was written. */
   contentHash: string;
   frontMatter: StoryFrontMatter;
   /** The first-person text between `# title` and the first known section, as markdown. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../../src/domain/story/content-hash.ts';
 import { normalizeMarkdown } from '../../../src/domain/story/normalize-markdown.ts';
+import { serializeStory } from '../../../src/domain/story/serialize-story.ts';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
 import { readStoryFixture } from './story-fixtures.ts';
 
@@ -62,7 +63,15 @@ describe('contentHash', () => {
     expect(contentHash(markdown.replace('doubled', 'tripled'))).not.toBe(contentHash(markdown));
   });
 
-  it('equals the hash on the parsed story, whatever line endings were sent', () => {
-    expect(parseStory(markdown.replace(/\n/g, '\r\n')).contentHash).toBe(contentHash(markdown));
+  it('the parsed story hashes its canonical form: the same whatever line endings were sent', () => {
+    expect(parseStory(markdown.replace(/\n/g, '\r\n')).contentHash).toBe(parseStory(markdown).contentHash);
+    expect(parseStory(markdown).contentHash).toBe(contentHash(serializeStory(parseStory(markdown))));
+  });
+
+  it('the same story with other YAML quoting and blank lines hashes the same; other words do not', () => {
+    const reformatted = markdown.replace(/^title: (.*)$/m, 'title: "$1"').replace('## Reproduce this\n', '## Reproduce this\n\n');
+    expect(reformatted).not.toBe(markdown);
+    expect(parseStory(reformatted).contentHash).toBe(parseStory(markdown).contentHash);
+    expect(parseStory(markdown.replace('went up by two', 'went up by three')).contentHash).not.toBe(parseStory(markdown).contentHash);
   });
 });

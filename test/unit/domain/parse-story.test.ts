@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../../src/domain/story/content-hash.ts';
 import { normalizeMarkdown } from '../../../src/domain/story/normalize-markdown.ts';
+import { serializeStory } from '../../../src/domain/story/serialize-story.ts';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
 import { faultFields, readStoryFixture, successStory } from './story-fixtures.ts';
 
@@ -55,7 +56,7 @@ describe('parseStory on the shared fixtures', () => {
     const markdown = readStoryFixture('success-with-check');
     const story = parseStory(markdown.replace(/\n/g, '\r\n'));
     expect(story.markdown).toBe(normalizeMarkdown(markdown));
-    expect(story.contentHash).toBe(contentHash(markdown));
+    expect(story.contentHash).toBe(contentHash(serializeStory(story)));
   });
 
   it('refuses invalid-no-title.md naming both the missing title and the missing Reproduce this section', () => {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { isLorebookError, type LorebookError } from '../../../src/domain/errors.ts';
 
-// The shared fixtures live beside the repository: <work>/shared/fixtures/stories/.
-const FIXTURES = new URL('../../../../shared/fixtures/stories/', import.meta.url);
+// test/fixtures/stories is a copy of ../shared/fixtures/stories, so a clean clone runs on its own.
+const FIXTURES = new URL('../../fixtures/stories/', import.meta.url);
 
 export type FixtureName = 'success-with-check' | 'fail-open' | 'unicode-long-title' | 'invalid-no-title';
 
