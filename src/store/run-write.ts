@@ -50,22 +50,25 @@ export function dedupeByKey(actions: readonly WriteAction[]): WriteAction[] {
   return [...byKey.values()];
 }
 
+// Every action asks for the existing item when its condition fails, so the caller can converge
+// or replay (an op record lost to a concurrent delivery) without another read.
+const ON_CONDITION_FAILURE = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } as const;
+
 function withTable(store: Store, action: WriteAction): TransactWriteItem {
-  const TableName = store.tableName;
-  if ('Put' in action) return { Put: { ...action.Put, TableName } };
-  if ('Update' in action) return { Update: { ...action.Update, TableName } };
-  if ('Delete' in action) return { Delete: { ...action.Delete, TableName } };
-  return { ConditionCheck: { ...action.ConditionCheck, TableName } };
+  const extra = { TableName: store.tableName, ...ON_CONDITION_FAILURE };
+  if ('Put' in action) return { Put: { ...action.Put, ...extra } };
+  if ('Update' in action) return { Update: { ...action.Update, ...extra } };
+  if ('Delete' in action) return { Delete: { ...action.Delete, ...extra } };
+  return { ConditionCheck: { ...action.ConditionCheck, ...extra } };
 }
 
 // A single action is sent as a plain write: half the capacity of a one-item transaction, and
 // a ConditionCheck alone has no single-write form, so it always goes through a transaction.
 async function sendSingle(store: Store, action: WriteAction): Promise<void> {
   const TableName = store.tableName;
-  const onFailure = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } as const;
-  if ('Put' in action) await store.client.send(new PutCommand({ ...action.Put, ...onFailure, TableName }));
-  else if ('Update' in action) await store.client.send(new UpdateCommand({ ...action.Update, ...onFailure, TableName }));
-  else if ('Delete' in action) await store.client.send(new DeleteCommand({ ...action.Delete, ...onFailure, TableName }));
+  if ('Put' in action) await store.client.send(new PutCommand({ ...action.Put, ...ON_CONDITION_FAILURE, TableName }));
+  else if ('Update' in action) await store.client.send(new UpdateCommand({ ...action.Update, ...ON_CONDITION_FAILURE, TableName }));
+  else if ('Delete' in action) await store.client.send(new DeleteCommand({ ...action.Delete, ...ON_CONDITION_FAILURE, TableName }));
   else await store.client.send(new TransactWriteCommand({ TransactItems: [withTable(store, action)] }));
 }
 
