@@ -1,0 +1,55 @@
+// Accounts (design §3 identity): the stable id keys everything; the handle is display data that
+// can change and is resolved from the account whenever a story or notification is shown.
+import { changeHandle, createAccount, toAccount, type Account } from '../store/account-items.ts';
+import { accountKey } from '../store/keys.ts';
+import { pick, readItems } from '../store/read-items.ts';
+import type { AppContext, Caller } from './app-context.ts';
+import { writeOnce, type WritePlan } from './write-once.ts';
+
+export const ENSURE_ACCOUNT = 'ensure_account';
+
+/**
+ * Creates the account on first sight and follows a handle change; safe to call on every
+ * sign-in and any number of times in parallel. Losers of a race re-read and converge: the same
+ * handle writes nothing, a different one is moved from the handle they read.
+ */
+export async function ensureAccount(ctx: AppContext, caller: Caller): Promise<Account> {
+  return writeOnce<Account>(ctx, {
+    tool: ENSURE_ACCOUNT,
+    caller,
+    // Sign-in is keyed by the account id itself, so it needs no op record.
+    opId: undefined,
+    fingerprint: '',
+    reads: [accountKey(caller.account)],
+    plan(read, { now }): WritePlan<Account> {
+      const stored = pick(read, accountKey(caller.account));
+      if (stored === undefined) {
+        const account: Account = { id: caller.account, handle: caller.handle, created_at: new Date(now).toISOString() };
+        return { outcome: account, actions: [createAccount(account)], guards: [] };
+      }
+      const account = toAccount(stored);
+      if (account.handle === caller.handle) return { outcome: account, actions: [], guards: [] };
+      return {
+        outcome: { ...account, handle: caller.handle },
+        actions: [changeHandle(account.id, account.handle, caller.handle)],
+        guards: [],
+      };
+    },
+  });
+}
+
+/**
+ * The current handle of each account, in one BatchGetItem (per 100 ids). An account with no
+ * item (created before accounts were recorded, or an admin-made id) shows its id.
+ */
+export async function handlesFor(ctx: AppContext, ids: Iterable<string>): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  const handles = new Map(unique.map((id) => [id, id]));
+  if (unique.length === 0) return handles;
+  const items = await readItems(ctx.store, unique.map(accountKey));
+  for (const id of unique) {
+    const item = pick(items, accountKey(id));
+    if (item !== undefined) handles.set(id, toAccount(item).handle);
+  }
+  return handles;
+}
