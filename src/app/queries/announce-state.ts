@@ -1,0 +1,32 @@
+// The Bluesky announce state shown on a story (design §4), derived from the fields the announcer
+// writes — never a stored status, which a crash between two writes could leave stale.
+import { PENDING } from '../../store/claim-marker.ts';
+
+export type AnnounceStateName = 'posted' | 'pending' | 'failed' | 'off';
+
+export interface AnnounceState {
+  state: AnnounceStateName;
+  /** The post, once posted. */
+  uri?: string;
+  /** Why the last attempt failed: on a failed announcement, and on a pending retry. */
+  last_error?: string;
+}
+
+export interface AnnounceFields {
+  bsky_uri?: string | undefined;
+  last_error?: string | undefined;
+  /** On the announce queue (GSI3): an announcement is still owed. */
+  announce_queued: boolean;
+}
+
+const isPostUri = (uri: string | undefined): uri is string => uri !== undefined && uri.startsWith('at://');
+
+export function announceState(fields: AnnounceFields): AnnounceState {
+  const { bsky_uri: uri, last_error: lastError, announce_queued: queued } = fields;
+  if (isPostUri(uri)) return { state: 'posted', uri };
+  // A live claim is an attempt in flight, even when an earlier attempt left an error behind.
+  const pending = queued || uri === PENDING;
+  if (lastError !== undefined && !pending) return { state: 'failed', last_error: lastError };
+  if (pending) return lastError === undefined ? { state: 'pending' } : { state: 'pending', last_error: lastError };
+  return { state: 'off' };
+}

@@ -1,0 +1,140 @@
+// get_story — one story with its body, history, counts and announce state. Private and hidden
+// stories are not_found to everyone but their author.
+// Round trips: META + BODY (one BatchGetItem) in parallel with the revision history (one Query),
+// then the author's handle (one BatchGetItem): three calls, two in sequence.
+import { z } from 'zod';
+import { parseSlug } from '../../domain/story/slug.ts';
+import { bodyKey, storyKey } from '../../store/keys.ts';
+import { pick, readItems } from '../../store/read-items.ts';
+import { queryRevisions } from '../../store/revisions-query.ts';
+import { toStoryMeta, type RevisionKind, type StoryMeta } from '../../store/story-items.ts';
+import type { StoredItem } from '../../store/actions.ts';
+import { handlesFor } from '../accounts.ts';
+import type { AppContext, Caller } from '../app-context.ts';
+import { parseInput } from '../parse-input.ts';
+import { visibleStory } from '../story-access.ts';
+import { announceState, type AnnounceState } from './announce-state.ts';
+import { authorView, checkCounts, reproductionCounts, type AuthorView, type CheckCounts, type ReproductionCounts } from './present-story.ts';
+
+export const GET_STORY = 'get_story';
+
+export const getStoryInputSchema = z.strictObject({
+  slug: z.string().describe('The story slug, as search_stories or publish_story returned it.'),
+});
+
+export type GetStoryInput = z.input<typeof getStoryInputSchema>;
+
+export interface RevisionView {
+  revision: number;
+  kind: RevisionKind;
+  note?: string;
+  source?: string;
+  at: string;
+}
+
+export interface StoryView {
+  slug: string;
+  title: string;
+  summary: string;
+  author: AuthorView;
+  date: string;
+  published_at: string;
+  updated_at: string;
+  tags: string[];
+  type: string;
+  status: string;
+  reproducible: boolean;
+  visibility: 'public' | 'private';
+  hidden: boolean;
+  stack: string[];
+  image?: string;
+  image_alt?: string;
+  agent?: string;
+  model?: string;
+  has_check: boolean;
+  markdown: string;
+  revision: number;
+  /** Oldest first. The markdown of earlier revisions is not part of the story view. */
+  revisions: RevisionView[];
+  counts: ReproductionCounts;
+  checks: CheckCounts;
+  reproducers_count: number;
+  announce: AnnounceState;
+}
+
+export async function getStory(ctx: AppContext, caller: Caller | undefined, raw: unknown): Promise<StoryView> {
+  const slug = parseSlug(parseInput(getStoryInputSchema, raw, GET_STORY).slug);
+  const snapshot = await readStorySnapshot(ctx, slug);
+  const meta = visibleStory(snapshot.meta, slug, caller);
+  const handles = await handlesFor(ctx, [meta.author]);
+  return presentStory(meta, snapshot.body, snapshot.revisions, handles);
+}
+
+interface StorySnapshot {
+  meta: StoryMeta | undefined;
+  body: StoredItem | undefined;
+  revisions: StoredItem[];
+}
+
+/** Reads again when a content write lands between the reads (rare); bounded, then shows what it has. */
+const MAX_SNAPSHOT_READS = 3;
+
+/**
+ * META, BODY and the history at one revision. A BatchGetItem is not a snapshot and the history
+ * is a separate Query, so a republish committing between them can show META at n+1 with BODY or
+ * history at n; the revision numbers on BODY and REV# tell, and we read again.
+ */
+async function readStorySnapshot(ctx: AppContext, slug: string): Promise<StorySnapshot> {
+  let snapshot: StorySnapshot = { meta: undefined, body: undefined, revisions: [] };
+  for (let attempt = 1; attempt <= MAX_SNAPSHOT_READS; attempt += 1) {
+    // @NOTE the history is read before we know the caller may see the story: in parallel it
+    // costs no latency, and it is dropped unread when the answer is not_found.
+    const [items, revisions] = await Promise.all([readItems(ctx.store, [storyKey(slug), bodyKey(slug)]), queryRevisions(ctx.store, slug)]);
+    const stored = pick(items, storyKey(slug));
+    const meta = stored === undefined ? undefined : toStoryMeta(stored);
+    const body = pick(items, bodyKey(slug));
+    snapshot = { meta, body, revisions: revisions.filter((item) => meta === undefined || Number(item.revision) <= meta.revision) };
+    if (meta === undefined || (body?.revision === meta.revision && Number(revisions.at(-1)?.revision) >= meta.revision)) break;
+  }
+  return snapshot;
+}
+
+function presentStory(meta: StoryMeta, body: StoredItem | undefined, revisions: StoredItem[], handles: ReadonlyMap<string, string>): StoryView {
+  const view: StoryView = {
+    slug: meta.slug,
+    title: meta.title,
+    summary: meta.summary,
+    author: authorView(meta, handles),
+    date: meta.date,
+    published_at: meta.published_at,
+    updated_at: meta.updated_at,
+    tags: meta.tags,
+    type: meta.type,
+    status: meta.status,
+    reproducible: meta.reproducible,
+    visibility: meta.visibility,
+    hidden: meta.hidden,
+    stack: meta.stack,
+    has_check: meta.has_check,
+    // BODY and META are written in one transaction, so a visible META always has its BODY.
+    markdown: typeof body?.markdown === 'string' ? body.markdown : '',
+    revision: meta.revision,
+    revisions: revisions.map(presentRevision),
+    counts: reproductionCounts(meta),
+    checks: checkCounts(meta),
+    reproducers_count: meta.reproducers.length,
+    announce: announceState(meta),
+  };
+  for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {
+    const value = meta[field];
+    if (value !== undefined) view[field] = value;
+  }
+  return view;
+}
+
+function presentRevision(item: StoredItem): RevisionView {
+  const view: RevisionView = { revision: Number(item.revision), kind: item.kind as RevisionKind, at: String(item.at) };
+  if (typeof item.note === 'string') view.note = item.note;
+  if (typeof item.source === 'string') view.source = item.source;
+  return view;
+}

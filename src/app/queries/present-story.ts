@@ -1,0 +1,75 @@
+// The shapes readers see. Built from META (never from the raw item, which carries keys and index
+// attributes) and from the handles resolved for this read; counts are split into the outcome of
+// reproductions and the answers to the check.
+import type { StoryMeta } from '../../store/story-items.ts';
+import type { Caller } from '../app-context.ts';
+
+export interface AuthorView {
+  account: string;
+  handle: string;
+}
+
+export interface ReproductionCounts {
+  worked: number;
+  partial: number;
+  failed: number;
+}
+
+export interface CheckCounts {
+  has_problem: number;
+  no_problem: number;
+}
+
+export interface StorySummary {
+  slug: string;
+  title: string;
+  summary: string;
+  author: AuthorView;
+  date: string;
+  published_at: string;
+  tags: string[];
+  type: string;
+  status: string;
+  has_check: boolean;
+  counts: ReproductionCounts;
+  checks: CheckCounts;
+  reproducers_count: number;
+  /** Only on the author's own stories: to anyone else a listed story is always public and shown. */
+  hidden?: boolean;
+  visibility?: 'public' | 'private';
+}
+
+export function authorView(meta: StoryMeta, handles: ReadonlyMap<string, string>): AuthorView {
+  return { account: meta.author, handle: handles.get(meta.author) ?? meta.author };
+}
+
+export function reproductionCounts(meta: StoryMeta): ReproductionCounts {
+  return { worked: meta.counts.worked, partial: meta.counts.partial, failed: meta.counts.failed };
+}
+
+export function checkCounts(meta: StoryMeta): CheckCounts {
+  return { has_problem: meta.counts.has_problem, no_problem: meta.counts.no_problem };
+}
+
+export function presentSummary(meta: StoryMeta, handles: ReadonlyMap<string, string>, caller: Caller | undefined): StorySummary {
+  const summary: StorySummary = {
+    slug: meta.slug,
+    title: meta.title,
+    summary: meta.summary,
+    author: authorView(meta, handles),
+    date: meta.date,
+    published_at: meta.published_at,
+    tags: meta.tags,
+    type: meta.type,
+    status: meta.status,
+    has_check: meta.has_check,
+    counts: reproductionCounts(meta),
+    checks: checkCounts(meta),
+    reproducers_count: meta.reproducers.length,
+  };
+  if (caller !== undefined && caller.account === meta.author) {
+    summary.hidden = meta.hidden;
+    summary.visibility = meta.visibility;
+  }
+  return summary;
+}

@@ -1,0 +1,309 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { ensureAccount } from '../../../src/app/accounts.ts';
+import type { AppContext } from '../../../src/app/app-context.ts';
+import { publishStory } from '../../../src/app/publish-story.ts';
+import { getStory } from '../../../src/app/queries/get-story.ts';
+import { LorebookError } from '../../../src/domain/errors.ts';
+import { createStoreClient } from '../../../src/store/client.ts';
+import { storyKey } from '../../../src/store/keys.ts';
+import { epochSeconds } from '../../../src/store/store.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { storyTitled } from '../../helpers/stories.ts';
+import { testEndpoint } from '../../helpers/test-table.ts';
+
+const app = useAppFixture('get-story');
+const alice = caller('alice');
+const bob = caller('bob');
+
+async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LorebookError);
+  return error as LorebookError;
+}
+
+/** Changes META directly, for state other use cases own (counts, announce fields, hidden). */
+async function updateMeta(slug: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>): Promise<void> {
+  await app.ctx().store.client.send(
+    new UpdateCommand({
+      TableName: app.ctx().store.tableName,
+      Key: storyKey(slug),
+      UpdateExpression: expression,
+      ExpressionAttributeValues: values,
+      ...(names === undefined ? {} : { ExpressionAttributeNames: names }),
+    }),
+  );
+}
+
+const bodyOf = async (slug: string) => (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'BODY');
+
+describe('get_story shows a public story to everyone', () => {
+  it('answers the whole story: content, author handle, history, counts and announce state', async () => {
+    await ensureAccount(app.ctx(), alice);
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('A whole story') });
+    const story = await getStory(app.ctx(), undefined, { slug });
+    const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META') as Record<string, unknown>;
+    expect(story).toEqual({
+      slug,
+      title: 'A whole story',
+      summary: meta.summary,
+      author: { account: 'acct-alice', handle: 'alice.test' },
+      date: '2026-10-14',
+      published_at: meta.published_at,
+      updated_at: meta.published_at,
+      tags: ['dynamodb', 'idempotency', 'mcp'],
+      type: 'success',
+      status: 'n/a',
+      reproducible: true,
+      visibility: 'public',
+      hidden: false,
+      stack: ['typescript', 'aws-lambda', 'dynamodb'],
+      has_check: true,
+      markdown: (await bodyOf(slug))?.markdown,
+      revision: 1,
+      revisions: [{ revision: 1, kind: 'publish', at: meta.published_at }],
+      counts: { worked: 0, partial: 0, failed: 0 },
+      checks: { has_problem: 0, no_problem: 0 },
+      reproducers_count: 0,
+      announce: { state: 'pending' },
+    });
+    expect(story.markdown).toContain('# A whole story');
+    expect(await getStory(app.ctx(), bob, { slug })).toEqual(story);
+  });
+
+  it('costs three round trips, two of them in sequence: META+BODY with the history, then the handle', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Counted reads') });
+    app.counter().reset();
+    await getStory(app.ctx(), bob, { slug });
+    const counts = app.counter().snapshot();
+    console.log('get_story round trips', counts);
+    expect(counts).toEqual({ BatchGetItem: 2, Query: 1 });
+  });
+
+  it('an author with no account item shows the account id as handle', async () => {
+    const { slug } = await publishStory(app.ctx(), bob, { markdown: storyTitled('No account yet') });
+    expect((await getStory(app.ctx(), undefined, { slug })).author).toEqual({ account: 'acct-bob', handle: 'acct-bob' });
+  });
+
+  it('shows the handle the author has now, not the one they published under', async () => {
+    const carol = caller('carol');
+    await ensureAccount(app.ctx(), carol);
+    const { slug } = await publishStory(app.ctx(), carol, { markdown: storyTitled('Renamed author') });
+    await ensureAccount(app.ctx(), { account: carol.account, handle: 'carol.example.com' });
+    expect((await getStory(app.ctx(), undefined, { slug })).author).toEqual({ account: 'acct-carol', handle: 'carol.example.com' });
+  });
+
+  it('optional front matter fields appear only when the story has them', async () => {
+    const markdown = storyTitled('With an agent').replace('status: n/a\n', 'status: n/a\nagent: claude-code\nmodel: opus\n');
+    const { slug } = await publishStory(app.ctx(), alice, { markdown });
+    const story = await getStory(app.ctx(), undefined, { slug });
+    expect(story).toMatchObject({ agent: 'claude-code', model: 'opus' });
+    expect(story).not.toHaveProperty('image');
+    expect(Object.keys(await getStory(app.ctx(), undefined, { slug: (await publishStory(app.ctx(), alice, { markdown: storyTitled('Without an agent') })).slug }))).not.toContain('agent');
+  });
+});
+
+describe('get_story shows the history of a story', () => {
+  it('after a republish: the new markdown, revision 2, and both revisions oldest first without markdown', async () => {
+    const first = await publishStory(app.ctx(), alice, { markdown: storyTitled('Republished and read') });
+    app.advance(5_000);
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Republished and read', { extra: 'A second thought.' }) });
+    const story = await getStory(app.ctx(), undefined, { slug: first.slug });
+    expect(story.revision).toBe(2);
+    expect(story.markdown).toContain('A second thought.');
+    expect(story.markdown).toBe((await bodyOf(first.slug))?.markdown);
+    expect(story.revisions).toEqual([
+      { revision: 1, kind: 'publish', at: story.published_at },
+      { revision: 2, kind: 'republish', at: story.updated_at },
+    ]);
+    expect(story.updated_at > story.published_at).toBe(true);
+  });
+
+  it('a republish landing between the reads still answers one consistent revision', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Raced read') });
+    const other = createStoreClient({ endpoint: testEndpoint() });
+    const otherCtx: AppContext = { ...app.ctx(), store: { ...app.ctx().store, client: other } };
+    const client = app.ctx().store.client;
+    // The history Query is answered first (revision 1 only); then the republish commits; only
+    // then is META + BODY read (revision 2). The history must not lag behind META.
+    let raced = false;
+    let releaseBatch: () => void = () => undefined;
+    const republished = new Promise<void>((resolve) => {
+      releaseBatch = resolve;
+    });
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = String(context.commandName);
+        if (raced) return next(args);
+        if (command.startsWith('BatchGet')) {
+          await republished;
+          return next(args);
+        }
+        if (command.startsWith('Query')) {
+          const result = await next(args);
+          raced = true;
+          await publishStory(otherCtx, alice, { markdown: storyTitled('Raced read', { extra: 'Landed in between.' }) });
+          releaseBatch();
+          return result;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'republishInBetween' },
+    );
+    try {
+      app.counter().reset();
+      const story = await getStory(app.ctx(), undefined, { slug });
+      console.log('get_story with a republish in between', app.counter().snapshot());
+      expect(story.revision).toBe(2);
+      expect(story.markdown).toContain('Landed in between.');
+      expect(story.revisions.map((revision) => revision.revision)).toEqual([1, 2]);
+      expect(app.counter().snapshot()).toEqual({ BatchGetItem: 3, Query: 2 });
+    } finally {
+      client.middlewareStack.remove('republishInBetween');
+      other.destroy();
+    }
+  });
+});
+
+describe('get_story reads one revision even when a content write lands mid-read', () => {
+  it('a republish landing after META + BODY but before the history shows the revision META was read at', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Raced the other way') });
+    const other = createStoreClient({ endpoint: testEndpoint() });
+    const otherCtx: AppContext = { ...app.ctx(), store: { ...app.ctx().store, client: other } };
+    const client = app.ctx().store.client;
+    let raced = false;
+    let releaseQuery: () => void = () => undefined;
+    const republished = new Promise<void>((resolve) => {
+      releaseQuery = resolve;
+    });
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = String(context.commandName);
+        if (raced) return next(args);
+        if (command.startsWith('Query')) {
+          await republished;
+          return next(args);
+        }
+        if (command.startsWith('BatchGet')) {
+          const result = await next(args);
+          raced = true;
+          await publishStory(otherCtx, alice, { markdown: storyTitled('Raced the other way', { extra: 'Landed in between.' }) });
+          releaseQuery();
+          return result;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'republishAfterBatch' },
+    );
+    try {
+      app.counter().reset();
+      const story = await getStory(app.ctx(), undefined, { slug });
+      expect(story.revision).toBe(1);
+      expect(story.markdown).not.toContain('Landed in between.');
+      expect(story.revisions.map((revision) => revision.revision)).toEqual([1]);
+      expect(app.counter().snapshot()).toEqual({ BatchGetItem: 2, Query: 1 });
+    } finally {
+      client.middlewareStack.remove('republishAfterBatch');
+      other.destroy();
+    }
+  });
+
+  it('a BODY that lags META is read again, a bounded number of times, then shown as it is', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Lagging body') });
+    await app.ctx().store.client.send(
+      new UpdateCommand({
+        TableName: app.ctx().store.tableName,
+        Key: { PK: `STORY#${slug}`, SK: 'BODY' },
+        UpdateExpression: 'SET revision = :zero',
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    );
+    app.counter().reset();
+    const story = await getStory(app.ctx(), undefined, { slug });
+    console.log('get_story with a lagging BODY', app.counter().snapshot());
+    expect(app.counter().snapshot()).toEqual({ BatchGetItem: 4, Query: 3 });
+    expect(story.revision).toBe(1);
+  });
+});
+
+describe('get_story shows counts and the announce state as stored by the other use cases', () => {
+  it('splits counts into reproductions and check answers and counts reproducers', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Counted story') });
+    await updateMeta(
+      slug,
+      'SET #c = :counts, reproducers = :r',
+      { ':counts': { worked: 2, partial: 1, failed: 0, has_problem: 3, no_problem: 4 }, ':r': new Set(['acct-x', 'acct-y', 'acct-z']) },
+      { '#c': 'counts' },
+    );
+    const story = await getStory(app.ctx(), undefined, { slug });
+    expect(story.counts).toEqual({ worked: 2, partial: 1, failed: 0 });
+    expect(story.checks).toEqual({ has_problem: 3, no_problem: 4 });
+    expect(story.reproducers_count).toBe(3);
+  });
+
+  it('a posted story shows its post uri and leaves the pending state', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Posted story') });
+    const uri = 'at://did:plc:lorebook/app.bsky.feed.post/3l2posted';
+    await updateMeta(slug, 'SET bsky_uri = :u REMOVE GSI3PK, GSI3SK', { ':u': uri });
+    expect((await getStory(app.ctx(), undefined, { slug })).announce).toEqual({ state: 'posted', uri });
+  });
+
+  it('a story off the queue with a last error is failed', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Failed announce') });
+    await updateMeta(slug, 'SET last_error = :e REMOVE GSI3PK, GSI3SK', { ':e': 'PDS answered 502' });
+    expect((await getStory(app.ctx(), undefined, { slug })).announce).toEqual({ state: 'failed', last_error: 'PDS answered 502' });
+  });
+});
+
+describe('get_story hides private and hidden stories from everyone but their author', () => {
+  it('a private story is not_found to others and shown to its author as private, never announced', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Private notes', { visibility: 'private' }) });
+    expect((await refusal(getStory(app.ctx(), bob, { slug }))).code).toBe('not_found');
+    expect((await refusal(getStory(app.ctx(), undefined, { slug }))).code).toBe('not_found');
+    const own = await getStory(app.ctx(), alice, { slug });
+    expect(own).toMatchObject({ slug, visibility: 'private', hidden: false, announce: { state: 'off' } });
+  });
+
+  it('a hidden story is not_found to others and shown to its author as hidden', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Hidden later') });
+    await updateMeta(slug, 'SET #hidden = :t', { ':t': true }, { '#hidden': 'hidden' });
+    const error = await refusal(getStory(app.ctx(), bob, { slug }));
+    expect(error.code).toBe('not_found');
+    expect(error.details).toEqual({ slug });
+    expect((await refusal(getStory(app.ctx(), undefined, { slug }))).code).toBe('not_found');
+    expect(await getStory(app.ctx(), alice, { slug })).toMatchObject({ slug, hidden: true, visibility: 'public' });
+  });
+
+  it('a not_found for a hidden story reads nothing more than a visible one and no handle', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Hidden and counted') });
+    await updateMeta(slug, 'SET #hidden = :t', { ':t': true }, { '#hidden': 'hidden' });
+    app.counter().reset();
+    await refusal(getStory(app.ctx(), bob, { slug }));
+    expect(app.counter().snapshot()).toEqual({ BatchGetItem: 1, Query: 1 });
+  });
+
+  it('an unknown slug is not_found', async () => {
+    const error = await refusal(getStory(app.ctx(), alice, { slug: '2026-10-14-never-published' }));
+    expect(error.code).toBe('not_found');
+  });
+
+  it('an expired story (TTL passed, not yet deleted) is not_found', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring story') });
+    await updateMeta(slug, 'SET expires_at = :e', { ':e': epochSeconds(app.ctx().store.now()) + 3600 });
+    app.advance(2 * 3600 * 1000);
+    expect((await refusal(getStory(app.ctx(), alice, { slug }))).code).toBe('not_found');
+  });
+
+  it.each([
+    ['a malformed slug', { slug: 'Not A Slug' }],
+    ['no slug', {}],
+    ['an unknown argument', { slug: '2026-10-14-x', extra: 1 }],
+  ])('%s is validation_failed and reads nothing', async (_name, input) => {
+    app.counter().reset();
+    expect((await refusal(getStory(app.ctx(), alice, input))).code).toBe('validation_failed');
+    expect(app.counter().total()).toBe(0);
+  });
+});
