@@ -1,0 +1,136 @@
+// list_stories — newest first: the public feed, or one author's stories. The read pipeline:
+// skeleton (keys from a keys-only GSI) -> hydrate (one BatchGetItem of META) -> rules (drop what
+// this caller may not see, TTL-expired items) -> present (with handles in one more BatchGetItem).
+import { z } from 'zod';
+import { monthsOf } from '../../store/feed-months.ts';
+import { authorPartition, feedMonthsKey, feedPartition } from '../../store/keys.ts';
+import { pick, readItem, readItems } from '../../store/read-items.ts';
+import { queryIndex, type IndexEntry, type ListIndex } from '../../store/story-index-query.ts';
+import { toStoryMeta, type StoryMeta } from '../../store/story-items.ts';
+import { handlesFor } from '../accounts.ts';
+import type { AppContext, Caller } from '../app-context.ts';
+import { parseInput } from '../parse-input.ts';
+import { canSee } from '../story-access.ts';
+import { decodeAuthorCursor, decodeFeedCursor, encodeCursor } from './cursor.ts';
+import { presentSummary, type StorySummary } from './present-story.ts';
+
+export const LIST_STORIES = 'list_stories';
+export const DEFAULT_LIST_LIMIT = 20;
+export const MAX_LIST_LIMIT = 50;
+/**
+ * Skeleton rounds per page. Entries dropped by the rules (a lingering index entry, another
+ * author's private stories) are refilled from older ones, a bounded number of times; after that
+ * the page is short and its cursor carries on.
+ */
+const MAX_FILL_ROUNDS = 4;
+
+export const listStoriesInputSchema = z.strictObject({
+  author: z.string().min(1).max(512).optional().describe("An account id: list that author's stories instead of the public feed."),
+  limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Stories per page, 1–${MAX_LIST_LIMIT}; default ${DEFAULT_LIST_LIMIT}.`),
+  cursor: z.string().max(2048).optional().describe('The cursor of the previous page, exactly as returned; omit for the newest stories.'),
+});
+
+export type ListStoriesInput = z.input<typeof listStoriesInputSchema>;
+
+export interface StoryList {
+  stories: StorySummary[];
+  /** Present when older stories may follow: pass it back for the next page. */
+  cursor?: string;
+}
+
+export async function listStories(ctx: AppContext, caller: Caller | undefined, raw: unknown = {}): Promise<StoryList> {
+  const input = parseInput(listStoriesInputSchema, raw, LIST_STORIES);
+  const limit = input.limit ?? DEFAULT_LIST_LIMIT;
+  const walk = input.author === undefined ? await feedWalk(ctx, input.cursor) : authorWalk(ctx, input.author, input.cursor);
+  // The feed is the public view for everyone, the author included; an author list shows the
+  // author all of their own stories and anyone else the public, unhidden ones.
+  const visible = (meta: StoryMeta): boolean => canSee(meta, input.author === undefined ? undefined : caller);
+
+  const page: StoryMeta[] = [];
+  for (let round = 0; round < MAX_FILL_ROUNDS && page.length < limit && !walk.done(); round += 1) {
+    const entries = await walk.next(limit - page.length);
+    page.push(...(await hydrate(ctx, entries)).filter(visible));
+  }
+  const handles = await handlesFor(ctx, page.map((meta) => meta.author));
+  const cursor = walk.cursor();
+  return {
+    stories: page.map((meta) => presentSummary(meta, handles, caller)),
+    ...(cursor === undefined ? {} : { cursor }),
+  };
+}
+
+/** Hydrate: one BatchGetItem of META for the entries, in index order; expired or gone items drop out. */
+async function hydrate(ctx: AppContext, entries: readonly IndexEntry[]): Promise<StoryMeta[]> {
+  if (entries.length === 0) return [];
+  const items = await readItems(ctx.store, entries.map((entry) => entry.key));
+  return entries.flatMap((entry) => {
+    const item = pick(items, entry.key);
+    return item === undefined ? [] : [toStoryMeta(item)];
+  });
+}
+
+/** A position in a newest-first list of index entries across one or more partitions. */
+interface Walk {
+  /** Up to `count` further entries, in order. */
+  next(count: number): Promise<IndexEntry[]>;
+  done(): boolean;
+  /** Where the next page starts, or undefined when nothing older remains. */
+  cursor(): string | undefined;
+}
+
+interface Shard {
+  partition: string;
+  before: string | undefined;
+}
+
+/**
+ * Walks shards in order: within a shard from `before` down, then to the next shard. `more` from
+ * the skeleton query says whether a shard is exhausted, so the last page carries no cursor that
+ * would lead to an empty one (unless every story left in the older shards is hidden).
+ */
+function shardWalk(ctx: AppContext, index: ListIndex, shards: Shard[], cursorAt: (shard: number, before: string | undefined) => string): Walk {
+  let current = 0;
+  let before = shards[0]?.before;
+  return {
+    async next(count) {
+      const entries: IndexEntry[] = [];
+      while (entries.length < count && current < shards.length) {
+        const shard = shards[current] as Shard;
+        const slice = await queryIndex(ctx.store, index, { partition: shard.partition, before, limit: count - entries.length });
+        entries.push(...slice.entries);
+        if (slice.more) {
+          before = slice.entries.at(-1)?.sort;
+        } else {
+          current += 1;
+          before = shards[current]?.before;
+        }
+      }
+      return entries;
+    },
+    done: () => current >= shards.length,
+    cursor: () => (current >= shards.length ? undefined : cursorAt(current, before)),
+  };
+}
+
+/** The public feed: month shards newest first, from the months item (no probing empty months). */
+async function feedWalk(ctx: AppContext, rawCursor: string | undefined): Promise<Walk> {
+  const cursor = rawCursor === undefined ? undefined : decodeFeedCursor(rawCursor);
+  const months = monthsOf(await readItem(ctx.store, feedMonthsKey)).filter((month) => cursor === undefined || month < cursor.month);
+  if (cursor !== undefined) months.unshift(cursor.month);
+  const shards = months.map((month, index) => ({
+    partition: feedPartition(month),
+    before: index === 0 ? cursor?.lastKey : undefined,
+  }));
+  return shardWalk(ctx, 'feed', shards, (shard, lastKey) =>
+    encodeCursor({ month: months[shard] as string, ...(lastKey === undefined ? {} : { lastKey }) }),
+  );
+}
+
+/** One author's stories: a single GSI2 partition. */
+function authorWalk(ctx: AppContext, author: string, rawCursor: string | undefined): Walk {
+  const cursor = rawCursor === undefined ? undefined : decodeAuthorCursor(rawCursor, author);
+  return shardWalk(ctx, 'author', [{ partition: authorPartition(author), before: cursor?.lastKey }], (_shard, lastKey) =>
+    // Within one partition the walk only stops mid-shard, after at least one entry.
+    encodeCursor({ author, lastKey: lastKey as string }),
+  );
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { decodeAuthorCursor, decodeFeedCursor, encodeCursor } from '../../../src/app/queries/cursor.ts';
+import { LorebookError } from '../../../src/domain/errors.ts';
+
+const lastKey = '2026-11-30T09:00:00.000Z#2026-11-30-a-story';
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+function refusal(run: () => unknown): LorebookError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(LorebookError);
+    return error as LorebookError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('list cursors are opaque and checked on the way back', () => {
+  it('a feed cursor round-trips, with or without a last key', () => {
+    expect(decodeFeedCursor(encodeCursor({ month: '2026-11', lastKey }))).toEqual({ month: '2026-11', lastKey });
+    expect(decodeFeedCursor(encodeCursor({ month: '2026-10' }))).toEqual({ month: '2026-10' });
+    expect(encodeCursor({ month: '2026-10' })).toMatch(/^[A-Za-z0-9_-]+$/);
+  });
+
+  it('an author cursor round-trips for the same author', () => {
+    expect(decodeAuthorCursor(encodeCursor({ author: 'acct-a', lastKey }), 'acct-a')).toEqual({ author: 'acct-a', lastKey });
+  });
+
+  it.each([
+    ['not base64 JSON', () => decodeFeedCursor('%%%')],
+    ['JSON that is no cursor', () => decodeFeedCursor(b64({ hello: 1 }))],
+    ['a month that is no month', () => decodeFeedCursor(b64({ month: '2026-13' }))],
+    ['a last key outside its month', () => decodeFeedCursor(b64({ month: '2026-10', lastKey }))],
+    ['a last key that is no list key', () => decodeFeedCursor(b64({ month: '2026-11', lastKey: '2026-11 or 1=1' }))],
+    ['an author cursor given to the feed', () => decodeFeedCursor(encodeCursor({ author: 'acct-a', lastKey }))],
+    ['a feed cursor given to an author list', () => decodeAuthorCursor(encodeCursor({ month: '2026-11', lastKey }), 'acct-a')],
+    ["another author's cursor", () => decodeAuthorCursor(encodeCursor({ author: 'acct-b', lastKey }), 'acct-a')],
+  ])('%s is validation_failed naming the cursor', (_name, run) => {
+    const error = refusal(run);
+    expect(error.code).toBe('validation_failed');
+    expect(Object.keys((error.details as { fields: Record<string, string> }).fields)).toEqual(['cursor']);
+  });
+});
