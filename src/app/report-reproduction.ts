@@ -1,0 +1,187 @@
+// report_reproduction — one report per (story, account), keyed by both (design §4). A first report
+// creates REPRO#account and counts the account in the story's reproducer list in one transaction,
+// with the author's notification; a changed report replaces it and moves the one count, guarded by
+// the result it read; an identical report writes nothing. The author's own report is kept but
+// never counted and tells nobody.
+import { z } from 'zod';
+import { LorebookError } from '../domain/errors.ts';
+import { fingerprint } from '../domain/fingerprint.ts';
+import { parseOpId } from '../domain/op-id.ts';
+import { parseSlug } from '../domain/story/slug.ts';
+import type { WriteAction } from '../store/actions.ts';
+import { reproductionKey, storyKey } from '../store/keys.ts';
+import { countMember, moveMemberCount } from '../store/list-conditioned-counter.ts';
+import { notificationItem } from '../store/notification-items.ts';
+import { pick, type ItemsByKey } from '../store/read-items.ts';
+import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
+import { stillReported, unchangedSince } from '../store/report-items.ts';
+import {
+  REPRODUCTION_RESULTS,
+  reproducerCounter,
+  reproductionItem,
+  sameReproduction,
+  toReproduction,
+  type Reproduction,
+  type ReproductionResult,
+} from '../store/reproduction-items.ts';
+import { toStoryMeta, type Counts, type StoryMeta } from '../store/story-items.ts';
+import type { AppContext, Caller } from './app-context.ts';
+import { parseInput } from './parse-input.ts';
+import { visibleStory } from './story-access.ts';
+import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+
+export const MAX_REPORT_NOTE_CHARS = 2000;
+export const MAX_REPORT_AGENT_CHARS = 100;
+export const MAX_REPORT_ENV_CHARS = 500;
+export const MAX_DURATION_MIN = 100_000;
+
+export const reportReproductionInputSchema = z.strictObject({
+  slug: z.string(),
+  result: z.enum(REPRODUCTION_RESULTS, { error: 'Use one of worked, partial or failed.' }),
+  note: z.string().max(MAX_REPORT_NOTE_CHARS).optional(),
+  agent: z.string().max(MAX_REPORT_AGENT_CHARS).optional(),
+  env: z.string().max(MAX_REPORT_ENV_CHARS).optional(),
+  duration_min: z.number().min(0).max(MAX_DURATION_MIN).optional(),
+  tokens: z.number().int().min(0).optional(),
+  op_id: z.string().optional(),
+});
+
+export type ReportReproductionInput = z.input<typeof reportReproductionInputSchema>;
+
+export type ReproductionCounts = Pick<Counts, 'worked' | 'partial' | 'failed'>;
+
+export interface ReproductionOutcome {
+  slug: string;
+  result: ReproductionResult;
+  counted: boolean;
+  counts: ReproductionCounts;
+  reproducers_count: number;
+}
+
+export const REPORT_REPRODUCTION_TOOL = 'report_reproduction';
+
+export async function reportReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ReproductionOutcome>> {
+  const input = parseInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);
+  const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
+  const slug = parseSlug(input.slug);
+  const report = {
+    result: input.result,
+    note: normaliseText(input.note),
+    agent: normaliseText(input.agent),
+    env: normaliseText(input.env),
+  };
+  const measurements = { duration_min: input.duration_min, tokens: input.tokens };
+
+  return writeOnce(ctx, {
+    tool: REPORT_REPRODUCTION_TOOL,
+    caller,
+    opId,
+    // Measurements (duration_min, tokens) are left out: a replay that re-measured is the same report.
+    fingerprint: fingerprint(REPORT_REPRODUCTION_TOOL, {
+      slug,
+      result: report.result,
+      note: report.note ?? null,
+      agent: report.agent ?? null,
+      env: report.env ?? null,
+    }),
+    reads: [storyKey(slug), reproductionKey(slug, caller.account)],
+    plan(read, { now }): WritePlan<ReproductionOutcome> {
+      const meta = visibleStory(storyMetaOf(read, slug), slug, caller);
+      const existing = reproductionOf(read, slug, caller.account);
+      const next = { slug, account: caller.account, ...report, ...measurements, at: new Date(now).toISOString() };
+      // The author's own report is kept but never counted; `counted` is decided once, at the first report.
+      if (existing === undefined) return planFirstReport(ctx, meta, { ...next, counted: meta.author !== caller.account }, caller);
+      if (sameReproduction(existing, report)) return planUnchanged(meta, existing);
+      return planChangedReport(meta, existing, { ...next, counted: existing.counted }, caller);
+    },
+  });
+}
+
+function planFirstReport(ctx: AppContext, meta: StoryMeta, report: Reproduction, caller: Caller): WritePlan<ReproductionOutcome> {
+  if (!report.counted) {
+    return { outcome: outcome(meta, report.result, false, meta.counts, meta.reproducers.length), actions: [createItem(reproductionItem(report))], guards: [] };
+  }
+  // Checked here from what was read; countMember's own cap condition closes the race past it.
+  if (meta.reproducers.length >= ctx.config.reproducerCap) throw reproducerCapReached(meta, ctx.config.reproducerCap);
+  return {
+    outcome: outcome(meta, report.result, true, { ...meta.counts, [report.result]: meta.counts[report.result] + 1 }, meta.reproducers.length + 1),
+    actions: [
+      createItem(reproductionItem(report)),
+      countMember(reproducerCounter(meta.slug, report.account), report.result, ctx.config.reproducerCap),
+      createItem(notificationItem(reproductionNotice(meta, report, caller, `reported "${report.result}" reproducing`))),
+    ],
+    guards: [],
+  };
+}
+
+/** Identical report: nothing to write. With an op_id, the op commits with a check that it still is. */
+function planUnchanged(meta: StoryMeta, existing: Reproduction): WritePlan<ReproductionOutcome> {
+  return {
+    outcome: outcome(meta, existing.result, existing.counted, meta.counts, meta.reproducers.length),
+    actions: [],
+    guards: [checkItem(reproductionKey(meta.slug, existing.account), unchangedSince(existing))],
+  };
+}
+
+function planChangedReport(meta: StoryMeta, existing: Reproduction, report: Reproduction, caller: Caller): WritePlan<ReproductionOutcome> {
+  const actions: WriteAction[] = [replaceItem(reproductionItem(report), stillReported(existing))];
+  let counts = meta.counts;
+  if (report.counted && report.result !== existing.result) {
+    actions.push(moveMemberCount(reproducerCounter(meta.slug, report.account), existing.result, report.result));
+    counts = { ...counts, [existing.result]: counts[existing.result] - 1, [report.result]: counts[report.result] + 1 };
+  }
+  if (report.counted) {
+    actions.push(createItem(notificationItem(reproductionNotice(meta, report, caller, `changed their report to "${report.result}" on`))));
+  }
+  return { outcome: outcome(meta, report.result, report.counted, counts, meta.reproducers.length), actions, guards: [] };
+}
+
+/**
+ * The author's notification. Its key comes from the report it announces (the REPRO's `at` and
+ * its identity), so a redelivered report lands on the same key instead of a second notification.
+ */
+function reproductionNotice(meta: StoryMeta, report: Reproduction, caller: Caller, what: string) {
+  return {
+    recipient: meta.author,
+    kind: 'reproduction' as const,
+    story: meta.slug,
+    story_title: meta.title,
+    actor: caller.account,
+    actor_handle: caller.handle,
+    text: `${caller.handle} ${what} "${meta.title}".`,
+    at: report.at,
+    discriminator: JSON.stringify([report.result, report.note ?? null, report.agent ?? null, report.env ?? null]),
+  };
+}
+
+function outcome(meta: StoryMeta, result: ReproductionResult, counted: boolean, counts: Counts, reproducers: number): ReproductionOutcome {
+  return { slug: meta.slug, result, counted, counts: reproductionCounts(counts), reproducers_count: reproducers };
+}
+
+export function reproductionCounts(counts: Counts): ReproductionCounts {
+  return { worked: counts.worked, partial: counts.partial, failed: counts.failed };
+}
+
+export function storyMetaOf(read: ItemsByKey, slug: string): StoryMeta | undefined {
+  const item = pick(read, storyKey(slug));
+  return item === undefined ? undefined : toStoryMeta(item);
+}
+
+export function reproductionOf(read: ItemsByKey, slug: string, account: string): Reproduction | undefined {
+  const item = pick(read, reproductionKey(slug, account));
+  return item === undefined ? undefined : toReproduction(item);
+}
+
+/** Free text as one value: NFC, LF line endings, trimmed; blank is the same as absent. */
+export function normaliseText(text: string | undefined): string | undefined {
+  const normal = text?.normalize('NFC').replace(/\r\n?/g, '\n').trim();
+  return normal === undefined || normal === '' ? undefined : normal;
+}
+
+function reproducerCapReached(meta: StoryMeta, cap: number): LorebookError {
+  return new LorebookError(
+    'conflict',
+    `"${meta.slug}" has reached its reproducer cap (${cap} reproducers), so no new reproduction can be counted. Your report was not recorded; retrying will not change that.`,
+    { retryable: false, details: { slug: meta.slug, reproducer_cap: cap } },
+  );
+}

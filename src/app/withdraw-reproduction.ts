@@ -1,0 +1,72 @@
+// withdraw_reproduction — a conditional delete of the caller's REPRO#account that takes its count
+// back in the same transaction (design §4). The delete names the result it read, so a report
+// changed by another device in the meantime is re-read and the right count is taken back.
+import { z } from 'zod';
+import { fingerprint } from '../domain/fingerprint.ts';
+import { parseOpId } from '../domain/op-id.ts';
+import { parseSlug } from '../domain/story/slug.ts';
+import type { WriteAction } from '../store/actions.ts';
+import { reproductionKey, storyKey } from '../store/keys.ts';
+import { uncountMember } from '../store/list-conditioned-counter.ts';
+import { checkItem, deleteItemIf } from '../store/replace-by-key.ts';
+import { nothingReported, stillReported } from '../store/report-items.ts';
+import { reproducerCounter } from '../store/reproduction-items.ts';
+import type { AppContext, Caller } from './app-context.ts';
+import { parseInput } from './parse-input.ts';
+import { reproductionCounts, reproductionOf, storyMetaOf, type ReproductionCounts } from './report-reproduction.ts';
+import { visibleStory } from './story-access.ts';
+import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+
+export const withdrawReproductionInputSchema = z.strictObject({
+  slug: z.string(),
+  op_id: z.string().optional(),
+});
+
+export type WithdrawReproductionInput = z.input<typeof withdrawReproductionInputSchema>;
+
+export interface WithdrawOutcome {
+  slug: string;
+  withdrawn: true;
+  counts: ReproductionCounts;
+  reproducers_count: number;
+}
+
+export const WITHDRAW_REPRODUCTION_TOOL = 'withdraw_reproduction';
+
+export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<WithdrawOutcome>> {
+  const input = parseInput(withdrawReproductionInputSchema, raw, WITHDRAW_REPRODUCTION_TOOL);
+  const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
+  const slug = parseSlug(input.slug);
+  const key = reproductionKey(slug, caller.account);
+
+  return writeOnce(ctx, {
+    tool: WITHDRAW_REPRODUCTION_TOOL,
+    caller,
+    opId,
+    fingerprint: fingerprint(WITHDRAW_REPRODUCTION_TOOL, { slug }),
+    reads: [storyKey(slug), key],
+    plan(read): WritePlan<WithdrawOutcome> {
+      const meta = visibleStory(storyMetaOf(read, slug), slug, caller);
+      const existing = reproductionOf(read, slug, caller.account);
+      // @NOTE The design says a second withdraw "answers already withdrawn". It answers exactly
+      // what the first one did, with no flag of its own: a retry after a lost response must not be
+      // able to tell it was a retry, and the answer stays derived from state alone.
+      if (existing === undefined) {
+        return {
+          outcome: { slug, withdrawn: true, counts: reproductionCounts(meta.counts), reproducers_count: meta.reproducers.length },
+          actions: [],
+          guards: [checkItem(key, nothingReported)],
+        };
+      }
+      const actions: WriteAction[] = [deleteItemIf(key, stillReported(existing))];
+      let counts = meta.counts;
+      let reproducers = meta.reproducers.length;
+      if (existing.counted) {
+        actions.push(uncountMember(reproducerCounter(slug, caller.account), existing.result));
+        counts = { ...counts, [existing.result]: counts[existing.result] - 1 };
+        reproducers -= 1;
+      }
+      return { outcome: { slug, withdrawn: true, counts: reproductionCounts(counts), reproducers_count: reproducers }, actions, guards: [] };
+    },
+  });
+}

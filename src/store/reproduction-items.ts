@@ -1,0 +1,50 @@
+// The reproduction item: one per (story, account) at STORY#slug / REPRO#account. Replaced by key
+// when the account changes its report; `counted` is decided at the first report (the author's
+// own is never counted) and kept from then on.
+import type { StoredItem } from './actions.ts';
+import { reproductionKey, storyKey } from './keys.ts';
+import type { CounterTarget } from './list-conditioned-counter.ts';
+
+export const REPRODUCTION_RESULTS = ['worked', 'partial', 'failed'] as const;
+export type ReproductionResult = (typeof REPRODUCTION_RESULTS)[number];
+
+/** What identifies a report: a second report with the same identity changes nothing. */
+export interface ReproductionIdentity {
+  result: ReproductionResult;
+  note?: string | undefined;
+  agent?: string | undefined;
+  env?: string | undefined;
+}
+
+/** Measurements ride along with a report but are not part of its identity. */
+export interface ReproductionMeasurements {
+  duration_min?: number | undefined;
+  tokens?: number | undefined;
+}
+
+export interface Reproduction extends ReproductionIdentity, ReproductionMeasurements {
+  slug: string;
+  account: string;
+  counted: boolean;
+  at: string;
+}
+
+export function reproductionItem(report: Reproduction): StoredItem {
+  const item: StoredItem = { ...reproductionKey(report.slug, report.account) };
+  for (const [field, value] of Object.entries(report)) if (value !== undefined) item[field] = value;
+  return item;
+}
+
+export function toReproduction(item: StoredItem): Reproduction {
+  return item as unknown as Reproduction;
+}
+
+/** Same result, note, agent and env: duration_min and tokens do not make a report new. */
+export function sameReproduction(a: ReproductionIdentity, b: ReproductionIdentity): boolean {
+  return a.result === b.result && a.note === b.note && a.agent === b.agent && a.env === b.env;
+}
+
+/** The story's reproducer list and result counts, with this account as the member. */
+export function reproducerCounter(slug: string, account: string): CounterTarget {
+  return { key: storyKey(slug), list: 'reproducers', counts: 'counts', member: account };
+}
