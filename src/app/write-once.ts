@@ -8,7 +8,7 @@ import { LorebookError } from '../domain/errors.ts';
 import type { CheckAction, WriteAction } from '../store/actions.ts';
 import { lookUpOp, opRecordKey, recordOp, type OpRequest } from '../store/apply-once.ts';
 import type { ItemKey } from '../store/keys.ts';
-import { pick, readItems, type ItemsByKey } from '../store/read-items.ts';
+import { pick, ReadConflict, readSnapshot, type ItemsByKey } from '../store/read-items.ts';
 import { writeAtomically } from '../store/run-write.ts';
 import { WriteCancelled } from '../store/write-cancelled.ts';
 import type { AppContext, Caller } from './app-context.ts';
@@ -53,7 +53,15 @@ export async function writeOnce<R extends object>(ctx: AppContext, request: Writ
 
   for (let attempt = 1; attempt <= ctx.config.maxWriteAttempts; attempt += 1) {
     const now = ctx.store.now();
-    const read = await readItems(ctx.store, keys);
+    let read: ItemsByKey;
+    try {
+      // One snapshot: a plan must never see half of a competing transaction (BatchGetItem can).
+      read = await readSnapshot(ctx.store, keys);
+    } catch (error) {
+      if (!(error instanceof ReadConflict)) throw error;
+      await ctx.sleep(backoff(ctx, attempt));
+      continue;
+    }
     firstRead ??= read;
     if (op !== undefined) {
       const stored = lookUpOp<R>(pick(read, opRecordKey(op)), op, now);

@@ -1,7 +1,7 @@
 // Consistent reads by key. A write plans from what it reads here, and its transaction carries a
 // condition on exactly that, so an eventually consistent read would only cost a retry; we read
 // consistently so that a retry after a lost response sees its own write at once.
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from './actions.ts';
 import { keyId, type ItemKey } from './keys.ts';
 import { callStore, storeUnavailable } from './store-unavailable.ts';
@@ -46,4 +46,46 @@ export async function readItem(store: Store, key: ItemKey): Promise<StoredItem |
 
 export function pick(items: ItemsByKey, key: ItemKey): StoredItem | undefined {
   return items.get(keyId(key));
+}
+
+/** TransactGetItems takes at most 100 keys. */
+export const MAX_SNAPSHOT_KEYS = 100;
+
+/** Thrown when a snapshot read met a write transaction in flight on one of its items: read again after a jittered wait. */
+export class ReadConflict extends Error {
+  constructor(options: { cause?: unknown } = {}) {
+    super('snapshot read cancelled by a transaction in flight', options);
+    this.name = 'ReadConflict';
+  }
+}
+
+/**
+ * Reads up to 100 items as one snapshot (TransactGetItems), serializable with TransactWriteItems.
+ * A plan that derives its answer from two items written together (REPRO#account and META's
+ * counts) must never see half of another transaction: BatchGetItem is only read-committed per
+ * item and can return the REPRO of a transaction whose META update it does not show yet.
+ */
+export async function readSnapshot(store: Store, keys: readonly ItemKey[]): Promise<ItemsByKey> {
+  const unique = [...new Map(keys.map((k) => [keyId(k), { PK: k.PK, SK: k.SK }])).values()];
+  if (unique.length > MAX_SNAPSHOT_KEYS) throw new Error(`a snapshot read takes at most ${MAX_SNAPSHOT_KEYS} keys, got ${unique.length}`);
+  const found = new Map<string, StoredItem>();
+  if (unique.length === 0) return found;
+  const output = await callStore(async () => {
+    try {
+      return await store.client.send(
+        new TransactGetCommand({ TransactItems: unique.map((Key) => ({ Get: { TableName: store.tableName, Key } })) }),
+      );
+    } catch (error) {
+      const reasons = (error as { name?: string; CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      if ((error as { name?: string }).name === 'TransactionCanceledException' && reasons.some((r) => r.Code === 'TransactionConflict')) {
+        throw new ReadConflict({ cause: error });
+      }
+      throw error;
+    }
+  });
+  for (const response of output.Responses ?? []) {
+    const item = response.Item as StoredItem | undefined;
+    if (item !== undefined && !isExpired(item, store.now())) found.set(keyId(item), item);
+  }
+  return found;
 }

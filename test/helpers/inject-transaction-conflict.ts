@@ -1,7 +1,7 @@
 // FAULT INJECTION (a named mock): DynamoDB Local runs transactions one at a time and never
-// answers TransactionConflict, so this middleware makes the next `times` TransactWriteItems
-// calls fail the way AWS does under contention, before they reach the server. Everything
-// else goes to the real DynamoDB Local.
+// answers TransactionConflict, so this middleware makes the next `times` TransactWriteItems (or
+// TransactGetItems) calls fail the way AWS does under contention, before they reach the server.
+// Everything else goes to the real DynamoDB Local.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export interface InjectedConflicts {
@@ -12,12 +12,16 @@ export interface InjectedConflicts {
 
 let sequence = 0;
 
-export function injectTransactionConflicts(client: DynamoDBDocumentClient, times: number): InjectedConflicts {
+export function injectTransactionConflicts(
+  client: DynamoDBDocumentClient,
+  times: number,
+  command: 'TransactWrite' | 'TransactGet' = 'TransactWrite',
+): InjectedConflicts {
   let injected = 0;
   const name = `lorebookInjectTransactionConflict${++sequence}`;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const isTransaction = String(context.commandName).startsWith('TransactWrite');
+      const isTransaction = String(context.commandName).startsWith(command);
       if (isTransaction && injected < times) {
         injected += 1;
         const items = ((args.input as { TransactItems?: unknown[] }).TransactItems ?? []).length;

@@ -72,7 +72,7 @@ describe('publish_story is safe to deliver twice', () => {
     await publishStory(app.ctx(), alice, { markdown: storyTitled('Budgeted first publish'), op_id: 'op-budget' });
     const counts = app.counter().snapshot();
     console.log('first publish round trips', counts);
-    expect(counts).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
+    expect(counts).toEqual({ TransactGetItems: 1, TransactWriteItems: 1 });
   });
 });
 

@@ -29,6 +29,20 @@ describe('a TransactionConflict is retried, bounded, and never applied twice', (
     }
   });
 
+  it('a snapshot read that meets a transaction in flight is read again after a wait, then lands once', async () => {
+    const waits: number[] = [];
+    const ctx = { ...app.ctx(), sleep: async (ms: number) => void waits.push(ms), random: () => 0.5 };
+    const faults = injectTransactionConflicts(ctx.store.client, 2, 'TransactGet');
+    try {
+      const answer = await publishStory(ctx, alice, { markdown: storyTitled('Read conflicted twice') });
+      expect(answer.revision).toBe(1);
+      expect(faults.injected()).toBe(2);
+      expect(waits).toHaveLength(2);
+    } finally {
+      faults.remove();
+    }
+  });
+
   it('when conflicts never stop, the caller gets a retryable conflict with retry_after_ms and nothing is written', async () => {
     const ctx = { ...app.ctx(), sleep: async () => {} };
     const faults = injectTransactionConflicts(ctx.store.client, 1_000);
