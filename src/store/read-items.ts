@@ -1,6 +1,6 @@
-// Consistent reads by key. A write plans from what it reads here, and its transaction carries a
-// condition on exactly that, so an eventually consistent read would only cost a retry; we read
-// consistently so that a retry after a lost response sees its own write at once.
+// Consistent reads by key. Writes plan from `readSnapshot` (one TransactGetItems: never half of
+// a competing transaction); reads use `readItems` (BatchGetItem, half the capacity, each item
+// consistent on its own), so a retry after a lost response sees its own write at once.
 import { BatchGetCommand, GetCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from './actions.ts';
 import { keyId, type ItemKey } from './keys.ts';
