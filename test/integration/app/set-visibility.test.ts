@@ -75,7 +75,7 @@ function afterNextRead(ctx: AppContext, competing: () => Promise<unknown>): void
   stack.add(
     (next, context) => async (args) => {
       const output = await next(args);
-      if (armed && operationName(String(context.commandName)) === 'BatchGetItem') {
+      if (armed && operationName(String(context.commandName)) === 'TransactGetItems') {
         armed = false;
         stack.remove(name);
         await competing();
@@ -94,7 +94,7 @@ describe('set_visibility is safe to deliver twice', () => {
     app.counter().reset();
     const second = await setVisibility(app.ctx(), alice, { slug, hidden: true });
     console.log('identical hide round trips', app.counter().snapshot());
-    expect(app.counter().snapshot()).toEqual({ BatchGetItem: 1 });
+    expect(app.counter().snapshot()).toEqual({ TransactGetItems: 1 });
     expect(second).toEqual(first);
     expect(first).toEqual({ slug, hidden: true, visibility: 'public' });
     expect(await app.state()).toEqual(before);
@@ -186,10 +186,12 @@ describe('set_visibility is safe to deliver twice', () => {
     const slug = await published('Lingering expired op');
     const ctx = app.ctx();
     // DynamoDB deletes expired items days late: an old record for other arguments still lingers.
-    const expiredAt = epochSeconds(ctx.store.now()) - 60;
+    // (Expired by the app's clock only, so DynamoDB Local's own TTL sweep cannot remove it first.)
+    const expiresAt = epochSeconds(ctx.store.now()) + 60;
     await writeAtomically(ctx.store, [
-      replaceItem({ ...opKey(alice.account, 'op-expired'), tool: 'set_visibility', fingerprint: 'v1:other-arguments', outcome: { stale: true }, expires_at: expiredAt }),
+      replaceItem({ ...opKey(alice.account, 'op-expired'), tool: 'set_visibility', fingerprint: 'v1:other-arguments', outcome: { stale: true }, expires_at: expiresAt }),
     ]);
+    app.advance(120_000);
     const answer = await setVisibility(ctx, alice, { slug, hidden: true, op_id: 'op-expired' });
     expect(answer).toEqual({ slug, hidden: true, visibility: 'public' });
     expect((await storyMeta(slug)).hidden).toBe(true);
