@@ -45,7 +45,7 @@ export async function ensureAccount(ctx: AppContext, caller: Caller): Promise<Ac
 export async function handlesFor(ctx: AppContext, ids: Iterable<string>): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
   const handles = new Map(unique.map((id) => [id, id]));
-  if (unique.length === 0) return handles;
+  // No ids: readItems sends nothing.
   const items = await readItems(ctx.store, unique.map(accountKey));
   for (const id of unique) {
     const item = pick(items, accountKey(id));

@@ -85,18 +85,19 @@ const MAX_SNAPSHOT_READS = 3;
  * history at n; the revision numbers on BODY and REV# tell, and we read again.
  */
 async function readStorySnapshot(ctx: AppContext, slug: string): Promise<StorySnapshot> {
-  let snapshot: StorySnapshot = { meta: undefined, body: undefined, revisions: [] };
-  for (let attempt = 1; attempt <= MAX_SNAPSHOT_READS; attempt += 1) {
+  for (let attempt = 1; ; attempt += 1) {
     // @NOTE the history is read before we know the caller may see the story: in parallel it
     // costs no latency, and it is dropped unread when the answer is not_found.
-    const [items, revisions] = await Promise.all([readItems(ctx.store, [storyKey(slug), bodyKey(slug)]), queryRevisions(ctx.store, slug)]);
+    const [items, history] = await Promise.all([readItems(ctx.store, [storyKey(slug), bodyKey(slug)]), queryRevisions(ctx.store, slug)]);
     const stored = pick(items, storyKey(slug));
-    const meta = stored === undefined ? undefined : toStoryMeta(stored);
     const body = pick(items, bodyKey(slug));
-    snapshot = { meta, body, revisions: revisions.filter((item) => meta === undefined || Number(item.revision) <= meta.revision) };
-    if (meta === undefined || (body?.revision === meta.revision && Number(revisions.at(-1)?.revision) >= meta.revision)) break;
+    if (stored === undefined) return { meta: undefined, body, revisions: [] };
+    const meta = toStoryMeta(stored);
+    // A history read after a newer commit is cut back to the revision META was read at.
+    const revisions = history.filter((item) => Number(item.revision) <= meta.revision);
+    const atOneRevision = body?.revision === meta.revision && revisions.at(-1)?.revision === meta.revision;
+    if (atOneRevision || attempt === MAX_SNAPSHOT_READS) return { meta, body, revisions };
   }
-  return snapshot;
 }
 
 function presentStory(meta: StoryMeta, body: StoredItem | undefined, revisions: StoredItem[], handles: ReadonlyMap<string, string>): StoryView {

@@ -47,8 +47,9 @@ export async function listStories(ctx: AppContext, caller: Caller | undefined, r
   const visible = (meta: StoryMeta): boolean => canSee(meta, input.author === undefined ? undefined : caller);
 
   const page: StoryMeta[] = [];
-  for (let round = 0; round < MAX_FILL_ROUNDS && page.length < limit && !walk.done(); round += 1) {
+  for (let round = 0; round < MAX_FILL_ROUNDS && page.length < limit; round += 1) {
     const entries = await walk.next(limit - page.length);
+    if (entries.length === 0) break;
     page.push(...(await hydrate(ctx, entries)).filter(visible));
   }
   const handles = await handlesFor(ctx, page.map((meta) => meta.author));
@@ -61,7 +62,6 @@ export async function listStories(ctx: AppContext, caller: Caller | undefined, r
 
 /** Hydrate: one BatchGetItem of META for the entries, in index order; expired or gone items drop out. */
 async function hydrate(ctx: AppContext, entries: readonly IndexEntry[]): Promise<StoryMeta[]> {
-  if (entries.length === 0) return [];
   const items = await readItems(ctx.store, entries.map((entry) => entry.key));
   return entries.flatMap((entry) => {
     const item = pick(items, entry.key);
@@ -71,44 +71,43 @@ async function hydrate(ctx: AppContext, entries: readonly IndexEntry[]): Promise
 
 /** A position in a newest-first list of index entries across one or more partitions. */
 interface Walk {
-  /** Up to `count` further entries, in order. */
+  /** Up to `count` further entries, in order; none only when nothing older remains. */
   next(count: number): Promise<IndexEntry[]>;
-  done(): boolean;
   /** Where the next page starts, or undefined when nothing older remains. */
   cursor(): string | undefined;
 }
 
-interface Shard {
-  partition: string;
-  before: string | undefined;
-}
-
 /**
- * Walks shards in order: within a shard from `before` down, then to the next shard. `more` from
- * the skeleton query says whether a shard is exhausted, so the last page carries no cursor that
- * would lead to an empty one (unless every story left in the older shards is hidden).
+ * Walks partitions in order: the first from `before` (the cursor) down, then each following one
+ * from its newest entry. `more` from the skeleton query says whether a partition is exhausted,
+ * so the last page carries no cursor that would lead to an empty one (unless every story left
+ * in the older partitions is one the rules drop).
  */
-function shardWalk(ctx: AppContext, index: ListIndex, shards: Shard[], cursorAt: (shard: number, before: string | undefined) => string): Walk {
+function shardWalk(
+  ctx: AppContext,
+  index: ListIndex,
+  partitions: readonly string[],
+  start: string | undefined,
+  cursorAt: (partition: number, before: string | undefined) => string,
+): Walk {
   let current = 0;
-  let before = shards[0]?.before;
+  let before = start;
   return {
     async next(count) {
       const entries: IndexEntry[] = [];
-      while (entries.length < count && current < shards.length) {
-        const shard = shards[current] as Shard;
-        const slice = await queryIndex(ctx.store, index, { partition: shard.partition, before, limit: count - entries.length });
+      while (entries.length < count && current < partitions.length) {
+        const slice = await queryIndex(ctx.store, index, { partition: partitions[current] as string, before, limit: count - entries.length });
         entries.push(...slice.entries);
         if (slice.more) {
-          before = slice.entries.at(-1)?.sort;
+          before = (slice.entries.at(-1) as IndexEntry).sort;
         } else {
           current += 1;
-          before = shards[current]?.before;
+          before = undefined;
         }
       }
       return entries;
     },
-    done: () => current >= shards.length,
-    cursor: () => (current >= shards.length ? undefined : cursorAt(current, before)),
+    cursor: () => (current < partitions.length ? cursorAt(current, before) : undefined),
   };
 }
 
@@ -117,20 +116,17 @@ async function feedWalk(ctx: AppContext, rawCursor: string | undefined): Promise
   const cursor = rawCursor === undefined ? undefined : decodeFeedCursor(rawCursor);
   const months = monthsOf(await readItem(ctx.store, feedMonthsKey)).filter((month) => cursor === undefined || month < cursor.month);
   if (cursor !== undefined) months.unshift(cursor.month);
-  const shards = months.map((month, index) => ({
-    partition: feedPartition(month),
-    before: index === 0 ? cursor?.lastKey : undefined,
-  }));
-  return shardWalk(ctx, 'feed', shards, (shard, lastKey) =>
-    encodeCursor({ month: months[shard] as string, ...(lastKey === undefined ? {} : { lastKey }) }),
+  return shardWalk(ctx, 'feed', months.map(feedPartition), cursor?.lastKey, (shard, lastKey) =>
+    // An undefined lastKey is left out by JSON: the next page starts at the top of that month.
+    encodeCursor({ month: months[shard] as string, lastKey }),
   );
 }
 
 /** One author's stories: a single GSI2 partition. */
 function authorWalk(ctx: AppContext, author: string, rawCursor: string | undefined): Walk {
   const cursor = rawCursor === undefined ? undefined : decodeAuthorCursor(rawCursor, author);
-  return shardWalk(ctx, 'author', [{ partition: authorPartition(author), before: cursor?.lastKey }], (_shard, lastKey) =>
-    // Within one partition the walk only stops mid-shard, after at least one entry.
+  return shardWalk(ctx, 'author', [authorPartition(author)], cursor?.lastKey, (_partition, lastKey) =>
+    // Within one partition the walk only stops mid-partition, after at least one entry.
     encodeCursor({ author, lastKey: lastKey as string }),
   );
 }

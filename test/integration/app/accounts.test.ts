@@ -17,7 +17,8 @@ describe('ensureAccount is safe to call on every sign-in', () => {
     const before = await app.state();
     app.counter().reset();
     const second = await ensureAccount(app.ctx(), alice);
-    expect(app.counter().snapshot()).toEqual({ BatchGetItem: 1 });
+    // One snapshot read of the account (writeOnce), no write.
+    expect(app.counter().snapshot()).toEqual({ TransactGetItems: 1 });
     expect(second).toEqual(first);
     expect(await app.state()).toEqual(before);
     expect(await accountItems(alice.account)).toEqual([
@@ -93,7 +94,7 @@ describe('ensureAccount is safe to call on every sign-in', () => {
       const answer = await ensureAccount(app.ctx(), { account: frank.account, handle: 'frank.example.com' });
       console.log('ensureAccount with a rename in between', app.counter().snapshot());
       // The first update was refused (it named the handle it read), the re-read saw the rename.
-      expect(app.counter().snapshot()).toEqual({ BatchGetItem: 2, UpdateItem: 2 });
+      expect(app.counter().snapshot()).toEqual({ TransactGetItems: 2, UpdateItem: 2 });
       expect(answer.handle).toBe('frank.example.com');
       const stored = await other.send(new GetCommand({ TableName: tableName, Key: accountKey(frank.account), ConsistentRead: true }));
       expect(stored.Item?.handle).toBe('frank.example.com');

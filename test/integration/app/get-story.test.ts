@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
@@ -46,7 +46,7 @@ describe('get_story shows a public story to everyone', () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('A whole story') });
     const story = await getStory(app.ctx(), undefined, { slug });
     const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META') as Record<string, unknown>;
-    expect(story).toEqual({
+    expect(story).toStrictEqual({
       slug,
       title: 'A whole story',
       summary: meta.summary,
@@ -120,6 +120,67 @@ describe('get_story shows the history of a story', () => {
       { revision: 2, kind: 'republish', at: story.updated_at },
     ]);
     expect(story.updated_at > story.published_at).toBe(true);
+  });
+
+  it('a revision note and source are shown when the revision has them', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Noted revision') });
+    await app.ctx().store.client.send(
+      new UpdateCommand({
+        TableName: app.ctx().store.tableName,
+        Key: { PK: `STORY#${slug}`, SK: 'REV#000001' },
+        UpdateExpression: 'SET note = :n, #source = :s',
+        ExpressionAttributeNames: { '#source': 'source' },
+        ExpressionAttributeValues: { ':n': 'Fixed the step order.', ':s': 'https://example.com/issue/1' },
+      }),
+    );
+    const [revision] = (await getStory(app.ctx(), undefined, { slug })).revisions;
+    expect(revision).toStrictEqual({ revision: 1, kind: 'publish', note: 'Fixed the step order.', source: 'https://example.com/issue/1', at: expect.any(String) });
+  });
+
+  it('a long history is read across Query pages', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Long history') });
+    for (const extra of ['Two.', 'Three.']) await publishStory(app.ctx(), alice, { markdown: storyTitled('Long history', { extra }) });
+    const client = app.ctx().store.client;
+    // One revision per Query page, as a history over 1 MB would be paged by DynamoDB.
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (String(context.commandName).startsWith('Query')) (args.input as { Limit?: number }).Limit = 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'onePerPage' },
+    );
+    try {
+      const story = await getStory(app.ctx(), undefined, { slug });
+      expect(story.revisions.map((revision) => revision.revision)).toEqual([1, 2, 3]);
+    } finally {
+      client.middlewareStack.remove('onePerPage');
+    }
+  });
+
+  it('a revision whose TTL has passed (not yet deleted) leaves the history', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring revision') });
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring revision', { extra: 'Kept.' }) });
+    await app.ctx().store.client.send(
+      new UpdateCommand({
+        TableName: app.ctx().store.tableName,
+        Key: { PK: `STORY#${slug}`, SK: 'REV#000001' },
+        UpdateExpression: 'SET expires_at = :e',
+        ExpressionAttributeValues: { ':e': epochSeconds(app.ctx().store.now()) + 3600 },
+      }),
+    );
+    app.advance(2 * 3600 * 1000);
+    expect((await getStory(app.ctx(), undefined, { slug })).revisions.map((revision) => revision.revision)).toEqual([2]);
+  });
+
+  it('a story missing its BODY and history is read a bounded number of times, then shown with what there is', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Damaged story') });
+    for (const SK of ['BODY', 'REV#000001']) {
+      await app.ctx().store.client.send(new DeleteCommand({ TableName: app.ctx().store.tableName, Key: { PK: `STORY#${slug}`, SK } }));
+    }
+    app.counter().reset();
+    const story = await getStory(app.ctx(), undefined, { slug });
+    expect(app.counter().snapshot()).toEqual({ BatchGetItem: 4, Query: 3 });
+    expect(story).toMatchObject({ slug, revision: 1, markdown: '', revisions: [] });
   });
 
   it('a republish landing between the reads still answers one consistent revision', async () => {

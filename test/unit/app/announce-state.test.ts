@@ -16,6 +16,6 @@ describe('the announce state is derived from the announcer fields, never stored'
     ['nothing owed and never tried is off (private, hidden)', { announce_queued: false }, { state: 'off' }],
     ['a marker that is not an at:// uri is not a post', { bsky_uri: 'https://bsky.app/x', announce_queued: false }, { state: 'off' }],
   ] as const)('%s', (_name, fields, expected) => {
-    expect(announceState(fields)).toEqual(expected);
+    expect(announceState(fields)).toStrictEqual(expected);
   });
 });
