@@ -108,7 +108,17 @@ export function planNewRevision(change: NewRevision): WritePlan<ContentOutcome> 
   }
 
   actions.push(
-    updateItem(storyKey(meta.slug), { set, remove }, { expression: 'revision = :base', values: { ':base': meta.revision } }),
+    // The hidden flag is part of the condition: a hide changes no revision, and without it an edit
+    // planned before the hide would put the hidden story back in the feed.
+    updateItem(
+      storyKey(meta.slug),
+      { set, remove },
+      {
+        expression: 'revision = :base AND #hidden = :hidden',
+        names: { '#hidden': 'hidden' },
+        values: { ':base': meta.revision, ':hidden': meta.hidden },
+      },
+    ),
     createItem(revisionItem(meta.slug, revision, story, { ...change.record, at, by: caller.account })),
     replaceItem(bodyItem(meta.slug, story, revision)),
   );

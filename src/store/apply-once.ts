@@ -22,6 +22,7 @@ export function opRecordKey(op: OpRequest): ItemKey {
 /**
  * Records the op and its durable outcome. The condition lets a lingering expired record be
  * replaced (DynamoDB deletes TTL'd items days late) and stops a second record for a live op;
+ * `<=` matches isExpired exactly, so in the expiry second read and write agree;
  * on failure the runner returns the existing record, so the loser can replay it.
  */
 export function recordOp(op: OpRequest, outcome: unknown, nowMs: number, ttlSeconds: number): PutAction {
@@ -34,7 +35,7 @@ export function recordOp(op: OpRequest, outcome: unknown, nowMs: number, ttlSeco
       created_at: new Date(nowMs).toISOString(),
       expires_at: epochSeconds(nowMs) + ttlSeconds,
     },
-    { expression: 'attribute_not_exists(PK) OR expires_at < :now', values: { ':now': epochSeconds(nowMs) } },
+    { expression: 'attribute_not_exists(PK) OR expires_at <= :now', values: { ':now': epochSeconds(nowMs) } },
   );
 }
 

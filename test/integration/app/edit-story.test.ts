@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
+import type { LorebookError } from '../../../src/domain/errors.ts';
+import { setVisibility } from '../../../src/app/set-visibility.ts';
+import { afterNextRead } from '../../helpers/interleave.ts';
+import { refusal } from '../../helpers/refusal.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
@@ -9,14 +12,6 @@ const app = useAppFixture('edit-story');
 const alice = caller('alice');
 const bob = caller('bob');
 
-async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
-}
 
 async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}) {
   return publishStory(app.ctx(), alice, { markdown: storyTitled(title, options) });
@@ -112,6 +107,18 @@ describe('edit_story never re-applies on top of a newer revision', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect((rejected.reason as LorebookError).code).toBe('revision_conflict');
+  });
+
+  it('a hide landing between an edit\'s read and its write is kept: the story stays out of the feed', async () => {
+    const title = 'Hidden while being edited';
+    const { slug } = await published(title, { visibility: 'private' });
+    afterNextRead(app.ctx(), () => setVisibility(app.ctx(), alice, { slug, hidden: true }));
+    const answer = await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Now public.' }), kind: 'addition' });
+    expect(answer).toMatchObject({ revision: 2, visibility: 'public', hidden: true });
+    const meta = (await storyItems(slug)).find((item) => item.SK === 'META');
+    expect(meta).toMatchObject({ hidden: true, visibility: 'public' });
+    expect(meta).not.toHaveProperty('GSI1PK');
+    expect(meta).not.toHaveProperty('GSI3PK');
   });
 
   it('an edit that arrives after the same content landed converges instead of conflicting', async () => {

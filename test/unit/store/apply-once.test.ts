@@ -28,7 +28,7 @@ describe('recordOp', () => {
       expires_at: NOW_S + 86_400,
     });
     // An expired record lingers for days before DynamoDB deletes it: it must not block a new op.
-    expect(Put.ConditionExpression).toBe('attribute_not_exists(PK) OR expires_at < :now');
+    expect(Put.ConditionExpression).toBe('attribute_not_exists(PK) OR expires_at <= :now');
     expect(Put.ExpressionAttributeValues).toEqual({ ':now': NOW_S });
     expect(Put.ExpressionAttributeNames).toBeUndefined();
   });
