@@ -183,6 +183,16 @@ describe('get_story shows the history of a story', () => {
     expect(story).toMatchObject({ slug, revision: 1, markdown: '', revisions: [] });
   });
 
+  it('a story missing only its history is read a bounded number of times, then shown with an empty history', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Lost history') });
+    await app.ctx().store.client.send(new DeleteCommand({ TableName: app.ctx().store.tableName, Key: { PK: `STORY#${slug}`, SK: 'REV#000001' } }));
+    app.counter().reset();
+    const story = await getStory(app.ctx(), undefined, { slug });
+    expect(app.counter().snapshot()).toEqual({ BatchGetItem: 4, Query: 3 });
+    expect(story).toMatchObject({ slug, revision: 1, revisions: [] });
+    expect(story.markdown).toContain('# Lost history');
+  });
+
   it('a republish landing between the reads still answers one consistent revision', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Raced read') });
     const other = createStoreClient({ endpoint: testEndpoint() });
