@@ -37,7 +37,7 @@ async function bothOrders(name: string, first: Write, second: Write, interleaved
     [second, first],
   ] as const;
   for (const [index, [x, y]] of orders.entries()) {
-    const app = tables[index];
+    const app = tables[index] as AppFixture;
     const title = name;
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled(title) });
     if (interleaved) {
