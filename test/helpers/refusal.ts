@@ -10,3 +10,15 @@ export async function refusal(promise: Promise<unknown>): Promise<LorebookError>
   expect(error).toBeInstanceOf(LorebookError);
   return error as LorebookError;
 }
+
+/** The same for a synchronous call: runs `run`, which must throw a LorebookError, and returns it. */
+export function thrownRefusal(run: () => unknown): LorebookError {
+  let error: unknown;
+  try {
+    run();
+  } catch (e) {
+    error = e;
+  }
+  expect(error, `expected a refusal, got ${String(error)}`).toBeInstanceOf(LorebookError);
+  return error as LorebookError;
+}

@@ -4,26 +4,17 @@ import { ensureAccount } from '../../../src/app/accounts.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
 import { createStoreClient } from '../../../src/store/client.ts';
 import { storyKey } from '../../../src/store/keys.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
+import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('get-story');
 const alice = caller('alice');
 const bob = caller('bob');
-
-async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
-}
 
 /** Changes META directly, for state other use cases own (counts, announce fields, hidden). */
 async function updateMeta(slug: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>): Promise<void> {

@@ -5,25 +5,16 @@ import type { Caller } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { encodeCursor } from '../../../src/app/queries/cursor.ts';
 import { listStories, type ListStoriesInput, type StoryList } from '../../../src/app/queries/list-stories.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
 import { storyKey } from '../../../src/store/keys.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('list-stories');
 const alice = caller('alice');
 const bob = caller('bob');
 const FORTY_DAYS = 40 * 24 * 3600 * 1000;
-
-async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
-}
 
 async function setMeta(slug: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>): Promise<void> {
   await app.ctx().store.client.send(

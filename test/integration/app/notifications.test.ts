@@ -3,7 +3,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AppContext, Caller } from '../../../src/app/app-context.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { encodeCursor, listNotifications } from '../../../src/app/notifications.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
 import { createStoreClient } from '../../../src/store/client.ts';
 import { notificationItem } from '../../../src/store/notification-items.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
@@ -12,6 +11,7 @@ import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixture.ts';
 import { operationName } from '../../helpers/round-trips.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
+import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('notifications');
 // Inboxes of thousands of notifications and a moved clock get a table of their own.
@@ -61,15 +61,6 @@ async function inbox(recipient: Caller): Promise<Record<string, unknown>[]> {
 
 const readIds = async (recipient: Caller): Promise<string[]> =>
   (await inbox(recipient)).filter((item) => item.read === true).map((item) => String(item.SK));
-
-async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
-}
 
 const newestFirst = (ids: readonly string[]): string[] => [...ids].reverse();
 

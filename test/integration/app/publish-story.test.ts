@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { fixture, storyTitled, successStory } from '../../helpers/stories.ts';
+import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('publish-story');
 const alice = caller('alice');
 const bob = caller('bob');
-
-async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
-}
 
 describe('publish_story is safe to deliver twice', () => {
   it('a second identical publish answers the same and writes nothing', async () => {

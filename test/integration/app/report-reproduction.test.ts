@@ -2,25 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
+import type { LorebookError } from '../../../src/domain/errors.ts';
 import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixture.ts';
 import { READ_OPERATIONS, operationName } from '../../helpers/round-trips.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('report-reproduction');
 const capped = useAppFixture('report-reproduction-cap', { reproducerCap: 2 });
 const alice = caller('alice');
 const bob = caller('bob');
 const carol = caller('carol');
-
-async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
-}
 
 /** A story by alice; returns its slug. */
 async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}, fixture: AppFixture = app): Promise<string> {

@@ -3,7 +3,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
 import { createStoreClient } from '../../../src/store/client.ts';
 import { feedMonthsKey, opKey, storyKey } from '../../../src/store/keys.ts';
 import { replaceItem } from '../../../src/store/replace-by-key.ts';
@@ -13,6 +12,7 @@ import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { operationName } from '../../helpers/round-trips.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
+import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('set-visibility');
 const alice = caller('alice');
@@ -41,15 +41,6 @@ async function rawUpdate(slug: string, update: string, names: Record<string, str
       ...(values === undefined ? {} : { ExpressionAttributeValues: values }),
     }),
   );
-}
-
-async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
 }
 
 async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}): Promise<string> {

@@ -3,7 +3,7 @@
 // so it is injected (see inject-transaction-conflict.ts); the writes themselves are real.
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
+import { refusal } from '../../helpers/refusal.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { injectTransactionConflicts } from '../../helpers/inject-transaction-conflict.ts';
 import { storyTitled } from '../../helpers/stories.ts';
@@ -48,14 +48,10 @@ describe('a TransactionConflict is retried, bounded, and never applied twice', (
     const faults = injectTransactionConflicts(ctx.store.client, 1_000);
     const before = await app.allItems();
     try {
-      const error = await publishStory(ctx, alice, { markdown: storyTitled('Always conflicted'), op_id: 'op-always' }).then(
-        () => undefined,
-        (e: unknown) => e as LorebookError,
-      );
-      expect(error).toBeInstanceOf(LorebookError);
-      expect(error?.code).toBe('conflict');
-      expect(error?.retryable).toBe(true);
-      expect(error?.retryAfterMs).toBeGreaterThan(0);
+      const error = await refusal(publishStory(ctx, alice, { markdown: storyTitled('Always conflicted'), op_id: 'op-always' }));
+      expect(error.code).toBe('conflict');
+      expect(error.retryable).toBe(true);
+      expect(error.retryAfterMs).toBeGreaterThan(0);
       expect(faults.injected()).toBe(4);
       expect(await app.allItems()).toEqual(before);
     } finally {

@@ -3,24 +3,15 @@ import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { withdrawReproduction } from '../../../src/app/withdraw-reproduction.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { READ_OPERATIONS, operationName } from '../../helpers/round-trips.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('withdraw-reproduction');
 const alice = caller('alice');
 const bob = caller('bob');
 const carol = caller('carol');
-
-async function refusal(promise: Promise<unknown>): Promise<LorebookError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
-}
 
 async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}): Promise<string> {
   return (await publishStory(app.ctx(), alice, { markdown: storyTitled(title, options) })).slug;

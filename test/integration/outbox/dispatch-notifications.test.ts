@@ -4,7 +4,6 @@ import type { AppContext } from '../../../src/app/app-context.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
 import { correctionNotification, dispatchNotifications } from '../../../src/outbox/dispatch-notifications.ts';
 import type { StoredItem } from '../../../src/store/actions.ts';
 import { createStoreClient } from '../../../src/store/client.ts';
@@ -13,6 +12,7 @@ import { correctionOutboxItem, type CorrectionEvent } from '../../../src/store/o
 import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
@@ -193,12 +193,8 @@ describe('the notification dispatcher works in bounded runs', () => {
 
   it.each([0, 101, 1.5])('a limit of %s is validation_failed and nothing is read or written', async (limit) => {
     app.counter().reset();
-    const error = await dispatchNotifications(app.ctx(), { limit }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(LorebookError);
-    expect((error as LorebookError).code).toBe('validation_failed');
+    const error = await refusal(dispatchNotifications(app.ctx(), { limit }));
+    expect(error.code).toBe('validation_failed');
     expect(app.counter().total()).toBe(0);
   });
 });

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeAuthorCursor, decodeFeedCursor, encodeCursor } from '../../../src/app/queries/cursor.ts';
-import { LorebookError } from '../../../src/domain/errors.ts';
+import { thrownRefusal } from '../../helpers/refusal.ts';
 
 const lastKey = '2026-11-30T09:00:00.000Z#2026-11-30-a-story';
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-function refusal(run: () => unknown): LorebookError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LorebookError);
-    return error as LorebookError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('list cursors are opaque and checked on the way back', () => {
   it('a feed cursor round-trips, with or without a last key', () => {
@@ -40,7 +30,7 @@ describe('list cursors are opaque and checked on the way back', () => {
     ['a feed cursor given to an author list', () => decodeAuthorCursor(encodeCursor({ month: '2026-11', lastKey }), 'acct-a')],
     ["another author's cursor", () => decodeAuthorCursor(encodeCursor({ author: 'acct-b', lastKey }), 'acct-a')],
   ])('%s is validation_failed naming the cursor', (_name, run) => {
-    const error = refusal(run);
+    const error = thrownRefusal(run);
     expect(error.code).toBe('validation_failed');
     expect(Object.keys((error.details as { fields: Record<string, string> }).fields)).toEqual(['cursor']);
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { isLorebookError, type LorebookError } from '../../../src/domain/errors.ts';
+import type { LorebookError } from '../../../src/domain/errors.ts';
+import { thrownRefusal } from '../../helpers/refusal.ts';
 
 // test/fixtures/stories is a copy of ../shared/fixtures/stories, so a clean clone runs on its own.
 const FIXTURES = new URL('../../fixtures/stories/', import.meta.url);
@@ -42,14 +43,7 @@ export function failStory(extraFrontMatter = ''): string {
 
 /** Runs `run`, expects a LorebookError with `code`, and returns it. */
 export function refusal(run: () => unknown, code: LorebookError['code']): LorebookError {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(isLorebookError(caught), `expected a ${code} refusal, got ${String(caught)}`).toBe(true);
-  const error = caught as LorebookError;
+  const error = thrownRefusal(run);
   expect(error.code).toBe(code);
   return error;
 }

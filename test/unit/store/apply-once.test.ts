@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
 import { lookUpOp, opRecordKey, recordOp, type OpRequest } from '../../../src/store/apply-once.ts';
 import type { StoredItem } from '../../../src/store/actions.ts';
+import { thrownRefusal } from '../../helpers/refusal.ts';
 
 const op: OpRequest = { account: 'acct-alice', opId: 'op-1', tool: 'set_visibility', fingerprint: 'v1:aaa' };
 const NOW_MS = Date.UTC(2026, 10, 2, 10, 0, 0, 500);
@@ -49,17 +50,9 @@ describe('lookUpOp', () => {
   });
 
   it('refuses a live record with a different fingerprint as idempotency_key_reused', () => {
-    const error = (() => {
-      try {
-        lookUpOp(stored({ fingerprint: 'v1:bbb' }), op, NOW_MS);
-      } catch (e) {
-        return e;
-      }
-      return undefined;
-    })();
-    expect(error).toBeInstanceOf(LorebookError);
-    expect((error as LorebookError).code).toBe('idempotency_key_reused');
-    expect((error as LorebookError).details).toEqual({ op_id: 'op-1', tool: 'set_visibility' });
+    const error = thrownRefusal(() => lookUpOp(stored({ fingerprint: 'v1:bbb' }), op, NOW_MS));
+    expect(error.code).toBe('idempotency_key_reused');
+    expect(error.details).toEqual({ op_id: 'op-1', tool: 'set_visibility' });
   });
 
   it('refuses a live record of another tool with the same fingerprint as idempotency_key_reused', () => {
