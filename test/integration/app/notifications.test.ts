@@ -9,7 +9,7 @@ import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixture.ts';
-import { operationName } from '../../helpers/round-trips.ts';
+import { afterNextRead } from '../../helpers/interleave.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
@@ -63,26 +63,6 @@ const readIds = async (recipient: Caller): Promise<string[]> =>
   (await inbox(recipient)).filter((item) => item.read === true).map((item) => String(item.SK));
 
 const newestFirst = (ids: readonly string[]): string[] => [...ids].reverse();
-
-let interleaveSequence = 0;
-/** A deterministic race: `competing` lands after the app's next read of `operation` and before its write. */
-function afterNextRead(ctx: AppContext, operation: string, competing: () => Promise<unknown>): void {
-  const stack = ctx.store.client.middlewareStack;
-  const name = `notificationsInterleave${++interleaveSequence}`;
-  let armed = true;
-  stack.add(
-    (next, context) => async (args) => {
-      const output = await next(args);
-      if (armed && operationName(String(context.commandName)) === operation) {
-        armed = false;
-        stack.remove(name);
-        await competing();
-      }
-      return output;
-    },
-    { step: 'initialize', name },
-  );
-}
 
 describe('list_notifications pages through the caller’s inbox, newest first', () => {
   it('pages with a cursor, never repeating or skipping one, in one query per page', async () => {
@@ -281,7 +261,7 @@ describe('mark_notifications_read by ids is safe to deliver twice', () => {
   it('a mark that lost the race to another device re-reads instead of writing over the winner', async () => {
     const me = reader();
     const ids = await deliver(me, 2);
-    afterNextRead(app.ctx(), 'TransactGetItems', () => markNotificationsRead(outside(), me, { ids }));
+    afterNextRead(app.ctx(), () => markNotificationsRead(outside(), me, { ids }), 'TransactGetItems');
     app.counter().reset();
     const answer = await markNotificationsRead(app.ctx(), me, { ids });
     console.log('mark ids after a lost race round trips', app.counter().snapshot());
@@ -363,7 +343,7 @@ describe('mark_notifications_read up_to marks every unread notification at or be
   it('a mark that lost the race re-queries and answers from what is stored', async () => {
     const me = reader();
     const ids = await deliver(me, 3);
-    afterNextRead(app.ctx(), 'Query', () => markNotificationsRead(outside(), me, { ids: [ids[0] as string] }));
+    afterNextRead(app.ctx(), () => markNotificationsRead(outside(), me, { ids: [ids[0] as string] }), 'Query');
     app.counter().reset();
     expect(await markNotificationsRead(app.ctx(), me, { up_to: ids[2] })).toEqual({ up_to: ids[2], more: false });
     console.log('mark up_to after a lost race round trips', app.counter().snapshot());

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import type { LorebookError } from '../../../src/domain/errors.ts';
 import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixture.ts';
-import { READ_OPERATIONS, operationName } from '../../helpers/round-trips.ts';
+import { afterNextRead } from '../../helpers/interleave.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
@@ -32,30 +31,6 @@ async function reproduction(slug: string, account: string): Promise<Record<strin
 /** The notifications about this story in the author's inbox. */
 async function authorInbox(slug: string, fixture: AppFixture = app): Promise<Record<string, unknown>[]> {
   return (await fixture.state()).filter((item) => item.PK === `INBOX#${alice.account}` && item.story === slug);
-}
-
-let interleaveSequence = 0;
-
-/**
- * A deterministic race: runs `competing` right after the app's next read and before it writes,
- * so the plan works from a read that is already stale when its transaction lands.
- */
-function afterNextRead(ctx: AppContext, competing: () => Promise<unknown>): void {
-  const stack = ctx.store.client.middlewareStack;
-  const name = `lorebookInterleave${++interleaveSequence}`;
-  let armed = true;
-  stack.add(
-    (next, context) => async (args) => {
-      const output = await next(args);
-      if (armed && READ_OPERATIONS.has(operationName(String(context.commandName)))) {
-        armed = false;
-        stack.remove(name);
-        await competing();
-      }
-      return output;
-    },
-    { step: 'initialize', name },
-  );
 }
 
 describe('report_reproduction is safe to deliver twice', () => {

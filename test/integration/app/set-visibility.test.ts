@@ -9,7 +9,7 @@ import { replaceItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { operationName } from '../../helpers/round-trips.ts';
+import { afterNextRead } from '../../helpers/interleave.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 import { refusal } from '../../helpers/refusal.ts';
@@ -55,27 +55,6 @@ async function storyMeta(slug: string): Promise<Record<string, unknown>> {
 
 const without = (item: Record<string, unknown>, attributes: readonly string[]): Record<string, unknown> =>
   Object.fromEntries(Object.entries(item).filter(([name]) => !attributes.includes(name)));
-
-let interleaveSequence = 0;
-
-/** A deterministic race: `competing` lands after the app's next read and before its write. */
-function afterNextRead(ctx: AppContext, competing: () => Promise<unknown>): void {
-  const stack = ctx.store.client.middlewareStack;
-  const name = `setVisibilityInterleave${++interleaveSequence}`;
-  let armed = true;
-  stack.add(
-    (next, context) => async (args) => {
-      const output = await next(args);
-      if (armed && operationName(String(context.commandName)) === 'TransactGetItems') {
-        armed = false;
-        stack.remove(name);
-        await competing();
-      }
-      return output;
-    },
-    { step: 'initialize', name },
-  );
-}
 
 describe('set_visibility is safe to deliver twice', () => {
   it('a second identical hide answers the same and writes nothing', async () => {

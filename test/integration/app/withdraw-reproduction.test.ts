@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { withdrawReproduction } from '../../../src/app/withdraw-reproduction.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { READ_OPERATIONS, operationName } from '../../helpers/round-trips.ts';
+import { afterNextRead } from '../../helpers/interleave.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
@@ -25,30 +24,6 @@ async function storyMeta(slug: string): Promise<Record<string, unknown>> {
 
 async function reproduction(slug: string, account: string): Promise<Record<string, unknown> | undefined> {
   return (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === `REPRO#${account}`);
-}
-
-let interleaveSequence = 0;
-
-/**
- * A deterministic race: runs `competing` right after the app's next read and before it writes,
- * so the plan works from a read that is already stale when its transaction lands.
- */
-function afterNextRead(ctx: AppContext, competing: () => Promise<unknown>): void {
-  const stack = ctx.store.client.middlewareStack;
-  const name = `lorebookInterleave${++interleaveSequence}`;
-  let armed = true;
-  stack.add(
-    (next, context) => async (args) => {
-      const output = await next(args);
-      if (armed && READ_OPERATIONS.has(operationName(String(context.commandName)))) {
-        armed = false;
-        stack.remove(name);
-        await competing();
-      }
-      return output;
-    },
-    { step: 'initialize', name },
-  );
 }
 
 const zero = { worked: 0, partial: 0, failed: 0 };
