@@ -29,6 +29,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...DEFAULT_APP_CONFIG,
       opTtlSeconds: positiveInteger(env, 'LOREBOOK_OP_TTL_SECONDS', DEFAULT_APP_CONFIG.opTtlSeconds),
       reproducerCap: positiveInteger(env, 'LOREBOOK_REPRODUCER_CAP', DEFAULT_APP_CONFIG.reproducerCap),
+      rateLimitPerMinute: positiveInteger(env, 'LOREBOOK_RATE_LIMIT_PER_MINUTE', DEFAULT_APP_CONFIG.rateLimitPerMinute),
+      anonymousRateLimitPerMinute: positiveInteger(
+        env,
+        'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE',
+        DEFAULT_APP_CONFIG.anonymousRateLimitPerMinute,
+      ),
     },
   };
 }

@@ -11,6 +11,10 @@ export interface AppConfig {
   maxWriteAttempts: number;
   /** Base of the jittered wait after a TransactionConflict, in ms. */
   conflictBackoffMs: number;
+  /** Calls per minute per account, across all its tokens and server instances (design §6). */
+  rateLimitPerMinute: number;
+  /** Calls per minute per IP address for calls without a token. */
+  anonymousRateLimitPerMinute: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -18,6 +22,8 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   reproducerCap: 10_000,
   maxWriteAttempts: 6,
   conflictBackoffMs: 25,
+  rateLimitPerMinute: 100,
+  anonymousRateLimitPerMinute: 60,
 };
 
 export interface AppContext {
@@ -33,4 +39,6 @@ export interface AppContext {
 export interface Caller {
   account: string;
   handle: string;
+  /** The client the token was issued to (e.g. an MCP client), when known; display and logs only. */
+  client?: string;
 }
