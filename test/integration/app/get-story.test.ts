@@ -1,20 +1,20 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';
-import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { createStoreClient } from '../../../src/store/client.ts';
 import { storyKey } from '../../../src/store/keys.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { useOutside } from '../../helpers/outside.ts';
 import { storyTitled } from '../../helpers/stories.ts';
-import { testEndpoint } from '../../helpers/test-table.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('get-story');
 const alice = caller('alice');
 const bob = caller('bob');
+// Another process's republish, on a client the app's counter and race hooks do not see.
+const outside = useOutside(app);
 
 /** Changes META directly, for state other use cases own (counts, announce fields, hidden). */
 async function updateMeta(slug: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>): Promise<void> {
@@ -186,8 +186,7 @@ describe('get_story shows the history of a story', () => {
 
   it('a republish landing between the reads still answers one consistent revision', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Raced read') });
-    const other = createStoreClient({ endpoint: testEndpoint() });
-    const otherCtx: AppContext = { ...app.ctx(), store: { ...app.ctx().store, client: other } };
+    const otherCtx = outside();
     const client = app.ctx().store.client;
     // The history Query is answered first (revision 1 only); then the republish commits; only
     // then is META + BODY read (revision 2). The history must not lag behind META.
@@ -225,7 +224,6 @@ describe('get_story shows the history of a story', () => {
       expect(app.counter().snapshot()).toEqual({ BatchGetItem: 3, Query: 2 });
     } finally {
       client.middlewareStack.remove('republishInBetween');
-      other.destroy();
     }
   });
 });
@@ -233,8 +231,7 @@ describe('get_story shows the history of a story', () => {
 describe('get_story reads one revision even when a content write lands mid-read', () => {
   it('a republish landing after META + BODY but before the history shows the revision META was read at', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Raced the other way') });
-    const other = createStoreClient({ endpoint: testEndpoint() });
-    const otherCtx: AppContext = { ...app.ctx(), store: { ...app.ctx().store, client: other } };
+    const otherCtx = outside();
     const client = app.ctx().store.client;
     let raced = false;
     let releaseQuery: () => void = () => undefined;
@@ -269,7 +266,6 @@ describe('get_story reads one revision even when a content write lands mid-read'
       expect(app.counter().snapshot()).toEqual({ BatchGetItem: 2, Query: 1 });
     } finally {
       client.middlewareStack.remove('republishAfterBatch');
-      other.destroy();
     }
   });
 

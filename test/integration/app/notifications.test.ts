@@ -1,16 +1,14 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { AppContext, Caller } from '../../../src/app/app-context.ts';
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../../../src/app/app-context.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { encodeCursor, listNotifications } from '../../../src/app/notifications.ts';
-import { createStoreClient } from '../../../src/store/client.ts';
 import { notificationItem } from '../../../src/store/notification-items.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
-import { testEndpoint } from '../../helpers/test-table.ts';
+import { useOutside } from '../../helpers/outside.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('notifications');
@@ -21,15 +19,8 @@ let readerSequence = 0;
 /** A fresh inbox per test, so tests never see each other's notifications. */
 const reader = (): Caller => caller(`reader${++readerSequence}`);
 
-// Notifications arrive from other processes (report_reproduction, the dispatcher): written
-// through a client of their own so the app's round-trip counter and race hooks never see them.
-const outsideClients: DynamoDBDocumentClient[] = [];
-afterAll(() => outsideClients.forEach((client) => client.destroy()));
-function outside(fixture: AppFixture = app): AppContext {
-  const client = createStoreClient({ endpoint: testEndpoint() });
-  outsideClients.push(client);
-  return { ...fixture.ctx(), store: { ...fixture.ctx().store, client } };
-}
+// Notifications arrive from other processes (report_reproduction, the dispatcher).
+const outside = useOutside(app);
 
 const BASE = Date.UTC(2026, 10, 1);
 const atSecond = (second: number): string => new Date(BASE + second * 1000).toISOString();

@@ -1,17 +1,16 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
-import { createStoreClient } from '../../../src/store/client.ts';
 import { feedMonthsKey, opKey, storyKey } from '../../../src/store/keys.ts';
 import { replaceItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
+import { useOutside } from '../../helpers/outside.ts';
 import { storyTitled } from '../../helpers/stories.ts';
-import { testEndpoint } from '../../helpers/test-table.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('set-visibility');
@@ -21,14 +20,8 @@ const bob = caller('bob');
 const FEED = ['GSI1PK', 'GSI1SK'];
 const QUEUE = ['GSI3PK', 'GSI3SK'];
 
-// Writes that stand for other processes (an editor, the announcer) go through a client of their
-// own, so the app's round-trip counter and interleaving hooks never see them.
-let outsideClient: DynamoDBDocumentClient | undefined;
-afterAll(() => outsideClient?.destroy());
-function outside(): AppContext {
-  outsideClient ??= createStoreClient({ endpoint: testEndpoint() });
-  return { ...app.ctx(), store: { ...app.ctx().store, client: outsideClient } };
-}
+// Writes that stand for other processes (an editor, the announcer).
+const outside = useOutside(app);
 
 async function rawUpdate(slug: string, update: string, names: Record<string, string>, values?: Record<string, unknown>): Promise<void> {
   const ctx = outside();

@@ -1,33 +1,25 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { correctionNotification, dispatchNotifications } from '../../../src/outbox/dispatch-notifications.ts';
 import type { StoredItem } from '../../../src/store/actions.ts';
-import { createStoreClient } from '../../../src/store/client.ts';
 import { storyKey } from '../../../src/store/keys.ts';
 import { correctionOutboxItem, type CorrectionEvent } from '../../../src/store/outbox-items.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { useOutside } from '../../helpers/outside.ts';
 import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
-import { testEndpoint } from '../../helpers/test-table.ts';
 
 const app = useAppFixture('dispatch-notifications');
 const alice = caller('alice');
 const bob = caller('bob');
 
-// Set-up writes (reproducers, replayed events) go through a client of their own, so the app's
-// round-trip counter sees only the dispatcher.
-let outsideClient: DynamoDBDocumentClient | undefined;
-afterAll(() => outsideClient?.destroy());
-function outside(): AppContext {
-  outsideClient ??= createStoreClient({ endpoint: testEndpoint() });
-  return { ...app.ctx(), store: { ...app.ctx().store, client: outsideClient } };
-}
+// Set-up writes (reproducers, replayed events), so the app's round-trip counter sees only the dispatcher.
+const outside = useOutside(app);
 
 const reproducers = (tag: string, count: number): string[] =>
   Array.from({ length: count }, (_v, index) => `acct-${tag}-${String(index).padStart(3, '0')}`);
