@@ -1,13 +1,13 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { storyKey } from '../../../src/store/keys.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { useOutside } from '../../helpers/outside.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { updateStoredItem, updateStoryMeta } from '../../helpers/stored-items.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('get-story');
@@ -15,19 +15,6 @@ const alice = caller('alice');
 const bob = caller('bob');
 // Another process's republish, on a client the app's counter and race hooks do not see.
 const outside = useOutside(app);
-
-/** Changes META directly, for state other use cases own (counts, announce fields, hidden). */
-async function updateMeta(slug: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>): Promise<void> {
-  await app.ctx().store.client.send(
-    new UpdateCommand({
-      TableName: app.ctx().store.tableName,
-      Key: storyKey(slug),
-      UpdateExpression: expression,
-      ExpressionAttributeValues: values,
-      ...(names === undefined ? {} : { ExpressionAttributeNames: names }),
-    }),
-  );
-}
 
 const bodyOf = async (slug: string) => (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'BODY');
 
@@ -115,15 +102,11 @@ describe('get_story shows the history of a story', () => {
 
   it('a revision note and source are shown when the revision has them', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Noted revision') });
-    await app.ctx().store.client.send(
-      new UpdateCommand({
-        TableName: app.ctx().store.tableName,
-        Key: { PK: `STORY#${slug}`, SK: 'REV#000001' },
-        UpdateExpression: 'SET note = :n, #source = :s',
-        ExpressionAttributeNames: { '#source': 'source' },
-        ExpressionAttributeValues: { ':n': 'Fixed the step order.', ':s': 'https://example.com/issue/1' },
-      }),
-    );
+    await updateStoredItem(app.ctx(), { PK: `STORY#${slug}`, SK: 'REV#000001' }, {
+      expression: 'SET note = :n, #source = :s',
+      names: { '#source': 'source' },
+      values: { ':n': 'Fixed the step order.', ':s': 'https://example.com/issue/1' },
+    });
     const [revision] = (await getStory(app.ctx(), undefined, { slug })).revisions;
     expect(revision).toStrictEqual({ revision: 1, kind: 'publish', note: 'Fixed the step order.', source: 'https://example.com/issue/1', at: expect.any(String) });
   });
@@ -151,14 +134,10 @@ describe('get_story shows the history of a story', () => {
   it('a revision whose TTL has passed (not yet deleted) leaves the history', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring revision') });
     await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring revision', { extra: 'Kept.' }) });
-    await app.ctx().store.client.send(
-      new UpdateCommand({
-        TableName: app.ctx().store.tableName,
-        Key: { PK: `STORY#${slug}`, SK: 'REV#000001' },
-        UpdateExpression: 'SET expires_at = :e',
-        ExpressionAttributeValues: { ':e': epochSeconds(app.ctx().store.now()) + 3600 },
-      }),
-    );
+    await updateStoredItem(app.ctx(), { PK: `STORY#${slug}`, SK: 'REV#000001' }, {
+      expression: 'SET expires_at = :e',
+      values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 },
+    });
     app.advance(2 * 3600 * 1000);
     expect((await getStory(app.ctx(), undefined, { slug })).revisions.map((revision) => revision.revision)).toEqual([2]);
   });
@@ -271,14 +250,7 @@ describe('get_story reads one revision even when a content write lands mid-read'
 
   it('a BODY that lags META is read again, a bounded number of times, then shown as it is', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Lagging body') });
-    await app.ctx().store.client.send(
-      new UpdateCommand({
-        TableName: app.ctx().store.tableName,
-        Key: { PK: `STORY#${slug}`, SK: 'BODY' },
-        UpdateExpression: 'SET revision = :zero',
-        ExpressionAttributeValues: { ':zero': 0 },
-      }),
-    );
+    await updateStoredItem(app.ctx(), { PK: `STORY#${slug}`, SK: 'BODY' }, { expression: 'SET revision = :zero', values: { ':zero': 0 } });
     app.counter().reset();
     const story = await getStory(app.ctx(), undefined, { slug });
     console.log('get_story with a lagging BODY', app.counter().snapshot());
@@ -290,12 +262,11 @@ describe('get_story reads one revision even when a content write lands mid-read'
 describe('get_story shows counts and the announce state as stored by the other use cases', () => {
   it('splits counts into reproductions and check answers and counts reproducers', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Counted story') });
-    await updateMeta(
-      slug,
-      'SET #c = :counts, reproducers = :r',
-      { ':counts': { worked: 2, partial: 1, failed: 0, has_problem: 3, no_problem: 4 }, ':r': new Set(['acct-x', 'acct-y', 'acct-z']) },
-      { '#c': 'counts' },
-    );
+    await updateStoryMeta(app.ctx(), slug, {
+      expression: 'SET #c = :counts, reproducers = :r',
+      values: { ':counts': { worked: 2, partial: 1, failed: 0, has_problem: 3, no_problem: 4 }, ':r': new Set(['acct-x', 'acct-y', 'acct-z']) },
+      names: { '#c': 'counts' },
+    });
     const story = await getStory(app.ctx(), undefined, { slug });
     expect(story.counts).toEqual({ worked: 2, partial: 1, failed: 0 });
     expect(story.checks).toEqual({ has_problem: 3, no_problem: 4 });
@@ -305,13 +276,13 @@ describe('get_story shows counts and the announce state as stored by the other u
   it('a posted story shows its post uri and leaves the pending state', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Posted story') });
     const uri = 'at://did:plc:lorebook/app.bsky.feed.post/3l2posted';
-    await updateMeta(slug, 'SET bsky_uri = :u REMOVE GSI3PK, GSI3SK', { ':u': uri });
+    await updateStoryMeta(app.ctx(), slug, { expression: 'SET bsky_uri = :u REMOVE GSI3PK, GSI3SK', values: { ':u': uri } });
     expect((await getStory(app.ctx(), undefined, { slug })).announce).toEqual({ state: 'posted', uri });
   });
 
   it('a story off the queue with a last error is failed', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Failed announce') });
-    await updateMeta(slug, 'SET last_error = :e REMOVE GSI3PK, GSI3SK', { ':e': 'PDS answered 502' });
+    await updateStoryMeta(app.ctx(), slug, { expression: 'SET last_error = :e REMOVE GSI3PK, GSI3SK', values: { ':e': 'PDS answered 502' } });
     expect((await getStory(app.ctx(), undefined, { slug })).announce).toEqual({ state: 'failed', last_error: 'PDS answered 502' });
   });
 });
@@ -327,7 +298,7 @@ describe('get_story hides private and hidden stories from everyone but their aut
 
   it('a hidden story is not_found to others and shown to its author as hidden', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Hidden later') });
-    await updateMeta(slug, 'SET #hidden = :t', { ':t': true }, { '#hidden': 'hidden' });
+    await updateStoryMeta(app.ctx(), slug, { expression: 'SET #hidden = :t', values: { ':t': true }, names: { '#hidden': 'hidden' } });
     const error = await refusal(getStory(app.ctx(), bob, { slug }));
     expect(error.code).toBe('not_found');
     expect(error.details).toEqual({ slug });
@@ -337,7 +308,7 @@ describe('get_story hides private and hidden stories from everyone but their aut
 
   it('a not_found for a hidden story reads nothing more than a visible one and no handle', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Hidden and counted') });
-    await updateMeta(slug, 'SET #hidden = :t', { ':t': true }, { '#hidden': 'hidden' });
+    await updateStoryMeta(app.ctx(), slug, { expression: 'SET #hidden = :t', values: { ':t': true }, names: { '#hidden': 'hidden' } });
     app.counter().reset();
     await refusal(getStory(app.ctx(), bob, { slug }));
     expect(app.counter().snapshot()).toEqual({ BatchGetItem: 1, Query: 1 });
@@ -350,7 +321,7 @@ describe('get_story hides private and hidden stories from everyone but their aut
 
   it('an expired story (TTL passed, not yet deleted) is not_found', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring story') });
-    await updateMeta(slug, 'SET expires_at = :e', { ':e': epochSeconds(app.ctx().store.now()) + 3600 });
+    await updateStoryMeta(app.ctx(), slug, { expression: 'SET expires_at = :e', values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 } });
     app.advance(2 * 3600 * 1000);
     expect((await refusal(getStory(app.ctx(), alice, { slug }))).code).toBe('not_found');
   });

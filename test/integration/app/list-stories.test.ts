@@ -1,32 +1,19 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';
 import type { Caller } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { encodeCursor } from '../../../src/app/queries/cursor.ts';
 import { listStories, type ListStoriesInput, type StoryList } from '../../../src/app/queries/list-stories.ts';
-import { storyKey } from '../../../src/store/keys.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { updateStoryMeta } from '../../helpers/stored-items.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('list-stories');
 const alice = caller('alice');
 const bob = caller('bob');
 const FORTY_DAYS = 40 * 24 * 3600 * 1000;
-
-async function setMeta(slug: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>): Promise<void> {
-  await app.ctx().store.client.send(
-    new UpdateCommand({
-      TableName: app.ctx().store.tableName,
-      Key: storyKey(slug),
-      UpdateExpression: expression,
-      ExpressionAttributeValues: values,
-      ...(names === undefined ? {} : { ExpressionAttributeNames: names }),
-    }),
-  );
-}
 
 /** Every page in order, following cursors, with the size of each page. */
 async function allPages(who: Caller | undefined, input: ListStoriesInput): Promise<{ slugs: string[]; sizes: number[]; pages: StoryList[] }> {
@@ -72,7 +59,7 @@ beforeAll(async () => {
   await publish(alice, 'Alice in the third month');
   await publish(bob, 'Bob in the third month');
   // A hidden story whose feed entry lingers (index not yet updated): the rules drop it on hydrate.
-  await setMeta(hiddenSlug, 'SET #hidden = :t', { ':t': true }, { '#hidden': 'hidden' });
+  await updateStoryMeta(app.ctx(), hiddenSlug, { expression: 'SET #hidden = :t', values: { ':t': true }, names: { '#hidden': 'hidden' } });
   const hidden = published.find((story) => story.slug === hiddenSlug);
   if (hidden !== undefined) hidden.listed = false;
 });
@@ -128,7 +115,7 @@ describe('list_stories without an author is the public feed, newest first', () =
     // Bob never signed in through ensureAccount: his id stands in for the handle.
     expect(bobStory?.author).toEqual({ account: 'acct-bob', handle: 'acct-bob' });
     expect(Object.keys(aliceStory ?? {}).sort()).toEqual(
-      ['author', 'checks', 'counts', 'date', 'has_check', 'published_at', 'reproducers_count', 'slug', 'status', 'summary', 'tags', 'title', 'type'].sort(),
+      ['author', 'checks', 'counts', 'date', 'has_check', 'published_at', 'reproducers_count', 'slug', 'stack', 'status', 'summary', 'tags', 'title', 'type'].sort(),
     );
     expect(aliceStory).toMatchObject({
       counts: { worked: 0, partial: 0, failed: 0 },
@@ -259,7 +246,7 @@ describe('list_stories while the feed changes', () => {
 
   it('a story whose TTL has passed (not yet deleted) leaves the feed and the author list', async () => {
     const slug = await publish(bob, 'Bob story that expires');
-    await setMeta(slug, 'SET expires_at = :e', { ':e': epochSeconds(app.ctx().store.now()) + 3600 });
+    await updateStoryMeta(app.ctx(), slug, { expression: 'SET expires_at = :e', values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 } });
     expect(slugs(await listStories(app.ctx(), undefined, {}))).toContain(slug);
     app.advance(2 * 3600 * 1000);
     expect(slugs(await listStories(app.ctx(), undefined, {}))).not.toContain(slug);

@@ -1,9 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
-import { feedMonthsKey, opKey, storyKey } from '../../../src/store/keys.ts';
+import { feedMonthsKey, opKey } from '../../../src/store/keys.ts';
 import { replaceItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
@@ -11,6 +10,7 @@ import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { useOutside } from '../../helpers/outside.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { updateStoredItem, updateStoryMeta } from '../../helpers/stored-items.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('set-visibility');
@@ -22,19 +22,6 @@ const QUEUE = ['GSI3PK', 'GSI3SK'];
 
 // Writes that stand for other processes (an editor, the announcer).
 const outside = useOutside(app);
-
-async function rawUpdate(slug: string, update: string, names: Record<string, string>, values?: Record<string, unknown>): Promise<void> {
-  const ctx = outside();
-  await ctx.store.client.send(
-    new UpdateCommand({
-      TableName: ctx.store.tableName,
-      Key: storyKey(slug),
-      UpdateExpression: update,
-      ...(Object.keys(names).length === 0 ? {} : { ExpressionAttributeNames: names }),
-      ...(values === undefined ? {} : { ExpressionAttributeValues: values }),
-    }),
-  );
-}
 
 async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}): Promise<string> {
   return (await publishStory(app.ctx(), alice, { markdown: storyTitled(title, options) })).slug;
@@ -208,9 +195,10 @@ describe('set_visibility is for the author only', () => {
 describe('hiding takes a story out of the feed and off the announce queue; unhiding undoes it', () => {
   it('hiding keeps counts and reproducers (an Update, never a Put) and removes the feed and queue attributes', async () => {
     const slug = await published('Hidden with counts');
-    await rawUpdate(slug, 'SET #counts.#worked = :two ADD #reproducers :accounts', { '#counts': 'counts', '#worked': 'worked', '#reproducers': 'reproducers' }, {
-      ':two': 2,
-      ':accounts': new Set(['acct-x', 'acct-y']),
+    await updateStoryMeta(outside(), slug, {
+      expression: 'SET #counts.#worked = :two ADD #reproducers :accounts',
+      names: { '#counts': 'counts', '#worked': 'worked', '#reproducers': 'reproducers' },
+      values: { ':two': 2, ':accounts': new Set(['acct-x', 'acct-y']) },
     });
     const before = await storyMeta(slug);
     expect(before).toMatchObject({ GSI1PK: expect.any(String), GSI3PK: 'ANNOUNCE' });
@@ -236,10 +224,7 @@ describe('hiding takes a story out of the feed and off the announce queue; unhid
     const slug = await published('Month comes back');
     const month = String((await storyMeta(slug)).published_at).slice(0, 7);
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
-    const ctx = outside();
-    await ctx.store.client.send(
-      new UpdateCommand({ TableName: ctx.store.tableName, Key: feedMonthsKey, UpdateExpression: 'DELETE #months :month', ExpressionAttributeNames: { '#months': 'months' }, ExpressionAttributeValues: { ':month': new Set([month]) } }),
-    );
+    await updateStoredItem(outside(), feedMonthsKey, { expression: 'DELETE #months :month', names: { '#months': 'months' }, values: { ':month': new Set([month]) } });
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     const months = (await app.state()).find((item) => item.PK === feedMonthsKey.PK && item.SK === feedMonthsKey.SK);
     expect(months?.months).toContain(month);
@@ -247,7 +232,7 @@ describe('hiding takes a story out of the feed and off the announce queue; unhid
 
   it('unhiding a story already posted lists it again without queueing a second announcement', async () => {
     const slug = await published('Posted before hiding');
-    await rawUpdate(slug, 'SET #uri = :uri REMOVE GSI3PK, GSI3SK', { '#uri': 'bsky_uri' }, { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3posted' });
+    await updateStoryMeta(outside(), slug, { expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK', names: { '#uri': 'bsky_uri' }, values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3posted' } });
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     const meta = await storyMeta(slug);
@@ -258,7 +243,7 @@ describe('hiding takes a story out of the feed and off the announce queue; unhid
   it('unhiding a story still on the announce queue keeps its place in the queue', async () => {
     const slug = await published('Still queued while hidden');
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
-    await rawUpdate(slug, 'SET GSI3PK = :queue, GSI3SK = :due', {}, { ':queue': 'ANNOUNCE', ':due': `2026-01-01T00:00:00.000Z#${slug}` });
+    await updateStoryMeta(outside(), slug, { expression: 'SET GSI3PK = :queue, GSI3SK = :due', values: { ':queue': 'ANNOUNCE', ':due': `2026-01-01T00:00:00.000Z#${slug}` } });
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     expect(await storyMeta(slug)).toMatchObject({ hidden: false, GSI3PK: 'ANNOUNCE', GSI3SK: `2026-01-01T00:00:00.000Z#${slug}` });
   });
@@ -279,7 +264,9 @@ describe('set_visibility against competing writes', () => {
   it('an unhide that read "private" while an edit made the story public still lists it', async () => {
     const slug = await published('Made public meanwhile', { visibility: 'private' });
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
-    afterNextRead(app.ctx(), () => rawUpdate(slug, 'SET #visibility = :public', { '#visibility': 'visibility' }, { ':public': 'public' }));
+    afterNextRead(app.ctx(), () =>
+      updateStoryMeta(outside(), slug, { expression: 'SET #visibility = :public', names: { '#visibility': 'visibility' }, values: { ':public': 'public' } }),
+    );
     const answer = await setVisibility(app.ctx(), alice, { slug, hidden: false });
     expect(answer).toEqual({ slug, hidden: false, visibility: 'public' });
     expect(await storyMeta(slug)).toMatchObject({ hidden: false, visibility: 'public', GSI1PK: expect.any(String), GSI3PK: 'ANNOUNCE' });
@@ -298,7 +285,9 @@ describe('set_visibility against competing writes', () => {
   it('an unhide does not queue a story the announcer posted in between', async () => {
     const slug = await published('Posted during unhide');
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
-    afterNextRead(app.ctx(), () => rawUpdate(slug, 'SET #uri = :uri', { '#uri': 'bsky_uri' }, { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3race' }));
+    afterNextRead(app.ctx(), () =>
+      updateStoryMeta(outside(), slug, { expression: 'SET #uri = :uri', names: { '#uri': 'bsky_uri' }, values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3race' } }),
+    );
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     const meta = await storyMeta(slug);
     expect(meta).toMatchObject({ hidden: false, GSI1PK: expect.any(String), bsky_uri: 'at://did:plc:lorebook/app.bsky.feed.post/3race' });

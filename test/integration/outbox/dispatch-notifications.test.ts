@@ -1,11 +1,9 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { correctionNotification, dispatchNotifications } from '../../../src/outbox/dispatch-notifications.ts';
 import type { StoredItem } from '../../../src/store/actions.ts';
-import { storyKey } from '../../../src/store/keys.ts';
 import { correctionOutboxItem, type CorrectionEvent } from '../../../src/store/outbox-items.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
@@ -13,6 +11,7 @@ import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { useOutside } from '../../helpers/outside.ts';
 import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { updateStoryMeta } from '../../helpers/stored-items.ts';
 
 const app = useAppFixture('dispatch-notifications');
 const alice = caller('alice');
@@ -33,16 +32,11 @@ const NOTE = 'The timeout is 30 s, not 3 s.';
 async function correctedStory(title: string, accounts: readonly string[]): Promise<StoredItem> {
   const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled(title) });
   // report_reproduction would add them one by one; the dispatcher only reads the event's list.
-  const ctx = outside();
-  await ctx.store.client.send(
-    new UpdateCommand({
-      TableName: ctx.store.tableName,
-      Key: storyKey(slug),
-      UpdateExpression: 'ADD #reproducers :accounts',
-      ExpressionAttributeNames: { '#reproducers': 'reproducers' },
-      ExpressionAttributeValues: { ':accounts': new Set(accounts) },
-    }),
-  );
+  await updateStoryMeta(outside(), slug, {
+    expression: 'ADD #reproducers :accounts',
+    names: { '#reproducers': 'reproducers' },
+    values: { ':accounts': new Set(accounts) },
+  });
   await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Corrected.' }), kind: 'correction', note: NOTE });
   const events = await outbox();
   const event = events.find((item) => item.slug === slug);
