@@ -1,0 +1,83 @@
+// The access rule (issue 3 §3), one table in code for MCP, the /v1 API and pages alike: what may
+// be called without a token. Anything not listed here needs one — an unknown method, tool or
+// route defaults to closed, so a new tool is private until someone decides otherwise here.
+
+/** Every MCP tool, classified. `anonymous`: public reads; `token`: needs a caller. */
+export const MCP_TOOL_ACCESS = {
+  search_stories: 'anonymous',
+  get_story: 'anonymous',
+  suggest_for_project: 'anonymous',
+  list_notifications: 'token',
+  publish_story: 'token',
+  edit_story: 'token',
+  report_reproduction: 'token',
+  withdraw_reproduction: 'token',
+  report_check: 'token',
+  set_visibility: 'token',
+  mark_notifications_read: 'token',
+} as const satisfies Record<string, 'anonymous' | 'token'>;
+
+export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
+
+/** JSON-RPC methods that answer without a token (besides `notifications/*` and public tools/call). */
+const ANONYMOUS_MCP_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'tools/list']);
+
+/**
+ * Whether one JSON-RPC message may be handled without a token. For a batch (refused anyway),
+ * a caller must require every message to be anonymous, never just one.
+ */
+export function mcpMethodIsAnonymous(method: string, toolName?: string): boolean {
+  if (ANONYMOUS_MCP_METHODS.has(method)) return true;
+  if (method.startsWith('notifications/')) return true;
+  if (method === 'tools/call') {
+    return toolName !== undefined && Object.hasOwn(MCP_TOOL_ACCESS, toolName) && MCP_TOOL_ACCESS[toolName as McpToolName] === 'anonymous';
+  }
+  return false;
+}
+
+/** RFC 9728 protected-resource metadata; 401 answers point clients here. */
+export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+/**
+ * HTTP routes that answer without a token, as `METHOD pattern` with hono's route patterns. A
+ * path parameter's name does not matter (`:slug` and `:id` are one pattern). HEAD counts as GET.
+ */
+export const ANONYMOUS_HTTP_ROUTES: readonly string[] = [
+  'GET /v1/stories',
+  'GET /v1/stories/search',
+  'GET /v1/stories/:slug',
+  'GET /v1/openapi.json',
+  `GET ${RESOURCE_METADATA_PATH}`,
+];
+
+const anonymousRoutes: ReadonlySet<string> = new Set(ANONYMOUS_HTTP_ROUTES.map((route) => {
+  const [method = '', pattern = ''] = route.split(' ');
+  return routeId(method, pattern);
+}));
+
+export function httpRouteIsAnonymous(method: string, routePattern: string): boolean {
+  return anonymousRoutes.has(routeId(method, routePattern));
+}
+
+function routeId(method: string, pattern: string): string {
+  const verb = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+  const path = pattern
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? ':' : segment))
+    .join('/')
+    .replace(/(.)\/+$/, '$1');
+  return `${verb} ${path}`;
+}
+
+/**
+ * The WWW-Authenticate value of a 401 (RFC 6750 §3, RFC 9728 §5.1). `error` is an RFC 6750 code,
+ * e.g. `invalid_token` when a token was sent but is not live; omit it when none was sent.
+ */
+export function wwwAuthenticate(baseUrl: string, error?: string): string {
+  const metadata = `${baseUrl.replace(/\/+$/, '')}${RESOURCE_METADATA_PATH}`;
+  const parts = [`Bearer resource_metadata="${quoted(metadata)}"`];
+  if (error !== undefined) parts.push(`error="${quoted(error)}"`);
+  return parts.join(', ');
+}
+
+const quoted = (value: string): string => value.replace(/["\\]/g, '');
