@@ -10,7 +10,7 @@ describe('claimMarker lets one worker hold a side effect at a time', () => {
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (attribute_not_exists(#marker))');
     expect(Update.UpdateExpression).toBe('SET #marker = :pending, claim_id = :claimId, claimed_at = :claimedAt');
     expect(Update.ExpressionAttributeNames).toEqual({ '#marker': 'bsky_uri' });
-    expect(Update.ExpressionAttributeValues).toEqual({ ':pending': PENDING, ':claimId': 'claim-1', ':claimedAt': '2026-11-02T10:00:00.000Z' });
+    expect(Update.ExpressionAttributeValues).toStrictEqual({ ':pending': PENDING, ':claimId': 'claim-1', ':claimedAt': '2026-11-02T10:00:00.000Z' });
   });
 
   it('with staleBefore, also takes over a pending claim made before then (a crashed holder)', () => {
