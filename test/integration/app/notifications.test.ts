@@ -7,6 +7,7 @@ import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixture.ts';
+import { storedNotifications } from '../../helpers/inbox.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { useOutside } from '../../helpers/outside.ts';
 import { refusal } from '../../helpers/refusal.ts';
@@ -46,9 +47,7 @@ async function deliver(recipient: Caller, count: number, options: { from?: numbe
   return items.map((item) => item.SK);
 }
 
-async function inbox(recipient: Caller): Promise<Record<string, unknown>[]> {
-  return (await app.state()).filter((item) => item.PK === `INBOX#${recipient.account}`);
-}
+const inbox = (recipient: Caller): Promise<Record<string, unknown>[]> => storedNotifications(app, { account: recipient.account });
 
 const readIds = async (recipient: Caller): Promise<string[]> =>
   (await inbox(recipient)).filter((item) => item.read === true).map((item) => String(item.SK));

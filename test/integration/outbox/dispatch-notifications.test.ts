@@ -9,6 +9,7 @@ import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { useOutside } from '../../helpers/outside.ts';
+import { storedNotifications } from '../../helpers/inbox.ts';
 import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';
@@ -48,10 +49,6 @@ async function outbox(): Promise<StoredItem[]> {
   return (await app.state()).filter((item) => item.PK === 'OUTBOX') as StoredItem[];
 }
 
-async function notificationsAbout(slug: string): Promise<Record<string, unknown>[]> {
-  return (await app.state()).filter((item) => String(item.PK).startsWith('INBOX#') && item.story === slug);
-}
-
 function directEvent(slug: string, recipients: string[], revision = 2): CorrectionEvent {
   return {
     kind: 'correction',
@@ -76,7 +73,7 @@ describe('the notification dispatcher delivers each correction once', () => {
     expect(result).toEqual({ events: 1, notifications_created: 150, already_present: 0 });
     expect(app.counter().snapshot()).toEqual({ Query: 1, PutItem: 150, DeleteItem: 1 });
     expect(await outbox()).toEqual([]);
-    const delivered = await notificationsAbout(String(event.slug));
+    const delivered = await storedNotifications(app, { story: String(event.slug) });
     expect(delivered.map((item) => item.PK).sort()).toEqual(accounts.map((account) => `INBOX#${account}`));
     expect(delivered[0]).toMatchObject({
       kind: 'correction',
@@ -109,7 +106,7 @@ describe('the notification dispatcher delivers each correction once', () => {
     console.log('two parallel dispatchers', results);
     expect(created).toBe(150);
     expect(present).toBe(results.reduce((sum, result) => sum + result.events, 0) * 150 - 150);
-    const delivered = await notificationsAbout(String(event.slug));
+    const delivered = await storedNotifications(app, { story: String(event.slug) });
     expect(delivered).toHaveLength(150);
     expect(new Set(delivered.map((item) => item.PK)).size).toBe(150);
     expect(await outbox()).toEqual([]);
@@ -127,7 +124,7 @@ describe('the notification dispatcher delivers each correction once', () => {
     await writeAtomically(outside().store, [createItem(event)]);
     expect(await dispatchNotifications(app.ctx())).toEqual({ events: 1, notifications_created: 0, already_present: 150 });
     expect(await app.state()).toEqual(before);
-    const mine = (await notificationsAbout(String(event.slug))).filter((item) => item.PK === `INBOX#${reader.account}`);
+    const mine = (await storedNotifications(app, { story: String(event.slug) })).filter((item) => item.PK === `INBOX#${reader.account}`);
     expect(mine).toEqual([expect.objectContaining({ SK: id, read: true })]);
   });
 
@@ -139,14 +136,14 @@ describe('the notification dispatcher delivers each correction once', () => {
       ...accounts.slice(0, 4).map((account) => createItem(correctionNotification(event, account))),
     ]);
     expect(await dispatchNotifications(app.ctx())).toEqual({ events: 1, notifications_created: 6, already_present: 4 });
-    expect(await notificationsAbout(event.slug)).toHaveLength(10);
+    expect(await storedNotifications(app, { story: event.slug })).toHaveLength(10);
   });
 
   it('the author is not told about their own correction', async () => {
     const event = directEvent('2026-10-14-author-on-the-list', [alice.account, bob.account]);
     await writeAtomically(outside().store, [createItem(correctionOutboxItem(event))]);
     expect(await dispatchNotifications(app.ctx())).toEqual({ events: 1, notifications_created: 1, already_present: 0 });
-    expect((await notificationsAbout(event.slug)).map((item) => item.PK)).toEqual([`INBOX#${bob.account}`]);
+    expect((await storedNotifications(app, { story: event.slug })).map((item) => item.PK)).toEqual([`INBOX#${bob.account}`]);
   });
 
   it('two corrections of one story are two notifications for each reproducer', async () => {
@@ -156,7 +153,7 @@ describe('the notification dispatcher delivers each correction once', () => {
       createItem(correctionOutboxItem({ ...directEvent(slug, [bob.account], 3), at: '2026-11-03T10:00:00.000Z' })),
     ]);
     expect(await dispatchNotifications(app.ctx())).toEqual({ events: 2, notifications_created: 2, already_present: 0 });
-    expect(await notificationsAbout(slug)).toHaveLength(2);
+    expect(await storedNotifications(app, { story: slug })).toHaveLength(2);
   });
 });
 
