@@ -1,27 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
-import { publishStory } from '../../../src/app/publish-story.ts';
 import type { LorebookError } from '../../../src/domain/errors.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { storySetup } from '../../helpers/story-setup.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('edit-story');
 const alice = caller('alice');
 const bob = caller('bob');
-
-
-async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}) {
-  return publishStory(app.ctx(), alice, { markdown: storyTitled(title, options) });
-}
+const { published } = storySetup(app, alice);
 
 const storyItems = async (slug: string) => (await app.state()).filter((item) => item.PK === `STORY#${slug}` || item.PK === 'OUTBOX');
 
 describe('edit_story is safe to deliver twice', () => {
   it('a second identical edit answers the same and writes nothing', async () => {
-    const { slug } = await published('Edited twice');
+    const slug = await published('Edited twice');
     const edit = { slug, markdown: storyTitled('Edited twice', { extra: 'Clearer.' }), kind: 'rephrase' as const };
     const first = await editStory(app.ctx(), alice, edit);
     const before = await app.state();
@@ -34,7 +30,7 @@ describe('edit_story is safe to deliver twice', () => {
   });
 
   it('16 parallel identical edits make exactly one new revision and all answer the same', async () => {
-    const { slug } = await published('Edited sixteen times');
+    const slug = await published('Edited sixteen times');
     const edit = { slug, markdown: storyTitled('Edited sixteen times', { extra: 'Added.' }), kind: 'addition' as const };
     const answers = await Promise.all(Array.from({ length: 16 }, () => editStory(app.ctx(), alice, edit)));
     for (const answer of answers) expect(answer).toEqual(answers[0]);
@@ -42,7 +38,7 @@ describe('edit_story is safe to deliver twice', () => {
   });
 
   it('an op_id replay after a different edit returns the first answer and changes nothing', async () => {
-    const { slug } = await published('Edit replayed');
+    const slug = await published('Edit replayed');
     const edit = { slug, markdown: storyTitled('Edit replayed', { extra: 'One.' }), kind: 'rephrase' as const, op_id: 'op-edit-1' };
     const first = await editStory(app.ctx(), alice, edit);
     await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Edit replayed', { extra: 'Two.' }), kind: 'rephrase' });
@@ -57,7 +53,7 @@ describe('edit_story is safe to deliver twice', () => {
   });
 
   it('the same op_id with a different edit is idempotency_key_reused and writes nothing', async () => {
-    const { slug } = await published('Edit op reused');
+    const slug = await published('Edit op reused');
     await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Edit op reused', { extra: 'A.' }), kind: 'rephrase', op_id: 'op-reused' });
     const before = await app.allItems();
     const error = await refusal(
@@ -68,7 +64,7 @@ describe('edit_story is safe to deliver twice', () => {
   });
 
   it('an identical edit with an op_id records the op and changes no story item', async () => {
-    const { slug } = await published('Identical with op');
+    const slug = await published('Identical with op');
     const before = await app.state();
     const answer = await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Identical with op'), kind: 'rephrase', op_id: 'op-noop' });
     expect(answer.revision).toBe(1);
@@ -84,7 +80,7 @@ describe('edit_story never re-applies on top of a newer revision', () => {
       ['B', 'A'],
     ] as const) {
       const title = `Two edits ${order.join('')}`;
-      const { slug } = await published(title);
+      const slug = await published(title);
       const edits = {
         A: { slug, markdown: storyTitled(title, { extra: 'Edit A.' }), kind: 'rephrase' as const, base_revision: 1 },
         B: { slug, markdown: storyTitled(title, { extra: 'Edit B.' }), kind: 'rephrase' as const, base_revision: 1 },
@@ -100,7 +96,7 @@ describe('edit_story never re-applies on top of a newer revision', () => {
 
   it('two different edits from the same base in parallel: exactly one lands, the other is revision_conflict', async () => {
     const title = 'Parallel different edits';
-    const { slug } = await published(title);
+    const slug = await published(title);
     const results = await Promise.allSettled(
       ['X', 'Y'].map((tag) => editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: `Edit ${tag}.` }), kind: 'rephrase' })),
     );
@@ -111,7 +107,7 @@ describe('edit_story never re-applies on top of a newer revision', () => {
 
   it('a hide landing between an edit\'s read and its write is kept: the story stays out of the feed', async () => {
     const title = 'Hidden while being edited';
-    const { slug } = await published(title, { visibility: 'private' });
+    const slug = await published(title, { visibility: 'private' });
     afterNextRead(app.ctx(), () => setVisibility(app.ctx(), alice, { slug, hidden: true }));
     const answer = await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Now public.' }), kind: 'addition' });
     expect(answer).toMatchObject({ revision: 2, visibility: 'public', hidden: true });
@@ -123,7 +119,7 @@ describe('edit_story never re-applies on top of a newer revision', () => {
 
   it('an edit that arrives after the same content landed converges instead of conflicting', async () => {
     const title = 'Converging edit';
-    const { slug } = await published(title);
+    const slug = await published(title);
     const markdown = storyTitled(title, { extra: 'Same change.' });
     await editStory(app.ctx(), alice, { slug, markdown, kind: 'rephrase', base_revision: 1 });
     const late = await editStory(app.ctx(), alice, { slug, markdown, kind: 'rephrase', base_revision: 1 });
@@ -133,7 +129,7 @@ describe('edit_story never re-applies on top of a newer revision', () => {
 
 describe('edit_story refuses bad input and writes nothing', () => {
   it('an edit by someone other than the author is forbidden on a public story', async () => {
-    const { slug } = await published('Not yours to edit');
+    const slug = await published('Not yours to edit');
     const before = await app.allItems();
     const error = await refusal(editStory(app.ctx(), bob, { slug, markdown: storyTitled('Not yours to edit', { extra: 'X.' }), kind: 'rephrase' }));
     expect(error.code).toBe('forbidden');
@@ -141,7 +137,7 @@ describe('edit_story refuses bad input and writes nothing', () => {
   });
 
   it("an edit of someone else's private story is not_found", async () => {
-    const { slug } = await published('Private and not yours', { visibility: 'private' });
+    const slug = await published('Private and not yours', { visibility: 'private' });
     const before = await app.allItems();
     const error = await refusal(
       editStory(app.ctx(), bob, { slug, markdown: storyTitled('Private and not yours', { visibility: 'private', extra: 'X.' }), kind: 'rephrase' }),
@@ -157,7 +153,7 @@ describe('edit_story refuses bad input and writes nothing', () => {
     ['markdown over 64 KiB', { bigMarkdown: true }, 'payload_too_large'],
   ])('%s', async (name, variant, code) => {
     const title = `Bad edit ${name}`;
-    const { slug } = await published(title);
+    const slug = await published(title);
     let markdown = storyTitled(title, { extra: 'Changed.' });
     if ('markdownDate' in variant) markdown = markdown.replace('date: 2026-10-14', `date: ${variant.markdownDate}`);
     if ('bigMarkdown' in variant) markdown += 'x'.repeat(70 * 1024);

@@ -1,29 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { storySetup } from '../../helpers/story-setup.ts';
 
 const app = useAppFixture('report-check');
 const alice = caller('alice');
 const bob = caller('bob');
 const carol = caller('carol');
-
-async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}): Promise<string> {
-  return (await publishStory(app.ctx(), alice, { markdown: storyTitled(title, options) })).slug;
-}
+const { published, storyMeta, checkReport } = storySetup(app, alice);
 
 async function checkCounts(slug: string): Promise<Record<string, number>> {
-  const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
-  expect(meta).toBeDefined();
-  const counts = meta?.counts as Record<string, number>;
+  const counts = (await storyMeta(slug)).counts as Record<string, number>;
   return { has_problem: counts.has_problem as number, no_problem: counts.no_problem as number };
-}
-
-async function checkReport(slug: string, account: string): Promise<Record<string, unknown> | undefined> {
-  return (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === `CHECK#${account}`);
 }
 
 describe('report_check is safe to deliver twice', () => {

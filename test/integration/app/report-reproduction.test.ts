@@ -1,37 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import type { LorebookError } from '../../../src/domain/errors.ts';
-import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixture.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { storySetup } from '../../helpers/story-setup.ts';
 
 const app = useAppFixture('report-reproduction');
 const capped = useAppFixture('report-reproduction-cap', { reproducerCap: 2 });
 const alice = caller('alice');
 const bob = caller('bob');
 const carol = caller('carol');
-
-/** A story by alice; returns its slug. */
-async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}, fixture: AppFixture = app): Promise<string> {
-  return (await publishStory(fixture.ctx(), alice, { markdown: storyTitled(title, options) })).slug;
-}
-
-async function storyMeta(slug: string, fixture: AppFixture = app): Promise<Record<string, unknown>> {
-  const meta = (await fixture.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
-  expect(meta).toBeDefined();
-  return meta as Record<string, unknown>;
-}
-
-async function reproduction(slug: string, account: string): Promise<Record<string, unknown> | undefined> {
-  return (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === `REPRO#${account}`);
-}
-
-/** The notifications about this story in the author's inbox. */
-async function authorInbox(slug: string, fixture: AppFixture = app): Promise<Record<string, unknown>[]> {
-  return (await fixture.state()).filter((item) => item.PK === `INBOX#${alice.account}` && item.story === slug);
-}
+// Stories by alice, on the main table and on the one with a reproducer cap.
+const { published, storyMeta, reproduction, authorInbox } = storySetup(app, alice);
+const cappedStories = storySetup(capped, alice);
 
 describe('report_reproduction is safe to deliver twice', () => {
   it('a second identical report answers the same and writes nothing', async () => {
@@ -229,7 +211,7 @@ describe('report_reproduction counts each account once', () => {
 
 describe('report_reproduction past the reproducer cap', () => {
   it('a first report past the cap is a non-retryable conflict and nothing is written', async () => {
-    const slug = await published('Capped story', {}, capped);
+    const slug = await cappedStories.published('Capped story');
     await reportReproduction(capped.ctx(), bob, { slug, result: 'worked' });
     await reportReproduction(capped.ctx(), carol, { slug, result: 'failed' });
     const before = await capped.allItems();
@@ -244,16 +226,16 @@ describe('report_reproduction past the reproducer cap', () => {
   });
 
   it('racing past the cap counts exactly up to it; the rest get the cap conflict', async () => {
-    const slug = await published('Capped story raced', {}, capped);
+    const slug = await cappedStories.published('Capped story raced');
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) => reportReproduction(capped.ctx(), caller(`racer-${i}`), { slug, result: 'worked' })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     for (const r of results) if (r.status === 'rejected') expect((r.reason as LorebookError).message).toContain('reproducer cap');
-    const meta = await storyMeta(slug, capped);
+    const meta = await cappedStories.storyMeta(slug);
     expect(meta.counts).toMatchObject({ worked: 2 });
     expect(meta.reproducers).toHaveLength(2);
-    expect(await authorInbox(slug, capped)).toHaveLength(2);
+    expect(await cappedStories.authorInbox(slug)).toHaveLength(2);
   });
 });
 

@@ -12,26 +12,18 @@ import { useOutside } from '../../helpers/outside.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoredItem, updateStoryMeta } from '../../helpers/stored-items.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { storySetup } from '../../helpers/story-setup.ts';
 
 const app = useAppFixture('set-visibility');
 const alice = caller('alice');
 const bob = caller('bob');
+const { published, storyMeta } = storySetup(app, alice);
 
 const FEED = ['GSI1PK', 'GSI1SK'];
 const QUEUE = ['GSI3PK', 'GSI3SK'];
 
 // Writes that stand for other processes (an editor, the announcer).
 const outside = useOutside(app);
-
-async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}): Promise<string> {
-  return (await publishStory(app.ctx(), alice, { markdown: storyTitled(title, options) })).slug;
-}
-
-async function storyMeta(slug: string): Promise<Record<string, unknown>> {
-  const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
-  expect(meta).toBeDefined();
-  return meta as Record<string, unknown>;
-}
 
 const without = (item: Record<string, unknown>, attributes: readonly string[]): Record<string, unknown> =>
   Object.fromEntries(Object.entries(item).filter(([name]) => !attributes.includes(name)));

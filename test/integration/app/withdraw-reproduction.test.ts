@@ -1,30 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { withdrawReproduction } from '../../../src/app/withdraw-reproduction.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { storySetup } from '../../helpers/story-setup.ts';
 
 const app = useAppFixture('withdraw-reproduction');
 const alice = caller('alice');
 const bob = caller('bob');
 const carol = caller('carol');
-
-async function published(title: string, options: Parameters<typeof storyTitled>[1] = {}): Promise<string> {
-  return (await publishStory(app.ctx(), alice, { markdown: storyTitled(title, options) })).slug;
-}
-
-async function storyMeta(slug: string): Promise<Record<string, unknown>> {
-  const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
-  expect(meta).toBeDefined();
-  return meta as Record<string, unknown>;
-}
-
-async function reproduction(slug: string, account: string): Promise<Record<string, unknown> | undefined> {
-  return (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === `REPRO#${account}`);
-}
+const { published, storyMeta, reproduction } = storySetup(app, alice);
 
 const zero = { worked: 0, partial: 0, failed: 0 };
 
