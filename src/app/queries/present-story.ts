@@ -28,6 +28,7 @@ export interface StorySummary {
   date: string;
   published_at: string;
   tags: string[];
+  stack: string[];
   type: string;
   status: string;
   has_check: boolean;
@@ -60,6 +61,7 @@ export function presentSummary(meta: StoryMeta, handles: ReadonlyMap<string, str
     date: meta.date,
     published_at: meta.published_at,
     tags: meta.tags,
+    stack: meta.stack,
     type: meta.type,
     status: meta.status,
     has_check: meta.has_check,
