@@ -99,12 +99,14 @@ export async function createToken(ctx: AppContext, rawInput: CreateTokenInput): 
       created_at: new Date(now).toISOString(),
       expires_at: epochSeconds(now) + input.expiresInSeconds,
     };
-    const createdAt = stored.created_at;
     // A new handle: the handle claim, the account and the token commit together, so a crash
     // never leaves an account without its handle or a token without its account.
     const newAccount =
       claimed === undefined
-        ? [claimHandle({ handle: input.handle, account, created_at: createdAt }), createAccount({ id: account, handle: input.handle, created_at: createdAt })]
+        ? [
+            claimHandle({ handle: input.handle, account, created_at: stored.created_at }),
+            createAccount({ id: account, handle: input.handle, created_at: stored.created_at }),
+          ]
         : [];
     try {
       await writeAtomically(ctx.store, [...newAccount, ...createTokenItems(stored)]);
