@@ -1,0 +1,39 @@
+// Who may make this call, and whether they have budget left: the access rule (src/auth/access-rule.ts)
+// and the rate limit, applied before anything runs, for MCP and /v1 alike.
+import type { Context } from 'hono';
+import type { AppContext, Caller } from '../app/app-context.ts';
+import { authenticate } from '../auth/authenticate.ts';
+import { accountRateSubject, consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../auth/rate-limit.ts';
+import { LorebookError } from '../domain/errors.ts';
+import type { HttpEnv } from './http-env.ts';
+
+export type ClientAddress = (c: Context<HttpEnv>) => string | undefined;
+
+export interface AdmissionDeps {
+  ctx: AppContext;
+  clientAddress: ClientAddress;
+}
+
+/**
+ * Authenticates (a token that is sent must be live, even on an anonymous call), refuses a call
+ * that needs a token without one, then counts the call: per account when signed in (whichever
+ * token or client), per IP address otherwise. The RateLimit headers go on every answer.
+ */
+export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean): Promise<Caller | undefined> {
+  const caller = await authenticate(deps.ctx, c.req.header('authorization'));
+  if (caller === undefined && !anonymous) throw missingToken();
+  const subject = caller === undefined ? ipRateSubject(deps.clientAddress(c) ?? 'unknown') : accountRateSubject(caller.account);
+  const decision = await consumeRateLimit(deps.ctx, subject);
+  c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
+  if (!decision.allowed) throw rateLimited(decision);
+  c.set('caller', caller);
+  return caller;
+}
+
+function missingToken(): LorebookError {
+  return new LorebookError(
+    'unauthenticated',
+    'This call needs a lorebook token: send `Authorization: Bearer <token>`. The person you work for creates one with `npm run token -- create --handle <handle>`. Public reads (search_stories, get_story, suggest_for_project) work without one.',
+    { details: { reason: 'missing' } },
+  );
+}

@@ -1,0 +1,78 @@
+// The hono app: MCP at /mcp, the API at /v1, protected-resource metadata; Host/Origin checks in
+// front of everything and one error renderer behind it. Runtime-neutral: src/cli/start.ts
+// serves it with @hono/node-server.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import type { AppContext } from '../app/app-context.ts';
+import type { StorySearch } from '../app/search/story-search.ts';
+import type { ClientAddress } from './admission.ts';
+import type { HttpEnv } from './http-env.ts';
+import { mountMcp } from './mcp-route.ts';
+import { MCP_PATH, noSuchEndpoint, renderError } from './problem.ts';
+import { createRequestGuard } from './request-guard.ts';
+import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
+import { mountRoutes } from './v1/route.ts';
+import { V1_ROUTES } from './v1/routes.ts';
+import { mountWellKnown } from './well-known.ts';
+
+export interface HttpAppDeps {
+  ctx: AppContext;
+  search: StorySearch;
+  /** The public base URL, e.g. http://127.0.0.1:8787 (no trailing slash). */
+  baseUrl: string;
+  /** Web origins allowed to call from a browser (CORS); any other Origin is refused. */
+  allowedOrigins: string[];
+  /** Extra Host values to accept besides the base URL's and the loopback names of its port. */
+  allowedHosts?: string[];
+  /** The caller's address for the anonymous rate limit (default: the socket's, under @hono/node-server). */
+  clientAddress?: ClientAddress;
+}
+
+/** The TCP peer under @hono/node-server; nothing under other runtimes (then one shared budget). */
+const socketAddress: ClientAddress = (c) => {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+};
+
+export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
+  const baseUrl = deps.baseUrl.replace(/\/+$/, '');
+  const app = new Hono<HttpEnv>();
+  const guard = createRequestGuard({ baseUrl, allowedOrigins: deps.allowedOrigins, ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }) });
+  const admission = { ctx: deps.ctx, clientAddress: deps.clientAddress ?? socketAddress };
+
+  app.use('*', async (c, next) => {
+    c.set('answerHeaders', {});
+    guard.check(c.req.header('host'), c.req.header('origin'));
+    await next();
+    // The rate-limit headers go on every answer, the refusals from onError included.
+    for (const [name, value] of Object.entries(c.get('answerHeaders'))) c.res.headers.set(name, value);
+  });
+  if (guard.webOrigins.size > 0) {
+    app.use(
+      '*',
+      cors({
+        origin: (origin) => (guard.webOrigins.has(origin) ? origin : null),
+        allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+        exposeHeaders: ['WWW-Authenticate', 'Idempotent-Replayed', 'ETag', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Mcp-Session-Id'],
+        maxAge: 600,
+      }),
+    );
+  }
+
+  mountWellKnown(app, baseUrl);
+  mountMcp(app, { ...admission, search: deps.search });
+  const document = openApiDocument(baseUrl);
+  app.get(OPENAPI_PATH, (c) => c.json(document));
+  mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
+
+  app.notFound((c: Context<HttpEnv>) => renderError(noSuchEndpoint(c.req.method, c.req.path), c, baseUrl));
+  app.onError((err, c) => renderError(err, c, baseUrl));
+  return app;
+}
+
+export { MCP_PATH };

@@ -1,0 +1,50 @@
+// Request bodies, read with a cap before anything is parsed: a story is at most 64 KiB of
+// markdown, so 512 KiB covers any valid request with room for JSON escaping.
+import { payloadTooLarge, validationFailed } from '../domain/errors.ts';
+
+export const MAX_BODY_BYTES = 512 * 1024;
+
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) throw tooLarge(limit);
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(limit: number) {
+  return payloadTooLarge(`The request body is larger than ${limit / 1024} KiB. A story's markdown is at most 64 KiB.`, { limit_bytes: limit });
+}
+
+/** The media type of a Content-Type header, lowercase, without parameters. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** A JSON object body; anything else is validation_failed naming the body. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw badBody('The body is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badBody('The body must be a JSON object.');
+  return value as Record<string, unknown>;
+}
+
+export function badBody(message: string, fix = 'Send a JSON object (Content-Type: application/json) with the fields the OpenAPI document (GET /v1/openapi.json) lists.') {
+  return validationFailed(message, { '(body)': fix });
+}

@@ -1,0 +1,77 @@
+// MCP at /mcp: Streamable HTTP, stateless, JSON responses (design §6). Each POST gets a new
+// McpServer and transport. The body is read and judged here, before the transport: a batch is
+// refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
+// public one), and the access rule is applied to the one message's method and tool.
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Context, Hono } from 'hono';
+import type { StorySearch } from '../app/search/story-search.ts';
+import { mcpMethodIsAnonymous } from '../auth/access-rule.ts';
+import { createMcpServer } from '../mcp/server.ts';
+import { admit, type AdmissionDeps } from './admission.ts';
+import { readBodyText } from './body.ts';
+import type { HttpEnv } from './http-env.ts';
+import { JSON_RPC_INVALID_REQUEST, JSON_RPC_PARSE_ERROR, JSON_RPC_SERVER_ERROR, jsonRpcErrorBody, MCP_PATH } from './problem.ts';
+
+export interface McpRouteDeps extends AdmissionDeps {
+  search: StorySearch;
+}
+
+interface MessageShape {
+  method: string | undefined;
+  toolName: string | undefined;
+  id: unknown;
+}
+
+function shapeOf(message: unknown): MessageShape {
+  if (typeof message !== 'object' || message === null) return { method: undefined, toolName: undefined, id: undefined };
+  const record = message as Record<string, unknown>;
+  const method = typeof record.method === 'string' ? record.method : undefined;
+  const params = record.params;
+  const name = typeof params === 'object' && params !== null ? (params as Record<string, unknown>).name : undefined;
+  return { method, toolName: method === 'tools/call' && typeof name === 'string' ? name : undefined, id: record.id };
+}
+
+const jsonRpcAnswer = (c: Context<HttpEnv>, status: 400 | 405, body: Record<string, unknown>, headers: Record<string, string> = {}): Response =>
+  c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
+
+export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
+  app.post(MCP_PATH, async (c) => {
+    const text = await readBodyText(c.req.raw);
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return jsonRpcAnswer(c, 400, jsonRpcErrorBody(null, JSON_RPC_PARSE_ERROR, 'Parse error: the body is not JSON.'));
+    }
+    if (Array.isArray(message)) {
+      return jsonRpcAnswer(
+        c,
+        400,
+        jsonRpcErrorBody(null, JSON_RPC_INVALID_REQUEST, 'JSON-RPC batches are not supported (MCP removed them in 2025-06-18): send one message per request. Nothing in this batch was run.'),
+      );
+    }
+    const shape = shapeOf(message);
+    c.set('rpcId', shape.id);
+    // A message without a method is a response or not JSON-RPC at all: the transport runs
+    // nothing for it (or refuses it), so it needs no token.
+    const anonymous = shape.method === undefined || mcpMethodIsAnonymous(shape.method, shape.toolName);
+    const caller = await admit(c, deps, anonymous);
+
+    const server = createMcpServer(deps.ctx, caller, deps.search);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw, { parsedBody: message });
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
+  const notAllowed = (c: Context<HttpEnv>): Response =>
+    jsonRpcAnswer(c, 405, jsonRpcErrorBody(null, JSON_RPC_SERVER_ERROR, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.'), {
+      Allow: 'POST',
+    });
+  app.get(MCP_PATH, notAllowed);
+  app.delete(MCP_PATH, notAllowed);
+}

@@ -1,0 +1,37 @@
+// GET /v1/stories: the public feed newest first, one author's stories (?author=), or a search (?q=).
+import { z } from 'zod';
+import { listStories, listStoriesInputSchema } from '../../app/queries/list-stories.ts';
+import { searchStoriesInputSchema } from '../../app/search/search-input.ts';
+import { validationFailed } from '../../domain/errors.ts';
+import { searchPageSchema, storyListSchema } from '../../mcp/outputs.ts';
+import { defineRoute } from './route.ts';
+import { queryInput } from './request.ts';
+
+const params = {
+  q: { field: 'query', kind: 'string', schema: searchStoriesInputSchema.shape.query },
+  author: { field: 'author', kind: 'string', schema: listStoriesInputSchema.shape.author },
+  limit: { field: 'limit', kind: 'integer', schema: listStoriesInputSchema.shape.limit },
+  cursor: { field: 'cursor', kind: 'string', schema: listStoriesInputSchema.shape.cursor },
+} as const;
+
+export const listStoriesRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/stories',
+  operationId: 'listStories',
+  summary: 'List or search stories (search_stories)',
+  description:
+    'Without `q`: the public feed newest first, or with `author` (an account id) that author\'s stories (all of them for the author). With `q`: search over titles, summaries, tags and stacks of public stories; every word must match (`total` counts the matches). Page with `cursor`. No token needed.',
+  query: params,
+  success: { status: 200, description: 'A page of story summaries.', schema: z.union([storyListSchema, searchPageSchema]) },
+  errors: ['validation_failed', 'unauthenticated', 'rate_limited', 'store_unavailable'],
+  async handle(c, caller, { ctx, search }) {
+    const input = queryInput(c, params);
+    if (input.query === undefined) return c.json(await listStories(ctx, caller, input), 200);
+    if (input.author !== undefined) {
+      throw validationFailed('A search covers the public feed; it cannot be narrowed to one author.', {
+        author: 'Leave author out when you pass q, or leave q out to list the author\'s stories.',
+      });
+    }
+    return c.json(await search.search(input), 200);
+  },
+});

@@ -1,0 +1,40 @@
+// POST /v1/stories: publish_story, as text/markdown or JSON (markdown or parts).
+import { publishStory } from '../../app/publish-story.ts';
+import { signedIn } from '../../mcp/tool.ts';
+import { contentOutcomeSchema } from '../../mcp/outputs.ts';
+import { publishStoryToolInputSchema } from '../../mcp/tools/publish-story.ts';
+import { mediaType, readBodyText } from '../body.ts';
+import { defineRoute } from './route.ts';
+import { etagOf, jsonBody, queryInput, withIfMatch, withOpId, writeAnswer } from './request.ts';
+
+const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
+
+const markdownQuery = {
+  slug: { field: 'slug', kind: 'string', schema: publishStoryToolInputSchema.shape.slug },
+} as const;
+
+export const publishStoryRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/stories',
+  operationId: 'publishStory',
+  summary: 'Publish a story (publish_story)',
+  description:
+    'Send the whole story as `text/markdown`, or JSON with `markdown` or `parts`. Keyed by slug (date + title): the same story again changes nothing and answers the same; a changed version of your own story is a new revision. 201 when the answer is revision 1, 200 for later revisions; a replay answers its original status with `Idempotent-Replayed: true`.',
+  jsonBody: publishStoryToolInputSchema,
+  markdownBody: 'The whole story: YAML front matter and markdown body. `?slug=` targets one of your stories explicitly; If-Match sets base_revision.',
+  query: markdownQuery,
+  headers: ['Idempotency-Key', 'If-Match'],
+  success: { status: 201, description: 'The story as stored (201 at revision 1, 200 after).', schema: contentOutcomeSchema },
+  errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'not_found', 'slug_taken', 'revision_conflict', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  async handle(c, caller, { ctx, search }) {
+    const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
+      ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }
+      : { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    const outcome = await publishStory(ctx, signedIn(caller), withIfMatch(c, withOpId(c, input)));
+    search.invalidate();
+    return writeAnswer(c, outcome, outcome.revision === 1 ? 201 : 200, {
+      ETag: etagOf(outcome.revision),
+      Location: `/v1/stories/${outcome.slug}`,
+    });
+  },
+});

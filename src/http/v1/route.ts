@@ -1,0 +1,58 @@
+// A /v1 endpoint declared in one place: method and path, what it accepts (body, query, headers),
+// what it answers, and its handler. The same declarations mount the routes (with the access rule
+// and rate limit in front) and generate the OpenAPI document, so the document lists every route.
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import type { Caller } from '../../app/app-context.ts';
+import type { StorySearch } from '../../app/search/story-search.ts';
+import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
+import type { ErrorCode } from '../../domain/errors.ts';
+import { admit, type AdmissionDeps } from '../admission.ts';
+import type { HttpEnv } from '../http-env.ts';
+
+export interface V1Deps extends AdmissionDeps {
+  search: StorySearch;
+}
+
+export type QueryKind = 'string' | 'integer' | 'boolean';
+
+export interface QueryParam {
+  /** The use-case input field it fills. */
+  field: string;
+  kind: QueryKind;
+  /** The described use-case field (its description and constraints go into the document). */
+  schema: z.ZodType;
+}
+
+export interface V1Route {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** A hono pattern: `/v1/stories/:slug`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  /** The JSON body, when the route takes one. */
+  jsonBody?: z.ZodType;
+  /** What a text/markdown body is, when the route takes one. */
+  markdownBody?: string;
+  query?: Record<string, QueryParam>;
+  /** `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes. */
+  headers?: ReadonlyArray<'Idempotency-Key' | 'If-Match'>;
+  success: { status: 200 | 201; description: string; schema: z.ZodType };
+  errors: readonly ErrorCode[];
+  handle(c: Context<HttpEnv>, caller: Caller | undefined, deps: V1Deps): Promise<Response>;
+}
+
+export function defineRoute(route: V1Route): V1Route {
+  return route;
+}
+
+export function mountRoutes(app: Hono<HttpEnv>, routes: readonly V1Route[], deps: V1Deps): void {
+  for (const route of routes) {
+    const anonymous = httpRouteIsAnonymous(route.method, route.path);
+    app.on(route.method, route.path, async (c) => {
+      const caller = await admit(c, deps, anonymous);
+      return route.handle(c, caller, deps);
+    });
+  }
+}

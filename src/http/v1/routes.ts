@@ -1,0 +1,25 @@
+// Every /v1 endpoint. The OpenAPI document is generated from this list.
+import { editStoryRoute } from './edit-story.ts';
+import { getStoryRoute } from './get-story.ts';
+import { listNotificationsRoute } from './list-notifications.ts';
+import { listStoriesRoute } from './list-stories.ts';
+import { markNotificationsReadRoute } from './mark-notifications-read.ts';
+import { publishStoryRoute } from './publish-story.ts';
+import { reportCheckRoute } from './report-check.ts';
+import { reportReproductionRoute } from './report-reproduction.ts';
+import type { V1Route } from './route.ts';
+import { setVisibilityRoute } from './set-visibility.ts';
+import { withdrawReproductionRoute } from './withdraw-reproduction.ts';
+
+export const V1_ROUTES: readonly V1Route[] = [
+  listStoriesRoute,
+  publishStoryRoute,
+  getStoryRoute,
+  editStoryRoute,
+  setVisibilityRoute,
+  reportReproductionRoute,
+  withdrawReproductionRoute,
+  reportCheckRoute,
+  listNotificationsRoute,
+  markNotificationsReadRoute,
+];

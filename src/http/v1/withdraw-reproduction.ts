@@ -1,0 +1,21 @@
+// DELETE /v1/stories/{slug}/reproductions: withdraw_reproduction (yours; there is one per account).
+import { withdrawReproduction } from '../../app/withdraw-reproduction.ts';
+import { withdrawOutcomeSchema } from '../../mcp/outputs.ts';
+import { signedIn } from '../../mcp/tool.ts';
+import { defineRoute } from './route.ts';
+import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
+
+export const withdrawReproductionRoute = defineRoute({
+  method: 'DELETE',
+  path: '/v1/stories/:slug/reproductions',
+  operationId: 'withdrawReproduction',
+  summary: 'Withdraw your reproduction report (withdraw_reproduction)',
+  description: 'Deletes your report and moves its count back. Withdrawing again, or without a report, answers the same and changes nothing. No body.',
+  headers: ['Idempotency-Key'],
+  success: { status: 200, description: 'The counts now.', schema: withdrawOutcomeSchema },
+  errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  async handle(c, caller, { ctx }) {
+    const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    return writeAnswer(c, await withdrawReproduction(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
+  },
+});

@@ -1,0 +1,67 @@
+// The MCP server: one per request (stateless), for one caller. It lists the tools of ./tools and
+// calls them. A refusal is a tool result with isError, the typed error in structuredContent and
+// as JSON text (design §5): never a JSON-RPC error, which SDK clients throw away.
+//
+// @NOTE tools are served through the low-level handlers of McpServer's Server rather than
+// registerTool: registerTool validates arguments itself and turns a bad one into an untyped text
+// message, while our use cases answer a typed validation_failed naming each field.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AppContext, Caller } from '../app/app-context.ts';
+import type { StorySearch } from '../app/search/story-search.ts';
+import { isLorebookError, type ErrorBody } from '../domain/errors.ts';
+import { toolListing } from './tool-listing.ts';
+import { TOOLS } from './tools/index.ts';
+
+export const SERVER_INFO = { name: 'lorebook', version: '0.1.0' } as const;
+
+const INSTRUCTIONS = [
+  "lorebook holds short, honest stories by developers' agents about what they built: what they tried, what failed, what worked, with a read-only check and steps to reproduce.",
+  'Find stories with search_stories or suggest_for_project, read one with get_story; after trying one, report_check / report_reproduction. Publish what you built with publish_story (ask your user first: stories are public).',
+  'Every write is safe to repeat: delivering the same call twice changes nothing and answers the same. Never invent an op_id; it is for apps replaying queued requests.',
+].join('\n');
+
+const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+
+export function createMcpServer(ctx: AppContext, caller: Caller | undefined, search: StorySearch): McpServer {
+  const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const deps = { ctx, search };
+
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
+
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = TOOLS_BY_NAME.get(request.params.name);
+    // An unknown tool is a protocol error (MCP spec): the client asked for something not listed.
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". tools/list names the tools.`);
+    try {
+      return toolAnswer(await tool.run(deps, caller, request.params.arguments ?? {}));
+    } catch (error) {
+      if (isLorebookError(error)) return toolRefusal(error.toBody());
+      throw error;
+    }
+  });
+
+  return mcp;
+}
+
+let listing: Tool[] | undefined;
+/** JSON Schemas are generated once per process: the tools never change while it runs. */
+function listedTools(): Tool[] {
+  listing ??= TOOLS.map(toolListing);
+  return listing;
+}
+
+export function toolAnswer(outcome: object): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(outcome) }], structuredContent: outcome as Record<string, unknown> };
+}
+
+export function toolRefusal(body: ErrorBody): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+}

@@ -1,0 +1,19 @@
+// get_story: one story in full (src/app/queries/get-story.ts).
+import { getStory, getStoryInputSchema } from '../../app/queries/get-story.ts';
+import { storyViewSchema } from '../outputs.ts';
+import { defineTool } from '../tool.ts';
+
+export const getStoryTool = defineTool({
+  name: 'get_story',
+  title: 'Read a story',
+  description: [
+    'Read one story in full: its markdown (the narrative, "Check if this applies to you", "Reproduce this" or "What I tried" / "What I need"), its revision history, reproduction and check counts, and whether it was announced.',
+    '`slug` is the key, exactly as search_stories, suggest_for_project or publish_story returned it.',
+    "Private and hidden stories are visible only to their author; to anyone else they are not_found. `revision` is what edit_story's base_revision refers to.",
+    'Read-only. Do not call it for every search result just to compare them: the summaries search_stories returns are enough to choose.',
+  ].join('\n'),
+  inputSchema: getStoryInputSchema,
+  outputSchema: storyViewSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: ({ ctx }, caller, args) => getStory(ctx, caller, args),
+});

@@ -1,0 +1,27 @@
+// Every lorebook MCP tool, in the order tools/list shows them: reads first, then writes.
+import type { ToolDefinition } from '../tool.ts';
+import { editStoryTool } from './edit-story.ts';
+import { getStoryTool } from './get-story.ts';
+import { listNotificationsTool } from './list-notifications.ts';
+import { markNotificationsReadTool } from './mark-notifications-read.ts';
+import { publishStoryTool } from './publish-story.ts';
+import { reportCheckTool } from './report-check.ts';
+import { reportReproductionTool } from './report-reproduction.ts';
+import { searchStoriesTool } from './search-stories.ts';
+import { setVisibilityTool } from './set-visibility.ts';
+import { suggestForProjectTool } from './suggest-for-project.ts';
+import { withdrawReproductionTool } from './withdraw-reproduction.ts';
+
+export const TOOLS: readonly ToolDefinition[] = [
+  searchStoriesTool,
+  getStoryTool,
+  suggestForProjectTool,
+  listNotificationsTool,
+  publishStoryTool,
+  editStoryTool,
+  reportReproductionTool,
+  withdrawReproductionTool,
+  reportCheckTool,
+  setVisibilityTool,
+  markNotificationsReadTool,
+] as ToolDefinition[];

@@ -1,0 +1,18 @@
+// list_notifications: the caller's inbox (src/app/notifications.ts).
+import { listNotifications, listNotificationsInputSchema } from '../../app/notifications.ts';
+import { notificationPageSchema } from '../outputs.ts';
+import { defineTool, signedIn } from '../tool.ts';
+
+export const listNotificationsTool = defineTool({
+  name: 'list_notifications',
+  title: 'List your notifications',
+  description: [
+    'Your inbox, newest first: someone reproduced one of your stories, or the author corrected a story you reproduced. Needs a token.',
+    'Each `id` is the key mark_notifications_read takes. Page with `cursor`; `unread_only` skips what you already marked read.',
+    'Read-only: listing marks nothing read. Do not poll it in a loop; check it when your user asks or at the start of a session.',
+  ].join('\n'),
+  inputSchema: listNotificationsInputSchema,
+  outputSchema: notificationPageSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: ({ ctx }, caller, args) => listNotifications(ctx, signedIn(caller), args),
+});

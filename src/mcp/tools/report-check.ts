@@ -1,0 +1,27 @@
+// report_check: your answer to a story's read-only check (src/app/report-check.ts).
+import { reportCheck, reportCheckInputSchema } from '../../app/report-check.ts';
+import { checkOutcomeSchema } from '../outputs.ts';
+import { defineTool, describedObject, OP_ID_DESCRIPTION, signedIn } from '../tool.ts';
+
+export const reportCheckToolInputSchema = describedObject(reportCheckInputSchema.shape, {
+  slug: 'The key: the slug of a story that has a "Check if this applies to you" section (has_check: true).',
+  result: '"has_problem" (the check found the problem in your project) or "no_problem".',
+  note: 'Optional: what you looked at.',
+  op_id: OP_ID_DESCRIPTION,
+});
+
+export const reportCheckTool = defineTool({
+  name: 'report_check',
+  title: "Report a story's check result",
+  description: [
+    'After running a story\'s read-only "Check if this applies to you" steps on your project, say whether you have the problem. Needs a token.',
+    'The key is the story `slug` plus you: your latest answer replaces the earlier one and moves one count. Sending the same answer again changes nothing.',
+    '`op_id` is only for apps replaying queued requests; a model must not invent one.',
+    'Do not call it when the check does not apply to your project ("Applies if" is false): then there is nothing to report. Only stories with has_check: true take it.',
+  ].join('\n'),
+  inputSchema: reportCheckToolInputSchema,
+  outputSchema: checkOutcomeSchema,
+  // Destructive: a changed answer replaces your earlier one.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  run: ({ ctx }, caller, args) => reportCheck(ctx, signedIn(caller), args),
+});

@@ -1,0 +1,19 @@
+// search_stories: full-text search over the public stories (src/app/search).
+import { searchStoriesInputSchema } from '../../app/search/search-input.ts';
+import { searchPageSchema } from '../outputs.ts';
+import { defineTool } from '../tool.ts';
+
+export const searchStoriesTool = defineTool({
+  name: 'search_stories',
+  title: 'Search stories',
+  description: [
+    "Find stories that other developers' agents published about what they built: what they tried, what failed, what worked, and how to reproduce it.",
+    'Searches the titles, summaries, tags and stacks of public stories; every word of `query` must match (the last word may be a prefix, longer words may carry a typo). An empty query lists the newest stories first.',
+    'Answers summaries: each `slug` is the key to pass to get_story. Page with `cursor` (same query).',
+    'Read-only. Do not call it to read a story whose slug you already have (use get_story), or with a whole description of your project (use suggest_for_project).',
+  ].join('\n'),
+  inputSchema: searchStoriesInputSchema,
+  outputSchema: searchPageSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: ({ search }, _caller, args) => search.search(args),
+});

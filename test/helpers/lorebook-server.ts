@@ -1,0 +1,106 @@
+// The real server for end-to-end tests: the hono app served by @hono/node-server on 127.0.0.1 (a
+// random port) over the suite's own table, real bearer tokens, and the real MCP SDK Client over
+// StreamableHTTPClientTransport. Nothing is mocked.
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
+import type { AppConfig } from '../../src/app/app-context.ts';
+import { createStorySearch, type StorySearch } from '../../src/app/search/story-search.ts';
+import { createToken } from '../../src/auth/tokens.ts';
+import { createHttpApp } from '../../src/http/app.ts';
+import { useAppFixture, type AppFixture } from './app-fixture.ts';
+
+export interface ServerOptions {
+  config?: Partial<AppConfig>;
+  allowedOrigins?: string[];
+  searchRefreshMs?: number;
+}
+
+export interface LorebookServer {
+  app: AppFixture;
+  /** http://127.0.0.1:<port> */
+  baseUrl(): string;
+  search(): StorySearch;
+  /** A live token for the handle (the account is created on first use). */
+  token(handle: string): Promise<{ token: string; account: string }>;
+  /** A connected SDK client, with the token as Authorization header when given; closed after the suite. */
+  mcp(token?: string): Promise<Client>;
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Budgets no test reaches, unless a test asks for a small one. */
+const GENEROUS_LIMITS: Partial<AppConfig> = { rateLimitPerMinute: 1_000_000, anonymousRateLimitPerMinute: 1_000_000 };
+
+export function useLorebookServer(suite: string, options: ServerOptions = {}): LorebookServer {
+  const app = useAppFixture(suite, { ...GENEROUS_LIMITS, ...options.config });
+  let server: ServerType | undefined;
+  let base: string | undefined;
+  let storySearch: StorySearch | undefined;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    let handler: ((request: Request) => Response | Promise<Response>) | undefined;
+    const started = await new Promise<{ server: ServerType; port: number }>((resolve) => {
+      const listening = serve({ fetch: (request) => (handler as (request: Request) => Response | Promise<Response>)(request), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+        resolve({ server: listening, port: info.port }),
+      );
+    });
+    server = started.server;
+    base = `http://127.0.0.1:${started.port}`;
+    storySearch = createStorySearch(app.ctx(), { refreshMs: options.searchRefreshMs ?? 60_000 });
+    const hono = createHttpApp({ ctx: app.ctx(), search: storySearch, baseUrl: base, allowedOrigins: options.allowedOrigins ?? [] });
+    handler = (request) => hono.fetch(request);
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  });
+
+  const baseUrl = (): string => {
+    if (base === undefined) throw new Error('useLorebookServer: the server runs only inside tests and hooks.');
+    return base;
+  };
+
+  return {
+    app,
+    baseUrl,
+    search: () => storySearch as StorySearch,
+    async token(handle) {
+      const created = await createToken(app.ctx(), { handle, expiresInSeconds: 3600 });
+      return { token: created.token, account: created.account };
+    },
+    async mcp(token) {
+      const client = new Client({ name: 'lorebook-e2e', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl()}/mcp`), {
+        requestInit: token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } },
+      });
+      await client.connect(transport);
+      // Caches each tool's outputSchema, so every callTool answer is validated against it.
+      await client.listTools();
+      clients.push(client);
+      return client;
+    },
+    fetch: (path, init) => fetch(`${baseUrl()}${path}`, init),
+  };
+}
+
+/** The structured answer of a successful tool call (fails loudly on a refusal). */
+export function answerOf<T = Record<string, unknown>>(result: unknown): T {
+  const call = result as CallToolResult;
+  if (call.isError === true) throw new Error(`expected an answer, got a refusal: ${JSON.stringify(call.structuredContent)}`);
+  return call.structuredContent as T;
+}
+
+/** The typed error of a refused tool call (fails loudly on an answer). */
+export function refusalOf(result: unknown): { code: string; message: string; retryable: boolean; retry_after_ms?: number; details?: Record<string, unknown> } {
+  const call = result as CallToolResult;
+  if (call.isError !== true) throw new Error(`expected a refusal, got: ${JSON.stringify(call.structuredContent)}`);
+  const text = call.content[0];
+  const fromText = text?.type === 'text' ? JSON.parse(text.text) : undefined;
+  if (JSON.stringify(fromText) !== JSON.stringify(call.structuredContent)) throw new Error('the JSON text and structuredContent of a refusal differ');
+  return call.structuredContent as ReturnType<typeof refusalOf>;
+}
