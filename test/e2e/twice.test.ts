@@ -1,0 +1,259 @@
+// The twice-tests of the story core, repeated end to end for every write tool, through MCP (the
+// real SDK client over Streamable HTTP) and through /v1: the same call twice in a row, 16 times
+// in parallel, and an op_id replay after a different change. Each answers the first answer and
+// changes nothing more.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../../src/app/app-context.ts';
+import { listNotifications } from '../../src/app/notifications.ts';
+import { publishStory } from '../../src/app/publish-story.ts';
+import { reportReproduction } from '../../src/app/report-reproduction.ts';
+import { useLorebookServer } from '../helpers/lorebook-server.ts';
+import { storyTitled } from '../helpers/stories.ts';
+import { writer, type Surface, type WriteAnswer, type WriteTool, type Writer } from './write-surface.ts';
+
+const server = useLorebookServer('e2e-twice');
+
+type Item = Record<string, unknown>;
+/** What a call may change: everything but op records and the rate windows every call counts in. */
+const observable = async (): Promise<Item[]> => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));
+const storyItems = async (slug: string): Promise<Item[]> => (await observable()).filter((item) => item.PK === `STORY#${slug}`);
+const meta = async (slug: string): Promise<Item> => (await storyItems(slug)).find((item) => item.SK === 'META') as Item;
+
+interface People {
+  alice: Caller & { token: string };
+  bob: Caller & { token: string };
+  carol: Caller & { token: string };
+}
+let people: People;
+
+beforeAll(async () => {
+  const person = async (handle: string) => {
+    const { token, account } = await server.token(handle);
+    return { token, account, handle };
+  };
+  people = { alice: await person('alice'), bob: await person('bob'), carol: await person('carol') };
+});
+
+const published = async (title: string, options: Parameters<typeof storyTitled>[1] = {}): Promise<string> =>
+  (await publishStory(server.app.ctx(), people.alice, { markdown: storyTitled(title, options) })).slug;
+
+interface Case {
+  tool: WriteTool;
+  /** Who sends the call. */
+  by: keyof People;
+  /** Makes a fresh target; answers the call's arguments and a different change to make before a replay. */
+  setup(name: string, send: Writer): Promise<{ args: Record<string, unknown>; differentChange: () => Promise<unknown>; target: string }>;
+  /** The change was applied exactly once. */
+  appliedOnce(target: string): Promise<void>;
+}
+
+const CASES: Case[] = [
+  {
+    tool: 'publish_story',
+    by: 'alice',
+    async setup(name, send) {
+      const args = { markdown: storyTitled(`Publish ${name}`) };
+      return {
+        args,
+        // The slug comes from the answer: the call under test is the first publish.
+        target: '',
+        differentChange: () => send.write('publish_story', { markdown: storyTitled(`Publish ${name}`, { extra: 'Later.' }) }),
+      };
+    },
+    async appliedOnce(slug) {
+      expect((await storyItems(slug)).map((item) => item.SK)).toEqual(['BODY', 'META', 'REV#000001']);
+    },
+  },
+  {
+    tool: 'edit_story',
+    by: 'alice',
+    async setup(name, send) {
+      const slug = await published(`Edit ${name}`);
+      return {
+        target: slug,
+        args: { slug, markdown: storyTitled(`Edit ${name}`, { extra: 'Edited.' }), kind: 'addition' },
+        differentChange: () => send.write('edit_story', { slug, markdown: storyTitled(`Edit ${name}`, { extra: 'Edited again.' }), kind: 'addition' }),
+      };
+    },
+    async appliedOnce(slug) {
+      expect((await storyItems(slug)).map((item) => item.SK)).toEqual(['BODY', 'META', 'REV#000001', 'REV#000002']);
+    },
+  },
+  {
+    tool: 'report_reproduction',
+    by: 'bob',
+    async setup(name, send) {
+      const slug = await published(`Reproduce ${name}`);
+      return {
+        target: slug,
+        args: { slug, result: 'worked', note: 'Ran the steps.' },
+        differentChange: () => send.write('report_reproduction', { slug, result: 'failed', note: 'Ran them again.' }),
+      };
+    },
+    async appliedOnce(slug) {
+      expect(await meta(slug)).toMatchObject({ counts: { worked: 1, partial: 0, failed: 0 }, reproducers: [people.bob.account] });
+      const notices = (await observable()).filter((item) => item.PK === `INBOX#${people.alice.account}` && item.story === slug);
+      expect(notices).toHaveLength(1);
+    },
+  },
+  {
+    tool: 'withdraw_reproduction',
+    by: 'bob',
+    async setup(name, send) {
+      const slug = await published(`Withdraw ${name}`);
+      await reportReproduction(server.app.ctx(), people.bob, { slug, result: 'worked' });
+      return {
+        target: slug,
+        args: { slug },
+        differentChange: () => send.write('report_reproduction', { slug, result: 'partial' }),
+      };
+    },
+    async appliedOnce(slug) {
+      expect(await meta(slug)).toMatchObject({ counts: { worked: 0, partial: 0, failed: 0 } });
+      expect((await storyItems(slug)).some((item) => String(item.SK).startsWith('REPRO#'))).toBe(false);
+    },
+  },
+  {
+    tool: 'report_check',
+    by: 'bob',
+    async setup(name, send) {
+      const slug = await published(`Check ${name}`);
+      return {
+        target: slug,
+        args: { slug, result: 'has_problem' },
+        differentChange: () => send.write('report_check', { slug, result: 'no_problem' }),
+      };
+    },
+    async appliedOnce(slug) {
+      expect(await meta(slug)).toMatchObject({ counts: { has_problem: 1, no_problem: 0 } });
+    },
+  },
+  {
+    tool: 'set_visibility',
+    by: 'alice',
+    async setup(name, send) {
+      const slug = await published(`Hide ${name}`);
+      return { target: slug, args: { slug, hidden: true }, differentChange: () => send.write('set_visibility', { slug, hidden: false }) };
+    },
+    async appliedOnce(slug) {
+      expect(await meta(slug)).toMatchObject({ hidden: true });
+    },
+  },
+  {
+    tool: 'mark_notifications_read',
+    by: 'alice',
+    async setup(name, send) {
+      const slug = await published(`Notify ${name}`);
+      await reportReproduction(server.app.ctx(), people.bob, { slug, result: 'worked' });
+      await reportReproduction(server.app.ctx(), people.carol, { slug, result: 'partial' });
+      const inbox = await listNotifications(server.app.ctx(), people.alice, { limit: 100 });
+      const [first, second] = inbox.notifications.filter((notice) => notice.story === slug).map((notice) => notice.id);
+      return {
+        target: slug,
+        args: { ids: [first] },
+        differentChange: () => send.write('mark_notifications_read', { ids: [second] }),
+      };
+    },
+    async appliedOnce(slug) {
+      const notices = (await observable()).filter((item) => item.PK === `INBOX#${people.alice.account}` && item.story === slug);
+      expect(notices.filter((item) => item.read === true)).toHaveLength(1);
+    },
+  },
+];
+
+const withoutReplayed = ({ replayed: _replayed, ...body }: Record<string, unknown>): Record<string, unknown> => body;
+
+describe.each<Surface>(['mcp', 'http'])('every write through %s is safe to deliver twice', (surface) => {
+  const writers = new Map<keyof People, Writer>();
+  beforeAll(async () => {
+    for (const name of ['alice', 'bob', 'carol'] as const) writers.set(name, await writer(server, surface, people[name].token));
+  });
+  const by = (c: Case): Writer => writers.get(c.by) as Writer;
+  /** publish_story's target is the slug of its answer. */
+  const targetOf = (c: Case, target: string, answer: WriteAnswer): string => (c.tool === 'publish_story' ? String(answer.body.slug) : target);
+
+  describe.each(CASES.map((c) => [c.tool, c] as const))('%s', (_tool, c) => {
+    it(`the same ${c.tool} twice in a row answers the same and the second changes nothing`, async () => {
+      const w = by(c);
+      const { args, target } = await fresh(c, w, 'twice');
+      const first = await w.write(c.tool, args);
+      expect(first.refused, JSON.stringify(first.body)).toBe(false);
+      const before = await observable();
+      const second = await w.write(c.tool, args);
+      expect(second.body).toEqual(first.body);
+      expect(second.status).toBe(first.status);
+      expect(await observable()).toEqual(before);
+      await c.appliedOnce(targetOf(c, target, first));
+    });
+
+    it(`16 parallel ${c.tool} calls apply once and all answer the same`, async () => {
+      const w = by(c);
+      const { args, target } = await fresh(c, w, 'sixteen');
+      const answers = await Promise.all(Array.from({ length: 16 }, () => w.write(c.tool, args)));
+      for (const answer of answers) {
+        expect(answer.refused, JSON.stringify(answer.body)).toBe(false);
+        expect(answer.body).toEqual(answers[0]?.body);
+      }
+      await c.appliedOnce(targetOf(c, target, answers[0] as WriteAnswer));
+    });
+
+    it(`an op_id replay of ${c.tool} after a different change answers the first answer and changes nothing`, async () => {
+      const w = by(c);
+      const { args, target, differentChange } = await fresh(c, w, 'replay');
+      const opId = `op-${surface}-${c.tool}`;
+      const first = await w.write(c.tool, { ...args, op_id: opId });
+      expect(first.refused, JSON.stringify(first.body)).toBe(false);
+      const changed = (await differentChange()) as WriteAnswer;
+      expect(changed.refused, JSON.stringify(changed.body)).toBe(false);
+      const before = await observable();
+      const replay = await w.write(c.tool, { ...args, op_id: opId });
+      expect(replay.body).toEqual({ ...first.body, replayed: true });
+      if (surface === 'http') {
+        expect(replay.status).toBe(first.status);
+        expect(replay.replayedHeader).toBe('true');
+        expect(first.replayedHeader).toBeNull();
+      }
+      expect(await observable()).toEqual(before);
+      expect(targetOf(c, target, replay)).not.toBe('');
+    });
+  });
+
+  const fresh = (c: Case, w: Writer, test: string) => c.setup(`${surface} ${test}`, w);
+
+  it('16 parallel deliveries of one op_id commit one change: one answer is first, the rest replay it', async () => {
+    const w = writers.get('alice') as Writer;
+    const markdown = storyTitled(`Same op ${surface}`);
+    const answers = await Promise.all(Array.from({ length: 16 }, () => w.write('publish_story', { markdown, op_id: `op-sixteen-${surface}` })));
+    for (const answer of answers) expect(withoutReplayed(answer.body)).toEqual(withoutReplayed(answers[0]?.body ?? {}));
+    expect(answers.filter((answer) => answer.body.replayed !== true)).toHaveLength(1);
+    expect((await storyItems(String(answers[0]?.body.slug))).map((item) => item.SK)).toEqual(['BODY', 'META', 'REV#000001']);
+  });
+});
+
+describe('one op_id across the surfaces is one change', () => {
+  it('publish_story through MCP, then the same request through /v1 with the op_id as Idempotency-Key, replays with the original status', async () => {
+    const viaMcp = await writer(server, 'mcp', people.alice.token);
+    const viaHttp = await writer(server, 'http', people.alice.token);
+    const markdown = storyTitled('Crossing surfaces');
+    const first = await viaMcp.write('publish_story', { markdown, op_id: 'op-cross-1' });
+    expect(first.refused).toBe(false);
+    const before = await observable();
+    const again = await viaHttp.write('publish_story', { markdown, op_id: 'op-cross-1' });
+    expect(again.status).toBe(201);
+    expect(again.replayedHeader).toBe('true');
+    expect(again.body).toEqual({ ...first.body, replayed: true });
+    expect(await observable()).toEqual(before);
+  });
+
+  it('the same op_id with other arguments through the other surface is idempotency_key_reused and writes nothing', async () => {
+    const viaHttp = await writer(server, 'http', people.alice.token);
+    const viaMcp = await writer(server, 'mcp', people.alice.token);
+    const first = await viaHttp.write('publish_story', { markdown: storyTitled('Key reused'), op_id: 'op-cross-2' });
+    expect(first.status).toBe(201);
+    const before = await observable();
+    const other = await viaMcp.write('publish_story', { markdown: storyTitled('Key reused elsewhere'), op_id: 'op-cross-2' });
+    expect(other.refused).toBe(true);
+    expect(other.body.code).toBe('idempotency_key_reused');
+    expect(await observable()).toEqual(before);
+  });
+});

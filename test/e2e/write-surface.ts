@@ -1,0 +1,84 @@
+// One write, sent through either surface: an MCP tools/call with the real SDK client, or the
+// matching /v1 request with fetch. Both answer the use case's outcome, so a test written once
+// proves the promise for both.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { LorebookServer } from '../helpers/lorebook-server.ts';
+
+export type Surface = 'mcp' | 'http';
+
+export interface WriteAnswer {
+  /** The outcome (or the error body of a refusal). */
+  body: Record<string, unknown>;
+  refused: boolean;
+  /** HTTP only. */
+  status?: number;
+  replayedHeader?: string | null;
+}
+
+export type WriteTool =
+  | 'publish_story'
+  | 'edit_story'
+  | 'report_reproduction'
+  | 'withdraw_reproduction'
+  | 'report_check'
+  | 'set_visibility'
+  | 'mark_notifications_read';
+
+type Args = Record<string, unknown>;
+
+function httpRequest(tool: WriteTool, args: Args): { method: string; path: string; body: Args | undefined } {
+  const { slug, op_id: _opId, ...rest } = args;
+  const story = `/v1/stories/${String(slug)}`;
+  switch (tool) {
+    case 'publish_story':
+      return { method: 'POST', path: '/v1/stories', body: slug === undefined ? rest : { ...rest, slug } };
+    case 'edit_story':
+      return { method: 'PUT', path: story, body: rest };
+    case 'report_reproduction':
+      return { method: 'POST', path: `${story}/reproductions`, body: rest };
+    case 'withdraw_reproduction':
+      return { method: 'DELETE', path: `${story}/reproductions`, body: undefined };
+    case 'report_check':
+      return { method: 'POST', path: `${story}/checks`, body: rest };
+    case 'set_visibility':
+      return { method: 'POST', path: `${story}/visibility`, body: rest };
+    case 'mark_notifications_read':
+      return { method: 'POST', path: '/v1/notifications/read', body: rest };
+  }
+}
+
+export interface Writer {
+  write(tool: WriteTool, args: Args): Promise<WriteAnswer>;
+}
+
+export async function writer(server: LorebookServer, surface: Surface, token: string): Promise<Writer> {
+  if (surface === 'mcp') {
+    const client: Client = await server.mcp(token);
+    return {
+      async write(tool, args) {
+        const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+        return { body: result.structuredContent as Args, refused: result.isError === true };
+      },
+    };
+  }
+  return {
+    async write(tool, args) {
+      const request = httpRequest(tool, args);
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+      if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+      if (typeof args.op_id === 'string') headers['Idempotency-Key'] = args.op_id;
+      const response = await server.fetch(request.path, {
+        method: request.method,
+        headers,
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      });
+      return {
+        body: (await response.json()) as Args,
+        refused: !response.ok,
+        status: response.status,
+        replayedHeader: response.headers.get('idempotent-replayed'),
+      };
+    },
+  };
+}
