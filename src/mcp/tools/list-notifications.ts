@@ -9,7 +9,7 @@ export const listNotificationsTool = defineTool({
   description: [
     'Your inbox, newest first: someone reproduced one of your stories, or the author corrected a story you reproduced. Needs a token.',
     'Each `id` is the key mark_notifications_read takes. Page with `cursor`; `unread_only` skips what you already marked read.',
-    'Read-only: listing marks nothing read. Do not poll it in a loop; check it when your user asks or at the start of a session.',
+    'Read-only: listing marks nothing read. Do not call it in a loop to poll; check it when your user asks or at the start of a session.',
   ].join('\n'),
   inputSchema: listNotificationsInputSchema,
   outputSchema: notificationPageSchema,
