@@ -11,6 +11,8 @@ import type { AppConfig } from '../../src/app/app-context.ts';
 import { createStorySearch, type StorySearch } from '../../src/app/search/story-search.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { createHttpApp } from '../../src/http/app.ts';
+import type { HttpEnv } from '../../src/http/http-env.ts';
+import type { Hono } from 'hono';
 import { useAppFixture, type AppFixture } from './app-fixture.ts';
 
 export interface ServerOptions {
@@ -24,6 +26,8 @@ export interface LorebookServer {
   /** http://127.0.0.1:<port> */
   baseUrl(): string;
   search(): StorySearch;
+  /** The hono app being served (its routes, or app.request for in-process calls). */
+  hono(): Hono<HttpEnv>;
   /** A live token for the handle (the account is created on first use). */
   token(handle: string): Promise<{ token: string; account: string }>;
   /** A connected SDK client, with the token as Authorization header when given; closed after the suite. */
@@ -39,6 +43,7 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
   let server: ServerType | undefined;
   let base: string | undefined;
   let storySearch: StorySearch | undefined;
+  let honoApp: Hono<HttpEnv> | undefined;
   const clients: Client[] = [];
 
   beforeAll(async () => {
@@ -52,6 +57,7 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
     base = `http://127.0.0.1:${started.port}`;
     storySearch = createStorySearch(app.ctx(), { refreshMs: options.searchRefreshMs ?? 60_000 });
     const hono = createHttpApp({ ctx: app.ctx(), search: storySearch, baseUrl: base, allowedOrigins: options.allowedOrigins ?? [] });
+    honoApp = hono;
     handler = (request) => hono.fetch(request);
   });
 
@@ -69,6 +75,7 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
     app,
     baseUrl,
     search: () => storySearch as StorySearch,
+    hono: () => honoApp as Hono<HttpEnv>,
     async token(handle) {
       const created = await createToken(app.ctx(), { handle, expiresInSeconds: 3600 });
       return { token: created.token, account: created.account };
