@@ -13,7 +13,10 @@ import { createToken } from '../../src/auth/tokens.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import type { HttpEnv } from '../../src/http/http-env.ts';
 import type { Hono } from 'hono';
+import { createStoreClient } from '../../src/store/client.ts';
 import { useAppFixture, type AppFixture } from './app-fixture.ts';
+import { testEndpoint } from './test-table.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export interface ServerOptions {
   config?: Partial<AppConfig>;
@@ -33,6 +36,11 @@ export interface LorebookServer {
   /** A connected SDK client, with the token as Authorization header when given; closed after the suite. */
   mcp(token?: string): Promise<Client>;
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Another server instance over the same table (its own store client, search index and port),
+   * as a second Lambda would be; stopped after the suite.
+   */
+  anotherInstance(): Promise<string>;
 }
 
 /** Budgets no test reaches, unless a test asks for a small one. */
@@ -40,30 +48,39 @@ const GENEROUS_LIMITS: Partial<AppConfig> = { rateLimitPerMinute: 1_000_000, ano
 
 export function useLorebookServer(suite: string, options: ServerOptions = {}): LorebookServer {
   const app = useAppFixture(suite, { ...GENEROUS_LIMITS, ...options.config });
-  let server: ServerType | undefined;
   let base: string | undefined;
   let storySearch: StorySearch | undefined;
   let honoApp: Hono<HttpEnv> | undefined;
   const clients: Client[] = [];
+  const storeClients: DynamoDBDocumentClient[] = [];
 
-  beforeAll(async () => {
+  const servers: ServerType[] = [];
+
+  /** Serves a handler installed after the port is known (the app needs its base URL). */
+  const listen = async (): Promise<{ baseUrl: string; install(handler: (request: Request) => Response | Promise<Response>): void }> => {
     let handler: ((request: Request) => Response | Promise<Response>) | undefined;
     const started = await new Promise<{ server: ServerType; port: number }>((resolve) => {
       const listening = serve({ fetch: (request) => (handler as (request: Request) => Response | Promise<Response>)(request), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
         resolve({ server: listening, port: info.port }),
       );
     });
-    server = started.server;
-    base = `http://127.0.0.1:${started.port}`;
+    servers.push(started.server);
+    return { baseUrl: `http://127.0.0.1:${started.port}`, install: (next) => (handler = next) };
+  };
+
+  beforeAll(async () => {
+    const instance = await listen();
+    base = instance.baseUrl;
     storySearch = createStorySearch(app.ctx(), { refreshMs: options.searchRefreshMs ?? 60_000 });
-    const hono = createHttpApp({ ctx: app.ctx(), search: storySearch, baseUrl: base, allowedOrigins: options.allowedOrigins ?? [] });
-    honoApp = hono;
-    handler = (request) => hono.fetch(request);
+    honoApp = createHttpApp({ ctx: app.ctx(), search: storySearch, baseUrl: base, allowedOrigins: options.allowedOrigins ?? [] });
+    const hono = honoApp;
+    instance.install((request) => hono.fetch(request));
   });
 
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
-    await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+    await Promise.all(servers.map((other) => new Promise<void>((resolve) => other.close(() => resolve()))));
+    for (const client of storeClients) client.destroy();
   });
 
   const baseUrl = (): string => {
@@ -92,6 +109,15 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
       return client;
     },
     fetch: (path, init) => fetch(`${baseUrl()}${path}`, init),
+    async anotherInstance() {
+      const instance = await listen();
+      const client = createStoreClient({ endpoint: testEndpoint() });
+      storeClients.push(client);
+      const ctx = { ...app.ctx(), store: { ...app.ctx().store, client } };
+      const hono = createHttpApp({ ctx, search: createStorySearch(ctx), baseUrl: instance.baseUrl, allowedOrigins: options.allowedOrigins ?? [] });
+      instance.install((request) => hono.fetch(request));
+      return instance.baseUrl;
+    },
   };
 }
 

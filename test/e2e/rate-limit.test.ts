@@ -1,0 +1,75 @@
+// Rate limits hold per account across its tokens and across server instances sharing the table
+// (one DynamoDB window item), and per IP for anonymous calls; the refusal says when to retry.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { useLorebookServer } from '../helpers/lorebook-server.ts';
+
+const ANONYMOUS_LIMIT = 5;
+const server = useLorebookServer('e2e-rate-limit', {
+  config: { rateLimitPerMinute: DEFAULT_APP_CONFIG.rateLimitPerMinute, anonymousRateLimitPerMinute: ANONYMOUS_LIMIT },
+});
+
+const WINDOW_MS = 60_000;
+
+/** Starts the test early in a window (on the store clock), so a minute boundary cannot split it. */
+function atWindowStart(): void {
+  const into = server.app.ctx().store.now() % WINDOW_MS;
+  if (into > 5_000) server.app.advance(WINDOW_MS - into + 10);
+}
+
+describe('per account', () => {
+  it('the 101st call in a minute from one account is 429 rate_limited, across two of its tokens and two server instances', async () => {
+    expect(DEFAULT_APP_CONFIG.rateLimitPerMinute).toBe(100);
+    const first = await server.token('alice');
+    const second = await server.token('alice');
+    expect(second.account).toBe(first.account);
+    const instances = [server.baseUrl(), await server.anotherInstance()];
+    atWindowStart();
+
+    const call = (i: number) =>
+      fetch(`${instances[i % 2]}/v1/notifications`, { headers: { Authorization: `Bearer ${(i % 2 === 0 ? first : second).token}` } });
+    for (let i = 0; i < 100; i += 1) {
+      const response = await call(i);
+      expect(response.status, `call ${i + 1}`).toBe(200);
+      expect(response.headers.get('ratelimit'), `call ${i + 1}`).toMatch(new RegExp(`^"default";r=${99 - i};t=\\d+$`));
+    }
+
+    const refused = await call(100);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const body = (await refused.json()) as { code: string; retryable: boolean; retry_after_ms: number };
+    expect(body).toMatchObject({ code: 'rate_limited', retryable: true });
+    expect(body.retry_after_ms).toBeGreaterThan(0);
+    expect(body.retry_after_ms).toBeLessThanOrEqual(WINDOW_MS);
+    expect(Number(refused.headers.get('retry-after'))).toBe(Math.ceil(body.retry_after_ms / 1000));
+    expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=100;w=60');
+    expect(refused.headers.get('ratelimit')).toMatch(/^"default";r=0;t=\d+$/);
+
+    // MCP shares the budget: refused before the transport, with the typed error as JSON-RPC data.
+    const viaMcp = await fetch(`${instances[1]}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${first.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_notifications', arguments: {} } }),
+    });
+    expect(viaMcp.status).toBe(429);
+    expect(viaMcp.headers.get('retry-after')).not.toBeNull();
+    expect(((await viaMcp.json()) as { error: { data: { code: string } } }).error.data.code).toBe('rate_limited');
+
+    // retry_after_ms is usable: after waiting it, the same call is served.
+    server.app.advance(body.retry_after_ms);
+    expect((await call(0)).status).toBe(200);
+  });
+});
+
+describe('per IP without a token', () => {
+  it(`the ${ANONYMOUS_LIMIT + 1}th anonymous call in a minute is 429 with Retry-After; a signed-in call has its own budget`, async () => {
+    atWindowStart();
+    for (let i = 0; i < ANONYMOUS_LIMIT; i += 1) expect((await server.fetch('/v1/stories')).status, `call ${i + 1}`).toBe(200);
+    const refused = await server.fetch('/v1/stories');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { code: string }).code).toBe('rate_limited');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    const { token } = await server.token('bob');
+    expect((await server.fetch('/v1/stories', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+  });
+});
