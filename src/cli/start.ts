@@ -1,42 +1,128 @@
 // `npm start`: the local main job on the embedded default store. Starts DynamoDB Local with a
-// persistent data directory, creates the table if it is missing, and keeps running until Ctrl-C,
-// then stops DynamoDB Local by its PID. (The MCP/HTTP server joins this command in the surfaces
-// issue; until then this is the store the use cases and tests run against.)
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+// persistent data directory (holding the data dir's lock, so the token CLI never starts a second
+// JVM on it), creates the table if it is missing, announces its endpoint in `.data/endpoint` for
+// the token CLI, and serves MCP and the API on 127.0.0.1. Ctrl-C stops the server, then
+// DynamoDB Local by its PID.
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { createStorySearch } from '../app/search/story-search.ts';
 import { readConfig } from '../config.ts';
 import { buildContext } from '../context.ts';
+import { createHttpApp } from '../http/app.ts';
 import { ensureTable } from '../store/bootstrap.ts';
+import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   log(`usage: npm start
 
-Starts lorebook locally on the embedded DynamoDB (DynamoDB Local, needs Java 17+).
+Starts lorebook locally: DynamoDB Local (the embedded store, needs Java 17+) and the server on
+127.0.0.1 with MCP at /mcp and the HTTP API at /v1. Stop with Ctrl-C.
 Environment:
-  LOREBOOK_DATA_DIR   where the data is kept between runs (default .data/dynamodb)
-  LOREBOOK_TABLE      table name (default lorebook)
-  JAVA                the java binary (default: java on PATH)
-Stop with Ctrl-C.`);
+  PORT                       the server's port (default 8787)
+  LOREBOOK_BASE_URL          the public base URL (default http://127.0.0.1:<PORT>)
+  LOREBOOK_ALLOWED_ORIGINS   web origins allowed to call from a browser, comma-separated
+  LOREBOOK_DATA_DIR          where the data is kept between runs (default .data/dynamodb)
+  LOREBOOK_TABLE             table name (default lorebook)
+  LOREBOOK_DDB_ENDPOINT      use this DynamoDB instead of starting DynamoDB Local
+  LOREBOOK_RATE_LIMIT_PER_MINUTE, LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE
+                             calls per minute per account / per IP without a token (100 / 60)
+  JAVA                       the java binary (default: java on PATH)`);
   process.exit(0);
 }
 
 const config = readConfig();
-log(`lorebook: starting DynamoDB Local with data in ${config.dataDir}`);
-const ddb = await startDynamoDbLocal({ dataDir: config.dataDir, log });
-const ctx = buildContext(config, ddb.endpoint);
+const LOCK_WAIT_MS = 60_000;
+
+/** The data dir's lock: a token command running its own DynamoDB Local holds it for a few seconds. */
+async function lockDataDir(): Promise<DataDirLock> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let told = false;
+  for (;;) {
+    const lock = tryLockDataDir(config.dataDir);
+    if (lock !== undefined) return lock;
+    if (Date.now() >= deadline) {
+      throw new Error(`Another lorebook process holds ${lockFilePath(config.dataDir)}. Stop it (or delete the lock file if none is running).`);
+    }
+    if (!told) log(`lorebook: waiting for another process using ${config.dataDir} to finish`);
+    told = true;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
+let lock: DataDirLock | undefined;
+let ddb: DynamoDbLocal | undefined;
+let endpoint = config.ddbEndpoint;
+if (endpoint === undefined) {
+  lock = await lockDataDir();
+  log(`lorebook: starting DynamoDB Local with data in ${config.dataDir}`);
+  try {
+    ddb = await startDynamoDbLocal({ dataDir: config.dataDir, log });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  endpoint = ddb.endpoint;
+}
+const ctx = buildContext(config, endpoint);
 await ensureTable(ctx.store.client, config.tableName);
-log(`lorebook: table "${config.tableName}" ready at ${ddb.endpoint} (DynamoDB Local pid ${ddb.pid}). Ctrl-C stops it.`);
+if (ddb !== undefined) writeEndpointFile(config.dataDir, ddb.endpoint);
+log(`lorebook: table "${config.tableName}" ready at ${endpoint}${ddb === undefined ? '' : ` (DynamoDB Local pid ${ddb.pid})`}`);
+
+const { baseUrl, port, allowedOrigins } = config.http;
+const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins });
+const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
+  const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+    log(`lorebook: listening on http://127.0.0.1:${info.port}`);
+    resolve(listening);
+  });
+  listening.once('error', reject);
+}).catch(async (error: unknown) => {
+  await stopStore();
+  const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is in use (set PORT to another one)` : String(error);
+  log(`lorebook: could not start the server: ${reason}`);
+  return process.exit(1);
+});
+
+log(`
+  MCP server   ${baseUrl}/mcp
+  HTTP API     ${baseUrl}/v1   (OpenAPI: ${baseUrl}/v1/openapi.json)
+
+  Get a token (in another terminal):
+    npm run token -- create --handle you
+  Connect Claude Code:
+    claude mcp add --transport http lorebook ${baseUrl}/mcp --header "Authorization: Bearer <token>"
+  Searching and reading need no token. Docs: docs/api.md. Ctrl-C stops.
+`);
+
+async function stopStore(): Promise<void> {
+  ctx.store.client.destroy();
+  if (ddb !== undefined) {
+    removeEndpointFile(config.dataDir);
+    await ddb.stop();
+  }
+  lock?.release();
+}
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  log(`lorebook: ${signal} received, stopping DynamoDB Local (pid ${ddb.pid})`);
-  ctx.store.client.destroy();
-  await ddb.stop();
+  log(`lorebook: ${signal} received, stopping the server${ddb === undefined ? '' : ` and DynamoDB Local (pid ${ddb.pid})`}`);
+  // Stop taking requests and let the ones in flight finish; idle keep-alive sockets are closed.
+  await new Promise<void>((done) => {
+    server.close(() => done());
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  });
+  await stopStore();
   log('lorebook: stopped');
   process.exit(0);
 }
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
+// The endpoint file names a store that is about to go away: never leave it behind.
+process.on('exit', () => {
+  if (ddb !== undefined && !stopping) removeEndpointFile(config.dataDir);
+});
