@@ -9,7 +9,7 @@ import type { StorySearch } from '../app/search/story-search.ts';
 import type { ClientAddress } from './admission.ts';
 import type { HttpEnv } from './http-env.ts';
 import { mountMcp } from './mcp-route.ts';
-import { MCP_PATH, noSuchEndpoint, renderError } from './problem.ts';
+import { noSuchEndpoint, renderError } from './problem.ts';
 import { createRequestGuard } from './request-guard.ts';
 import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
 import { mountRoutes } from './v1/route.ts';
@@ -75,4 +75,3 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   return app;
 }
 
-export { MCP_PATH };
