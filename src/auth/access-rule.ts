@@ -44,7 +44,6 @@ export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
  */
 export const ANONYMOUS_HTTP_ROUTES: readonly string[] = [
   'GET /v1/stories',
-  'GET /v1/stories/search',
   'GET /v1/stories/:slug',
   'GET /v1/openapi.json',
   `GET ${RESOURCE_METADATA_PATH}`,

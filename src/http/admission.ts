@@ -17,17 +17,29 @@ export interface AdmissionDeps {
 /**
  * Authenticates (a token that is sent must be live, even on an anonymous call), refuses a call
  * that needs a token without one, then counts the call: per account when signed in (whichever
- * token or client), per IP address otherwise. The RateLimit headers go on every answer.
+ * token or client), per IP address otherwise. A call refused for its token is counted against
+ * its IP too, so guessing tokens runs into the anonymous budget. The RateLimit headers go on
+ * every answer.
  */
 export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean): Promise<Caller | undefined> {
-  const caller = await authenticate(deps.ctx, c.req.header('authorization'));
-  if (caller === undefined && !anonymous) throw missingToken();
+  let caller: Caller | undefined;
+  try {
+    caller = await authenticate(deps.ctx, c.req.header('authorization'));
+    if (caller === undefined && !anonymous) throw missingToken();
+  } catch (error) {
+    await countCall(c, deps, undefined);
+    throw error;
+  }
+  await countCall(c, deps, caller);
+  c.set('caller', caller);
+  return caller;
+}
+
+async function countCall(c: Context<HttpEnv>, deps: AdmissionDeps, caller: Caller | undefined): Promise<void> {
   const subject = caller === undefined ? ipRateSubject(deps.clientAddress(c) ?? 'unknown') : accountRateSubject(caller.account);
   const decision = await consumeRateLimit(deps.ctx, subject);
   c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
   if (!decision.allowed) throw rateLimited(decision);
-  c.set('caller', caller);
-  return caller;
 }
 
 function missingToken(): LorebookError {

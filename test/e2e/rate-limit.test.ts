@@ -73,3 +73,15 @@ describe('per IP without a token', () => {
     expect((await server.fetch('/v1/stories', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
   });
 });
+
+describe('calls refused for their token', () => {
+  it(`count against the IP budget: after ${ANONYMOUS_LIMIT} guesses the next one is 429, not another 401`, async () => {
+    server.app.advance(WINDOW_MS);
+    atWindowStart();
+    const guess = () => server.fetch('/v1/notifications', { headers: { Authorization: `Bearer lbk_${'A'.repeat(43)}` } });
+    for (let i = 0; i < ANONYMOUS_LIMIT; i += 1) expect((await guess()).status, `guess ${i + 1}`).toBe(401);
+    const refused = await guess();
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { code: string }).code).toBe('rate_limited');
+  });
+});

@@ -68,7 +68,6 @@ describe('MCP access rule', () => {
 describe('HTTP access rule', () => {
   it.each([
     ['GET', '/v1/stories'],
-    ['GET', '/v1/stories/search'],
     ['GET', '/v1/stories/:slug'],
     ['GET', '/v1/stories/:id'],
     ['HEAD', '/v1/stories/:slug'],
