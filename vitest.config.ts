@@ -20,6 +20,16 @@ export default defineConfig({
       },
       {
         test: {
+          // A fault at every awaited store step of every write use case, then a retry (test/crash).
+          name: 'crash',
+          include: ['test/crash/**/*.test.ts'],
+          globalSetup: ['test/helpers/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],

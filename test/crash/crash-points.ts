@@ -1,0 +1,223 @@
+// The crash-point matrix: a write use case, a fault at each awaited store step, then the caller's
+// retry with the same input — the end state must be the state of one clean call.
+//
+// Every scenario runs on a fresh table with the same setup at the same clock, so "the state of one
+// clean call" is a real state to compare with, item for item (op records included). The clock
+// moves between the faulted call (T0) and the retry (T1): a retry that wrote a second notification
+// or a second revision would land on a new key and show up, instead of overwriting the first.
+// The state to expect follows from the fault: if the write had reached the server, the clean call
+// at T0 (the first call's write stands, the retry changes nothing); if not, the clean call at T1
+// (the retry is the first write).
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { LorebookError } from '../../src/domain/errors.ts';
+import { createStoreClient } from '../../src/store/client.ts';
+import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
+import { operationName, WRITE_OPERATIONS } from '../helpers/round-trips.ts';
+import { createTestTable, testEndpoint } from '../helpers/test-table.ts';
+
+/** Setup runs at SETUP (one second further per step); the faulted call at T0; the retry at T1. */
+const SETUP = Math.floor(Date.now() / 1000) * 1000;
+const T0 = SETUP + 60_000;
+const T1 = SETUP + 120_000;
+export const OP_ID = 'op-crash-point';
+
+export interface CrashWorld {
+  ctx: AppContext;
+  /** Moves the store clock on by a second: setup steps happen one after the other. */
+  tick(): void;
+}
+
+export interface CrashCase<S> {
+  /** The use case and the situation, e.g. "report_reproduction, a first report". */
+  name: string;
+  /** The state before the call, written by the use cases themselves; returns what the call needs. */
+  setup(world: CrashWorld): Promise<S>;
+  /** The call under test; `opId` is undefined for the plain variant. */
+  call(ctx: AppContext, given: S, opId: string | undefined): Promise<object>;
+  /** The store calls one clean call makes, in order (checked, so the matrix cannot drift). */
+  steps: { plain: string[]; withOpId: string[] };
+}
+
+type Moment = FaultMoment | 'answer-lost';
+
+interface Scenario {
+  title: string;
+  fault?: { call: number; moment: FaultMoment };
+  /** Whether the write had reached the server when the fault hit. */
+  applied: boolean;
+}
+
+interface Outcome {
+  answer: Record<string, unknown>;
+  items: Record<string, unknown>[];
+  steps: string[];
+}
+
+const isWrite = (operation: string): boolean => WRITE_OPERATIONS.has(operation);
+
+/** Every fault point of a call that makes `steps`: before each step, after each write, and the answer lost at the end. */
+export function scenariosFor(steps: readonly string[]): Scenario[] {
+  const scenarios: Scenario[] = [];
+  steps.forEach((operation, call) => {
+    const appliedBefore = steps.slice(0, call).some(isWrite);
+    const what = isWrite(operation) ? `the write (${operation})` : `the read (${operation})`;
+    scenarios.push({ title: `the process fails before ${what} is sent`, fault: { call, moment: 'before' }, applied: appliedBefore });
+    if (isWrite(operation)) {
+      scenarios.push({ title: `${operation} is applied but its response is lost`, fault: { call, moment: 'response-lost' }, applied: true });
+      scenarios.push({ title: `${operation} is applied, its response is lost and the SDK resends it`, fault: { call, moment: 'sdk-resend' }, applied: true });
+    }
+  });
+  scenarios.push({ title: 'the call completes but its answer never reaches the caller', applied: steps.some(isWrite) });
+  return scenarios;
+}
+
+function moment(scenario: Scenario): Moment {
+  return scenario.fault?.moment ?? 'answer-lost';
+}
+
+/** Registers the matrix for one case: both variants (no op_id, and with an op_id), every fault point. */
+export function crashPoints<S>(kase: CrashCase<S>): void {
+  describe(`${kase.name}: a fault at every store step, then a retry, ends as one clean call`, () => {
+    for (const variant of ['plain', 'withOpId'] as const) {
+      const opId = variant === 'withOpId' ? OP_ID : undefined;
+      const label = variant === 'withOpId' ? 'with an op_id' : 'without an op_id';
+      const clean: { t0?: Outcome; t1?: Outcome } = {};
+
+      beforeAll(async () => {
+        clean.t0 = await onFreshTable(kase, (world, given) => callAt(world, T0, () => kase.call(world.ctx, given, opId)));
+        clean.t1 = await onFreshTable(kase, (world, given) => callAt(world, T1, () => kase.call(world.ctx, given, opId)));
+      });
+
+      it(`${label}: one clean call makes the store calls ${kase.steps[variant].join(' -> ')}`, () => {
+        expect(clean.t0?.steps).toEqual(kase.steps[variant]);
+      });
+
+      for (const scenario of scenariosFor(kase.steps[variant])) {
+        it(`${label}: ${scenario.title}`, async () => {
+          const expected = (scenario.applied ? clean.t0 : clean.t1) as Outcome;
+          const { first, retry } = await onFreshTable(kase, async (world, given) => {
+            const faulted = await callAt(world, T0, () => kase.call(world.ctx, given, opId), scenario.fault);
+            const again = await callAt(world, T1, () => kase.call(world.ctx, given, opId));
+            return { first: faulted, retry: again };
+          });
+
+          const m = moment(scenario);
+          if (m === 'before' || m === 'response-lost') {
+            // The caller is told to retry, and nothing said the write happened or did not.
+            expect(first.error?.code).toBe('store_unavailable');
+            expect(first.error?.retryable).toBe(true);
+          } else {
+            // The SDK's own resend, or an answer the caller never saw: the call itself answered.
+            expect(first.error).toBeUndefined();
+            expect(withoutReplayed(first.answer)).toEqual(withoutReplayed((clean.t0 as Outcome).answer));
+          }
+          // The end state is the state of one clean call, op record included.
+          expect(retry.items).toEqual(expected.items);
+          // And the retry answers what that clean call answered; with an op_id, as a replay when the write had landed.
+          expect(withoutReplayed(retry.answer)).toEqual(withoutReplayed(expected.answer));
+          if (opId !== undefined) expect(retry.answer.replayed).toBe(scenario.applied ? true : undefined);
+        });
+      }
+    }
+  });
+}
+
+interface CallResult {
+  answer: Record<string, unknown>;
+  error?: LorebookError;
+  items: Record<string, unknown>[];
+  steps: string[];
+}
+
+async function callAt(
+  world: CrashWorld & { scan(): Promise<Record<string, unknown>[]>; clock: { now: number } },
+  at: number,
+  call: () => Promise<object>,
+  fault?: { call: number; moment: FaultMoment },
+): Promise<CallResult> {
+  world.clock.now = at;
+  const client = world.ctx.store.client;
+  const recorder = recordSteps(client);
+  const injected = fault === undefined ? undefined : injectStoreFault(client, fault);
+  let answer: Record<string, unknown> = {};
+  let error: LorebookError | undefined;
+  try {
+    answer = (await call()) as Record<string, unknown>;
+  } catch (caught) {
+    if (!(caught instanceof LorebookError)) throw caught;
+    error = caught;
+  } finally {
+    injected?.remove();
+    recorder.stop();
+  }
+  if (injected !== undefined) expect(injected.firedOn(), 'the fault fired').toBeDefined();
+  return { answer, ...(error === undefined ? {} : { error }), items: await world.scan(), steps: recorder.steps };
+}
+
+async function onFreshTable<S, T>(
+  kase: CrashCase<S>,
+  body: (world: CrashWorld & { scan(): Promise<Record<string, unknown>[]>; clock: { now: number } }, given: S) => Promise<T>,
+): Promise<T> {
+  const table = await createTestTable(`crash-${kase.name}`);
+  const client = createStoreClient({ endpoint: testEndpoint() });
+  const clock = { now: SETUP };
+  const ctx: AppContext = {
+    store: { client, tableName: table.tableName, now: () => clock.now },
+    config: DEFAULT_APP_CONFIG,
+    sleep: async () => {},
+    random: () => 0.5,
+  };
+  const world = {
+    ctx,
+    clock,
+    tick: () => void (clock.now += 1000),
+    scan: () => scanAll(table.client, table.tableName),
+  };
+  try {
+    const given = await kase.setup(world);
+    return await body(world, given);
+  } finally {
+    client.destroy();
+    await table.drop();
+  }
+}
+
+function recordSteps(client: DynamoDBDocumentClient): { steps: string[]; stop(): void } {
+  const steps: string[] = [];
+  const name = `lorebookCrashSteps${Math.random().toString(36).slice(2)}`;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      steps.push(operationName(String(context.commandName)));
+      return next(args);
+    },
+    { step: 'initialize', name, override: true },
+  );
+  return { steps, stop: () => client.middlewareStack.remove(name) };
+}
+
+/** Every item, op records included, sorted by key; sets as sorted arrays. */
+async function scanAll(client: DynamoDBDocumentClient, tableName: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }));
+    items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+    start = page.LastEvaluatedKey;
+  } while (start !== undefined);
+  const plain = items.map(
+    (item) =>
+      JSON.parse(JSON.stringify(item, (_key, v: unknown) => (v instanceof Set ? [...(v as Set<unknown>)].map(String).sort() : v))) as Record<
+        string,
+        unknown
+      >,
+  );
+  const key = (item: Record<string, unknown>): string => `${String(item.PK)}\u0000${String(item.SK)}`;
+  return plain.sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+function withoutReplayed(answer: Record<string, unknown>): Record<string, unknown> {
+  const { replayed: _replayed, ...rest } = answer;
+  return rest;
+}

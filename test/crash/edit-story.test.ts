@@ -1,0 +1,31 @@
+// edit_story under a crash at every store step: a correction, which also tells every reproducer
+// (an outbox event in the same transaction).
+import { editStory } from '../../src/app/edit-story.ts';
+import { publishStory } from '../../src/app/publish-story.ts';
+import { reportReproduction } from '../../src/app/report-reproduction.ts';
+import { caller } from '../helpers/app-fixture.ts';
+import { storyTitled } from '../helpers/stories.ts';
+import { crashPoints } from './crash-points.ts';
+
+const alice = caller('alice');
+const bob = caller('bob');
+const READ_THEN_TRANSACTION = ['TransactGetItems', 'TransactWriteItems'];
+
+crashPoints({
+  name: 'edit_story, a correction with a reproducer to tell',
+  setup: async ({ ctx, tick }) => {
+    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Crash correction') });
+    tick();
+    await reportReproduction(ctx, bob, { slug, result: 'worked' });
+    return slug;
+  },
+  call: (ctx, slug, opId) =>
+    editStory(ctx, alice, {
+      slug,
+      markdown: storyTitled('Crash correction', { extra: 'The port is 8788, not 8787.' }),
+      kind: 'correction',
+      note: 'The port in step 2 was wrong.',
+      op_id: opId,
+    }),
+  steps: { plain: READ_THEN_TRANSACTION, withOpId: READ_THEN_TRANSACTION },
+});
