@@ -1,0 +1,153 @@
+// `npm run bench`: lorebook measured side by side with the references a user would pick instead,
+// in one run on this machine, against one DynamoDB Local; writes BENCHMARKS.md.
+// LOREBOOK_BENCH_QUICK=1 runs every section once with few calls (a smoke test, not a result).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { ensureTable } from '../../src/store/bootstrap.ts';
+import { createStoreClient } from '../../src/store/client.ts';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { connectAgents, createAgentAccounts } from './agents.ts';
+import { runFanOutOnce, type FanOutRun } from './fan-out.ts';
+import { createCounters, runIdempotencyOnce, type IdempotencyRun } from './idempotent-write.ts';
+import { startLorebookProcess } from './lorebook-process.ts';
+import { describeMachine } from './machine.ts';
+import { runMemoryOnce, type MemoryRun } from './memory.ts';
+import { DEATH_SCENARIOS, runDeath, type DeathOutcome } from './process-death.ts';
+import { createIdempotencyTable, powertoolsCreateAndCount, silenceLambdaContextWarning } from './powertools-write.ts';
+import { renderReport, type BenchPlan } from './report.ts';
+import { ms, ratio } from './stats.ts';
+import { runSurfaceOnce, type SurfaceRun } from './surface-overhead.ts';
+
+const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
+const BUDGET_MS = 15 * 60_000;
+const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+
+const plan: BenchPlan = QUICK
+  ? { quick: true, idempotencyRuns: 1, idempotencyCalls: 30, duplicateTrials: 2, parallel: 16, deathRuns: 1, surfaceRuns: 1, surfaceCalls: { 1: 16, 16: 64, 64: 128 }, fanOutRuns: 1, fanOutAgents: 64, memoryRuns: 1, memoryCalls: 1_000, memoryConcurrency: 16 }
+  : { quick: false, idempotencyRuns: 5, idempotencyCalls: 200, duplicateTrials: 10, parallel: 16, deathRuns: 2, surfaceRuns: 5, surfaceCalls: { 1: 64, 16: 256, 64: 512 }, fanOutRuns: 5, fanOutAgents: 64, memoryRuns: 3, memoryCalls: 10_000, memoryConcurrency: 16 };
+
+const started = performance.now();
+const clock = (): string => {
+  const s = Math.floor((performance.now() - started) / 1000);
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+};
+const log = (line: string): void => void process.stdout.write(`[${clock()}] ${line}\n`);
+/**
+ * Each section has a deadline (minutes from the start) that leaves room for the ones after it: its
+ * first run always happens, a further run only if the last one would still fit. Skipped runs show
+ * in the report as fewer runs.
+ */
+const DEADLINES_MIN = { idempotency: 3, death: 5, surface: 8, fanOut: 9, memory: 12 } as const;
+function budgeted(section: keyof typeof DEADLINES_MIN): { more(run: number): boolean } {
+  let last = 0;
+  let lastStart = performance.now();
+  return {
+    more(run) {
+      const now = performance.now();
+      if (run > 1) last = now - lastStart;
+      lastStart = now;
+      if (run === 1) return true;
+      const fits = now - started + last < DEADLINES_MIN[section] * 60_000;
+      if (!fits) log(`  (skipping the remaining runs of this section to stay within the ${BUDGET_MS / 60_000}-minute budget)`);
+      return fits;
+    },
+  };
+}
+
+silenceLambdaContextWarning();
+const machine = await describeMachine();
+log(`lorebook bench${QUICK ? ' (QUICK: a smoke test, not a result)' : ''} on ${machine.cores} cores, ${machine.memory}, node ${machine.node}, ${machine.java}; load ${machine.loadAtStart}`);
+log(`budget: at most ${BUDGET_MS / 60_000} min; each section has a deadline (${Object.entries(DEADLINES_MIN).map(([k, v]) => `${k} ${v} min`).join(', ')}) past which its further runs are skipped. Planned:`);
+log(`  (a) ${plan.idempotencyRuns} runs x ${plan.idempotencyCalls} first calls + replays per side, ${plan.duplicateTrials} trials of ${plan.parallel} parallel duplicates; process death: ${DEATH_SCENARIOS.length} scenarios x ${plan.deathRuns}`);
+log(`  (b) ${plan.surfaceRuns} runs at concurrency 1/16/64 (${Object.values(plan.surfaceCalls).join('/')} calls)  (c) ${plan.fanOutRuns} runs of ${plan.fanOutAgents} agents  (d) ${plan.memoryRuns} runs x ${plan.memoryCalls} calls`);
+
+const ddb = await startDynamoDbLocal({ log: (line) => log(line) });
+const client = createStoreClient({ endpoint: ddb.endpoint });
+const ctx: AppContext = {
+  store: { client, tableName: 'bench', now: Date.now },
+  config: DEFAULT_APP_CONFIG,
+  sleep: (wait) => new Promise((resolve) => setTimeout(resolve, wait)),
+  random: Math.random,
+};
+
+try {
+  await ensureTable(client, ctx.store.tableName);
+
+  // (a) idempotent write vs Powertools
+  log('(a) idempotent write: lorebook apply-once vs Powertools makeIdempotent');
+  const powertools = powertoolsCreateAndCount({ endpoint: ddb.endpoint, itemsTable: ctx.store.tableName, idempotencyTable: 'bench-powertools-idempotency' });
+  await createIdempotencyTable(powertools.client, 'bench-powertools-idempotency');
+  await createCounters(ctx);
+  const bench = { ctx, powertools };
+  await runIdempotencyOnce(bench, { calls: 20, duplicateTrials: 0, parallel: plan.parallel }); // warm-up, not counted
+  const idempotency: IdempotencyRun[] = [];
+  const idempotencyBudget = budgeted('idempotency');
+  for (let run = 1; run <= plan.idempotencyRuns && idempotencyBudget.more(run); run += 1) {
+    const result = await runIdempotencyOnce(bench, { calls: plan.idempotencyCalls, duplicateTrials: plan.duplicateTrials, parallel: plan.parallel });
+    idempotency.push(result);
+    log(
+      `  run ${run}/${plan.idempotencyRuns}: first call p50 lorebook ${ms(result.lorebook.firstP50)} ms vs Powertools ${ms(result.powertools.firstP50)} ms (${ratio(result.lorebook.firstP50 / result.powertools.firstP50)}); replay p50 ${ms(result.lorebook.replayP50)} vs ${ms(result.powertools.replayP50)} ms (${ratio(result.lorebook.replayP50 / result.powertools.replayP50)})`,
+    );
+  }
+  const deaths: DeathOutcome[][] = DEATH_SCENARIOS.map(() => []);
+  const deathBudget = budgeted('death');
+  for (let run = 1; run <= plan.deathRuns && deathBudget.more(run); run += 1) {
+    for (const [index, scenario] of DEATH_SCENARIOS.entries()) {
+      const outcome = await runDeath(bench, ddb.endpoint, scenario, `${run}-${index}`);
+      deaths[index]?.push(outcome);
+      log(`  process death ${run}/${plan.deathRuns}: ${scenario.label}: left ${outcome.left}; retry: ${outcome.retryAtOnce}${outcome.retryLater === undefined ? '' : `, later: ${outcome.retryLater}`}; applied ${outcome.applied}`);
+    }
+  }
+  powertools.destroy();
+
+  // (b), (c), (d) over the real server process
+  log('(b) surface overhead: MCP report_reproduction end to end vs a bare TransactWriteItems');
+  const accounts = await createAgentAccounts(ctx, 'bench-agent', plan.fanOutAgents);
+  const server = await startLorebookProcess(ddb.endpoint, ctx.store.tableName);
+  const surface: SurfaceRun[][] = [];
+  const fanOut: FanOutRun[] = [];
+  try {
+    const agents = await connectAgents(server.baseUrl, accounts);
+    await runSurfaceOnce(ctx, server, agents, 16, 128); // warm-up, not counted
+    const surfaceBudget = budgeted('surface');
+    for (let run = 1; run <= plan.surfaceRuns && surfaceBudget.more(run); run += 1) {
+      const results: SurfaceRun[] = [];
+      for (const [concurrency, calls] of Object.entries(plan.surfaceCalls)) {
+        const result = await runSurfaceOnce(ctx, server, agents, Number(concurrency), calls);
+        results.push(result);
+        log(`  run ${run}/${plan.surfaceRuns}, concurrency ${concurrency}: MCP p50 ${ms(result.mcp.p50)} ms vs bare ${ms(result.bare.p50)} ms (${ratio(result.mcp.p50 / result.bare.p50)}); ${result.mcp.perSecond.toFixed(0)} vs ${result.bare.perSecond.toFixed(0)} calls/s`);
+      }
+      surface.push(results);
+    }
+    log(`(c) fan-out: ${plan.fanOutAgents} agents report on one story at once, then all retry`);
+    const fanOutBudget = budgeted('fanOut');
+    for (let run = 1; run <= plan.fanOutRuns && fanOutBudget.more(run); run += 1) {
+      const result = await runFanOutOnce(ctx, agents);
+      fanOut.push(result);
+      log(`  run ${run}/${plan.fanOutRuns}: counted ${result.countedAfterFirst} then ${result.countedAfterRetry} after the retries; ${ms(result.firstWaveMs)} + ${ms(result.retryWaveMs)} ms (bare ${ms(result.bareWaveMs)} ms)`);
+    }
+    await Promise.all(agents.map((agent) => agent.close()));
+  } finally {
+    await server.stop();
+  }
+
+  log(`(d) memory: server RSS over ${plan.memoryCalls} tool calls, a fresh server process per run`);
+  const memory: MemoryRun[] = [];
+  const memoryBudget = budgeted('memory');
+  for (let run = 1; run <= plan.memoryRuns && memoryBudget.more(run); run += 1) {
+    log(`  run ${run}/${plan.memoryRuns}`);
+    const result = await runMemoryOnce(ctx, ddb.endpoint, accounts.slice(0, plan.memoryConcurrency), plan.memoryCalls, plan.memoryConcurrency, log);
+    memory.push(result);
+    log(`  run ${run}: ${result.perSecond.toFixed(0)} calls/s; heap after GC ${(result.heapAfterGc / 1024 / 1024).toFixed(1)} MiB`);
+  }
+
+  const wallMs = performance.now() - started;
+  const existing = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : undefined;
+  const markdown = renderReport({ plan, machine, date: new Date(), wallMs, idempotency, deaths, surface, fanOut, memory, existing });
+  writeFileSync(REPORT, markdown);
+  process.stdout.write(`\n${markdown}\n`);
+  log(`wrote BENCHMARKS.md in ${(wallMs / 60_000).toFixed(1)} min`);
+} finally {
+  client.destroy();
+  await ddb.stop();
+}

@@ -1,0 +1,84 @@
+// (b) The cost of lorebook's layers: report_reproduction end to end through MCP (SDK client ->
+// HTTP -> Host/Origin guard -> token -> rate window -> snapshot read -> plan -> transaction ->
+// JSON-RPC answer, validated against the output schema) versus a bare TransactWriteItems of the
+// same items on the same store, at the same concurrency.
+import type { AppContext, Caller } from '../../src/app/app-context.ts';
+import { publishStory } from '../../src/app/publish-story.ts';
+import { storyTitled } from '../helpers/stories.ts';
+import type { Agent } from './agents.ts';
+import { REPORT_NOTE, sendBareReport } from './bare-report.ts';
+import type { LorebookProcess } from './lorebook-process.ts';
+import { percentile, runConcurrently } from './stats.ts';
+
+export const AUTHOR: Caller = { account: 'acct-bench-author', handle: 'bench-author' };
+
+export interface SurfaceRun {
+  concurrency: number;
+  calls: number;
+  mcp: { p50: number; p99: number; perSecond: number };
+  bare: { p50: number; p99: number; perSecond: number };
+  /** DynamoDB calls the server made per tool call, by operation. */
+  serverCalls: Record<string, number>;
+}
+
+let stories = 0;
+
+/** Fresh public stories by the bench author, so every report in a phase is a first report. */
+export async function freshStories(ctx: AppContext, count: number, tag: string): Promise<{ slug: string; title: string }[]> {
+  const made: { slug: string; title: string }[] = [];
+  for (let index = 0; index < count; index += 1) {
+    stories += 1;
+    const title = `Bench ${tag} story ${stories}`;
+    const answer = await publishStory(ctx, AUTHOR, { markdown: storyTitled(title) });
+    made.push({ slug: answer.slug, title });
+  }
+  return made;
+}
+
+export async function runSurfaceOnce(
+  ctx: AppContext,
+  server: LorebookProcess,
+  agents: readonly Agent[],
+  concurrency: number,
+  calls: number,
+): Promise<SurfaceRun> {
+  const perStory = agents.length;
+  const storyCount = Math.ceil(calls / perStory);
+  // Call i: agent i mod n on story i div n — distinct (story, account) pairs, so each is a first
+  // report; the bare reference writes the same pairs' items for other accounts on other stories.
+  const mcpStories = await freshStories(ctx, storyCount, `mcp-c${concurrency}`);
+  const bareStories = await freshStories(ctx, storyCount, `bare-c${concurrency}`);
+
+  await server.resetRoundTrips();
+  const mcpStart = performance.now();
+  const mcpLatencies = await runConcurrently(calls, concurrency, async (index) => {
+    const agent = agents[index % perStory] as Agent;
+    const story = mcpStories[Math.floor(index / perStory)] as { slug: string };
+    const answer = await agent.call('report_reproduction', { slug: story.slug, result: 'worked', note: REPORT_NOTE });
+    if (answer.counted !== true) throw new Error(`report_reproduction did not count: ${JSON.stringify(answer)}`);
+  });
+  const mcpWall = performance.now() - mcpStart;
+  const { roundTrips } = await server.stats();
+
+  const bareStart = performance.now();
+  const bareLatencies = await runConcurrently(calls, concurrency, async (index) => {
+    const agent = agents[index % perStory] as Agent;
+    const story = bareStories[Math.floor(index / perStory)] as { slug: string; title: string };
+    await sendBareReport(ctx.store.client, ctx.store.tableName, {
+      slug: story.slug,
+      title: story.title,
+      author: AUTHOR.account,
+      account: `${agent.account}-bare`,
+      handle: agent.handle,
+    });
+  });
+  const bareWall = performance.now() - bareStart;
+
+  return {
+    concurrency,
+    calls,
+    mcp: { p50: percentile(mcpLatencies, 50), p99: percentile(mcpLatencies, 99), perSecond: (calls / mcpWall) * 1000 },
+    bare: { p50: percentile(bareLatencies, 50), p99: percentile(bareLatencies, 99), perSecond: (calls / bareWall) * 1000 },
+    serverCalls: Object.fromEntries(Object.entries(roundTrips).map(([operation, n]) => [operation, n / calls])),
+  };
+}
