@@ -181,7 +181,7 @@ function surfaceSection({ plan, surface }: BenchResults): string[] {
     'Every call is a first report (a distinct story and account), so each one writes. Bare: the same',
     'three items (REPRO#account, the counted META update, the author\'s notification) built with',
     'lorebook\'s own store builders, sent as one `TransactWriteItems` with the SDK from the bench process',
-    `(\`test/bench/bare-report.ts\`). ${plural(surface.length, 'run')}; within a run the two are measured back to back.`,
+    `(\`test/bench/bare-report.ts\`). ${plural(surface.length, 'run')}; within a run the two are measured back to back, alternating which goes first.`,
     '',
     '| concurrency | calls per run | MCP p50 ms | bare p50 ms | p50 ratio MCP / bare | p99 ratio MCP / bare | MCP calls/s | bare calls/s | throughput ratio bare / MCP | server DynamoDB calls per tool call |',
     '|---|---|---|---|---|---|---|---|---|---|',

@@ -22,6 +22,7 @@ export interface SurfaceRun {
 }
 
 let stories = 0;
+let order = 0;
 
 /** Fresh public stories by the bench author, so every report in a phase is a first report. */
 export async function freshStories(ctx: AppContext, count: number, tag: string): Promise<{ slug: string; title: string }[]> {
@@ -49,36 +50,44 @@ export async function runSurfaceOnce(
   const mcpStories = await freshStories(ctx, storyCount, `mcp-c${concurrency}`);
   const bareStories = await freshStories(ctx, storyCount, `bare-c${concurrency}`);
 
-  await server.resetRoundTrips();
-  const mcpStart = performance.now();
-  const mcpLatencies = await runConcurrently(calls, concurrency, async (index) => {
-    const agent = agents[index % perStory] as Agent;
-    const story = mcpStories[Math.floor(index / perStory)] as { slug: string };
-    const answer = await agent.call('report_reproduction', { slug: story.slug, result: 'worked', note: REPORT_NOTE });
-    if (answer.counted !== true) throw new Error(`report_reproduction did not count: ${JSON.stringify(answer)}`);
-  });
-  const mcpWall = performance.now() - mcpStart;
-  const { roundTrips } = await server.stats();
-
-  const bareStart = performance.now();
-  const bareLatencies = await runConcurrently(calls, concurrency, async (index) => {
-    const agent = agents[index % perStory] as Agent;
-    const story = bareStories[Math.floor(index / perStory)] as { slug: string; title: string };
-    await sendBareReport(ctx.store.client, ctx.store.tableName, {
-      slug: story.slug,
-      title: story.title,
-      author: AUTHOR.account,
-      account: `${agent.account}-bare`,
-      handle: agent.handle,
+  const mcp = async (): Promise<{ latencies: number[]; wall: number; roundTrips: Record<string, number> }> => {
+    await server.resetRoundTrips();
+    const start = performance.now();
+    const latencies = await runConcurrently(calls, concurrency, async (index) => {
+      const agent = agents[index % perStory] as Agent;
+      const story = mcpStories[Math.floor(index / perStory)] as { slug: string };
+      const answer = await agent.call('report_reproduction', { slug: story.slug, result: 'worked', note: REPORT_NOTE });
+      if (answer.counted !== true) throw new Error(`report_reproduction did not count: ${JSON.stringify(answer)}`);
     });
-  });
-  const bareWall = performance.now() - bareStart;
+    const wall = performance.now() - start;
+    return { latencies, wall, roundTrips: (await server.stats()).roundTrips };
+  };
+  const bare = async (): Promise<{ latencies: number[]; wall: number }> => {
+    const start = performance.now();
+    const latencies = await runConcurrently(calls, concurrency, async (index) => {
+      const agent = agents[index % perStory] as Agent;
+      const story = bareStories[Math.floor(index / perStory)] as { slug: string; title: string };
+      await sendBareReport(ctx.store.client, ctx.store.tableName, {
+        slug: story.slug,
+        title: story.title,
+        author: AUTHOR.account,
+        account: `${agent.account}-bare`,
+        handle: agent.handle,
+      });
+    });
+    return { latencies, wall: performance.now() - start };
+  };
+  // Alternate which goes first from run to run, so neither always meets a warmer or cooler machine.
+  const mcpFirst = (order += 1) % 2 === 1;
+  const bareFirst = mcpFirst ? undefined : await bare();
+  const viaMcp = await mcp();
+  const viaBare = bareFirst ?? (await bare());
 
   return {
     concurrency,
     calls,
-    mcp: { p50: percentile(mcpLatencies, 50), p99: percentile(mcpLatencies, 99), perSecond: (calls / mcpWall) * 1000 },
-    bare: { p50: percentile(bareLatencies, 50), p99: percentile(bareLatencies, 99), perSecond: (calls / bareWall) * 1000 },
-    serverCalls: Object.fromEntries(Object.entries(roundTrips).map(([operation, n]) => [operation, n / calls])),
+    mcp: { p50: percentile(viaMcp.latencies, 50), p99: percentile(viaMcp.latencies, 99), perSecond: (calls / viaMcp.wall) * 1000 },
+    bare: { p50: percentile(viaBare.latencies, 50), p99: percentile(viaBare.latencies, 99), perSecond: (calls / viaBare.wall) * 1000 },
+    serverCalls: Object.fromEntries(Object.entries(viaMcp.roundTrips).map(([operation, n]) => [operation, n / calls])),
   };
 }
