@@ -1,0 +1,103 @@
+// The Bluesky side of announcing (design §4): one CredentialSession + Agent per process, signed
+// in with an app password on first use and reused; an expired access token is refreshed by the
+// session itself. Every HTTP call is bounded (boundedFetch). A refused app password is
+// remembered: later calls fail at once instead of signing in again and again (a retry storm
+// would only get the account rate limited or locked).
+import { Agent, CredentialSession, type RichText } from '@atproto/api';
+import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../src/outbox/announce-port.ts';
+import { boundedFetch } from './bounded-fetch.ts';
+import { toAnnounceFailure, type Step } from './failures.ts';
+import { POST_COLLECTION, linksOf, postRecord } from './post-record.ts';
+import { storyRecordKey } from './record-key.ts';
+
+export interface BlueskyOptions {
+  /** The PDS or entryway, e.g. https://bsky.social. */
+  service: string;
+  /** Handle or DID of the account that posts. */
+  identifier: string;
+  appPassword: string;
+  /** The longest any one HTTP call may take. */
+  requestTimeoutMs: number;
+  /** For tests; default globalThis.fetch. */
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+export interface BlueskyClient extends AnnouncePort {
+  /** The signed-in account's DID (signs in when needed). */
+  did(): Promise<string>;
+}
+
+export function createBlueskyClient(options: BlueskyOptions): BlueskyClient {
+  const session = new CredentialSession(new URL(options.service), boundedFetch(options.requestTimeoutMs, options.fetch));
+  const agent = new Agent(session);
+  const where = `${options.service} as ${options.identifier}`;
+  const now = options.now ?? Date.now;
+  let signingIn: Promise<string> | undefined;
+  let refused: AnnounceFailure | undefined;
+
+  const call = async <T>(step: Step, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw toAnnounceFailure(error, step, where, now);
+    }
+  };
+
+  /** Signs in once; concurrent callers share the one attempt. */
+  const did = async (): Promise<string> => {
+    if (refused !== undefined) throw refused;
+    if (session.did !== undefined && session.hasSession) return session.did;
+    signingIn ??= call('sign-in', async () => {
+      await session.login({ identifier: options.identifier, password: options.appPassword });
+      return session.did as string;
+    }).finally(() => {
+      signingIn = undefined;
+    });
+    try {
+      return await signingIn;
+    } catch (error) {
+      if (error instanceof AnnounceFailure && error.kind === 'credentials') refused = error;
+      throw error;
+    }
+  };
+
+  const signal = (): AbortSignal => AbortSignal.timeout(options.requestTimeoutMs);
+  const resolver = { detect: (text: RichText) => text.detectFacets(agent) };
+
+  return {
+    describe: where,
+    did,
+    async find(post: Pick<StoryPost, 'slug' | 'publishedAt'>): Promise<ExistingPost | undefined> {
+      const repo = await did();
+      const rkey = storyRecordKey(post.slug, post.publishedAt);
+      return call('look-up', async () => {
+        try {
+          const { data } = await agent.com.atproto.repo.getRecord({ repo, collection: POST_COLLECTION, rkey }, { signal: signal() });
+          return { uri: data.uri, links: linksOf(data.value) };
+        } catch (error) {
+          if ((error as { error?: string }).error === 'RecordNotFound') return undefined;
+          throw error;
+        }
+      });
+    },
+    async create(post: StoryPost): Promise<{ uri: string }> {
+      const repo = await did();
+      const thumb =
+        post.thumb === undefined
+          ? undefined
+          : (await call('upload', () => agent.uploadBlob(post.thumb?.data as Uint8Array, { encoding: post.thumb?.mimeType, signal: signal() }))).data.blob;
+      const record = await call('post', () => postRecord(post, resolver, new Date(now()).toISOString(), thumb));
+      const rkey = storyRecordKey(post.slug, post.publishedAt);
+      const { data } = await call('post', () =>
+        agent.com.atproto.repo.createRecord({ repo, collection: POST_COLLECTION, rkey, record, validate: true }, { signal: signal() }),
+      );
+      return { uri: data.uri };
+    },
+    async remove(post) {
+      const repo = await did();
+      const rkey = storyRecordKey(post.slug, post.publishedAt);
+      await call('delete', () => agent.com.atproto.repo.deleteRecord({ repo, collection: POST_COLLECTION, rkey }, { signal: signal() }));
+    },
+  };
+}
