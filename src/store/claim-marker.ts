@@ -3,6 +3,7 @@
 // the claim may record the result or give the claim back, so a slow worker whose claim was taken
 // over cannot overwrite the new holder's result.
 import type { UpdateAction } from './actions.ts';
+import { and, type Condition } from './condition.ts';
 import { updateItem, type ItemChanges } from './update-item.ts';
 import type { ItemKey } from './keys.ts';
 
@@ -18,9 +19,14 @@ export interface Claim {
 /**
  * Claims the marker if nobody holds it — or, when `staleBefore` is given, if the holder claimed
  * it before then (a crashed worker). The duplicate this prevents: two workers both posting.
+ * `guard` adds what else must hold (e.g. the work is still owed).
  */
-export function claimMarker(claim: Claim, claimedAt: string, staleBefore?: string, also: ItemChanges = {}): UpdateAction {
+export function claimMarker(claim: Claim, claimedAt: string, staleBefore?: string, also: ItemChanges = {}, guard?: Condition): UpdateAction {
   const takeover = staleBefore === undefined ? '' : ' OR (#marker = :pending AND claimed_at < :staleBefore)';
+  const claimable: Condition = {
+    expression: `attribute_not_exists(#marker)${takeover}`,
+    values: staleBefore === undefined ? {} : { ':staleBefore': staleBefore },
+  };
   return updateItem(
     claim.key,
     {
@@ -29,10 +35,7 @@ export function claimMarker(claim: Claim, claimedAt: string, staleBefore?: strin
       names: { ...also.names, '#marker': claim.marker },
       values: { ...also.values, ':pending': PENDING, ':claimId': claim.claimId, ':claimedAt': claimedAt },
     },
-    {
-      expression: `attribute_not_exists(#marker)${takeover}`,
-      values: staleBefore === undefined ? {} : { ':staleBefore': staleBefore },
-    },
+    guard === undefined ? claimable : and(claimable, guard),
   );
 }
 

@@ -51,7 +51,12 @@ export interface StoryMeta {
   /** On the announce queue. */
   announce_queued: boolean;
   bsky_uri?: string;
+  /** The announcer holding the claim, and since when (while `bsky_uri` is `pending`). */
+  claim_id?: string;
+  claimed_at?: string;
   announce_attempts?: number;
+  /** The earliest time the announcement is tried again after a failure. */
+  next_attempt_at?: string;
   last_error?: string;
 }
 

@@ -57,3 +57,12 @@ describe('only the holder of a claim may complete or release it', () => {
     expect(Update.ExpressionAttributeValues).toEqual({ ':s0': 'timeout', ':pending': PENDING, ':claimId': 'claim-1' });
   });
 });
+
+describe('a claim can carry a guard of its own', () => {
+  it('ands the guard after the claim condition', () => {
+    const { Update } = claimMarker(claim, 'now', undefined, {}, { expression: '#q = :q', names: { '#q': 'GSI3PK' }, values: { ':q': 'ANNOUNCE' } });
+    expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND ((attribute_not_exists(#marker)) AND (#q = :q))');
+    expect(Update.ExpressionAttributeNames).toEqual({ '#marker': 'bsky_uri', '#q': 'GSI3PK' });
+    expect(Update.ExpressionAttributeValues).toMatchObject({ ':q': 'ANNOUNCE' });
+  });
+});
