@@ -11,7 +11,29 @@ export interface Config {
   dataDir: string;
   app: AppConfig;
   http: HttpConfig;
+  /** Announcing new stories on Bluesky; undefined = off (BLUESKY_* unset). */
+  bluesky: BlueskyConfig | undefined;
 }
+
+/** The account that announces stories, and how hard the announcer tries (design §4). */
+export interface BlueskyConfig {
+  /** The PDS or entryway, e.g. https://bsky.social. */
+  service: string;
+  /** Handle or DID of the posting account. */
+  identifier: string;
+  /** An app password (Settings -> App passwords), never the account password. */
+  appPassword: string;
+  /** The longest any one call to Bluesky may take. */
+  requestTimeoutMs: number;
+  /** Attempts before a story's announcement is `failed`. */
+  maxAttempts: number;
+  /** The wait after the first failure; it doubles with every attempt, with jitter, up to an hour. */
+  backoffBaseMs: number;
+  /** How often `npm start` sweeps the announce queue. */
+  sweepIntervalMs: number;
+}
+
+export const BLUESKY_ENV = ['BLUESKY_SERVICE', 'BLUESKY_IDENTIFIER', 'BLUESKY_APP_PASSWORD'] as const;
 
 /** The local HTTP server (MCP at /mcp, the API at /v1). */
 export interface HttpConfig {
@@ -61,6 +83,27 @@ function baseUrl(env: NodeJS.ProcessEnv, listenPort: number): string {
   return raw.replace(/\/+$/, '');
 }
 
+function bluesky(env: NodeJS.ProcessEnv): BlueskyConfig | undefined {
+  const missing = BLUESKY_ENV.filter((name) => !env[name]);
+  if (missing.length === BLUESKY_ENV.length) return undefined;
+  if (missing.length > 0) {
+    throw new Error(`Bluesky announcing needs ${BLUESKY_ENV.join(', ')}; ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not set (unset all three to turn announcing off)`);
+  }
+  const service = String(env.BLUESKY_SERVICE);
+  if (!URL.canParse(service) || !/^https?:$/.test(new URL(service).protocol)) {
+    throw new Error(`BLUESKY_SERVICE must be an http(s) URL like https://bsky.social, got "${service}"`);
+  }
+  return {
+    service: service.replace(/\/+$/, ''),
+    identifier: String(env.BLUESKY_IDENTIFIER).replace(/^@/, ''),
+    appPassword: String(env.BLUESKY_APP_PASSWORD),
+    requestTimeoutMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_TIMEOUT_MS', 10_000),
+    maxAttempts: positiveInteger(env, 'LOREBOOK_ANNOUNCE_MAX_ATTEMPTS', 8),
+    backoffBaseMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_BACKOFF_MS', 30_000),
+    sweepIntervalMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS', 60_000),
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const listenPort = port(env);
   return {
@@ -85,5 +128,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedOrigins: origins(env.LOREBOOK_ALLOWED_ORIGINS),
       searchRefreshMs: positiveInteger(env, 'LOREBOOK_SEARCH_REFRESH_MS', DEFAULT_SEARCH_REFRESH_MS),
     },
+    bluesky: bluesky(env),
   };
 }

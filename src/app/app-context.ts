@@ -33,6 +33,12 @@ export interface AppContext {
   sleep(ms: number): Promise<void>;
   /** Random in [0, 1) for jitter. */
   random(): number;
+  /**
+   * Set when announcing is on: starts an announcement attempt for a story whose write has just
+   * committed. Never awaited and never throws: the announce queue, written in the same
+   * transaction as the story, guarantees the announcement even when this attempt is lost.
+   */
+  announceSoon?: (slug: string) => void;
 }
 
 /** The authenticated caller. `account` is the stable id every per-person key uses. */

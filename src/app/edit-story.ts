@@ -15,6 +15,7 @@ import type { AppContext, Caller } from './app-context.ts';
 import { planNewRevision, type ContentOutcome } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
 import { ownStory } from './story-access.ts';
+import { announceAfterCommit } from './announce-after-commit.ts';
 import { writeOnce, type Replayed } from './write-once.ts';
 
 export const EDIT_KINDS = ['rephrase', 'addition', 'correction'] as const;
@@ -46,7 +47,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
   const story = parseStory(input.markdown);
   const { slug } = input;
 
-  return writeOnce(ctx, {
+  return announceAfterCommit(ctx, await writeOnce(ctx, {
     tool: EDIT_TOOL,
     caller,
     opId,
@@ -79,5 +80,5 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
         feedMonths: monthsOf(pick(read, feedMonthsKey)),
       });
     },
-  });
+  }));
 }

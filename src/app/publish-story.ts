@@ -18,6 +18,7 @@ import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta
 import type { AppContext, Caller } from './app-context.ts';
 import { contentOutcome, planNewRevision, type ContentOutcome } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
+import { announceAfterCommit } from './announce-after-commit.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 const optionalText = z.string().optional();
@@ -66,7 +67,7 @@ export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown
     input.markdown !== undefined ? parseStory(input.markdown) : parseStoryParts(input.parts as StoryParts);
   const slug = targetSlug(input.slug, story);
 
-  return writeOnce(ctx, {
+  return announceAfterCommit(ctx, await writeOnce(ctx, {
     tool: PUBLISH_TOOL,
     caller,
     opId,
@@ -92,7 +93,7 @@ export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown
       const baseRevision = input.base_revision ?? (first === undefined ? 0 : toStoryMeta(first).revision);
       return planNewRevision({ meta, story, caller, baseRevision, record: { kind: 'republish' }, at, feedMonths: months });
     },
-  });
+  }));
 }
 
 function targetSlug(explicit: string | undefined, story: ParsedStory): string {

@@ -25,6 +25,7 @@ import { updateItem } from '../store/update-item.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
 import { ownStory } from './story-access.ts';
+import { announceAfterCommit } from './announce-after-commit.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 export const setVisibilityInputSchema = z.strictObject({
@@ -48,7 +49,7 @@ export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknow
   const slug = parseSlug(input.slug);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
 
-  return writeOnce(ctx, {
+  return announceAfterCommit(ctx, await writeOnce(ctx, {
     tool: SET_VISIBILITY_TOOL,
     caller,
     opId,
@@ -62,7 +63,7 @@ export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknow
       const actions = input.hidden ? planHide(meta) : planUnhide(meta, monthsOf(pick(read, feedMonthsKey)), new Date(now).toISOString());
       return { outcome, actions, guards: [] };
     },
-  });
+  }));
 }
 
 /**

@@ -8,8 +8,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { createStorySearch } from '../app/search/story-search.ts';
 import { readConfig } from '../config.ts';
-import { buildContext } from '../context.ts';
+import { buildAnnouncer, buildContext } from '../context.ts';
 import { createHttpApp } from '../http/app.ts';
+import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
 
@@ -29,7 +30,11 @@ Environment:
   LOREBOOK_DDB_ENDPOINT      use this DynamoDB instead of starting DynamoDB Local
   LOREBOOK_RATE_LIMIT_PER_MINUTE, LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE
                              calls per minute per account / per IP without a token (100 / 60)
-  JAVA                       the java binary (default: java on PATH)`);
+  JAVA                       the java binary (default: java on PATH)
+  BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
+                             announce new stories on Bluesky as this account (an app password);
+                             unset = announcing is off. The announce queue is swept every
+                             LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS (60000); npm run sweep -- --help`);
   process.exit(0);
 }
 
@@ -66,10 +71,14 @@ if (endpoint === undefined) {
   }
   endpoint = ddb.endpoint;
 }
-const ctx = buildContext(config, endpoint);
+const announcer = buildAnnouncer(config, log);
+const ctx = buildContext(config, endpoint, announcer);
 await ensureTable(ctx.store.client, config.tableName);
 if (ddb !== undefined) writeEndpointFile(config.dataDir, ddb.endpoint);
 log(`lorebook: table "${config.tableName}" ready at ${endpoint}${ddb === undefined ? '' : ` (DynamoDB Local pid ${ddb.pid})`}`);
+
+const sweeps: SweepSchedule | undefined =
+  announcer === undefined || config.bluesky === undefined ? undefined : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
 const { baseUrl, port, allowedOrigins } = config.http;
 const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins });
@@ -98,6 +107,9 @@ log(`
 `);
 
 async function stopStore(): Promise<void> {
+  // Announcement attempts in flight finish first (each is bounded); one cut short is swept later.
+  await sweeps?.stop();
+  await ctx.announcing?.idle();
   ctx.store.client.destroy();
   if (ddb !== undefined) {
     removeEndpointFile(config.dataDir);

@@ -1,0 +1,104 @@
+// `npm run sweep`: one run of the announce sweeper (design §4) — posts the stories the Bluesky
+// announce queue still owes whose time has come (never tried, failed and due again, or claimed
+// by a worker that died), then exits. `npm start` runs the same sweep on a timer; a scheduled
+// Lambda would too. Progress goes to stderr, the summary to stdout (`--json` for scripts).
+import { parseArgs } from 'node:util';
+import { readConfig } from '../config.ts';
+import { buildAnnouncer, buildContext } from '../context.ts';
+import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
+import type { AnnounceResult } from '../outbox/announce-story.ts';
+import { ensureTable } from '../store/bootstrap.ts';
+import { openLocalStore, type LocalStore } from './local-store.ts';
+
+const HELP = `usage: npm run sweep [-- --limit <n>] [--json]
+
+Announces on Bluesky the stories the announce queue still owes whose time has come: never
+tried (the attempt right after publishing was lost), released after a failure once their
+backoff has passed, or claimed by a worker that died. Each story is claimed before it is
+posted and the post goes to the story's own record key, so running this while \`npm start\`
+(or another sweep) is running never posts twice. A story that keeps failing is marked
+\`failed\` after LOREBOOK_ANNOUNCE_MAX_ATTEMPTS attempts; get_story shows why (announce.last_error).
+The run stops early when the account refuses the app password or Bluesky rate limits it.
+
+options:
+  --limit <n>  queue entries to look at in this run (1-${MAX_SWEEP_LIMIT}, default ${DEFAULT_SWEEP_LIMIT})
+  --json       print the report as JSON
+  -h, --help   this text
+
+environment:
+  BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
+                         the posting account (an app password); all three, or announcing is off
+  LOREBOOK_ANNOUNCE_TIMEOUT_MS       the longest one Bluesky call may take (default 10000)
+  LOREBOOK_ANNOUNCE_MAX_ATTEMPTS     attempts before a story is failed (default 8)
+  LOREBOOK_ANNOUNCE_BACKOFF_MS       wait after the first failure, doubling, jittered (default 30000)
+  LOREBOOK_BASE_URL      the public base URL, for the link card (default http://127.0.0.1:<PORT>)
+  LOREBOOK_DATA_DIR, LOREBOOK_TABLE, LOREBOOK_DDB_ENDPOINT
+                         which store (as for npm start; a running npm start's store is used)
+
+exit status: 0 when the run ended (whatever each story's outcome), 1 when it could not run,
+2 on a usage error.
+`;
+
+const out = (text: string): void => void process.stdout.write(`${text}\n`);
+const err = (text: string): void => void process.stderr.write(`${text}\n`);
+
+function progress(result: AnnounceResult, index: number, of: number): string {
+  const detail = result.uri ?? result.error ?? (result.next_attempt_at === undefined ? '' : `next try at ${result.next_attempt_at}`);
+  return `sweep: [${index + 1}/${of}] ${result.slug}: ${result.outcome}${detail === '' ? '' : ` ${detail}`}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let limit = DEFAULT_SWEEP_LIMIT;
+  let json = false;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { limit: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    });
+    if (values.help) {
+      out(HELP);
+      return 0;
+    }
+    json = values.json ?? false;
+    if (values.limit !== undefined) {
+      limit = Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT) throw new Error(`--limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
+    }
+  } catch (error) {
+    err(`sweep: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+
+  let store: LocalStore | undefined;
+  let client: { destroy(): void } | undefined;
+  try {
+    const config = readConfig();
+    const announcer = buildAnnouncer(config, (line) => err(line.replace(/^lorebook: /, 'sweep: ')));
+    if (announcer === undefined) {
+      err('sweep: nothing was posted: announcing is off.');
+      return 1;
+    }
+    store =
+      config.ddbEndpoint === undefined
+        ? await openLocalStore({ dataDir: config.dataDir, log: (line) => err(`sweep: ${line}`) })
+        : { endpoint: config.ddbEndpoint, started: false, close: async () => {} };
+    const ctx = buildContext(config, store.endpoint);
+    client = ctx.store.client;
+    await ensureTable(ctx.store.client, config.tableName);
+    err(`sweep: looking at up to ${limit} due announcement(s) in table "${config.tableName}" at ${store.endpoint}`);
+    const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => err(`sweep: ${line}`) }, {
+      limit,
+      onStory: (result, index, of) => err(progress(result, index, of)),
+    });
+    out(json ? JSON.stringify({ ...report, results: report.results.map(({ failure: _failure, ...rest }) => rest) }, null, 2) : `sweep: ${summarize(report)}`);
+    return 0;
+  } catch (error) {
+    err(`sweep: ${(error as Error).message ?? String(error)}`);
+    return 1;
+  } finally {
+    client?.destroy();
+    await store?.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
