@@ -1,0 +1,106 @@
+// Per-suite Bluesky fixture: a real PDS on 127.0.0.1 (with its in-memory PLC), the account
+// lorebook posts as (with an app password), and the fault proxy in front of it. lorebook talks
+// to the proxy; the tests count posts on the PDS itself with listRecords.
+import { AtpAgent } from '@atproto/api';
+import { afterAll, beforeAll } from 'vitest';
+import { createBlueskyClient, type BlueskyClient } from '../../../integrations/bluesky/index.ts';
+import type { AppContext } from '../../../src/app/app-context.ts';
+import { announceSoonWith } from '../../../src/outbox/announce-soon.ts';
+import type { Announcer, AnnounceSettings } from '../../../src/outbox/announce-story.ts';
+import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+import { startTestPds, type TestAccount, type TestPds } from './test-pds.ts';
+
+export const BASE_URL = 'https://lorebook.test';
+
+export const TEST_ANNOUNCE_SETTINGS: AnnounceSettings = {
+  baseUrl: BASE_URL,
+  maxAttempts: 4,
+  backoffBaseMs: 1_000,
+  backoffCapMs: 60_000,
+  staleClaimMs: 60_000,
+};
+
+export interface PostRecord {
+  uri: string;
+  value: {
+    text: string;
+    createdAt: string;
+    facets?: { index: { byteStart: number; byteEnd: number }; features: { $type: string; did?: string; tag?: string; uri?: string }[] }[];
+    embed?: { $type: string; external: { uri: string; title: string; description: string; thumb?: { mimeType: string; size: number } } };
+  };
+}
+
+export interface BlueskyFixture {
+  pds(): TestPds;
+  proxy(): FaultProxy;
+  /** The account lorebook posts as. */
+  account(): TestAccount;
+  /** A Bluesky client for lorebook's account, through the proxy. */
+  client(options?: { appPassword?: string; requestTimeoutMs?: number }): BlueskyClient;
+  /** An announcer through the proxy; its log lines are collected in `logs`. */
+  announcer(settings?: Partial<AnnounceSettings>, options?: { appPassword?: string; requestTimeoutMs?: number }): Announcer & { logs: string[]; port: BlueskyClient };
+  /** Every post of the account, read from the PDS directly (listRecords, paged). */
+  posts(): Promise<PostRecord[]>;
+  /** The posts whose link card points at the story. */
+  postsFor(slug: string): Promise<PostRecord[]>;
+}
+
+const MAX_PAGES = 20;
+
+export function useBluesky(): BlueskyFixture {
+  let pds: TestPds | undefined;
+  let proxy: FaultProxy | undefined;
+  let account: TestAccount | undefined;
+  beforeAll(async () => {
+    pds = await startTestPds();
+    account = await pds.createAccount('lorebook');
+    proxy = await startFaultProxy({ port: pds.port });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await pds?.close();
+  });
+  const need = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useBluesky: the PDS exists only inside tests and hooks');
+    return value;
+  };
+  const client: BlueskyFixture['client'] = (options = {}) =>
+    createBlueskyClient({
+      service: need(proxy).url,
+      identifier: need(account).handle,
+      appPassword: options.appPassword ?? need(account).appPassword,
+      requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
+    });
+  const posts = async (): Promise<PostRecord[]> => {
+    const reader = new AtpAgent({ service: need(pds).url });
+    const all: PostRecord[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const { data } = await reader.com.atproto.repo.listRecords({ repo: need(account).did, collection: 'app.bsky.feed.post', limit: 100, cursor });
+      all.push(...(data.records as unknown as PostRecord[]));
+      cursor = data.cursor;
+      if (cursor === undefined || data.records.length === 0) break;
+    }
+    return all;
+  };
+  return {
+    pds: () => need(pds),
+    proxy: () => need(proxy),
+    account: () => need(account),
+    client,
+    announcer(settings = {}, options = {}) {
+      const logs: string[] = [];
+      return { port: client(options), settings: { ...TEST_ANNOUNCE_SETTINGS, ...settings }, log: (line) => void logs.push(line), logs };
+    },
+    posts,
+    postsFor: async (slug) => (await posts()).filter((post) => post.value.embed?.external.uri === `${BASE_URL}/s/${slug}`),
+  };
+}
+
+/** The suite's AppContext with announcing on: publish and friends start an attempt after commit. */
+export function withAnnouncing(base: AppContext, announcer: Announcer): { ctx: AppContext; idle(): Promise<void> } {
+  const ctx: AppContext = { ...base };
+  const announcing = announceSoonWith(ctx, announcer);
+  ctx.announceSoon = announcing.soon;
+  return { ctx, idle: announcing.idle };
+}
