@@ -89,6 +89,36 @@ describe('an ambiguous failure is settled by looking at the record key, never by
   });
 });
 
+describe('a record at the story’s key that is not this story’s post', () => {
+  it('is never overwritten: the PDS refuses the create, the look-up finds a stranger, the story is failed and the log says so loudly', async () => {
+    const announcer = bsky.announcer();
+    const slug = await publish('Someone else sits at my key');
+    const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
+    // Another post at exactly this story's record key, linking somewhere else.
+    const stranger = await bsky.client().create({
+      slug,
+      publishedAt: String(meta?.published_at),
+      title: 'Not this story',
+      summary: 'A stranger.',
+      authorHandle: 'someone.test',
+      tags: [],
+      url: 'https://elsewhere.test/post',
+    });
+
+    expect(await announceStory(app.ctx(), announcer, slug)).toMatchObject({ outcome: 'retry_later', error: expect.stringMatching(/failed with 500/) });
+    app.advance(TEST_ANNOUNCE_SETTINGS.backoffCapMs);
+    expect(await announceStory(app.ctx(), announcer, slug)).toMatchObject({ outcome: 'failed', attempt: 2 });
+
+    const announce = (await getStory(app.ctx(), alice, { slug })).announce;
+    expect(announce).toEqual({ state: 'failed', last_error: `a different record already sits at ${stranger.uri}, this story's record key; lorebook never overwrites it` });
+    expect(announcer.logs.some((line) => line.startsWith(`ANNOUNCE CONFLICT ${slug}`))).toBe(true);
+    const [record, ...more] = await bsky.posts().then((posts) => posts.filter((post) => post.uri === stranger.uri));
+    expect(more).toHaveLength(0);
+    expect(record?.value.embed?.external.uri).toBe('https://elsewhere.test/post');
+    expect(await bsky.postsFor(slug)).toHaveLength(0);
+  });
+});
+
 describe('backoff, rate limits and giving up', () => {
   it('429 with retry-after: the story is not tried again before then, and the sweep stops instead of hammering', async () => {
     const announcer = bsky.announcer();
