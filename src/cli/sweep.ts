@@ -4,13 +4,15 @@
 // Lambda would too. Progress goes to stderr, the summary to stdout (`--json` for scripts).
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
+import { parseSlug } from '../domain/story/slug.ts';
 import { buildAnnouncer, buildContext } from '../context.ts';
+import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
 import type { AnnounceResult } from '../outbox/announce-story.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { openLocalStore, type LocalStore } from './local-store.ts';
 
-const HELP = `usage: npm run sweep [-- --limit <n>] [--json]
+const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--json]
 
 Announces on Bluesky the stories the announce queue still owes whose time has come: never
 tried (the attempt right after publishing was lost), released after a failure once their
@@ -21,9 +23,11 @@ posted and the post goes to the story's own record key, so running this while \`
 The run stops early when the account refuses the app password or Bluesky rate limits it.
 
 options:
-  --limit <n>  queue entries to look at in this run (1-${MAX_SWEEP_LIMIT}, default ${DEFAULT_SWEEP_LIMIT})
-  --json       print the report as JSON
-  -h, --help   this text
+  --limit <n>      queue entries to look at in this run (1-${MAX_SWEEP_LIMIT}, default ${DEFAULT_SWEEP_LIMIT})
+  --retry <slug>   put a failed announcement back on the queue first (attempts start again),
+                   e.g. after fixing the app password; repeat for more stories
+  --json           print the report as JSON
+  -h, --help       this text
 
 environment:
   BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
@@ -50,16 +54,19 @@ function progress(result: AnnounceResult, index: number, of: number): string {
 async function main(argv: string[]): Promise<number> {
   let limit = DEFAULT_SWEEP_LIMIT;
   let json = false;
+  let retry: string[] = [];
   try {
     const { values } = parseArgs({
       args: argv,
-      options: { limit: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: { limit: { type: 'string' }, retry: { type: 'string', multiple: true }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
     });
     if (values.help) {
       out(HELP);
       return 0;
     }
     json = values.json ?? false;
+    retry = values.retry ?? [];
+    for (const slug of retry) parseSlug(slug);
     if (values.limit !== undefined) {
       limit = Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT) throw new Error(`--limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
@@ -85,6 +92,10 @@ async function main(argv: string[]): Promise<number> {
     const ctx = buildContext(config, store.endpoint);
     client = ctx.store.client;
     await ensureTable(ctx.store.client, config.tableName);
+    for (const slug of retry) {
+      const result = await retryFailedAnnouncement(ctx, slug);
+      err(`sweep: retry ${slug}: ${result.outcome}${result.reason === undefined ? '' : ` (${result.reason})`}`);
+    }
     err(`sweep: looking at up to ${limit} due announcement(s) in table "${config.tableName}" at ${store.endpoint}`);
     const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => err(`sweep: ${line}`) }, {
       limit,

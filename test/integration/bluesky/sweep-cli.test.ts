@@ -82,6 +82,28 @@ describe('the PDS is down at publish', () => {
   });
 });
 
+describe('an operator retries a failed announcement by its slug', () => {
+  it('after a wrong app password failed it, npm run sweep -- --retry <slug> puts it back and posts it once', async () => {
+    const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({}, { appPassword: 'wrong-password' }));
+    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Failed then retried by hand') });
+    await idle();
+    expect((await getStory(app.ctx(), alice, { slug })).announce.state).toBe('failed');
+
+    const swept = await sweep(['--retry', slug, '--json']);
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(swept.stderr).toContain(`sweep: retry ${slug}: requeued`);
+    expect(JSON.parse(swept.stdout)).toMatchObject({ outcomes: { posted: 1 } });
+    const posts = await bsky.postsFor(slug);
+    expect(posts).toHaveLength(1);
+    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
+
+    // A story that is posted is not failed: nothing is requeued, nothing posted again.
+    const again = await sweep(['--retry', slug]);
+    expect(again.stderr).toContain(`sweep: retry ${slug}: not_failed (announce is posted)`);
+    expect(await bsky.postsFor(slug)).toHaveLength(1);
+  });
+});
+
 describe('the publish answer never waits for Bluesky', () => {
   it('publish answers while its announcement is still in flight', async () => {
     const held = bsky.proxy().hold(CREATE);
@@ -110,5 +132,7 @@ describe('npm run sweep as a command', () => {
     const bad = await sweep(['--limit', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--limit must be a whole number from 1 to 100');
+    const notASlug = await sweep(['--retry', 'not a slug']);
+    expect(notASlug.code).toBe(2);
   });
 });

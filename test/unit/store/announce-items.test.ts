@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimAnnounce, completeAnnounce, giveUpAnnounce, retryAnnounceLater } from '../../../src/store/announce-items.ts';
 import { dueAnnouncementsParams } from '../../../src/store/announce-queue.ts';
+import { requeueAnnounce } from '../../../src/store/announce-requeue.ts';
 import { PENDING } from '../../../src/store/claim-marker.ts';
 
 const slug = '2026-10-14-story';
@@ -73,6 +74,21 @@ describe('the announce writes on META', () => {
       ExpressionAttributeValues: { ':partition': 'ANNOUNCE', ':due': '2026-10-14T10:00:00.000Z#\uffff' },
       ScanIndexForward: true,
       Limit: 25,
+    });
+  });
+
+  it('a requeue needs a story never posted nor claimed, off the queue, public and shown; attempts start again', () => {
+    const { Update } = requeueAnnounce(slug, '2026-10-14T11:00:00.000Z');
+    expect(Update.ConditionExpression).toBe(
+      '(attribute_exists(PK)) AND (attribute_not_exists(#marker) AND attribute_not_exists(#queue) AND #visibility = :public AND #hidden = :shown)',
+    );
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2 REMOVE #r0');
+    expect(Update.ExpressionAttributeValues).toEqual({
+      ':s0': 'ANNOUNCE',
+      ':s1': `2026-10-14T11:00:00.000Z#${slug}`,
+      ':s2': 0,
+      ':public': 'public',
+      ':shown': false,
     });
   });
 });
