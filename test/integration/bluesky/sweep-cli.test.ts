@@ -17,6 +17,8 @@ const app = useAppFixture('bluesky-sweep-cli');
 const bsky = useBluesky();
 const alice = caller('alice');
 const CREATE = 'com.atproto.repo.createRecord';
+/** Each `npm run sweep` is a cold Node start that imports @atproto/api: seconds on a busy machine. */
+const CLI_TEST_MS = 120_000;
 
 interface Output {
   code: number;
@@ -79,7 +81,7 @@ describe('the PDS is down at publish', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('sweep: 0 due');
     expect(await bsky.postsFor(published.slug)).toHaveLength(1);
-  });
+  }, CLI_TEST_MS);
 });
 
 describe('an operator retries a failed announcement by its slug', () => {
@@ -101,7 +103,7 @@ describe('an operator retries a failed announcement by its slug', () => {
     const again = await sweep(['--retry', slug]);
     expect(again.stderr).toContain(`sweep: retry ${slug}: not_failed (announce is posted)`);
     expect(await bsky.postsFor(slug)).toHaveLength(1);
-  });
+  }, CLI_TEST_MS);
 });
 
 describe('the publish answer never waits for Bluesky', () => {
@@ -123,7 +125,7 @@ describe('npm run sweep as a command', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: npm run sweep');
     expect(help.stdout).toContain('BLUESKY_APP_PASSWORD');
-  });
+  }, CLI_TEST_MS);
 
   it('with announcing off it says so and posts nothing (exit 1); a bad --limit is a usage error (exit 2)', async () => {
     const off = await sweep([], { BLUESKY_SERVICE: '', BLUESKY_IDENTIFIER: '', BLUESKY_APP_PASSWORD: '' });
@@ -134,5 +136,5 @@ describe('npm run sweep as a command', () => {
     expect(bad.stderr).toContain('--limit must be a whole number from 1 to 100');
     const notASlug = await sweep(['--retry', 'not a slug']);
     expect(notASlug.code).toBe(2);
-  });
+  }, CLI_TEST_MS);
 });
