@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
+import { scheduleAnnounceSweeps } from '../../../src/outbox/announce-sweeper.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
@@ -116,6 +117,24 @@ describe('the publish answer never waits for Bluesky', () => {
     held.forward();
     await idle();
     expect(await bsky.postsFor(published.slug)).toHaveLength(1);
+  });
+});
+
+describe('sweeps on a schedule (what npm start runs)', () => {
+  it('a story whose publish-time attempt never happened is posted by the next scheduled sweep, once; stop waits for the run', async () => {
+    // Published without announcing: as if the process died right after the commit.
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Posted by the schedule') });
+    const announcer = bsky.announcer();
+    const schedule = scheduleAnnounceSweeps(app.ctx(), announcer, 50);
+    try {
+      for (let poll = 0; poll < 100 && (await getStory(app.ctx(), alice, { slug })).announce.state !== 'posted'; poll += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await schedule.stop();
+    }
+    expect(await bsky.postsFor(slug)).toHaveLength(1);
+    expect(announcer.logs.some((line) => line.startsWith('announce sweep: '))).toBe(true);
   });
 });
 
