@@ -6,7 +6,7 @@
 import { Agent, CredentialSession, type RichText } from '@atproto/api';
 import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../src/outbox/announce-port.ts';
 import { boundedFetch } from './bounded-fetch.ts';
-import { toAnnounceFailure, type Step } from './failures.ts';
+import { isSessionRefused, toAnnounceFailure, type Step } from './failures.ts';
 import { POST_COLLECTION, linksOf, postRecord } from './post-record.ts';
 import { storyRecordKey } from './record-key.ts';
 
@@ -35,11 +35,14 @@ export function createBlueskyClient(options: BlueskyOptions): BlueskyClient {
   const now = options.now ?? Date.now;
   let signingIn: Promise<string> | undefined;
   let refused: AnnounceFailure | undefined;
+  /** The PDS refused our tokens and the session could not refresh them: sign in afresh. */
+  let stale = false;
 
   const call = async <T>(step: Step, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
+      if (step !== 'sign-in' && isSessionRefused(error)) stale = true;
       throw toAnnounceFailure(error, step, where, now);
     }
   };
@@ -47,8 +50,9 @@ export function createBlueskyClient(options: BlueskyOptions): BlueskyClient {
   /** Signs in once; concurrent callers share the one attempt. */
   const did = async (): Promise<string> => {
     if (refused !== undefined) throw refused;
-    if (session.did !== undefined && session.hasSession) return session.did;
+    if (session.did !== undefined && session.hasSession && !stale) return session.did;
     signingIn ??= call('sign-in', async () => {
+      stale = false;
       await session.login({ identifier: options.identifier, password: options.appPassword });
       return session.did as string;
     }).finally(() => {

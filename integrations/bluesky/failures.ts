@@ -7,11 +7,21 @@ import { AnnounceFailure } from '../../src/outbox/announce-port.ts';
 
 export type Step = 'sign-in' | 'look-up' | 'upload' | 'post' | 'delete';
 
+/** Errors that mean the session, not the request, was refused: sign in again and retry. */
+const SESSION_ERRORS = new Set(['ExpiredToken', 'InvalidToken', 'AuthRequired', 'AuthenticationRequired', 'AuthMissing']);
+
+/** The session was refused after sign-in (an expired or revoked token the session could not refresh). */
+export function isSessionRefused(error: unknown): boolean {
+  return error instanceof XRPCError && (error.status === 401 || SESSION_ERRORS.has(error.error));
+}
+
 export function toAnnounceFailure(error: unknown, step: Step, where: string, now: () => number = Date.now): AnnounceFailure {
   if (error instanceof AnnounceFailure) return error;
   const status: number | undefined = error instanceof XRPCError ? error.status : undefined;
   const detail = describe(error);
-  if (status === undefined || status === 1 || status === 0) {
+  // Status 1 is no HTTP answer at all; 2 is an answer that was not a valid XRPC response.
+  if (status === undefined || status < 100) {
+    if (status === 2) return new AnnounceFailure('server', `${step}: ${where} gave an invalid answer (${detail})`, { cause: error });
     if (causes(error).some((cause) => cause.name === 'TimeoutError' || cause.name === 'AbortError')) {
       return new AnnounceFailure('timeout', `${step}: ${where} did not answer in time (${detail})`, { cause: error });
     }
@@ -26,6 +36,9 @@ export function toAnnounceFailure(error: unknown, step: Step, where: string, now
     });
   }
   if (status >= 500) return new AnnounceFailure('server', `${step}: ${where} failed with ${status} (${detail})`, { cause: error });
+  if (step !== 'sign-in' && isSessionRefused(error)) {
+    return new AnnounceFailure('server', `${step}: ${where} refused the session (${status} ${detail}); the next attempt signs in again`, { cause: error });
+  }
   if (step === 'sign-in' && (status === 401 || status === 400 || status === 403)) {
     return new AnnounceFailure(
       'credentials',

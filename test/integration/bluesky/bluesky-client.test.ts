@@ -84,6 +84,20 @@ describe('the session', () => {
     expect(bsky.proxy().seen(SIGN_IN) - signIns).toBe(0);
   });
 
+  it('tokens refused even after a refresh: that attempt fails retryably, and the next one signs in again', async () => {
+    const client = bsky.client();
+    await client.did();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const signIns = bsky.proxy().seen(SIGN_IN);
+    // The first refusal makes the session refresh and retry; the retry is refused too.
+    bsky.proxy().inject(CREATE, { kind: 'status', status: 401, error: 'AuthenticationRequired' }, 2);
+    await expect(client.create(story('refused-session'))).rejects.toMatchObject({ kind: 'server', message: expect.stringMatching(/signs in again/) });
+    expect(bsky.proxy().seen(SIGN_IN) - signIns).toBe(0);
+    await client.create(story('refused-session'));
+    expect(bsky.proxy().seen(SIGN_IN) - signIns).toBe(1);
+    expect(await bsky.postsFor('2026-10-14-refused-session')).toHaveLength(1);
+  });
+
   it('a sign-in that hangs ends at the request timeout', async () => {
     const client = bsky.client({ requestTimeoutMs: 300 });
     bsky.proxy().inject(SIGN_IN, { kind: 'hang' });

@@ -29,6 +29,20 @@ describe('errors from @atproto/api become the failure kinds the announcer decide
   });
 });
 
+describe('a refused session is not the post’s fault', () => {
+  it('401 or an expired token after sign-in is retryable (server), and says the next attempt signs in again', () => {
+    for (const error of [new XRPCError(401, 'AuthenticationRequired', 'no'), new XRPCError(400, 'ExpiredToken', 'expired')]) {
+      const failure = toAnnounceFailure(error, 'post', where, now);
+      expect(failure).toMatchObject({ kind: 'server', permanent: false });
+      expect(failure.message).toContain('signs in again');
+    }
+  });
+
+  it('an answer that is not valid XRPC is a server failure, not a rejection', () => {
+    expect(toAnnounceFailure(new XRPCError(2, 'InvalidResponse', 'garbled'), 'post', where, now)).toMatchObject({ kind: 'server' });
+  });
+});
+
 describe('retry-after', () => {
   it('reads seconds, an HTTP date, or falls back to ratelimit-reset', () => {
     expect(retryAfter({ 'retry-after': '2' }, now)).toBe(2_000);
