@@ -41,6 +41,9 @@ export function buildAnnouncer(config: Config, log: (line: string) => void): Ann
     return undefined;
   }
   log(`lorebook: Bluesky announcing is on: posting as ${bluesky.identifier} on ${bluesky.service}`);
+  if (/^(127\.|localhost$|\[::1\]$)/.test(new URL(config.http.baseUrl).hostname)) {
+    log(`lorebook: WARNING link cards will point at ${config.http.baseUrl}, this machine; set LOREBOOK_BASE_URL to the public URL before announcing for real`);
+  }
   return {
     port: createBlueskyClient({
       service: bluesky.service,

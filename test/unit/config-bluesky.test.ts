@@ -25,7 +25,10 @@ describe('Bluesky settings', () => {
     });
     const lines: string[] = [];
     const announcer = buildAnnouncer(readConfig({ ...account, LOREBOOK_ANNOUNCE_TIMEOUT_MS: '20000' }), (line) => lines.push(line));
-    expect(lines).toEqual(['lorebook: Bluesky announcing is on: posting as lorebook.test on http://127.0.0.1:2583']);
+    expect(lines).toEqual([
+      'lorebook: Bluesky announcing is on: posting as lorebook.test on http://127.0.0.1:2583',
+      'lorebook: WARNING link cards will point at http://127.0.0.1:8787, this machine; set LOREBOOK_BASE_URL to the public URL before announcing for real',
+    ]);
     // A claim turns stale only well after a whole attempt of bounded calls.
     expect(announcer?.settings).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', maxAttempts: 8, staleClaimMs: 600_000 });
   });
@@ -36,5 +39,12 @@ describe('Bluesky settings', () => {
     );
     expect(() => readConfig({ ...account, BLUESKY_SERVICE: 'bsky.social' })).toThrow(/must be an http\(s\) URL/);
     expect(() => readConfig({ ...account, LOREBOOK_ANNOUNCE_MAX_ATTEMPTS: '0' })).toThrow(/LOREBOOK_ANNOUNCE_MAX_ATTEMPTS must be a positive whole number/);
+  });
+
+  it('with a public base URL there is no warning, and link cards point there', () => {
+    const lines: string[] = [];
+    const announcer = buildAnnouncer(readConfig({ ...account, LOREBOOK_BASE_URL: 'https://lorebook.example' }), (line) => lines.push(line));
+    expect(lines).toEqual(['lorebook: Bluesky announcing is on: posting as lorebook.test on http://127.0.0.1:2583']);
+    expect(announcer?.settings.baseUrl).toBe('https://lorebook.example');
   });
 });
