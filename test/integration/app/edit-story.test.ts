@@ -7,6 +7,9 @@ import { refusal } from '../../helpers/refusal.ts';
 import { storySetup } from '../../helpers/story-setup.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { publishStory } from '../../../src/app/publish-story.ts';
+import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 
 const app = useAppFixture('edit-story');
 const alice = caller('alice');
@@ -161,5 +164,73 @@ describe('edit_story refuses bad input and writes nothing', () => {
     const error = await refusal(editStory(app.ctx(), alice, { slug, markdown, kind: 'kind' in variant ? variant.kind : 'rephrase' }));
     expect(error.code).toBe(code);
     expect(await app.allItems()).toEqual(before);
+  });
+});
+
+describe('edit_story keeps the feed, the announce queue and the notifications in step with the content', () => {
+  const { storyMeta } = storySetup(app, alice);
+  const feedAndQueue = (meta: Record<string, unknown>) => ({
+    feed: meta.GSI1PK !== undefined,
+    queued: meta.GSI3PK !== undefined,
+  });
+
+  it('making a public story private takes it out of the feed and off the announce queue', async () => {
+    const title = 'Public then private';
+    const slug = await published(title);
+    expect(feedAndQueue(await storyMeta(slug))).toEqual({ feed: true, queued: true });
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { visibility: 'private' }), kind: 'rephrase' });
+    expect(feedAndQueue(await storyMeta(slug))).toEqual({ feed: false, queued: false });
+  });
+
+  it('making a private story public lists it, adds its feed month, and owes it an announcement', async () => {
+    const title = 'Private then public';
+    const slug = await published(title, { visibility: 'private' });
+    expect(feedAndQueue(await storyMeta(slug))).toEqual({ feed: false, queued: false });
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Now public.' }), kind: 'addition' });
+    const meta = await storyMeta(slug);
+    expect(feedAndQueue(meta)).toEqual({ feed: true, queued: true });
+    const months = (await app.state()).find((item) => item.PK === 'FEED' && item.SK === 'MONTHS');
+    expect(months?.months).toContain(String(meta.published_at).slice(0, 7));
+  });
+
+  it('a story already announced is not queued again when it becomes public once more', async () => {
+    const title = 'Announced, private, public';
+    const slug = await published(title);
+    await updateStoryMeta(app.ctx(), slug, {
+      expression: 'SET bsky_uri = :uri REMOVE GSI3PK, GSI3SK',
+      values: { ':uri': 'at://did:plc:x/app.bsky.feed.post/3abc' },
+    });
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { visibility: 'private' }), kind: 'rephrase' });
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title), kind: 'rephrase' });
+    expect(feedAndQueue(await storyMeta(slug))).toEqual({ feed: true, queued: false });
+  });
+
+  it('a republish that drops an optional field removes it instead of keeping the old value', async () => {
+    const title = 'Agent field dropped';
+    const withAgent = storyTitled(title).replace('status: n/a\n', 'status: n/a\nagent: claude-code\n');
+    const slug = (await publishStory(app.ctx(), alice, { markdown: withAgent })).slug;
+    expect(await storyMeta(slug)).toHaveProperty('agent', 'claude-code');
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title), kind: 'rephrase' });
+    expect(await storyMeta(slug)).not.toHaveProperty('agent');
+  });
+
+  it('a correction tells exactly the reproducers; a rephrase tells nobody', async () => {
+    const title = 'Corrected for its reproducers';
+    const slug = await published(title);
+    await reportReproduction(app.ctx(), bob, { slug, result: 'worked' });
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Reworded.' }), kind: 'rephrase' });
+    const outbox = async () => (await app.state()).filter((item) => item.PK === 'OUTBOX' && String(item.SK).includes(slug));
+    expect(await outbox()).toEqual([]);
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Fixed step 2.' }), kind: 'correction', note: 'Step 2 was wrong.' });
+    const events = await outbox();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ kind: 'correction', revision: 3, note: 'Step 2 was wrong.', recipients: [bob.account] });
+  });
+
+  it('a correction of a story nobody reproduced records no event', async () => {
+    const title = 'Corrected before anyone tried';
+    const slug = await published(title);
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Fixed.' }), kind: 'correction', note: 'Fixed.' });
+    expect((await app.state()).filter((item) => item.PK === 'OUTBOX' && String(item.SK).includes(slug))).toEqual([]);
   });
 });
