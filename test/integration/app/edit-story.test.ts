@@ -151,6 +151,7 @@ describe('edit_story refuses bad input and writes nothing', () => {
 
   it.each([
     ['a correction without a note', { kind: 'correction' }, 'validation_failed'],
+    ['a correction whose note is only white space', { kind: 'correction', note: '   ' }, 'validation_failed'],
     ['an unknown kind', { kind: 'rewrite' }, 'validation_failed'],
     ['a changed date', { markdownDate: '2026-10-15' }, 'validation_failed'],
     ['markdown over 64 KiB', { bigMarkdown: true }, 'payload_too_large'],
@@ -161,7 +162,7 @@ describe('edit_story refuses bad input and writes nothing', () => {
     if ('markdownDate' in variant) markdown = markdown.replace('date: 2026-10-14', `date: ${variant.markdownDate}`);
     if ('bigMarkdown' in variant) markdown += 'x'.repeat(70 * 1024);
     const before = await app.allItems();
-    const error = await refusal(editStory(app.ctx(), alice, { slug, markdown, kind: 'kind' in variant ? variant.kind : 'rephrase' }));
+    const error = await refusal(editStory(app.ctx(), alice, { slug, markdown, kind: 'kind' in variant ? variant.kind : 'rephrase', ...('note' in variant ? { note: variant.note } : {}) }));
     expect(error.code).toBe(code);
     expect(await app.allItems()).toEqual(before);
   });

@@ -144,3 +144,33 @@ describe('publish_story refuses bad input with a typed error and writes nothing'
     expect(fields.some((field) => field.includes('reproduce'))).toBe(true);
   });
 });
+
+describe('publish_story targets and lists exactly what it names', () => {
+  it('an explicit slug that names no story is not_found: publishing never creates a story under a made-up key', async () => {
+    const before = await app.allItems();
+    const error = await refusal(publishStory(app.ctx(), alice, { markdown: storyTitled('Never published'), slug: '2026-10-14-never-published' }));
+    expect(error.code).toBe('not_found');
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it('a republish to an explicit slug with another date is validation_failed naming the date', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Date is fixed') });
+    const before = await app.allItems();
+    const moved = storyTitled('Date is fixed', { extra: 'Later.' }).replace('date: 2026-10-14', 'date: 2026-10-15');
+    const error = await refusal(publishStory(app.ctx(), alice, { markdown: moved, slug }));
+    expect(error.code).toBe('validation_failed');
+    expect(Object.keys((error.details as { fields: Record<string, string> }).fields)).toEqual(['front_matter.date']);
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it("a first public publish records its month in the feed's month list; a private one does not", async () => {
+    const months = async () => ((await app.state()).find((item) => item.PK === 'FEED' && item.SK === 'MONTHS')?.months ?? []) as string[];
+    app.advance(400 * 24 * 60 * 60 * 1000);
+    const privateMonth = new Date(app.ctx().store.now()).toISOString().slice(0, 7);
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Private in a new month', { visibility: 'private' }) });
+    expect(await months()).not.toContain(privateMonth);
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Public in a new month') });
+    expect(await months()).toContain(privateMonth);
+  });
+});
+
