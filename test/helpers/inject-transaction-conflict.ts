@@ -16,6 +16,8 @@ export function injectTransactionConflicts(
   client: DynamoDBDocumentClient,
   times: number,
   command: 'TransactWrite' | 'TransactGet' = 'TransactWrite',
+  /** The reason on the first action: AWS also cancels with ThrottlingError under load. */
+  code: 'TransactionConflict' | 'ThrottlingError' = 'TransactionConflict',
 ): InjectedConflicts {
   let injected = 0;
   const name = `lorebookInjectTransactionConflict${++sequence}`;
@@ -25,12 +27,12 @@ export function injectTransactionConflicts(
       if (isTransaction && injected < times) {
         injected += 1;
         const items = ((args.input as { TransactItems?: unknown[] }).TransactItems ?? []).length;
-        throw Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]'), {
+        throw Object.assign(new Error(`Transaction cancelled, please refer cancellation reasons for specific reasons [${code}]`), {
           name: 'TransactionCanceledException',
           $fault: 'client',
           $metadata: { httpStatusCode: 400 },
           CancellationReasons: Array.from({ length: items }, (_, i) =>
-            i === 0 ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
+            i === 0 ? { Code: code, Message: 'injected' } : { Code: 'None' },
           ),
         });
       }

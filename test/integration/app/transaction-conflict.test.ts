@@ -59,3 +59,22 @@ describe('a TransactionConflict is retried, bounded, and never applied twice', (
     }
   });
 });
+
+describe('a throttled transaction is store trouble, not a conflict', () => {
+  it('a transaction cancelled with ThrottlingError answers a retryable store_unavailable and writes nothing', async () => {
+    const ctx = { ...app.ctx(), sleep: async () => {} };
+    const faults = injectTransactionConflicts(ctx.store.client, 1, 'TransactWrite', 'ThrottlingError');
+    const before = await app.allItems();
+    try {
+      const error = await refusal(publishStory(ctx, alice, { markdown: storyTitled('Throttled'), op_id: 'op-throttled' }));
+      expect(error.code).toBe('store_unavailable');
+      expect(error.retryable).toBe(true);
+      expect(error.retryAfterMs).toBeGreaterThan(0);
+      expect(faults.injected()).toBe(1);
+      expect(await app.allItems()).toEqual(before);
+    } finally {
+      faults.remove();
+    }
+  });
+});
+
