@@ -120,6 +120,15 @@ describe('edit_story never re-applies on top of a newer revision', () => {
     expect(meta).not.toHaveProperty('GSI3PK');
   });
 
+  it('an identical edit with an op_id does not record "unchanged" when another edit lands before its op commits', async () => {
+    const title = 'No-op raced by an edit';
+    const slug = await published(title);
+    afterNextRead(app.ctx(), () => editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Raced in.' }), kind: 'rephrase' }));
+    const error = await refusal(editStory(app.ctx(), alice, { slug, markdown: storyTitled(title), kind: 'rephrase', op_id: 'op-noop-raced' }));
+    expect(error.code).toBe('revision_conflict');
+    expect((await app.allItems()).some((item) => item.PK === 'OP#acct-alice' && item.SK === 'op-noop-raced')).toBe(false);
+  });
+
   it('an edit that arrives after the same content landed converges instead of conflicting', async () => {
     const title = 'Converging edit';
     const slug = await published(title);
