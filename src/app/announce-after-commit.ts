@@ -1,11 +1,11 @@
-// After a committed write that leaves a story public and shown (a first publish, a republish or
-// edit that made it public, an unhide), start an announcement attempt — best effort, never
-// awaited (design §4). The attempt itself finds out whether one is still owed: a story already
-// posted or with a live claim costs it one read.
-import { isListedPublicly } from '../store/story-items.ts';
+// After a committed write that changes what Bluesky should show of a story — a first publish, a
+// republish or edit that made it public or private, a hide or an unhide — start an attempt to
+// bring its Bluesky side in line: post, or delete the post. Best effort, never awaited (design
+// §4); the announce queue, written in the same transaction, guarantees it later. The attempt
+// finds out whether anything is owed: a story with nothing to do costs it one read.
 import type { AppContext } from './app-context.ts';
 
-export function announceAfterCommit<R extends { slug: string; visibility: 'public' | 'private'; hidden: boolean }>(ctx: AppContext, outcome: R): R {
-  if (ctx.announceSoon !== undefined && isListedPublicly(outcome.visibility, outcome.hidden)) ctx.announceSoon(outcome.slug);
+export function announceAfterCommit<R extends { slug: string }>(ctx: AppContext, outcome: R): R {
+  ctx.announceSoon?.(outcome.slug);
   return outcome;
 }

@@ -5,15 +5,15 @@
 import { LorebookError } from '../domain/errors.ts';
 import type { ParsedStory } from '../domain/story/story-types.ts';
 import type { WriteAction } from '../store/actions.ts';
+import { listAnnouncement, unlistAnnouncement } from '../store/announce-items.ts';
+import { and, type Condition } from '../store/condition.ts';
 import { addFeedMonth, feedMonth } from '../store/feed-months.ts';
 import { storyKey } from '../store/keys.ts';
 import { correctionOutboxItem } from '../store/outbox-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import {
-  ANNOUNCE_QUEUE_ATTRIBUTES,
   FEED_INDEX_ATTRIBUTES,
   OPTIONAL_CONTENT_FIELDS,
-  announceQueueFields,
   bodyItem,
   feedIndexFields,
   isListedPublicly,
@@ -96,29 +96,35 @@ export function planNewRevision(change: NewRevision): WritePlan<ContentOutcome> 
   for (const [field, value] of Object.entries(content)) if (value !== undefined) set[field] = value;
   const remove: string[] = OPTIONAL_CONTENT_FIELDS.filter((field) => content[field] === undefined);
   const actions: WriteAction[] = [];
+  let queueCondition: Condition | undefined;
 
   if (listed && !meta.in_feed) {
     Object.assign(set, feedIndexFields(meta.slug, meta.published_at));
     if (!change.feedMonths.includes(feedMonth(meta.published_at))) actions.push(addFeedMonth(feedMonth(meta.published_at)));
-    // Making a private story public owes it an announcement, if it never had one.
-    if (meta.bsky_uri === undefined && !meta.announce_queued) Object.assign(set, announceQueueFields(meta.slug, at));
-  } else if (!listed && meta.in_feed) {
-    remove.push(...FEED_INDEX_ATTRIBUTES);
-    if (meta.announce_queued && meta.bsky_uri === undefined) remove.push(...ANNOUNCE_QUEUE_ATTRIBUTES);
+    // Made public: owed an announcement if it never had one; a post whose deletion has not run yet stays.
+    const queue = listAnnouncement(meta, at);
+    Object.assign(set, queue.set);
+    remove.push(...queue.remove);
+    queueCondition = queue.condition;
   }
+  if (!listed && meta.in_feed) {
+    remove.push(...FEED_INDEX_ATTRIBUTES);
+    // Made private: never announced leaves the queue; a post (or a possible one) is deleted.
+    const queue = unlistAnnouncement(meta, at);
+    Object.assign(set, queue.set);
+    remove.push(...queue.remove);
+    queueCondition = queue.condition;
+  }
+  const asRead: Condition = {
+    expression: 'revision = :base AND #hidden = :hidden',
+    names: { '#hidden': 'hidden' },
+    values: { ':base': meta.revision, ':hidden': meta.hidden },
+  };
 
   actions.push(
     // The hidden flag is part of the condition: a hide changes no revision, and without it an edit
     // planned before the hide would put the hidden story back in the feed.
-    updateItem(
-      storyKey(meta.slug),
-      { set, remove },
-      {
-        expression: 'revision = :base AND #hidden = :hidden',
-        names: { '#hidden': 'hidden' },
-        values: { ':base': meta.revision, ':hidden': meta.hidden },
-      },
-    ),
+    updateItem(storyKey(meta.slug), { set, remove }, queueCondition === undefined ? asRead : and(asRead, queueCondition)),
     createItem(revisionItem(meta.slug, revision, story, { ...change.record, at, by: caller.account })),
     replaceItem(bodyItem(meta.slug, story, revision)),
   );

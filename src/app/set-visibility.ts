@@ -12,10 +12,9 @@ import { addFeedMonth, feedMonth, monthsOf } from '../store/feed-months.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem } from '../store/replace-by-key.ts';
+import { listAnnouncement, unlistAnnouncement } from '../store/announce-items.ts';
 import {
-  ANNOUNCE_QUEUE_ATTRIBUTES,
   FEED_INDEX_ATTRIBUTES,
-  announceQueueFields,
   feedIndexFields,
   isListedPublicly,
   toStoryMeta,
@@ -60,7 +59,8 @@ export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknow
       const meta = ownStory(stored === undefined ? undefined : toStoryMeta(stored), slug, caller, 'hide or unhide it');
       const outcome: VisibilityOutcome = { slug, hidden: input.hidden, visibility: meta.visibility };
       if (meta.hidden === input.hidden) return { outcome, actions: [], guards: [checkItem(storyKey(slug), asRead(meta))] };
-      const actions = input.hidden ? planHide(meta) : planUnhide(meta, monthsOf(pick(read, feedMonthsKey)), new Date(now).toISOString());
+      const at = new Date(now).toISOString();
+      const actions = input.hidden ? planHide(meta, at) : planUnhide(meta, monthsOf(pick(read, feedMonthsKey)), at);
       return { outcome, actions, guards: [] };
     },
   }));
@@ -81,33 +81,41 @@ function asRead(meta: StoryMeta): Condition {
 }
 
 /**
- * Out of the feed and off the announce queue. Removing attributes that are absent changes
- * nothing, so both are removed whatever was read: a story only sits on the queue while it was
- * never posted, and a hidden story must never be announced.
+ * Out of the feed. A story whose announcement never reached Bluesky leaves the announce queue
+ * (a hidden story is never announced); one that was posted, or may have been, is queued due now
+ * so the announcer deletes the post at its record key (design §4).
  */
-function planHide(meta: StoryMeta): WriteAction[] {
-  // @NOTE deleting an already published Bluesky post is a later issue (design §4, set_visibility).
+function planHide(meta: StoryMeta, at: string): WriteAction[] {
+  const queue = unlistAnnouncement(meta, at);
   return [
-    updateItem(storyKey(meta.slug), { set: { hidden: true }, remove: [...FEED_INDEX_ATTRIBUTES, ...ANNOUNCE_QUEUE_ATTRIBUTES] }, asRead(meta)),
+    updateItem(
+      storyKey(meta.slug),
+      { set: { hidden: true, ...queue.set }, remove: [...FEED_INDEX_ATTRIBUTES, ...queue.remove] },
+      queue.condition === undefined ? asRead(meta) : and(asRead(meta), queue.condition),
+    ),
   ];
 }
 
-/** Back in the feed when public; a public story never posted owes its announcement again. */
+/**
+ * Back in the feed when public. A public story never posted owes its announcement again (a post
+ * deleted after a hide left no marker, so it is announced again at the same record key); one
+ * whose deletion was queued but has not run keeps its post, and leaves the queue.
+ */
 function planUnhide(meta: StoryMeta, months: readonly string[], at: string): WriteAction[] {
   const set: Record<string, unknown> = { hidden: false };
+  const remove: string[] = [];
   const actions: WriteAction[] = [];
   let condition = asRead(meta);
   if (isListedPublicly(meta.visibility, false)) {
     Object.assign(set, feedIndexFields(meta.slug, meta.published_at));
     if (!months.includes(feedMonth(meta.published_at))) actions.push(addFeedMonth(feedMonth(meta.published_at)));
-    if (meta.bsky_uri === undefined && !meta.announce_queued) {
-      Object.assign(set, announceQueueFields(meta.slug, at));
-      // An announcer working from a stale queue entry may have posted it in between: a posted
-      // story must not go back on the queue.
-      condition = and(condition, { expression: 'attribute_not_exists(#bskyUri)', names: { '#bskyUri': 'bsky_uri' } });
-    }
-    // @NOTE re-announcing a post deleted by a hide is a later issue (design §4, set_visibility).
+    // An announcer working from a stale queue entry may have posted (or claimed) in between:
+    // the queue decision is conditioned on the marker it was made from.
+    const queue = listAnnouncement(meta, at);
+    Object.assign(set, queue.set);
+    remove.push(...queue.remove);
+    if (queue.condition !== undefined) condition = and(condition, queue.condition);
   }
-  actions.push(updateItem(storyKey(meta.slug), { set }, condition));
+  actions.push(updateItem(storyKey(meta.slug), remove.length > 0 ? { set, remove } : { set }, condition));
   return actions;
 }

@@ -1,25 +1,48 @@
 // The announce protocol's writes on a story's META (design §4), built on the claim marker:
 // `bsky_uri` absent = owed, `pending` = claimed by `claim_id`, an at-uri = posted. The queue
-// entry (GSI3, ANNOUNCE / <due_at>#<slug>) stays while the announcement is owed; its sort key is
-// when the sweeper should look next: the retry time after a failure, the moment the claim
-// turns stale while one is held.
+// entry (GSI3, ANNOUNCE / <due_at>#<slug>) means "the Bluesky side of this story needs work":
+// a post while the story is listed (public and shown) and has none, a deletion once it is not
+// listed any more (hidden, or made private) and may have one. Its sort key is when the sweeper
+// should look next: the retry time after a failure, the moment a held claim turns stale.
 import type { UpdateAction } from './actions.ts';
-import { claimMarker, completeClaim, releaseClaim, type Claim } from './claim-marker.ts';
-import type { Condition } from './condition.ts';
+import { claimMarker, completeClaim, reclaimMarker, releaseClaim, type Claim } from './claim-marker.ts';
+import { and, type Condition } from './condition.ts';
 import { announcePartition, listSortKey, storyKey } from './keys.ts';
 import { INDEXES } from './schema.ts';
-import { ANNOUNCE_QUEUE_ATTRIBUTES } from './story-items.ts';
+import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields, type StoryMeta } from './story-items.ts';
+import { updateItem } from './update-item.ts';
 
 export const ANNOUNCE_MARKER = 'bsky_uri';
 
 export const announceClaim = (slug: string, claimId: string): Claim => ({ key: storyKey(slug), marker: ANNOUNCE_MARKER, claimId });
 
-// Only a story still on the queue may be claimed: a hide (or a post recorded by another worker)
-// takes it off, and a claim made from an older read must not announce it anyway.
-const stillOwed: Condition = {
+// Only a story still on the queue may be claimed: a claim made from an older read must not act
+// on a story whose Bluesky side another worker has settled meanwhile.
+const onQueue: Condition = {
   expression: '#queue = :announcePartition',
   names: { '#queue': INDEXES.announce.partition },
   values: { ':announcePartition': announcePartition },
+};
+
+/** Public and shown: only then may it be posted (a hide or an edit to private in between stops it). */
+const listed: Condition = {
+  expression: '#visibility = :public AND #hidden = :shown',
+  names: { '#visibility': 'visibility', '#hidden': 'hidden' },
+  values: { ':public': 'public', ':shown': false },
+};
+
+/** Hidden or private: only then may its post be deleted (an unhide in between stops it). */
+const unlisted: Condition = {
+  expression: '#visibility <> :public OR #hidden = :hiddenFlag',
+  names: { '#visibility': 'visibility', '#hidden': 'hidden' },
+  values: { ':public': 'public', ':hiddenFlag': true },
+};
+
+/** Bluesky was never reached: no marker, and no attempt that might have posted and lost the answer. */
+const neverReached: Condition = {
+  expression: 'attribute_not_exists(#marker) AND (attribute_not_exists(#attempts) OR #attempts = :noAttempts)',
+  names: { '#marker': ANNOUNCE_MARKER, '#attempts': 'announce_attempts' },
+  values: { ':noAttempts': 0 },
 };
 
 export interface AnnounceClaimRequest {
@@ -32,24 +55,28 @@ export interface AnnounceClaimRequest {
   takeOverBefore?: string | undefined;
 }
 
-/** Claims an owed announcement and counts the attempt, in one conditional update. */
+const countAttempt = (request: AnnounceClaimRequest) => ({
+  setClauses: ['#attempts = if_not_exists(#attempts, :zero) + :one', '#queueSort = :staleSort'],
+  names: { '#attempts': 'announce_attempts', '#queueSort': INDEXES.announce.sort },
+  values: { ':zero': 0, ':one': 1, ':staleSort': listSortKey(request.staleAt, request.slug) },
+});
+
+/** Claims an owed announcement of a listed story and counts the attempt, in one conditional update. */
 export function claimAnnounce(request: AnnounceClaimRequest): UpdateAction {
-  return claimMarker(
-    announceClaim(request.slug, request.claimId),
-    request.claimedAt,
-    request.takeOverBefore,
-    {
-      setClauses: ['#attempts = if_not_exists(#attempts, :zero) + :one', '#queueSort = :staleSort'],
-      names: { '#attempts': 'announce_attempts', '#queueSort': INDEXES.announce.sort },
-      values: { ':zero': 0, ':one': 1, ':staleSort': listSortKey(request.staleAt, request.slug) },
-    },
-    stillOwed,
-  );
+  return claimMarker(announceClaim(request.slug, request.claimId), request.claimedAt, request.takeOverBefore, countAttempt(request), and(onQueue, listed));
 }
 
-/** Records the post and leaves the queue; only the claim's holder can. */
+/** Records the post and leaves the queue; only the claim's holder can, and only while the story is listed. */
 export function completeAnnounce(slug: string, claimId: string, uri: string): UpdateAction {
-  return completeClaim(announceClaim(slug, claimId), uri, { remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at', 'last_error'] });
+  return completeClaim(announceClaim(slug, claimId), uri, { remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at', 'last_error'] }, listed);
+}
+
+/** The story was unlisted while we posted: record the post anyway and stay on the queue, due now, so it is deleted. */
+export function recordPostToDelete(slug: string, claimId: string, uri: string, dueAt: string): UpdateAction {
+  return completeClaim(announceClaim(slug, claimId), uri, {
+    set: { [INDEXES.announce.sort]: listSortKey(dueAt, slug) },
+    remove: ['next_attempt_at', 'last_error'],
+  });
 }
 
 /** Gives the claim back after a failed attempt; the queue entry moves to the retry time. */
@@ -66,3 +93,85 @@ export function giveUpAnnounce(slug: string, claimId: string, lastError: string)
     remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at'],
   });
 }
+
+/**
+ * Claims the deletion of an unlisted story's post: from the recorded post (`posted`), or — when
+ * an attempt may have posted without recording it, or a claim went stale — from no marker or a
+ * stale claim. Counts the attempt like an announcement.
+ */
+export function claimDelete(request: AnnounceClaimRequest & { posted?: string | undefined }): UpdateAction {
+  const claim = announceClaim(request.slug, request.claimId);
+  const guard = and(onQueue, unlisted);
+  return request.posted === undefined
+    ? claimMarker(claim, request.claimedAt, request.takeOverBefore, countAttempt(request), guard)
+    : reclaimMarker(claim, request.claimedAt, request.posted, countAttempt(request), guard);
+}
+
+/**
+ * The post is gone: no marker, attempts from zero (so a later announcement posts at the same,
+ * now free, record key without a look-up), and the queue entry due now for a last check.
+ */
+export function completeDelete(slug: string, claimId: string, dueAt: string): UpdateAction {
+  return releaseClaim(announceClaim(slug, claimId), {
+    set: { announce_attempts: 0, [INDEXES.announce.sort]: listSortKey(dueAt, slug) },
+    remove: ['next_attempt_at', 'last_error'],
+  });
+}
+
+/** A failed deletion: the marker goes back to what it held (the post, or nothing) until the retry time. */
+export function retryDeleteLater(slug: string, claimId: string, restore: string | undefined, nextAttemptAt: string, lastError: string): UpdateAction {
+  if (restore === undefined) return retryAnnounceLater(slug, claimId, nextAttemptAt, lastError);
+  return completeClaim(announceClaim(slug, claimId), restore, {
+    set: { next_attempt_at: nextAttemptAt, last_error: lastError, [INDEXES.announce.sort]: listSortKey(nextAttemptAt, slug) },
+  });
+}
+
+/** Nothing to do on Bluesky, as checked: leave the queue, but only if what was checked still holds. */
+export function leaveAnnounceQueue(slug: string, checked: { posted: string } | { neverReached: true }): UpdateAction {
+  const still: Condition =
+    'posted' in checked
+      ? and({ expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': checked.posted } }, listed)
+      : and(neverReached, unlisted);
+  return updateItem(storyKey(slug), { remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at'] }, and(onQueue, still));
+}
+
+/**
+ * What unlisting a story (a hide, an edit to private) does to its queue entry. Bluesky never
+ * reached: off the queue, on condition that is still so (an announcer claiming in between makes
+ * the write re-plan). Otherwise the entry is set due now: the announcer deletes the post.
+ */
+export function unlistAnnouncement(meta: Pick<StoryMeta, 'slug' | 'bsky_uri' | 'announce_attempts'>, at: string): {
+  set: Record<string, unknown>;
+  remove: string[];
+  condition?: Condition;
+} {
+  if (meta.bsky_uri === undefined && (meta.announce_attempts ?? 0) === 0) {
+    return { set: {}, remove: [...ANNOUNCE_QUEUE_ATTRIBUTES], condition: neverReached };
+  }
+  return { set: announceQueueFields(meta.slug, at), remove: [] };
+}
+
+/**
+ * What listing a story again (an unhide, an edit to public) does to its queue entry. Never
+ * posted and not queued: an announcement is owed (on condition it is still unposted). Its post
+ * still live (a deletion was queued but has not run): nothing to do, off the queue (on
+ * condition the post is still recorded). Anything else already queued keeps its place.
+ */
+export function listAnnouncement(meta: Pick<StoryMeta, 'slug' | 'bsky_uri' | 'announce_queued'>, at: string): {
+  set: Record<string, unknown>;
+  remove: string[];
+  condition?: Condition;
+} {
+  if (meta.bsky_uri === undefined && !meta.announce_queued) {
+    return { set: announceQueueFields(meta.slug, at), remove: [], condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': ANNOUNCE_MARKER } } };
+  }
+  if (meta.bsky_uri !== undefined && meta.bsky_uri.startsWith('at://') && meta.announce_queued) {
+    return {
+      set: {},
+      remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at'],
+      condition: { expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': meta.bsky_uri } },
+    };
+  }
+  return { set: {}, remove: [] };
+}
+

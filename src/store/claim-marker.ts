@@ -39,12 +39,36 @@ export function claimMarker(claim: Claim, claimedAt: string, staleBefore?: strin
   );
 }
 
+/**
+ * Claims a marker that holds a result, to undo the side effect (deleting a post): only while it
+ * still holds exactly that result. The duplicate this prevents: undoing what another worker has
+ * just redone, or two workers undoing at once.
+ */
+export function reclaimMarker(claim: Claim, claimedAt: string, result: string, also: ItemChanges = {}, guard?: Condition): UpdateAction {
+  const holdsResult: Condition = { expression: '#marker = :result', values: { ':result': result } };
+  return updateItem(
+    claim.key,
+    {
+      ...also,
+      setClauses: ['#marker = :pending', 'claim_id = :claimId', 'claimed_at = :claimedAt', ...(also.setClauses ?? [])],
+      names: { ...also.names, '#marker': claim.marker },
+      values: { ...also.values, ':pending': PENDING, ':claimId': claim.claimId, ':claimedAt': claimedAt },
+    },
+    guard === undefined ? holdsResult : and(holdsResult, guard),
+  );
+}
+
 const heldByMe = {
   expression: '#marker = :pending AND claim_id = :claimId',
 };
 
-/** Records the result; only the current holder can. */
-export function completeClaim(claim: Claim, result: string, also: ItemChanges = {}): UpdateAction {
+const fenced = (claim: Claim, guard: Condition | undefined): Condition => {
+  const held: Condition = { ...heldByMe, values: { ':pending': PENDING, ':claimId': claim.claimId } };
+  return guard === undefined ? held : and(held, guard);
+};
+
+/** Records the result; only the current holder can (and only while `guard` holds, if given). */
+export function completeClaim(claim: Claim, result: string, also: ItemChanges = {}, guard?: Condition): UpdateAction {
   return updateItem(
     claim.key,
     {
@@ -54,12 +78,12 @@ export function completeClaim(claim: Claim, result: string, also: ItemChanges = 
       names: { ...also.names, '#marker': claim.marker },
       values: { ...also.values, ':result': result },
     },
-    { ...heldByMe, values: { ':pending': PENDING, ':claimId': claim.claimId } },
+    fenced(claim, guard),
   );
 }
 
 /** Gives the claim back after a failure so a later attempt may claim it; only the holder can. */
-export function releaseClaim(claim: Claim, also: ItemChanges = {}): UpdateAction {
+export function releaseClaim(claim: Claim, also: ItemChanges = {}, guard?: Condition): UpdateAction {
   return updateItem(
     claim.key,
     {
@@ -67,6 +91,6 @@ export function releaseClaim(claim: Claim, also: ItemChanges = {}): UpdateAction
       remove: [claim.marker, 'claim_id', 'claimed_at', ...(also.remove ?? [])],
       names: { ...also.names, '#marker': claim.marker },
     },
-    { ...heldByMe, values: { ':pending': PENDING, ':claimId': claim.claimId } },
+    fenced(claim, guard),
   );
 }

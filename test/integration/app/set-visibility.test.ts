@@ -184,7 +184,7 @@ describe('set_visibility is for the author only', () => {
   });
 });
 
-describe('hiding takes a story out of the feed and off the announce queue; unhiding undoes it', () => {
+describe('hiding takes a story out of the feed and off the announce queue (onto it when its post must be deleted); unhiding undoes it', () => {
   it('hiding keeps counts and reproducers (an Update, never a Put) and removes the feed and queue attributes', async () => {
     const slug = await published('Hidden with counts');
     await updateStoryMeta(outside(), slug, {
@@ -230,6 +230,31 @@ describe('hiding takes a story out of the feed and off the announce queue; unhid
     const meta = await storyMeta(slug);
     expect(meta).toMatchObject({ hidden: false, GSI1PK: expect.any(String), bsky_uri: 'at://did:plc:lorebook/app.bsky.feed.post/3posted' });
     expect(meta.GSI3PK).toBeUndefined();
+  });
+
+  it('hiding a posted story queues the deletion of its post, due now', async () => {
+    const slug = await published('Posted then hidden');
+    const uri = 'at://did:plc:lorebook/app.bsky.feed.post/3hidden';
+    await updateStoryMeta(outside(), slug, { expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK', names: { '#uri': 'bsky_uri' }, values: { ':uri': uri } });
+    const at = new Date(app.ctx().store.now()).toISOString();
+    await setVisibility(app.ctx(), alice, { slug, hidden: true });
+    const hidden = await storyMeta(slug);
+    expect(hidden).toMatchObject({ hidden: true, bsky_uri: uri, GSI3PK: 'ANNOUNCE' });
+    expect(String(hidden.GSI3SK) >= `${at}#${slug}`).toBe(true);
+    expect(hidden.GSI1PK).toBeUndefined();
+  });
+
+  it('a hide that read "never announced" while an announcer claimed re-plans and queues the deletion', async () => {
+    const slug = await published('Claimed during the hide');
+    afterNextRead(app.ctx(), () =>
+      updateStoryMeta(outside(), slug, {
+        expression: 'SET #uri = :pending, claim_id = :claim, claimed_at = :at, announce_attempts = :one',
+        names: { '#uri': 'bsky_uri' },
+        values: { ':pending': 'pending', ':claim': 'announcer', ':at': new Date().toISOString(), ':one': 1 },
+      }),
+    );
+    await setVisibility(app.ctx(), alice, { slug, hidden: true });
+    expect(await storyMeta(slug)).toMatchObject({ hidden: true, bsky_uri: 'pending', GSI3PK: 'ANNOUNCE' });
   });
 
   it('unhiding a story still on the announce queue keeps its place in the queue', async () => {

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { claimAnnounce, completeAnnounce, giveUpAnnounce, retryAnnounceLater } from '../../../src/store/announce-items.ts';
+import {
+  claimAnnounce,
+  claimDelete,
+  completeAnnounce,
+  completeDelete,
+  giveUpAnnounce,
+  leaveAnnounceQueue,
+  recordPostToDelete,
+  retryAnnounceLater,
+  retryDeleteLater,
+  listAnnouncement,
+  unlistAnnouncement,
+} from '../../../src/store/announce-items.ts';
 import { dueAnnouncementsParams } from '../../../src/store/announce-queue.ts';
 import { requeueAnnounce } from '../../../src/store/announce-requeue.ts';
 import { PENDING } from '../../../src/store/claim-marker.ts';
@@ -8,14 +20,23 @@ const slug = '2026-10-14-story';
 const key = { PK: `STORY#${slug}`, SK: 'META' };
 
 describe('the announce writes on META', () => {
-  it('a claim needs bsky_uri absent and the story still on the queue; it counts the attempt and moves the queue entry to when the claim turns stale', () => {
+  it('a claim needs bsky_uri absent and the story still on the queue, public and shown; it counts the attempt and moves the queue entry to when the claim turns stale', () => {
     const { Update } = claimAnnounce({ slug, claimId: 'c1', claimedAt: '2026-10-14T10:00:00.000Z', staleAt: '2026-10-14T10:05:00.000Z' });
     expect(Update.Key).toEqual(key);
-    expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND ((attribute_not_exists(#marker)) AND (#queue = :announcePartition))');
+    expect(Update.ConditionExpression).toBe(
+      '(attribute_exists(PK)) AND ((attribute_not_exists(#marker)) AND ((#queue = :announcePartition) AND (#visibility = :public AND #hidden = :shown)))',
+    );
     expect(Update.UpdateExpression).toBe(
       'SET #marker = :pending, claim_id = :claimId, claimed_at = :claimedAt, #attempts = if_not_exists(#attempts, :zero) + :one, #queueSort = :staleSort',
     );
-    expect(Update.ExpressionAttributeNames).toEqual({ '#marker': 'bsky_uri', '#attempts': 'announce_attempts', '#queueSort': 'GSI3SK', '#queue': 'GSI3PK' });
+    expect(Update.ExpressionAttributeNames).toEqual({
+      '#marker': 'bsky_uri',
+      '#attempts': 'announce_attempts',
+      '#queueSort': 'GSI3SK',
+      '#queue': 'GSI3PK',
+      '#visibility': 'visibility',
+      '#hidden': 'hidden',
+    });
     expect(Update.ExpressionAttributeValues).toStrictEqual({
       ':zero': 0,
       ':one': 1,
@@ -24,23 +45,27 @@ describe('the announce writes on META', () => {
       ':claimId': 'c1',
       ':claimedAt': '2026-10-14T10:00:00.000Z',
       ':announcePartition': 'ANNOUNCE',
+      ':public': 'public',
+      ':shown': false,
     });
   });
 
   it('a takeover may also claim a pending marker claimed before the stale time', () => {
     const { Update } = claimAnnounce({ slug, claimId: 'c2', claimedAt: 'b', staleAt: 'c', takeOverBefore: 'a' });
     expect(Update.ConditionExpression).toBe(
-      '(attribute_exists(PK)) AND ((attribute_not_exists(#marker) OR (#marker = :pending AND claimed_at < :staleBefore)) AND (#queue = :announcePartition))',
+      '(attribute_exists(PK)) AND ((attribute_not_exists(#marker) OR (#marker = :pending AND claimed_at < :staleBefore)) AND ((#queue = :announcePartition) AND (#visibility = :public AND #hidden = :shown)))',
     );
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':staleBefore': 'a' });
   });
 
-  it('complete records the uri and leaves the queue, only for this claim id', () => {
+  it('complete records the uri and leaves the queue, only for this claim id and while the story is listed', () => {
     const { Update } = completeAnnounce(slug, 'c1', 'at://did:plc:x/app.bsky.feed.post/3abc');
-    expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
+    expect(Update.ConditionExpression).toBe(
+      '(attribute_exists(PK)) AND ((#marker = :pending AND claim_id = :claimId) AND (#visibility = :public AND #hidden = :shown))',
+    );
     expect(Update.UpdateExpression).toBe('SET #marker = :result REMOVE #r0, #r1, #r2, #r3, #r4, #r5');
     expect(Object.values(Update.ExpressionAttributeNames ?? {}).sort()).toEqual(
-      ['bsky_uri', 'claim_id', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error'].sort(),
+      ['bsky_uri', 'claim_id', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error', 'visibility', 'hidden'].sort(),
     );
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':claimId': 'c1', ':result': 'at://did:plc:x/app.bsky.feed.post/3abc' });
   });
@@ -90,5 +115,81 @@ describe('the announce writes on META', () => {
       ':public': 'public',
       ':shown': false,
     });
+  });
+});
+
+describe('deleting the post of a story that is no longer listed', () => {
+  const uri = 'at://did:plc:x/app.bsky.feed.post/3abc';
+
+  it('a post recorded after the story was unlisted keeps the queue entry, due now, for its deletion', () => {
+    const { Update } = recordPostToDelete(slug, 'c1', uri, '2026-10-14T10:00:00.000Z');
+    expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #marker = :result REMOVE #r0, #r1, #r2, #r3');
+    expect(Update.ExpressionAttributeValues).toMatchObject({ ':result': uri, ':s0': `2026-10-14T10:00:00.000Z#${slug}` });
+  });
+
+  it('the deletion is claimed from exactly the recorded post, while the story is queued and hidden or private', () => {
+    const { Update } = claimDelete({ slug, claimId: 'd1', claimedAt: 'now', staleAt: 'later', posted: uri });
+    expect(Update.ConditionExpression).toBe(
+      '(attribute_exists(PK)) AND ((#marker = :result) AND ((#queue = :announcePartition) AND (#visibility <> :public OR #hidden = :hiddenFlag)))',
+    );
+    expect(Update.ExpressionAttributeValues).toMatchObject({ ':result': uri, ':claimId': 'd1', ':public': 'public', ':hiddenFlag': true });
+  });
+
+  it('without a recorded post (an attempt that may have posted, a stale claim) it is claimed like an announcement', () => {
+    const { Update } = claimDelete({ slug, claimId: 'd2', claimedAt: 'now', staleAt: 'later', takeOverBefore: 'before' });
+    expect(Update.ConditionExpression).toBe(
+      '(attribute_exists(PK)) AND ((attribute_not_exists(#marker) OR (#marker = :pending AND claimed_at < :staleBefore)) AND ((#queue = :announcePartition) AND (#visibility <> :public OR #hidden = :hiddenFlag)))',
+    );
+  });
+
+  it('a done deletion removes the marker, starts attempts from zero and leaves the entry due now for a last check', () => {
+    const { Update } = completeDelete(slug, 'd1', '2026-10-14T10:00:00.000Z');
+    expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1 REMOVE #r0, #r1, #r2, #r3, #r4');
+    expect(Update.ExpressionAttributeValues).toMatchObject({ ':s0': 0, ':s1': `2026-10-14T10:00:00.000Z#${slug}` });
+  });
+
+  it('a failed deletion puts the post back on the marker until the retry time', () => {
+    const { Update } = retryDeleteLater(slug, 'd1', uri, '2026-10-14T10:01:00.000Z', 'PDS 502');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2, #marker = :result REMOVE #r0, #r1');
+    expect(Update.ExpressionAttributeValues).toMatchObject({ ':result': uri, ':s1': 'PDS 502' });
+    expect(retryDeleteLater(slug, 'd1', undefined, 'next', 'e')).toEqual(retryAnnounceLater(slug, 'd1', 'next', 'e'));
+  });
+
+  it('leaving the queue is conditioned on what was checked', () => {
+    expect(leaveAnnounceQueue(slug, { posted: uri }).Update.ConditionExpression).toBe(
+      '(attribute_exists(PK)) AND ((#queue = :announcePartition) AND ((#marker = :posted) AND (#visibility = :public AND #hidden = :shown)))',
+    );
+    expect(leaveAnnounceQueue(slug, { neverReached: true }).Update.ConditionExpression).toBe(
+      '(attribute_exists(PK)) AND ((#queue = :announcePartition) AND ((attribute_not_exists(#marker) AND (attribute_not_exists(#attempts) OR #attempts = :noAttempts)) AND (#visibility <> :public OR #hidden = :hiddenFlag)))',
+    );
+  });
+
+  it('unlisting: never reached leaves the queue on that condition; a post, a claim or an attempt is queued due now', () => {
+    expect(unlistAnnouncement({ slug }, 'now')).toEqual({
+      set: {},
+      remove: ['GSI3PK', 'GSI3SK'],
+      condition: expect.objectContaining({ expression: 'attribute_not_exists(#marker) AND (attribute_not_exists(#attempts) OR #attempts = :noAttempts)' }),
+    });
+    for (const meta of [{ slug, bsky_uri: uri }, { slug, bsky_uri: 'pending' }, { slug, announce_attempts: 2 }]) {
+      expect(unlistAnnouncement(meta, 'now')).toEqual({ set: { GSI3PK: 'ANNOUNCE', GSI3SK: `now#${slug}` }, remove: [] });
+    }
+  });
+
+  it('listing again: never posted and off the queue is owed an announcement; a post whose deletion has not run leaves the queue; the rest keep their place', () => {
+    expect(listAnnouncement({ slug, announce_queued: false }, 'now')).toEqual({
+      set: { GSI3PK: 'ANNOUNCE', GSI3SK: `now#${slug}` },
+      remove: [],
+      condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': 'bsky_uri' } },
+    });
+    expect(listAnnouncement({ slug, bsky_uri: uri, announce_queued: true }, 'now')).toEqual({
+      set: {},
+      remove: ['GSI3PK', 'GSI3SK', 'next_attempt_at'],
+      condition: { expression: '#marker = :posted', names: { '#marker': 'bsky_uri' }, values: { ':posted': uri } },
+    });
+    for (const meta of [{ slug, announce_queued: true }, { slug, bsky_uri: 'pending', announce_queued: true }, { slug, bsky_uri: uri, announce_queued: false }]) {
+      expect(listAnnouncement(meta, 'now')).toEqual({ set: {}, remove: [] });
+    }
   });
 });
