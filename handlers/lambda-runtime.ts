@@ -1,0 +1,73 @@
+// What every handler builds once per cold start: the config from the environment (src/config.ts),
+// the AppContext on the table, and — for the functions that announce — the Bluesky announcer
+// with the app password read from Secrets Manager. The CDK stack sets the same variable names
+// (infra/ imports LAMBDA_ENV), so a renamed variable cannot silently turn announcing off.
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { AppContext } from '../src/app/app-context.ts';
+import { readConfig, type Config } from '../src/config.ts';
+import { buildAnnouncer, buildContext } from '../src/context.ts';
+import type { Announcer } from '../src/outbox/announce-story.ts';
+import { defaultSecretsClient, secretReaderOnce } from './bluesky-secret.ts';
+
+export const LAMBDA_ENV = {
+  table: 'LOREBOOK_TABLE',
+  baseUrl: 'LOREBOOK_BASE_URL',
+  blueskyService: 'BLUESKY_SERVICE',
+  blueskyIdentifier: 'BLUESKY_IDENTIFIER',
+  /** ARN (or name) of the secret holding the Bluesky app password; the password never sits in env. */
+  blueskySecretId: 'LOREBOOK_BLUESKY_SECRET_ID',
+} as const;
+
+export interface HandlerDeps {
+  /** Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Default: a Secrets Manager client from the Lambda environment (tests point one at a fake). */
+  secrets?: SecretsManagerClient;
+  /** Default console.log: CloudWatch Logs on Lambda. */
+  log?: (line: string) => void;
+}
+
+export interface Runtime {
+  config: Config;
+  ctx: AppContext;
+  /** Undefined when announcing is off (not configured, or the secret still holds its placeholder). */
+  announcer: Announcer | undefined;
+  log(line: string): void;
+}
+
+export const defaultLog = (line: string): void => console.log(line);
+
+/** The config and context without Bluesky (the http function never announces: see http.ts). */
+export function storeRuntime(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {
+  const config = readConfig(withoutBluesky(env));
+  return { config, ctx: buildContext(config), announcer: undefined, log };
+}
+
+/**
+ * The config, context and announcer. Reads the secret only when the posting account is
+ * configured, so a stack deployed without one never calls Secrets Manager.
+ */
+export async function announcingRuntime(deps: HandlerDeps): Promise<Runtime> {
+  const env = deps.env ?? process.env;
+  const log = deps.log ?? defaultLog;
+  const secretId = env[LAMBDA_ENV.blueskySecretId];
+  if (!secretId || !env[LAMBDA_ENV.blueskyIdentifier] || !env[LAMBDA_ENV.blueskyService]) return announcingOff(env, log);
+  const appPassword = await secretReaderOnce(deps.secrets ?? defaultSecretsClient(), secretId)();
+  if (appPassword === undefined) {
+    log(`lorebook: Bluesky announcing is off: the secret ${secretId} still holds its placeholder (docs/deploy.md, "Set the Bluesky secret"); stories wait on the announce queue`);
+    return storeRuntime(env, log);
+  }
+  const config = readConfig({ ...env, BLUESKY_APP_PASSWORD: appPassword });
+  return { config, ctx: buildContext(config), announcer: buildAnnouncer(config, log), log };
+}
+
+function announcingOff(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {
+  const runtime = storeRuntime(env, log);
+  log(`lorebook: Bluesky announcing is off (set ${LAMBDA_ENV.blueskyService}, ${LAMBDA_ENV.blueskyIdentifier} and ${LAMBDA_ENV.blueskySecretId}); stories wait on the announce queue`);
+  return runtime;
+}
+
+function withoutBluesky(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { BLUESKY_SERVICE: _service, BLUESKY_IDENTIFIER: _identifier, BLUESKY_APP_PASSWORD: _password, ...rest } = env;
+  return rest;
+}

@@ -1,0 +1,58 @@
+// Which stream records the stream function acts on, and what it does for each — decided from the
+// record alone. Two kinds of work, both already twice-safe in src/outbox, so a batch delivered
+// twice (Lambda retries, bisection, a replayed shard) changes nothing the second time:
+//   deliver   an outbox event was inserted (a correction to every reproducer): fan it out
+//   announce  a story META that owes Bluesky work (on the announce queue, not claimed, due)
+// The stack's event-source filters (FILTER_PATTERNS) keep every other record (rate windows, op
+// records, notifications…) from ever invoking the function; this classification repeats the
+// check because a filter is an optimisation, not a guarantee about what arrives.
+import type { DynamoDBRecord } from 'aws-lambda';
+import { CORRECTION_EVENT_PREFIX } from '../src/outbox/dispatch-notifications.ts';
+import type { StoredItem } from '../src/store/actions.ts';
+import { PENDING } from '../src/store/claim-marker.ts';
+import { outboxPartition } from '../src/store/keys.ts';
+import { INDEXES, KEY } from '../src/store/schema.ts';
+import { itemFromStreamImage } from '../src/store/stream-image.ts';
+import { toStoryMeta } from '../src/store/story-items.ts';
+
+export type StreamWork = { kind: 'deliver'; event: StoredItem } | { kind: 'announce'; slug: string } | { kind: 'skip' };
+
+const STORY_META_SORT = 'META';
+const STORY_PREFIX = 'STORY#';
+const SKIP: StreamWork = { kind: 'skip' };
+
+/** `now` is an ISO time: an announcement retrying later is left to the sweeper until it is due. */
+export function workFor(record: DynamoDBRecord, now: string): StreamWork {
+  const image = record.dynamodb?.NewImage;
+  if (image === undefined || (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY')) return SKIP;
+  const item = itemFromStreamImage(image);
+  const pk = String(item[KEY.partition]);
+  const sk = String(item[KEY.sort]);
+  if (pk === outboxPartition) {
+    // An event is written once, in its write's transaction; later changes to it are not news.
+    return record.eventName === 'INSERT' && sk.startsWith(CORRECTION_EVENT_PREFIX) ? { kind: 'deliver', event: item } : SKIP;
+  }
+  if (pk.startsWith(STORY_PREFIX) && sk === STORY_META_SORT && item[INDEXES.announce.partition] !== undefined) {
+    const meta = toStoryMeta(item);
+    // A claim in flight is its holder's to settle; a stale one is the sweeper's to take over.
+    if (meta.bsky_uri === PENDING) return SKIP;
+    if (meta.next_attempt_at !== undefined && meta.next_attempt_at > now) return SKIP;
+    return { kind: 'announce', slug: pk.slice(STORY_PREFIX.length) };
+  }
+  return SKIP;
+}
+
+/**
+ * Lambda event-source filter patterns (the stack installs them; a record matching any one
+ * invokes the function): inserted outbox events, and story METAs on the announce queue.
+ */
+export const FILTER_PATTERNS: readonly Record<string, unknown>[] = [
+  { eventName: ['INSERT'], dynamodb: { Keys: { [KEY.partition]: { S: [outboxPartition] } } } },
+  {
+    eventName: ['INSERT', 'MODIFY'],
+    dynamodb: {
+      Keys: { [KEY.sort]: { S: [STORY_META_SORT] } },
+      NewImage: { [INDEXES.announce.partition]: { S: [{ exists: true }] } },
+    },
+  },
+];

@@ -1,0 +1,91 @@
+// The stream function: DynamoDB Streams -> the table's side effects. An inserted outbox event is
+// fanned out to every recipient's inbox (the dispatcher used by the sweeper, one conditional put
+// per recipient, then the event is retired); a story that owes Bluesky work gets one announce
+// attempt (claimed, fenced: src/outbox/announce-story.ts). Both are twice-safe, so a retried or
+// redelivered batch changes nothing.
+// Partial batch failures: each record that failed is reported by its SequenceNumber and the rest
+// count as done, so one bad record is retried (and, in the end, sent to the DLQ) alone instead of
+// redoing the whole batch.
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { deliverCorrection } from '../src/outbox/dispatch-notifications.ts';
+import { announceStory } from '../src/outbox/announce-story.ts';
+import { announcingRuntime, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
+import { once } from './once.ts';
+import { workFor, type StreamWork } from './stream-records.ts';
+
+export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+interface Tally {
+  delivered: number;
+  notifications: number;
+  alreadyPresent: number;
+  announced: Record<string, number>;
+  skipped: number;
+  failed: number;
+}
+
+export function createStreamHandler(deps: HandlerDeps = {}): StreamHandler {
+  const runtime = once(() => announcingRuntime(deps));
+  return async (event) => handleRecords(await runtime(), event.Records);
+}
+
+export async function handleRecords(runtime: Runtime, records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
+  const { ctx, announcer, log } = runtime;
+  const now = new Date(ctx.store.now()).toISOString();
+  const tally: Tally = { delivered: 0, notifications: 0, alreadyPresent: 0, announced: {}, skipped: 0, failed: 0 };
+  const failures: string[] = [];
+  // One attempt per story per batch: a claim and its completion arrive as records of their own.
+  const announcing = new Map<string, Promise<void>>();
+
+  const run = async (work: StreamWork): Promise<void> => {
+    if (work.kind === 'deliver') {
+      const delivery = await deliverCorrection(ctx, work.event);
+      tally.delivered += 1;
+      tally.notifications += delivery.notifications_created;
+      tally.alreadyPresent += delivery.already_present;
+    } else if (work.kind === 'announce' && announcer !== undefined) {
+      let attempt = announcing.get(work.slug);
+      if (attempt === undefined) {
+        attempt = announceStory(ctx, announcer, work.slug).then((result) => {
+          tally.announced[result.outcome] = (tally.announced[result.outcome] ?? 0) + 1;
+        });
+        announcing.set(work.slug, attempt);
+      }
+      await attempt;
+    } else {
+      tally.skipped += 1;
+    }
+  };
+
+  // In order, one at a time: a fan-out already runs its puts in parallel, and Bluesky's rate
+  // limit is per account.
+  for (const record of records) {
+    const id = record.dynamodb?.SequenceNumber ?? record.eventID ?? 'unknown';
+    try {
+      await run(workFor(record, now));
+    } catch (error) {
+      tally.failed += 1;
+      failures.push(id);
+      log(`lorebook: stream record ${id} (${record.eventName} ${keyText(record)}) failed: ${(error as Error).message ?? String(error)}; reported for retry`);
+    }
+  }
+  log(`lorebook: stream batch of ${records.length}: ${summary(tally)}`);
+  return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
+}
+
+function keyText(record: DynamoDBRecord): string {
+  const keys = record.dynamodb?.Keys;
+  return keys === undefined ? '?' : `${keys.PK?.S ?? '?'} / ${keys.SK?.S ?? '?'}`;
+}
+
+function summary(tally: Tally): string {
+  const announced = Object.entries(tally.announced).map(([outcome, n]) => `${n} ${outcome}`);
+  return [
+    `${tally.delivered} event(s) delivered (${tally.notifications} notification(s) created, ${tally.alreadyPresent} already present)`,
+    `announce: ${announced.length === 0 ? 'none' : announced.join(', ')}`,
+    `${tally.skipped} skipped`,
+    `${tally.failed} failed`,
+  ].join('; ');
+}
+
+export const handler: StreamHandler = createStreamHandler();
