@@ -1,0 +1,28 @@
+// The CDK app (`npx cdk synth`, `npx cdk deploy`; cdk.json runs this file with Node 22's type
+// stripping). Settings come from context: -c baseUrl=… -c blueskyIdentifier=… -c alarmEmail=…
+import { App } from 'aws-cdk-lib';
+import { LorebookStack, type LorebookSettings } from './lorebook-stack.ts';
+
+const app = new App();
+const text = (key: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(key);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+};
+const optional = <K extends string>(key: K): Partial<Record<K, string>> => {
+  const value = text(key);
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+};
+
+const settings: LorebookSettings = {
+  ...optional('baseUrl'),
+  ...optional('allowedOrigins'),
+  ...optional('blueskyIdentifier'),
+  ...optional('alarmEmail'),
+  blueskyService: text('blueskyService') ?? 'https://bsky.social',
+};
+
+new LorebookStack(app, text('stackName') ?? 'Lorebook', settings, {
+  description: 'lorebook: community story platform (Lambda + DynamoDB)',
+  ...(process.env.CDK_DEFAULT_ACCOUNT === undefined ? {} : { env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } }),
+});
+app.synth();

@@ -1,0 +1,39 @@
+// How a handler is bundled, in one place: the CDK stack hands it to NodejsFunction (esbuild run
+// locally, never Docker) and `npm run bench:coldstart` builds the same bundles with esbuild's API
+// to measure them.
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+/**
+ * ESM output needs `require` for the CommonJS packages it pulls in (esbuild otherwise leaves a
+ * __require that throws "Dynamic require of … is not supported" at run time).
+ */
+export const REQUIRE_SHIM = "import { createRequire as __lorebookCreateRequire } from 'node:module'; const require = __lorebookCreateRequire(import.meta.url);";
+
+/** esbuild settings shared by the stack and the benchmark. */
+export const ESBUILD_SETTINGS = {
+  target: 'node22',
+  format: 'esm',
+  platform: 'node',
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  banner: REQUIRE_SHIM,
+  /**
+   * Nothing external: the AWS SDK is bundled at the version the tests ran against, rather than
+   * whatever the nodejs22.x runtime ships that month.
+   */
+  external: [] as string[],
+} as const;
+
+export const BUNDLING: BundlingOptions = {
+  forceDockerBundling: false,
+  format: OutputFormat.ESM,
+  target: ESBUILD_SETTINGS.target,
+  minify: ESBUILD_SETTINGS.minify,
+  sourceMap: ESBUILD_SETTINGS.sourcemap,
+  sourcesContent: ESBUILD_SETTINGS.sourcesContent,
+  mainFields: [...ESBUILD_SETTINGS.mainFields],
+  banner: ESBUILD_SETTINGS.banner,
+  externalModules: ESBUILD_SETTINGS.external,
+};

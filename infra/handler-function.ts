@@ -1,0 +1,37 @@
+// One lorebook Lambda: a handler from handlers/ bundled by local esbuild, on nodejs22.x arm64
+// (Graviton: ~20% cheaper per GB-second than x86 for the same work), with its own log group.
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { BUNDLING } from './bundling.ts';
+
+export const REPO_ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+
+export interface HandlerFunctionProps {
+  /** File under handlers/, e.g. 'http.ts'. */
+  file: string;
+  memorySize: number;
+  timeout: Duration;
+  environment: Record<string, string>;
+  description: string;
+}
+
+export function handlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): NodejsFunction {
+  const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+  return new NodejsFunction(scope, id, {
+    entry: `${REPO_ROOT}/handlers/${props.file}`,
+    handler: 'handler',
+    projectRoot: REPO_ROOT,
+    depsLockFilePath: `${REPO_ROOT}/package-lock.json`,
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    memorySize: props.memorySize,
+    timeout: props.timeout,
+    description: props.description,
+    logGroup,
+    environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+    bundling: BUNDLING,
+  });
+}

@@ -1,0 +1,107 @@
+// The whole cloud deployment (design §7): the table, the three functions, the http function's
+// URL, the stream wiring with its DLQ, the every-minute sweeper, the Bluesky secret, least-privilege
+// IAM and the alarms. Each piece is built in a file of its own; this file only connects them.
+import { CfnOutput, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { UNSET_APP_PASSWORD } from '../handlers/bluesky-secret.ts';
+import { LAMBDA_ENV } from '../handlers/lambda-runtime.ts';
+import { createAlarms } from './alarms.ts';
+import { handlerFunction } from './handler-function.ts';
+import { connectStream } from './stream-source.ts';
+import { scheduleSweeper } from './sweeper-schedule.ts';
+import { TABLE_ACCESS, grantTableAccess } from './table-access.ts';
+import { createLorebookTable } from './table.ts';
+
+export interface LorebookSettings {
+  /** The public base URL (a custom domain in front of the Function URL); default the Function URL. */
+  baseUrl?: string;
+  /** Web origins allowed to call from a browser, comma-separated. */
+  allowedOrigins?: string;
+  /** The Bluesky account that announces stories (handle or DID); unset = announcing off. */
+  blueskyIdentifier?: string;
+  /** Its PDS or entryway. */
+  blueskyService: string;
+  /** Subscribed to the alarm topic when given. */
+  alarmEmail?: string;
+}
+
+export const FUNCTION_SETTINGS = {
+  // Requests answer in tens of milliseconds; memory buys CPU, which is what a cold start needs.
+  http: { memorySize: 1024, timeout: Duration.seconds(30) },
+  // Both stay far below the announcer's stale-claim time (5 min): a killed run's claim is taken
+  // over only after it can no longer post.
+  stream: { memorySize: 512, timeout: Duration.minutes(2) },
+  sweeper: { memorySize: 512, timeout: Duration.minutes(2) },
+} as const;
+
+export class LorebookStack extends Stack {
+  constructor(scope: Construct, id: string, settings: LorebookSettings, props: StackProps = {}) {
+    super(scope, id, props);
+    const table = createLorebookTable(this, 'Table');
+    const secret = new Secret(this, 'BlueskyAppPassword', {
+      description: 'lorebook: the Bluesky app password of the announcing account (a plain string; see docs/deploy.md)',
+      // A placeholder, not a secret: the handlers keep announcing off until it is replaced.
+      // CloudFormation leaves a value set later alone as long as this template value is unchanged.
+      secretStringValue: SecretValue.unsafePlainText(UNSET_APP_PASSWORD),
+    });
+    const store = {
+      [LAMBDA_ENV.table]: table.tableName,
+      ...(settings.allowedOrigins === undefined ? {} : { LOREBOOK_ALLOWED_ORIGINS: settings.allowedOrigins }),
+    };
+
+    const http = handlerFunction(this, 'Http', {
+      file: 'http.ts',
+      description: 'lorebook: MCP at /mcp and the HTTP API at /v1',
+      ...FUNCTION_SETTINGS.http,
+      environment: { ...store, ...(settings.baseUrl === undefined ? {} : { [LAMBDA_ENV.baseUrl]: settings.baseUrl }) },
+    });
+    // Auth is the app's own (bearer tokens, 401 + WWW-Authenticate); CORS too (LOREBOOK_ALLOWED_ORIGINS).
+    const url = http.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.BUFFERED });
+
+    const announcing = {
+      ...store,
+      // Link cards point at the public URL; only the http function can learn its own URL at run time.
+      [LAMBDA_ENV.baseUrl]: settings.baseUrl ?? url.url,
+      ...(settings.blueskyIdentifier === undefined
+        ? {}
+        : {
+            [LAMBDA_ENV.blueskyService]: settings.blueskyService,
+            [LAMBDA_ENV.blueskyIdentifier]: settings.blueskyIdentifier,
+            [LAMBDA_ENV.blueskySecretId]: secret.secretArn,
+          }),
+    };
+    const stream = handlerFunction(this, 'Stream', {
+      file: 'stream.ts',
+      description: 'lorebook: table stream -> notification fan-out and Bluesky announcements',
+      ...FUNCTION_SETTINGS.stream,
+      environment: announcing,
+    });
+    const sweeper = handlerFunction(this, 'Sweeper', {
+      file: 'sweeper.ts',
+      description: 'lorebook: every minute, the announce sweep and the notification backstop',
+      ...FUNCTION_SETTINGS.sweeper,
+      environment: announcing,
+    });
+
+    grantTableAccess(http, table, TABLE_ACCESS.http);
+    grantTableAccess(stream, table, TABLE_ACCESS.stream);
+    grantTableAccess(sweeper, table, TABLE_ACCESS.sweeper);
+    for (const fn of [stream, sweeper]) {
+      // Only the value, never DescribeSecret/ListSecrets; the http function gets nothing.
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    }
+
+    const dlq = connectStream(this, table, stream);
+    scheduleSweeper(this, sweeper);
+    const topic = createAlarms(this, { Http: http, Stream: stream, Sweeper: sweeper }, dlq, settings.alarmEmail);
+
+    new CfnOutput(this, 'FunctionUrl', { value: url.url, description: 'MCP at <url>mcp, the API at <url>v1' });
+    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'LOREBOOK_TABLE for npm run token:aws' });
+    new CfnOutput(this, 'BlueskySecretArn', { value: secret.secretArn, description: 'put the app password here (docs/deploy.md)' });
+    new CfnOutput(this, 'StreamDlqUrl', { value: dlq.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
+  }
+}

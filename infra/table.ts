@@ -1,0 +1,51 @@
+// The one table, built from src/store/schema.ts's createTableInput — the very input the local
+// bootstrap sends to DynamoDB Local — so keys, index names, projections and the stream can
+// never differ between a laptop and AWS. Added here only what DynamoDB Local has no use for:
+// point-in-time recovery, and a retained table (deleting the stack must not delete the data).
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2, type GlobalSecondaryIndexPropsV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { TTL_ATTRIBUTE, createTableInput } from '../src/store/schema.ts';
+
+/** The schema's input with the name left to CloudFormation (one stack per account and region). */
+const schema = createTableInput('schema-only');
+
+function keyAttribute(name: string | undefined): { name: string; type: AttributeType } {
+  const definition = schema.AttributeDefinitions?.find((attribute) => attribute.AttributeName === name);
+  if (definition === undefined || definition.AttributeType !== 'S') throw new Error(`schema.ts defines no string key attribute ${name}`);
+  return { name: definition.AttributeName as string, type: AttributeType.STRING };
+}
+
+function keyOf(keys: { AttributeName?: string; KeyType?: string }[] | undefined, type: 'HASH' | 'RANGE'): string | undefined {
+  return keys?.find((key) => key.KeyType === type)?.AttributeName;
+}
+
+function streamView(): StreamViewType {
+  const view = schema.StreamSpecification?.StreamViewType;
+  if (schema.StreamSpecification?.StreamEnabled !== true || view === undefined) throw new Error('schema.ts must enable the stream: the stream function depends on it');
+  return view as StreamViewType;
+}
+
+export function createLorebookTable(scope: Construct, id: string): TableV2 {
+  if (schema.BillingMode !== 'PAY_PER_REQUEST') throw new Error('schema.ts is on-demand; this stack only knows on-demand');
+  const globalSecondaryIndexes: GlobalSecondaryIndexPropsV2[] = (schema.GlobalSecondaryIndexes ?? []).map((index) => {
+    const sort = keyOf(index.KeySchema, 'RANGE');
+    return {
+      indexName: index.IndexName as string,
+      partitionKey: keyAttribute(keyOf(index.KeySchema, 'HASH')),
+      ...(sort === undefined ? {} : { sortKey: keyAttribute(sort) }),
+      projectionType: index.Projection?.ProjectionType as ProjectionType,
+    };
+  });
+  const sort = keyOf(schema.KeySchema, 'RANGE');
+  return new TableV2(scope, id, {
+    partitionKey: keyAttribute(keyOf(schema.KeySchema, 'HASH')),
+    ...(sort === undefined ? {} : { sortKey: keyAttribute(sort) }),
+    billing: Billing.onDemand(),
+    globalSecondaryIndexes,
+    timeToLiveAttribute: TTL_ATTRIBUTE,
+    dynamoStream: streamView(),
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+}
