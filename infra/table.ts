@@ -3,7 +3,7 @@
 // never differ between a laptop and AWS. Added here only what DynamoDB Local has no use for:
 // point-in-time recovery, and a retained table (deleting the stack must not delete the data).
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2, type GlobalSecondaryIndexPropsV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TTL_ATTRIBUTE, createTableInput } from '../src/store/schema.ts';
 
@@ -26,26 +26,26 @@ function streamView(): StreamViewType {
   return view as StreamViewType;
 }
 
-export function createLorebookTable(scope: Construct, id: string): TableV2 {
+export function createLorebookTable(scope: Construct, id: string): Table {
   if (schema.BillingMode !== 'PAY_PER_REQUEST') throw new Error('schema.ts is on-demand; this stack only knows on-demand');
-  const globalSecondaryIndexes: GlobalSecondaryIndexPropsV2[] = (schema.GlobalSecondaryIndexes ?? []).map((index) => {
-    const sort = keyOf(index.KeySchema, 'RANGE');
-    return {
-      indexName: index.IndexName as string,
-      partitionKey: keyAttribute(keyOf(index.KeySchema, 'HASH')),
-      ...(sort === undefined ? {} : { sortKey: keyAttribute(sort) }),
-      projectionType: index.Projection?.ProjectionType as ProjectionType,
-    };
-  });
   const sort = keyOf(schema.KeySchema, 'RANGE');
-  return new TableV2(scope, id, {
+  const table = new Table(scope, id, {
     partitionKey: keyAttribute(keyOf(schema.KeySchema, 'HASH')),
     ...(sort === undefined ? {} : { sortKey: keyAttribute(sort) }),
-    billing: Billing.onDemand(),
-    globalSecondaryIndexes,
+    billingMode: BillingMode.PAY_PER_REQUEST,
     timeToLiveAttribute: TTL_ATTRIBUTE,
-    dynamoStream: streamView(),
+    stream: streamView(),
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     removalPolicy: RemovalPolicy.RETAIN,
   });
+  for (const index of schema.GlobalSecondaryIndexes ?? []) {
+    const indexSort = keyOf(index.KeySchema, 'RANGE');
+    table.addGlobalSecondaryIndex({
+      indexName: index.IndexName as string,
+      partitionKey: keyAttribute(keyOf(index.KeySchema, 'HASH')),
+      ...(indexSort === undefined ? {} : { sortKey: keyAttribute(indexSort) }),
+      projectionType: index.Projection?.ProjectionType as ProjectionType,
+    });
+  }
+  return table;
 }
