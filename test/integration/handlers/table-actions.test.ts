@@ -1,0 +1,132 @@
+// What each handler really sends to DynamoDB, recorded by a proxy in front of DynamoDB Local
+// while it does its whole job, against what the synthesized stack grants its role: every action
+// used is granted (nothing would be AccessDenied on AWS) and every action granted is used
+// (nothing is granted "just in case").
+import type { DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpHandler } from '../../../handlers/http.ts';
+import { createStreamHandler } from '../../../handlers/stream.ts';
+import { createSweeperHandler } from '../../../handlers/sweeper.ts';
+import { editStory } from '../../../src/app/edit-story.ts';
+import { publishStory } from '../../../src/app/publish-story.ts';
+import { reportReproduction } from '../../../src/app/report-reproduction.ts';
+import { createToken } from '../../../src/auth/tokens.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { startDynamoDbRecorder, type DynamoDbRecorder } from '../../helpers/dynamodb-recorder.ts';
+import { startFakeSecretsManager, type FakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
+import { FUNCTION_URL, functionUrlFetch } from '../../helpers/function-url.ts';
+import { batchesOf, readStreamRecords } from '../../helpers/local-stream.ts';
+import { answerOf } from '../../helpers/lorebook-server.ts';
+import { BASE_URL, useBluesky } from '../../helpers/pds/use-bluesky.ts';
+import { storyTitled } from '../../helpers/stories.ts';
+import { testEndpoint } from '../../helpers/test-table.ts';
+import { actionsOf, logicalId, roleStatements, synthesize } from '../../unit/infra/synth.ts';
+
+const app = useAppFixture('lambda-table-actions');
+const bluesky = useBluesky();
+let recorder: DynamoDbRecorder;
+let secrets: FakeSecretsManager;
+const clients: Client[] = [];
+const { json } = synthesize({ blueskyIdentifier: 'lorebook.example.com' });
+const tableId = logicalId(json, 'AWS::DynamoDB::Table', 'Table');
+
+beforeAll(async () => {
+  recorder = await startDynamoDbRecorder(testEndpoint());
+  secrets = await startFakeSecretsManager(bluesky.account().appPassword);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await recorder?.close();
+  await secrets?.close();
+});
+
+/** The role's DynamoDB grants in the recorder's notation: `table dynamodb:X`, `index dynamodb:Query`. */
+function grantedTo(functionPrefix: string): string[] {
+  const tableArn = JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] });
+  const indexArn = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/*']] });
+  return roleStatements(json, logicalId(json, 'AWS::Lambda::Function', functionPrefix))
+    .flatMap((statement) => {
+      const resource = JSON.stringify(statement.Resource);
+      const where = resource === tableArn ? 'table' : resource === indexArn ? 'index' : undefined;
+      return where === undefined ? [] : actionsOf(statement).map((action) => `${where} ${action}`);
+    })
+    .sort();
+}
+
+const env = (): NodeJS.ProcessEnv => ({
+  LOREBOOK_DDB_ENDPOINT: recorder.url,
+  LOREBOOK_TABLE: app.ctx().store.tableName,
+  LOREBOOK_BASE_URL: BASE_URL,
+  BLUESKY_SERVICE: bluesky.proxy().url,
+  BLUESKY_IDENTIFIER: bluesky.account().handle,
+  LOREBOOK_BLUESKY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:lorebook-bluesky',
+  LOREBOOK_RATE_LIMIT_PER_MINUTE: '100000',
+  LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
+});
+const quiet = { log: () => {} };
+let seen = 0;
+async function newStreamRecords(): Promise<DynamoDBRecord[]> {
+  const all = await readStreamRecords(testEndpoint(), app.ctx().store.client, app.ctx().store.tableName);
+  const fresh = all.slice(seen);
+  seen = all.length;
+  return fresh;
+}
+
+async function mcp(token: string): Promise<Client> {
+  const handler = createHttpHandler({ env: { ...env(), LOREBOOK_BASE_URL: '' }, ...quiet });
+  const client = new Client({ name: 'lorebook-iam-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${FUNCTION_URL}/mcp`), { fetch: functionUrlFetch(handler), requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  clients.push(client);
+  return client;
+}
+
+describe('each function\'s role allows exactly the DynamoDB actions its handler sends', () => {
+  it('http: every tool of the MCP surface, writes and reads', async () => {
+    const alice = await mcp((await createToken(app.ctx(), { handle: 'alice', expiresInSeconds: 3600 })).token);
+    const bob = await mcp((await createToken(app.ctx(), { handle: 'bob', expiresInSeconds: 3600 })).token);
+    recorder.reset();
+    const call = async (client: Client, name: string, args: Record<string, unknown>) => answerOf(await client.callTool({ name, arguments: args }));
+    const markdown = storyTitled('Every action the http role needs');
+    const { slug } = await call(alice, 'publish_story', { markdown, op_id: 'op-iam-publish' }) as { slug: string };
+    await call(alice, 'publish_story', { markdown, op_id: 'op-iam-publish-again' });
+    await call(bob, 'report_reproduction', { slug, result: 'worked' });
+    await call(bob, 'report_check', { slug, result: 'has_problem' });
+    await call(alice, 'edit_story', { slug, markdown: storyTitled('Every action the http role needs', { extra: 'Fixed.' }), kind: 'correction', note: 'The flag is --now.' });
+    const { notifications } = await call(alice, 'list_notifications', {}) as { notifications: { id: string }[] };
+    await call(alice, 'mark_notifications_read', { ids: [notifications[0]?.id] });
+    await call(bob, 'withdraw_reproduction', { slug });
+    await call(alice, 'set_visibility', { slug, hidden: true });
+    await call(alice, 'set_visibility', { slug, hidden: false });
+    await call(bob, 'search_stories', { query: 'action' });
+    await call(bob, 'get_story', { slug });
+    expect(recorder.actions()).toEqual(grantedTo('Http'));
+  });
+
+  it('stream: a correction fanned out and a new story announced', async () => {
+    const author = caller('carol');
+    const { slug } = await publishStory(app.ctx(), author, { markdown: storyTitled('Streamed for the role check') });
+    await reportReproduction(app.ctx(), caller('dave'), { slug, result: 'partial' });
+    await editStory(app.ctx(), author, { slug, markdown: storyTitled('Streamed for the role check', { extra: 'Again.' }), kind: 'correction', note: 'Wrong port.' });
+    const records = await newStreamRecords();
+    const handler = createStreamHandler({ env: env(), secrets: secrets.client(), ...quiet });
+    recorder.reset();
+    for (const batch of batchesOf(records, 100)) expect(await handler({ Records: batch })).toEqual({ batchItemFailures: [] });
+    expect(await bluesky.postsFor(slug)).toHaveLength(1);
+    expect(recorder.actions()).toEqual(grantedTo('Stream'));
+  });
+
+  it('sweeper: an announcement and an outbox event the stream never handled', async () => {
+    const author = caller('erin');
+    const { slug } = await publishStory(app.ctx(), author, { markdown: storyTitled('Swept for the role check') });
+    await reportReproduction(app.ctx(), caller('frank'), { slug, result: 'worked' });
+    await editStory(app.ctx(), author, { slug, markdown: storyTitled('Swept for the role check', { extra: 'Again.' }), kind: 'correction', note: 'Wrong host.' });
+    const handler = createSweeperHandler({ env: env(), secrets: secrets.client(), ...quiet });
+    recorder.reset();
+    const report = await handler({ id: 'iam', source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as ScheduledEvent);
+    expect(report.dispatch.notifications_created).toBeGreaterThanOrEqual(1);
+    expect(report.announce?.outcomes.posted).toBeGreaterThanOrEqual(1);
+    expect(recorder.actions()).toEqual(grantedTo('Sweeper'));
+  });
+});
