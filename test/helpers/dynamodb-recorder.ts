@@ -3,6 +3,9 @@
 // TransactWriteItems/TransactGetItems on the underlying PutItem, UpdateItem, DeleteItem,
 // ConditionCheckItem and GetItem — with the resource kind (the table, or one of its indexes for
 // a Query with IndexName). Lets a test compare what a handler really sends with what its role allows.
+// With `capacity: true` it also asks DynamoDB for ReturnConsumedCapacity on every call and sums
+// the read and write capacity units it answers (DynamoDB Local computes them by AWS's rules:
+// 4 KB reads, 1 KB writes, transactions twice, index writes included) — what on-demand bills.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,8 +13,25 @@ export interface DynamoDbRecorder {
   url: string;
   /** `table dynamodb:PutItem`, `index dynamodb:Query`, … since the last reset, sorted. */
   actions(): string[];
+  /** Calls by operation, and read / write capacity units consumed, since the last reset. */
+  usage(): Usage;
   reset(): void;
   close(): Promise<void>;
+}
+
+export interface Usage {
+  calls: Record<string, number>;
+  readUnits: number;
+  writeUnits: number;
+}
+
+const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+const WITH_CAPACITY = new Set([...WRITES, 'GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+
+function unitsOf(answer: Record<string, unknown>): number {
+  const consumed = answer.ConsumedCapacity as { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
+  const list = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
+  return list.reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
 }
 
 const TRANSACT_WRITE: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
@@ -25,15 +45,21 @@ export function iamActionsOf(operation: string, body: Record<string, unknown>): 
   return [`table dynamodb:${operation}`];
 }
 
-export async function startDynamoDbRecorder(target: string): Promise<DynamoDbRecorder> {
+export async function startDynamoDbRecorder(target: string, options: { capacity?: boolean } = {}): Promise<DynamoDbRecorder> {
   const seen = new Set<string>();
+  let usage: Usage = { calls: {}, readUnits: 0, writeUnits: 0 };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const body = Buffer.concat(chunks);
       const operation = String(req.headers['x-amz-target'] ?? '').replace(/^DynamoDB_20120810\./, '');
-      for (const action of iamActionsOf(operation, JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>)) seen.add(action);
+      const request = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      for (const action of iamActionsOf(operation, request)) seen.add(action);
+      usage.calls[operation] = (usage.calls[operation] ?? 0) + 1;
+      const measure = options.capacity === true && WITH_CAPACITY.has(operation);
+      if (measure) request.ReturnConsumedCapacity = 'INDEXES';
+      // The SDK signed the original body; DynamoDB Local does not check signatures.
+      const body = Buffer.from(JSON.stringify(request));
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'content-length')) as Record<string, string>;
       fetch(target, { method: req.method ?? 'POST', headers, body })
         .then(async (answer) => {
@@ -41,7 +67,13 @@ export async function startDynamoDbRecorder(target: string): Promise<DynamoDbRec
           answer.headers.forEach((value, name) => {
             if (name !== 'content-length' && name !== 'content-encoding' && name !== 'transfer-encoding') res.setHeader(name, value);
           });
-          res.end(Buffer.from(await answer.arrayBuffer()));
+          const bytes = Buffer.from(await answer.arrayBuffer());
+          if (measure && answer.ok) {
+            const units = unitsOf(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>);
+            if (WRITES.has(operation)) usage.writeUnits += units;
+            else usage.readUnits += units;
+          }
+          res.end(bytes);
         })
         .catch((error: unknown) => {
           res.statusCode = 502;
@@ -53,7 +85,11 @@ export async function startDynamoDbRecorder(target: string): Promise<DynamoDbRec
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     actions: () => [...seen].sort(),
-    reset: () => seen.clear(),
+    usage: () => ({ calls: { ...usage.calls }, readUnits: usage.readUnits, writeUnits: usage.writeUnits }),
+    reset: () => {
+      seen.clear();
+      usage = { calls: {}, readUnits: 0, writeUnits: 0 };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
