@@ -7,7 +7,7 @@ import type { AppContext } from '../src/app/app-context.ts';
 import { readConfig, type Config } from '../src/config.ts';
 import { buildAnnouncer, buildContext } from '../src/context.ts';
 import type { Announcer } from '../src/outbox/announce-story.ts';
-import { defaultSecretsClient, secretReaderOnce } from './bluesky-secret.ts';
+import { defaultSecretsClient, secretReader } from './bluesky-secret.ts';
 
 export const LAMBDA_ENV = {
   table: 'LOREBOOK_TABLE',
@@ -25,6 +25,8 @@ export interface HandlerDeps {
   secrets?: SecretsManagerClient;
   /** Default console.log: CloudWatch Logs on Lambda. */
   log?: (line: string) => void;
+  /** How long the secret's placeholder is believed before it is read again (default 5 min). */
+  secretRecheckMs?: number;
 }
 
 export interface Runtime {
@@ -44,21 +46,34 @@ export function storeRuntime(env: NodeJS.ProcessEnv, log: (line: string) => void
 }
 
 /**
- * The config, context and announcer. Reads the secret only when the posting account is
- * configured, so a stack deployed without one never calls Secrets Manager.
+ * The config, context and announcer of a function that announces, built once per cold start —
+ * and again only if the app password changes from the placeholder to a value (set after the
+ * deploy). Reads the secret only when the posting account is configured, so a stack deployed
+ * without one never calls Secrets Manager.
  */
-export async function announcingRuntime(deps: HandlerDeps): Promise<Runtime> {
+export function announcingRuntime(deps: HandlerDeps): () => Promise<Runtime> {
   const env = deps.env ?? process.env;
   const log = deps.log ?? defaultLog;
   const secretId = env[LAMBDA_ENV.blueskySecretId];
-  if (!secretId || !env[LAMBDA_ENV.blueskyIdentifier] || !env[LAMBDA_ENV.blueskyService]) return announcingOff(env, log);
-  const appPassword = await secretReaderOnce(deps.secrets ?? defaultSecretsClient(), secretId)();
-  if (appPassword === undefined) {
-    log(`lorebook: Bluesky announcing is off: the secret ${secretId} still holds its placeholder (docs/deploy.md, "Set the Bluesky secret"); stories wait on the announce queue`);
-    return storeRuntime(env, log);
+  if (!secretId || !env[LAMBDA_ENV.blueskyIdentifier] || !env[LAMBDA_ENV.blueskyService]) {
+    let off: Runtime | undefined;
+    return async () => (off ??= announcingOff(env, log));
   }
-  const config = readConfig({ ...env, BLUESKY_APP_PASSWORD: appPassword });
-  return { config, ctx: buildContext(config), announcer: buildAnnouncer(config, log), log };
+  const readPassword = secretReader(deps.secrets ?? defaultSecretsClient(), secretId, deps.secretRecheckMs);
+  let built: { password: string | undefined; runtime: Runtime } | undefined;
+  return async () => {
+    const password = await readPassword();
+    if (built !== undefined && built.password === password) return built.runtime;
+    built?.runtime.ctx.store.client.destroy();
+    if (password === undefined) {
+      log(`lorebook: Bluesky announcing is off: the secret ${secretId} still holds its placeholder (docs/deploy.md, "Set the Bluesky secret"); stories wait on the announce queue`);
+      built = { password, runtime: storeRuntime(env, log) };
+    } else {
+      const config = readConfig({ ...env, BLUESKY_APP_PASSWORD: password });
+      built = { password, runtime: { config, ctx: buildContext(config), announcer: buildAnnouncer(config, log), log } };
+    }
+    return built.runtime;
+  };
 }
 
 function announcingOff(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {

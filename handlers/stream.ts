@@ -10,7 +10,6 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { deliverCorrection } from '../src/outbox/dispatch-notifications.ts';
 import { announceStory } from '../src/outbox/announce-story.ts';
 import { announcingRuntime, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
-import { once } from './once.ts';
 import { workFor, type StreamWork } from './stream-records.ts';
 
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
@@ -25,7 +24,7 @@ interface Tally {
 }
 
 export function createStreamHandler(deps: HandlerDeps = {}): StreamHandler {
-  const runtime = once(() => announcingRuntime(deps));
+  const runtime = announcingRuntime(deps);
   return async (event) => handleRecords(await runtime(), event.Records);
 }
 

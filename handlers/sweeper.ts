@@ -9,7 +9,6 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
 import { announcingRuntime, type HandlerDeps } from './lambda-runtime.ts';
-import { once } from './once.ts';
 
 export interface SweeperResult {
   dispatch: DispatchResult;
@@ -20,7 +19,7 @@ export interface SweeperResult {
 export type SweeperHandler = (event: ScheduledEvent) => Promise<SweeperResult>;
 
 export function createSweeperHandler(deps: HandlerDeps = {}): SweeperHandler {
-  const runtime = once(() => announcingRuntime(deps));
+  const runtime = announcingRuntime(deps);
   return async () => {
     const { ctx, announcer, log } = await runtime();
     const dispatch = await dispatchNotifications(ctx);

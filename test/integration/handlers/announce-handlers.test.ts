@@ -94,16 +94,27 @@ describe('announcing from Lambda', () => {
     expect(secrets.reads() - readsBefore).toBe(1);
   });
 
-  it('while the secret holds the stack\'s placeholder, announcing is off: nothing is posted and the story stays queued', async () => {
+  it('while the secret holds the stack\'s placeholder nothing is posted; once it is set, the next read after the recheck interval turns announcing on', async () => {
     secrets.set(UNSET_APP_PASSWORD);
     try {
-      const handler = createSweeperHandler(deps());
+      const readsBefore = secrets.reads();
+      const handler = createSweeperHandler({ ...deps(), secretRecheckMs: 60_000 });
       const slug = await publish('Waits for its secret');
+      expect((await handler(scheduled)).announce).toBeUndefined();
       expect((await handler(scheduled)).announce).toBeUndefined();
       expect(await bluesky.postsFor(slug)).toEqual([]);
       expect((await readItem(app.ctx().store, storyKey(slug)))?.GSI3PK).toBe('ANNOUNCE');
       expect(logs.some((line) => line.includes('still holds its placeholder'))).toBe(true);
-      // Cleared for the other tests: the next sweeper posts it.
+      // Within the recheck interval the placeholder is believed: one read for both runs.
+      expect(secrets.reads() - readsBefore).toBe(1);
+
+      secrets.set(bluesky.account().appPassword);
+      const eager = createSweeperHandler({ ...deps(), secretRecheckMs: 0 });
+      secrets.set(UNSET_APP_PASSWORD);
+      expect((await eager(scheduled)).announce).toBeUndefined();
+      secrets.set(bluesky.account().appPassword);
+      expect((await eager(scheduled)).announce?.outcomes).toMatchObject({ posted: 1 });
+      expect(await bluesky.postsFor(slug)).toHaveLength(1);
     } finally {
       secrets.set(bluesky.account().appPassword);
     }
