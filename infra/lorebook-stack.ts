@@ -96,7 +96,7 @@ export class LorebookStack extends Stack {
 
     const dlq = connectStream(this, table, stream);
     scheduleSweeper(this, sweeper);
-    const topic = createAlarms(this, { Http: http, Stream: stream, Sweeper: sweeper }, dlq, settings.alarmEmail);
+    const topic = createAlarms(this, { functions: { Http: http, Stream: stream, Sweeper: sweeper }, streamFunction: stream, dlq, email: settings.alarmEmail });
 
     new CfnOutput(this, 'FunctionUrl', { value: url.url, description: 'MCP at <url>mcp, the API at <url>v1' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'LOREBOOK_TABLE for npm run token:aws' });

@@ -157,8 +157,8 @@ describe('the alarms', () => {
   const alarms = resourcesOf(json, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
   const topicId = logicalId(json, 'AWS::SNS::Topic', 'AlarmTopic');
 
-  it('each function alarms on any error and any throttle; the DLQ alarms on any visible message; all notify the topic', () => {
-    expect(alarms).toHaveLength(7);
+  it('each function alarms on any error and any throttle; the DLQ on any visible message; the stream on 5 minutes of lag; all notify the topic', () => {
+    expect(alarms).toHaveLength(8);
     for (const id of Object.values(ids)) {
       for (const metric of ['Errors', 'Throttles']) {
         expect(alarms, `${id} ${metric}`).toContainEqual(
@@ -173,6 +173,9 @@ describe('the alarms', () => {
         Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'StreamFailures'), 'QueueName'] } }],
         Threshold: 1,
       }),
+    );
+    expect(alarms).toContainEqual(
+      expect.objectContaining({ Namespace: 'AWS/Lambda', MetricName: 'IteratorAge', Statistic: 'Maximum', Dimensions: [{ Name: 'FunctionName', Value: { Ref: ids.stream } }], Threshold: 300_000 }),
     );
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
