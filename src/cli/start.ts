@@ -81,7 +81,7 @@ const sweeps: SweepSchedule | undefined =
   announcer === undefined || config.bluesky === undefined ? undefined : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
 const { baseUrl, port, allowedOrigins } = config.http;
-const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins });
+const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins, feedGenerator: config.feedGenerator });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
     log(`lorebook: listening on http://127.0.0.1:${info.port}`);
@@ -98,6 +98,7 @@ const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
 log(`
   MCP server   ${baseUrl}/mcp
   HTTP API     ${baseUrl}/v1   (OpenAPI: ${baseUrl}/v1/openapi.json)
+  Web pages    ${baseUrl}/     (Atom: ${baseUrl}/feed.atom)
 
   Get a token (in another terminal):
     npm run token -- create --handle you
