@@ -8,19 +8,9 @@ import type { AppContext } from '../../app/app-context.ts';
 import { announcedPosts, DEFAULT_SKELETON_LIMIT, MAX_SKELETON_LIMIT } from '../../app/queries/announced-posts.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
 import { isLorebookError } from '../../domain/errors.ts';
+import { feedUri, serviceDid } from '../../domain/feed-generator.ts';
 import type { HttpEnv } from '../http-env.ts';
 
-export const FEED_GENERATOR_COLLECTION = 'app.bsky.feed.generator';
-
-/** did:web of the base URL's host; a port is percent-encoded (did:web spec: `:` becomes %3A). */
-export function serviceDid(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  return `did:web:${url.hostname}${url.port === '' ? '' : `%3A${url.port}`}`;
-}
-
-export function feedUri(feed: FeedGeneratorConfig): string | undefined {
-  return feed.publisherDid === undefined ? undefined : `at://${feed.publisherDid}/${FEED_GENERATOR_COLLECTION}/${feed.rkey}`;
-}
 
 export function didDocument(baseUrl: string): Record<string, unknown> {
   return {
@@ -34,7 +24,7 @@ export function didDocument(baseUrl: string): Record<string, unknown> {
 const xrpcError = (c: Context<HttpEnv>, status: 400, error: string, message: string): Response => c.json({ error, message }, status);
 
 export function mountFeedGenerator(app: Hono<HttpEnv>, deps: { ctx: AppContext; baseUrl: string; feed: FeedGeneratorConfig; visit: (c: Context<HttpEnv>) => Promise<void> }): void {
-  const uri = feedUri(deps.feed);
+  const uri = deps.feed.publisherDid === undefined ? undefined : feedUri(deps.feed.publisherDid, deps.feed.rkey);
   const document = didDocument(deps.baseUrl);
   app.get('/.well-known/did.json', (c) => c.json(document, 200, { 'Cache-Control': 'public, max-age=3600' }));
 
