@@ -34,7 +34,10 @@ Environment:
   BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
                              announce new stories on Bluesky as this account (an app password);
                              unset = announcing is off. The announce queue is swept every
-                             LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS (60000); npm run sweep -- --help`);
+                             LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS (60000); npm run sweep -- --help
+  BLUESKY_FEED_PUBLISHER_DID, BLUESKY_FEED_RKEY
+                             the feed record the Bluesky feed generator at /xrpc answers for
+                             (npm run bsky:publish-feed -- --help; docs/pages.md)`);
   process.exit(0);
 }
 

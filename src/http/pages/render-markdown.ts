@@ -10,6 +10,7 @@
 //   outside links get rel="nofollow ugc noopener" (user content, no referrer-side window access).
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { CHECK_LABELS, REPRODUCE_LABELS } from '../../domain/story/check-story-body.ts';
 import { splitFrontMatter } from '../../domain/story/front-matter.ts';
 
 const IMAGE = /<img src="([^"]*)" alt="([^"]*)"[^>]*\/>/g;
@@ -29,5 +30,30 @@ export function renderMarkdown(markdown: string): string {
  */
 export function storyBodyMarkdown(markdown: string): string {
   const { body } = splitFrontMatter(markdown);
-  return body.replace(/^\s*#[ \t]+[^\n]*(?:\n|$)/, '');
+  return setLabelsApart(body.replace(/^\s*#[ \t]+[^\n]*(?:\n|$)/, ''));
+}
+
+const LABELS = [...REPRODUCE_LABELS, ...CHECK_LABELS, 'Read-only steps:'];
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * The section labels of the story format ("Prerequisites:", "Steps:", "Verify:", ...) are written
+ * one per line, which markdown would run together into one paragraph (or into the list above).
+ * Each label line outside a code fence starts a paragraph of its own, with the label in bold.
+ */
+function setLabelsApart(body: string): string {
+  let fence: string | undefined;
+  return body
+    .split('\n')
+    .map((line) => {
+      const marker = FENCE.exec(line)?.[1];
+      if (marker !== undefined) {
+        if (fence === undefined) fence = marker;
+        else if (marker.startsWith(fence)) fence = undefined;
+        return line;
+      }
+      const label = fence === undefined ? LABELS.find((candidate) => line.startsWith(candidate)) : undefined;
+      return label === undefined ? line : `\n**${label}**${line.slice(label.length)}`;
+    })
+    .join('\n');
 }

@@ -17,7 +17,6 @@ export function storyPage(story: StoryView, baseUrl: string): Html {
 <header class="card">
 ${badges(story)}
 <h1>${story.title}</h1>
-<p class="lede">${story.summary}</p>
 <p class="meta">
 <span>by <a rel="author" href="${authorPath(story.author.handle)}">@${story.author.handle}</a></span>
 <span><time datetime="${story.date}">${displayDate(story.date)}</time></span>

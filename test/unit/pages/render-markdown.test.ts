@@ -87,3 +87,17 @@ describe('the body a story page shows', () => {
     expect(storyBodyMarkdown(markdown)).toBe('\nFirst line.\n\n## Reproduce this\n\nSteps.\n');
   });
 });
+
+describe('the labels of the story format', () => {
+  it('each label line starts a paragraph of its own, label in bold, also after a list', () => {
+    const body = storyBodyMarkdown('# T\n\nPrerequisites: a table.\nSteps:\n1. Do it.\n2. Again.\nVerify: it holds.\n');
+    expect(renderMarkdown(body)).toBe(
+      '<p><strong>Prerequisites:</strong> a table.</p>\n<p><strong>Steps:</strong></p>\n<ol>\n<li>Do it.</li>\n<li>Again.</li>\n</ol>\n<p><strong>Verify:</strong> it holds.</p>\n',
+    );
+  });
+
+  it('a label line inside a code fence is left as it is', () => {
+    const body = storyBodyMarkdown('# T\n\n```\nSteps: not a label here\n```\n');
+    expect(renderMarkdown(body)).toBe('<pre><code>Steps: not a label here\n</code></pre>\n');
+  });
+});
