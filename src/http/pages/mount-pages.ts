@@ -38,6 +38,9 @@ const PAGE_HEADERS = {
   'Cache-Control': 'public, max-age=60',
 };
 
+/** An empty ?cursor= is the first page, as if it were left out. */
+const cursorOf = (c: Context<HttpEnv>): string | undefined => c.req.query('cursor') || undefined;
+
 const MISSING_STORY = 'There is no public story at this address. It may never have existed, or it is private.';
 
 export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
@@ -54,15 +57,20 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
     throw error;
   };
 
+  /** A list's ?cursor= that this server never handed out (or from another list): start again. */
+  const outOfDate = (c: Context<HttpEnv>, error: unknown): Promise<Response> => {
+    if (isLorebookError(error) && error.code === 'validation_failed') return page(c, 400, missingPage(baseUrl, c.req.path, 'That page link is out of date. Start again from the newest stories.'));
+    throw error;
+  };
+
   app.get(CSS_PATH, (c) => c.body(PAGE_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }));
 
   app.get('/', async (c) => {
     await visit(c);
     try {
-      return await page(c, 200, homePage(ctx, baseUrl, c.req.query('cursor')));
+      return await page(c, 200, homePage(ctx, baseUrl, cursorOf(c)));
     } catch (error) {
-      if (isLorebookError(error) && error.code === 'validation_failed') return page(c, 400, missingPage(baseUrl, '/', 'That page link is out of date. Start again from the newest stories.'));
-      throw error;
+      return outOfDate(c, error);
     }
   });
 
@@ -88,8 +96,9 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
   app.get('/a/:handle', async (c) => {
     await visit(c);
     try {
-      return await page(c, 200, authorPage(ctx, baseUrl, c.req.param('handle'), c.req.query('cursor')));
+      return await page(c, 200, authorPage(ctx, baseUrl, c.req.param('handle'), cursorOf(c)));
     } catch (error) {
+      if (isLorebookError(error) && error.code === 'validation_failed') return outOfDate(c, error);
       return missing(c, error, 'There is no author by that name here.');
     }
   });

@@ -23,3 +23,9 @@ export function postWebUrl(atUri: string): string | undefined {
 
 export const storyPath = (slug: string): string => `/s/${slug}`;
 export const authorPath = (handle: string): string => `/a/${encodeURIComponent(handle)}`;
+
+/** The story's kind as a badge says it: a fail story with status `open` asks for help. */
+export function typeLabel(story: { type: string; status: string }): string {
+  if (story.type !== 'fail') return 'success';
+  return story.status === 'open' ? 'fail · asks for help' : 'fail';
+}

@@ -2,7 +2,7 @@
 import { html } from 'hono/html';
 import type { StorySummary } from '../../app/queries/present-story.ts';
 import type { Html } from './layout.ts';
-import { authorPath, displayDate, plural, storyPath } from './page-format.ts';
+import { authorPath, displayDate, plural, storyPath, typeLabel } from './page-format.ts';
 
 export function storyList(stories: StorySummary[], options: { showAuthor: boolean; olderHref: string | undefined; emptyText: string }): Html {
   if (stories.length === 0) return html`<section class="card empty"><p>${options.emptyText}</p></section>`;
@@ -15,7 +15,7 @@ ${options.olderHref === undefined ? '' : html`<nav class="pager"><span></span><a
 function storyItem(story: StorySummary, showAuthor: boolean): Html {
   const tried = story.counts.worked + story.counts.partial + story.counts.failed;
   return html`<li class="card">
-<div class="badges"><span class="badge type-${story.type}">${story.type === 'fail' ? (story.status === 'open' ? 'fail · asks for help' : 'fail') : 'success'}</span></div>
+<div class="badges"><span class="badge type-${story.type}">${typeLabel(story)}</span></div>
 <h2><a href="${storyPath(story.slug)}">${story.title}</a></h2>
 <p class="lede">${story.summary}</p>
 <p class="meta">

@@ -5,7 +5,7 @@ import { html, raw } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.ts';
 import { layout, type Html } from './layout.ts';
 import { linkCardTags } from './link-card.ts';
-import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath } from './page-format.ts';
+import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
 import { renderMarkdown, storyBodyMarkdown } from './render-markdown.ts';
 import { revisionBadges } from './revision-badges.ts';
 
@@ -39,9 +39,8 @@ ${raw(renderMarkdown(storyBodyMarkdown(story.markdown)))}
 
 function badges(story: StoryView): Html {
   const { badges: history } = revisionBadges(story.revisions, displayDate);
-  const type = story.type === 'fail' ? (story.status === 'open' ? 'fail · asks for help' : 'fail') : 'success';
   return html`<div class="badges">
-<span class="badge type-${story.type}">${type}</span>
+<span class="badge type-${story.type}">${typeLabel(story)}</span>
 ${story.reproducible ? html`<span class="badge">reproducible</span>` : ''}
 ${history.map((badge) => html`<span class="badge ${badge.kind === 'corrected' ? 'correction' : ''}" data-badge="${badge.kind}">${badge.text}</span>`)}
 </div>`;

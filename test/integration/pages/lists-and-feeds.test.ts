@@ -76,6 +76,14 @@ describe("an author's page", () => {
     expect(page).toContain('reproduced 2× · worked for 1 person');
   });
 
+  it("a cursor from another list (the home page's) is a 400 page", async () => {
+    const home = await body('/');
+    const older = /<a rel="next" href="\/\?cursor=([^"]+)">/.exec(home)?.[1] as string;
+    const response = await server.fetch(`/a/alice?cursor=${older}`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('That page link is out of date');
+  });
+
   it('a handle with an @ in front works too', async () => {
     expect(slugsIn(await body('/a/@bob'))).toEqual(listed.filter((_slug, index) => index % 3 === 0).reverse());
   });
