@@ -2,8 +2,9 @@
 // in-process, the same story is read as a page (GET /s/{slug}: the read plus markdown rendering
 // and the HTML template) and as JSON (GET /v1/stories/{slug}: the same read, no rendering); the
 // newest 50 stories as the Atom feed and as JSON (GET /v1/stories?limit=50). Requests alternate,
-// so both sides see the same machine load. Prints p50/p99 and the ratio page/JSON; then the
-// markdown renderer alone, per story, against JSON.stringify of the same story view.
+// so both sides see the same machine load. Prints p50/p99 and the ratio page/JSON (story pages
+// reuse the rendered body of a revision: src/http/pages/rendered-bodies.ts); then the markdown
+// renderer alone, per story and for a ~60 KiB body, against JSON.stringify of the same view.
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { getStory } from '../../src/app/queries/get-story.ts';
@@ -79,6 +80,10 @@ try {
   const render = time(() => renderMarkdown(body), 2_000);
   const stringify = time(() => JSON.stringify(view), 2_000);
   log(`markdown: renderMarkdown ${render.toFixed(1)} µs per story (${view.markdown.length} chars) vs JSON.stringify of the view ${stringify.toFixed(1)} µs: ${ratio(render / stringify)}`);
+  const big = body.repeat(Math.floor(60_000 / body.length));
+  const bigRender = time(() => renderMarkdown(big), 20);
+  const bigStringify = time(() => JSON.stringify({ ...view, markdown: big }), 200);
+  log(`markdown: a ${Math.round(big.length / 1024)} KiB body renders in ${ms(bigRender / 1000)} ms vs JSON.stringify ${ms(bigStringify / 1000)} ms: ${ratio(bigRender / bigStringify)} (why story pages cache the rendered body)`);
 } finally {
   client.destroy();
   await ddb.stop();

@@ -16,6 +16,7 @@ import { mountFeedGenerator } from './feed-generator.ts';
 import { homePage } from './home-page.ts';
 import { ATOM_PATH, type Html } from './layout.ts';
 import { CSS_PATH, PAGE_CSS } from './page-css.ts';
+import { createRenderedBodies } from './rendered-bodies.ts';
 import { sitemap } from './sitemap.ts';
 import { missingPage, storyPage, tombstonePage } from './story-page.ts';
 
@@ -45,6 +46,7 @@ const MISSING_STORY = 'There is no public story at this address. It may never ha
 
 export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
   const { ctx, baseUrl } = deps;
+  const bodies = createRenderedBodies();
   const visit = async (c: Context<HttpEnv>): Promise<void> => {
     const decision = await consumeRateLimit(ctx, ipRateSubject(deps.clientAddress(c) ?? 'unknown'));
     c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
@@ -86,7 +88,7 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
         return c.body(story.story.markdown, 200, { 'Content-Type': 'text/markdown; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=60' });
       }
       if (story.kind === 'withdrawn') return await page(c, 410, tombstonePage(story.slug, story.title, baseUrl));
-      return await page(c, 200, storyPage(story.story, baseUrl));
+      return await page(c, 200, storyPage(story.story, baseUrl, bodies));
     } catch (error) {
       if (raw && isLorebookError(error) && (error.code === 'not_found' || error.code === 'validation_failed')) return c.text(`${MISSING_STORY}\n`, 404);
       return missing(c, error, MISSING_STORY);
