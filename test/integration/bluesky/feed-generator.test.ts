@@ -130,8 +130,12 @@ describe('getFeedSkeleton', () => {
     ['limit 101', { limit: '101' }, 'InvalidRequest'],
     ['a limit that is not a number', { limit: 'ten' }, 'InvalidRequest'],
     ['a cursor it never handed out', { cursor: 'bm90LWEtY3Vyc29y' }, 'InvalidRequest'],
-  ])('%s is a 400 XRPC error', async (_name, params, error) => {
+  ])('%s is a 400 XRPC error that writes nothing', async (_name, params, error) => {
+    // Anonymous calls are counted (RATE# items) like any other; nothing else may change.
+    const stored = async (): Promise<unknown[]> => (await app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));
+    const before = await stored();
     const { status, json } = await skeleton(params);
+    expect(await stored()).toEqual(before);
     expect(status).toBe(400);
     expect(json.error).toBe(error);
     expect(typeof json.message).toBe('string');

@@ -76,11 +76,14 @@ describe('npm run bsky:publish-feed', () => {
     expect(records[0]?.value).toMatchObject({ displayName: 'lorebook: new stories', createdAt: record?.value.createdAt });
   }, CLI_TEST_MS);
 
-  it('refuses a name longer than Bluesky allows before signing in (exit 2, with the usage)', async () => {
+  it('refuses a name longer than Bluesky allows before signing in (exit 2, with the usage); the record is untouched', async () => {
+    const before = await feedRecords();
     const refused = await publishFeed(['--display-name', 'a name far longer than twenty-four characters']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--display-name must be 1 to 24 characters');
     expect(refused.stderr).toContain('usage: npm run bsky:publish-feed');
+    expect(refused.stderr).not.toContain('signing in');
+    expect(await feedRecords()).toEqual(before);
   }, CLI_TEST_MS);
 
   it('without BLUESKY_* it says what to set and exits 1', async () => {
