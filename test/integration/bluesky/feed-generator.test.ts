@@ -80,6 +80,22 @@ describe('the feed generator service', () => {
   });
 });
 
+describe('the story page of an announced story', () => {
+  it('links the Bluesky post on bsky.app (the announce link)', async () => {
+    const slug = announced[0] as string;
+    const { uri } = (await getStory(app.ctx(), alice, { slug })).announce;
+    const [, did, rkey] = /^at:\/\/([^/]+)\/app\.bsky\.feed\.post\/(.+)$/.exec(uri ?? '') ?? [];
+    const response = await hono.request(`${BASE_URL}/s/${slug}`, { headers: { host: 'lorebook.test' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`<a href="https://bsky.app/profile/${did}/post/${rkey}" rel="nofollow noopener">announced on Bluesky</a>`);
+  });
+
+  it('a story whose announcement failed has no such link', async () => {
+    const response = await hono.request(`${BASE_URL}/s/${failed}`, { headers: { host: 'lorebook.test' } });
+    expect(await response.text()).not.toContain('announced on Bluesky');
+  });
+});
+
 describe('getFeedSkeleton', () => {
   it('lists exactly the live announcement posts of listed stories, newest story first', async () => {
     const { status, json } = await skeleton({ limit: '100' });
