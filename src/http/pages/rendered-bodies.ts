@@ -1,21 +1,26 @@
 // Rendered story bodies, remembered per process. Rendering costs milliseconds of CPU per story
-// (~2 ms for a typical one, far more for a 64 KiB worst case: npm run bench:pages) while the
-// read costs less; a story's text at a given revision never changes (revisions are kept, never
-// overwritten), so slug + revision is a safe key and nothing needs invalidating. Bounded: the
-// least recently used entry goes first.
+// (~2 ms for a typical one, ~110 ms for a 58 KiB body: npm run bench:pages) while hashing the
+// text costs a fraction of that. The key is the SHA-256 of the markdown itself — not the slug
+// and revision, which a read racing an edit could pair with the other revision's text — so an
+// entry can never be stale and nothing needs invalidating. Bounded: least recently used out first.
+import { createHash } from 'node:crypto';
 import { renderMarkdown, storyBodyMarkdown } from './render-markdown.ts';
 
 export const RENDERED_BODIES_MAX = 256;
 
 export interface RenderedBodies {
-  html(slug: string, revision: number, markdown: string): string;
+  /** The story body of this stored markdown, as HTML (render-markdown.ts rules). */
+  html(markdown: string): string;
 }
 
-export function createRenderedBodies(max = RENDERED_BODIES_MAX): RenderedBodies {
+const renderBody = (markdown: string): string => renderMarkdown(storyBodyMarkdown(markdown));
+
+/** `render` is the real renderer; a test may wrap it to count the renders. */
+export function createRenderedBodies(max = RENDERED_BODIES_MAX, render: (markdown: string) => string = renderBody): RenderedBodies {
   const entries = new Map<string, string>();
   return {
-    html(slug, revision, markdown) {
-      const key = `${slug}@${revision}`;
+    html(markdown) {
+      const key = createHash('sha256').update(markdown).digest('base64');
       const cached = entries.get(key);
       if (cached !== undefined) {
         // Map keeps insertion order: moving the entry to the end marks it most recently used.
@@ -23,7 +28,7 @@ export function createRenderedBodies(max = RENDERED_BODIES_MAX): RenderedBodies 
         entries.set(key, cached);
         return cached;
       }
-      const rendered = renderMarkdown(storyBodyMarkdown(markdown));
+      const rendered = render(markdown);
       entries.set(key, rendered);
       if (entries.size > max) entries.delete(entries.keys().next().value as string);
       return rendered;

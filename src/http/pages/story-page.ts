@@ -30,7 +30,7 @@ ${corrections(story)}
 ${outcomes(story)}
 <section class="card story-body">
 ${isHttpUrl(story.image) ? html`<img class="hero" src="${story.image}" alt="${story.image_alt ?? ''}">` : ''}
-${raw(bodies.html(story.slug, story.revision, story.markdown))}
+${raw(bodies.html(story.markdown))}
 <p class="actions"><a href="${storyPath(story.slug)}.md">Raw markdown</a><span>Revision ${story.revision}</span></p>
 </section>
 </article>`,

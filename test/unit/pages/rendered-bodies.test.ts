@@ -1,25 +1,48 @@
-// The rendered-body cache: keyed by slug and revision (a revision's text never changes), bounded,
-// least recently used out first.
+// The rendered-body cache: keyed by the markdown itself (so never stale), bounded, least recently
+// used out first. The real renderer is wrapped to count how often it runs.
 import { describe, expect, it } from 'vitest';
 import { createRenderedBodies } from '../../../src/http/pages/rendered-bodies.ts';
+import { renderMarkdown, storyBodyMarkdown } from '../../../src/http/pages/render-markdown.ts';
+
+function counted(max: number): { bodies: ReturnType<typeof createRenderedBodies>; renders: string[] } {
+  const renders: string[] = [];
+  const bodies = createRenderedBodies(max, (markdown) => {
+    renders.push(markdown);
+    return renderMarkdown(storyBodyMarkdown(markdown));
+  });
+  return { bodies, renders };
+}
 
 describe('rendered story bodies', () => {
-  it('a new revision of a story is rendered afresh; the same revision is answered from memory', () => {
-    const bodies = createRenderedBodies(4);
-    expect(bodies.html('s', 1, '# T\n\nfirst')).toBe('<p>first</p>');
-    // Same slug and revision: the remembered HTML, even if handed other text (it cannot differ in practice).
-    expect(bodies.html('s', 1, '# T\n\nsomething else')).toBe('<p>first</p>');
-    expect(bodies.html('s', 2, '# T\n\nsecond')).toBe('<p>second</p>');
+  it('by default renders the body without its title heading', () => {
+    expect(createRenderedBodies().html('# T\n\nfirst')).toBe('<p>first</p>');
+  });
+
+  it('the same text twice is rendered once', () => {
+    const { bodies, renders } = counted(4);
+    expect(bodies.html('# T\n\nfirst')).toBe('<p>first</p>');
+    expect(bodies.html('# T\n\nfirst')).toBe('<p>first</p>');
+    expect(renders).toEqual(['# T\n\nfirst']);
+  });
+
+  it('changed text is rendered afresh: an entry is never stale', () => {
+    const { bodies, renders } = counted(4);
+    bodies.html('# T\n\nfirst');
+    expect(bodies.html('# T\n\nsecond')).toBe('<p>second</p>');
+    expect(renders).toHaveLength(2);
   });
 
   it('holds at most its bound, dropping the least recently used', () => {
-    const bodies = createRenderedBodies(2);
-    bodies.html('a', 1, 'a1');
-    bodies.html('b', 1, 'b1');
-    bodies.html('a', 1, 'ignored');
-    bodies.html('c', 1, 'c1');
+    const { bodies, renders } = counted(2);
+    bodies.html('a');
+    bodies.html('b');
+    bodies.html('a');
+    bodies.html('c');
+    expect(renders).toEqual(['a', 'b', 'c']);
     // a was used after b, so it stayed; b was the least recently used and is rendered again.
-    expect(bodies.html('a', 1, 'ignored')).toBe('<p>a1</p>');
-    expect(bodies.html('b', 1, 'b again')).toBe('<p>b again</p>');
+    bodies.html('a');
+    expect(renders).toEqual(['a', 'b', 'c']);
+    expect(bodies.html('b')).toBe('<p>b</p>');
+    expect(renders).toEqual(['a', 'b', 'c', 'b']);
   });
 });
