@@ -3,7 +3,7 @@
 // and the HTML template) and as JSON (GET /v1/stories/{slug}: the same read, no rendering); the
 // newest 50 stories as the Atom feed and as JSON (GET /v1/stories?limit=50). Requests alternate,
 // so both sides see the same machine load. Prints p50/p99 and the ratio page/JSON (story pages
-// reuse the rendered body of a revision: src/http/pages/rendered-bodies.ts); then the markdown
+// reuse a rendered body: src/http/pages/rendered-bodies.ts); then the markdown
 // renderer alone, per story and for a ~60 KiB body, against JSON.stringify of the same view.
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
