@@ -1,5 +1,6 @@
 // Link-card tags for a story page: Open Graph (Bluesky's card, most unfurlers) and Twitter cards.
-// The story's own image when it has one (an http(s) URL), else a text-only card.
+// The story's own image when it has one (an http(s) URL), else a text-only card. Also the
+// markdown alternate, for agents that land on the page and want the source.
 import { html } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.ts';
 import type { Html } from './layout.ts';
@@ -8,7 +9,8 @@ import { isHttpUrl } from './page-format.ts';
 export function linkCardTags(story: StoryView, url: string): Html {
   const image = isHttpUrl(story.image) ? story.image : undefined;
   const alt = story.image_alt ?? story.title;
-  return html`<meta property="og:site_name" content="lorebook">
+  return html`<link rel="alternate" type="text/markdown" href="${url}.md">
+<meta property="og:site_name" content="lorebook">
 <meta property="og:type" content="article">
 <meta property="og:title" content="${story.title}">
 <meta property="og:description" content="${story.summary}">

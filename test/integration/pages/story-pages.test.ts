@@ -69,6 +69,7 @@ describe('a story page', () => {
     expect(plain.body).toContain(`<meta property="og:url" content="${server.baseUrl()}/s/${full}">`);
     expect(plain.body).toMatch(/<meta property="og:description" content="[^"]+">/);
     expect(plain.body).toContain('<meta name="twitter:card" content="summary">');
+    expect(plain.body).toContain(`<link rel="alternate" type="text/markdown" href="${server.baseUrl()}/s/${full}.md">`);
     expect(plain.body).not.toContain('og:image');
 
     const carded = await text(`/s/${withImage}`);
