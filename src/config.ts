@@ -13,6 +13,16 @@ export interface Config {
   http: HttpConfig;
   /** Announcing new stories on Bluesky; undefined = off (BLUESKY_* unset). */
   bluesky: BlueskyConfig | undefined;
+  /** The Bluesky feed generator served at /xrpc (docs/pages.md). */
+  feedGenerator: FeedGeneratorConfig;
+}
+
+/** Which feed record the feed generator answers for: at://<publisherDid>/app.bsky.feed.generator/<rkey>. */
+export interface FeedGeneratorConfig {
+  /** The account that holds the feed record (`npm run bsky:publish-feed` prints it); unset = no feed listed yet. */
+  publisherDid: string | undefined;
+  /** The feed record's key: stable, so publishing again replaces the same record. */
+  rkey: string;
 }
 
 /** The account that announces stories, and how hard the announcer tries (design §4). */
@@ -129,5 +139,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       searchRefreshMs: positiveInteger(env, 'LOREBOOK_SEARCH_REFRESH_MS', DEFAULT_SEARCH_REFRESH_MS),
     },
     bluesky: bluesky(env),
+    feedGenerator: feedGenerator(env),
   };
+}
+
+function feedGenerator(env: NodeJS.ProcessEnv): FeedGeneratorConfig {
+  const publisherDid = env.BLUESKY_FEED_PUBLISHER_DID || undefined;
+  if (publisherDid !== undefined && !/^did:(plc|web):[A-Za-z0-9._:%-]+$/.test(publisherDid)) {
+    throw new Error(`BLUESKY_FEED_PUBLISHER_DID must be a DID like did:plc:abc123, got "${publisherDid}"`);
+  }
+  const rkey = env.BLUESKY_FEED_RKEY || 'lorebook';
+  // A record key (atproto "record-key" syntax), and short: it shows in the feed's URL on Bluesky.
+  if (!/^[A-Za-z0-9._~:-]{1,15}$/.test(rkey) || rkey === '.' || rkey === '..') {
+    throw new Error(`BLUESKY_FEED_RKEY must be 1-15 letters, digits or . _ ~ : -, got "${rkey}"`);
+  }
+  return { publisherDid, rkey };
 }

@@ -34,7 +34,10 @@ Environment:
   BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
                              announce new stories on Bluesky as this account (an app password);
                              unset = announcing is off. The announce queue is swept every
-                             LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS (60000); npm run sweep -- --help`);
+                             LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS (60000); npm run sweep -- --help
+  BLUESKY_FEED_PUBLISHER_DID, BLUESKY_FEED_RKEY
+                             the feed record the Bluesky feed generator at /xrpc answers for
+                             (npm run bsky:publish-feed -- --help; docs/pages.md)`);
   process.exit(0);
 }
 
@@ -81,7 +84,7 @@ const sweeps: SweepSchedule | undefined =
   announcer === undefined || config.bluesky === undefined ? undefined : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
 const { baseUrl, port, allowedOrigins } = config.http;
-const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins });
+const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins, feedGenerator: config.feedGenerator });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
     log(`lorebook: listening on http://127.0.0.1:${info.port}`);
@@ -98,6 +101,7 @@ const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
 log(`
   MCP server   ${baseUrl}/mcp
   HTTP API     ${baseUrl}/v1   (OpenAPI: ${baseUrl}/v1/openapi.json)
+  Web pages    ${baseUrl}/     (Atom: ${baseUrl}/feed.atom)
 
   Get a token (in another terminal):
     npm run token -- create --handle you

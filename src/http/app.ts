@@ -6,9 +6,11 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppContext } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
+import type { FeedGeneratorConfig } from '../config.ts';
 import type { ClientAddress } from './admission.ts';
 import type { HttpEnv } from './http-env.ts';
 import { mountMcp } from './mcp-route.ts';
+import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
 import { createRequestGuard } from './request-guard.ts';
 import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
@@ -27,6 +29,8 @@ export interface HttpAppDeps {
   allowedHosts?: string[];
   /** The caller's address for the anonymous rate limit (default: the socket's, under @hono/node-server). */
   clientAddress?: ClientAddress;
+  /** The Bluesky feed generator's feed record (pages, docs/pages.md); default: no feed listed. */
+  feedGenerator?: FeedGeneratorConfig;
 }
 
 /** The TCP peer under @hono/node-server; nothing under other runtimes (then one shared budget). */
@@ -69,6 +73,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
+  mountPages(app, { ...admission, baseUrl, ...(deps.feedGenerator === undefined ? {} : { feedGenerator: deps.feedGenerator }) });
 
   app.notFound((c: Context<HttpEnv>) => renderError(noSuchEndpoint(c.req.method, c.req.path), c, baseUrl));
   app.onError((err, c) => renderError(err, c, baseUrl));

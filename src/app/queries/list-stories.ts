@@ -61,7 +61,7 @@ export async function listStories(ctx: AppContext, caller: Caller | undefined, r
 }
 
 /** Hydrate: one BatchGetItem of META for the entries, in index order; expired or gone items drop out. */
-async function hydrate(ctx: AppContext, entries: readonly IndexEntry[]): Promise<StoryMeta[]> {
+export async function hydrate(ctx: AppContext, entries: readonly IndexEntry[]): Promise<StoryMeta[]> {
   const items = await readItems(ctx.store, entries.map((entry) => entry.key));
   return entries.flatMap((entry) => {
     const item = pick(items, entry.key);
@@ -70,7 +70,7 @@ async function hydrate(ctx: AppContext, entries: readonly IndexEntry[]): Promise
 }
 
 /** A position in a newest-first list of index entries across one or more partitions. */
-interface Walk {
+export interface Walk {
   /** Up to `count` further entries, in order; none only when nothing older remains. */
   next(count: number): Promise<IndexEntry[]>;
   /** Where the next page starts, or undefined when nothing older remains. */
@@ -112,7 +112,7 @@ function shardWalk(
 }
 
 /** The public feed: month shards newest first, from the months item (no probing empty months). */
-async function feedWalk(ctx: AppContext, rawCursor: string | undefined): Promise<Walk> {
+export async function feedWalk(ctx: AppContext, rawCursor: string | undefined): Promise<Walk> {
   const cursor = rawCursor === undefined ? undefined : decodeFeedCursor(rawCursor);
   const months = monthsOf(await readItem(ctx.store, feedMonthsKey)).filter((month) => cursor === undefined || month < cursor.month);
   if (cursor !== undefined) months.unshift(cursor.month);

@@ -1,0 +1,27 @@
+// A story as the public pages show it (design §6): anonymous, so a private story is not_found
+// like an unknown one, and a hidden public story is a tombstone — its title and that its author
+// withdrew it — rather than a 404, so a link someone shared still explains itself.
+import { isLorebookError } from '../../domain/errors.ts';
+import { parseSlug } from '../../domain/story/slug.ts';
+import { storyKey } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
+import { toStoryMeta } from '../../store/story-items.ts';
+import type { AppContext } from '../app-context.ts';
+import { getStory, type StoryView } from './get-story.ts';
+
+export type StoryPage = { kind: 'shown'; story: StoryView } | { kind: 'withdrawn'; slug: string; title: string };
+
+export async function readStoryPage(ctx: AppContext, rawSlug: string): Promise<StoryPage> {
+  const slug = parseSlug(rawSlug);
+  try {
+    return { kind: 'shown', story: await getStory(ctx, undefined, { slug }) };
+  } catch (error) {
+    if (!isLorebookError(error) || error.code !== 'not_found') throw error;
+    // @NOTE only the not-found path reads META a second time: it tells a withdrawn story from a
+    // private or unknown one, which stay not_found.
+    const item = await readItem(ctx.store, storyKey(slug));
+    const meta = item === undefined ? undefined : toStoryMeta(item);
+    if (meta === undefined || meta.visibility !== 'public' || !meta.hidden) throw error;
+    return { kind: 'withdrawn', slug, title: meta.title };
+  }
+}

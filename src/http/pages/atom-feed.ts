@@ -1,0 +1,40 @@
+// `/feed.atom`: the newest public stories as an Atom 1.0 feed, generated with the `feed` package
+// (well kept, escapes for XML, writes every element Atom requires). Hidden and private stories
+// are not in the public feed index, and the read pipeline drops any lingering entry.
+import { Feed } from 'feed';
+import type { AppContext } from '../../app/app-context.ts';
+import { listStories, MAX_LIST_LIMIT } from '../../app/queries/list-stories.ts';
+import { ATOM_PATH } from './layout.ts';
+import { authorPath, storyPath } from './page-format.ts';
+
+export async function atomFeed(ctx: AppContext, baseUrl: string): Promise<string> {
+  const { stories } = await listStories(ctx, undefined, { limit: MAX_LIST_LIMIT });
+  const newest = stories[0];
+  const feed = new Feed({
+    id: `${baseUrl}/`,
+    title: 'lorebook: new stories',
+    description: 'What people and their agents built: what they tried, what failed, what worked.',
+    link: `${baseUrl}/`,
+    // An empty feed still needs an <updated>: the epoch says "nothing yet" without inventing a time.
+    updated: new Date(newest === undefined ? 0 : newest.published_at),
+    feedLinks: { atom: `${baseUrl}${ATOM_PATH}` },
+    author: { name: 'lorebook', link: `${baseUrl}/` },
+    generator: 'lorebook',
+    language: 'en',
+    copyright: 'Each story belongs to its author.',
+  });
+  for (const story of stories) {
+    const url = `${baseUrl}${storyPath(story.slug)}`;
+    feed.addItem({
+      id: url,
+      title: story.title,
+      link: url,
+      date: new Date(story.published_at),
+      published: new Date(story.published_at),
+      description: story.summary,
+      author: [{ name: `@${story.author.handle}`, link: `${baseUrl}${authorPath(story.author.handle)}` }],
+      category: story.tags.map((tag) => ({ name: tag, term: tag })),
+    });
+  }
+  return feed.atom1();
+}

@@ -1,0 +1,97 @@
+// `/s/{slug}`: one story — badges, title, author, tags, stack, how reproducing and checking it
+// went, its announcement on Bluesky, and the story itself rendered safely. A withdrawn story is
+// a tombstone: its title and "withdrawn by author", nothing else.
+import { html, raw } from 'hono/html';
+import type { StoryView } from '../../app/queries/get-story.ts';
+import { layout, type Html } from './layout.ts';
+import { linkCardTags } from './link-card.ts';
+import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
+import type { RenderedBodies } from './rendered-bodies.ts';
+import { revisionBadges } from './revision-badges.ts';
+
+export function storyPage(story: StoryView, baseUrl: string, bodies: RenderedBodies): Html {
+  const url = `${baseUrl}${storyPath(story.slug)}`;
+  return layout(
+    { title: `${story.title} — lorebook`, description: story.summary, url, extra: linkCardTags(story, url) },
+    html`<article>
+<header class="card">
+${badges(story)}
+<h1>${story.title}</h1>
+<p class="meta">
+<span>by <a rel="author" href="${authorPath(story.author.handle)}">@${story.author.handle}</a></span>
+<span><time datetime="${story.date}">${displayDate(story.date)}</time></span>
+${story.agent === undefined ? '' : html`<span>agent: ${story.agent}${story.model === undefined ? '' : ` (${story.model})`}</span>`}
+${announceLink(story)}
+</p>
+${story.tags.length === 0 ? '' : html`<ul class="tags">${story.tags.map((tag) => html`<li class="tag">#${tag}</li>`)}</ul>`}
+${story.stack.length === 0 ? '' : html`<p class="stack">Stack: ${story.stack.map((item, index) => html`${index === 0 ? '' : ', '}<code>${item}</code>`)}</p>`}
+${corrections(story)}
+</header>
+${outcomes(story)}
+<section class="card story-body">
+${isHttpUrl(story.image) ? html`<img class="hero" src="${story.image}" alt="${story.image_alt ?? ''}">` : ''}
+${raw(bodies.html(story.markdown))}
+<p class="actions"><a href="${storyPath(story.slug)}.md">Raw markdown</a><span>Revision ${story.revision}</span></p>
+</section>
+</article>`,
+  );
+}
+
+function badges(story: StoryView): Html {
+  const { badges: history } = revisionBadges(story.revisions, displayDate);
+  return html`<div class="badges">
+<span class="badge type-${story.type}">${typeLabel(story)}</span>
+${story.reproducible ? html`<span class="badge">reproducible</span>` : ''}
+${history.map((badge) => html`<span class="badge ${badge.kind === 'corrected' ? 'correction' : ''}" data-badge="${badge.kind}">${badge.text}</span>`)}
+</div>`;
+}
+
+function corrections(story: StoryView): Html | string {
+  const { corrections: notes } = revisionBadges(story.revisions, displayDate);
+  if (notes.length === 0) return '';
+  return html`<div class="notes">${notes.map((note) => html`<p><strong>Corrected ${displayDate(note.at)}:</strong> ${note.note}</p>`)}</div>`;
+}
+
+function announceLink(story: StoryView): Html | string {
+  const web = story.announce.uri === undefined ? undefined : postWebUrl(story.announce.uri);
+  return web === undefined ? '' : html`<span><a href="${web}" rel="nofollow noopener">announced on Bluesky</a></span>`;
+}
+
+function outcomes(story: StoryView): Html {
+  const { worked, partial, failed } = story.counts;
+  const tried = worked + partial + failed;
+  const checked = story.checks.has_problem + story.checks.no_problem;
+  return html`<section class="card" aria-label="How it went for others">
+<p class="summary-line" data-count="reproduced">${tried === 0 ? 'Not reproduced yet — be the first.' : `Reproduced ${tried}×`}</p>
+<div class="outcomes">
+<div class="outcome worked" data-count="worked"><strong>${worked}</strong><span>worked</span></div>
+<div class="outcome partial" data-count="partial"><strong>${partial}</strong><span>partial</span></div>
+<div class="outcome failed" data-count="failed"><strong>${failed}</strong><span>failed</span></div>
+</div>
+${story.has_check
+  ? html`<p class="checks" data-count="checked">${checked === 0 ? 'Nobody has run the check yet.' : `Checked ${plural(checked, 'time')}: ${story.checks.has_problem} had it, ${story.checks.no_problem} didn't`}</p>`
+  : ''}
+</section>`;
+}
+
+export function tombstonePage(slug: string, title: string, baseUrl: string): Html {
+  return layout(
+    { title: `${title} — withdrawn — lorebook`, url: `${baseUrl}${storyPath(slug)}`, noindex: true },
+    html`<section class="card tombstone">
+<h1>${title}</h1>
+<p>This story was withdrawn by its author.</p>
+<p><a href="/">See the newest stories</a></p>
+</section>`,
+  );
+}
+
+export function missingPage(baseUrl: string, path: string, text: string): Html {
+  return layout(
+    { title: 'Not found — lorebook', url: `${baseUrl}${path}`, noindex: true },
+    html`<section class="card tombstone">
+<h1>Nothing here</h1>
+<p>${text}</p>
+<p><a href="/">See the newest stories</a></p>
+</section>`,
+  );
+}

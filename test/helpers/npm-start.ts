@@ -1,0 +1,73 @@
+// `npm start` as a child process for end-to-end tests, pointed at the suite's table on the run's
+// DynamoDB Local (LOREBOOK_DDB_ENDPOINT, so it starts no JVM of its own), on a free port. Started
+// in its own process group and stopped with SIGINT, as Ctrl-C would; SIGKILL only if it hangs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface NpmStart {
+  baseUrl: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+export async function startNpmStart(options: { endpoint: string; table: string; env?: Record<string, string>; readyMs?: number }): Promise<NpmStart> {
+  const port = await freePort();
+  const scratch = mkdtempSync(join(tmpdir(), 'lorebook-npm-start-'));
+  const env: NodeJS.ProcessEnv = {};
+  // The test's own LOREBOOK_*/BLUESKY_* settings must not leak into the server.
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) env[name] = value;
+  Object.assign(env, {
+    PORT: String(port),
+    LOREBOOK_DDB_ENDPOINT: options.endpoint,
+    LOREBOOK_TABLE: options.table,
+    LOREBOOK_DATA_DIR: join(scratch, 'data'),
+    LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
+    ...options.env,
+  });
+  const child: ChildProcess = spawn('npm', ['start'], { cwd: process.cwd(), env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async (): Promise<void> => {
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGINT');
+    const done = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000))]);
+    if (!done && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    rmSync(scratch, { recursive: true, force: true });
+  };
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`npm start was not ready within ${options.readyMs ?? 90_000} ms:\n${output}`)), options.readyMs ?? 90_000);
+      child.stdout?.on('data', () => {
+        if (output.includes('Ctrl-C stops')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited (${code}) before it was ready:\n${output}`));
+      });
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl: `http://127.0.0.1:${port}`, output: () => output, stop };
+}

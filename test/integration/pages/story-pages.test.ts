@@ -1,0 +1,147 @@
+// The story page, its raw markdown, the tombstone of a withdrawn story and the 404 of a private
+// one, served by the real hono app on 127.0.0.1 over DynamoDB Local, with stories written through
+// the real use cases. (The browser checks are in test/e2e/pages-browser.test.ts.)
+import { beforeAll, describe, expect, it } from 'vitest';
+import { publishStory } from '../../../src/app/publish-story.ts';
+import { PAGE_CSP } from '../../../src/http/pages/mount-pages.ts';
+import type { Caller } from '../../../src/app/app-context.ts';
+import { useLorebookServer } from '../../helpers/lorebook-server.ts';
+import { CORRECTION_NOTE, privateStory, storyWithEverything, withdrawnStory } from '../../helpers/page-stories.ts';
+import { storyTitled } from '../../helpers/stories.ts';
+
+const server = useLorebookServer('pages-story');
+let alice: Caller;
+let full = '';
+let withImage = '';
+let withdrawn = '';
+let hidden = '';
+
+beforeAll(async () => {
+  const ctx = server.app.ctx();
+  // A local account as `npm run token` makes one: the handle item and the account item.
+  alice = { account: (await server.token('alice')).account, handle: 'alice' };
+  full = await storyWithEverything(ctx, alice, 'Counting once under parallel reports');
+  withImage = (await publishStory(ctx, alice, { markdown: storyTitled('A story with a card image').replace('status: n/a\n', 'status: n/a\nimage: https://img.example/card.png\nimage_alt: A chart of duplicate counts\n') })).slug;
+  withdrawn = await withdrawnStory(ctx, alice, 'Withdrawn after a week');
+  hidden = await privateStory(ctx, alice, 'Only for me to read');
+});
+
+const text = async (path: string): Promise<{ status: number; body: string; headers: Headers }> => {
+  const response = await server.fetch(path);
+  return { status: response.status, body: await response.text(), headers: response.headers };
+};
+
+describe('a story page', () => {
+  it('shows the title, author, date, tags, stack and the story itself, rendered', async () => {
+    const page = await text(`/s/${full}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.body).toContain('<h1>Counting once under parallel reports</h1>');
+    expect(page.body).toContain('href="/a/alice">@alice</a>');
+    expect(page.body).toContain('<time datetime="2026-10-14">Oct 14, 2026</time>');
+    for (const tag of ['#dynamodb', '#idempotency', '#mcp']) expect(page.body).toContain(`<li class="tag">${tag}</li>`);
+    expect(page.body).toContain('Stack: <code>typescript</code>, <code>aws-lambda</code>, <code>dynamodb</code>');
+    expect(page.body).toContain('<h2>Reproduce this</h2>');
+    expect(page.body).toContain('It has held for a month.');
+    // The front matter and the title heading are the page's header, not part of the body.
+    expect(page.body).not.toContain('reproducible: true');
+  });
+
+  it('shows "reproduced 4×" with worked, partial and failed side by side, and the check answers', async () => {
+    const page = await text(`/s/${full}`);
+    expect(page.body).toContain('<p class="summary-line" data-count="reproduced">Reproduced 4×</p>');
+    expect(page.body).toMatch(/data-count="worked"><strong>2<\/strong>[\s\S]*data-count="partial"><strong>1<\/strong>[\s\S]*data-count="failed"><strong>1<\/strong>/);
+    expect(page.body).toContain("Checked 3 times: 1 had it, 2 didn&#39;t");
+  });
+
+  it('shows the revision badges — reworded, updated <date>, corrected <date> — and the correction note', async () => {
+    const page = await text(`/s/${full}`);
+    const today = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.now());
+    expect(page.body).toContain('data-badge="reworded">reworded</span>');
+    expect(page.body).toContain(`data-badge="updated">updated ${today}</span>`);
+    expect(page.body).toContain(`data-badge="corrected">corrected ${today}</span>`);
+    expect(page.body).toContain(`<strong>Corrected ${today}:</strong> ${CORRECTION_NOTE}`);
+  });
+
+  it('carries Open Graph and Twitter card tags for the link card, with the image when the story has one', async () => {
+    const plain = await text(`/s/${full}`);
+    expect(plain.body).toContain('<meta property="og:title" content="Counting once under parallel reports">');
+    expect(plain.body).toContain(`<meta property="og:url" content="${server.baseUrl()}/s/${full}">`);
+    expect(plain.body).toMatch(/<meta property="og:description" content="[^"]+">/);
+    expect(plain.body).toContain('<meta name="twitter:card" content="summary">');
+    expect(plain.body).toContain(`<link rel="alternate" type="text/markdown" href="${server.baseUrl()}/s/${full}.md">`);
+    expect(plain.body).not.toContain('og:image');
+
+    const carded = await text(`/s/${withImage}`);
+    expect(carded.body).toContain('<meta property="og:image" content="https://img.example/card.png">');
+    expect(carded.body).toContain('<meta property="og:image:alt" content="A chart of duplicate counts">');
+    expect(carded.body).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(carded.body).toContain('<meta name="twitter:image" content="https://img.example/card.png">');
+  });
+
+  it('is served with a CSP that allows no script at all, and holds no <script>', async () => {
+    const page = await text(`/s/${full}`);
+    expect(page.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    expect(PAGE_CSP).toContain("default-src 'none'");
+    expect(PAGE_CSP).not.toContain('script-src');
+    expect(page.body).not.toMatch(/<script/i);
+    const css = await server.fetch('/assets/lorebook.css');
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(await css.text()).toContain('.outcomes');
+  });
+
+  it('/s/{slug}.md answers the stored markdown as text/markdown', async () => {
+    const response = await server.fetch(`/s/${full}.md`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    const markdown = await response.text();
+    expect(markdown).toMatch(/^---\ntitle: Counting once under parallel reports\n/);
+    expect(markdown).toContain('1. Replace the read-then-write in the same UpdateItem');
+  });
+});
+
+describe('a withdrawn (hidden) story', () => {
+  it('its page is a tombstone: 410, the title and "withdrawn by its author", nothing of the story', async () => {
+    const page = await text(`/s/${withdrawn}`);
+    expect(page.status).toBe(410);
+    expect(page.body).toContain('<h1>Withdrawn after a week</h1>');
+    expect(page.body).toContain('This story was withdrawn by its author.');
+    expect(page.body).toContain('<meta name="robots" content="noindex">');
+    expect(page.body).not.toContain('Reproduce this');
+    expect(page.body).not.toContain('og:title');
+  });
+
+  it('its markdown answers 410 Gone', async () => {
+    const response = await server.fetch(`/s/${withdrawn}.md`);
+    expect(response.status).toBe(410);
+    expect(await response.text()).not.toContain('title:');
+  });
+});
+
+describe('a private story is nowhere public', () => {
+  it('its page and its markdown are 404, exactly like a story that never existed', async () => {
+    const page = await text(`/s/${hidden}`);
+    const never = await text('/s/2026-10-14-never-written');
+    expect(page.status).toBe(404);
+    expect(never.status).toBe(404);
+    expect(page.body.replaceAll(hidden, 'SLUG')).toBe(never.body.replaceAll('2026-10-14-never-written', 'SLUG'));
+    expect(page.body).not.toContain('Only for me to read');
+    const md = await server.fetch(`/s/${hidden}.md`);
+    expect(md.status).toBe(404);
+    expect(await md.text()).not.toContain('Only for me to read');
+  });
+
+  it('even its author, sending a token, gets the 404: pages never read one', async () => {
+    const { token } = await server.token('alice');
+    const response = await server.fetch(`/s/${hidden}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('addresses that name nothing', () => {
+  it.each(['/s/not-a-slug', '/s/..%2F..%2Fetc', '/a/nobody.test', '/s/2026-13-45-x.md'])('%s is a 404 page', async (path) => {
+    const response = await server.fetch(path);
+    expect(response.status).toBe(404);
+    await response.text();
+  });
+});

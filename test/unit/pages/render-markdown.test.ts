@@ -1,0 +1,103 @@
+// The markdown renderer's safety rules, case by case: raw HTML is text, dangerous link protocols
+// lose their href, images load only from absolute http(s) URLs, and ordinary markdown still
+// renders (GFM tables, task lists, code).
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown, storyBodyMarkdown } from '../../../src/http/pages/render-markdown.ts';
+
+describe('raw HTML is never passed through', () => {
+  it('a <script> element comes out as escaped text', () => {
+    const out = renderMarkdown('<script>alert(1)</script>');
+    expect(out).not.toContain('<script');
+    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('an <img onerror> comes out as escaped text, not an element with a handler', () => {
+    const out = renderMarkdown('<img src=x onerror="alert(1)">');
+    expect(out).not.toMatch(/<img[^>]*onerror/i);
+    expect(out).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
+  });
+
+  it('inline HTML inside a paragraph is text too', () => {
+    expect(renderMarkdown('hello <b onclick="x()">bold</b>')).toBe('<p>hello &lt;b onclick=&quot;x()&quot;&gt;bold&lt;/b&gt;</p>');
+  });
+});
+
+describe('links', () => {
+  it.each([
+    ['javascript:', '[go](javascript:alert(1))'],
+    ['javascript: in mixed case', '[go](JaVaScRiPt:alert(1))'],
+    ['javascript: spelled with a character reference', '[go](jav&#x61;script:alert(1))'],
+    ['data:', '[go](data:text/html,<b>hi</b>)'],
+    ['vbscript:', '[go](vbscript:msgbox(1))'],
+    ['javascript: in a reference definition', '[go][x]\n\n[x]: javascript:alert(1)'],
+  ])('a %s link is refused: the text stays, without any href', (_name, markdown) => {
+    expect(renderMarkdown(markdown).trim()).toBe('<p><a>go</a></p>');
+  });
+
+  it('an https link keeps its href and is marked as user content', () => {
+    expect(renderMarkdown('[site](https://example.com/a?b=1&c=2)')).toBe('<p><a rel="nofollow ugc noopener" href="https://example.com/a?b=1&amp;c=2">site</a></p>');
+  });
+
+  it('a relative link (to another page here) is kept as it is', () => {
+    expect(renderMarkdown('[other](/s/2026-01-01-x)')).toBe('<p><a href="/s/2026-01-01-x">other</a></p>');
+  });
+
+  it('a GFM autolink literal to a www address becomes an http link', () => {
+    expect(renderMarkdown('see www.example.com')).toBe('<p>see <a rel="nofollow ugc noopener" href="http://www.example.com">www.example.com</a></p>');
+  });
+});
+
+describe('images load only from absolute http(s) URLs', () => {
+  it('an https image is kept (and loads lazily)', () => {
+    expect(renderMarkdown('![a chart](https://img.example/c.png)')).toBe('<p><img loading="lazy" src="https://img.example/c.png" alt="a chart" /></p>');
+  });
+
+  it('an http image with a title is kept', () => {
+    expect(renderMarkdown('![a](http://img.example/c.png "t")')).toBe('<p><img loading="lazy" src="http://img.example/c.png" alt="a" title="t" /></p>');
+  });
+
+  it.each([
+    ['data:', '![pixel](data:image/png;base64,AAAA)'],
+    ['javascript:', '![pixel](javascript:alert(1))'],
+    ['a relative path', '![pixel](/local.png)'],
+    ['a protocol-relative URL', '![pixel](//elsewhere.example/x.png)'],
+    ['a file: URL', '![pixel](file:///etc/passwd)'],
+  ])('a %s image becomes its alt text', (_name, markdown) => {
+    expect(renderMarkdown(markdown)).toBe('<p>pixel</p>');
+  });
+
+  it('alt text that looks like markup stays escaped when the image is dropped', () => {
+    expect(renderMarkdown('![<script>x</script>](data:x)')).toBe('<p>&lt;script&gt;x&lt;/script&gt;</p>');
+  });
+});
+
+describe('ordinary markdown renders', () => {
+  it('GFM tables, task lists, strikethrough and fenced code', () => {
+    const out = renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\n~~old~~\n\n```ts\nconst a = "<b>";\n```');
+    expect(out).toContain('<table>');
+    expect(out).toContain('<input type="checkbox" disabled="" checked="" /> done');
+    expect(out).toContain('<del>old</del>');
+    expect(out).toContain('<pre><code class="language-ts">const a = &quot;&lt;b&gt;&quot;;\n</code></pre>');
+  });
+});
+
+describe('the body a story page shows', () => {
+  it('drops the front matter and the title heading, keeps the rest', () => {
+    const markdown = '---\ntitle: T\ndate: 2026-01-01\n---\n\n# T\n\nFirst line.\n\n## Reproduce this\n\nSteps.\n';
+    expect(storyBodyMarkdown(markdown)).toBe('\nFirst line.\n\n## Reproduce this\n\nSteps.\n');
+  });
+});
+
+describe('the labels of the story format', () => {
+  it('each label line starts a paragraph of its own, label in bold, also after a list', () => {
+    const body = storyBodyMarkdown('# T\n\nPrerequisites: a table.\nSteps:\n1. Do it.\n2. Again.\nVerify: it holds.\n');
+    expect(renderMarkdown(body)).toBe(
+      '<p><strong>Prerequisites:</strong> a table.</p>\n<p><strong>Steps:</strong></p>\n<ol>\n<li>Do it.</li>\n<li>Again.</li>\n</ol>\n<p><strong>Verify:</strong> it holds.</p>\n',
+    );
+  });
+
+  it('a label line inside a code fence is left as it is', () => {
+    const body = storyBodyMarkdown('# T\n\n```\nSteps: not a label here\n```\n');
+    expect(renderMarkdown(body)).toBe('<pre><code>Steps: not a label here\n</code></pre>\n');
+  });
+});
