@@ -81,7 +81,7 @@ const sweeps: SweepSchedule | undefined =
   announcer === undefined || config.bluesky === undefined ? undefined : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
 const { baseUrl, port, allowedOrigins } = config.http;
-const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins });
+const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins, oauthSettings: config.oauthServer });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
     log(`lorebook: listening on http://127.0.0.1:${info.port}`);

@@ -15,6 +15,8 @@ import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
 import { mountRoutes } from './v1/route.ts';
 import { V1_ROUTES } from './v1/routes.ts';
 import { mountWellKnown } from './well-known.ts';
+import { oauthServerAt, type OAuthServerSettings } from '../auth/oauth/oauth-settings.ts';
+import { mountOAuthServer } from './oauth/oauth-routes.ts';
 
 export interface HttpAppDeps {
   ctx: AppContext;
@@ -27,6 +29,8 @@ export interface HttpAppDeps {
   allowedHosts?: string[];
   /** The caller's address for the anonymous rate limit (default: the socket's, under @hono/node-server). */
   clientAddress?: ClientAddress;
+  /** Lifetimes of the OAuth server's tokens, codes and clients (default: DEFAULT_OAUTH_SERVER_SETTINGS). */
+  oauthSettings?: OAuthServerSettings;
 }
 
 /** The TCP peer under @hono/node-server; nothing under other runtimes (then one shared budget). */
@@ -42,7 +46,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const baseUrl = deps.baseUrl.replace(/\/+$/, '');
   const app = new Hono<HttpEnv>();
   const guard = createRequestGuard({ baseUrl, allowedOrigins: deps.allowedOrigins, ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }) });
-  const admission = { ctx: deps.ctx, clientAddress: deps.clientAddress ?? socketAddress };
+  const admission = { ctx: deps.ctx, clientAddress: deps.clientAddress ?? socketAddress, baseUrl };
 
   app.use('*', async (c, next) => {
     c.set('answerHeaders', {});
@@ -65,6 +69,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   }
 
   mountWellKnown(app, baseUrl);
+  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings) });
   mountMcp(app, { ...admission, search: deps.search });
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));
