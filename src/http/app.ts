@@ -11,6 +11,7 @@ import type { HttpEnv } from './http-env.ts';
 import { mountMcp } from './mcp-route.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
 import { createRequestGuard } from './request-guard.ts';
+import { mountSignIn, type SignInDeps } from './auth/sign-in-routes.ts';
 import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
 import { mountRoutes } from './v1/route.ts';
 import { V1_ROUTES } from './v1/routes.ts';
@@ -31,6 +32,8 @@ export interface HttpAppDeps {
   clientAddress?: ClientAddress;
   /** Lifetimes of the OAuth server's tokens, codes and clients (default: DEFAULT_OAUTH_SERVER_SETTINGS). */
   oauthSettings?: OAuthServerSettings;
+  /** Sign in with Bluesky (/auth/*); off when absent. */
+  signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl'>;
 }
 
 /** The TCP peer under @hono/node-server; nothing under other runtimes (then one shared budget). */
@@ -74,6 +77,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
+  if (deps.signIn !== undefined) mountSignIn(app, { ctx: deps.ctx, baseUrl, ...deps.signIn });
 
   app.notFound((c: Context<HttpEnv>) => renderError(noSuchEndpoint(c.req.method, c.req.path), c, baseUrl));
   app.onError((err, c) => renderError(err, c, baseUrl));
