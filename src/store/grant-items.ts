@@ -88,7 +88,8 @@ export function toGrant(item: StoredItem): Grant {
   };
 }
 
-async function queryAll(store: Store, pk: string, prefix: string): Promise<StoredItem[]> {
+/** Every item of a partition, or those whose sort key starts with `prefix`. */
+async function queryAll(store: Store, pk: string, prefix?: string): Promise<StoredItem[]> {
   const items: StoredItem[] = [];
   let after: Record<string, unknown> | undefined;
   do {
@@ -96,9 +97,13 @@ async function queryAll(store: Store, pk: string, prefix: string): Promise<Store
       store.client.send(
         new QueryCommand({
           TableName: store.tableName,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-          ExpressionAttributeNames: { '#pk': KEY.partition, '#sk': KEY.sort },
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+          ...(prefix === undefined
+            ? { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': KEY.partition }, ExpressionAttributeValues: { ':pk': pk } }
+            : {
+                KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+                ExpressionAttributeNames: { '#pk': KEY.partition, '#sk': KEY.sort },
+                ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+              }),
           ConsistentRead: true,
           ...(after === undefined ? {} : { ExclusiveStartKey: after }),
         }),
@@ -112,7 +117,7 @@ async function queryAll(store: Store, pk: string, prefix: string): Promise<Store
 
 /** Every token the grant minted, expired ones included (revoking deletes them all). */
 export async function queryGrantMembers(store: Store, grantId: string): Promise<GrantMember[]> {
-  const items = await queryAll(store, `GRANT#${grantId}`, '');
+  const items = await queryAll(store, `GRANT#${grantId}`);
   return items
     .filter((item) => item.SK !== 'META')
     .map((item) => ({ kind: String(item.kind) as GrantMemberKind, hash: String(item.hash), account: String(item.account) }));
