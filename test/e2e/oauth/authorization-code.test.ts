@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 describe('discovery', () => {
   it('the protected-resource metadata names lorebook as the authorization server, whose metadata says S256, code, public clients', async () => {
-    const resource = await (await server.fetch('/.well-known/oauth-protected-resource/mcp')).json();
+    const resource = (await (await server.fetch('/.well-known/oauth-protected-resource/mcp')).json()) as { authorization_servers: string[] };
     expect(resource.authorization_servers).toEqual([base()]);
     const response = await server.fetch('/.well-known/oauth-authorization-server');
     expect(response.status).toBe(200);
