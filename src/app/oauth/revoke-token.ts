@@ -9,7 +9,7 @@ import { grantMemberKey } from '../../store/grant-items.ts';
 import { readItem } from '../../store/read-items.ts';
 import { refreshKey, toRefreshToken } from '../../store/refresh-token-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
-import { deleteTokenItems, tokenKey, toStoredToken } from '../../store/token-items.ts';
+import { deleteTokenItems, tokenKey, toStoredToken, type StoredToken } from '../../store/token-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
 import { findClient } from './register-client.ts';
@@ -36,11 +36,19 @@ export async function revokeByClient(ctx: AppContext, form: URLSearchParams): Pr
   const stored = toStoredToken(item);
   // Only tokens this client was issued through OAuth: an admin or device token is not the client's to revoke.
   if (stored.client_id !== clientId || stored.grant_id === undefined) throw notYours();
+  await deleteAccessToken(ctx, stored);
+}
+
+/** Deletes one token (and its entry under its grant); false when a concurrent revocation was first. */
+export async function deleteAccessToken(ctx: AppContext, stored: StoredToken): Promise<boolean> {
+  const member = stored.grant_id === undefined ? [] : [{ Delete: { Key: grantMemberKey(stored.grant_id, { kind: 'TOKEN', hash: stored.token_hash }) } }];
   try {
-    await writeAtomically(ctx.store, [...deleteTokenItems(stored), { Delete: { Key: grantMemberKey(stored.grant_id, { kind: 'TOKEN', hash: stored.token_hash }) } }]);
+    await writeAtomically(ctx.store, [...deleteTokenItems(stored), ...member]);
+    return true;
   } catch (error) {
     // A concurrent revocation deleted it first: revoked either way.
     if (!(error instanceof WriteCancelled)) throw error;
+    return false;
   }
 }
 

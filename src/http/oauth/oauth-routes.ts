@@ -1,6 +1,6 @@
 // lorebook as the OAuth 2.1 authorization server for its own MCP resource (MCP authorization
 // spec 2025-06-18): metadata, dynamic client registration, the token endpoint and revocation.
-// The browser steps (authorize, consent) are in authorize-routes.ts, mounted from here.
+// The browser steps (authorize, consent) and the account page are mounted from here too.
 import type { Hono } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { registerClient } from '../../app/oauth/register-client.ts';
@@ -8,6 +8,7 @@ import { revokeByClient } from '../../app/oauth/revoke-token.ts';
 import { tokenRequest } from '../../app/oauth/token-request.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import type { HttpEnv } from '../http-env.ts';
+import { mountAccount } from './account-routes.ts';
 import { mountAuthorize } from './authorize-routes.ts';
 import { AUTHORIZATION_SERVER_METADATA_PATH, authorizationServerMetadata, OAUTH_PATHS } from './metadata.ts';
 import { answeringOAuth, NO_STORE, oauthJson, readForm, readJson } from './oauth-answer.ts';
@@ -22,6 +23,7 @@ export function mountOAuthServer(app: Hono<HttpEnv>, deps: OAuthRouteDeps): void
   app.get(AUTHORIZATION_SERVER_METADATA_PATH, (c) => c.json(metadata, 200, { 'Cache-Control': 'public, max-age=3600' }));
 
   mountAuthorize(app, deps);
+  mountAccount(app, deps);
   app.post(OAUTH_PATHS.register, (c) =>
     answeringOAuth(c, async () => oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c)), 201)),
   );
