@@ -17,6 +17,14 @@ export const CLIENT_METADATA_PATH = '/oauth/client-metadata.json';
 export const JWKS_PATH = '/oauth/jwks.json';
 const SCOPE = 'atproto';
 
+/**
+ * A cache that keeps nothing. The client caches DID documents for an hour and handles for ten
+ * minutes by default; a person who has just changed their handle could then not sign in with it
+ * (the stale document fails the handle <-> DID check) and would be recorded under the old one.
+ * Sign-ins are rare, so each one resolves afresh (a few small requests).
+ */
+const noCache = { get: () => undefined, set: () => undefined, del: () => undefined };
+
 export function clientMetadata(baseUrl: string, config: SignInConfig): OAuthClientMetadataInput {
   if (config.mode === 'loopback') {
     return buildAtprotoLoopbackClientMetadata({ scope: SCOPE, redirect_uris: [`${baseUrl}${CALLBACK_PATH}`] });
@@ -49,6 +57,8 @@ export async function createBlueskyOAuthClient(ctx: AppContext, baseUrl: string,
     requestLock: requestLocalLock,
     // http PDSs and did:web documents only in development (a local PDS); production is https.
     allowHttp: config.mode === 'loopback',
+    didCache: noCache,
+    handleCache: noCache,
     ...(config.handleResolver === undefined ? {} : { handleResolver: config.handleResolver }),
     ...(config.plcDirectoryUrl === undefined ? {} : { plcDirectoryUrl: config.plcDirectoryUrl }),
   });

@@ -32,8 +32,14 @@ function optionalUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
-export function readSignInConfig(env: NodeJS.ProcessEnv, baseUrl: string): SignInConfig {
-  const mode = env[SIGN_IN_ENV.mode] || 'loopback';
+/**
+ * The sign-in settings, or undefined (sign-in off) when the switch is unset and the base URL is
+ * not a 127.0.0.1 one, where the default loopback client cannot work.
+ */
+export function readSignInConfig(env: NodeJS.ProcessEnv, baseUrl: string): SignInConfig | undefined {
+  const explicit = env[SIGN_IN_ENV.mode] || undefined;
+  if (explicit === undefined && new URL(baseUrl).hostname !== '127.0.0.1') return undefined;
+  const mode = explicit ?? 'loopback';
   if (mode !== 'loopback' && mode !== 'production') {
     throw new Error(`${SIGN_IN_ENV.mode} must be "loopback" (development) or "production", got "${mode}"`);
   }

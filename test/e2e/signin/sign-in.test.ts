@@ -2,7 +2,7 @@
 // handle the person has now.
 import { describe, expect, it } from 'vitest';
 import { readWebSession } from '../../../src/auth/web-session.ts';
-import { signInWithBluesky } from '../../helpers/signin/sign-in-with-bluesky.ts';
+import { authorizeWithBluesky, deliverCallback, signInWithBluesky } from '../../helpers/signin/sign-in-with-bluesky.ts';
 import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
 
 const { server, pds, logs } = useSignInServer('e2e-sign-in');
@@ -24,5 +24,24 @@ describe('Sign in with Bluesky', () => {
     // The PDS session was given back: lorebook keeps no tokens of the person's.
     expect(items.filter((item) => String(item.PK).startsWith('BSKYSESS#'))).toEqual([]);
     expect(logs).toContain(`lorebook: sign-in new account ${alice.did} as @${alice.handle}`);
+  });
+
+  it('the session cookie is HttpOnly, SameSite=Lax, Path=/ (not Secure on an http base URL) and the answer is not cached', async () => {
+    const bob = await pds().createAccount('bob');
+    const { callbackUrl, jar } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: bob.handle, password: bob.password });
+    const answer = await deliverCallback(callbackUrl, jar);
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe(`${server.baseUrl()}/account`);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.headers['set-cookie']).toEqual([expect.stringMatching(/^lorebook_session=lbs_[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/; HttpOnly; SameSite=Lax$/)]);
+  });
+
+  it('GET /auth/login without a handle is a plain sign-in form that carries return_to', async () => {
+    const page = await server.fetch('/auth/login?return_to=/device');
+    expect(page.status).toBe(200);
+    const body = await page.text();
+    expect(body).toContain('<form method="get" action="/auth/login">');
+    expect(body).toContain('name="return_to" value="/device"');
+    expect(body).not.toContain('<script');
   });
 });
