@@ -17,6 +17,7 @@ import { endWebSession, readWebSession, startWebSession, WEB_SESSION_COOKIE, WEB
 import { isLorebookError, LorebookError, validationFailed } from '../../domain/errors.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { refusalPage, signInPage } from './auth-pages.ts';
+import { mountDeviceFlow } from './device-routes.ts';
 import { DEFAULT_RETURN_TO, safeReturnTo } from './return-to.ts';
 
 export const LOGIN_PATH = '/auth/login';
@@ -112,6 +113,9 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
       return c.json({ signed_out: true, ended }, 200);
     });
   });
+
+  // The device flow's approval page needs the web session, so it comes with sign-in.
+  mountDeviceFlow(app, { ctx: deps.ctx, baseUrl: deps.baseUrl });
 
   if (deps.config.mode === 'production') {
     app.get(CLIENT_METADATA_PATH, async (c) => c.json((await oauthClient()).clientMetadata, 200, { 'Cache-Control': 'public, max-age=600' }));
