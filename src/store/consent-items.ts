@@ -4,7 +4,8 @@
 // same grant and code instead of minting a second one. `decision` is set once, conditioned.
 import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
 import type { ItemKey } from './keys.ts';
-import { createItem } from './replace-by-key.ts';
+import { replaceItem } from './replace-by-key.ts';
+import { epochSeconds } from './store.ts';
 import { updateItem } from './update-item.ts';
 
 export type ConsentDecision = 'approved' | 'denied';
@@ -28,13 +29,18 @@ export interface ConsentRequest {
 
 export const consentKey = (consentHash: string): ItemKey => ({ PK: `CONSENT#${consentHash}`, SK: 'META' });
 
-export function createConsent(consent: ConsentRequest): PutAction {
-  return createItem({ ...consentKey(consent.consent_hash), ...consent });
+/** Created once; an expired one that DynamoDB has not deleted yet may be replaced (it is absent to every read). */
+export function createConsent(consent: ConsentRequest, nowMs: number): PutAction {
+  return replaceItem({ ...consentKey(consent.consent_hash), ...consent }, { expression: 'attribute_not_exists(PK) OR expires_at <= :now', values: { ':now': epochSeconds(nowMs) } });
 }
 
-/** Decides once: the second decision (a double click, or Deny after Approve) fails here. */
-export function decideConsent(consentHash: string, decision: ConsentDecision): UpdateAction {
-  return updateItem(consentKey(consentHash), { set: { decision } }, { expression: 'attribute_not_exists(#decision)', names: { '#decision': 'decision' } });
+/**
+ * Decides once: the second decision (a double click, or Deny after Approve) fails here. A decided
+ * consent is kept as long as the web session it belongs to could still reload the page
+ * (`keepUntil`), so a reload converges on the decision instead of meeting the grant it created.
+ */
+export function decideConsent(consentHash: string, decision: ConsentDecision, keepUntil: number): UpdateAction {
+  return updateItem(consentKey(consentHash), { set: { decision, expires_at: keepUntil } }, { expression: 'attribute_not_exists(#decision)', names: { '#decision': 'decision' } });
 }
 
 export function toConsent(item: StoredItem): ConsentRequest {

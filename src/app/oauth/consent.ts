@@ -5,6 +5,7 @@
 // the same redirect with the same code. Deny redirects with `error=access_denied`.
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { authorizationCodeFor, consentSecretFor, grantIdFor, secretHash } from '../../auth/oauth/oauth-secrets.ts';
+import { WEB_SESSION_SECONDS } from '../../auth/web-session.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { createAuthCode } from '../../store/auth-code-items.ts';
 import { consentKey, createConsent, decideConsent, toConsent, type ConsentDecision, type ConsentRequest } from '../../store/consent-items.ts';
@@ -59,7 +60,7 @@ export async function showConsent(ctx: AppContext, oauth: OAuthServer, person: S
         created_at: new Date(now).toISOString(),
         expires_at: epochSeconds(now) + oauth.settings.consentSeconds,
       };
-      return { outcome: fresh, actions: [createConsent(fresh)], guards: [] };
+      return { outcome: fresh, actions: [createConsent(fresh, now)], guards: [] };
     },
   });
   return { consentSecret, consent };
@@ -88,14 +89,16 @@ export async function answerConsent(ctx: AppContext, oauth: OAuthServer, person:
       if (consent.decision !== undefined) return { outcome: answerOf(oauth, consent, consent.decision, consentSecret), actions: [], guards: [] };
       const decision: ConsentDecision = approve ? 'approved' : 'denied';
       const outcome = answerOf(oauth, consent, decision, consentSecret);
-      if (!approve) return { outcome, actions: [decideConsent(consentHash, decision)], guards: [] };
+      // The consent secret comes from the session cookie: once the session is over, nobody can reach this record again.
+      const keepUntil = epochSeconds(now) + WEB_SESSION_SECONDS + oauth.settings.consentSeconds;
+      if (!approve) return { outcome, actions: [decideConsent(consentHash, decision, keepUntil)], guards: [] };
       const grantId = grantIdFor(consentSecret);
       // Until its code is exchanged a grant lives as long as the code; the exchange extends it.
       const grantExpiresAt = epochSeconds(now) + oauth.settings.authorizationCodeSeconds;
       return {
         outcome,
         actions: [
-          decideConsent(consentHash, decision),
+          decideConsent(consentHash, decision, keepUntil),
           ...createGrant({
             grant_id: grantId,
             account: consent.account,

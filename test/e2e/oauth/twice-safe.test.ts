@@ -88,6 +88,32 @@ describe('a double-clicked consent', () => {
   });
 });
 
+describe('a consent past its lifetime', () => {
+  it('unanswered for over 10 minutes: answering is refused and writes nothing; reloading the request shows a fresh form', async () => {
+    const client = await newClient(base(), 'Slow reader');
+    const path = authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge });
+    const secret = consentSecretOf((await get(base(), path, alice.cookie)).text);
+    server.app.advance(11 * 60_000);
+    const before = await observable();
+    expect((await decide(base(), alice.cookie, secret, 'approve')).status).toBe(400);
+    expect(await observable()).toEqual(before);
+    const reload = await get(base(), path, alice.cookie);
+    expect(reload.status).toBe(200);
+    expect((await decide(base(), alice.cookie, consentSecretOf(reload.text), 'approve')).status).toBe(303);
+  });
+
+  it('answered, then reloaded a day later: the same answer, nothing written', async () => {
+    const client = await newClient(base(), 'Day later');
+    const path = authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge });
+    const approved = await decide(base(), alice.cookie, consentSecretOf((await get(base(), path, alice.cookie)).text), 'approve');
+    server.app.advance(24 * 3600_000);
+    const after = await observable();
+    const reload = await get(base(), path, alice.cookie);
+    expect(reload.headers.get('location')).toBe(approved.headers.get('location'));
+    expect(await observable()).toEqual(after);
+  });
+});
+
 describe('registration and revocation delivered twice', () => {
   it('the same registration twice in a row and 16 times in parallel is one client', async () => {
     const metadata = { client_name: 'Registered twice', redirect_uris: ['http://127.0.0.1:45555/cb'] };

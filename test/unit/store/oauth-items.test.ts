@@ -20,7 +20,7 @@ describe('single-use conditions', () => {
   });
 
   it('a consent is decided only once', () => {
-    expect(decideConsent('h', 'approved').Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (attribute_not_exists(#decision))');
+    expect(decideConsent('h', 'approved', 9).Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (attribute_not_exists(#decision))');
   });
 
   it('a revoked grant mints nothing: every mint extends the grant conditioned on no revocation', () => {
