@@ -72,7 +72,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   }
 
   mountWellKnown(app, baseUrl);
-  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings) });
+  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings), clientAddress: admission.clientAddress });
   mountMcp(app, { ...admission, search: deps.search });
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));

@@ -49,3 +49,18 @@ describe('dynamic client registration', () => {
     expect(((await json.json()) as { error: string }).error).toBe('invalid_request');
   });
 });
+
+const tight = useLorebookServer('e2e-oauth-registration-limit', { config: { anonymousRateLimitPerMinute: 3 } });
+
+describe('the client endpoints share the anonymous per-IP budget', () => {
+  it('past the budget, registration is 429 rate_limited with Retry-After, and writes no client', async () => {
+    const answers = [];
+    for (let index = 0; index < 4; index += 1) {
+      answers.push(await registerClient(tight.baseUrl(), { client_name: `flood ${index}`, redirect_uris: ['https://flood.example/cb'] }));
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 429]);
+    expect(answers[3]?.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(answers[3]?.json().code).toBe('rate_limited');
+    expect((await tight.app.state()).filter((item) => String(item.PK).startsWith('OAUTHCLIENT#'))).toHaveLength(3);
+  });
+});
