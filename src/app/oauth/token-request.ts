@@ -41,8 +41,12 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
     throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported: use authorization_code or refresh_token.`);
   }
   const clientId = field('client_id');
-  if (clientId === undefined || (await findClient(ctx, clientId)) === undefined) {
+  const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
+  if (clientId === undefined || client === undefined) {
     throw new OAuthError('invalid_client', 'client_id is missing, unknown or expired: register the client again (POST /oauth/register).', 401);
+  }
+  if (!client.grant_types.includes(grantType)) {
+    throw new OAuthError('unauthorized_client', `This client registered grant_types ${client.grant_types.join(', ')}; ${grantType} is not one of them.`);
   }
   const resource = field('resource');
   if (resource !== undefined && resource !== oauth.resource) {
