@@ -47,7 +47,7 @@ async function authorizeInBrowser(authorizationUrl: URL, person: { handle: strin
 }
 
 describe('MCP SDK client-side OAuth against lorebook, with Bluesky as the identity provider', () => {
-  it('401 -> discovery -> registration -> PKCE authorization -> Bluesky sign-in -> consent -> token -> publish_story as the signed-in DID', async () => {
+  it('401 -> discovery -> registration -> PKCE authorization -> Bluesky sign-in -> consent -> token -> publish_story as the signed-in DID; an hour later it refreshes on its own', async () => {
     const alice = await pds().createAccount('alice');
     const provider = new MemoryOAuthProvider('Claude-style connector');
     const transport = new StreamableHTTPClientTransport(new URL(`${server.baseUrl()}/mcp`), { authProvider: provider });
@@ -71,5 +71,14 @@ describe('MCP SDK client-side OAuth against lorebook, with Bluesky as the identi
     const published = answerOf<{ slug: string }>(await client.callTool(publish));
     const story = answerOf<{ author: { account: string; handle: string } }>(await client.callTool({ name: 'get_story', arguments: { slug: published.slug } }));
     expect(story.author).toEqual({ account: alice.did, handle: alice.handle });
+
+    // An hour later the access token has expired: the SDK gets the 401 challenge, refreshes
+    // (rotating the refresh token) without the person, and the call goes through.
+    const before = provider.tokens();
+    server.app.advance(3600 * 1000 + 1000);
+    answerOf(await client.callTool({ name: 'list_notifications', arguments: {} }));
+    expect(provider.tokens()?.access_token).not.toBe(before?.access_token);
+    expect(provider.tokens()?.refresh_token).not.toBe(before?.refresh_token);
+    expect(provider.registrations).toBe(1);
   });
 });
