@@ -70,4 +70,17 @@ describe('Sign-in refusals', () => {
     expect(jar.get(server.baseUrl(), 'lorebook_session')).toBeUndefined();
     expect(people(await server.app.allItems())).toEqual(people(before));
   });
+
+  it('a callback after the 10 minutes a sign-in lasts is refused as expired and makes no account', async () => {
+    const gina = await pds().createAccount('gina');
+    const jar = new CookieJar();
+    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: gina.handle, password: gina.password, cookieJar: jar });
+    server.app.advance(11 * 60 * 1000);
+    const before = await server.app.allItems();
+    const page = await deliverCallback(callbackUrl, jar);
+    expect(page.status).toBe(404);
+    expect(page.body).toContain('unknown or has expired');
+    expect(jar.get(server.baseUrl(), 'lorebook_session')).toBeUndefined();
+    expect(await server.app.allItems()).toEqual(before);
+  });
 });
