@@ -5,7 +5,7 @@
 // Every answer is `Cache-Control: no-store`. Refusals are pages for browsers and problem+json
 // for everything else.
 import type { NodeOAuthClient } from '@atproto/oauth-client-node';
-import { OAuthCallbackError } from '@atproto/oauth-client-node';
+import { OAuthCallbackError, OAuthResolverError } from '@atproto/oauth-client-node';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { AppContext } from '../../app/app-context.ts';
@@ -67,8 +67,16 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
       } catch (error) {
         if (isLorebookError(error)) throw error;
         log(`lorebook: sign-in refused for "${handle}": ${String((error as Error).message)}`);
-        throw new LorebookError('not_found', `No Bluesky account could be found for "${handle}". Check the spelling of your handle (e.g. alice.bsky.social) and try again.`, {
-          details: { handle, reason: 'unknown_handle' },
+        // The handle (or DID) did not resolve: the person's to fix. Anything after that (their
+        // PDS's metadata, its pushed authorization request) is their server's trouble.
+        if (error instanceof OAuthResolverError && error.message.startsWith('Failed to resolve identity')) {
+          throw new LorebookError('not_found', `No Bluesky account could be found for "${handle}". Check the spelling of your handle (e.g. alice.bsky.social) and try again.`, {
+            details: { handle, reason: 'unknown_handle' },
+            cause: error,
+          });
+        }
+        throw new LorebookError('upstream_failed', `The Bluesky server of "${handle}" did not answer the sign-in request. Try again in a moment.`, {
+          details: { handle },
           cause: error,
         });
       }
@@ -93,8 +101,7 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
       } catch (error) {
         return await refusedCallback(c, error, params);
       }
-      const identity = await oauth.identityResolver.resolve(did);
-      const handle = identity.handle === 'handle.invalid' ? did : identity.handle;
+      const handle = await currentHandle(oauth, did);
       const { account, created } = await recordBlueskySignIn(deps.ctx, { did, handle });
       const started = await startWebSession(deps.ctx, account.id);
       setCookie(c, WEB_SESSION_COOKIE, started.cookieValue, { path: '/', httpOnly: true, sameSite: 'Lax', secure, maxAge: WEB_SESSION_SECONDS });
@@ -125,15 +132,20 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
   /** The callback could not complete: say why, write nothing more. */
   async function refusedCallback(c: Context<HttpEnv>, error: unknown, params: URLSearchParams): Promise<Response> {
     const state = params.get('state') ?? '';
-    if (!(error instanceof OAuthCallbackError)) {
-      throw new LorebookError('upstream_failed', 'Your Bluesky server did not confirm the sign-in. Sign in again in a moment.', { cause: error });
-    }
+    // Our own store's trouble (store_unavailable) is told as itself, wrapped by the client or not.
+    if (isLorebookError(error)) throw error;
+    if (error instanceof OAuthCallbackError && isLorebookError(error.cause)) throw error.cause;
+    const upstream = new LorebookError('upstream_failed', 'Your Bluesky server did not confirm the sign-in. Sign in again in a moment.', { cause: error });
+    if (!(error instanceof OAuthCallbackError)) throw upstream;
     const denied = params.get('error');
     if (denied !== null) {
       throw new LorebookError('forbidden', `Your Bluesky server did not sign you in (${denied}${params.get('error_description') ? `: ${params.get('error_description')}` : ''}). Nothing was changed; sign in again when you are ready.`, {
         details: { reason: denied },
       });
     }
+    // The client hands back our app state only when this request consumed the sign-in: then the
+    // exchange itself failed (the code is spent, the person signs in again).
+    if (error.state !== undefined) throw upstream;
     const stored = state === '' ? undefined : await readSignInState(deps.ctx, state);
     if (stored?.used_at !== undefined) {
       // A replay (a double click, a reload, a history entry). The browser that signed in with
@@ -148,6 +160,16 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
     throw new LorebookError('not_found', 'This sign-in link is unknown or has expired (they last 10 minutes). Sign in again.', {
       details: { reason: 'unknown_state' },
     });
+  }
+}
+
+/** The DID's handle as it resolves now (both ways); the DID itself when it has no valid handle. */
+async function currentHandle(oauth: NodeOAuthClient, did: string): Promise<string> {
+  try {
+    const identity = await oauth.identityResolver.resolve(did);
+    return identity.handle === 'handle.invalid' ? did : identity.handle;
+  } catch (error) {
+    throw new LorebookError('upstream_failed', 'Your Bluesky identity could not be looked up just now. Sign in again in a moment.', { cause: error });
   }
 }
 

@@ -35,6 +35,7 @@ describe('Sign-in refusals', () => {
     const api = await server.fetch('/auth/login?handle=nobody-here.test', { redirect: 'manual' });
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toBe('application/problem+json');
+    expect(api.headers.get('cache-control')).toBe('no-store');
     expect(await api.json()).toMatchObject({ code: 'not_found', details: { handle: 'nobody-here.test', reason: 'unknown_handle' } });
     expect(await server.app.allItems()).toEqual(before);
   });
@@ -69,5 +70,34 @@ describe('Sign-in refusals', () => {
     expect(page.body).toContain('did not sign you in (access_denied');
     expect(jar.get(server.baseUrl(), 'lorebook_session')).toBeUndefined();
     expect(people(await server.app.allItems())).toEqual(people(before));
+  });
+
+  it('a callback after the 10 minutes a sign-in lasts is refused as expired and makes no account', async () => {
+    const gina = await pds().createAccount('gina');
+    const jar = new CookieJar();
+    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: gina.handle, password: gina.password, cookieJar: jar });
+    server.app.advance(11 * 60 * 1000);
+    const before = await server.app.allItems();
+    const page = await deliverCallback(callbackUrl, jar);
+    expect(page.status).toBe(404);
+    expect(page.body).toContain('unknown or has expired');
+    expect(jar.get(server.baseUrl(), 'lorebook_session')).toBeUndefined();
+    expect(await server.app.allItems()).toEqual(before);
+  });
+
+  it('a PDS that fails the code exchange is upstream_failed (502), not "already used", and makes no account', async () => {
+    const hal = await pds().createAccount('hal');
+    const jar = new CookieJar();
+    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: hal.handle, password: hal.password, cookieJar: jar });
+    await pds().stop();
+    try {
+      const page = await deliverCallback(callbackUrl, jar);
+      expect(page.status).toBe(502);
+      expect(page.body).toContain('did not confirm the sign-in');
+      expect(page.body).toContain('<code>upstream_failed</code>');
+    } finally {
+      await pds().start();
+    }
+    expect((await server.app.allItems()).filter((item) => item.PK === `ACCOUNT#${hal.did}` || String(item.PK).startsWith('BSKYSESS#'))).toEqual([]);
   });
 });

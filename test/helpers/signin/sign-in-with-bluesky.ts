@@ -22,6 +22,8 @@ export interface SignInOptions {
   cookieJar?: CookieJar;
   /** 'deny' presses "reject" on the PDS's consent screen. Default 'allow'. */
   consent?: 'allow' | 'deny';
+  /** Told how long each part took (benchmarks): 'lorebook login', then 'PDS' (its page, sign-in, consent, redirect). */
+  onStep?: (step: 'lorebook login' | 'PDS', ms: number) => void;
 }
 
 /** A step of the flow answered something other than what a successful sign-in gets. */
@@ -42,12 +44,15 @@ export class SignInRefused extends Error {
 /** Everything up to (not including) the callback: the URL the PDS sends the browser back to. */
 export async function authorizeWithBluesky(options: SignInOptions): Promise<{ callbackUrl: string; jar: CookieJar }> {
   const jar = options.cookieJar ?? new CookieJar();
+  let began = performance.now();
   const login = new URL('/auth/login', options.baseUrl);
   login.searchParams.set('handle', options.handle);
   if (options.returnTo !== undefined) login.searchParams.set('return_to', options.returnTo);
   const started = await send('GET', login.href, { jar, headers: { accept: 'text/html' } });
   if (started.status !== 302 || started.location === undefined) throw new SignInRefused('lorebook /auth/login', started);
 
+  options.onStep?.('lorebook login', performance.now() - began);
+  began = performance.now();
   const authorizeUrl = started.location;
   const pds = new URL(authorizeUrl).origin;
   const page = await send('GET', authorizeUrl, {
@@ -90,6 +95,7 @@ export async function authorizeWithBluesky(options: SignInOptions): Promise<{ ca
     headers: { accept: 'text/html', referer: authorizeUrl, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
   });
   if (back.status !== 303 || back.location === undefined) throw new SignInRefused('PDS redirect back', back);
+  options.onStep?.('PDS', performance.now() - began);
   return { callbackUrl: back.location, jar };
 }
 
