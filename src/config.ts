@@ -1,6 +1,7 @@
 // Environment -> typed configuration, read once at start. Nothing else reads process.env.
 import { DEFAULT_APP_CONFIG, type AppConfig } from './app/app-context.ts';
 import { DEFAULT_SEARCH_REFRESH_MS } from './app/search/story-search.ts';
+import { readOAuthServerSettings, type OAuthServerSettings } from './auth/oauth/oauth-settings.ts';
 
 export interface Config {
   /** DynamoDB endpoint; unset = AWS (credentials from the default chain). */
@@ -13,6 +14,8 @@ export interface Config {
   http: HttpConfig;
   /** Announcing new stories on Bluesky; undefined = off (BLUESKY_* unset). */
   bluesky: BlueskyConfig | undefined;
+  /** Lifetimes of lorebook's OAuth server's tokens, codes and clients (LOREBOOK_OAUTH_*_SECONDS). */
+  oauthServer: OAuthServerSettings;
   /** The Bluesky feed generator served at /xrpc (docs/pages.md). */
   feedGenerator: FeedGeneratorConfig;
 }
@@ -140,6 +143,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bluesky: bluesky(env),
     feedGenerator: feedGenerator(env),
+    oauthServer: readOAuthServerSettings(env),
   };
 }
 

@@ -1,7 +1,10 @@
 // Who is calling: `Authorization: Bearer <token>` -> the token's account -> the Caller. A token
 // is looked up by its sha256 with a consistent read, so a revocation holds from the next call;
 // expiry is decided here against the clock (DynamoDB deletes TTL'd items days late). The handle
-// is resolved from the account on every call, never copied onto the token.
+// is resolved from the account on every call, never copied onto the token. A token minted by
+// lorebook's OAuth server is bound to one resource (RFC 8707, its `resource`): presented anywhere
+// else it is refused like an unknown one. Admin and device tokens carry no resource and are
+// valid for /mcp and /v1 alike.
 import { handlesFor } from '../app/accounts.ts';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import { LorebookError } from '../domain/errors.ts';
@@ -17,7 +20,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * call; the access rule decides whether that is enough). A header that is sent but not a live
  * token is refused, never quietly treated as anonymous. Reads only; never writes.
  */
-export async function authenticate(ctx: AppContext, authorization: string | undefined): Promise<Caller | undefined> {
+export async function authenticate(ctx: AppContext, authorization: string | undefined, resource?: string): Promise<Caller | undefined> {
   if (authorization === undefined) return undefined;
   const token = BEARER.exec(authorization)?.[1];
   if (token === undefined || !isWellFormedToken(token)) {
@@ -29,6 +32,13 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
     throw unauthenticated('This token is unknown, revoked or expired.', 'invalid');
   }
   const stored = toStoredToken(item);
+  if (stored.resource !== undefined && stored.resource !== resource) {
+    throw new LorebookError(
+      'unauthenticated',
+      `This token was issued for ${stored.resource}, not for ${resource ?? 'this endpoint'}. Get a token for this resource (send resource=${resource ?? '<this URL>'} in the OAuth authorization and token requests). Do not retry with the same token.`,
+      { details: { reason: 'wrong_resource' } },
+    );
+  }
   const handle = (await handlesFor(ctx, [stored.account])).get(stored.account) ?? stored.account;
   return { account: stored.account, handle, ...(stored.client === undefined ? {} : { client: stored.client }) };
 }
@@ -36,7 +46,7 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
 function unauthenticated(what: string, reason: 'malformed' | 'invalid'): LorebookError {
   return new LorebookError(
     'unauthenticated',
-    `${what} Ask the person you work for for a valid token (they create one with \`npm run token -- create --handle <handle>\`) and send it as \`Authorization: Bearer <token>\`. Do not retry with the same token.`,
+    `${what} An OAuth client refreshes its token (or authorizes again); otherwise ask the person you work for for a valid token (they create one with \`npm run token -- create --handle <handle>\`) and send it as \`Authorization: Bearer <token>\`. Do not retry with the same token.`,
     { details: { reason } },
   );
 }

@@ -10,6 +10,7 @@ import { createStorySearch } from '../app/search/story-search.ts';
 import { readConfig } from '../config.ts';
 import { buildAnnouncer, buildContext } from '../context.ts';
 import { createHttpApp } from '../http/app.ts';
+import { readSignInConfig } from '../auth/sign-in-config.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
@@ -31,6 +32,13 @@ Environment:
   LOREBOOK_RATE_LIMIT_PER_MINUTE, LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE
                              calls per minute per account / per IP without a token (100 / 60)
   JAVA                       the java binary (default: java on PATH)
+  LOREBOOK_BLUESKY_OAUTH_CLIENT
+                             Sign in with Bluesky: loopback (default on a 127.0.0.1 base URL; a
+                             development client) or production (needs an https base URL and
+                             LOREBOOK_OAUTH_PRIVATE_KEY, a private ES256 JWK with a kid); docs/auth.md
+  LOREBOOK_BLUESKY_HANDLE_RESOLVER, LOREBOOK_PLC_DIRECTORY_URL
+                             resolve handles / did:plc elsewhere (a local PDS and PLC; default: DNS
+                             and https well-known / https://plc.directory)
   BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
                              announce new stories on Bluesky as this account (an app password);
                              unset = announcing is off. The announce queue is swept every
@@ -84,7 +92,19 @@ const sweeps: SweepSchedule | undefined =
   announcer === undefined || config.bluesky === undefined ? undefined : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
 const { baseUrl, port, allowedOrigins } = config.http;
-const app = createHttpApp({ ctx, search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }), baseUrl, allowedOrigins, feedGenerator: config.feedGenerator });
+const signIn = readSignInConfig(process.env, baseUrl);
+log(signIn === undefined
+  ? 'lorebook: Sign in with Bluesky is off (set LOREBOOK_BLUESKY_OAUTH_CLIENT=production and LOREBOOK_OAUTH_PRIVATE_KEY for a public base URL)'
+  : `lorebook: Sign in with Bluesky is on (${signIn.mode} client): ${baseUrl}/auth/login`);
+const app = createHttpApp({
+  ctx,
+  search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }),
+  baseUrl,
+  allowedOrigins,
+  feedGenerator: config.feedGenerator,
+  ...(signIn === undefined ? {} : { signIn: { config: signIn, log } }),
+  oauthSettings: config.oauthServer,
+});
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
     log(`lorebook: listening on http://127.0.0.1:${info.port}`);

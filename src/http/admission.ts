@@ -12,6 +12,15 @@ export type ClientAddress = (c: Context<HttpEnv>) => string | undefined;
 export interface AdmissionDeps {
   ctx: AppContext;
   clientAddress: ClientAddress;
+  /** The public base URL: a resource-bound token must be bound to `<base>/<first path segment>` (e.g. /mcp). */
+  baseUrl?: string;
+}
+
+/** The resource a request is for (RFC 8707): `<base>/mcp` for MCP, `<base>/v1` for the API. Unknown base: none. */
+export function resourceOf(baseUrl: string | undefined, path: string): string | undefined {
+  if (baseUrl === undefined) return undefined;
+  const segment = path.split('/')[1] ?? '';
+  return `${baseUrl.replace(/\/+$/, '')}/${segment}`;
 }
 
 /**
@@ -24,7 +33,7 @@ export interface AdmissionDeps {
 export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean): Promise<Caller | undefined> {
   let caller: Caller | undefined;
   try {
-    caller = await authenticate(deps.ctx, c.req.header('authorization'));
+    caller = await authenticate(deps.ctx, c.req.header('authorization'), resourceOf(deps.baseUrl, c.req.path));
     if (caller === undefined && !anonymous) throw missingToken();
   } catch (error) {
     await countCall(c, deps, undefined);

@@ -13,10 +13,13 @@ import { mountMcp } from './mcp-route.ts';
 import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
 import { createRequestGuard } from './request-guard.ts';
+import { mountSignIn, type SignInDeps } from './auth/sign-in-routes.ts';
 import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
 import { mountRoutes } from './v1/route.ts';
 import { V1_ROUTES } from './v1/routes.ts';
 import { mountWellKnown } from './well-known.ts';
+import { oauthServerAt, type OAuthServerSettings } from '../auth/oauth/oauth-settings.ts';
+import { mountOAuthServer } from './oauth/oauth-routes.ts';
 
 export interface HttpAppDeps {
   ctx: AppContext;
@@ -31,6 +34,10 @@ export interface HttpAppDeps {
   clientAddress?: ClientAddress;
   /** The Bluesky feed generator's feed record (pages, docs/pages.md); default: no feed listed. */
   feedGenerator?: FeedGeneratorConfig;
+  /** Lifetimes of the OAuth server's tokens, codes and clients (default: DEFAULT_OAUTH_SERVER_SETTINGS). */
+  oauthSettings?: OAuthServerSettings;
+  /** Sign in with Bluesky (/auth/*); off when absent. */
+  signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl'>;
 }
 
 /** The TCP peer under @hono/node-server; nothing under other runtimes (then one shared budget). */
@@ -46,7 +53,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const baseUrl = deps.baseUrl.replace(/\/+$/, '');
   const app = new Hono<HttpEnv>();
   const guard = createRequestGuard({ baseUrl, allowedOrigins: deps.allowedOrigins, ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }) });
-  const admission = { ctx: deps.ctx, clientAddress: deps.clientAddress ?? socketAddress };
+  const admission = { ctx: deps.ctx, clientAddress: deps.clientAddress ?? socketAddress, baseUrl };
 
   app.use('*', async (c, next) => {
     c.set('answerHeaders', {});
@@ -69,11 +76,13 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   }
 
   mountWellKnown(app, baseUrl);
+  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings), clientAddress: admission.clientAddress });
   mountMcp(app, { ...admission, search: deps.search });
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
   mountPages(app, { ...admission, baseUrl, ...(deps.feedGenerator === undefined ? {} : { feedGenerator: deps.feedGenerator }) });
+  if (deps.signIn !== undefined) mountSignIn(app, { ctx: deps.ctx, baseUrl, ...deps.signIn });
 
   app.notFound((c: Context<HttpEnv>) => renderError(noSuchEndpoint(c.req.method, c.req.path), c, baseUrl));
   app.onError((err, c) => renderError(err, c, baseUrl));

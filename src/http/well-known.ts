@@ -9,9 +9,8 @@ import { MCP_PATH } from './problem.ts';
 export function resourceMetadata(baseUrl: string): Record<string, unknown> {
   return {
     resource: `${baseUrl}${MCP_PATH}`,
-    // @NOTE empty until lorebook is its own OAuth authorization server (design §6); tokens come
-    // from the admin CLI meanwhile (`npm run token -- create --handle <handle>`).
-    authorization_servers: [],
+    // lorebook is its own authorization server (RFC 8414 metadata at the root, issuer = base URL).
+    authorization_servers: [baseUrl],
     bearer_methods_supported: ['header'],
     resource_name: 'lorebook',
   };

@@ -19,6 +19,11 @@ export interface StoredToken {
   created_at: string;
   /** Epoch seconds (the TTL attribute). */
   expires_at: number;
+  /** OAuth access tokens only: the resource the token is bound to (RFC 8707); others are valid for every resource. */
+  resource?: string;
+  /** OAuth access tokens only: the grant (family) that minted it, and the client it was issued to. */
+  grant_id?: string;
+  client_id?: string;
 }
 
 const TOKEN_PREFIX = 'TOKEN#';
@@ -36,6 +41,9 @@ function tokenFields(token: StoredToken): Record<string, unknown> {
     ...(token.client === undefined ? {} : { client: token.client }),
     created_at: token.created_at,
     expires_at: token.expires_at,
+    ...(token.resource === undefined ? {} : { resource: token.resource }),
+    ...(token.grant_id === undefined ? {} : { grant_id: token.grant_id }),
+    ...(token.client_id === undefined ? {} : { client_id: token.client_id }),
   };
 }
 
@@ -65,6 +73,9 @@ export function toStoredToken(item: StoredItem): StoredToken {
     ...(typeof item.client === 'string' ? { client: item.client } : {}),
     created_at: String(item.created_at),
     expires_at: Number(item.expires_at),
+    ...(typeof item.resource === 'string' ? { resource: item.resource } : {}),
+    ...(typeof item.grant_id === 'string' ? { grant_id: item.grant_id } : {}),
+    ...(typeof item.client_id === 'string' ? { client_id: item.client_id } : {}),
   };
 }
 

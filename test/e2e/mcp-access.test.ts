@@ -110,7 +110,7 @@ describe('without a token', () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
         resource: `${server.baseUrl()}/mcp`,
-        authorization_servers: [],
+        authorization_servers: [server.baseUrl()],
         bearer_methods_supported: ['header'],
         resource_name: 'lorebook',
       });

@@ -12,6 +12,7 @@ import { createStorySearch, type StorySearch } from '../../src/app/search/story-
 import { createToken } from '../../src/auth/tokens.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import type { HttpEnv } from '../../src/http/http-env.ts';
+import type { SignInDeps } from '../../src/http/auth/sign-in-routes.ts';
 import type { Hono } from 'hono';
 import { createStoreClient } from '../../src/store/client.ts';
 import { useAppFixture, type AppFixture } from './app-fixture.ts';
@@ -22,6 +23,8 @@ export interface ServerOptions {
   config?: Partial<AppConfig>;
   allowedOrigins?: string[];
   searchRefreshMs?: number;
+  /** Sign in with Bluesky on (/auth/*), e.g. against the test PDS; read when the server starts. */
+  signIn?: () => Omit<SignInDeps, 'ctx' | 'baseUrl'>;
 }
 
 export interface LorebookServer {
@@ -72,7 +75,13 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
     const instance = await listen();
     base = instance.baseUrl;
     storySearch = createStorySearch(app.ctx(), { refreshMs: options.searchRefreshMs ?? 60_000 });
-    honoApp = createHttpApp({ ctx: app.ctx(), search: storySearch, baseUrl: base, allowedOrigins: options.allowedOrigins ?? [] });
+    honoApp = createHttpApp({
+      ctx: app.ctx(),
+      search: storySearch,
+      baseUrl: base,
+      allowedOrigins: options.allowedOrigins ?? [],
+      ...(options.signIn === undefined ? {} : { signIn: options.signIn() }),
+    });
     const hono = honoApp;
     instance.install((request) => hono.fetch(request));
   });
@@ -114,7 +123,13 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
       const client = createStoreClient({ endpoint: testEndpoint() });
       storeClients.push(client);
       const ctx = { ...app.ctx(), store: { ...app.ctx().store, client } };
-      const hono = createHttpApp({ ctx, search: createStorySearch(ctx), baseUrl: instance.baseUrl, allowedOrigins: options.allowedOrigins ?? [] });
+      const hono = createHttpApp({
+        ctx,
+        search: createStorySearch(ctx),
+        baseUrl: instance.baseUrl,
+        allowedOrigins: options.allowedOrigins ?? [],
+        ...(options.signIn === undefined ? {} : { signIn: options.signIn() }),
+      });
       instance.install((request) => hono.fetch(request));
       return instance.baseUrl;
     },

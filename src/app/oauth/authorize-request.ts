@@ -1,0 +1,60 @@
+// The authorization request (RFC 6749 §4.1.1 + RFC 7636 + RFC 8707), judged before anyone signs
+// in or consents. A bad client_id or redirect_uri is shown to the person (redirecting to an
+// unverified URI would make lorebook an open redirector, RFC 6749 §4.1.2.1); every other fault
+// is sent back to the client's redirect URI as `error=…`.
+import { OAuthError } from '../../domain/oauth-error.ts';
+import { isCodeChallenge } from '../../auth/oauth/pkce.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+import { isRegisteredRedirect } from '../../auth/oauth/redirect-uri.ts';
+import type { OAuthClient } from '../../store/oauth-client-items.ts';
+import type { AppContext } from '../app-context.ts';
+import { findClient } from './register-client.ts';
+
+export interface AuthorizeRequest {
+  client: OAuthClient;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  state?: string;
+}
+
+export type AuthorizeVerdict =
+  | { ok: true; request: AuthorizeRequest }
+  /** Shown as a page: there is no verified place to send the person back to. */
+  | { ok: false; error: OAuthError; redirect?: undefined }
+  /** Sent back to the client as `error=…` on its verified redirect URI. */
+  | { ok: false; error: OAuthError; redirect: { uri: string; state?: string } };
+
+export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer, params: URLSearchParams): Promise<AuthorizeVerdict> {
+  const single = (name: string): string | undefined => (params.getAll(name).length === 1 ? params.get(name) ?? undefined : undefined);
+  const clientId = single('client_id');
+  const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
+  if (client === undefined) {
+    return { ok: false, error: new OAuthError('invalid_client', 'This app is not registered with lorebook (an unknown or expired client_id). Go back to the app and connect again: it registers itself anew.') };
+  }
+  const redirectUri = single('redirect_uri');
+  if (redirectUri === undefined || !isRegisteredRedirect(client.redirect_uris, redirectUri)) {
+    return { ok: false, error: new OAuthError('invalid_redirect_uri', `The redirect_uri is not one "${client.client_name}" registered (it must match exactly). lorebook does not send you to an unverified address.`) };
+  }
+  const state = single('state');
+  const back = (error: OAuthError): AuthorizeVerdict => ({ ok: false, error, redirect: { uri: redirectUri, ...(state === undefined ? {} : { state }) } });
+  if (single('response_type') !== 'code') return back(new OAuthError('unsupported_response_type', 'response_type must be "code".'));
+  const method = single('code_challenge_method');
+  const challenge = single('code_challenge');
+  if (challenge === undefined) return back(new OAuthError('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256.'));
+  if (method !== 'S256') return back(new OAuthError('invalid_request', `code_challenge_method must be S256${method === undefined ? '' : `, not "${method}"`} (plain PKCE is refused).`));
+  if (!isCodeChallenge(challenge)) return back(new OAuthError('invalid_request', 'code_challenge must be the base64url sha256 of the code_verifier (43 characters).'));
+  const resources = params.getAll('resource');
+  if (resources.length > 1 || (resources.length === 1 && resources[0] !== oauth.resource)) {
+    return back(new OAuthError('invalid_target', `lorebook issues tokens for one resource only: ${oauth.resource}.`));
+  }
+  return { ok: true, request: { client, redirect_uri: redirectUri, code_challenge: challenge, resource: oauth.resource, ...(state === undefined ? {} : { state }) } };
+}
+
+/** The client's redirect URI with the answer's parameters (RFC 6749 §4.1.2, RFC 9207 `iss`). */
+export function redirectWith(oauth: OAuthServer, uri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(uri);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  url.searchParams.set('iss', oauth.issuer);
+  return url.toString();
+}

@@ -1,0 +1,98 @@
+// Dynamic client registration (RFC 7591) for public clients (token_endpoint_auth_method "none",
+// PKCE instead of a secret). The client_id is derived from the registered metadata, so a second
+// delivery of one registration answers the same client, never a second row.
+import { z } from 'zod';
+import { OAuthError } from '../../domain/oauth-error.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+import { clientIdFor } from '../../auth/oauth/oauth-secrets.ts';
+import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
+import { oauthClientKey, registerOAuthClient, toOAuthClient, type OAuthClient } from '../../store/oauth-client-items.ts';
+import { readItem } from '../../store/read-items.ts';
+import { writeAtomically } from '../../store/run-write.ts';
+import { epochSeconds } from '../../store/store.ts';
+import { WriteCancelled } from '../../store/write-cancelled.ts';
+import type { AppContext } from '../app-context.ts';
+
+const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+
+// Loose: RFC 7591 §2 says unknown metadata is ignored (client_uri, logo_uri, scope, software_id…).
+const registrationSchema = z.looseObject({
+  redirect_uris: z.array(z.string().max(2000)).min(1).max(10),
+  client_name: z.string().trim().min(1).max(100).optional(),
+  token_endpoint_auth_method: z.string().optional(),
+  grant_types: z.array(z.string()).optional(),
+  response_types: z.array(z.string()).optional(),
+});
+
+export interface RegisteredClient {
+  client_id: string;
+  client_id_issued_at: number;
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  response_types: ['code'];
+  token_endpoint_auth_method: 'none';
+}
+
+export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: unknown): Promise<RegisteredClient> {
+  const parsed = registrationSchema.safeParse(body);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+    throw new OAuthError('invalid_client_metadata', `The registration is not valid (${fields}). Send a JSON object with redirect_uris (1 to 10 URIs) and optionally client_name.`);
+  }
+  const input = parsed.data;
+  for (const uri of input.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem !== undefined) throw new OAuthError('invalid_redirect_uri', `The redirect URI "${uri}" ${problem}.`);
+  }
+  if (input.token_endpoint_auth_method !== undefined && input.token_endpoint_auth_method !== 'none') {
+    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method "${input.token_endpoint_auth_method}" is not supported: lorebook registers public clients ("none") that prove themselves with PKCE.`);
+  }
+  const grantTypes = input.grant_types ?? [...GRANT_TYPES];
+  const unknownGrant = grantTypes.find((grant) => !(GRANT_TYPES as readonly string[]).includes(grant));
+  if (unknownGrant !== undefined) throw new OAuthError('invalid_client_metadata', `grant_types holds "${unknownGrant}"; supported: ${GRANT_TYPES.join(', ')}.`);
+  if (!grantTypes.includes('authorization_code')) throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code.');
+  const unknownResponse = (input.response_types ?? ['code']).find((type) => type !== 'code');
+  if (unknownResponse !== undefined) throw new OAuthError('invalid_client_metadata', `response_types holds "${unknownResponse}"; only "code" is supported.`);
+
+  const clientName = input.client_name ?? new URL(input.redirect_uris[0] as string).host;
+  const clientId = clientIdFor({ redirect_uris: input.redirect_uris, client_name: clientName, grant_types: grantTypes });
+  const now = ctx.store.now();
+  const client: OAuthClient = {
+    client_id: clientId,
+    client_name: clientName,
+    redirect_uris: input.redirect_uris,
+    grant_types: grantTypes,
+    client_id_issued_at: epochSeconds(now),
+    expires_at: epochSeconds(now) + oauth.settings.clientSeconds,
+  };
+  try {
+    await writeAtomically(ctx.store, [registerOAuthClient(client, now)]);
+    return answer(client);
+  } catch (error) {
+    if (!(error instanceof WriteCancelled)) throw error;
+    // The same registration landed first: its item holds this very metadata (the key says so).
+    const existing = await readItem(ctx.store, oauthClientKey(clientId));
+    if (existing === undefined) throw error;
+    return answer(toOAuthClient(existing));
+  }
+}
+
+/** A live registered client, or undefined. */
+export async function findClient(ctx: AppContext, clientId: string): Promise<OAuthClient | undefined> {
+  if (!/^lbc_[0-9a-f]{32}$/.test(clientId)) return undefined;
+  const item = await readItem(ctx.store, oauthClientKey(clientId));
+  return item === undefined ? undefined : toOAuthClient(item);
+}
+
+function answer(client: OAuthClient): RegisteredClient {
+  return {
+    client_id: client.client_id,
+    client_id_issued_at: client.client_id_issued_at,
+    client_name: client.client_name,
+    redirect_uris: client.redirect_uris,
+    grant_types: client.grant_types,
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
+}

@@ -1,0 +1,133 @@
+// The token endpoint's grants (RFC 6749 §4.1.3 and §6, OAuth 2.1): an authorization code with
+// its PKCE verifier, or a refresh token, from a public client. Each exchange is one transaction:
+// the code is consumed (or the refresh token rotated) conditioned on it being unused, together
+// with the tokens it yields, so one code or refresh token yields exactly one set of tokens. A
+// second presentation of a used code or of an already-rotated refresh token is the signature of
+// a stolen credential: it is refused and the whole grant family is revoked (OAuth 2.1 §4.1.3,
+// §4.3.1). Any other refusal writes nothing.
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
+import { verifierMatches } from '../../auth/oauth/pkce.ts';
+import { isLorebookError } from '../../domain/errors.ts';
+import { OAuthError } from '../../domain/oauth-error.ts';
+import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/auth-code-items.ts';
+import { extendGrant } from '../../store/grant-items.ts';
+import { pick } from '../../store/read-items.ts';
+import { refreshKey, rotateRefreshToken, toRefreshToken } from '../../store/refresh-token-items.ts';
+import type { AppContext } from '../app-context.ts';
+import { writeOnce, type WritePlan } from '../write-once.ts';
+import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
+import { findClient } from './register-client.ts';
+import { revokeGrantFamily } from './revoke-grant.ts';
+
+/** Thrown out of a plan when a used credential comes back: the family is revoked, then refused. */
+class CredentialReused extends Error {
+  readonly grantId: string;
+  constructor(grantId: string) {
+    super('a used authorization code or rotated refresh token was presented again');
+    this.grantId = grantId;
+  }
+}
+
+export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: URLSearchParams): Promise<TokenAnswer> {
+  const field = (name: string): string | undefined => {
+    const values = form.getAll(name);
+    if (values.length > 1) throw new OAuthError('invalid_request', `${name} is sent more than once.`);
+    return values[0] === '' ? undefined : values[0];
+  };
+  const grantType = field('grant_type');
+  if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required: authorization_code or refresh_token.');
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
+    throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported: use authorization_code or refresh_token.`);
+  }
+  const clientId = field('client_id');
+  const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
+  if (clientId === undefined || client === undefined) {
+    throw new OAuthError('invalid_client', 'client_id is missing, unknown or expired: register the client again (POST /oauth/register).', 401);
+  }
+  if (!client.grant_types.includes(grantType)) {
+    throw new OAuthError('unauthorized_client', `This client registered grant_types ${client.grant_types.join(', ')}; ${grantType} is not one of them.`);
+  }
+  const resource = field('resource');
+  if (resource !== undefined && resource !== oauth.resource) {
+    throw new OAuthError('invalid_target', `lorebook issues tokens for one resource only: ${oauth.resource}.`);
+  }
+  try {
+    return grantType === 'authorization_code' ? await exchangeCode(ctx, oauth, clientId, field) : await refresh(ctx, oauth, clientId, field);
+  } catch (error) {
+    if (!(error instanceof CredentialReused)) throw error;
+    await revokeGrantFamily(ctx, error.grantId);
+    throw new OAuthError(
+      'invalid_grant',
+      grantType === 'authorization_code'
+        ? 'This authorization code was already used. Every token it issued is now revoked: start the authorization again.'
+        : 'This refresh token was already used (rotated). The whole grant is now revoked: start the authorization again.',
+    );
+  }
+}
+
+async function exchangeCode(ctx: AppContext, oauth: OAuthServer, clientId: string, field: (name: string) => string | undefined): Promise<TokenAnswer> {
+  const code = field('code');
+  const redirectUri = field('redirect_uri');
+  const verifier = field('code_verifier');
+  if (code === undefined || redirectUri === undefined || verifier === undefined) {
+    throw new OAuthError('invalid_request', 'An authorization_code request needs code, redirect_uri and code_verifier (PKCE).');
+  }
+  const key = authCodeKey(secretHash(code));
+  return writeOnce<TokenAnswer>(ctx, {
+    tool: 'oauth_token',
+    caller: { account: clientId, handle: '' },
+    opId: undefined,
+    fingerprint: '',
+    reads: [key],
+    plan(read, { now }): WritePlan<TokenAnswer> {
+      const stored = pick(read, key);
+      if (stored === undefined) throw new OAuthError('invalid_grant', 'The authorization code is unknown or expired: start the authorization again.');
+      const issued = toAuthCode(stored);
+      if (issued.client_id !== clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+      if (issued.consumed_at !== undefined) throw new CredentialReused(issued.grant_id);
+      if (issued.redirect_uri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request (it must match exactly).');
+      if (!verifierMatches(verifier, issued.code_challenge)) throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge (PKCE S256).');
+      const minted = mintTokens(oauth, { grant_id: issued.grant_id, account: issued.account, client_id: issued.client_id, client_name: issued.client_name, resource: issued.resource }, now);
+      return {
+        outcome: minted.answer,
+        actions: [consumeAuthCode(issued.code_hash, new Date(now).toISOString()), ...extendGrant({ grant_id: issued.grant_id, account: issued.account }, minted.refreshExpiresAt), ...minted.actions],
+        guards: [],
+      };
+    },
+  }).catch((error: unknown) => Promise.reject(grantGone(error)));
+}
+
+async function refresh(ctx: AppContext, oauth: OAuthServer, clientId: string, field: (name: string) => string | undefined): Promise<TokenAnswer> {
+  const presented = field('refresh_token');
+  if (presented === undefined) throw new OAuthError('invalid_request', 'A refresh_token request needs refresh_token.');
+  if (!isWellFormedRefreshToken(presented)) throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
+  const key = refreshKey(secretHash(presented));
+  return writeOnce<TokenAnswer>(ctx, {
+    tool: 'oauth_refresh',
+    caller: { account: clientId, handle: '' },
+    opId: undefined,
+    fingerprint: '',
+    reads: [key],
+    plan(read, { now }): WritePlan<TokenAnswer> {
+      const stored = pick(read, key);
+      if (stored === undefined) throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
+      const token = toRefreshToken(stored);
+      if (token.client_id !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
+      if (token.rotated_at !== undefined) throw new CredentialReused(token.grant_id);
+      const minted = mintTokens(oauth, { grant_id: token.grant_id, account: token.account, client_id: token.client_id, client_name: token.client_name, resource: token.resource }, now);
+      return {
+        outcome: minted.answer,
+        actions: [rotateRefreshToken(token.refresh_hash, new Date(now).toISOString()), ...extendGrant({ grant_id: token.grant_id, account: token.account }, minted.refreshExpiresAt), ...minted.actions],
+        guards: [],
+      };
+    },
+  }).catch((error: unknown) => Promise.reject(grantGone(error)));
+}
+
+/** writeOnce gives up with `conflict` when a condition keeps failing: here that means the grant was revoked meanwhile. */
+function grantGone(error: unknown): unknown {
+  return isLorebookError(error) && error.code === 'conflict'
+    ? new OAuthError('invalid_grant', 'The grant was revoked: start the authorization again.')
+    : error;
+}

@@ -1,0 +1,58 @@
+// The authorization server's lifetimes, from env, read once (src/config.ts calls this). Every
+// record the server writes has a TTL from here; none lives forever.
+
+export interface OAuthServerSettings {
+  /** Access tokens are short-lived: a leaked one is useless after this. */
+  accessTokenSeconds: number;
+  /** A grant family (and each refresh token) lives this long after its last refresh. */
+  refreshTokenSeconds: number;
+  /** An authorization code must be exchanged within this (RFC 6749 §4.1.2: at most 10 minutes). */
+  authorizationCodeSeconds: number;
+  /** A consent page must be answered within this. */
+  consentSeconds: number;
+  /** A dynamically registered client is forgotten this long after its registration. */
+  clientSeconds: number;
+}
+
+export const DEFAULT_OAUTH_SERVER_SETTINGS: OAuthServerSettings = {
+  accessTokenSeconds: 60 * 60,
+  refreshTokenSeconds: 30 * 24 * 60 * 60,
+  authorizationCodeSeconds: 5 * 60,
+  consentSeconds: 10 * 60,
+  clientSeconds: 180 * 24 * 60 * 60,
+};
+
+const ENV: Record<keyof OAuthServerSettings, string> = {
+  accessTokenSeconds: 'LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS',
+  refreshTokenSeconds: 'LOREBOOK_OAUTH_REFRESH_TOKEN_SECONDS',
+  authorizationCodeSeconds: 'LOREBOOK_OAUTH_CODE_SECONDS',
+  consentSeconds: 'LOREBOOK_OAUTH_CONSENT_SECONDS',
+  clientSeconds: 'LOREBOOK_OAUTH_CLIENT_SECONDS',
+};
+
+export function readOAuthServerSettings(env: NodeJS.ProcessEnv): OAuthServerSettings {
+  const settings = { ...DEFAULT_OAUTH_SERVER_SETTINGS };
+  for (const [field, name] of Object.entries(ENV) as [keyof OAuthServerSettings, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number of seconds, got "${raw}"`);
+    settings[field] = value;
+  }
+  if (settings.authorizationCodeSeconds > 600) throw new Error(`${ENV.authorizationCodeSeconds} is at most 600 (RFC 6749 §4.1.2)`);
+  return settings;
+}
+
+/** What every OAuth use case needs to know about this server. */
+export interface OAuthServer {
+  /** The issuer: the public base URL, no trailing slash. */
+  issuer: string;
+  /** The one resource tokens are minted for (RFC 8707): the MCP endpoint. */
+  resource: string;
+  settings: OAuthServerSettings;
+}
+
+export function oauthServerAt(baseUrl: string, settings: OAuthServerSettings = DEFAULT_OAUTH_SERVER_SETTINGS): OAuthServer {
+  const issuer = baseUrl.replace(/\/+$/, '');
+  return { issuer, resource: `${issuer}/mcp`, settings };
+}

@@ -1,0 +1,39 @@
+// Dynamically registered OAuth clients (RFC 7591): `OAUTHCLIENT#<client_id> / META`. The
+// client_id is derived from the registered metadata, so a second delivery of the same
+// registration lands on the same key (create once; an expired one may be replaced).
+import type { PutAction, StoredItem } from './actions.ts';
+import type { ItemKey } from './keys.ts';
+import { replaceItem } from './replace-by-key.ts';
+import { epochSeconds } from './store.ts';
+
+export interface OAuthClient {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  /** Epoch seconds. */
+  client_id_issued_at: number;
+  /** Epoch seconds (TTL). */
+  expires_at: number;
+}
+
+export const oauthClientKey = (clientId: string): ItemKey => ({ PK: `OAUTHCLIENT#${clientId}`, SK: 'META' });
+
+/** Creates the client unless a live one holds the key (a lingering expired item may be replaced). */
+export function registerOAuthClient(client: OAuthClient, nowMs: number): PutAction {
+  return replaceItem(
+    { ...oauthClientKey(client.client_id), ...client },
+    { expression: 'attribute_not_exists(PK) OR expires_at <= :now', values: { ':now': epochSeconds(nowMs) } },
+  );
+}
+
+export function toOAuthClient(item: StoredItem): OAuthClient {
+  return {
+    client_id: String(item.client_id),
+    client_name: String(item.client_name),
+    redirect_uris: (item.redirect_uris as unknown[]).map(String),
+    grant_types: (item.grant_types as unknown[]).map(String),
+    client_id_issued_at: Number(item.client_id_issued_at),
+    expires_at: Number(item.expires_at),
+  };
+}

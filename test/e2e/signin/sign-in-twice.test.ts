@@ -1,0 +1,58 @@
+// A replayed callback (the same code and state delivered again: a double click, a reload, a
+// history entry) makes one account and one session; a replay writes nothing.
+import { describe, expect, it } from 'vitest';
+import { authorizeWithBluesky, CookieJar, deliverCallback, signInWithBluesky } from '../../helpers/signin/sign-in-with-bluesky.ts';
+import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
+
+const { server, pds, logs } = useSignInServer('e2e-sign-in-twice');
+
+const sessions = (items: Record<string, unknown>[]) => items.filter((item) => String(item.PK).startsWith('WEBSESS#'));
+
+describe('A replayed sign-in callback', () => {
+  it('twice in a row: the second answers "already used" (or the same redirect to the signed-in browser) and changes nothing', async () => {
+    const alice = await pds().createAccount('alice');
+    const jar = new CookieJar();
+    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: alice.handle, password: alice.password, returnTo: '/account', cookieJar: jar });
+    const first = await deliverCallback(callbackUrl, jar);
+    expect(first.status).toBe(303);
+    expect(first.location).toBe(`${server.baseUrl()}/account`);
+    const after = await server.app.allItems();
+    expect(sessions(after)).toHaveLength(1);
+
+    const stranger = await deliverCallback(callbackUrl, new CookieJar());
+    expect(stranger.status).toBe(409);
+    expect(stranger.body).toContain('This sign-in link was already used');
+    expect(stranger.headers['set-cookie']).toBeUndefined();
+
+    const sameBrowser = await deliverCallback(callbackUrl, jar);
+    expect(sameBrowser.status).toBe(303);
+    expect(sameBrowser.location).toBe(first.location);
+    expect(sameBrowser.headers['set-cookie']).toBeUndefined();
+    expect(await server.app.allItems()).toEqual(after);
+  });
+
+  it('16 deliveries in parallel: one account, one session, one 303; the other 15 are "already used"', async () => {
+    const bob = await pds().createAccount('bob');
+    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: bob.handle, password: bob.password });
+    const before = await server.app.allItems();
+    const answers = await Promise.all(Array.from({ length: 16 }, () => deliverCallback(callbackUrl, new CookieJar())));
+    expect(answers.map((a) => a.status).sort()).toEqual([303, ...Array<number>(15).fill(409)]);
+    expect(answers.filter((a) => a.headers['set-cookie'] !== undefined)).toHaveLength(1);
+    const after = await server.app.allItems();
+    expect(after.filter((item) => item.PK === `ACCOUNT#${bob.did}`)).toHaveLength(1);
+    expect(sessions(after).length - sessions(before).length).toBe(1);
+    expect(logs.filter((line) => line.includes(bob.did))).toEqual([`lorebook: sign-in new account ${bob.did} as @${bob.handle}`]);
+    // And a later replay still changes nothing.
+    await deliverCallback(callbackUrl, new CookieJar());
+    expect(await server.app.allItems()).toEqual(after);
+  });
+
+  it('the same person signing in again is "returning": the same account, a second session for the second browser', async () => {
+    const carol = await pds().createAccount('carol');
+    await signInWithBluesky({ baseUrl: server.baseUrl(), handle: carol.handle, password: carol.password });
+    const account = (await server.app.allItems()).filter((item) => item.PK === `ACCOUNT#${carol.did}`);
+    await signInWithBluesky({ baseUrl: server.baseUrl(), handle: carol.handle, password: carol.password });
+    expect((await server.app.allItems()).filter((item) => item.PK === `ACCOUNT#${carol.did}`)).toEqual(account);
+    expect(logs).toContain(`lorebook: sign-in returning account ${carol.did} as @${carol.handle}`);
+  });
+});
