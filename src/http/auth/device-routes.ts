@@ -8,7 +8,7 @@ import { handlesFor } from '../../app/accounts.ts';
 import { normalizeUserCode } from '../../auth/device-codes.ts';
 import { decideDeviceAuthorization, findDeviceRequest, pollDeviceAuthorization, startDeviceAuthorization } from '../../auth/device-flow.ts';
 import { readWebSession, type WebSession } from '../../auth/web-session.ts';
-import { isLorebookError } from '../../domain/errors.ts';
+import { isLorebookError, validationFailed } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { refusalPage } from './auth-pages.ts';
@@ -21,6 +21,8 @@ const DEVICE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 const DEFAULT_CLIENT = 'device-flow';
 const CLIENT_SHAPE = /^[\x20-\x7e]{1,100}$/;
 const MAX_FORM_BYTES = 4096;
+/** The op_id alphabet, at least 16 characters: the key is the secret a replayed device code is derived from. */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{16,128}$/;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 export interface DeviceDeps {
@@ -52,12 +54,18 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
     if (params === undefined) return oauthError(c, 'invalid_request', 'Send client_id as application/x-www-form-urlencoded or a JSON object.');
     const client = params.client_id ?? DEFAULT_CLIENT;
     if (!CLIENT_SHAPE.test(client)) return oauthError(c, 'invalid_request', 'client_id names your script: 1–100 printable ASCII characters, e.g. "my-agent-skill".');
-    const started = await startDeviceAuthorization(deps.ctx, client);
+    const idempotencyKey = c.req.header('idempotency-key');
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw validationFailed('The Idempotency-Key cannot key a device request.', {
+        'Idempotency-Key': 'Use 16 to 128 random characters from A-Z, a-z, 0-9, ".", "_", ":" and "-" (a UUID works): the device code is derived from it.',
+      });
+    }
+    const { replayed, ...started } = await startDeviceAuthorization(deps.ctx, client, idempotencyKey);
     const verification = `${deps.baseUrl}${DEVICE_PAGE_PATH}`;
     return c.json(
-      { ...started, verification_uri: verification, verification_uri_complete: `${verification}?user_code=${started.user_code}` },
+      { ...started, verification_uri: verification, verification_uri_complete: `${verification}?user_code=${started.user_code}`, ...(replayed ? { replayed } : {}) },
       200,
-      NO_STORE,
+      replayed ? { ...NO_STORE, 'Idempotent-Replayed': 'true' } : NO_STORE,
     );
   });
 

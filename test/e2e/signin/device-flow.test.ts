@@ -198,4 +198,51 @@ describe('Device flow', () => {
     const badClient = await server.fetch('/v1/auth/device/start', form({ client_id: 'x'.repeat(101) }));
     expect(await badClient.json()).toMatchObject({ error: 'invalid_request' });
   });
+
+  describe('a start sent with an Idempotency-Key is safe to deliver twice', () => {
+    const startWithKey = (key: string, clientId = 'keyed-skill') =>
+      server.fetch('/v1/auth/device/start', { ...form({ client_id: clientId }), headers: { 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': key } });
+    const requests = async () => (await server.app.allItems()).filter((item) => /^(DEVICE|USERCODE|DEVSTART)#/.test(String(item.PK)));
+
+    it('twice in a row: the same device code and user code, Idempotent-Replayed, nothing written the second time', async () => {
+      const key = 'a2b6c3e0-5f1d-4a7e-9c44-1b2d3e4f5a6b';
+      const first = await startWithKey(key);
+      const body = (await first.json()) as Started;
+      const after = await server.app.allItems();
+      const second = await startWithKey(key);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+      expect(await second.json()).toEqual({ ...body, replayed: true });
+      expect(await server.app.allItems()).toEqual(after);
+      // The store never holds the device code, only what derives it with the key.
+      expect(JSON.stringify(after)).not.toContain(body.device_code);
+    });
+
+    it('16 at once: one request, every answer the same codes', async () => {
+      const before = await requests();
+      const answers = await Promise.all(Array.from({ length: 16 }, async () => (await startWithKey('k-parallel-0123456789abcdef')).json() as Promise<Started>));
+      for (const answer of answers) expect({ ...answer, replayed: undefined }).toEqual({ ...answers[0], replayed: undefined });
+      expect((await requests()).length - before.length).toBe(3);
+    });
+
+    it('the replayed code works: approving it and polling with it gives the token', async () => {
+      const { cookie, did } = await person('gina');
+      const key = 'k-works-0123456789abcdef';
+      const first = (await (await startWithKey(key)).json()) as Started;
+      const replay = (await (await startWithKey(key)).json()) as Started;
+      await decide(cookie, first.user_code, 'approve');
+      expect(await poll(replay.device_code)).toMatchObject({ status: 200, body: { account: did } });
+    });
+
+    it('the same key for another client_id is idempotency_key_reused, and a short key is refused; nothing written', async () => {
+      await startWithKey('k-reused-0123456789abcdef', 'first-client');
+      const before = await server.app.allItems();
+      const reused = await startWithKey('k-reused-0123456789abcdef', 'second-client');
+      expect(reused.status).toBe(422);
+      expect(await reused.json()).toMatchObject({ code: 'idempotency_key_reused', details: { client_id: 'first-client' } });
+      const short = await startWithKey('short');
+      expect(short.status).toBe(422);
+      expect(await short.json()).toMatchObject({ code: 'validation_failed', details: { fields: { 'Idempotency-Key': expect.any(String) } } });
+      expect(await server.app.allItems()).toEqual(before);
+    });
+  });
 });
