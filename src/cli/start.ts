@@ -93,9 +93,11 @@ const sweeps: SweepSchedule | undefined =
 
 const { baseUrl, port, allowedOrigins } = config.http;
 const signIn = readSignInConfig(process.env, baseUrl);
-log(signIn === undefined
-  ? 'lorebook: Sign in with Bluesky is off (set LOREBOOK_BLUESKY_OAUTH_CLIENT=production and LOREBOOK_OAUTH_PRIVATE_KEY for a public base URL)'
-  : `lorebook: Sign in with Bluesky is on (${signIn.mode} client): ${baseUrl}/auth/login`);
+log(
+  signIn === undefined
+    ? 'lorebook: Sign in with Bluesky is off (set LOREBOOK_BLUESKY_OAUTH_CLIENT=production and LOREBOOK_OAUTH_PRIVATE_KEY for a public base URL)'
+    : `lorebook: Sign in with Bluesky is on (${signIn.mode} client): ${baseUrl}/auth/login`,
+);
 const app = createHttpApp({
   ctx,
   search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }),

@@ -10,6 +10,7 @@ import { decideDeviceAuthorization, findDeviceRequest, pollDeviceAuthorization, 
 import { readWebSession, type WebSession } from '../../auth/web-session.ts';
 import { isLorebookError, validationFailed } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
+import { admit, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { refusalPage } from './auth-pages.ts';
 import { confirmPage, decidedPage, enterCodePage } from './device-pages.ts';
@@ -28,6 +29,8 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 export interface DeviceDeps {
   ctx: AppContext;
   baseUrl: string;
+  /** The anonymous (per IP) rate limit in front of start and poll. */
+  admission?: AdmissionDeps;
 }
 
 /** RFC 6749 §5.2 / RFC 8628 §3.5 error answer. */
@@ -50,6 +53,7 @@ async function readParams(c: Context<HttpEnv>): Promise<Record<string, string> |
 
 export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
   app.post(DEVICE_START_PATH, async (c) => {
+    if (deps.admission !== undefined) await admit(c, deps.admission, true);
     const params = await readParams(c);
     if (params === undefined) return oauthError(c, 'invalid_request', 'Send client_id as application/x-www-form-urlencoded or a JSON object.');
     const client = params.client_id ?? DEFAULT_CLIENT;
@@ -70,6 +74,8 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
   });
 
   app.post(DEVICE_POLL_PATH, async (c) => {
+    // slow_down paces one device code; this bounds a caller polling many.
+    if (deps.admission !== undefined) await admit(c, deps.admission, true);
     const params = await readParams(c);
     if (params?.device_code === undefined) return oauthError(c, 'invalid_request', 'Send the device_code from /v1/auth/device/start.');
     if (params.grant_type !== undefined && params.grant_type !== DEVICE_GRANT_TYPE) {
