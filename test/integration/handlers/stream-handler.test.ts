@@ -75,11 +75,16 @@ describe('handlers/stream.ts on DynamoDB Local stream records', () => {
     expect(logs.at(-1)).toMatch(/0 notification\(s\) created, 150 already present/);
   });
 
-  it('the same records handled by 16 invocations at once still yield one notification per reproducer', async () => {
+  it('the same records handled by 16 invocations at once (failed records handed over again) still yield one notification per reproducer', async () => {
     const slug = await correctedStory('Corrected under sixteen deliveries', 40);
     const records = await newStreamRecords();
-    const failures = await Promise.all(Array.from({ length: 16 }, () => deliver(records)));
-    expect(failures.flat()).toEqual([]);
+    let failed = new Set((await Promise.all(Array.from({ length: 16 }, () => deliver(records)))).flat());
+    // 16 x 40 conditional puts at once can time out a request on a loaded machine: the record is
+    // then reported, and Lambda hands it over again, as here (bounded).
+    for (let retry = 0; retry < 5 && failed.size > 0; retry += 1) {
+      failed = new Set(await deliver(records.filter((record) => failed.has(String(record.dynamodb?.SequenceNumber)))));
+    }
+    expect([...failed]).toEqual([]);
     const delivered = await corrections(slug);
     expect(delivered).toHaveLength(40);
     expect(new Set(delivered.map((item) => item.PK)).size).toBe(40);
