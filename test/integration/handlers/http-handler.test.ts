@@ -86,6 +86,23 @@ describe('handlers/http.ts behind a Function URL', () => {
     expect(windows.map((item) => item.PK)).toContain('RATE#ip:198.51.100.23');
   });
 
+  it('the REST API through the Function URL: a text/markdown publish replayed with its Idempotency-Key answers the same, marked as a replay', async () => {
+    const send = () =>
+      functionUrlFetch(handler)(`${FUNCTION_URL}/v1/stories`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/markdown; charset=utf-8', 'Idempotency-Key': 'op-lambda-rest-1' },
+        body: storyTitled('Published as markdown through a Function URL'),
+      });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const body = (await first.json()) as { slug: string };
+    expect(first.headers.get('location')).toContain(body.slug);
+    const replay = await send();
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual({ ...body, replayed: true });
+  });
+
   it('a request for another host is refused before anything runs', async () => {
     const answer = await functionUrlFetch(handler)('https://attacker.example/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(answer.status).toBe(403);
