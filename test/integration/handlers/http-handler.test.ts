@@ -69,6 +69,19 @@ describe('handlers/http.ts behind a Function URL', () => {
     expect(story).toMatchObject({ slug: first.slug, title: 'Published through a Function URL', revision: 1 });
   });
 
+  it('the same publish sent 16 times at once through the Function URL is one story, one answer, fifteen replays', async () => {
+    const client = await mcpThroughFunctionUrl({ token });
+    const markdown = storyTitled('Sixteen at once through a Function URL');
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, async () => answerOf<{ slug: string; replayed?: boolean }>(await client.callTool({ name: 'publish_story', arguments: { markdown, op_id: 'op-lambda-sixteen' } }))),
+    );
+    expect(answers.filter((answer) => answer.replayed !== true)).toHaveLength(1);
+    for (const answer of answers) expect({ ...answer, replayed: undefined }).toEqual({ ...answers[0], replayed: undefined });
+    const slug = answers[0]?.slug as string;
+    const items = (await app.allItems()).filter((item) => item.PK === `STORY#${slug}`);
+    expect(items.map((item) => item.SK)).toEqual(['BODY', 'META', 'REV#000001']);
+  });
+
   it('the context is built once per cold start, on the first event, with the Function URL as base URL', async () => {
     const client = await mcpThroughFunctionUrl();
     for (let call = 0; call < 5; call += 1) await client.ping();
