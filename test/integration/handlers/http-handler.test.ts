@@ -69,6 +69,19 @@ describe('handlers/http.ts behind a Function URL', () => {
     expect(story).toMatchObject({ slug: first.slug, title: 'Published through a Function URL', revision: 1 });
   });
 
+  it('the same publish sent 16 times at once through the Function URL is one story, one answer, fifteen replays', async () => {
+    const client = await mcpThroughFunctionUrl({ token });
+    const markdown = storyTitled('Sixteen at once through a Function URL');
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, async () => answerOf<{ slug: string; replayed?: boolean }>(await client.callTool({ name: 'publish_story', arguments: { markdown, op_id: 'op-lambda-sixteen' } }))),
+    );
+    expect(answers.filter((answer) => answer.replayed !== true)).toHaveLength(1);
+    for (const answer of answers) expect({ ...answer, replayed: undefined }).toEqual({ ...answers[0], replayed: undefined });
+    const slug = answers[0]?.slug as string;
+    const items = (await app.allItems()).filter((item) => item.PK === `STORY#${slug}`);
+    expect(items.map((item) => item.SK)).toEqual(['BODY', 'META', 'REV#000001']);
+  });
+
   it('the context is built once per cold start, on the first event, with the Function URL as base URL', async () => {
     const client = await mcpThroughFunctionUrl();
     for (let call = 0; call < 5; call += 1) await client.ping();
@@ -84,6 +97,23 @@ describe('handlers/http.ts behind a Function URL', () => {
     await client.callTool({ name: 'search_stories', arguments: { query: 'function url' } });
     const windows = (await app.allItems()).filter((item) => String(item.PK).startsWith('RATE#'));
     expect(windows.map((item) => item.PK)).toContain('RATE#ip:198.51.100.23');
+  });
+
+  it('the REST API through the Function URL: a text/markdown publish replayed with its Idempotency-Key answers the same, marked as a replay', async () => {
+    const send = () =>
+      functionUrlFetch(handler)(`${FUNCTION_URL}/v1/stories`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/markdown; charset=utf-8', 'Idempotency-Key': 'op-lambda-rest-1' },
+        body: storyTitled('Published as markdown through a Function URL'),
+      });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const body = (await first.json()) as { slug: string };
+    expect(first.headers.get('location')).toContain(body.slug);
+    const replay = await send();
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual({ ...body, replayed: true });
   });
 
   it('a request for another host is refused before anything runs', async () => {
