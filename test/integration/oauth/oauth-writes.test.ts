@@ -16,6 +16,7 @@ import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { injectStoreFault } from '../../helpers/inject-store-fault.ts';
 import { injectTransactionConflicts } from '../../helpers/inject-transaction-conflict.ts';
 import { pkcePair, type Pkce } from '../../helpers/oauth/oauth-flow.ts';
+import { scenariosFor } from '../../crash/crash-points.ts';
 
 const fixture = useAppFixture('integration-oauth-writes');
 const oauth = oauthServerAt('http://127.0.0.1:9');
@@ -116,4 +117,23 @@ describe('OAuth writes under faults', () => {
     expect(await revokeGrantFamily(fixture.ctx(), grantId)).toBe(false);
     expect(await fixture.state()).toEqual(after);
   });
+});
+
+describe('Approve under a fault at every store step, then the person clicks again', () => {
+  // The store calls of one Approve: the snapshot read, then the transaction (decision + grant + code).
+  for (const [index, scenario] of scenariosFor(['TransactGetItems', 'TransactWriteItems']).entries()) {
+    it(`${scenario.title}: one grant, one code, and the retry answers the redirect a clean Approve answers`, async () => {
+      const { secret, clientId } = await consentFor(`fault-${index}`);
+      const fault = scenario.fault === undefined ? undefined : injectStoreFault(client(), scenario.fault);
+      const first = await answerConsent(fixture.ctx(), oauth, person, secret, true).catch((error: unknown) => error);
+      fault?.remove();
+      if (scenario.fault !== undefined && scenario.fault.moment !== 'sdk-resend') expect(first).toMatchObject({ code: 'store_unavailable', retryable: true });
+      const retry = await answerConsent(fixture.ctx(), oauth, person, secret, true);
+      if (!(first instanceof Error)) expect(retry).toEqual(first);
+      expect(new URL(retry.redirectTo).searchParams.get('code')).toMatch(/^lba_/);
+      const stored = (await fixture.state()).filter((item) => item.client_id === clientId && /^(GRANT|AUTHCODE|ACCOUNT|CONSENT)#/.test(String(item.PK)));
+      expect(stored.map((item) => `${String(item.PK).split('#')[0]}/${String(item.SK).split('#')[0]}`).sort()).toEqual(['ACCOUNT/GRANT', 'AUTHCODE/META', 'CONSENT/META', 'GRANT/META']);
+      expect(stored.find((item) => String(item.PK).startsWith('CONSENT#'))).toMatchObject({ decision: 'approved' });
+    });
+  }
 });
