@@ -2,7 +2,7 @@
 // polls with (stored only as its sha256), and the user code a person types: 8 letters from a
 // 20-consonant alphabet (no vowels, so no words; no look-alikes), shown as XXXX-XXXX. 20^8 is
 // about 2.6e10 codes against a 10-minute lifetime.
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 
 const DEVICE_CODE_PREFIX = 'lbd_';
 const DEVICE_CODE_SHAPE = /^lbd_[A-Za-z0-9_-]{43}$/;
@@ -11,6 +11,18 @@ const USER_CODE_LENGTH = 8;
 
 export function mintDeviceCode(): string {
   return `${DEVICE_CODE_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * The device code of a start sent with an Idempotency-Key: HMAC-SHA256(key, salt). A replay with
+ * the same key gets the same code back, and the store holds only the salt and the key's hash.
+ */
+export function deriveDeviceCode(idempotencyKey: string, salt: string): string {
+  return `${DEVICE_CODE_PREFIX}${createHmac('sha256', idempotencyKey).update(salt, 'utf8').digest('base64url')}`;
+}
+
+export function mintSalt(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 export function isWellFormedDeviceCode(value: string): boolean {

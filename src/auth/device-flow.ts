@@ -4,15 +4,29 @@
 // decides once), and the approval is consumed in the transaction that creates the token, so
 // concurrent polls after approval make ONE token; the others are told the code was used
 // (`invalid_grant`): the token's plaintext is never stored, so it cannot be answered twice.
+import { createHash } from 'node:crypto';
 import { LorebookError } from '../domain/errors.ts';
 import { readItem } from '../store/read-items.ts';
 import { writeAtomically } from '../store/run-write.ts';
 import { epochSeconds } from '../store/store.ts';
 import { createTokenItems } from '../store/token-items.ts';
-import { createDeviceItems, decideDevice, deviceKey, issueDevice, recordPoll, toStoredDevice, userCodeKey, type StoredDevice } from '../store/device-items.ts';
+import {
+  createDeviceItems,
+  createDeviceStart,
+  decideDevice,
+  deviceKey,
+  deviceStartKey,
+  issueDevice,
+  recordPoll,
+  toStoredDevice,
+  toStoredDeviceStart,
+  userCodeKey,
+  type StoredDevice,
+  type StoredDeviceStart,
+} from '../store/device-items.ts';
 import { WriteCancelled } from '../store/write-cancelled.ts';
 import type { AppContext } from '../app/app-context.ts';
-import { deviceCodeHash, isWellFormedDeviceCode, mintDeviceCode, mintUserCode } from './device-codes.ts';
+import { deriveDeviceCode, deviceCodeHash, isWellFormedDeviceCode, mintDeviceCode, mintSalt, mintUserCode } from './device-codes.ts';
 import { mintToken, tokenId } from './token-secret.ts';
 
 export const DEVICE_CODE_SECONDS = 10 * 60;
@@ -38,10 +52,21 @@ export type PollResult =
   | { kind: 'token'; access_token: string; token_id: string; account: string; expires_in: number }
   | { kind: 'error'; error: PollError; description: string };
 
-export async function startDeviceAuthorization(ctx: AppContext, client: string): Promise<DeviceStart> {
-  for (let draw = 1; draw <= MAX_USER_CODE_DRAWS; draw += 1) {
+/**
+ * A new request. With an Idempotency-Key, a repeat of the same start (a lost answer, a retry, 16
+ * at once) answers the first request again, device code included, and writes nothing: the code
+ * is derived from the key, which only the caller holds (the store keeps its hash and a salt).
+ */
+export async function startDeviceAuthorization(ctx: AppContext, client: string, idempotencyKey?: string): Promise<DeviceStart & { replayed?: true }> {
+  const keyHash = idempotencyKey === undefined ? undefined : createHash('sha256').update(idempotencyKey, 'utf8').digest('hex');
+  for (let attempt = 1; attempt <= MAX_USER_CODE_DRAWS; attempt += 1) {
     const now = ctx.store.now();
-    const deviceCode = mintDeviceCode();
+    if (keyHash !== undefined && idempotencyKey !== undefined) {
+      const stored = await readItem(ctx.store, deviceStartKey(keyHash));
+      if (stored !== undefined) return replayStart(toStoredDeviceStart(stored), client, idempotencyKey);
+    }
+    const salt = mintSalt();
+    const deviceCode = idempotencyKey === undefined ? mintDeviceCode() : deriveDeviceCode(idempotencyKey, salt);
     const device: StoredDevice = {
       device_hash: deviceCodeHash(deviceCode),
       user_code: mintUserCode(),
@@ -52,15 +77,35 @@ export async function startDeviceAuthorization(ctx: AppContext, client: string):
       code_expires_at: epochSeconds(now) + DEVICE_CODE_SECONDS,
       expires_at: epochSeconds(now) + DEVICE_CODE_SECONDS + EXPIRED_GRACE_SECONDS,
     };
+    const remembered =
+      keyHash === undefined
+        ? []
+        : [createDeviceStart({ key_hash: keyHash, client, salt, user_code: device.user_code, created_at: device.created_at, expires_at: device.code_expires_at }, epochSeconds(now))];
     try {
-      await writeAtomically(ctx.store, createDeviceItems(device));
+      await writeAtomically(ctx.store, [...createDeviceItems(device), ...remembered]);
       return { device_code: deviceCode, user_code: device.user_code, expires_in: DEVICE_CODE_SECONDS, interval: DEVICE_POLL_INTERVAL_SECONDS };
     } catch (error) {
-      // The user code is taken by a live request: draw another.
+      // The user code is taken by a live request (draw another), or a concurrent start with the
+      // same key won (the re-read replays it).
       if (!(error instanceof WriteCancelled)) throw error;
     }
   }
   throw new LorebookError('conflict', 'Could not draw a free user code. Start again.', { retryAfterMs: 100 });
+}
+
+function replayStart(stored: StoredDeviceStart, client: string, idempotencyKey: string): DeviceStart & { replayed: true } {
+  if (stored.client !== client) {
+    throw new LorebookError('idempotency_key_reused', `This Idempotency-Key already started a request for client_id "${stored.client}". Use a new key for a new request.`, {
+      details: { client_id: stored.client },
+    });
+  }
+  return {
+    device_code: deriveDeviceCode(idempotencyKey, stored.salt),
+    user_code: stored.user_code,
+    expires_in: DEVICE_CODE_SECONDS,
+    interval: DEVICE_POLL_INTERVAL_SECONDS,
+    replayed: true,
+  };
 }
 
 /** The request behind a user code while it can still be decided, for the /device page. */

@@ -33,7 +33,7 @@ export interface HttpAppDeps {
   /** Lifetimes of the OAuth server's tokens, codes and clients (default: DEFAULT_OAUTH_SERVER_SETTINGS). */
   oauthSettings?: OAuthServerSettings;
   /** Sign in with Bluesky (/auth/*); off when absent. */
-  signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl'>;
+  signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
 
 /** The TCP peer under @hono/node-server; nothing under other runtimes (then one shared budget). */
@@ -77,7 +77,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
-  if (deps.signIn !== undefined) mountSignIn(app, { ctx: deps.ctx, baseUrl, ...deps.signIn });
+  if (deps.signIn !== undefined) mountSignIn(app, { ctx: deps.ctx, baseUrl, admission, ...deps.signIn });
 
   app.notFound((c: Context<HttpEnv>) => renderError(noSuchEndpoint(c.req.method, c.req.path), c, baseUrl));
   app.onError((err, c) => renderError(err, c, baseUrl));

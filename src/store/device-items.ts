@@ -5,7 +5,7 @@
 // `expired_token` rather than "unknown".
 import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
 import type { ItemKey } from './keys.ts';
-import { createItem } from './replace-by-key.ts';
+import { createItem, replaceItem } from './replace-by-key.ts';
 import { updateItem } from './update-item.ts';
 
 export type DeviceStatus = 'pending' | 'approved' | 'denied' | 'issued';
@@ -29,6 +29,42 @@ export interface StoredDevice {
   code_expires_at: number;
   /** Epoch seconds (the TTL attribute). */
   expires_at: number;
+}
+
+/**
+ * A start sent with an Idempotency-Key: `DEVSTART#<sha256 of the key> / META` keeps what is needed
+ * to answer a replay (the salt the device code was derived from with the key, never the code).
+ */
+export interface StoredDeviceStart {
+  key_hash: string;
+  client: string;
+  /** base64url; the device code is HMAC-SHA256(key, salt), so only the key's holder can recompute it. */
+  salt: string;
+  user_code: string;
+  created_at: string;
+  /** Epoch seconds (the TTL attribute): the request's own expiry. */
+  expires_at: number;
+}
+
+export const deviceStartKey = (keyHash: string): ItemKey => ({ PK: `DEVSTART#${keyHash}`, SK: 'META' });
+
+/** Created with the request; a concurrent start with the same key fails here. An expired one may linger (TTL is late) and is replaced. */
+export function createDeviceStart(start: StoredDeviceStart, nowSeconds: number): PutAction {
+  return replaceItem(
+    { ...deviceStartKey(start.key_hash), ...start },
+    { expression: 'attribute_not_exists(PK) OR #exp <= :now', names: { '#exp': 'expires_at' }, values: { ':now': nowSeconds } },
+  );
+}
+
+export function toStoredDeviceStart(item: StoredItem): StoredDeviceStart {
+  return {
+    key_hash: String(item.key_hash),
+    client: String(item.client),
+    salt: String(item.salt),
+    user_code: String(item.user_code),
+    created_at: String(item.created_at),
+    expires_at: Number(item.expires_at),
+  };
 }
 
 export const deviceKey = (deviceHash: string): ItemKey => ({ PK: `DEVICE#${deviceHash}`, SK: 'META' });

@@ -24,7 +24,7 @@ export interface ServerOptions {
   allowedOrigins?: string[];
   searchRefreshMs?: number;
   /** Sign in with Bluesky on (/auth/*), e.g. against the test PDS; read when the server starts. */
-  signIn?: () => Omit<SignInDeps, 'ctx' | 'baseUrl'>;
+  signIn?: () => Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
 
 export interface LorebookServer {

@@ -8,8 +8,9 @@ import { handlesFor } from '../../app/accounts.ts';
 import { normalizeUserCode } from '../../auth/device-codes.ts';
 import { decideDeviceAuthorization, findDeviceRequest, pollDeviceAuthorization, startDeviceAuthorization } from '../../auth/device-flow.ts';
 import { readWebSession, type WebSession } from '../../auth/web-session.ts';
-import { isLorebookError } from '../../domain/errors.ts';
+import { isLorebookError, validationFailed } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
+import { admit, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { refusalPage } from './auth-pages.ts';
 import { confirmPage, decidedPage, enterCodePage } from './device-pages.ts';
@@ -21,11 +22,15 @@ const DEVICE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 const DEFAULT_CLIENT = 'device-flow';
 const CLIENT_SHAPE = /^[\x20-\x7e]{1,100}$/;
 const MAX_FORM_BYTES = 4096;
+/** The op_id alphabet, at least 16 characters: the key is the secret a replayed device code is derived from. */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{16,128}$/;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 export interface DeviceDeps {
   ctx: AppContext;
   baseUrl: string;
+  /** The anonymous (per IP) rate limit in front of start and poll. */
+  admission?: AdmissionDeps;
 }
 
 /** RFC 6749 §5.2 / RFC 8628 §3.5 error answer. */
@@ -48,20 +53,29 @@ async function readParams(c: Context<HttpEnv>): Promise<Record<string, string> |
 
 export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
   app.post(DEVICE_START_PATH, async (c) => {
+    if (deps.admission !== undefined) await admit(c, deps.admission, true);
     const params = await readParams(c);
     if (params === undefined) return oauthError(c, 'invalid_request', 'Send client_id as application/x-www-form-urlencoded or a JSON object.');
     const client = params.client_id ?? DEFAULT_CLIENT;
     if (!CLIENT_SHAPE.test(client)) return oauthError(c, 'invalid_request', 'client_id names your script: 1–100 printable ASCII characters, e.g. "my-agent-skill".');
-    const started = await startDeviceAuthorization(deps.ctx, client);
+    const idempotencyKey = c.req.header('idempotency-key');
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw validationFailed('The Idempotency-Key cannot key a device request.', {
+        'Idempotency-Key': 'Use 16 to 128 random characters from A-Z, a-z, 0-9, ".", "_", ":" and "-" (a UUID works): the device code is derived from it.',
+      });
+    }
+    const { replayed, ...started } = await startDeviceAuthorization(deps.ctx, client, idempotencyKey);
     const verification = `${deps.baseUrl}${DEVICE_PAGE_PATH}`;
     return c.json(
-      { ...started, verification_uri: verification, verification_uri_complete: `${verification}?user_code=${started.user_code}` },
+      { ...started, verification_uri: verification, verification_uri_complete: `${verification}?user_code=${started.user_code}`, ...(replayed ? { replayed } : {}) },
       200,
-      NO_STORE,
+      replayed ? { ...NO_STORE, 'Idempotent-Replayed': 'true' } : NO_STORE,
     );
   });
 
   app.post(DEVICE_POLL_PATH, async (c) => {
+    // slow_down paces one device code; this bounds a caller polling many.
+    if (deps.admission !== undefined) await admit(c, deps.admission, true);
     const params = await readParams(c);
     if (params?.device_code === undefined) return oauthError(c, 'invalid_request', 'Send the device_code from /v1/auth/device/start.');
     if (params.grant_type !== undefined && params.grant_type !== DEVICE_GRANT_TYPE) {

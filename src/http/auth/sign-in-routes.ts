@@ -15,7 +15,9 @@ import { readSignInState } from '../../auth/bluesky-oauth-stores.ts';
 import type { SignInConfig } from '../../auth/sign-in-config.ts';
 import { endWebSession, readWebSession, startWebSession, WEB_SESSION_COOKIE, WEB_SESSION_SECONDS } from '../../auth/web-session.ts';
 import { isLorebookError, LorebookError, validationFailed } from '../../domain/errors.ts';
+import { admit, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
+import { refusalHeaders } from '../problem.ts';
 import { refusalPage, signInPage } from './auth-pages.ts';
 import { mountDeviceFlow } from './device-routes.ts';
 import { DEFAULT_RETURN_TO, safeReturnTo } from './return-to.ts';
@@ -30,6 +32,8 @@ export interface SignInDeps {
   config: SignInConfig;
   /** One line per sign-in and per refusal worth an operator's eye. */
   log?: (line: string) => void;
+  /** The anonymous (per IP) rate limit in front of the routes that write for a stranger. */
+  admission?: AdmissionDeps;
 }
 
 /** What lorebook carries through the PDS round trip in the client's app state. */
@@ -50,7 +54,9 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
 
   app.get(LOGIN_PATH, async (c) => {
     c.header('Cache-Control', 'no-store');
-    return refusing(c, async () => {
+    return refusing(c, deps.baseUrl, async () => {
+      // Every sign-in start stores a pending state: counted against the caller's IP.
+      if (deps.admission !== undefined) await admit(c, deps.admission, true);
       const returnTo = safeReturnTo(c.req.query('return_to'), deps.baseUrl);
       const raw = c.req.query('handle');
       if (raw === undefined || raw.trim() === '') return c.html(signInPage(returnTo), 200, NO_STORE);
@@ -86,7 +92,7 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
 
   app.get(CALLBACK_PATH, async (c) => {
     c.header('Cache-Control', 'no-store');
-    return refusing(c, async () => {
+    return refusing(c, deps.baseUrl, async () => {
       const params = new URL(c.req.url).searchParams;
       const oauth = await oauthClient();
       let did: string;
@@ -112,7 +118,7 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
 
   app.post(LOGOUT_PATH, async (c) => {
     c.header('Cache-Control', 'no-store');
-    return refusing(c, async () => {
+    return refusing(c, deps.baseUrl, async () => {
       const returnTo = safeReturnTo(c.req.query('return_to') ?? '/', deps.baseUrl);
       const { ended } = await endWebSession(deps.ctx, c.req.header('cookie'));
       deleteCookie(c, WEB_SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Lax', secure });
@@ -122,7 +128,7 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
   });
 
   // The device flow's approval page needs the web session, so it comes with sign-in.
-  mountDeviceFlow(app, { ctx: deps.ctx, baseUrl: deps.baseUrl });
+  mountDeviceFlow(app, { ctx: deps.ctx, baseUrl: deps.baseUrl, ...(deps.admission === undefined ? {} : { admission: deps.admission }) });
 
   if (deps.config.mode === 'production') {
     app.get(CLIENT_METADATA_PATH, async (c) => c.json((await oauthClient()).clientMetadata, 200, { 'Cache-Control': 'public, max-age=600' }));
@@ -184,13 +190,13 @@ function wantsHtml(c: Context<HttpEnv>): boolean {
 }
 
 /** Runs a route; a refusal becomes a page for a browser, or goes to onError (problem+json). */
-async function refusing(c: Context<HttpEnv>, run: () => Promise<Response>): Promise<Response> {
+async function refusing(c: Context<HttpEnv>, baseUrl: string, run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
   } catch (error) {
     if (!isLorebookError(error) || !wantsHtml(c)) throw error;
     const returnTo = typeof error.details?.['return_to'] === 'string' ? error.details['return_to'] : undefined;
     const next = returnTo !== undefined ? { href: returnTo, label: 'Continue' } : { href: LOGIN_PATH, label: 'Sign in again' };
-    return c.html(refusalPage(error, next), error.httpStatus as 400, NO_STORE);
+    return c.html(refusalPage(error, next), error.httpStatus as 400, { ...refusalHeaders(error, baseUrl), ...NO_STORE });
   }
 }

@@ -7,6 +7,8 @@ import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const { server, pds } = useSignInServer('e2e-device-flow');
+/** Every stored item but the rate windows (the anonymous routes are counted per IP). */
+const stored = async () => (await server.app.allItems()).filter((item) => !String(item.PK).startsWith('RATE#'));
 
 interface Started {
   device_code: string;
@@ -100,7 +102,7 @@ describe('Device flow', () => {
       status: 200,
       body: { access_token: expect.stringMatching(/^lbk_/), token_type: 'Bearer', expires_in: 30 * 24 * 60 * 60, token_id: expect.any(String), account: account.did, handle: account.handle },
     });
-    const tokens = (await server.app.allItems()).filter((item) => item.PK === 'TOKEN#' + String(granted.body.token_id));
+    const tokens = (await stored()).filter((item) => item.PK === 'TOKEN#' + String(granted.body.token_id));
     expect(tokens).toEqual([expect.objectContaining({ account: account.did, client: 'my-agent-skill', expires_at: expect.any(Number) })]);
 
     // The token works: a story published with it is the signed-in person's.
@@ -111,7 +113,7 @@ describe('Device flow', () => {
     });
     expect(published.status).toBe(201);
     const { slug } = (await published.json()) as { slug: string };
-    const story = (await server.app.allItems()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
+    const story = (await stored()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
     expect(story).toMatchObject({ author: account.did });
     const shown = await server.fetch(`/v1/stories/${slug}`);
     expect(JSON.stringify(await shown.json())).toContain(`"${account.handle}"`);
@@ -125,32 +127,32 @@ describe('Device flow', () => {
     const { cookie, did } = await person('bob');
     const started = await start('parallel-poller');
     await decide(cookie, started.user_code, 'approve');
-    const before = await server.app.allItems();
+    const before = await stored();
     const answers = await Promise.all(Array.from({ length: 16 }, () => poll(started.device_code)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.body.error === 'invalid_grant')).toHaveLength(15);
-    const after = await server.app.allItems();
+    const after = await stored();
     const newTokens = after.filter((item) => String(item.PK).startsWith('TOKEN#') && !before.some((old) => old.PK === item.PK));
     expect(newTokens).toEqual([expect.objectContaining({ account: did, client: 'parallel-poller' })]);
     // Twice in a row: the next poll changes nothing either.
     expect((await poll(started.device_code)).body.error).toBe('invalid_grant');
-    expect(await server.app.allItems()).toEqual(after);
+    expect(await stored()).toEqual(after);
   });
 
   it('a double-clicked approval decides once: the same answer, nothing written the second time, also 16 at once', async () => {
     const { cookie } = await person('carol');
     const started = await start();
     expect((await decide(cookie, started.user_code, 'approve')).status).toBe(200);
-    const after = await server.app.allItems();
+    const after = await stored();
     const again = await decide(cookie, started.user_code, 'approve');
     expect(again.status).toBe(200);
     expect(await again.text()).toContain('Approved');
-    expect(await server.app.allItems()).toEqual(after);
+    expect(await stored()).toEqual(after);
 
     const other = await start();
     const clicks = await Promise.all(Array.from({ length: 16 }, () => decide(cookie, other.user_code, 'approve')));
     expect(clicks.map((c) => c.status)).toEqual(Array<number>(16).fill(200));
-    const device = (await server.app.allItems()).filter((item) => item.user_code === other.user_code && String(item.PK).startsWith('DEVICE#'));
+    const device = (await stored()).filter((item) => item.user_code === other.user_code && String(item.PK).startsWith('DEVICE#'));
     expect(device).toEqual([expect.objectContaining({ status: 'approved' })]);
   });
 
@@ -159,11 +161,11 @@ describe('Device flow', () => {
     const { cookie: dave } = await person('dave');
     const started = await start();
     await decide(carol, started.user_code, 'approve');
-    const after = await server.app.allItems();
+    const after = await stored();
     const refused = await decide(dave, started.user_code, 'approve');
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain('was already approved');
-    expect(await server.app.allItems()).toEqual(after);
+    expect(await stored()).toEqual(after);
   });
 
   it('a denied request answers access_denied and never issues a token', async () => {
@@ -174,7 +176,7 @@ describe('Device flow', () => {
     expect((await poll(started.device_code)).body.error).toBe('access_denied');
     server.app.advance(10_000);
     expect((await poll(started.device_code)).body.error).toBe('access_denied');
-    expect((await server.app.allItems()).filter((item) => String(item.PK).startsWith('TOKEN#') && item.account === did)).toEqual([]);
+    expect((await stored()).filter((item) => String(item.PK).startsWith('TOKEN#') && item.account === did)).toEqual([]);
   });
 
   it('codes expire: expired_token for the script, a clear page for the person, nothing approvable', async () => {
@@ -197,5 +199,52 @@ describe('Device flow', () => {
     expect(await wrongGrant.json()).toMatchObject({ error: 'unsupported_grant_type' });
     const badClient = await server.fetch('/v1/auth/device/start', form({ client_id: 'x'.repeat(101) }));
     expect(await badClient.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  describe('a start sent with an Idempotency-Key is safe to deliver twice', () => {
+    const startWithKey = (key: string, clientId = 'keyed-skill') =>
+      server.fetch('/v1/auth/device/start', { ...form({ client_id: clientId }), headers: { 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': key } });
+    const requests = async () => (await stored()).filter((item) => /^(DEVICE|USERCODE|DEVSTART)#/.test(String(item.PK)));
+
+    it('twice in a row: the same device code and user code, Idempotent-Replayed, nothing written the second time', async () => {
+      const key = 'a2b6c3e0-5f1d-4a7e-9c44-1b2d3e4f5a6b';
+      const first = await startWithKey(key);
+      const body = (await first.json()) as Started;
+      const after = await stored();
+      const second = await startWithKey(key);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+      expect(await second.json()).toEqual({ ...body, replayed: true });
+      expect(await stored()).toEqual(after);
+      // The store never holds the device code, only what derives it with the key.
+      expect(JSON.stringify(after)).not.toContain(body.device_code);
+    });
+
+    it('16 at once: one request, every answer the same codes', async () => {
+      const before = await requests();
+      const answers = await Promise.all(Array.from({ length: 16 }, async () => (await startWithKey('k-parallel-0123456789abcdef')).json() as Promise<Started>));
+      for (const answer of answers) expect({ ...answer, replayed: undefined }).toEqual({ ...answers[0], replayed: undefined });
+      expect((await requests()).length - before.length).toBe(3);
+    });
+
+    it('the replayed code works: approving it and polling with it gives the token', async () => {
+      const { cookie, did } = await person('gina');
+      const key = 'k-works-0123456789abcdef';
+      const first = (await (await startWithKey(key)).json()) as Started;
+      const replay = (await (await startWithKey(key)).json()) as Started;
+      await decide(cookie, first.user_code, 'approve');
+      expect(await poll(replay.device_code)).toMatchObject({ status: 200, body: { account: did } });
+    });
+
+    it('the same key for another client_id is idempotency_key_reused, and a short key is refused; nothing written', async () => {
+      await startWithKey('k-reused-0123456789abcdef', 'first-client');
+      const before = await stored();
+      const reused = await startWithKey('k-reused-0123456789abcdef', 'second-client');
+      expect(reused.status).toBe(422);
+      expect(await reused.json()).toMatchObject({ code: 'idempotency_key_reused', details: { client_id: 'first-client' } });
+      const short = await startWithKey('short');
+      expect(short.status).toBe(422);
+      expect(await short.json()).toMatchObject({ code: 'validation_failed', details: { fields: { 'Idempotency-Key': expect.any(String) } } });
+      expect(await stored()).toEqual(before);
+    });
   });
 });
