@@ -100,6 +100,7 @@ const app = createHttpApp({
   allowedOrigins,
   ...(signIn === undefined ? {} : { signIn: { config: signIn, log } }),
   oauthSettings: config.oauthServer,
+  oauthLog: log,
 });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {

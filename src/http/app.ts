@@ -32,6 +32,8 @@ export interface HttpAppDeps {
   clientAddress?: ClientAddress;
   /** Lifetimes of the OAuth server's tokens, codes and clients (default: DEFAULT_OAUTH_SERVER_SETTINGS). */
   oauthSettings?: OAuthServerSettings;
+  /** Where the OAuth server says what happened (grants decided and revoked, reused credentials); default: nowhere. */
+  oauthLog?: (line: string) => void;
   /** Sign in with Bluesky (/auth/*); off when absent. */
   signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
@@ -72,7 +74,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   }
 
   mountWellKnown(app, baseUrl);
-  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings), clientAddress: admission.clientAddress });
+  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings, deps.oauthLog), clientAddress: admission.clientAddress });
   mountMcp(app, { ...admission, search: deps.search });
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));

@@ -19,7 +19,8 @@ import { pkcePair, type Pkce } from '../../helpers/oauth/oauth-flow.ts';
 import { scenariosFor } from '../../crash/crash-points.ts';
 
 const fixture = useAppFixture('integration-oauth-writes');
-const oauth = oauthServerAt('http://127.0.0.1:9');
+const logs: string[] = [];
+const oauth = oauthServerAt('http://127.0.0.1:9', undefined, (line) => void logs.push(line));
 const person: SignedInPerson = { account: 'did:plc:oauthwriter000000000000', handle: 'writer.test', sessionCookie: 'lbs_session-of-the-writer' };
 const client = (): DynamoDBDocumentClient => fixture.ctx().store.client;
 const familyItems = async (clientId: string) =>
@@ -53,9 +54,12 @@ describe('OAuth writes under faults', () => {
     const { secret, clientId } = await consentFor('conflicted-approve');
     const conflicts = injectTransactionConflicts(client(), 2);
     try {
+      const logged = logs.length;
       const answer = await answerConsent(fixture.ctx(), oauth, person, secret, true);
       expect(conflicts.injected()).toBe(2);
       expect((await answerConsent(fixture.ctx(), oauth, person, secret, true)).redirectTo).toBe(answer.redirectTo);
+      // One line for the one decision, however many attempts and clicks it took.
+      expect(logs.slice(logged)).toEqual([expect.stringMatching(/^lorebook: oauth consent approved: "conflicted-approve" \(grant [0-9a-f]{32}\) may act as did:plc:oauthwriter/)]);
     } finally {
       conflicts.remove();
     }
@@ -91,6 +95,7 @@ describe('OAuth writes under faults', () => {
     }
     const retry = await tokenRequest(fixture.ctx(), oauth, exchangeForm(clientId, code, pkce, redirectUri)).catch((error: unknown) => error);
     expect(isOAuthError(retry) && retry.error).toBe('invalid_grant');
+    expect(logs.at(-1)).toMatch(new RegExp(`^lorebook: WARNING oauth authorization code of grant [0-9a-f]{32} \\(client ${clientId}\\) presented again: revoking the whole grant$`));
     expect((await familyItems(clientId)).filter((item) => /^(TOKEN|REFRESH)#/.test(String(item.PK)))).toEqual([]);
   });
 
