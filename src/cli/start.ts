@@ -106,6 +106,7 @@ const app = createHttpApp({
   feedGenerator: config.feedGenerator,
   ...(signIn === undefined ? {} : { signIn: { config: signIn, log } }),
   oauthSettings: config.oauthServer,
+  oauthLog: log,
 });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {

@@ -36,6 +36,8 @@ export interface HttpAppDeps {
   feedGenerator?: FeedGeneratorConfig;
   /** Lifetimes of the OAuth server's tokens, codes and clients (default: DEFAULT_OAUTH_SERVER_SETTINGS). */
   oauthSettings?: OAuthServerSettings;
+  /** Where the OAuth server says what happened (grants decided and revoked, reused credentials); default: nowhere. */
+  oauthLog?: (line: string) => void;
   /** Sign in with Bluesky (/auth/*); off when absent. */
   signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
@@ -76,7 +78,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   }
 
   mountWellKnown(app, baseUrl);
-  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings), clientAddress: admission.clientAddress });
+  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings, deps.oauthLog), clientAddress: admission.clientAddress });
   mountMcp(app, { ...admission, search: deps.search });
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));

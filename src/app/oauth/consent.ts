@@ -74,7 +74,10 @@ export interface ConsentAnswer {
 
 export async function answerConsent(ctx: AppContext, oauth: OAuthServer, person: SignedInPerson, consentSecret: string, approve: boolean): Promise<ConsentAnswer> {
   const consentHash = secretHash(consentSecret);
-  return writeOnce<ConsentAnswer>(ctx, {
+  // Whether the plan that committed wrote the decision (false when it converged on an earlier one).
+  let decidedNow = false;
+  let clientName = '';
+  const answer = await writeOnce<ConsentAnswer>(ctx, {
     tool: 'oauth_consent_answer',
     caller: { account: person.account, handle: person.handle },
     opId: undefined,
@@ -86,6 +89,8 @@ export async function answerConsent(ctx: AppContext, oauth: OAuthServer, person:
       if (stored === undefined || toConsent(stored).session_hash !== secretHash(person.sessionCookie)) throw consentGone();
       const consent = toConsent(stored);
       // Decided already (a double click, a parallel click): the first decision is the answer.
+      decidedNow = consent.decision === undefined;
+      clientName = consent.client_name;
       if (consent.decision !== undefined) return { outcome: answerOf(oauth, consent, consent.decision, consentSecret), actions: [], guards: [] };
       const decision: ConsentDecision = approve ? 'approved' : 'denied';
       const outcome = answerOf(oauth, consent, decision, consentSecret);
@@ -125,6 +130,14 @@ export async function answerConsent(ctx: AppContext, oauth: OAuthServer, person:
       };
     },
   });
+  if (decidedNow) {
+    oauth.log(
+      answer.decision === 'approved'
+        ? `lorebook: oauth consent approved: "${clientName}" (grant ${grantIdFor(consentSecret)}) may act as ${person.account} (@${person.handle})`
+        : `lorebook: oauth consent denied: "${clientName}" for ${person.account} (@${person.handle})`,
+    );
+  }
+  return answer;
 }
 
 function answerOf(oauth: OAuthServer, consent: ConsentRequest, decision: ConsentDecision, consentSecret: string): ConsentAnswer {

@@ -2,6 +2,7 @@
 // whole grant family (§2.1: the access tokens of the same grant go with it); an access token is
 // deleted on its own. Unknown, expired or already revoked tokens answer the same 200 (§2.2), so a
 // second revocation changes nothing and tells nothing.
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
 import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
@@ -15,7 +16,7 @@ import type { AppContext } from '../app-context.ts';
 import { findClient } from './register-client.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 
-export async function revokeByClient(ctx: AppContext, form: URLSearchParams): Promise<void> {
+export async function revokeByClient(ctx: AppContext, oauth: OAuthServer, form: URLSearchParams): Promise<void> {
   const token = form.get('token') ?? '';
   if (token === '') throw new OAuthError('invalid_request', 'token is required.');
   const clientId = form.get('client_id') ?? '';
@@ -27,7 +28,7 @@ export async function revokeByClient(ctx: AppContext, form: URLSearchParams): Pr
     if (item === undefined) return;
     const refresh = toRefreshToken(item);
     if (refresh.client_id !== clientId) throw notYours();
-    await revokeGrantFamily(ctx, refresh.grant_id);
+    if (await revokeGrantFamily(ctx, refresh.grant_id)) oauth.log(`lorebook: oauth grant ${refresh.grant_id} revoked by its client ${clientId}`);
     return;
   }
   if (!isWellFormedToken(token)) return;

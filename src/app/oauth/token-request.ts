@@ -56,6 +56,7 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
     return grantType === 'authorization_code' ? await exchangeCode(ctx, oauth, clientId, field) : await refresh(ctx, oauth, clientId, field);
   } catch (error) {
     if (!(error instanceof CredentialReused)) throw error;
+    oauth.log(`lorebook: WARNING oauth ${grantType === 'authorization_code' ? 'authorization code' : 'refresh token'} of grant ${error.grantId} (client ${clientId}) presented again: revoking the whole grant`);
     await revokeGrantFamily(ctx, error.grantId);
     throw new OAuthError(
       'invalid_grant',

@@ -50,9 +50,11 @@ export interface OAuthServer {
   /** The one resource tokens are minted for (RFC 8707): the MCP endpoint. */
   resource: string;
   settings: OAuthServerSettings;
+  /** One line per grant decided or revoked, and loudly on a reused code or refresh token. */
+  log: (line: string) => void;
 }
 
-export function oauthServerAt(baseUrl: string, settings: OAuthServerSettings = DEFAULT_OAUTH_SERVER_SETTINGS): OAuthServer {
+export function oauthServerAt(baseUrl: string, settings: OAuthServerSettings = DEFAULT_OAUTH_SERVER_SETTINGS, log: (line: string) => void = () => {}): OAuthServer {
   const issuer = baseUrl.replace(/\/+$/, '');
-  return { issuer, resource: `${issuer}/mcp`, settings };
+  return { issuer, resource: `${issuer}/mcp`, settings, log };
 }

@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { accountAccess, revokeForAccount } from '../../app/oauth/account-access.ts';
 import type { AppContext } from '../../app/app-context.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
@@ -24,7 +25,7 @@ const NOTICES: Record<string, string> = {
   gone: 'That was already revoked.',
 };
 
-export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext }): void {
+export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth: OAuthServer }): void {
   app.get(ACCOUNT_PATH, async (c) => {
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
@@ -44,6 +45,7 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext }): voi
     }
     try {
       const revoked = await revokeForAccount(deps.ctx, person.account, { kind, id });
+      if (revoked) deps.oauth.log(`lorebook: ${kind === 'grant' ? `oauth grant ${id}` : `token ${id.slice(0, 12)}…`} revoked by ${person.account} on the account page`);
       return c.redirect(`${ACCOUNT_PATH}?done=${revoked ? 'revoked' : 'gone'}`, 303);
     } catch (error) {
       if (isLorebookError(error) && error.code === 'not_found') return c.redirect(`${ACCOUNT_PATH}?done=gone`, 303);

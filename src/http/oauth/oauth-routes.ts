@@ -44,7 +44,7 @@ export function mountOAuthServer(app: Hono<HttpEnv>, deps: OAuthRouteDeps): void
   app.post(OAUTH_PATHS.token, (c) => answeringOAuth(c, async () => oauthJson(c, await tokenRequest(deps.ctx, deps.oauth, await readForm(c)))));
   app.post(OAUTH_PATHS.revoke, (c) =>
     answeringOAuth(c, async () => {
-      await revokeByClient(deps.ctx, await readForm(c));
+      await revokeByClient(deps.ctx, deps.oauth, await readForm(c));
       return c.body(null, 200, NO_STORE);
     }),
   );

@@ -16,9 +16,11 @@ import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { injectStoreFault } from '../../helpers/inject-store-fault.ts';
 import { injectTransactionConflicts } from '../../helpers/inject-transaction-conflict.ts';
 import { pkcePair, type Pkce } from '../../helpers/oauth/oauth-flow.ts';
+import { scenariosFor } from '../../crash/crash-points.ts';
 
 const fixture = useAppFixture('integration-oauth-writes');
-const oauth = oauthServerAt('http://127.0.0.1:9');
+const logs: string[] = [];
+const oauth = oauthServerAt('http://127.0.0.1:9', undefined, (line) => void logs.push(line));
 const person: SignedInPerson = { account: 'did:plc:oauthwriter000000000000', handle: 'writer.test', sessionCookie: 'lbs_session-of-the-writer' };
 const client = (): DynamoDBDocumentClient => fixture.ctx().store.client;
 const familyItems = async (clientId: string) =>
@@ -52,9 +54,12 @@ describe('OAuth writes under faults', () => {
     const { secret, clientId } = await consentFor('conflicted-approve');
     const conflicts = injectTransactionConflicts(client(), 2);
     try {
+      const logged = logs.length;
       const answer = await answerConsent(fixture.ctx(), oauth, person, secret, true);
       expect(conflicts.injected()).toBe(2);
       expect((await answerConsent(fixture.ctx(), oauth, person, secret, true)).redirectTo).toBe(answer.redirectTo);
+      // One line for the one decision, however many attempts and clicks it took.
+      expect(logs.slice(logged)).toEqual([expect.stringMatching(/^lorebook: oauth consent approved: "conflicted-approve" \(grant [0-9a-f]{32}\) may act as did:plc:oauthwriter/)]);
     } finally {
       conflicts.remove();
     }
@@ -90,6 +95,7 @@ describe('OAuth writes under faults', () => {
     }
     const retry = await tokenRequest(fixture.ctx(), oauth, exchangeForm(clientId, code, pkce, redirectUri)).catch((error: unknown) => error);
     expect(isOAuthError(retry) && retry.error).toBe('invalid_grant');
+    expect(logs.at(-1)).toMatch(new RegExp(`^lorebook: WARNING oauth authorization code of grant [0-9a-f]{32} \\(client ${clientId}\\) presented again: revoking the whole grant$`));
     expect((await familyItems(clientId)).filter((item) => /^(TOKEN|REFRESH)#/.test(String(item.PK)))).toEqual([]);
   });
 
@@ -116,4 +122,23 @@ describe('OAuth writes under faults', () => {
     expect(await revokeGrantFamily(fixture.ctx(), grantId)).toBe(false);
     expect(await fixture.state()).toEqual(after);
   });
+});
+
+describe('Approve under a fault at every store step, then the person clicks again', () => {
+  // The store calls of one Approve: the snapshot read, then the transaction (decision + grant + code).
+  for (const [index, scenario] of scenariosFor(['TransactGetItems', 'TransactWriteItems']).entries()) {
+    it(`${scenario.title}: one grant, one code, and the retry answers the redirect a clean Approve answers`, async () => {
+      const { secret, clientId } = await consentFor(`fault-${index}`);
+      const fault = scenario.fault === undefined ? undefined : injectStoreFault(client(), scenario.fault);
+      const first = await answerConsent(fixture.ctx(), oauth, person, secret, true).catch((error: unknown) => error);
+      fault?.remove();
+      if (scenario.fault !== undefined && scenario.fault.moment !== 'sdk-resend') expect(first).toMatchObject({ code: 'store_unavailable', retryable: true });
+      const retry = await answerConsent(fixture.ctx(), oauth, person, secret, true);
+      if (!(first instanceof Error)) expect(retry).toEqual(first);
+      expect(new URL(retry.redirectTo).searchParams.get('code')).toMatch(/^lba_/);
+      const stored = (await fixture.state()).filter((item) => item.client_id === clientId && /^(GRANT|AUTHCODE|ACCOUNT|CONSENT)#/.test(String(item.PK)));
+      expect(stored.map((item) => `${String(item.PK).split('#')[0]}/${String(item.SK).split('#')[0]}`).sort()).toEqual(['ACCOUNT/GRANT', 'AUTHCODE/META', 'CONSENT/META', 'GRANT/META']);
+      expect(stored.find((item) => String(item.PK).startsWith('CONSENT#'))).toMatchObject({ decision: 'approved' });
+    });
+  }
 });
