@@ -127,7 +127,8 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     const registered = (await first.json()) as { client_id: string };
     expect(await (await register()).json()).toEqual(registered);
     const stored = await readItem(app.ctx().store, oauthClientKey(registered.client_id));
-    const client = toOAuthClient(stored as Record<string, unknown>);
+    expect(stored).toBeDefined();
+    const client = toOAuthClient(stored as NonNullable<typeof stored>);
     expect(client.expires_at - client.client_id_issued_at).toBe(CLIENT_SECONDS);
   });
 });
