@@ -1,6 +1,7 @@
 // The whole cloud deployment (design §7): the table, the three functions, the http function's
 // URL, the stream wiring with its DLQ, the every-minute sweeper, the Bluesky secret, the sign-in
-// key's secret, least-privilege IAM and the alarms. Each piece is built in a file of its own; this file only connects them.
+// key's secret, least-privilege IAM and the alarms. Each piece is built in a file of its own;
+// this file only connects them.
 import { CfnOutput, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
