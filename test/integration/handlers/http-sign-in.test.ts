@@ -13,6 +13,7 @@ import { s256 } from '../../../src/auth/oauth/pkce.ts';
 import { oauthClientKey, toOAuthClient } from '../../../src/store/oauth-client-items.ts';
 import { readItem } from '../../../src/store/read-items.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
+import { consentSecretOf, pkcePair, signedInPerson } from '../../helpers/oauth/oauth-flow.ts';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
 import { FUNCTION_URL, FUNCTION_URL_DOMAIN, functionUrlFetch } from '../../helpers/function-url.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
@@ -21,6 +22,7 @@ const app = useAppFixture('lambda-http-sign-in');
 const KEY_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:lorebook-sign-in-key-AbCdEf';
 const FEED_DID = 'did:plc:lorebookfeedpublisher';
 const CLIENT_SECONDS = 3600;
+const ACCESS_TOKEN_SECONDS = 900;
 // Nothing listens on port 1: a handle lookup fails at once, and never leaves 127.0.0.1.
 const NOWHERE = 'http://127.0.0.1:1';
 let secrets: FakeSecretsManager;
@@ -45,6 +47,7 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   LOREBOOK_SIGN_IN_KEY_SECRET_ID: KEY_SECRET_ARN,
   BLUESKY_FEED_PUBLISHER_DID: FEED_DID,
   LOREBOOK_OAUTH_CLIENT_SECONDS: String(CLIENT_SECONDS),
+  LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS: String(ACCESS_TOKEN_SECONDS),
   LOREBOOK_BLUESKY_HANDLE_RESOLVER: NOWHERE,
   LOREBOOK_PLC_DIRECTORY_URL: NOWHERE,
   ...extra,
@@ -130,6 +133,32 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     expect(stored).toBeDefined();
     const client = toOAuthClient(stored as NonNullable<typeof stored>);
     expect(client.expires_at - client.client_id_issued_at).toBe(CLIENT_SECONDS);
+  });
+
+  it('a whole authorization code flow through the handler: the consent lands in the function\'s log, the token lives LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS', async () => {
+    const { fetch, logs } = lambda();
+    // Signed in as /auth/callback leaves a person (a real PDS sign-in needs a public client_id).
+    const person = await signedInPerson(app.ctx(), 'lambda-consent');
+    const redirectUri = 'http://127.0.0.1:33421/callback';
+    const registered = await fetch(`${FUNCTION_URL}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'lambda flow', redirect_uris: [redirectUri] }) });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const pkce = pkcePair();
+    const resource = `${FUNCTION_URL}/mcp`;
+    const query = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirectUri, code_challenge: pkce.challenge, code_challenge_method: 'S256', resource, state: 'st' });
+    const page = await fetch(`${FUNCTION_URL}/oauth/authorize?${query.toString()}`, { headers: { cookie: person.cookie, accept: 'text/html' }, redirect: 'manual' });
+    expect(page.status).toBe(200);
+    const form = new URLSearchParams({ consent: consentSecretOf(await page.text()), decision: 'approve' });
+    const approved = await fetch(`${FUNCTION_URL}/oauth/consent`, { method: 'POST', headers: { cookie: person.cookie, origin: FUNCTION_URL, 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString(), redirect: 'manual' });
+    expect(approved.status).toBe(303);
+    const code = new URL(approved.headers.get('location') ?? '').searchParams.get('code') ?? '';
+    const token = await fetch(`${FUNCTION_URL}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkce.verifier, client_id, resource }).toString(),
+    });
+    expect(token.status).toBe(200);
+    expect(((await token.json()) as { expires_in: number }).expires_in).toBe(ACCESS_TOKEN_SECONDS);
+    expect(logs).toContainEqual(expect.stringContaining(`lorebook: oauth consent approved: "lambda flow"`));
   });
 });
 
