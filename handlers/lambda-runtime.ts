@@ -16,6 +16,10 @@ export const LAMBDA_ENV = {
   blueskyIdentifier: 'BLUESKY_IDENTIFIER',
   /** ARN (or name) of the secret holding the Bluesky app password; the password never sits in env. */
   blueskySecretId: 'LOREBOOK_BLUESKY_SECRET_ID',
+  /** ARN (or name) of the secret holding Sign in with Bluesky's private key (handlers/sign-in-secret.ts). */
+  signInKeySecretId: 'LOREBOOK_SIGN_IN_KEY_SECRET_ID',
+  feedPublisherDid: 'BLUESKY_FEED_PUBLISHER_DID',
+  feedRkey: 'BLUESKY_FEED_RKEY',
 } as const;
 
 export interface HandlerDeps {

@@ -1,5 +1,6 @@
 // The CDK app (`npx cdk synth`, `npx cdk deploy`; cdk.json runs this file with Node 22's type
 // stripping). Settings come from context: -c baseUrl=… -c blueskyIdentifier=… -c alarmEmail=…
+// -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… (docs/deploy.md)
 import { App } from 'aws-cdk-lib';
 import { LorebookStack, type LorebookSettings } from './lorebook-stack.ts';
 
@@ -18,6 +19,9 @@ const settings: LorebookSettings = {
   ...optional('allowedOrigins'),
   ...optional('blueskyIdentifier'),
   ...optional('alarmEmail'),
+  ...optional('feedPublisherDid'),
+  ...optional('feedRkey'),
+  ...(optional('blueskyOAuthClient') as Pick<LorebookSettings, 'blueskyOAuthClient'>),
   blueskyService: text('blueskyService') ?? 'https://bsky.social',
 };
 

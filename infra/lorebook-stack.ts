@@ -1,6 +1,7 @@
 // The whole cloud deployment (design §7): the table, the three functions, the http function's
-// URL, the stream wiring with its DLQ, the every-minute sweeper, the Bluesky secret, least-privilege
-// IAM and the alarms. Each piece is built in a file of its own; this file only connects them.
+// URL, the stream wiring with its DLQ, the every-minute sweeper, the Bluesky secret, the sign-in
+// key's secret, least-privilege IAM and the alarms. Each piece is built in a file of its own;
+// this file only connects them.
 import { CfnOutput, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
@@ -8,6 +9,9 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { UNSET_APP_PASSWORD } from '../handlers/bluesky-secret.ts';
 import { LAMBDA_ENV } from '../handlers/lambda-runtime.ts';
+import { UNSET_SIGN_IN_KEY } from '../handlers/sign-in-secret.ts';
+import { SIGN_IN_ENV } from '../src/auth/sign-in-config.ts';
+import { readConfig } from '../src/config.ts';
 import { createAlarms } from './alarms.ts';
 import { handlerFunction } from './handler-function.ts';
 import { connectStream } from './stream-source.ts';
@@ -26,6 +30,15 @@ export interface LorebookSettings {
   blueskyService: string;
   /** Subscribed to the alarm topic when given. */
   alarmEmail?: string;
+  /**
+   * 'production' turns Sign in with Bluesky on (LOREBOOK_BLUESKY_OAUTH_CLIENT): the http function
+   * reads the private key from the SignInPrivateKey secret; unset = sign-in off.
+   */
+  blueskyOAuthClient?: 'production';
+  /** The account holding the feed record (BLUESKY_FEED_PUBLISHER_DID); unset = the feed generator lists no feed. */
+  feedPublisherDid?: string;
+  /** The feed record's key (BLUESKY_FEED_RKEY; default lorebook). */
+  feedRkey?: string;
 }
 
 export const FUNCTION_SETTINGS = {
@@ -47,6 +60,17 @@ export class LorebookStack extends Stack {
       // CloudFormation leaves a value set later alone as long as this template value is unchanged.
       secretStringValue: SecretValue.unsafePlainText(UNSET_APP_PASSWORD),
     });
+    const signInKey = new Secret(this, 'SignInPrivateKey', {
+      description: 'lorebook: the private ES256 key (a JWK with a kid, JSON text) Sign in with Bluesky signs with; see docs/deploy.md',
+      // A placeholder, as for the app password: sign-in stays off until it is replaced.
+      secretStringValue: SecretValue.unsafePlainText(UNSET_SIGN_IN_KEY),
+    });
+    const signIn = settings.blueskyOAuthClient === 'production';
+    const feed = {
+      ...(settings.feedPublisherDid === undefined ? {} : { [LAMBDA_ENV.feedPublisherDid]: settings.feedPublisherDid }),
+      ...(settings.feedRkey === undefined ? {} : { [LAMBDA_ENV.feedRkey]: settings.feedRkey }),
+    };
+    checkHttpSettings(settings, feed);
     const store = {
       [LAMBDA_ENV.table]: table.tableName,
       ...(settings.allowedOrigins === undefined ? {} : { LOREBOOK_ALLOWED_ORIGINS: settings.allowedOrigins }),
@@ -56,7 +80,13 @@ export class LorebookStack extends Stack {
       file: 'http.ts',
       description: 'lorebook: MCP at /mcp and the HTTP API at /v1',
       ...FUNCTION_SETTINGS.http,
-      environment: { ...store, ...(settings.baseUrl === undefined ? {} : { [LAMBDA_ENV.baseUrl]: settings.baseUrl }) },
+      environment: {
+        ...store,
+        ...(settings.baseUrl === undefined ? {} : { [LAMBDA_ENV.baseUrl]: settings.baseUrl }),
+        ...feed,
+        // The secret's ARN, never the key: the function reads the value at its cold start.
+        ...(signIn ? { [SIGN_IN_ENV.mode]: 'production', [LAMBDA_ENV.signInKeySecretId]: signInKey.secretArn } : {}),
+      },
     });
     // Auth is the app's own (bearer tokens, 401 + WWW-Authenticate); CORS too (LOREBOOK_ALLOWED_ORIGINS).
     const url = http.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.BUFFERED });
@@ -90,9 +120,11 @@ export class LorebookStack extends Stack {
     grantTableAccess(stream, table, TABLE_ACCESS.stream);
     grantTableAccess(sweeper, table, TABLE_ACCESS.sweeper);
     for (const fn of [stream, sweeper]) {
-      // Only the value, never DescribeSecret/ListSecrets; the http function gets nothing.
+      // Only the value, never DescribeSecret/ListSecrets; the http function gets nothing of it.
       fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
     }
+    // The http function reads the sign-in key, and only when sign-in is on.
+    if (signIn) http.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [signInKey.secretArn] }));
 
     const dlq = connectStream(this, table, stream);
     scheduleSweeper(this, sweeper);
@@ -101,7 +133,23 @@ export class LorebookStack extends Stack {
     new CfnOutput(this, 'FunctionUrl', { value: url.url, description: 'MCP at <url>mcp, the API at <url>v1' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'LOREBOOK_TABLE for npm run token:aws' });
     new CfnOutput(this, 'BlueskySecretArn', { value: secret.secretArn, description: 'put the app password here (docs/deploy.md)' });
+    new CfnOutput(this, 'SignInKeySecretArn', { value: signInKey.secretArn, description: 'put the sign-in private key here (docs/deploy.md)' });
     new CfnOutput(this, 'StreamDlqUrl', { value: dlq.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
+  }
+}
+
+/**
+ * What the http function would refuse at its cold start, refused at synth instead: a bad feed
+ * setting would stop every request (readConfig throws), and production sign-in needs an https
+ * base URL (PDSs fetch the client metadata from it).
+ */
+function checkHttpSettings(settings: LorebookSettings, feed: Record<string, string>): void {
+  readConfig(feed);
+  if (settings.blueskyOAuthClient !== undefined && settings.blueskyOAuthClient !== 'production') {
+    throw new Error(`blueskyOAuthClient must be "production" on AWS (the loopback client works on 127.0.0.1 only), got "${String(settings.blueskyOAuthClient)}"`);
+  }
+  if (settings.blueskyOAuthClient === 'production' && settings.baseUrl !== undefined && !settings.baseUrl.startsWith('https://')) {
+    throw new Error(`Sign in with Bluesky needs an https baseUrl, got "${settings.baseUrl}"`);
   }
 }

@@ -6,10 +6,9 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { createStorySearch } from '../app/search/story-search.ts';
 import { readConfig } from '../config.ts';
 import { buildAnnouncer, buildContext } from '../context.ts';
-import { createHttpApp } from '../http/app.ts';
+import { httpAppFromConfig } from '../http/app-from-config.ts';
 import { readSignInConfig } from '../auth/sign-in-config.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { ensureTable } from '../store/bootstrap.ts';
@@ -91,23 +90,8 @@ log(`lorebook: table "${config.tableName}" ready at ${endpoint}${ddb === undefin
 const sweeps: SweepSchedule | undefined =
   announcer === undefined || config.bluesky === undefined ? undefined : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
-const { baseUrl, port, allowedOrigins } = config.http;
-const signIn = readSignInConfig(process.env, baseUrl);
-log(
-  signIn === undefined
-    ? 'lorebook: Sign in with Bluesky is off (set LOREBOOK_BLUESKY_OAUTH_CLIENT=production and LOREBOOK_OAUTH_PRIVATE_KEY for a public base URL)'
-    : `lorebook: Sign in with Bluesky is on (${signIn.mode} client): ${baseUrl}/auth/login`,
-);
-const app = createHttpApp({
-  ctx,
-  search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }),
-  baseUrl,
-  allowedOrigins,
-  feedGenerator: config.feedGenerator,
-  ...(signIn === undefined ? {} : { signIn: { config: signIn, log } }),
-  oauthSettings: config.oauthServer,
-  oauthLog: log,
-});
+const { baseUrl, port } = config.http;
+const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(process.env, baseUrl), log });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
     log(`lorebook: listening on http://127.0.0.1:${info.port}`);

@@ -14,6 +14,7 @@ import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
 import { createRequestGuard } from './request-guard.ts';
 import { mountSignIn, type SignInDeps } from './auth/sign-in-routes.ts';
+import { mountSignInOff } from './auth/sign-in-off.ts';
 import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
 import { mountRoutes } from './v1/route.ts';
 import { V1_ROUTES } from './v1/routes.ts';
@@ -85,6 +86,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
   mountPages(app, { ...admission, baseUrl, ...(deps.feedGenerator === undefined ? {} : { feedGenerator: deps.feedGenerator }) });
   if (deps.signIn !== undefined) mountSignIn(app, { ctx: deps.ctx, baseUrl, admission, ...deps.signIn });
+  else mountSignInOff(app, baseUrl);
 
   app.notFound((c: Context<HttpEnv>) => renderError(noSuchEndpoint(c.req.method, c.req.path), c, baseUrl));
   app.onError((err, c) => renderError(err, c, baseUrl));

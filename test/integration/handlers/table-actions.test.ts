@@ -3,6 +3,7 @@
 // used is granted (nothing would be AccessDenied on AWS) and every action granted is used
 // (nothing is granted "just in case").
 import type { DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
+import { JoseKey } from '@atproto/oauth-client-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,18 +29,21 @@ const app = useAppFixture('lambda-table-actions');
 const bluesky = useBluesky();
 let recorder: DynamoDbRecorder;
 let secrets: FakeSecretsManager;
+let signInKey: FakeSecretsManager;
 const clients: Client[] = [];
-const { json } = synthesize({ blueskyIdentifier: 'lorebook.example.com' });
+const { json } = synthesize({ blueskyIdentifier: 'lorebook.example.com', blueskyOAuthClient: 'production' });
 const tableId = logicalId(json, 'AWS::DynamoDB::Table', 'Table');
 
 beforeAll(async () => {
   recorder = await startDynamoDbRecorder(testEndpoint());
   secrets = await startFakeSecretsManager(bluesky.account().appPassword);
+  signInKey = await startFakeSecretsManager(JSON.stringify((await JoseKey.generate(['ES256'], 'k1')).privateJwk));
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
   await recorder?.close();
   await secrets?.close();
+  await signInKey?.close();
 });
 
 /** The role's DynamoDB grants in the recorder's notation: `table dynamodb:X`, `index dynamodb:Query`. */
@@ -74,8 +78,16 @@ async function newStreamRecords(): Promise<DynamoDBRecord[]> {
   return fresh;
 }
 
+/** The http function as the stack configures it with sign-in on: production client, key in its secret. */
+const httpHandler = () =>
+  createHttpHandler({
+    env: { ...env(), LOREBOOK_BASE_URL: '', LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_SIGN_IN_KEY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:lorebook-sign-in-key' },
+    secrets: signInKey.client(),
+    ...quiet,
+  });
+
 async function mcp(token: string): Promise<Client> {
-  const handler = createHttpHandler({ env: { ...env(), LOREBOOK_BASE_URL: '' }, ...quiet });
+  const handler = httpHandler();
   const client = new Client({ name: 'lorebook-iam-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${FUNCTION_URL}/mcp`), { fetch: functionUrlFetch(handler), requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   clients.push(client);
@@ -83,7 +95,7 @@ async function mcp(token: string): Promise<Client> {
 }
 
 describe('each function\'s role allows exactly the DynamoDB actions its handler sends', () => {
-  it('http: every tool of the MCP surface, writes and reads', async () => {
+  it('http: every tool of the MCP surface, writes and reads, an OAuth client registration and a device-flow start', async () => {
     const alice = await mcp((await createToken(app.ctx(), { handle: 'alice', expiresInSeconds: 3600 })).token);
     const bob = await mcp((await createToken(app.ctx(), { handle: 'bob', expiresInSeconds: 3600 })).token);
     recorder.reset();
@@ -101,7 +113,16 @@ describe('each function\'s role allows exactly the DynamoDB actions its handler 
     await call(alice, 'set_visibility', { slug, hidden: false });
     await call(bob, 'search_stories', { query: 'action' });
     await call(bob, 'get_story', { slug });
+    const http = functionUrlFetch(httpHandler());
+    const registered = await http(`${FUNCTION_URL}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'iam', redirect_uris: ['http://127.0.0.1:33420/callback'] }) });
+    expect(registered.status).toBe(201);
+    const device = await http(`${FUNCTION_URL}/v1/auth/device/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=iam' });
+    expect(device.status).toBe(200);
     expect(recorder.actions()).toEqual(grantedTo('Http'));
+    // Its one other AWS call, GetSecretValue on the sign-in key (the fake answers nothing else), is granted too.
+    expect(signInKey.reads()).toBeGreaterThanOrEqual(1);
+    const others = roleStatements(json, logicalId(json, 'AWS::Lambda::Function', 'Http')).flatMap(actionsOf).filter((action) => !action.startsWith('dynamodb:'));
+    expect(others).toEqual(['secretsmanager:GetSecretValue']);
   });
 
   it('stream: a correction fanned out and a new story announced', async () => {
