@@ -1,0 +1,65 @@
+// The device flow's conditions, each driven into the race it guards (test/helpers/interleave: the
+// competing write lands after the use case's last read and before its write, every time). A
+// sequential second decision or poll is refused from what it reads and never reaches them.
+// Written for the survivors of the targeted mutation run (docs/mutation-survivors.md).
+import { describe, expect, it } from 'vitest';
+import { decideDeviceAuthorization, pollDeviceAuthorization, startDeviceAuthorization } from '../../../src/auth/device-flow.ts';
+import type { AppContext } from '../../../src/app/app-context.ts';
+import { useAppFixture } from '../../helpers/app-fixture.ts';
+import { afterNextRead } from '../../helpers/interleave.ts';
+
+const fixture = useAppFixture('integration-device-races');
+const deviceItem = async (userCode: string) => (await fixture.state()).find((item) => item.user_code === userCode && String(item.PK).startsWith('DEVICE#'));
+
+/** Runs `competing` after the second GetItem of the next use case returns (a decision reads the user code, then the request). */
+function afterSecondGet(ctx: AppContext, competing: () => Promise<unknown>): void {
+  afterNextRead(ctx, async () => afterNextRead(ctx, competing, 'GetItem'), 'GetItem');
+}
+
+describe('two people deciding one code at the same moment', () => {
+  it('a denial that lands between an approval\'s read and its write stands: the approval is refused and issues nothing', async () => {
+    const started = await startDeviceAuthorization(fixture.ctx(), 'raced-decision');
+    afterSecondGet(fixture.ctx(), () => decideDeviceAuthorization(fixture.ctx(), { account: 'did:plc:denier', userCode: started.user_code, decision: 'denied' }));
+    const approval = await decideDeviceAuthorization(fixture.ctx(), { account: 'did:plc:approver', userCode: started.user_code, decision: 'approved' }).catch((error: unknown) => error);
+    expect(approval).toMatchObject({ code: 'conflict', details: { status: 'denied' } });
+    expect(await deviceItem(started.user_code)).toMatchObject({ status: 'denied', account: 'did:plc:denier' });
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code })).toMatchObject({ kind: 'error', error: 'access_denied' });
+  });
+});
+
+describe('two polls at the same moment', () => {
+  it('of two polls that read the same last poll, one is counted and the other is told slow_down', async () => {
+    const started = await startDeviceAuthorization(fixture.ctx(), 'raced-polls');
+    let competing: unknown;
+    afterNextRead(
+      fixture.ctx(),
+      async () => {
+        competing = await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code });
+      },
+      'GetItem',
+    );
+    const raced = await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code });
+    expect(competing).toMatchObject({ kind: 'error', error: 'authorization_pending' });
+    expect(raced).toMatchObject({ kind: 'error', error: 'slow_down' });
+    // Only the counted poll is stored: the interval is not stretched by the refused one.
+    expect(await deviceItem(started.user_code)).toMatchObject({ interval: 5 });
+  });
+
+  it('an approval issues one token even when two polls read it at once: the second is told the code was used', async () => {
+    const started = await startDeviceAuthorization(fixture.ctx(), 'raced-issue');
+    await decideDeviceAuthorization(fixture.ctx(), { account: 'did:plc:issuer', userCode: started.user_code, decision: 'approved' });
+    let competing: unknown;
+    afterNextRead(
+      fixture.ctx(),
+      async () => {
+        competing = await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code });
+      },
+      'GetItem',
+    );
+    const raced = await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code });
+    expect(competing).toMatchObject({ kind: 'token', account: 'did:plc:issuer' });
+    expect(raced).toMatchObject({ kind: 'error', error: 'invalid_grant' });
+    const tokens = (await fixture.state()).filter((item) => String(item.PK).startsWith('TOKEN#') && item.client === 'raced-issue');
+    expect(tokens).toHaveLength(1);
+  });
+});
