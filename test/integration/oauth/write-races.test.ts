@@ -65,3 +65,55 @@ describe('a revocation that lands inside a refresh', () => {
     expect(await tokenItems(clientId)).toEqual(before);
   });
 });
+
+describe('one refresh token presented twice at the same moment', () => {
+  it('the refresh that lost the race to rotate is reuse: it gets no successor and the family is revoked', async () => {
+    const { clientId, tokens } = await connectedClient('raced-refresh');
+    const form = () => new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token });
+    let winner: unknown;
+    afterNextRead(fixture.ctx(), async () => {
+      winner = await tokenRequest(fixture.ctx(), oauth, form());
+    });
+    const loser = await tokenRequest(fixture.ctx(), oauth, form()).catch((error: unknown) => error);
+    expect(winner).toMatchObject({ access_token: expect.stringMatching(/^lbk_/) });
+    expect(isOAuthError(loser) && loser.error).toBe('invalid_grant');
+    expect((loser as Error).message).toMatch(/already used \(rotated\)/);
+    // Never two successors: the one the winner got went with the family.
+    expect(await tokenItems(clientId)).toEqual([]);
+  });
+});
+
+describe('Approve and Deny of one consent at the same moment', () => {
+  async function pendingConsent(name: string): Promise<{ clientId: string; secret: string }> {
+    const redirectUri = `http://127.0.0.1:47100/${name}`;
+    const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri] });
+    const verdict = await judgeAuthorizeRequest(
+      fixture.ctx(),
+      oauth,
+      new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+    );
+    if (!verdict.ok) throw verdict.error;
+    return { clientId, secret: (await showConsent(fixture.ctx(), oauth, person, verdict.request)).consentSecret };
+  }
+
+  it('a Deny that lands between an Approve\'s read and its write is the decision: the Approve answers access_denied and no grant or code exists', async () => {
+    const { clientId, secret } = await pendingConsent('deny-inside-approve');
+    afterNextRead(fixture.ctx(), () => answerConsent(fixture.ctx(), oauth, person, secret, false));
+    const approve = await answerConsent(fixture.ctx(), oauth, person, secret, true);
+    expect(approve.decision).toBe('denied');
+    expect(new URL(approve.redirectTo).searchParams.get('error')).toBe('access_denied');
+    const stored = (await fixture.state()).filter((item) => item.client_id === clientId && !String(item.PK).startsWith('OAUTHCLIENT#'));
+    expect(stored.map((item) => String(item.PK).split('#')[0])).toEqual(['CONSENT']);
+    expect(stored[0]).toMatchObject({ decision: 'denied' });
+  });
+
+  it('an Approve that lands between a Deny\'s read and its write is the decision: the Deny answers with the code', async () => {
+    const { clientId, secret } = await pendingConsent('approve-inside-deny');
+    afterNextRead(fixture.ctx(), () => answerConsent(fixture.ctx(), oauth, person, secret, true));
+    const deny = await answerConsent(fixture.ctx(), oauth, person, secret, false);
+    expect(deny.decision).toBe('approved');
+    expect(new URL(deny.redirectTo).searchParams.get('code')).toMatch(/^lba_/);
+    const consent = (await fixture.state()).find((item) => item.client_id === clientId && String(item.PK).startsWith('CONSENT#'));
+    expect(consent).toMatchObject({ decision: 'approved' });
+  });
+});
