@@ -1,4 +1,4 @@
-// `node scripts/mutation-summary.ts <stryker json report> [--survivors]`: the numbers of a
+// `npm run mutation:summary -- <stryker json report> [--survivors]`: the numbers of a
 // Stryker run as markdown, per file and in total (mutants, killed, timeout, survived, no
 // coverage, score), and with --survivors a table of every surviving and uncovered mutant with
 // its line, so BENCHMARKS.md and docs/mutation-survivors.md are filled from the report rather
@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const HELP = `usage: node scripts/mutation-summary.ts <report.json> [--survivors]
+const HELP = `usage: npm run mutation:summary -- <report.json> [--survivors]
 
 Prints markdown: one row per mutated file and a total (Stryker's score = (killed + timeout) /
 (all mutants but compile errors and ignored)), and with --survivors every Survived / NoCoverage
 mutant as file:line | status | mutator | original line | replacement.
-e.g. node scripts/mutation-summary.ts reports/mutation/auth.json --survivors
+e.g. npm run mutation:summary -- reports/mutation/auth.json --survivors
 `;
 
 interface Mutant {
