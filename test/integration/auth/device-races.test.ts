@@ -63,3 +63,44 @@ describe('two polls at the same moment', () => {
     expect(tokens).toHaveLength(1);
   });
 });
+
+describe('a decided code, decided again', () => {
+  it('the same person deciding the same way again gets the same request back and nothing is written; an issued code counts as approved', async () => {
+    const started = await startDeviceAuthorization(fixture.ctx(), 'decided-again');
+    const input = { account: 'did:plc:decider', userCode: started.user_code, decision: 'approved' as const };
+    const first = await decideDeviceAuthorization(fixture.ctx(), input);
+    const after = await fixture.state();
+    expect(await decideDeviceAuthorization(fixture.ctx(), input)).toMatchObject({ status: 'approved', account: 'did:plc:decider', device_hash: first.device_hash });
+    expect(await fixture.state()).toEqual(after);
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code })).toMatchObject({ kind: 'token' });
+    const issued = await fixture.state();
+    expect(await decideDeviceAuthorization(fixture.ctx(), input)).toMatchObject({ status: 'issued' });
+    expect(await fixture.state()).toEqual(issued);
+  });
+
+  it('another decision on a decided code is conflict and writes nothing: a denial after an approval, an approval by someone else, an approval after a denial', async () => {
+    const approved = await startDeviceAuthorization(fixture.ctx(), 'decided-other-way');
+    await decideDeviceAuthorization(fixture.ctx(), { account: 'did:plc:first', userCode: approved.user_code, decision: 'approved' });
+    const denied = await startDeviceAuthorization(fixture.ctx(), 'denied-first');
+    await decideDeviceAuthorization(fixture.ctx(), { account: 'did:plc:first', userCode: denied.user_code, decision: 'denied' });
+    const before = await fixture.state();
+    for (const input of [
+      { account: 'did:plc:first', userCode: approved.user_code, decision: 'denied' as const },
+      { account: 'did:plc:second', userCode: approved.user_code, decision: 'approved' as const },
+      { account: 'did:plc:first', userCode: denied.user_code, decision: 'approved' as const },
+    ]) {
+      await expect(decideDeviceAuthorization(fixture.ctx(), input)).rejects.toMatchObject({ code: 'conflict', retryable: false });
+    }
+    expect(await fixture.state()).toEqual(before);
+  });
+});
+
+describe('a poll names the client the code was issued to', () => {
+  it('a poll from another client_id is invalid_grant and counts nothing; the right client still gets authorization_pending', async () => {
+    const started = await startDeviceAuthorization(fixture.ctx(), 'the-right-client');
+    const before = await fixture.state();
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code, client: 'another-client' })).toMatchObject({ kind: 'error', error: 'invalid_grant' });
+    expect(await fixture.state()).toEqual(before);
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code, client: 'the-right-client' })).toMatchObject({ kind: 'error', error: 'authorization_pending' });
+  });
+});
