@@ -7,7 +7,10 @@ import { recordBlueskySignIn } from '../../../src/app/bluesky-sign-in.ts';
 import { judgeAuthorizeRequest } from '../../../src/app/oauth/authorize-request.ts';
 import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth/consent.ts';
 import { registerClient } from '../../../src/app/oauth/register-client.ts';
+import { revokeForAccount } from '../../../src/app/oauth/account-access.ts';
+import { revokeGrantFamily } from '../../../src/app/oauth/revoke-grant.ts';
 import { tokenRequest } from '../../../src/app/oauth/token-request.ts';
+import { tokenId } from '../../../src/auth/token-secret.ts';
 import type { TokenAnswer } from '../../../src/app/oauth/mint-tokens.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { isOAuthError } from '../../../src/domain/oauth-error.ts';
@@ -115,5 +118,39 @@ describe('Approve and Deny of one consent at the same moment', () => {
     expect(new URL(deny.redirectTo).searchParams.get('code')).toMatch(/^lba_/);
     const consent = (await fixture.state()).find((item) => item.client_id === clientId && String(item.PK).startsWith('CONSENT#'));
     expect(consent).toMatchObject({ decision: 'approved' });
+  });
+});
+
+describe('two revocations at the same moment', () => {
+  it('of two revocations of one grant, the one that lost the race finds it gone: one says revoked, nothing of the family is left', async () => {
+    const { clientId, grantId } = await connectedClient('raced-revocation');
+    let first: unknown;
+    afterNextRead(
+      fixture.ctx(),
+      async () => {
+        first = await revokeGrantFamily(fixture.ctx(), grantId);
+      },
+      'GetItem',
+    );
+    const second = await revokeGrantFamily(fixture.ctx(), grantId);
+    expect([first, second]).toEqual([true, false]);
+    expect((await fixture.state()).filter((item) => item.grant_id === grantId && !String(item.PK).startsWith('AUTHCODE#'))).toEqual([]);
+    expect(await tokenItems(clientId)).toEqual([]);
+  });
+
+  it('of two revocations of one access token from the account page, the one that lost the race says it found nothing', async () => {
+    const { clientId, tokens } = await connectedClient('raced-token-revocation');
+    const target = { kind: 'token' as const, id: tokenId(tokens.access_token) };
+    let first: unknown;
+    afterNextRead(
+      fixture.ctx(),
+      async () => {
+        first = await revokeForAccount(fixture.ctx(), person.account, target);
+      },
+      'GetItem',
+    );
+    const second = await revokeForAccount(fixture.ctx(), person.account, target);
+    expect([first, second]).toEqual([true, false]);
+    expect((await tokenItems(clientId)).filter((item) => String(item.PK).startsWith('TOKEN#'))).toEqual([]);
   });
 });
