@@ -35,6 +35,13 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
     expect(await refusal(token({ client_id, code: 'lba_x' }))).toBe('invalid_request');
   });
 
+  it('an empty parameter counts as absent: grant_type= is invalid_request, resource= asks for no particular resource', async () => {
+    const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'empty-params', redirect_uris: [REDIRECT] });
+    expect(await refusal(token({ grant_type: '', client_id }))).toBe('invalid_request');
+    // Not invalid_target: an empty resource is no resource, so the next check (the unknown code) answers.
+    expect(await refusal(token({ grant_type: 'authorization_code', client_id, resource: '', code: 'lba_never-issued', redirect_uri: REDIRECT, code_verifier: pkcePair().verifier }))).toBe('invalid_grant');
+  });
+
   it('an authorization_code request without code, redirect_uri or code_verifier: invalid_request', async () => {
     const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'incomplete-exchange', redirect_uris: [REDIRECT] });
     const complete = { grant_type: 'authorization_code', client_id, code: 'lba_unknown', redirect_uri: REDIRECT, code_verifier: pkcePair().verifier };
