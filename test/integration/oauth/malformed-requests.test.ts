@@ -35,6 +35,14 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
     expect(await refusal(token({ client_id, code: 'lba_x' }))).toBe('invalid_request');
   });
 
+  it('without client_id, or with one lorebook does not know: invalid_client, status 401', async () => {
+    const code = { grant_type: 'authorization_code', code: 'lba_never-issued', redirect_uri: REDIRECT, code_verifier: pkcePair().verifier };
+    for (const fields of [code, { ...code, client_id: `lbc_${'0'.repeat(32)}` }, { ...code, client_id: 'not-a-client-id' }]) {
+      expect(await refusal(token(fields))).toBe('invalid_client');
+      expect(await tokenRequest(fixture.ctx(), oauth, new URLSearchParams(fields)).catch((error: unknown) => error)).toMatchObject({ status: 401 });
+    }
+  });
+
   it('an empty parameter counts as absent: grant_type= is invalid_request, resource= asks for no particular resource', async () => {
     const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'empty-params', redirect_uris: [REDIRECT] });
     expect(await refusal(token({ grant_type: '', client_id }))).toBe('invalid_request');
