@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideDeviceAuthorization, pollDeviceAuthorization, startDeviceAuthorization } from '../../../src/auth/device-flow.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
+import { mintDeviceCode } from '../../../src/auth/device-codes.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 
@@ -95,7 +96,13 @@ describe('a decided code, decided again', () => {
   });
 });
 
-describe('a poll names the client the code was issued to', () => {
+describe('a poll names a code lorebook issued, to the client it was issued to', () => {
+  it('a well-formed device code lorebook never issued is invalid_grant and writes nothing', async () => {
+    const before = await fixture.state();
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: mintDeviceCode() })).toMatchObject({ kind: 'error', error: 'invalid_grant' });
+    expect(await fixture.state()).toEqual(before);
+  });
+
   it('a poll from another client_id is invalid_grant and counts nothing; the right client still gets authorization_pending', async () => {
     const started = await startDeviceAuthorization(fixture.ctx(), 'the-right-client');
     const before = await fixture.state();
