@@ -7,6 +7,7 @@ import { decideDeviceAuthorization, pollDeviceAuthorization, startDeviceAuthoriz
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { mintDeviceCode } from '../../../src/auth/device-codes.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
+import { injectStoreFault } from '../../helpers/inject-store-fault.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 
 const fixture = useAppFixture('integration-device-races');
@@ -41,7 +42,8 @@ describe('two polls at the same moment', () => {
     );
     const raced = await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code });
     expect(competing).toMatchObject({ kind: 'error', error: 'authorization_pending' });
-    expect(raced).toMatchObject({ kind: 'error', error: 'slow_down' });
+    // Told the interval it must keep from now on: the stored one plus the slow_down step.
+    expect(raced).toMatchObject({ kind: 'error', error: 'slow_down', description: expect.stringContaining('wait 10 seconds') });
     // Only the counted poll is stored: the interval is not stretched by the refused one.
     expect(await deviceItem(started.user_code)).toMatchObject({ interval: 5 });
   });
@@ -91,6 +93,21 @@ describe('a decided code, decided again', () => {
       { account: 'did:plc:first', userCode: denied.user_code, decision: 'approved' as const },
     ]) {
       await expect(decideDeviceAuthorization(fixture.ctx(), input)).rejects.toMatchObject({ code: 'conflict', retryable: false });
+    }
+    expect(await fixture.state()).toEqual(before);
+  });
+});
+
+describe('a poll that meets a store failure', () => {
+  it('is reported as store_unavailable, not mistaken for a racing poll, and counts nothing', async () => {
+    const started = await startDeviceAuthorization(fixture.ctx(), 'poll-fault');
+    const before = await fixture.state();
+    // Calls of a poll: read the request (0), record the poll (1).
+    const fault = injectStoreFault(fixture.ctx().store.client, { call: 1, moment: 'before' });
+    try {
+      await expect(pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code })).rejects.toMatchObject({ code: 'store_unavailable' });
+    } finally {
+      fault.remove();
     }
     expect(await fixture.state()).toEqual(before);
   });
