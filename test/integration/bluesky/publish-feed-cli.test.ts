@@ -1,7 +1,8 @@
 // `npm run bsky:publish-feed` as an operator runs it, against the real PDS on 127.0.0.1: the first
 // run creates the feed record at the stable key; a second identical run changes nothing (same
 // CID, still one record); a run with a new name replaces the same record, keeping its createdAt.
-// Sixteen publishes at once (the library call the CLI makes) also end with one record.
+// Sixteen publishes at once (the library call the CLI makes) also end with one record; and the
+// library in this process (where mutation testing sees it): unchanged, updated, refused.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { AtpAgent } from '@atproto/api';
@@ -102,5 +103,37 @@ describe('publishing the feed record many times at once', () => {
     expect(records).toHaveLength(1);
     expect(new Set(results.map((result) => result.cid))).toEqual(new Set([records[0]?.cid]));
     expect(results.filter((result) => result.outcome === 'created')).toHaveLength(1);
+  }, CLI_TEST_MS);
+});
+
+describe('publishing the feed record through the library (what the CLI calls), in this process', () => {
+  const publisher = () => ({ service: bsky.proxy().url, identifier: bsky.account().handle, appPassword: bsky.account().appPassword, requestTimeoutMs: 10_000 });
+  const record = async (rkey: string) => (await feedRecords()).find((found) => found.uri.endsWith(`/${rkey}`));
+  const head = async () => (await new AtpAgent({ service: bsky.pds().url }).com.atproto.sync.getLatestCommit({ did: bsky.account().did })).data;
+
+  it('the same content again is unchanged (same CID, no new commit); new content updates the same record and keeps its createdAt', async () => {
+    const content = { did: 'did:web:lorebook.test', displayName: 'in process', description: 'first words' };
+    const created = await publishFeedRecord(publisher(), 'library', content);
+    expect(created.outcome).toBe('created');
+    const commit = await head();
+    expect(await publishFeedRecord(publisher(), 'library', content)).toEqual({ ...created, outcome: 'unchanged' });
+    expect(await head()).toEqual(commit);
+    const createdAt = (await record('library'))?.value.createdAt;
+    const updated = await publishFeedRecord(publisher(), 'library', { ...content, description: 'second words' });
+    expect(updated).toMatchObject({ outcome: 'updated', uri: created.uri });
+    expect(updated.cid).not.toBe(created.cid);
+    expect(await record('library')).toMatchObject({ cid: updated.cid, value: { description: 'second words', createdAt } });
+  }, CLI_TEST_MS);
+
+  it('a record the PDS refuses is reported with the PDS\'s reason at once, not retried as a race; the stored record is untouched', async () => {
+    const content = { did: 'did:web:lorebook.test', displayName: 'refusal', description: 'kept' };
+    const created = await publishFeedRecord(publisher(), 'refused', content);
+    const lines: string[] = [];
+    // Longer than the lexicon's 24 graphemes: the PDS validates the record and says no.
+    const refused = await publishFeedRecord(publisher(), 'refused', { ...content, displayName: 'x'.repeat(30) }, (line) => void lines.push(line)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).not.toMatch(/kept changing/);
+    expect(lines.filter((line) => line.includes('changed while publishing'))).toEqual([]);
+    expect((await record('refused'))?.cid).toBe(created.cid);
   }, CLI_TEST_MS);
 });
