@@ -154,3 +154,26 @@ describe('two revocations at the same moment', () => {
     expect((await tokenItems(clientId)).filter((item) => String(item.PK).startsWith('TOKEN#'))).toEqual([]);
   });
 });
+
+describe('a consent page shown in two tabs while one of them answers', () => {
+  it('a show that read nothing does not overwrite a consent decided meanwhile: it answers the decided consent', async () => {
+    const redirectUri = 'http://127.0.0.1:47100/two-tabs';
+    const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: 'two-tabs', redirect_uris: [redirectUri] });
+    const verdict = await judgeAuthorizeRequest(
+      fixture.ctx(),
+      oauth,
+      new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+    );
+    if (!verdict.ok) throw verdict.error;
+    const request = verdict.request;
+    // The other tab shows the same page and approves it between this show's read and its write.
+    afterNextRead(fixture.ctx(), async () => {
+      const { consentSecret } = await showConsent(fixture.ctx(), oauth, person, request);
+      await answerConsent(fixture.ctx(), oauth, person, consentSecret, true);
+    });
+    const shown = await showConsent(fixture.ctx(), oauth, person, request);
+    expect(shown.consent.decision).toBe('approved');
+    const consent = (await fixture.state()).find((item) => item.client_id === clientId && String(item.PK).startsWith('CONSENT#'));
+    expect(consent).toMatchObject({ decision: 'approved' });
+  });
+});
