@@ -16,8 +16,10 @@ export interface AccountAccess {
 }
 
 export async function accountAccess(ctx: AppContext, account: string): Promise<AccountAccess> {
+  // A revoked grant's listing item is deleted by the revocation itself (a cut-off one still shows,
+  // and revoking it again finishes the job), so there is nothing to filter here.
   const [tokens, grants] = await Promise.all([queryAccountTokens(ctx.store, account), queryAccountGrants(ctx.store, account)]);
-  return { tokens, grants: grants.filter((grant) => grant.revoked_at === undefined) };
+  return { tokens, grants };
 }
 
 export type RevokeTarget = { kind: 'token'; id: string } | { kind: 'grant'; id: string };
