@@ -4,8 +4,7 @@
 // Written for the survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordBlueskySignIn } from '../../../src/app/bluesky-sign-in.ts';
-import { judgeAuthorizeRequest } from '../../../src/app/oauth/authorize-request.ts';
-import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth/consent.ts';
+import { type SignedInPerson } from '../../../src/app/oauth/consent.ts';
 import { registerClient } from '../../../src/app/oauth/register-client.ts';
 import { revokeByClient } from '../../../src/app/oauth/revoke-token.ts';
 import { tokenRequest } from '../../../src/app/oauth/token-request.ts';
@@ -13,7 +12,7 @@ import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { createToken } from '../../../src/auth/tokens.ts';
 import { isOAuthError } from '../../../src/domain/oauth-error.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { pkcePair, type Pkce } from '../../helpers/oauth/oauth-flow.ts';
+import { approvedCode, exchangeForm } from '../../helpers/oauth/in-process-flow.ts';
 
 const fixture = useAppFixture('integration-oauth-client-binding');
 const oauth = oauthServerAt('http://127.0.0.1:9');
@@ -23,30 +22,9 @@ beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
 });
 
-interface Approved {
-  clientId: string;
-  redirectUri: string;
-  code: string;
-  pkce: Pkce;
-}
-
 /** A client registered with `grantTypes`, and the code its person approved. */
-async function approvedCode(name: string, redirectUri: string, grantTypes?: string[]): Promise<Approved> {
-  const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri], ...(grantTypes === undefined ? {} : { grant_types: grantTypes }) });
-  const pkce = pkcePair();
-  const verdict = await judgeAuthorizeRequest(
-    fixture.ctx(),
-    oauth,
-    new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
-  );
-  if (!verdict.ok) throw verdict.error;
-  const { consentSecret } = await showConsent(fixture.ctx(), oauth, person, verdict.request);
-  const code = new URL((await answerConsent(fixture.ctx(), oauth, person, consentSecret, true)).redirectTo).searchParams.get('code') ?? '';
-  return { clientId, redirectUri, code, pkce };
-}
-
-const exchangeForm = (clientId: string, approved: Approved) =>
-  new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: approved.code, code_verifier: approved.pkce.verifier, redirect_uri: approved.redirectUri });
+const approve = (name: string, redirectUri: string, grantTypes?: string[]) =>
+  approvedCode(fixture.ctx(), oauth, person, { name, redirectUri, ...(grantTypes === undefined ? {} : { grantTypes }) });
 
 /** The OAuth error code of a refused call (fails the test when the call succeeds). */
 async function refusedWith(call: Promise<unknown>): Promise<{ error: string; message: string }> {
@@ -60,18 +38,18 @@ async function refusedWith(call: Promise<unknown>): Promise<{ error: string; mes
 
 describe('a code or refresh token presented by another client', () => {
   it('a code presented by another client with the right redirect URI and verifier is invalid_grant, writes nothing, and still works for its own client', async () => {
-    const approved = await approvedCode('code-owner', 'http://127.0.0.1:47200/shared');
+    const approved = await approve('code-owner', 'http://127.0.0.1:47200/shared');
     // Another registration of the same redirect URI: a different client_id.
     const { client_id: thief } = await registerClient(fixture.ctx(), oauth, { client_name: 'code-thief', redirect_uris: [approved.redirectUri] });
     const before = await fixture.state();
-    expect(await refusedWith(tokenRequest(fixture.ctx(), oauth, exchangeForm(thief, approved)))).toMatchObject({ error: 'invalid_grant', message: expect.stringMatching(/another client/) });
+    expect(await refusedWith(tokenRequest(fixture.ctx(), oauth, exchangeForm(approved, thief)))).toMatchObject({ error: 'invalid_grant', message: expect.stringMatching(/another client/) });
     expect(await fixture.state()).toEqual(before);
-    expect(await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved.clientId, approved))).toMatchObject({ access_token: expect.stringMatching(/^lbk_/) });
+    expect(await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved))).toMatchObject({ access_token: expect.stringMatching(/^lbk_/) });
   });
 
   it('a refresh token presented by another client is invalid_grant, writes nothing, and still refreshes for its own client', async () => {
-    const approved = await approvedCode('refresh-owner', 'http://127.0.0.1:47200/refresh-owner');
-    const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved.clientId, approved));
+    const approved = await approve('refresh-owner', 'http://127.0.0.1:47200/refresh-owner');
+    const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
     const { client_id: thief } = await registerClient(fixture.ctx(), oauth, { client_name: 'refresh-thief', redirect_uris: ['http://127.0.0.1:47200/refresh-thief'] });
     const before = await fixture.state();
     const refreshBy = (clientId: string) => tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token }));
@@ -83,8 +61,8 @@ describe('a code or refresh token presented by another client', () => {
 
 describe('a client uses only what it registered', () => {
   it('a client registered without refresh_token cannot refresh: unauthorized_client, nothing written', async () => {
-    const approved = await approvedCode('code-only', 'http://127.0.0.1:47200/code-only', ['authorization_code']);
-    const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved.clientId, approved));
+    const approved = await approve('code-only', 'http://127.0.0.1:47200/code-only', ['authorization_code']);
+    const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
     const before = await fixture.state();
     const refused = await refusedWith(tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: tokens.refresh_token })));
     expect(refused.error).toBe('unauthorized_client');
@@ -92,20 +70,20 @@ describe('a client uses only what it registered', () => {
   });
 
   it('a token request that sends a parameter twice is invalid_request and consumes nothing: the code still works', async () => {
-    const approved = await approvedCode('twice-param', 'http://127.0.0.1:47200/twice-param');
-    const form = exchangeForm(approved.clientId, approved);
+    const approved = await approve('twice-param', 'http://127.0.0.1:47200/twice-param');
+    const form = exchangeForm(approved);
     form.append('code', approved.code);
     const before = await fixture.state();
     expect(await refusedWith(tokenRequest(fixture.ctx(), oauth, form))).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/code is sent more than once/) });
     expect(await fixture.state()).toEqual(before);
-    expect(await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved.clientId, approved))).toMatchObject({ access_token: expect.stringMatching(/^lbk_/) });
+    expect(await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved))).toMatchObject({ access_token: expect.stringMatching(/^lbk_/) });
   });
 });
 
 describe('revocation (RFC 7009) by a client that does not hold the token', () => {
   it("another client's refresh token, access token, or an admin token is unauthorized_client and nothing is revoked", async () => {
-    const approved = await approvedCode('revoke-owner', 'http://127.0.0.1:47200/revoke-owner');
-    const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved.clientId, approved));
+    const approved = await approve('revoke-owner', 'http://127.0.0.1:47200/revoke-owner');
+    const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
     const { client_id: other } = await registerClient(fixture.ctx(), oauth, { client_name: 'revoke-other', redirect_uris: ['http://127.0.0.1:47200/revoke-other'] });
     const admin = await createToken(fixture.ctx(), { handle: 'binding.test', expiresInSeconds: 3600 });
     const before = await fixture.state();

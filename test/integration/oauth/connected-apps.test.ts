@@ -4,13 +4,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordBlueskySignIn } from '../../../src/app/bluesky-sign-in.ts';
 import { accountAccess } from '../../../src/app/oauth/account-access.ts';
-import { judgeAuthorizeRequest } from '../../../src/app/oauth/authorize-request.ts';
-import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth/consent.ts';
-import { registerClient } from '../../../src/app/oauth/register-client.ts';
+import { type SignedInPerson } from '../../../src/app/oauth/consent.ts';
 import { tokenRequest } from '../../../src/app/oauth/token-request.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { pkcePair } from '../../helpers/oauth/oauth-flow.ts';
+import { approvedCode, exchangeForm } from '../../helpers/oauth/in-process-flow.ts';
 
 const fixture = useAppFixture('integration-oauth-connected-apps');
 const oauth = oauthServerAt('http://127.0.0.1:9');
@@ -22,18 +20,8 @@ beforeAll(async () => {
 
 /** Approves `name`; with `exchange`, its code is exchanged (which extends the grant to the refresh token's life). */
 async function approve(name: string, exchange: boolean): Promise<void> {
-  const redirectUri = `http://127.0.0.1:47600/${name}`;
-  const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri] });
-  const pkce = pkcePair();
-  const verdict = await judgeAuthorizeRequest(
-    fixture.ctx(),
-    oauth,
-    new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
-  );
-  if (!verdict.ok) throw verdict.error;
-  const { consentSecret } = await showConsent(fixture.ctx(), oauth, person, verdict.request);
-  const code = new URL((await answerConsent(fixture.ctx(), oauth, person, consentSecret, true)).redirectTo).searchParams.get('code') ?? '';
-  if (exchange) await tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkce.verifier, redirect_uri: redirectUri }));
+  const approved = await approvedCode(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47600/${name}` });
+  if (exchange) await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
 }
 
 describe('connected apps on the account page', () => {

@@ -4,14 +4,12 @@
 // the survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordBlueskySignIn } from '../../../src/app/bluesky-sign-in.ts';
-import { judgeAuthorizeRequest } from '../../../src/app/oauth/authorize-request.ts';
-import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth/consent.ts';
-import { registerClient } from '../../../src/app/oauth/register-client.ts';
+import { answerConsent, type SignedInPerson } from '../../../src/app/oauth/consent.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { WEB_SESSION_SECONDS } from '../../../src/auth/web-session.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { pkcePair } from '../../helpers/oauth/oauth-flow.ts';
+import { pendingConsent } from '../../helpers/oauth/in-process-flow.ts';
 
 const fixture = useAppFixture('integration-oauth-consent-decision');
 const logs: string[] = [];
@@ -22,23 +20,13 @@ beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
 });
 
-async function pendingConsent(name: string): Promise<{ clientId: string; secret: string }> {
-  const redirectUri = `http://127.0.0.1:47400/${name}`;
-  const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri] });
-  const verdict = await judgeAuthorizeRequest(
-    fixture.ctx(),
-    oauth,
-    new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
-  );
-  if (!verdict.ok) throw verdict.error;
-  return { clientId, secret: (await showConsent(fixture.ctx(), oauth, person, verdict.request)).consentSecret };
-}
+const pending = (name: string) => pendingConsent(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47400/${name}` });
 
 const itemsOf = async (clientId: string, prefix: string) => (await fixture.state()).filter((item) => item.client_id === clientId && String(item.PK).startsWith(prefix));
 
 describe('one consent decision', () => {
   it('Approve: the grant lives as long as its code, the decided consent as long as the session could reload it', async () => {
-    const { clientId, secret } = await pendingConsent('lifetimes');
+    const { clientId, secret } = await pending('lifetimes');
     const at = epochSeconds(fixture.ctx().store.now());
     await answerConsent(fixture.ctx(), oauth, person, secret, true);
     const [code] = await itemsOf(clientId, 'AUTHCODE#');
@@ -50,8 +38,8 @@ describe('one consent decision', () => {
   });
 
   it('each decision is logged once, as what it was; a second click logs nothing', async () => {
-    const approved = await pendingConsent('logged-approve');
-    const denied = await pendingConsent('logged-deny');
+    const approved = await pending('logged-approve');
+    const denied = await pending('logged-deny');
     const from = logs.length;
     await answerConsent(fixture.ctx(), oauth, person, approved.secret, true);
     // Logged by the click that decided, not by a later one.

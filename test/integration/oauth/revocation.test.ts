@@ -4,16 +4,13 @@
 // survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordBlueskySignIn } from '../../../src/app/bluesky-sign-in.ts';
-import { judgeAuthorizeRequest } from '../../../src/app/oauth/authorize-request.ts';
-import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth/consent.ts';
-import type { TokenAnswer } from '../../../src/app/oauth/mint-tokens.ts';
-import { registerClient } from '../../../src/app/oauth/register-client.ts';
+import { type SignedInPerson } from '../../../src/app/oauth/consent.ts';
 import { revokeGrantFamily } from '../../../src/app/oauth/revoke-grant.ts';
 import { tokenRequest } from '../../../src/app/oauth/token-request.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
+import { connectedClient } from '../../helpers/oauth/in-process-flow.ts';
 import { injectStoreFault } from '../../helpers/inject-store-fault.ts';
-import { pkcePair } from '../../helpers/oauth/oauth-flow.ts';
 
 const fixture = useAppFixture('integration-oauth-revocation');
 const oauth = oauthServerAt('http://127.0.0.1:9');
@@ -23,29 +20,14 @@ beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
 });
 
-async function connectedClient(name: string): Promise<{ clientId: string; grantId: string; tokens: TokenAnswer }> {
-  const redirectUri = `http://127.0.0.1:47500/${name}`;
-  const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri] });
-  const pkce = pkcePair();
-  const verdict = await judgeAuthorizeRequest(
-    fixture.ctx(),
-    oauth,
-    new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
-  );
-  if (!verdict.ok) throw verdict.error;
-  const { consentSecret } = await showConsent(fixture.ctx(), oauth, person, verdict.request);
-  const code = new URL((await answerConsent(fixture.ctx(), oauth, person, consentSecret, true)).redirectTo).searchParams.get('code') ?? '';
-  const tokens = await tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkce.verifier, redirect_uri: redirectUri }));
-  const grant = (await fixture.state()).find((item) => item.client_id === clientId && String(item.PK).startsWith('GRANT#') && item.SK === 'META');
-  return { clientId, grantId: String(grant?.grant_id), tokens };
-}
+const connected = (name: string) => connectedClient(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47500/${name}` }, fixture.state);
 
 /** Everything the family left, but the consumed code (kept until its TTL to recognise a replay). */
 const familyOf = async (grantId: string) => (await fixture.state()).filter((item) => (item.grant_id === grantId || String(item.PK) === `GRANT#${grantId}`) && !String(item.PK).startsWith('AUTHCODE#'));
 
 describe('revoking a grant family', () => {
   it('a store failure while marking the grant is reported as store_unavailable and the family is left whole for the retry', async () => {
-    const { grantId } = await connectedClient('mark-fails');
+    const { grantId } = await connected('mark-fails');
     const before = await fixture.state();
     // Calls of a revocation: read the grant (0), mark it revoked (1).
     const fault = injectStoreFault(fixture.ctx().store.client, { call: 1, moment: 'before' });
@@ -60,7 +42,7 @@ describe('revoking a grant family', () => {
   });
 
   it('finishing a revocation cut off after its mark sweeps the family and says it revoked nothing new', async () => {
-    const { grantId } = await connectedClient('cut-after-mark');
+    const { grantId } = await connected('cut-after-mark');
     // Calls of a revocation: read the grant (0), mark it revoked (1), query its members (2).
     const fault = injectStoreFault(fixture.ctx().store.client, { call: 2, moment: 'before' });
     try {
@@ -75,7 +57,7 @@ describe('revoking a grant family', () => {
   });
 
   it('a family of 26 token sets (130 deletes, more than one transaction holds) is revoked in full', async () => {
-    const { clientId, grantId, tokens } = await connectedClient('large-family');
+    const { clientId, grantId, tokens } = await connected('large-family');
     let refreshToken = tokens.refresh_token;
     for (let refresh = 0; refresh < 25; refresh += 1) {
       refreshToken = (await tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken }))).refresh_token;

@@ -11,12 +11,12 @@ import { revokeForAccount } from '../../../src/app/oauth/account-access.ts';
 import { revokeGrantFamily } from '../../../src/app/oauth/revoke-grant.ts';
 import { tokenRequest } from '../../../src/app/oauth/token-request.ts';
 import { tokenId } from '../../../src/auth/token-secret.ts';
-import type { TokenAnswer } from '../../../src/app/oauth/mint-tokens.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { isOAuthError } from '../../../src/domain/oauth-error.ts';
 import { markGrantRevoked } from '../../../src/store/grant-items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
+import { connectedClient, pendingConsent } from '../../helpers/oauth/in-process-flow.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { pkcePair } from '../../helpers/oauth/oauth-flow.ts';
 
@@ -28,33 +28,13 @@ beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
 });
 
-/** A registered client whose person approved; the code's exchange gave the first token set. */
-async function connectedClient(name: string): Promise<{ clientId: string; grantId: string; tokens: TokenAnswer }> {
-  const redirectUri = `http://127.0.0.1:47100/${name}`;
-  const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri] });
-  const pkce = pkcePair();
-  const verdict = await judgeAuthorizeRequest(
-    fixture.ctx(),
-    oauth,
-    new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
-  );
-  if (!verdict.ok) throw verdict.error;
-  const { consentSecret } = await showConsent(fixture.ctx(), oauth, person, verdict.request);
-  const code = new URL((await answerConsent(fixture.ctx(), oauth, person, consentSecret, true)).redirectTo).searchParams.get('code') ?? '';
-  const tokens = await tokenRequest(
-    fixture.ctx(),
-    oauth,
-    new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkce.verifier, redirect_uri: redirectUri }),
-  );
-  const grant = (await fixture.state()).find((item) => item.client_id === clientId && String(item.PK).startsWith('GRANT#') && item.SK === 'META');
-  return { clientId, grantId: String(grant?.grant_id), tokens };
-}
+const connected = (name: string) => connectedClient(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47100/${name}` }, fixture.state);
 
 const tokenItems = async (clientId: string) => (await fixture.state()).filter((item) => item.client_id === clientId && /^(TOKEN|REFRESH)#/.test(String(item.PK)));
 
 describe('a revocation that lands inside a refresh', () => {
   it('a refresh whose grant was marked revoked after its read mints nothing: invalid_grant, and the family gains no token', async () => {
-    const { clientId, grantId, tokens } = await connectedClient('revoked-mid-refresh');
+    const { clientId, grantId, tokens } = await connected('revoked-mid-refresh');
     const before = await tokenItems(clientId);
     // Step one of revoking (the mark every mint is conditioned on), landing between the refresh's
     // read of its token and its transaction; the sweep has not run yet.
@@ -71,7 +51,7 @@ describe('a revocation that lands inside a refresh', () => {
 
 describe('one refresh token presented twice at the same moment', () => {
   it('the refresh that lost the race to rotate is reuse: it gets no successor and the family is revoked', async () => {
-    const { clientId, tokens } = await connectedClient('raced-refresh');
+    const { clientId, tokens } = await connected('raced-refresh');
     const form = () => new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token });
     let winner: unknown;
     afterNextRead(fixture.ctx(), async () => {
@@ -87,20 +67,10 @@ describe('one refresh token presented twice at the same moment', () => {
 });
 
 describe('Approve and Deny of one consent at the same moment', () => {
-  async function pendingConsent(name: string): Promise<{ clientId: string; secret: string }> {
-    const redirectUri = `http://127.0.0.1:47100/${name}`;
-    const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri] });
-    const verdict = await judgeAuthorizeRequest(
-      fixture.ctx(),
-      oauth,
-      new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
-    );
-    if (!verdict.ok) throw verdict.error;
-    return { clientId, secret: (await showConsent(fixture.ctx(), oauth, person, verdict.request)).consentSecret };
-  }
+  const pending = (name: string) => pendingConsent(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47100/${name}` });
 
   it('a Deny that lands between an Approve\'s read and its write is the decision: the Approve answers access_denied and no grant or code exists', async () => {
-    const { clientId, secret } = await pendingConsent('deny-inside-approve');
+    const { clientId, secret } = await pending('deny-inside-approve');
     afterNextRead(fixture.ctx(), () => answerConsent(fixture.ctx(), oauth, person, secret, false));
     const approve = await answerConsent(fixture.ctx(), oauth, person, secret, true);
     expect(approve.decision).toBe('denied');
@@ -111,7 +81,7 @@ describe('Approve and Deny of one consent at the same moment', () => {
   });
 
   it('an Approve that lands between a Deny\'s read and its write is the decision: the Deny answers with the code', async () => {
-    const { clientId, secret } = await pendingConsent('approve-inside-deny');
+    const { clientId, secret } = await pending('approve-inside-deny');
     afterNextRead(fixture.ctx(), () => answerConsent(fixture.ctx(), oauth, person, secret, true));
     const deny = await answerConsent(fixture.ctx(), oauth, person, secret, false);
     expect(deny.decision).toBe('approved');
@@ -123,7 +93,7 @@ describe('Approve and Deny of one consent at the same moment', () => {
 
 describe('two revocations at the same moment', () => {
   it('of two revocations of one grant, the one that lost the race finds it gone: one says revoked, nothing of the family is left', async () => {
-    const { clientId, grantId } = await connectedClient('raced-revocation');
+    const { clientId, grantId } = await connected('raced-revocation');
     let first: unknown;
     afterNextRead(
       fixture.ctx(),
@@ -139,7 +109,7 @@ describe('two revocations at the same moment', () => {
   });
 
   it('of two revocations of one access token from the account page, the one that lost the race says it found nothing', async () => {
-    const { clientId, tokens } = await connectedClient('raced-token-revocation');
+    const { clientId, tokens } = await connected('raced-token-revocation');
     const target = { kind: 'token' as const, id: tokenId(tokens.access_token) };
     let first: unknown;
     afterNextRead(
