@@ -19,7 +19,7 @@ const HOW_TO_WRITE: Record<SectionKey, string> = {
     'It holds, in this order, `Applies if:` (when to run the check), the read-only steps (numbered, bulleted or one per line), then `Has the problem:` and `Doesn\'t have it:`; each label starts a line or a sentence.',
   reproduce:
     'It holds, in this order, `Prerequisites:`, `Your agent will need from you:`, `Steps:` (numbered, bulleted or one per line) and `Verify:`; each label starts a line or a sentence.',
-  whatITried: 'List your attempts as a numbered list (1. what you did — what happened).',
+  whatITried: 'List your attempts, one per line, numbered or not (1. what you did — what happened).',
   whatINeed: 'Say what answer or help you are looking for.',
 };
 
