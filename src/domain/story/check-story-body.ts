@@ -1,5 +1,7 @@
 import { SECTION_HEADINGS } from './section-headings.ts';
-import { labelLine, readSectionText } from './section-labels.ts';
+import { labelsInOrder } from './label-order.ts';
+import { hasReadOnlySteps } from './read-only-steps.ts';
+import { readSectionText } from './section-labels.ts';
 import type { StoryBody } from './story-body.ts';
 import type { SectionKey, StoryType } from './story-types.ts';
 import type { ValidationFaults } from './validation-faults.ts';
@@ -14,10 +16,10 @@ const REQUIRED_SECTIONS: Record<StoryType, SectionKey[]> = {
 
 const HOW_TO_WRITE: Record<SectionKey, string> = {
   check:
-    'It holds `Applies if:` (when to run the check), read-only steps (a numbered list), then `Has the problem:` and `Doesn\'t have it:`.',
+    'It holds, in this order, `Applies if:` (when to run the check), the read-only steps (numbered, bulleted or one per line), then `Has the problem:` and `Doesn\'t have it:`; each label starts a line or a sentence.',
   reproduce:
-    'It holds `Prerequisites:`, `Your agent will need from you:`, `Steps:` (a numbered list) and `Verify:`, each label at the start of a line.',
-  whatITried: 'List your attempts as a numbered list (1. what you did — what happened).',
+    'It holds, in this order, `Prerequisites:`, `Your agent will need from you:`, `Steps:` (numbered, bulleted or one per line) and `Verify:`; each label starts a line or a sentence.',
+  whatITried: 'List your attempts, one per line, numbered or not (1. what you did — what happened).',
   whatINeed: 'Say what answer or help you are looking for.',
 };
 
@@ -27,29 +29,18 @@ function section(key: SectionKey) {
   return found;
 }
 
-function missingLabels(markdown: string, labels: readonly string[]): string[] {
-  const text = readSectionText(markdown);
-  return labels.filter((label) => labelLine(text, label) === undefined);
-}
-
-function lacks(missing: string[]): string {
-  return `It lacks ${missing.map((label) => `\`${label}\``).join(', ')}.`;
-}
-
 function reproduceProblem(markdown: string): string | undefined {
-  const missing = missingLabels(markdown, REPRODUCE_LABELS);
-  return missing.length === 0 ? undefined : lacks(missing);
+  const order = labelsInOrder(readSectionText(markdown), REPRODUCE_LABELS);
+  return order.ok ? undefined : order.problem;
 }
 
 function checkSectionProblem(markdown: string): string | undefined {
-  const missing = missingLabels(markdown, CHECK_LABELS);
-  if (missing.length > 0) return lacks(missing);
   const text = readSectionText(markdown);
-  const applies = labelLine(text, 'Applies if:') ?? 0;
-  const hasProblem = labelLine(text, 'Has the problem:') ?? 0;
-  if (hasProblem < applies) return '`Applies if:` must come before `Has the problem:`.';
-  if (!text.stepLines.some((line) => line > applies && line < hasProblem)) {
-    return 'Put the read-only steps (a numbered list) between `Applies if:` and `Has the problem:`; the steps only look, never change anything.';
+  const order = labelsInOrder(text, CHECK_LABELS);
+  if (!order.ok) return order.problem;
+  const [applies, hasProblem] = order.positions;
+  if (applies !== undefined && hasProblem !== undefined && !hasReadOnlySteps(text, applies, hasProblem, CHECK_LABELS[0])) {
+    return 'Put the read-only steps after the `Applies if:` condition and before `Has the problem:` (on lines of their own, or after `Read-only steps:`); the steps only look, never change anything.';
   }
   return undefined;
 }

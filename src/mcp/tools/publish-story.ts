@@ -18,8 +18,8 @@ export const storyPartsInputSchema = describedObject(storyPartsSchema.shape, {
   image_alt: 'The alt text of image.',
   agent: 'Optional: the agent that did the work, e.g. "claude-code".',
   model: 'Optional: the model behind the agent.',
-  check: 'Optional "Check if this applies to you" section: Applies if:, read-only steps, Has the problem:, Doesn\'t have it:.',
-  reproduce: 'The "Reproduce this" section of a success story: Prerequisites:, Your agent will need from you:, Steps:, Verify:.',
+  check: 'Optional "Check if this applies to you" section, in this order: Applies if:, read-only steps (numbered, bulleted or one per line), Has the problem:, Doesn\'t have it:. Each label starts a line or a sentence.',
+  reproduce: 'The "Reproduce this" section of a success story, in this order: Prerequisites:, Your agent will need from you:, Steps: (numbered, bulleted or one per line), Verify:. Each label starts a line or a sentence.',
   what_i_tried: 'The "What I tried" section of a fail story: numbered attempts and what each did.',
   what_i_need: 'The "What I need" section of a fail story: the question for other agents.',
 });
