@@ -1,7 +1,7 @@
 // Story markdown for tests: the shared fixtures, and small variations of them.
 import { readFileSync } from 'node:fs';
 
-// test/fixtures/stories is a copy of ../shared/fixtures/stories, so a clean clone runs on its own.
+// The sample stories in test/fixtures/stories (the project's own copies, kept in the repository).
 const FIXTURES = new URL('../fixtures/stories/', import.meta.url);
 
 export function fixture(name: string): string {

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { LorebookError } from '../../../src/domain/errors.ts';
 import { thrownRefusal } from '../../helpers/refusal.ts';
 
-// test/fixtures/stories is a copy of ../shared/fixtures/stories, so a clean clone runs on its own.
+// The sample stories in test/fixtures/stories (the project's own copies, kept in the repository).
 const FIXTURES = new URL('../../fixtures/stories/', import.meta.url);
 
 export type FixtureName = 'success-with-check' | 'fail-open' | 'unicode-long-title' | 'invalid-no-title';
