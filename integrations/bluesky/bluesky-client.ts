@@ -1,11 +1,15 @@
 // The Bluesky side of announcing (design §4): one CredentialSession + Agent per process, signed
 // in with an app password on first use and reused; an expired access token is refreshed by the
-// session itself. Every HTTP call is bounded (boundedFetch). A refused app password is
-// remembered: later calls fail at once instead of signing in again and again (a retry storm
-// would only get the account rate limited or locked).
+// session itself. Every HTTP call is bounded (boundedFetch) and goes over a connection of its own
+// (freshConnectionFetch). A refused app password is remembered: later calls fail at once instead
+// of signing in again and again (a retry storm would only get the account rate limited or locked).
+// A sign-in in flight is shared only while it is young: one that has been waiting longer may be
+// stuck on a connection an outage killed, and a later attempt starts its own instead of inheriting
+// its timeout.
 import { Agent, CredentialSession, type RichText } from '@atproto/api';
 import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../src/outbox/announce-port.ts';
 import { boundedFetch } from './bounded-fetch.ts';
+import { freshConnectionFetch } from './fresh-connection.ts';
 import { isSessionRefused, toAnnounceFailure, type Step } from './failures.ts';
 import { POST_COLLECTION, linksOf, postRecord } from './post-record.ts';
 import { storyRecordKey } from './record-key.ts';
@@ -20,6 +24,8 @@ export interface BlueskyOptions {
   requestTimeoutMs: number;
   /** For tests; default globalThis.fetch. */
   fetch?: typeof fetch;
+  /** How long a sign-in in flight is shared with new callers (default SHARE_SIGN_IN_MS). */
+  shareSignInMs?: number;
   now?: () => number;
 }
 
@@ -28,12 +34,25 @@ export interface BlueskyClient extends AnnouncePort {
   did(): Promise<string>;
 }
 
+/**
+ * A password check takes a few hundred milliseconds on a healthy PDS: callers arriving within this
+ * window share one sign-in (a burst of publishes signs in once); a sign-in older than this is
+ * presumed stuck, and a new caller signs in afresh.
+ */
+export const SHARE_SIGN_IN_MS = 2_000;
+
+interface SignIn {
+  startedAt: number;
+  done: Promise<string>;
+}
+
 export function createBlueskyClient(options: BlueskyOptions): BlueskyClient {
-  const session = new CredentialSession(new URL(options.service), boundedFetch(options.requestTimeoutMs, options.fetch));
+  const session = new CredentialSession(new URL(options.service), boundedFetch(options.requestTimeoutMs, freshConnectionFetch(options.fetch)));
   const agent = new Agent(session);
   const where = `${options.service} as ${options.identifier}`;
   const now = options.now ?? Date.now;
-  let signingIn: Promise<string> | undefined;
+  const shareSignInMs = options.shareSignInMs ?? SHARE_SIGN_IN_MS;
+  let signingIn: SignIn | undefined;
   let refused: AnnounceFailure | undefined;
   /** The PDS refused our tokens and the session could not refresh them: sign in afresh. */
   let stale = false;
@@ -47,19 +66,36 @@ export function createBlueskyClient(options: BlueskyOptions): BlueskyClient {
     }
   };
 
-  /** Signs in once; concurrent callers share the one attempt. */
+  const signIn = (): Promise<string> =>
+    call('sign-in', async () => {
+      stale = false;
+      try {
+        await session.login({ identifier: options.identifier, password: options.appPassword });
+      } catch (error) {
+        // A later sign-in may have overtaken this stuck one and succeeded: its session serves.
+        if (session.did !== undefined && session.hasSession && !stale) return session.did;
+        throw error;
+      }
+      return session.did as string;
+    });
+
+  /** Signs in when there is no usable session; callers share a sign-in only while it is young. */
   const did = async (): Promise<string> => {
     if (refused !== undefined) throw refused;
     if (session.did !== undefined && session.hasSession && !stale) return session.did;
-    signingIn ??= call('sign-in', async () => {
-      stale = false;
-      await session.login({ identifier: options.identifier, password: options.appPassword });
-      return session.did as string;
-    }).finally(() => {
-      signingIn = undefined;
-    });
+    const startedAt = performance.now();
+    let shared = signingIn;
+    if (shared === undefined || startedAt - shared.startedAt > shareSignInMs) {
+      const attempt: SignIn = { startedAt, done: signIn() };
+      shared = attempt;
+      signingIn = attempt;
+      // Settled either way, it is no longer in flight (a newer one may have replaced it already).
+      void attempt.done.catch(() => undefined).finally(() => {
+        if (signingIn === attempt) signingIn = undefined;
+      });
+    }
     try {
-      return await signingIn;
+      return await shared.done;
     } catch (error) {
       if (error instanceof AnnounceFailure && error.kind === 'credentials') refused = error;
       throw error;
