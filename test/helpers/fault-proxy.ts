@@ -7,8 +7,10 @@
 //   hang     connections are accepted (and open ones kept) but nothing is ever answered
 //   503      every request gets an HTTP 503 and the connection is closed
 // Switching mode applies to connections already open, as a real outage would: a destroy or a
-// refuse cuts them, a hang silences them, a 503 answers their next request. Every connection is
-// counted, so a test can say "each attempt used a fresh one".
+// refuse cuts them, a 503 answers their next request, and a hang silences them for good — a
+// connection that went silent stays silent after the outage (as behind a load balancer that lost
+// its state: only new connections are answered again), so a client reusing a pooled socket hangs
+// while a fresh connection is answered at once. Every connection is counted.
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export type ProxyMode = 'forward' | 'refuse' | 'destroy' | 'hang' | '503';
@@ -30,6 +32,8 @@ export interface TcpFaultProxy {
 interface Link {
   client: Socket;
   upstream?: Socket;
+  /** Silenced by a hang: nothing passes either way, ever again. */
+  silent: boolean;
 }
 
 const UNAVAILABLE_BODY = JSON.stringify({ error: 'ServiceUnavailable', message: 'the fault proxy answers 503' });
@@ -52,6 +56,7 @@ export async function startTcpFaultProxy(target: { port: number; host?: string }
 
   /** What an open connection does with the client's bytes, by the mode of the moment. */
   const onClientData = (link: Link, chunk: Buffer): void => {
+    if (link.silent) return;
     switch (current) {
       case 'forward':
         if (link.upstream === undefined) join(link);
@@ -62,6 +67,7 @@ export async function startTcpFaultProxy(target: { port: number; host?: string }
         cut(link);
         return;
       case 'hang':
+        link.silent = true;
         return;
       case '503':
         link.upstream?.destroy();
@@ -75,12 +81,12 @@ export async function startTcpFaultProxy(target: { port: number; host?: string }
     forwarded += 1;
     const upstream = connect({ host, port: target.port });
     link.upstream = upstream;
-    // Answers flow back only while forwarding: a hang that starts mid-answer stalls it.
+    // Answers flow back unless a hang silenced the connection (one that starts mid-answer stalls it).
     upstream.on('data', (chunk: Buffer) => {
-      if (current === 'forward') link.client.write(chunk);
+      if (!link.silent) link.client.write(chunk);
     });
     upstream.once('close', () => {
-      if (current === 'forward') link.client.end();
+      if (!link.silent) link.client.end();
       links.delete(link);
     });
     upstream.on('error', () => cut(link));
@@ -92,7 +98,7 @@ export async function startTcpFaultProxy(target: { port: number; host?: string }
       client.destroy();
       return;
     }
-    const link: Link = { client };
+    const link: Link = { client, silent: current === 'hang' };
     links.add(link);
     client.on('data', (chunk: Buffer) => onClientData(link, chunk));
     client.once('close', () => {
@@ -126,6 +132,7 @@ export async function startTcpFaultProxy(target: { port: number; host?: string }
     async set(mode) {
       current = mode;
       if (mode === 'destroy' || mode === 'refuse') for (const link of [...links]) cut(link);
+      if (mode === 'hang') for (const link of links) link.silent = true;
       if (mode === 'refuse') await unlisten();
       else if (server === undefined) await listen();
     },
