@@ -231,3 +231,25 @@ describe('npm run sweep says what it skipped and why, and judges due-ness at --n
     expect(help.stdout).toContain('--now <iso>');
   }, CLI_TEST_MS);
 });
+
+describe('the sweep timer after a rate limit', () => {
+  it('a run stopped by a 429 is followed by none before the interval, although another story is due', async () => {
+    const announcer = bsky.announcer();
+    await announcer.port.did();
+    // Published without announcing: both are due at once.
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Due when the limit hit, first') });
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Due when the limit hit, second') });
+    bsky.proxy().inject(CREATE, { kind: 'rate-limit', retryAfterSeconds: 1 });
+    const before = bsky.proxy().seen(CREATE);
+    const schedule = scheduleAnnounceSweeps(app.ctx(), announcer, 60_000);
+    try {
+      for (let poll = 0; poll < 100 && bsky.proxy().seen(CREATE) === before; poll += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Long enough for several runs, were the timer to follow the queue's head (250 ms apart).
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(bsky.proxy().seen(CREATE) - before).toBe(1);
+      expect(announcer.logs.some((line) => line.includes('(stopped: rate limited)'))).toBe(true);
+    } finally {
+      await schedule.stop();
+    }
+  });
+});
