@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { createToken } from '../../../src/auth/tokens.ts';
+import { SHARE_SIGN_IN_MS } from '../../../integrations/bluesky/bluesky-client.ts';
 import { readConfig } from '../../../src/config.ts';
 import { buildAnnouncer } from '../../../src/context.ts';
 import { createHttpApp } from '../../../src/http/app.ts';
@@ -38,6 +39,8 @@ const RECOVERY_BOUND_MS = 20_000;
 const POLL_MS = 100;
 /** How long each outage lasts after the attempt right after publishing failed. */
 const OUTAGE_MS = 2_500;
+/** The outage, the bound after it, and room for a loaded machine. */
+const SHAPE_TEST_MS = 60_000;
 
 /** An announcer configured as `npm start` configures it, through the proxy, cold (not signed in). */
 function announcer(): Announcer & { logs: string[] } {
@@ -117,7 +120,7 @@ describe('after an outage of any shape, the owed post goes out exactly once, soo
         await idle();
         await tcp().set('forward');
       }
-    });
+    }, SHAPE_TEST_MS);
   }
 });
 
@@ -127,15 +130,14 @@ describe('a sign-in that failed never blocks later ones; each attempt uses a fre
     const { ctx, idle } = withAnnouncing(app.ctx(), announcing);
     await tcp().set('hang');
     const stuck = await publishOverHttp(ctx, 'Its sign-in hung');
-    // The first attempt's sign-in is in flight on a connection that will never answer.
-    await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS / 2));
+    // The first attempt's sign-in is in flight on a connection that will never answer, past the
+    // time a sign-in is shared and well before its own timeout.
+    await new Promise((resolve) => setTimeout(resolve, SHARE_SIGN_IN_MS + 500));
     await tcp().set('forward');
-    const started = performance.now();
     const later = await publishOverHttp(ctx, 'Published after the restore');
     await idle();
-    // Its own attempt posted it (attempt 1), not a retry after the stuck sign-in's timeout.
+    // Its own attempt posted it, instead of failing with the stuck sign-in's timeout.
     expect(await stateOf(later)).toMatchObject({ state: 'posted' });
-    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS * 2);
     await expectPostedOnce(later);
     expect((await stateOf(stuck)).last_error).toMatch(/sign-in: .* did not answer in time/);
     app.advance(60_000);
