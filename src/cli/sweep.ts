@@ -23,7 +23,7 @@ posted and the post goes to the story's own record key, so running this while \`
 (or another sweep) is running never posts twice. A story that keeps failing is marked
 \`failed\` after LOREBOOK_ANNOUNCE_MAX_ATTEMPTS attempts; get_story shows why (announce.last_error).
 The run stops early when the account refuses the app password or Bluesky rate limits it.
-It then says what it skipped and why: "1 waiting: next attempt in 12 s" (a retry waiting out
+Every run ends by saying what it skipped and why: "1 waiting: next attempt in 12 s" (a retry waiting out
 its backoff) or "1 claimed by a running worker since <time>" (an attempt in flight, taken over
 only once its claim is stale), one line per story on stderr.
 
