@@ -42,7 +42,7 @@ export interface BlueskyConfig {
   maxAttempts: number;
   /** The wait after the first failure; it doubles with every attempt, with jitter, up to an hour. */
   backoffBaseMs: number;
-  /** How often `npm start` sweeps the announce queue. */
+  /** The longest `npm start` waits between two sweeps; it wakes sooner when a queue entry is due. */
   sweepIntervalMs: number;
 }
 

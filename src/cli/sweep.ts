@@ -1,18 +1,20 @@
 // `npm run sweep`: one run of the announce sweeper (design §4) — posts the stories the Bluesky
 // announce queue still owes whose time has come (never tried, failed and due again, or claimed
-// by a worker that died), then exits. `npm start` runs the same sweep on a timer; a scheduled
-// Lambda would too. Progress goes to stderr, the summary to stdout (`--json` for scripts).
+// by a worker that died), then exits, saying what it skipped and why. `npm start` runs the same
+// sweep on a timer; a scheduled Lambda would too. Progress goes to stderr, the summary to stdout
+// (`--json` for scripts).
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import { buildAnnouncer, buildContext } from '../context.ts';
 import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
+import { describeSkip } from '../outbox/announce-skipped.ts';
 import type { AnnounceResult } from '../outbox/announce-story.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { openLocalStore, type LocalStore } from './local-store.ts';
 
-const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--json]
+const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--json]
 
 Announces on Bluesky the stories the announce queue still owes whose time has come: never
 tried (the attempt right after publishing was lost), released after a failure once their
@@ -21,12 +23,20 @@ posted and the post goes to the story's own record key, so running this while \`
 (or another sweep) is running never posts twice. A story that keeps failing is marked
 \`failed\` after LOREBOOK_ANNOUNCE_MAX_ATTEMPTS attempts; get_story shows why (announce.last_error).
 The run stops early when the account refuses the app password or Bluesky rate limits it.
+Every run ends by saying what it skipped and why: "1 waiting: next attempt in 12 s" (a retry waiting out
+its backoff) or "1 claimed by a running worker since <time>" (an attempt in flight, taken over
+only once its claim is stale), one line per story on stderr.
 
 options:
   --limit <n>      queue entries to look at in this run (1-${MAX_SWEEP_LIMIT}, default ${DEFAULT_SWEEP_LIMIT})
   --retry <slug>   put a failed announcement back on the queue first (attempts start again),
                    e.g. after fixing the app password; repeat for more stories
-  --json           print the report as JSON
+  --now <iso>      judge what is due as if it were this time, e.g. 2026-12-01T10:00:00Z: a
+                   later time posts a waiting retry now, or takes over a claim that would be
+                   stale by then (never a second post: the record key is looked up first);
+                   what is written keeps the real clock
+  --json           print the report as JSON (with "skipped": slug, reason, next_attempt_at
+                   or claimed_since and stale_at, last_error)
   -h, --help       this text
 
 environment:
@@ -46,6 +56,13 @@ exit status: 0 when the run ended (whatever each story's outcome), 1 when it cou
 const out = (text: string): void => void process.stdout.write(`${text}\n`);
 const err = (text: string): void => void process.stderr.write(`${text}\n`);
 
+/** --now: an ISO 8601 date-time with a time zone (Z or an offset), so it means one instant. */
+function parseNow(raw: string): number {
+  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(raw) ? Date.parse(raw) : Number.NaN;
+  if (!Number.isFinite(at)) throw new Error(`--now must be an ISO 8601 time with a time zone, like 2026-12-01T10:00:00Z; got "${raw}"`);
+  return at;
+}
+
 function progress(result: AnnounceResult, index: number, of: number): string {
   const detail = result.uri ?? result.error ?? (result.next_attempt_at === undefined ? '' : `next try at ${result.next_attempt_at}`);
   return `sweep: [${index + 1}/${of}] ${result.slug}: ${result.outcome}${detail === '' ? '' : ` ${detail}`}`;
@@ -55,10 +72,17 @@ async function main(argv: string[]): Promise<number> {
   let limit = DEFAULT_SWEEP_LIMIT;
   let json = false;
   let retry: string[] = [];
+  let now: number | undefined;
   try {
     const { values } = parseArgs({
       args: argv,
-      options: { limit: { type: 'string' }, retry: { type: 'string', multiple: true }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        limit: { type: 'string' },
+        retry: { type: 'string', multiple: true },
+        now: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     });
     if (values.help) {
       out(HELP);
@@ -67,6 +91,7 @@ async function main(argv: string[]): Promise<number> {
     json = values.json ?? false;
     retry = values.retry ?? [];
     for (const slug of retry) parseSlug(slug);
+    if (values.now !== undefined) now = parseNow(values.now);
     if (values.limit !== undefined) {
       limit = Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT) throw new Error(`--limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
@@ -100,7 +125,9 @@ async function main(argv: string[]): Promise<number> {
     const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => err(`sweep: ${line}`) }, {
       limit,
       onStory: (result, index, of) => err(progress(result, index, of)),
+      ...(now === undefined ? {} : { now }),
     });
+    for (const skip of report.skipped) err(`sweep: skipped ${skip.slug}: ${describeSkip(skip, Date.parse(report.at))}`);
     out(json ? JSON.stringify({ ...report, results: report.results.map(({ failure: _failure, ...rest }) => rest) }, null, 2) : `sweep: ${summarize(report)}`);
     return 0;
   } catch (error) {

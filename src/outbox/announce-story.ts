@@ -96,6 +96,12 @@ export interface AnnounceResult {
 export interface AnnounceOptions {
   /** Try even before `next_attempt_at` (an operator's explicit retry). */
   ignoreSchedule?: boolean;
+  /**
+   * Judge due-ness (the retry time, a claim's staleness) as if it were this time (ms), e.g. an
+   * operator's `npm run sweep -- --now`. What is written (claims, retry times) keeps the store's
+   * clock; taking a claim over early stays safe: the record key is looked up before posting.
+   */
+  judgeAt?: number;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -132,13 +138,14 @@ const done = (result: AnnounceResult): Step => ({ result, again: false });
 async function reconcileOnce(ctx: AppContext, announcer: Announcer, slug: string, options: AnnounceOptions): Promise<Step> {
   const { settings } = announcer;
   const now = ctx.store.now();
+  const judgedAt = options.judgeAt ?? now;
   const stored = await readItem(ctx.store, storyKey(slug));
   if (stored === undefined) return done({ slug, outcome: 'not_owed' });
   const meta = toStoryMeta(stored);
   const posted = isPostUri(meta.bsky_uri) ? meta.bsky_uri : undefined;
   if (!meta.announce_queued) return done({ slug, outcome: 'not_owed', ...(posted === undefined ? {} : { uri: posted }) });
 
-  const staleBefore = iso(now - settings.staleClaimMs);
+  const staleBefore = iso(judgedAt - settings.staleClaimMs);
   const takeover = meta.bsky_uri === PENDING;
   if (takeover && !(meta.claimed_at !== undefined && meta.claimed_at < staleBefore)) return done({ slug, outcome: 'held_elsewhere' });
   const listed = isListedPublicly(meta.visibility, meta.hidden);
@@ -156,7 +163,7 @@ async function reconcileOnce(ctx: AppContext, announcer: Announcer, slug: string
     }
     return done({ slug, outcome: 'not_owed', ...(posted === undefined ? {} : { uri: posted }) });
   }
-  if (!takeover && !options.ignoreSchedule && meta.next_attempt_at !== undefined && meta.next_attempt_at > iso(now)) {
+  if (!takeover && !options.ignoreSchedule && meta.next_attempt_at !== undefined && meta.next_attempt_at > iso(judgedAt)) {
     return done({ slug, outcome: 'not_due', next_attempt_at: meta.next_attempt_at });
   }
   return listed

@@ -5,7 +5,9 @@
 // It stops early on a refused app password (retrying every story would be a retry storm) and
 // on a rate limit (the next story would only be refused too; its retry-after is recorded).
 import type { AppContext } from '../app/app-context.ts';
-import { dueAnnouncements } from '../store/announce-queue.ts';
+import { dueAnnouncements, firstAnnouncementDue } from '../store/announce-queue.ts';
+import type { AnnounceSoon } from './announce-soon.ts';
+import { skippedAnnouncements, summarizeSkipped, type SkippedAnnouncement } from './announce-skipped.ts';
 import { announceStory, type AnnounceOutcome, type AnnounceResult, type Announcer } from './announce-story.ts';
 
 export const DEFAULT_SWEEP_LIMIT = 25;
@@ -16,6 +18,8 @@ export interface SweepOptions {
   limit?: number;
   /** Called after each story, for progress output. */
   onStory?: (result: AnnounceResult, index: number, of: number) => void;
+  /** Judge due-ness at this time (ms) instead of the store's clock (`npm run sweep -- --now`). */
+  now?: number;
 }
 
 export interface SweepReport {
@@ -25,17 +29,22 @@ export interface SweepReport {
   results: AnnounceResult[];
   /** Why the run stopped before the end of the due entries, if it did. */
   stopped?: string;
+  /** Queue entries not due at the sweep's time (up to the limit), and why each waits. */
+  skipped: SkippedAnnouncement[];
+  /** The time due-ness was judged at (ISO). */
+  at: string;
 }
 
 export async function sweepAnnouncements(ctx: AppContext, announcer: Announcer, options: SweepOptions = {}): Promise<SweepReport> {
   const limit = options.limit ?? DEFAULT_SWEEP_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT) throw new RangeError(`sweep limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
-  const due = await dueAnnouncements(ctx.store, new Date(ctx.store.now()).toISOString(), limit);
-  const report: SweepReport = { due: due.length, outcomes: {}, results: [] };
+  const at = options.now ?? ctx.store.now();
+  const due = await dueAnnouncements(ctx.store, new Date(at).toISOString(), limit);
+  const report: SweepReport = { due: due.length, outcomes: {}, results: [], skipped: [], at: new Date(at).toISOString() };
   // One at a time: a social network's rate limit is per account, and one stuck story must not
   // hold up the rest for longer than its own bounded attempt.
   for (const [index, entry] of due.entries()) {
-    const result = await announceStory(ctx, announcer, entry.slug);
+    const result = await announceStory(ctx, announcer, entry.slug, options.now === undefined ? {} : { judgeAt: options.now });
     report.results.push(result);
     report.outcomes[result.outcome] = (report.outcomes[result.outcome] ?? 0) + 1;
     options.onStory?.(result, index, due.length);
@@ -45,6 +54,7 @@ export async function sweepAnnouncements(ctx: AppContext, announcer: Announcer, 
       break;
     }
   }
+  report.skipped = await skippedAnnouncements(ctx, at, limit);
   return report;
 }
 
@@ -53,27 +63,70 @@ export interface SweepSchedule {
   stop(): Promise<void>;
 }
 
-/** Runs a sweep every `intervalMs`, never two at once; failures are logged and the next run goes on. */
-export function scheduleAnnounceSweeps(ctx: AppContext, announcer: Announcer, intervalMs: number): SweepSchedule {
+/** The shortest wait between two runs, so an entry that stays due (a rate limit, a store fault) is no busy loop. */
+const MIN_WAIT_MS = 250;
+
+/**
+ * Runs a sweep at once, then again when the earliest queue entry is due (a retry's backoff has
+ * passed, a claim turned stale) and at the latest every `intervalMs`; never two at once. An
+ * attempt after publishing that leaves a retry owed makes it look at the queue again, so after an
+ * outage the retry goes out on its backoff schedule, not one interval later. Failures are logged
+ * and the next run goes on.
+ */
+export function scheduleAnnounceSweeps(ctx: AppContext & { announcing?: AnnounceSoon }, announcer: Announcer, intervalMs: number): SweepSchedule {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
-  const tick = (): void => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the armed timer fires (Date.now() time), Infinity when none is armed. */
+  let wakeAt = Number.POSITIVE_INFINITY;
+  /** After a run stopped on a rate limit or a refused password, nothing runs before this. */
+  let quietUntil = 0;
+
+  const arm = (delayMs: number): void => {
+    const at = Math.max(quietUntil, Date.now() + Math.max(MIN_WAIT_MS, delayMs));
+    if (stopped || at >= wakeAt) return;
+    clearTimeout(timer);
+    wakeAt = at;
+    timer = setTimeout(run, at - Date.now());
+    timer.unref();
+  };
+
+  /** Arms the timer for the earliest queue entry, or the interval when none is due sooner. */
+  const armFromQueue = async (): Promise<void> => {
+    let delayMs = intervalMs;
+    try {
+      const first = await firstAnnouncementDue(ctx.store);
+      if (first !== undefined) delayMs = Math.min(intervalMs, Date.parse(first) - ctx.store.now());
+    } catch (error) {
+      announcer.log(`announce sweep: could not read the queue (${(error as Error).message ?? String(error)}); looking again in ${intervalMs} ms`);
+    }
+    arm(delayMs);
+  };
+
+  const run = (): void => {
+    wakeAt = Number.POSITIVE_INFINITY;
+    timer = undefined;
     running = running.then(async () => {
       if (stopped) return;
       try {
         const report = await sweepAnnouncements(ctx, announcer);
         if (report.due > 0) announcer.log(`announce sweep: ${summarize(report)}`);
+        // The next story would only be refused too: wait the whole interval, whatever is due.
+        if (report.stopped !== undefined) quietUntil = Date.now() + intervalMs;
       } catch (error) {
         announcer.log(`announce sweep failed: ${(error as Error).message ?? String(error)}`);
       }
+      await armFromQueue();
     });
   };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
+
+  const unsubscribe = ctx.announcing?.onRetryOwed(() => void armFromQueue());
+  arm(0);
   return {
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      unsubscribe?.();
+      clearTimeout(timer);
       await running;
     },
   };
@@ -81,5 +134,6 @@ export function scheduleAnnounceSweeps(ctx: AppContext, announcer: Announcer, in
 
 export function summarize(report: SweepReport): string {
   const counts = Object.entries(report.outcomes).map(([outcome, count]) => `${count} ${outcome}`);
-  return `${report.due} due${counts.length > 0 ? `: ${counts.join(', ')}` : ''}${report.stopped === undefined ? '' : ` (stopped: ${report.stopped})`}`;
+  const skipped = summarizeSkipped(report.skipped, Date.parse(report.at));
+  return `${report.due} due${counts.length > 0 ? `: ${counts.join(', ')}` : ''}${report.stopped === undefined ? '' : ` (stopped: ${report.stopped})`}${skipped === '' ? '' : `; skipped ${skipped}`}`;
 }

@@ -5,7 +5,7 @@ import { AtpAgent } from '@atproto/api';
 import { afterAll, beforeAll } from 'vitest';
 import { createBlueskyClient, type BlueskyClient } from '../../../integrations/bluesky/index.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
-import { announceSoonWith } from '../../../src/outbox/announce-soon.ts';
+import { announceSoonWith, type AnnounceSoon } from '../../../src/outbox/announce-soon.ts';
 import type { Announcer, AnnounceSettings } from '../../../src/outbox/announce-story.ts';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
 import { startTestPds, type TestAccount, type TestPds } from './test-pds.ts';
@@ -97,10 +97,14 @@ export function useBluesky(): BlueskyFixture {
   };
 }
 
-/** The suite's AppContext with announcing on: publish and friends start an attempt after commit. */
-export function withAnnouncing(base: AppContext, announcer: Announcer): { ctx: AppContext; idle(): Promise<void> } {
-  const ctx: AppContext = { ...base };
+/**
+ * The suite's AppContext with announcing on: publish and friends start an attempt after commit.
+ * `ctx.announcing` is there as `npm start` has it, so a sweep schedule hears of retries owed.
+ */
+export function withAnnouncing(base: AppContext, announcer: Announcer): { ctx: AppContext & { announcing: AnnounceSoon }; idle(): Promise<void> } {
+  const ctx = { ...base } as AppContext & { announcing: AnnounceSoon };
   const announcing = announceSoonWith(ctx, announcer);
+  ctx.announcing = announcing;
   ctx.announceSoon = announcing.soon;
   return { ctx, idle: announcing.idle };
 }

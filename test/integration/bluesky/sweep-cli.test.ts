@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { scheduleAnnounceSweeps } from '../../../src/outbox/announce-sweeper.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
+import { claimAnnounce } from '../../../src/store/announce-items.ts';
+import { writeAtomically } from '../../../src/store/run-write.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
@@ -156,4 +158,98 @@ describe('npm run sweep as a command', () => {
     const notASlug = await sweep(['--retry', 'not a slug']);
     expect(notASlug.code).toBe(2);
   }, CLI_TEST_MS);
+});
+
+describe('npm run sweep says what it skipped and why, and judges due-ness at --now', () => {
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  interface Skip {
+    slug: string;
+    reason: string;
+    next_attempt_at?: string;
+    claimed_since?: string;
+    stale_at?: string;
+    last_error?: string;
+  }
+
+  it('a retry waiting out its backoff: "1 waiting: next attempt in N s"; with --now past its time it is posted, once', async () => {
+    // A long backoff, so the retry is still waiting when the command runs.
+    const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({ backoffBaseMs: 240_000 }));
+    bsky.proxy().inject(CREATE, { kind: 'status', status: 503 });
+    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Waiting out its backoff') });
+    await idle();
+    const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
+    const next = String(meta?.next_attempt_at);
+
+    const text = await sweep([]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^sweep: 0 due; skipped 1 waiting: next attempt in \d+ s$/m);
+    expect(text.stderr).toContain(`sweep: skipped ${slug}: waiting: next attempt in`);
+    expect(text.stderr).toContain(`(at ${next}); last error: post:`);
+    const json = await sweep(['--json']);
+    const report = JSON.parse(json.stdout) as { due: number; skipped: Skip[] };
+    expect(report.due).toBe(0);
+    expect(report.skipped).toEqual([{ slug, reason: 'waiting', next_attempt_at: next, last_error: expect.stringMatching(/failed with 503/) }]);
+    expect(await bsky.postsFor(slug)).toHaveLength(0);
+
+    const later = await sweep(['--now', iso(Date.parse(next) + 1_000), '--json']);
+    expect(later.code, later.stderr).toBe(0);
+    expect(JSON.parse(later.stdout)).toMatchObject({ due: 1, outcomes: { posted: 1 }, skipped: [] });
+    const posts = await bsky.postsFor(slug);
+    expect(posts).toHaveLength(1);
+    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
+  }, CLI_TEST_MS);
+
+  it('a live claim: "1 claimed by a running worker since <time>"; with --now past its stale time it is taken over and posted once', async () => {
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Claimed by a running worker') });
+    const claimedAt = iso(Date.now());
+    // What the command's own settings would write: stale after 5 minutes.
+    const staleAt = iso(Date.parse(claimedAt) + 5 * 60_000);
+    await writeAtomically(app.ctx().store, [claimAnnounce({ slug, claimId: 'a-running-worker', claimedAt, staleAt })]);
+
+    const text = await sweep([]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`sweep: 0 due; skipped 1 claimed by a running worker since ${claimedAt}`);
+    expect(text.stderr).toContain(`sweep: skipped ${slug}: claimed by a running worker since ${claimedAt} (taken over from ${staleAt} if it never finishes)`);
+    const json = JSON.parse((await sweep(['--json'])).stdout) as { due: number; skipped: Skip[] };
+    expect(json).toMatchObject({ due: 0, skipped: [{ slug, reason: 'claimed', claimed_since: claimedAt, stale_at: staleAt }] });
+
+    const taken = await sweep(['--now', iso(Date.parse(staleAt) + 1_000), '--json']);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(JSON.parse(taken.stdout)).toMatchObject({ due: 1, outcomes: { posted: 1 }, results: [{ slug, outcome: 'posted', attempt: 2 }] });
+    const posts = await bsky.postsFor(slug);
+    expect(posts).toHaveLength(1);
+    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
+  }, CLI_TEST_MS);
+
+  it('--now that is not an ISO time with a zone is a usage error (exit 2), and --help names it', async () => {
+    const bad = await sweep(['--now', 'tomorrow']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--now must be an ISO 8601 time with a time zone');
+    const local = await sweep(['--now', '2026-12-01T10:00:00']);
+    expect(local.code).toBe(2);
+    const help = await sweep(['--help']);
+    expect(help.stdout).toContain('--now <iso>');
+  }, CLI_TEST_MS);
+});
+
+describe('the sweep timer after a rate limit', () => {
+  it('a run stopped by a 429 is followed by none before the interval, although another story is due', async () => {
+    const announcer = bsky.announcer();
+    await announcer.port.did();
+    // Published without announcing: both are due at once.
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Due when the limit hit, first') });
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Due when the limit hit, second') });
+    bsky.proxy().inject(CREATE, { kind: 'rate-limit', retryAfterSeconds: 1 });
+    const before = bsky.proxy().seen(CREATE);
+    const schedule = scheduleAnnounceSweeps(app.ctx(), announcer, 60_000);
+    try {
+      for (let poll = 0; poll < 100 && bsky.proxy().seen(CREATE) === before; poll += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Long enough for several runs, were the timer to follow the queue's head (250 ms apart).
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(bsky.proxy().seen(CREATE) - before).toBe(1);
+      expect(announcer.logs.some((line) => line.includes('(stopped: rate limited)'))).toBe(true);
+    } finally {
+      await schedule.stop();
+    }
+  });
 });

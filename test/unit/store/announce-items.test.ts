@@ -12,7 +12,7 @@ import {
   listAnnouncement,
   unlistAnnouncement,
 } from '../../../src/store/announce-items.ts';
-import { dueAnnouncementsParams } from '../../../src/store/announce-queue.ts';
+import { dueAnnouncementsParams, firstAnnouncementParams, waitingAnnouncementsParams } from '../../../src/store/announce-queue.ts';
 import { requeueAnnounce } from '../../../src/store/announce-requeue.ts';
 import { PENDING } from '../../../src/store/claim-marker.ts';
 
@@ -99,6 +99,27 @@ describe('the announce writes on META', () => {
       ExpressionAttributeValues: { ':partition': 'ANNOUNCE', ':due': '2026-10-14T10:00:00.000Z#\uffff' },
       ScanIndexForward: true,
       Limit: 25,
+    });
+  });
+
+  it('the skipped read asks GSI3 for entries not due yet, soonest first; the timer reads the one earliest entry', () => {
+    expect(waitingAnnouncementsParams('t', '2026-10-14T10:00:00.000Z', 25)).toEqual({
+      TableName: 't',
+      IndexName: 'GSI3',
+      KeyConditionExpression: '#partition = :partition AND #sort > :due',
+      ExpressionAttributeNames: { '#partition': 'GSI3PK', '#sort': 'GSI3SK' },
+      ExpressionAttributeValues: { ':partition': 'ANNOUNCE', ':due': '2026-10-14T10:00:00.000Z#\uffff' },
+      ScanIndexForward: true,
+      Limit: 25,
+    });
+    expect(firstAnnouncementParams('t')).toEqual({
+      TableName: 't',
+      IndexName: 'GSI3',
+      KeyConditionExpression: '#partition = :partition',
+      ExpressionAttributeNames: { '#partition': 'GSI3PK' },
+      ExpressionAttributeValues: { ':partition': 'ANNOUNCE' },
+      ScanIndexForward: true,
+      Limit: 1,
     });
   });
 
