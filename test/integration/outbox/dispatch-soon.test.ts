@@ -56,9 +56,11 @@ const correct = (ctx: AppContext, slug: string, title: string) =>
 
 const corrections = async (slug: string) => (await storedNotifications(app, { story: slug })).filter((item) => item.kind === 'correction');
 
-const delivered = (slug: string, count: number) => async () => ((await corrections(slug)).length >= count ? true : undefined);
-
 const outboxOf = async (slug: string) => (await app.state()).filter((item) => item.PK === 'OUTBOX' && item.slug === slug);
+
+/** Every recipient has it and the event is retired (the dispatcher retires it after the last put). */
+const delivered = (slug: string, count: number) => async () =>
+  (await corrections(slug)).length >= count && (await outboxOf(slug)).length === 0 ? true : undefined;
 
 describe('npm start runs the dispatcher itself: a correction reaches every reproducer', () => {
   it('right after the commit, with no backstop due and no other dispatcher: every reproducer has it within seconds', async () => {
