@@ -18,6 +18,8 @@ export interface Config {
   oauthServer: OAuthServerSettings;
   /** The Bluesky feed generator served at /xrpc (docs/pages.md). */
   feedGenerator: FeedGeneratorConfig;
+  /** How often `npm start` runs the notification dispatcher as a backstop to the run after each correction. */
+  dispatchIntervalMs: number;
 }
 
 /** Which feed record the feed generator answers for: at://<publisherDid>/app.bsky.feed.generator/<rkey>. */
@@ -143,6 +145,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bluesky: bluesky(env),
     feedGenerator: feedGenerator(env),
+    dispatchIntervalMs: positiveInteger(env, 'LOREBOOK_DISPATCH_INTERVAL_MS', 60_000),
     oauthServer: readOAuthServerSettings(env),
   };
 }

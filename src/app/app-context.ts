@@ -39,6 +39,12 @@ export interface AppContext {
    * transaction as the story, guarantees the announcement even when this attempt is lost.
    */
   announceSoon?: (slug: string) => void;
+  /**
+   * Set where no table stream delivers outbox events (`npm start`): starts a run of the
+   * notification dispatcher for an outbox event a write has just committed. Never awaited and
+   * never throws: the event itself guarantees the delivery, through the periodic backstop.
+   */
+  dispatchSoon?: () => void;
 }
 
 /** The authenticated caller. `account` is the stable id every per-person key uses. */

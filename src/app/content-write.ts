@@ -9,7 +9,7 @@ import { listAnnouncement, unlistAnnouncement } from '../store/announce-items.ts
 import { and, type Condition } from '../store/condition.ts';
 import { addFeedMonth, feedMonth } from '../store/feed-months.ts';
 import { storyKey } from '../store/keys.ts';
-import { correctionOutboxItem } from '../store/outbox-items.ts';
+import { correctionOutboxItem, correctionRecipients, type CorrectionEvent } from '../store/outbox-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import {
   FEED_INDEX_ATTRIBUTES,
@@ -84,9 +84,15 @@ export function revisionConflict(meta: StoryMeta, baseRevision: number): Loreboo
   );
 }
 
-export function planNewRevision(change: NewRevision): WritePlan<ContentOutcome> {
+/** A new revision's plan, and how many reproducers its outbox event tells (0 when it writes none). */
+export interface RevisionPlan extends WritePlan<ContentOutcome> {
+  notified: number;
+}
+
+export function planNewRevision(change: NewRevision): RevisionPlan {
   const { meta, story, caller, at } = change;
-  if (meta.content_hash === story.contentHash) return planUnchanged(meta);
+  // Identical content tells nobody: neither a repeat of this edit nor an edit that changes nothing.
+  if (meta.content_hash === story.contentHash) return { ...planUnchanged(meta), notified: 0 };
   if (meta.revision !== change.baseRevision) throw revisionConflict(meta, change.baseRevision);
 
   const revision = meta.revision + 1;
@@ -128,27 +134,28 @@ export function planNewRevision(change: NewRevision): WritePlan<ContentOutcome> 
     createItem(revisionItem(meta.slug, revision, story, { ...change.record, at, by: caller.account })),
     replaceItem(bodyItem(meta.slug, story, revision)),
   );
-  if (change.record.kind === 'correction' && meta.reproducers.length > 0) {
-    actions.push(
-      createItem(
-        correctionOutboxItem({
-          kind: 'correction',
-          slug: meta.slug,
-          title: story.frontMatter.title,
-          revision,
-          note: change.record.note ?? '',
-          actor: caller.account,
-          actor_handle: caller.handle,
-          at,
-          recipients: meta.reproducers,
-        }),
-      ),
-    );
-  }
+  const correction = change.record.kind === 'correction' ? correctionEvent(change, revision) : undefined;
+  const told = correction === undefined ? [] : correctionRecipients(correction);
+  if (correction !== undefined && told.length > 0) actions.push(createItem(correctionOutboxItem(correction)));
   return {
     outcome: contentOutcome({ ...meta, revision, content_hash: story.contentHash, title: story.frontMatter.title, visibility: story.frontMatter.visibility }),
     actions,
     guards: [],
+    notified: told.length,
+  };
+}
+
+function correctionEvent(change: NewRevision, revision: number): CorrectionEvent {
+  return {
+    kind: 'correction',
+    slug: change.meta.slug,
+    title: change.story.frontMatter.title,
+    revision,
+    note: change.record.note ?? '',
+    actor: change.caller.account,
+    actor_handle: change.caller.handle,
+    at: change.at,
+    recipients: change.meta.reproducers,
   };
 }
 

@@ -1,7 +1,9 @@
 // edit_story — author only, keyed by slug, conditioned on the revision it is based on (design
 // §4). Kinds: rephrase | addition | correction; a correction needs a note and tells every
-// reproducer, through an outbox event written in the same transaction. An identical edit writes
-// nothing and tells nobody. Revisions are kept, never overwritten.
+// reproducer, through an outbox event written in the same transaction; the answer's `notified`
+// says how many. An identical edit (a repeat included) writes nothing and tells nobody, so it
+// answers 0; an op_id replay answers the first answer verbatim. Revisions are kept, never
+// overwritten.
 import { z } from 'zod';
 import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
@@ -16,6 +18,7 @@ import { planNewRevision, type ContentOutcome } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
 import { ownStory } from './story-access.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
+import { notifyAfterCommit } from './notify-after-commit.ts';
 import { writeOnce, type Replayed } from './write-once.ts';
 
 export const EDIT_KINDS = ['rephrase', 'addition', 'correction'] as const;
@@ -35,7 +38,12 @@ export type EditStoryInput = z.input<typeof editStoryInputSchema>;
 
 export const EDIT_TOOL = 'edit_story';
 
-export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ContentOutcome>> {
+export interface EditOutcome extends ContentOutcome {
+  /** Reproducers this edit tells (a correction's outbox event); stored in the op record with the rest. */
+  notified: number;
+}
+
+export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<EditOutcome>> {
   const input = parseInput(editStoryInputSchema, raw, EDIT_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const note = input.note?.trim() || undefined;
@@ -47,7 +55,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
   const story = parseStory(input.markdown);
   const { slug } = input;
 
-  return announceAfterCommit(ctx, await writeOnce(ctx, {
+  const outcome = await writeOnce<EditOutcome>(ctx, {
     tool: EDIT_TOOL,
     caller,
     opId,
@@ -70,7 +78,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       }
       const first = pick(firstRead, storyKey(slug));
       const baseRevision = input.base_revision ?? (first === undefined ? meta.revision : toStoryMeta(first).revision);
-      return planNewRevision({
+      const { notified, ...plan } = planNewRevision({
         meta,
         story,
         caller,
@@ -79,6 +87,8 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
         at: new Date(now).toISOString(),
         feedMonths: monthsOf(pick(read, feedMonthsKey)),
       });
+      return { ...plan, outcome: { ...plan.outcome, notified } };
     },
-  }));
+  });
+  return notifyAfterCommit(ctx, announceAfterCommit(ctx, outcome));
 }

@@ -11,6 +11,7 @@ import { buildAnnouncer, buildContext } from '../context.ts';
 import { httpAppFromConfig } from '../http/app-from-config.ts';
 import { readSignInConfig } from '../auth/sign-in-config.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
+import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
 
@@ -42,6 +43,9 @@ Environment:
                              announce new stories on Bluesky as this account (an app password);
                              unset = announcing is off. The announce queue is swept every
                              LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS (60000); npm run sweep -- --help
+  LOREBOOK_DISPATCH_INTERVAL_MS
+                             corrections reach reproducers' inboxes right after the edit; this
+                             backstop delivers any the first run missed (default 60000)
   BLUESKY_FEED_PUBLISHER_DID, BLUESKY_FEED_RKEY
                              the feed record the Bluesky feed generator at /xrpc answers for
                              (npm run bsky:publish-feed -- --help; docs/pages.md)`);
@@ -90,6 +94,10 @@ log(`lorebook: table "${config.tableName}" ready at ${endpoint}${ddb === undefin
 const sweeps: SweepSchedule | undefined =
   announcer === undefined || config.bluesky === undefined ? undefined : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
+// No table stream runs here: the dispatcher runs after each correction's commit, and as a backstop.
+const notifying = startNotificationDispatch(ctx, { intervalMs: config.dispatchIntervalMs, log });
+ctx.dispatchSoon = notifying.soon;
+
 const { baseUrl, port } = config.http;
 const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(process.env, baseUrl), log });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
@@ -121,6 +129,7 @@ async function stopStore(): Promise<void> {
   // Announcement attempts in flight finish first (each is bounded); one cut short is swept later.
   await sweeps?.stop();
   await ctx.announcing?.idle();
+  await notifying.stop();
   ctx.store.client.destroy();
   if (ddb !== undefined) {
     removeEndpointFile(config.dataDir);

@@ -53,6 +53,16 @@ export const contentOutcomeSchema = z.object({
   replayed: replayedField,
 });
 
+export const editOutcomeSchema = contentOutcomeSchema.extend({
+  notified: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'How many reproducers this edit tells (a correction notifies each of them once; other kinds tell nobody). 0 for an edit that changed nothing, a repeat of one included; an op_id replay answers the first answer.',
+    ),
+});
+
 export const storySummarySchema = z.object({
   slug: z.string(),
   title: z.string(),

@@ -8,7 +8,7 @@ import { validationFailed } from '../domain/errors.ts';
 import type { StoredItem } from '../store/actions.ts';
 import { keyOf } from '../store/keys.ts';
 import { notificationItem } from '../store/notification-items.ts';
-import type { CorrectionEvent } from '../store/outbox-items.ts';
+import { correctionRecipients, type CorrectionEvent } from '../store/outbox-items.ts';
 import { listOutboxEvents, retireOutboxEvent } from '../store/outbox-query.ts';
 import { createItem } from '../store/replace-by-key.ts';
 import { writeAtomically } from '../store/run-write.ts';
@@ -55,8 +55,7 @@ export async function dispatchNotifications(ctx: AppContext, options: DispatchOp
 /** Delivers one stored correction event to every recipient, then retires it. */
 export async function deliverCorrection(ctx: AppContext, item: StoredItem): Promise<Delivery> {
   const event = toCorrectionEvent(item);
-  // The author is not told about their own correction, even if they are on the list.
-  const recipients = [...new Set(event.recipients)].filter((recipient) => recipient !== event.actor);
+  const recipients = correctionRecipients(event);
   const outcomes = await runBounded(recipients, DELIVERY_CONCURRENCY, async (recipient) => {
     try {
       await writeAtomically(ctx.store, [createItem(correctionNotification(event, recipient))]);

@@ -18,6 +18,11 @@ export interface CorrectionEvent {
   recipients: string[];
 }
 
+/** Who a correction tells: each reproducer once, never the author of the correction. */
+export function correctionRecipients(event: Pick<CorrectionEvent, 'recipients' | 'actor'>): string[] {
+  return [...new Set(event.recipients)].filter((recipient) => recipient !== event.actor);
+}
+
 export const correctionEventId = (slug: string, revision: number): string => `correction#${slug}#${revision}`;
 
 export function correctionOutboxItem(event: CorrectionEvent): StoredItem {

@@ -1,5 +1,6 @@
 // edit_story under a crash at every store step: a correction, which also tells every reproducer
-// (an outbox event in the same transaction).
+// (an outbox event in the same transaction). Without an op_id, a retry that finds the correction
+// applied is a repeat: it tells nobody more, and says so (notified: 0).
 import { editStory } from '../../src/app/edit-story.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
@@ -28,4 +29,5 @@ crashPoints({
       op_id: opId,
     }),
   steps: { plain: READ_THEN_TRANSACTION, withOpId: READ_THEN_TRANSACTION },
+  asRepeat: (answer) => ({ ...answer, notified: 0 }),
 });

@@ -1,12 +1,13 @@
-// The pages in a real browser: Debian's Chromium driven by playwright-core (no browser
-// download) loads pages from `npm start` — the real server process over this suite's table on
-// DynamoDB Local — reads the title, counts and badges as a person sees them, and saves
-// screenshots under test/artifacts/ (git-ignored) for review. A story whose markdown carries a
-// <script>, an onerror attribute and a javascript: link is loaded and clicked: no dialog, no
-// script runs, no navigation — once as served (with its CSP) and once with the CSP stripped, so
-// the markup itself is proven inert, not only blocked by the policy.
+// The pages in a real browser: headless Chromium driven by playwright-core (chromium on PATH, else
+// the one inside an npm package, never a download: test/helpers/chromium.ts) loads pages from
+// `npm start` — the real server process over this suite's table on DynamoDB Local — reads the title,
+// counts and badges as a person sees them, and saves screenshots under test/artifacts/
+// (git-ignored) for review. A story whose markdown carries a <script>, an onerror attribute and a
+// javascript: link is loaded and clicked: no dialog, no script runs, no navigation — once as served
+// (with its CSP) and once with the CSP stripped, so the markup itself is proven inert, not only
+// blocked by the policy.
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { createToken } from '../../src/auth/tokens.ts';
@@ -15,9 +16,9 @@ import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
 import { CORRECTION_NOTE, storyWithEverything, withdrawnStory } from '../helpers/page-stories.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const app = useAppFixture('pages-browser');
 let server: NpmStart | undefined;
@@ -43,7 +44,7 @@ beforeAll(async () => {
   hostile = (await publishStory(ctx, alice, { markdown: storyTitled('Markdown that tries to run code').replace('I tried a lock item first', `${PAYLOADS}\n\nI tried a lock item first`) })).slug;
   withdrawn = await withdrawnStory(ctx, alice, 'Withdrawn by its author');
   server = await startNpmStart({ endpoint: testEndpoint(), table: ctx.store.tableName });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 120_000);
 

@@ -1,6 +1,6 @@
 // PUT /v1/stories/{slug}: edit_story, as JSON or text/markdown (kind, note, source as query).
 import { editStory } from '../../app/edit-story.ts';
-import { contentOutcomeSchema } from '../../mcp/outputs.ts';
+import { editOutcomeSchema } from '../../mcp/outputs.ts';
 import { signedIn } from '../../mcp/tool.ts';
 import { editStoryToolInputSchema } from '../../mcp/tools/edit-story.ts';
 import { mediaType, readBodyText } from '../body.ts';
@@ -27,7 +27,7 @@ export const editStoryRoute = defineRoute({
   markdownBody: 'The whole new story; kind (and note for a correction) go in the query.',
   query: markdownQuery,
   headers: ['Idempotency-Key', 'If-Match'],
-  success: { status: 200, description: 'The story as stored.', schema: contentOutcomeSchema },
+  success: { status: 200, description: 'The story as stored, and how many reproducers the edit tells (`notified`).', schema: editOutcomeSchema },
   errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'forbidden', 'not_found', 'revision_conflict', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx, search }) {
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))

@@ -1,6 +1,6 @@
 // edit_story: author only, keyed by slug, conditioned on the base revision (src/app/edit-story.ts).
 import { editStory, editStoryInputSchema } from '../../app/edit-story.ts';
-import { contentOutcomeSchema } from '../outputs.ts';
+import { editOutcomeSchema } from '../outputs.ts';
 import { defineTool, describedObject, OP_ID_DESCRIPTION, signedIn } from '../tool.ts';
 
 export const editStoryToolInputSchema = describedObject(editStoryInputSchema.shape, {
@@ -19,12 +19,12 @@ export const editStoryTool = defineTool({
   description: [
     'Change one of your published stories; every revision is kept. Only the author may edit. Needs a token.',
     '`slug` is the key; pass `base_revision` (from get_story) so a change made meanwhile (by you elsewhere) is answered with revision_conflict instead of being overwritten. The same edit delivered twice changes nothing.',
-    '`kind` says what the edit is: a "correction" needs a `note` and notifies everyone who reproduced the story, so use it only when something was wrong.',
+    '`kind` says what the edit is: a "correction" needs a `note` and notifies everyone who reproduced the story (`notified` in the answer says how many), so use it only when something was wrong.',
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
     "Do not call it on someone else's story (use report_reproduction or report_check), or to hide a story (use set_visibility).",
   ].join('\n'),
   inputSchema: editStoryToolInputSchema,
-  outputSchema: contentOutcomeSchema,
+  outputSchema: editOutcomeSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx, search }, caller, args) {
     const outcome = await editStory(ctx, signedIn(caller), args);

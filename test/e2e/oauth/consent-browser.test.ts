@@ -1,16 +1,16 @@
-// The consent and account pages in a real browser (Debian's Chromium through playwright-core,
-// headless): no scripts needed, the CSP in force, a real form POST with the SameSite=Lax session
-// cookie. Approve sends the browser to the client with a code that works; Deny with
-// access_denied; Disconnect on the account page revokes the app's token.
+// The consent and account pages in a real browser (headless Chromium through playwright-core,
+// test/helpers/chromium.ts): no scripts needed, the CSP in force, a real form POST with the
+// SameSite=Lax session cookie. Approve sends the browser to the client with a code that works; Deny
+// with access_denied; Disconnect on the account page revokes the app's token.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_SESSION_COOKIE } from '../../../src/auth/web-session.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { authorizePath, callListNotifications, exchange, pkcePair, registerClient, signedInPerson, type Client, type Person } from '../../helpers/oauth/oauth-flow.ts';
+import { launchChromium } from '../../helpers/chromium.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const server = useLorebookServer('e2e-oauth-browser');
 let browser: Browser;
 let alice: Person;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   alice = await signedInPerson(server.app.ctx(), 'alice');
   callback = createServer((_request, response) => response.end('the client got the answer'));
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,17 +1,17 @@
-// The device flow as a person meets it, in a real browser (Debian's Chromium through
-// playwright-core, headless): the script's verification_uri_complete -> lorebook's sign-in form
-// -> the real PDS's own sign-in and consent pages -> back to /device -> Approve. No cookie is
-// planted: the session is the one the real callback set.
-import { chromium, type Browser } from 'playwright-core';
+// The device flow as a person meets it, in a real browser (headless Chromium through
+// playwright-core, test/helpers/chromium.ts): the script's verification_uri_complete -> lorebook's
+// sign-in form -> the real PDS's own sign-in and consent pages -> back to /device -> Approve. No
+// cookie is planted: the session is the one the real callback set.
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
+import { launchChromium } from '../../helpers/chromium.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const { server, pds } = useSignInServer('e2e-device-browser');
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

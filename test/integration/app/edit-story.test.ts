@@ -244,3 +244,64 @@ describe('edit_story keeps the feed, the announce queue and the notifications in
     expect((await app.state()).filter((item) => item.PK === 'OUTBOX' && String(item.SK).includes(slug))).toEqual([]);
   });
 });
+
+describe('edit_story answers how many reproducers it tells (notified)', () => {
+  const carol = caller('carol');
+  const reproduced = async (title: string): Promise<string> => {
+    const slug = await published(title);
+    await reportReproduction(app.ctx(), bob, { slug, result: 'worked' });
+    await reportReproduction(app.ctx(), carol, { slug, result: 'failed' });
+    return slug;
+  };
+  const correction = (slug: string, title: string, extra = 'Fixed step 2.') => ({
+    slug,
+    markdown: storyTitled(title, { extra }),
+    kind: 'correction' as const,
+    note: 'Step 2 was wrong.',
+  });
+  const events = async (slug: string) => (await app.state()).filter((item) => item.PK === 'OUTBOX' && item.slug === slug);
+
+  it('a correction answers the number of reproducers; a rephrase, an addition and a correction nobody reproduced answer 0', async () => {
+    const title = 'Counted for its reproducers';
+    const slug = await reproduced(title);
+    expect((await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Reworded.' }), kind: 'rephrase' })).notified).toBe(0);
+    expect((await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'More.' }), kind: 'addition' })).notified).toBe(0);
+    expect(await editStory(app.ctx(), alice, correction(slug, title))).toMatchObject({ revision: 4, notified: 2 });
+    const lonely = await published('Corrected with nobody to tell');
+    expect((await editStory(app.ctx(), alice, correction(lonely, 'Corrected with nobody to tell'))).notified).toBe(0);
+  });
+
+  it('the same correction twice in a row: the first answers notified 2, the repeat tells nobody, answers 0 and writes nothing', async () => {
+    const title = 'Correction sent twice';
+    const slug = await reproduced(title);
+    const first = await editStory(app.ctx(), alice, correction(slug, title));
+    const before = await app.state();
+    const second = await editStory(app.ctx(), alice, correction(slug, title));
+    expect(first.notified).toBe(2);
+    expect(second).toEqual({ ...first, notified: 0 });
+    expect(await app.state()).toEqual(before);
+    expect(await events(slug)).toHaveLength(1);
+  });
+
+  it('16 parallel identical corrections record one event: one answer says notified 2, the other 15 say 0', async () => {
+    const title = 'Correction sent sixteen times';
+    const slug = await reproduced(title);
+    const answers = await Promise.all(Array.from({ length: 16 }, () => editStory(app.ctx(), alice, correction(slug, title))));
+    expect(answers.map((answer) => answer.notified).sort()).toEqual([...Array.from({ length: 15 }, () => 0), 2]);
+    for (const answer of answers) expect({ ...answer, notified: 0 }).toEqual({ ...answers[0], notified: 0 });
+    expect(await events(slug)).toHaveLength(1);
+    expect((await storyItems(slug)).filter((item) => String(item.SK).startsWith('REV#'))).toHaveLength(2);
+  });
+
+  it('an op_id replay of a correction after a different edit answers the first answer verbatim, notified 2 included', async () => {
+    const title = 'Correction replayed';
+    const slug = await reproduced(title);
+    const first = await editStory(app.ctx(), alice, { ...correction(slug, title), op_id: 'op-correction-1' });
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Reworded later.' }), kind: 'rephrase' });
+    const before = await app.allItems();
+    const replay = await editStory(app.ctx(), alice, { ...correction(slug, title), op_id: 'op-correction-1' });
+    expect(first.notified).toBe(2);
+    expect(replay).toEqual({ ...first, replayed: true });
+    expect(await app.allItems()).toEqual(before);
+  });
+});
