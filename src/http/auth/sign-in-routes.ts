@@ -63,7 +63,9 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
       const returnTo = safeReturnTo(c.req.query('return_to'), deps.baseUrl);
       const raw = c.req.query('handle');
       if (raw === undefined || raw.trim() === '') return c.html(signInPage(returnTo), 200, NO_STORE);
-      const handle = raw.trim().replace(/^@/, '').toLowerCase();
+      // Handles are case-insensitive; a DID is kept as typed (did:web's port is `%3A`).
+      const typed = raw.trim().replace(/^@/, '');
+      const handle = typed.startsWith('did:') ? typed : typed.toLowerCase();
       if (!IDENTIFIER.test(handle)) {
         throw validationFailed(`"${raw}" is not a Bluesky handle. Type your handle like alice.bsky.social (or your DID).`, {
           handle: 'a handle like alice.bsky.social',
