@@ -4,6 +4,7 @@
 // counted against the global registration budget in the transaction that creates it, and lives
 // a short while unless it completes an authorization (registration-budget.ts).
 import { z } from 'zod';
+import { isLorebookError, LorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { clientIdFor } from '../../auth/oauth/oauth-secrets.ts';
@@ -84,6 +85,15 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
       };
       return { outcome: answer(client), actions: [registerOAuthClient(client, now), window.count], guards: [] };
     },
+  }).catch((error: unknown) => Promise.reject(crowded(error)));
+}
+
+/** writeOnce gave up because other registrations kept taking the shared budget window at the same moment. */
+function crowded(error: unknown): unknown {
+  if (!isLorebookError(error) || error.code !== 'conflict') return error;
+  return new LorebookError('conflict', 'Many apps registered at the same moment. Nothing was registered twice: send the same registration again after retry_after_ms.', {
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    details: { reason: 'registrations_crowded' },
   });
 }
 
