@@ -8,7 +8,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parse } from 'hono/utils/cookie';
 
 export const SIGN_IN_BINDING_COOKIE = 'lorebook_sign_in';
-/** The cookie is sent to /auth/login (to be reused by a second tab) and /auth/callback only. */
+/** Scoped to the sign-in routes: /auth/login reuses it for a second tab, /auth/callback checks it. */
 export const SIGN_IN_BINDING_COOKIE_PATH = '/auth';
 
 /** 32 bytes of base64url without padding are 43 characters. */
