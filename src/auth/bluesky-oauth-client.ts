@@ -8,6 +8,7 @@ import {
   requestLocalLock,
   type OAuthClientMetadataInput,
 } from '@atproto/oauth-client-node';
+import { createSafeFetch } from '../../integrations/safe-fetch/index.ts';
 import type { AppContext } from '../app/app-context.ts';
 import { createSessionStore, createStateStore } from './bluesky-oauth-stores.ts';
 import type { SignInConfig } from './sign-in-config.ts';
@@ -55,6 +56,9 @@ export async function createBlueskyOAuthClient(ctx: AppContext, baseUrl: string,
     // @NOTE the lock only serialises token refreshes within one process; lorebook never
     // refreshes a PDS session (it revokes it at the end of the callback), so none is shared.
     requestLock: requestLocalLock,
+    // Handles, DIDs, PDSs and their metadata are named by whoever signs in: every fetch goes
+    // to public addresses only (SSRF), unless the operator opted in for a local PDS.
+    fetch: createSafeFetch({ allowPrivateAddresses: config.allowPrivateFetch === true }),
     // http PDSs and did:web documents only in development (a local PDS); production is https.
     allowHttp: config.mode === 'loopback',
     didCache: noCache,

@@ -16,6 +16,12 @@ export interface SignInConfig {
   handleResolver?: string;
   /** The did:plc directory; unset = https://plc.directory. Tests: the in-memory PLC. */
   plcDirectoryUrl?: string;
+  /**
+   * Development and tests only (a PDS and PLC on 127.0.0.1): let the sign-in's fetches reach
+   * loopback and private addresses. Absent = every handle, DID and metadata fetch goes to
+   * public addresses only (integrations/safe-fetch).
+   */
+  allowPrivateFetch?: true;
 }
 
 export const SIGN_IN_ENV = {
@@ -23,7 +29,16 @@ export const SIGN_IN_ENV = {
   privateKey: 'LOREBOOK_OAUTH_PRIVATE_KEY',
   handleResolver: 'LOREBOOK_BLUESKY_HANDLE_RESOLVER',
   plcDirectoryUrl: 'LOREBOOK_PLC_DIRECTORY_URL',
+  allowPrivateFetch: 'LOREBOOK_ALLOW_PRIVATE_FETCH',
 } as const;
+
+/** `1`/`true` turns it on; unset, empty, `0`/`false` leave it off; anything else is a typo worth stopping for. */
+function allowPrivateFetch(env: NodeJS.ProcessEnv): { allowPrivateFetch?: true } {
+  const raw = env[SIGN_IN_ENV.allowPrivateFetch];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return {};
+  if (raw === '1' || raw === 'true') return { allowPrivateFetch: true };
+  throw new Error(`${SIGN_IN_ENV.allowPrivateFetch} must be 1 (development against a local PDS) or unset, got "${raw}"`);
+}
 
 function optionalUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
@@ -45,7 +60,11 @@ export function readSignInConfig(env: NodeJS.ProcessEnv, baseUrl: string): SignI
   }
   const handleResolver = optionalUrl(env, SIGN_IN_ENV.handleResolver);
   const plcDirectoryUrl = optionalUrl(env, SIGN_IN_ENV.plcDirectoryUrl);
-  const resolution = { ...(handleResolver === undefined ? {} : { handleResolver }), ...(plcDirectoryUrl === undefined ? {} : { plcDirectoryUrl }) };
+  const resolution = {
+    ...(handleResolver === undefined ? {} : { handleResolver }),
+    ...(plcDirectoryUrl === undefined ? {} : { plcDirectoryUrl }),
+    ...allowPrivateFetch(env),
+  };
   if (mode === 'loopback') {
     if (new URL(baseUrl).hostname !== '127.0.0.1') {
       throw new Error(

@@ -39,6 +39,9 @@ Environment:
   LOREBOOK_BLUESKY_HANDLE_RESOLVER, LOREBOOK_PLC_DIRECTORY_URL
                              resolve handles / did:plc elsewhere (a local PDS and PLC; default: DNS
                              and https well-known / https://plc.directory)
+  LOREBOOK_ALLOW_PRIVATE_FETCH
+                             1 = sign-in may fetch loopback/private addresses (a local PDS; development
+                             only). Unset: public https addresses only (SSRF-safe); docs/auth.md
   BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
                              announce new stories on Bluesky as this account (an app password);
                              unset = announcing is off. The announce queue is swept every

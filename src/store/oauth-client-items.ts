@@ -1,10 +1,13 @@
 // Dynamically registered OAuth clients (RFC 7591): `OAUTHCLIENT#<client_id> / META`. The
 // client_id is derived from the registered metadata, so a second delivery of the same
-// registration lands on the same key (create once; an expired one may be replaced).
-import type { PutAction, StoredItem } from './actions.ts';
+// registration lands on the same key (create once; an expired one may be replaced). A client
+// starts with a short TTL; its first completed authorization (a code exchanged for tokens) marks
+// it authorized and moves its TTL to the long one, and every refresh keeps it there.
+import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
 import type { ItemKey } from './keys.ts';
 import { replaceItem } from './replace-by-key.ts';
 import { epochSeconds } from './store.ts';
+import { updateItem } from './update-item.ts';
 
 export interface OAuthClient {
   client_id: string;
@@ -15,6 +18,8 @@ export interface OAuthClient {
   client_id_issued_at: number;
   /** Epoch seconds (TTL). */
   expires_at: number;
+  /** ISO time of the first code exchanged for tokens; absent while the client never completed an authorization. */
+  authorized_at?: string;
 }
 
 export const oauthClientKey = (clientId: string): ItemKey => ({ PK: `OAUTHCLIENT#${clientId}`, SK: 'META' });
@@ -27,6 +32,16 @@ export function registerOAuthClient(client: OAuthClient, nowMs: number): PutActi
   );
 }
 
+/** In the transaction that issues the client tokens: it is authorized, and kept until `expiresAt`. */
+export function keepAuthorizedClient(clientId: string, nowMs: number, expiresAt: number): UpdateAction {
+  return updateItem(oauthClientKey(clientId), {
+    set: { expires_at: expiresAt },
+    setClauses: ['#authorized_at = if_not_exists(#authorized_at, :authorized_at)'],
+    names: { '#authorized_at': 'authorized_at' },
+    values: { ':authorized_at': new Date(nowMs).toISOString() },
+  });
+}
+
 export function toOAuthClient(item: StoredItem): OAuthClient {
   return {
     client_id: String(item.client_id),
@@ -35,5 +50,6 @@ export function toOAuthClient(item: StoredItem): OAuthClient {
     grant_types: (item.grant_types as unknown[]).map(String),
     client_id_issued_at: Number(item.client_id_issued_at),
     expires_at: Number(item.expires_at),
+    ...(typeof item.authorized_at === 'string' ? { authorized_at: item.authorized_at } : {}),
   };
 }

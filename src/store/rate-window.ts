@@ -4,12 +4,13 @@
 // writes nothing (no over-count that would stretch the wait), so the budget holds across
 // instances without any read-then-write.
 import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { UpdateAction } from './actions.ts';
 import type { ItemKey } from './keys.ts';
 import { callStore } from './store-unavailable.ts';
 import type { Store } from './store.ts';
 
 export interface RateWindow {
-  /** `account:<id>` or `ip:<address>`. */
+  /** `account:<id>`, `ip:<address>`, or `global:<what>` for a budget every caller shares. */
   subject: string;
   /** Epoch ms of the window's first instant. */
   windowStartMs: number;
@@ -32,14 +33,19 @@ export const rateWindowKey = (subject: string, windowStartMs: number): ItemKey =
  * expired item DynamoDB has not deleted yet is never counted into a later window.
  */
 export function countCallParams(tableName: string, window: RateWindow): UpdateCommandInput {
+  return { TableName: tableName, ...countCallAction(window).Update, ReturnValues: 'UPDATED_NEW' };
+}
+
+/** The same count as a transaction action, to count a write in the transaction that makes it. */
+export function countCallAction(window: RateWindow): UpdateAction {
   return {
-    TableName: tableName,
-    Key: rateWindowKey(window.subject, window.windowStartMs),
-    UpdateExpression: 'ADD #count :one SET #expires_at = :expires_at',
-    ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-    ExpressionAttributeNames: { '#count': 'count', '#expires_at': 'expires_at' },
-    ExpressionAttributeValues: { ':one': 1, ':limit': window.limit, ':expires_at': window.expiresAt },
-    ReturnValues: 'UPDATED_NEW',
+    Update: {
+      Key: rateWindowKey(window.subject, window.windowStartMs),
+      UpdateExpression: 'ADD #count :one SET #expires_at = :expires_at',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+      ExpressionAttributeNames: { '#count': 'count', '#expires_at': 'expires_at' },
+      ExpressionAttributeValues: { ':one': 1, ':limit': window.limit, ':expires_at': window.expiresAt },
+    },
   };
 }
 

@@ -44,7 +44,7 @@ const app = createHttpApp({
   search: createStorySearch(ctx),
   baseUrl,
   allowedOrigins: [],
-  signIn: { config: { mode: 'loopback', handleResolver: pds.url, plcDirectoryUrl: pds.plc.url }, log: () => undefined },
+  signIn: { config: { mode: 'loopback', handleResolver: pds.url, plcDirectoryUrl: pds.plc.url, allowPrivateFetch: true }, log: () => undefined },
 });
 handler = (request) => app.fetch(request);
 

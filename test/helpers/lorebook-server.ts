@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { AppConfig } from '../../src/app/app-context.ts';
 import { createStorySearch, type StorySearch } from '../../src/app/search/story-search.ts';
+import { DEFAULT_OAUTH_SERVER_SETTINGS, type OAuthServerSettings } from '../../src/auth/oauth/oauth-settings.ts';
 import { createToken } from '../../src/auth/tokens.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import type { HttpEnv } from '../../src/http/http-env.ts';
@@ -21,6 +22,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export interface ServerOptions {
   config?: Partial<AppConfig>;
+  /** The authorization server's lifetimes and budgets, over the defaults. */
+  oauthSettings?: Partial<OAuthServerSettings>;
   allowedOrigins?: string[];
   searchRefreshMs?: number;
   /** Sign in with Bluesky on (/auth/*), e.g. against the test PDS; read when the server starts. */
@@ -80,6 +83,7 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
       search: storySearch,
       baseUrl: base,
       allowedOrigins: options.allowedOrigins ?? [],
+      oauthSettings: { ...DEFAULT_OAUTH_SERVER_SETTINGS, ...options.oauthSettings },
       ...(options.signIn === undefined ? {} : { signIn: options.signIn() }),
     });
     const hono = honoApp;

@@ -1,7 +1,8 @@
 // The authorization request (RFC 6749 §4.1.1 + RFC 7636 + RFC 8707), judged before anyone signs
 // in or consents. A bad client_id or redirect_uri is shown to the person (redirecting to an
 // unverified URI would make lorebook an open redirector, RFC 6749 §4.1.2.1); every other fault
-// is sent back to the client's redirect URI as `error=…`.
+// is addressed to the client's registered redirect URI as `error=…` — which the route offers as
+// a link, never as an automatic redirect (RFC 9700 §4.11.2: anyone can register any https URI).
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { isCodeChallenge } from '../../auth/oauth/pkce.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
@@ -22,8 +23,8 @@ export type AuthorizeVerdict =
   | { ok: true; request: AuthorizeRequest }
   /** Shown as a page: there is no verified place to send the person back to. */
   | { ok: false; error: OAuthError; redirect?: undefined }
-  /** Sent back to the client as `error=…` on its verified redirect URI. */
-  | { ok: false; error: OAuthError; redirect: { uri: string; state?: string } };
+  /** For the client as `error=…` on its registered redirect URI (the person chooses to go there). */
+  | { ok: false; error: OAuthError; redirect: { uri: string; clientName: string; state?: string } };
 
 export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer, params: URLSearchParams): Promise<AuthorizeVerdict> {
   const single = (name: string): string | undefined => (params.getAll(name).length === 1 ? params.get(name) ?? undefined : undefined);
@@ -37,7 +38,7 @@ export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer,
     return { ok: false, error: new OAuthError('invalid_redirect_uri', `The redirect_uri is not one "${client.client_name}" registered (it must match exactly). lorebook does not send you to an unverified address.`) };
   }
   const state = single('state');
-  const back = (error: OAuthError): AuthorizeVerdict => ({ ok: false, error, redirect: { uri: redirectUri, ...(state === undefined ? {} : { state }) } });
+  const back = (error: OAuthError): AuthorizeVerdict => ({ ok: false, error, redirect: { uri: redirectUri, clientName: client.client_name, ...(state === undefined ? {} : { state }) } });
   if (single('response_type') !== 'code') return back(new OAuthError('unsupported_response_type', 'response_type must be "code".'));
   const method = single('code_challenge_method');
   const challenge = single('code_challenge');

@@ -1,17 +1,20 @@
 // Dynamic client registration (RFC 7591) for public clients (token_endpoint_auth_method "none",
 // PKCE instead of a secret). The client_id is derived from the registered metadata, so a second
-// delivery of one registration answers the same client, never a second row.
+// delivery of one registration answers the same client, never a second row. A new client is
+// counted against the global registration budget in the transaction that creates it, and lives
+// a short while unless it completes an authorization (registration-budget.ts).
 import { z } from 'zod';
+import { isLorebookError, LorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { clientIdFor } from '../../auth/oauth/oauth-secrets.ts';
 import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
 import { oauthClientKey, registerOAuthClient, toOAuthClient, type OAuthClient } from '../../store/oauth-client-items.ts';
-import { readItem } from '../../store/read-items.ts';
-import { writeAtomically } from '../../store/run-write.ts';
+import { pick, readItem } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
-import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
+import { writeOnce, type WritePlan } from '../write-once.ts';
+import { isWindowFull, registrationBudgetSpent, registrationWindow } from './registration-budget.ts';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
@@ -57,25 +60,41 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
 
   const clientName = input.client_name ?? new URL(input.redirect_uris[0] as string).host;
   const clientId = clientIdFor({ redirect_uris: input.redirect_uris, client_name: clientName, grant_types: grantTypes });
-  const now = ctx.store.now();
-  const client: OAuthClient = {
-    client_id: clientId,
-    client_name: clientName,
-    redirect_uris: input.redirect_uris,
-    grant_types: grantTypes,
-    client_id_issued_at: epochSeconds(now),
-    expires_at: epochSeconds(now) + oauth.settings.clientSeconds,
-  };
-  try {
-    await writeAtomically(ctx.store, [registerOAuthClient(client, now)]);
-    return answer(client);
-  } catch (error) {
-    if (!(error instanceof WriteCancelled)) throw error;
-    // The same registration landed first: its item holds this very metadata (the key says so).
-    const existing = await readItem(ctx.store, oauthClientKey(clientId));
-    if (existing === undefined) throw error;
-    return answer(toOAuthClient(existing));
-  }
+  const key = oauthClientKey(clientId);
+  return writeOnce<RegisteredClient>(ctx, {
+    tool: 'oauth_register',
+    caller: { account: clientId, handle: '' },
+    // Keyed by the metadata itself (the client_id is its hash): no op record needed.
+    opId: undefined,
+    fingerprint: '',
+    reads: [key, registrationWindow(oauth.settings, ctx.store.now()).key],
+    plan(read, { now }): WritePlan<RegisteredClient> {
+      // The same registration again: the same client, nothing written, no budget spent.
+      const existing = pick(read, key);
+      if (existing !== undefined) return { outcome: answer(toOAuthClient(existing)), actions: [], guards: [] };
+      const window = registrationWindow(oauth.settings, now);
+      if (isWindowFull(window, pick(read, window.key))) throw registrationBudgetSpent(window);
+      const client: OAuthClient = {
+        client_id: clientId,
+        client_name: clientName,
+        redirect_uris: input.redirect_uris,
+        grant_types: grantTypes,
+        client_id_issued_at: epochSeconds(now),
+        // Short until the client completes an authorization (token-request.ts extends it).
+        expires_at: epochSeconds(now) + oauth.settings.pendingClientSeconds,
+      };
+      return { outcome: answer(client), actions: [registerOAuthClient(client, now), window.count], guards: [] };
+    },
+  }).catch((error: unknown) => Promise.reject(crowded(error)));
+}
+
+/** writeOnce gave up because other registrations kept taking the shared budget window at the same moment. */
+function crowded(error: unknown): unknown {
+  if (!isLorebookError(error) || error.code !== 'conflict') return error;
+  return new LorebookError('conflict', 'Many apps registered at the same moment. Nothing was registered twice: send the same registration again after retry_after_ms.', {
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    details: { reason: 'registrations_crowded' },
+  });
 }
 
 /** A live registered client, or undefined. */

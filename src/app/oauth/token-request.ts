@@ -12,8 +12,10 @@ import { isLorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/auth-code-items.ts';
 import { extendGrant } from '../../store/grant-items.ts';
+import { keepAuthorizedClient } from '../../store/oauth-client-items.ts';
 import { pick } from '../../store/read-items.ts';
 import { refreshKey, rotateRefreshToken, toRefreshToken } from '../../store/refresh-token-items.ts';
+import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
 import { writeOnce, type WritePlan } from '../write-once.ts';
 import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
@@ -92,7 +94,13 @@ async function exchangeCode(ctx: AppContext, oauth: OAuthServer, clientId: strin
       const minted = mintTokens(oauth, { grant_id: issued.grant_id, account: issued.account, client_id: issued.client_id, client_name: issued.client_name, resource: issued.resource }, now);
       return {
         outcome: minted.answer,
-        actions: [consumeAuthCode(issued.code_hash, new Date(now).toISOString()), ...extendGrant({ grant_id: issued.grant_id, account: issued.account }, minted.refreshExpiresAt), ...minted.actions],
+        actions: [
+          consumeAuthCode(issued.code_hash, new Date(now).toISOString()),
+          ...extendGrant({ grant_id: issued.grant_id, account: issued.account }, minted.refreshExpiresAt),
+          ...minted.actions,
+          // The client completed an authorization: no longer a pending registration.
+          keepAuthorizedClient(clientId, now, epochSeconds(now) + oauth.settings.clientSeconds),
+        ],
         guards: [],
       };
     },
@@ -119,7 +127,13 @@ async function refresh(ctx: AppContext, oauth: OAuthServer, clientId: string, fi
       const minted = mintTokens(oauth, { grant_id: token.grant_id, account: token.account, client_id: token.client_id, client_name: token.client_name, resource: token.resource }, now);
       return {
         outcome: minted.answer,
-        actions: [rotateRefreshToken(token.refresh_hash, new Date(now).toISOString()), ...extendGrant({ grant_id: token.grant_id, account: token.account }, minted.refreshExpiresAt), ...minted.actions],
+        actions: [
+          rotateRefreshToken(token.refresh_hash, new Date(now).toISOString()),
+          ...extendGrant({ grant_id: token.grant_id, account: token.account }, minted.refreshExpiresAt),
+          ...minted.actions,
+          // A client in use outlives its longest refresh family.
+          keepAuthorizedClient(clientId, now, epochSeconds(now) + oauth.settings.clientSeconds),
+        ],
         guards: [],
       };
     },

@@ -10,8 +10,15 @@ export interface OAuthServerSettings {
   authorizationCodeSeconds: number;
   /** A consent page must be answered within this. */
   consentSeconds: number;
-  /** A dynamically registered client is forgotten this long after its registration. */
+  /** A client that completed an authorization is kept this long after its last code exchange or refresh. */
   clientSeconds: number;
+  /**
+   * A client registered anonymously that never completed an authorization is forgotten this long
+   * after registering: registrations cannot fill the table for months.
+   */
+  pendingClientSeconds: number;
+  /** New registrations, across all instances, per clock hour: bounds how many pending clients live at once. */
+  registrationsPerHour: number;
 }
 
 export const DEFAULT_OAUTH_SERVER_SETTINGS: OAuthServerSettings = {
@@ -20,6 +27,8 @@ export const DEFAULT_OAUTH_SERVER_SETTINGS: OAuthServerSettings = {
   authorizationCodeSeconds: 5 * 60,
   consentSeconds: 10 * 60,
   clientSeconds: 180 * 24 * 60 * 60,
+  pendingClientSeconds: 24 * 60 * 60,
+  registrationsPerHour: 100,
 };
 
 const ENV: Record<keyof OAuthServerSettings, string> = {
@@ -28,6 +37,8 @@ const ENV: Record<keyof OAuthServerSettings, string> = {
   authorizationCodeSeconds: 'LOREBOOK_OAUTH_CODE_SECONDS',
   consentSeconds: 'LOREBOOK_OAUTH_CONSENT_SECONDS',
   clientSeconds: 'LOREBOOK_OAUTH_CLIENT_SECONDS',
+  pendingClientSeconds: 'LOREBOOK_OAUTH_PENDING_CLIENT_SECONDS',
+  registrationsPerHour: 'LOREBOOK_OAUTH_REGISTRATIONS_PER_HOUR',
 };
 
 export function readOAuthServerSettings(env: NodeJS.ProcessEnv): OAuthServerSettings {
@@ -36,7 +47,7 @@ export function readOAuthServerSettings(env: NodeJS.ProcessEnv): OAuthServerSett
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number of seconds, got "${raw}"`);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
     settings[field] = value;
   }
   if (settings.authorizationCodeSeconds > 600) throw new Error(`${ENV.authorizationCodeSeconds} is at most 600 (RFC 6749 §4.1.2)`);

@@ -11,7 +11,8 @@ import { deleteCookie, setCookie } from 'hono/cookie';
 import type { AppContext } from '../../app/app-context.ts';
 import { recordBlueskySignIn } from '../../app/bluesky-sign-in.ts';
 import { createBlueskyOAuthClient, CALLBACK_PATH, CLIENT_METADATA_PATH, JWKS_PATH } from '../../auth/bluesky-oauth-client.ts';
-import { readSignInState } from '../../auth/bluesky-oauth-stores.ts';
+import { readSignInState, SIGN_IN_STATE_SECONDS } from '../../auth/bluesky-oauth-stores.ts';
+import { bindingHash, nonceFor, sameBrowser, SIGN_IN_BINDING_COOKIE, SIGN_IN_BINDING_COOKIE_PATH } from '../../auth/sign-in-binding.ts';
 import type { SignInConfig } from '../../auth/sign-in-config.ts';
 import { endWebSession, readWebSession, startWebSession, WEB_SESSION_COOKIE, WEB_SESSION_SECONDS } from '../../auth/web-session.ts';
 import { isLorebookError, LorebookError, validationFailed } from '../../domain/errors.ts';
@@ -39,6 +40,8 @@ export interface SignInDeps {
 /** What lorebook carries through the PDS round trip in the client's app state. */
 interface AppState {
   return_to: string;
+  /** The sha256 of the browser-binding nonce (sign-in-binding.ts); the cookie holds the nonce. */
+  browser?: string;
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -60,15 +63,18 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
       const returnTo = safeReturnTo(c.req.query('return_to'), deps.baseUrl);
       const raw = c.req.query('handle');
       if (raw === undefined || raw.trim() === '') return c.html(signInPage(returnTo), 200, NO_STORE);
-      const handle = raw.trim().replace(/^@/, '').toLowerCase();
+      // Handles are case-insensitive; a DID is kept as typed (did:web's port is `%3A`).
+      const typed = raw.trim().replace(/^@/, '');
+      const handle = typed.startsWith('did:') ? typed : typed.toLowerCase();
       if (!IDENTIFIER.test(handle)) {
         throw validationFailed(`"${raw}" is not a Bluesky handle. Type your handle like alice.bsky.social (or your DID).`, {
           handle: 'a handle like alice.bsky.social',
         });
       }
       let url: URL;
+      const nonce = nonceFor(c.req.header('cookie'));
       try {
-        const appState: AppState = { return_to: returnTo };
+        const appState: AppState = { return_to: returnTo, browser: bindingHash(nonce) };
         url = await (await oauthClient()).authorize(handle, { state: JSON.stringify(appState) });
       } catch (error) {
         if (isLorebookError(error)) throw error;
@@ -86,6 +92,7 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
           cause: error,
         });
       }
+      setCookie(c, SIGN_IN_BINDING_COOKIE, nonce, { path: SIGN_IN_BINDING_COOKIE_PATH, httpOnly: true, sameSite: 'Lax', secure, maxAge: SIGN_IN_STATE_SECONDS });
       return c.redirect(url.href, 302);
     });
   });
@@ -94,6 +101,7 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
     c.header('Cache-Control', 'no-store');
     return refusing(c, deps.baseUrl, async () => {
       const params = new URL(c.req.url).searchParams;
+      await refuseOtherBrowser(c, params);
       const oauth = await oauthClient();
       let did: string;
       let appState: AppState;
@@ -133,6 +141,22 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
   if (deps.config.mode === 'production') {
     app.get(CLIENT_METADATA_PATH, async (c) => c.json((await oauthClient()).clientMetadata, 200, { 'Cache-Control': 'public, max-age=600' }));
     app.get(JWKS_PATH, async (c) => c.json((await oauthClient()).jwks, 200, { 'Cache-Control': 'public, max-age=600' }));
+  }
+
+  /**
+   * Login CSRF: a pending sign-in goes on only in the browser that started it. Checked before the
+   * state is consumed, so a refused callback writes nothing and the link stays usable by its
+   * owner. A used or unknown state goes on to the client, which refuses it without a write.
+   */
+  async function refuseOtherBrowser(c: Context<HttpEnv>, params: URLSearchParams): Promise<void> {
+    const state = params.get('state') ?? '';
+    const stored = state === '' ? undefined : await readSignInState(deps.ctx, state);
+    if (stored?.state_data === undefined || stored.used_at !== undefined) return;
+    if (sameBrowser(parseAppState(stored.app_state ?? null).browser, c.req.header('cookie'))) return;
+    log('lorebook: sign-in callback refused: it was opened in another browser than the one that started the sign-in');
+    throw new LorebookError('forbidden', 'This sign-in link was started in another browser. Nothing was changed: start signing in here, from the sign-in page.', {
+      details: { reason: 'other_browser' },
+    });
   }
 
   /** The callback could not complete: say why, write nothing more. */
@@ -182,7 +206,10 @@ async function currentHandle(oauth: NodeOAuthClient, did: string): Promise<strin
 function parseAppState(raw: string | null): AppState {
   if (raw === null) return { return_to: DEFAULT_RETURN_TO };
   const parsed = JSON.parse(raw) as Partial<AppState>;
-  return { return_to: typeof parsed.return_to === 'string' ? parsed.return_to : DEFAULT_RETURN_TO };
+  return {
+    return_to: typeof parsed.return_to === 'string' ? parsed.return_to : DEFAULT_RETURN_TO,
+    ...(typeof parsed.browser === 'string' ? { browser: parsed.browser } : {}),
+  };
 }
 
 function wantsHtml(c: Context<HttpEnv>): boolean {

@@ -13,7 +13,7 @@ import { isLorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
-import { authorizeRefusalPage, consentPage } from './consent-page.ts';
+import { authorizeRefusalPage, consentPage, returnToClientPage } from './consent-page.ts';
 import { OAUTH_PATHS } from './metadata.ts';
 import { NO_STORE } from './oauth-answer.ts';
 
@@ -42,7 +42,10 @@ export function mountAuthorize(app: Hono<HttpEnv>, deps: AuthorizeRouteDeps): vo
     const verdict = await judgeAuthorizeRequest(deps.ctx, deps.oauth, url.searchParams);
     if (!verdict.ok) {
       if (verdict.redirect === undefined) return c.html(authorizeRefusalPage(verdict.error), 400, NO_STORE);
-      return c.redirect(redirectWith(deps.oauth, verdict.redirect.uri, { error: verdict.error.error, error_description: verdict.error.message, state: verdict.redirect.state }), 302);
+      // Every client registered itself (unverified), so its redirect URI may be anyone's site:
+      // the error goes back to it only through a link the person chooses (RFC 9700 §4.11.2).
+      const back = redirectWith(deps.oauth, verdict.redirect.uri, { error: verdict.error.error, error_description: verdict.error.message, state: verdict.redirect.state });
+      return c.html(returnToClientPage(verdict.error, verdict.redirect.clientName, back), 400, PAGE_HEADERS);
     }
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, `${url.pathname}${url.search}`);

@@ -42,3 +42,20 @@ export function authorizeRefusalPage(error: OAuthError): Page {
 <p><small>Code: <code>${error.error}</code></small></p>`,
   );
 }
+
+/**
+ * The interstitial for an authorization error addressed to a client's redirect URI: the client
+ * registered itself and is not verified, so lorebook says where the link goes and lets the
+ * person decide, instead of redirecting there on its own (an open redirector for phishing).
+ */
+export function returnToClientPage(error: OAuthError, clientName: string, href: string): Page {
+  const host = new URL(href).host || new URL(href).protocol;
+  return layout(
+    'Cannot connect this app',
+    html`<h1>“${clientName}” sent a request lorebook cannot accept</h1>
+<p class="error">${error.message}</p>
+<p><small>Code: <code>${error.error}</code></small></p>
+<p>lorebook has not verified this app. It asked to be sent back to <code>${host}</code>; go there only if you trust it.</p>
+<p><a href="${href}">Return to ${host}</a></p>`,
+  );
+}

@@ -14,6 +14,8 @@ import {
   newClient,
   pkcePair,
   refreshWith,
+  registerClient,
+  returnLinkOf,
   signedInPerson,
   type Person,
 } from '../../helpers/oauth/oauth-flow.ts';
@@ -71,14 +73,15 @@ describe('the authorization code flow', () => {
 });
 
 describe('refusals', () => {
-  it('plain PKCE (or none) is refused at authorize, sent back to the client as invalid_request, and nothing is written', async () => {
+  it('plain PKCE (or none) is refused at authorize, offered back to the client as invalid_request, and nothing is written', async () => {
     const client = await newClient(base());
     const before = await observable();
     const { verifier } = pkcePair();
     for (const params of [{ code_challenge: verifier, code_challenge_method: 'plain' }, {}]) {
       const refused = await get(base(), authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, state: 'x', ...params }), alice.cookie);
-      expect(refused.status).toBe(302);
-      const location = new URL(refused.headers.get('location') ?? '');
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('location')).toBeNull();
+      const location = returnLinkOf(refused.text);
       expect(`${location.origin}${location.pathname}`).toBe(client.redirect_uri);
       expect(location.searchParams.get('error')).toBe('invalid_request');
       expect(location.searchParams.get('state')).toBe('x');
@@ -175,7 +178,7 @@ describe('refusals', () => {
   it('a resource other than /mcp is invalid_target at authorize and at the token endpoint', async () => {
     const client = await newClient(base());
     const refused = await get(base(), authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, resource: `${base()}/v1` }), alice.cookie);
-    expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_target');
+    expect(returnLinkOf(refused.text).searchParams.get('error')).toBe('invalid_target');
     const { code, pkce } = await authorizationCode(base(), alice, client);
     expect((await exchange(base(), client, code, pkce.verifier, { resource: 'https://elsewhere.example/mcp' })).json().error).toBe('invalid_target');
   });
@@ -190,6 +193,33 @@ describe('refusals', () => {
     expect(location.searchParams.get('state')).toBe('s1');
     expect(location.searchParams.get('code')).toBeNull();
     expect((await observable()).filter((item) => item.client_id === client.client_id && /^(GRANT|AUTHCODE|ACCOUNT)#/.test(String(item.PK)))).toEqual([]);
+  });
+
+  it('an authorize error for a self-registered client is never an automatic redirect (open redirector): a page names the target host and links to it', async () => {
+    // Anyone may register any https redirect URI, then hand out an erroneous authorize link.
+    const registered = await registerClient(base(), { client_name: 'Totally lorebook', redirect_uris: ['https://phish.example/landing'] });
+    const before = await observable();
+    const link = authorizePath({ client_id: String(registered.json().client_id), redirect_uri: 'https://phish.example/landing', response_type: 'token', state: 'p' });
+    for (const cookie of [undefined, alice.cookie]) {
+      const answer = await get(base(), link, cookie);
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('location')).toBeNull();
+      expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(answer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(answer.text).toContain('lorebook has not verified this app');
+      expect(answer.text).toContain('<code>phish.example</code>');
+      const back = returnLinkOf(answer.text);
+      expect(`${back.origin}${back.pathname}`).toBe('https://phish.example/landing');
+      expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'unsupported_response_type', state: 'p', iss: base() });
+    }
+    // An unknown client or an unregistered redirect_uri: an error page with no link at all.
+    for (const params of [{ client_id: 'lbc_00000000000000000000000000000000', redirect_uri: 'https://phish.example/landing' }, { client_id: String(registered.json().client_id), redirect_uri: 'https://phish.example/other' }]) {
+      const answer = await get(base(), authorizePath({ ...params, response_type: 'token' }));
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('location')).toBeNull();
+      expect(answer.text).not.toContain('phish.example/');
+    }
+    expect(await observable()).toEqual(before);
   });
 
   it('without a web session, authorize sends the browser to Sign in with Bluesky and back to this very request', async () => {

@@ -33,11 +33,11 @@ describe('A replayed sign-in callback', () => {
     expect(await stored()).toEqual(after);
   });
 
-  it('16 deliveries in parallel: one account, one session, one 303; the other 15 are "already used"', async () => {
+  it('16 deliveries in parallel from the signing-in browser: one account, one session, one 303; the other 15 are "already used"', async () => {
     const bob = await pds().createAccount('bob');
-    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: bob.handle, password: bob.password });
+    const { callbackUrl, jar } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: bob.handle, password: bob.password });
     const before = await stored();
-    const answers = await Promise.all(Array.from({ length: 16 }, () => deliverCallback(callbackUrl, new CookieJar())));
+    const answers = await Promise.all(Array.from({ length: 16 }, () => deliverCallback(callbackUrl, jar.copy())));
     expect(answers.map((a) => a.status).sort()).toEqual([303, ...Array<number>(15).fill(409)]);
     expect(answers.filter((a) => a.headers['set-cookie'] !== undefined)).toHaveLength(1);
     const after = await stored();

@@ -86,6 +86,13 @@ export function consentSecretOf(page: string): string {
   return secret;
 }
 
+/** The "Return to <host>" link of the interstitial an authorize error shows (never a redirect). */
+export function returnLinkOf(page: string): URL {
+  const href = /<a href="([^"]+)">Return to /.exec(page)?.[1];
+  if (href === undefined) throw new Error(`no return link on the page: ${page.slice(0, 300)}`);
+  return new URL(href.replaceAll('&amp;', '&'));
+}
+
 export const decide = (baseUrl: string, cookie: string, consent: string, decision: 'approve' | 'deny'): Promise<Answer> =>
   post(baseUrl, '/oauth/consent', { consent, decision }, { Cookie: cookie, Origin: baseUrl });
 

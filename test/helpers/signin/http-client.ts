@@ -21,6 +21,13 @@ export class CookieJar {
     return [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
+  /** Another browser holding the same cookies (the same person's second request, in parallel). */
+  copy(): CookieJar {
+    const twin = new CookieJar();
+    for (const [origin, cookies] of this.byOrigin) for (const [name, value] of cookies) twin.set(origin, name, value);
+    return twin;
+  }
+
   get(url: string, name: string): string | undefined {
     return this.byOrigin.get(new URL(url).origin)?.get(name);
   }

@@ -29,7 +29,7 @@ export function useSignInServer(suite: string, options: Omit<ServerOptions, 'sig
   const server = useLorebookServer(suite, {
     ...options,
     signIn: () => ({
-      config: { mode: 'loopback', handleResolver: need().url, plcDirectoryUrl: need().plc.url },
+      config: { mode: 'loopback', handleResolver: need().url, plcDirectoryUrl: need().plc.url, allowPrivateFetch: true },
       log: (line) => void logs.push(line),
     }),
   });

@@ -22,6 +22,7 @@ const app = useAppFixture('lambda-http-sign-in');
 const KEY_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:lorebook-sign-in-key-AbCdEf';
 const FEED_DID = 'did:plc:lorebookfeedpublisher';
 const CLIENT_SECONDS = 3600;
+const PENDING_CLIENT_SECONDS = 7_200;
 const ACCESS_TOKEN_SECONDS = 900;
 // Nothing listens on port 1: a handle lookup fails at once, and never leaves 127.0.0.1.
 const NOWHERE = 'http://127.0.0.1:1';
@@ -47,6 +48,7 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   LOREBOOK_SIGN_IN_KEY_SECRET_ID: KEY_SECRET_ARN,
   BLUESKY_FEED_PUBLISHER_DID: FEED_DID,
   LOREBOOK_OAUTH_CLIENT_SECONDS: String(CLIENT_SECONDS),
+  LOREBOOK_OAUTH_PENDING_CLIENT_SECONDS: String(PENDING_CLIENT_SECONDS),
   LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS: String(ACCESS_TOKEN_SECONDS),
   LOREBOOK_BLUESKY_HANDLE_RESOLVER: NOWHERE,
   LOREBOOK_PLC_DIRECTORY_URL: NOWHERE,
@@ -121,7 +123,7 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     expect(started.verification_uri).toBe(`${FUNCTION_URL}/device`);
   });
 
-  it('the OAuth server keeps LOREBOOK_OAUTH_CLIENT_SECONDS: a client registered through the handler (twice: one client) expires after that long', async () => {
+  it('the OAuth server keeps LOREBOOK_OAUTH_PENDING_CLIENT_SECONDS: a client registered through the handler (twice: one client) expires after that long until it completes an authorization', async () => {
     const { fetch } = lambda();
     const register = () =>
       fetch(`${FUNCTION_URL}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'lambda parity', redirect_uris: ['http://127.0.0.1:33418/callback'] }) });
@@ -132,10 +134,10 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     const stored = await readItem(app.ctx().store, oauthClientKey(registered.client_id));
     expect(stored).toBeDefined();
     const client = toOAuthClient(stored as NonNullable<typeof stored>);
-    expect(client.expires_at - client.client_id_issued_at).toBe(CLIENT_SECONDS);
+    expect(client.expires_at - client.client_id_issued_at).toBe(PENDING_CLIENT_SECONDS);
   });
 
-  it('a whole authorization code flow through the handler: the consent lands in the function\'s log, the token lives LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS', async () => {
+  it('a whole authorization code flow through the handler: the consent lands in the function\'s log, the token lives LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS, the client is then kept LOREBOOK_OAUTH_CLIENT_SECONDS', async () => {
     const { fetch, logs } = lambda();
     // Signed in as /auth/callback leaves a person (a real PDS sign-in needs a public client_id).
     const person = await signedInPerson(app.ctx(), 'lambda-consent');
@@ -159,6 +161,10 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     expect(token.status).toBe(200);
     expect(((await token.json()) as { expires_in: number }).expires_in).toBe(ACCESS_TOKEN_SECONDS);
     expect(logs).toContainEqual(expect.stringContaining(`lorebook: oauth consent approved: "lambda flow"`));
+    // The client completed an authorization: it is now kept LOREBOOK_OAUTH_CLIENT_SECONDS.
+    const client = toOAuthClient((await readItem(app.ctx().store, oauthClientKey(client_id))) as NonNullable<Awaited<ReturnType<typeof readItem>>>);
+    expect(client.expires_at - Math.floor(app.ctx().store.now() / 1000)).toBeGreaterThan(CLIENT_SECONDS - 60);
+    expect(client.expires_at - Math.floor(app.ctx().store.now() / 1000)).toBeLessThanOrEqual(CLIENT_SECONDS);
   });
 });
 

@@ -50,6 +50,34 @@ const exchangeForm = (clientId: string, code: string, pkce: Pkce, redirectUri: s
   new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkce.verifier, redirect_uri: redirectUri });
 
 describe('OAuth writes under faults', () => {
+  it('a registration that meets TransactionConflicts waits, re-plans and makes one client, counted once in the budget', async () => {
+    const budget = async () => Number((await fixture.state()).find((item) => item.PK === 'RATE#global:oauth-registration')?.count ?? 0);
+    const counted = await budget();
+    const conflicts = injectTransactionConflicts(client(), 2);
+    let answer: RegisteredClient;
+    try {
+      answer = await registerClient(fixture.ctx(), oauth, { client_name: 'conflicted-register', redirect_uris: ['http://127.0.0.1:47000/conflicted-register'] });
+      expect(conflicts.injected()).toBe(2);
+    } finally {
+      conflicts.remove();
+    }
+    const stored = await fixture.state();
+    expect(stored.filter((item) => item.client_id === answer.client_id && String(item.PK).startsWith('OAUTHCLIENT#'))).toHaveLength(1);
+    expect(await budget()).toBe(counted + 1);
+  });
+
+  it('a registration that keeps meeting conflicts is a retryable conflict (registrations_crowded) and writes nothing', async () => {
+    const before = await fixture.state();
+    const conflicts = injectTransactionConflicts(client(), fixture.ctx().config.maxWriteAttempts);
+    try {
+      const refused = registerClient(fixture.ctx(), oauth, { client_name: 'crowded-register', redirect_uris: ['http://127.0.0.1:47000/crowded-register'] });
+      await expect(refused).rejects.toMatchObject({ code: 'conflict', retryable: true, retryAfterMs: expect.any(Number), details: { reason: 'registrations_crowded' } });
+    } finally {
+      conflicts.remove();
+    }
+    expect(await fixture.state()).toEqual(before);
+  });
+
   it('an Approve that meets TransactionConflicts waits, re-plans and still makes one grant and one code', async () => {
     const { secret, clientId } = await consentFor('conflicted-approve');
     const conflicts = injectTransactionConflicts(client(), 2);

@@ -9,6 +9,13 @@ describe('the sign-in client switch (LOREBOOK_BLUESKY_OAUTH_CLIENT)', () => {
     expect(readSignInConfig({}, 'http://127.0.0.1:8787')).toEqual({ mode: 'loopback' });
   });
 
+  it('fetches only public addresses unless LOREBOOK_ALLOW_PRIVATE_FETCH is 1 (a local PDS); the resolver settings alone do not open it', () => {
+    const local = { LOREBOOK_BLUESKY_HANDLE_RESOLVER: 'http://127.0.0.1:2583', LOREBOOK_PLC_DIRECTORY_URL: 'http://127.0.0.1:2582' };
+    expect(readSignInConfig(local, 'http://127.0.0.1:8787')).not.toHaveProperty('allowPrivateFetch');
+    for (const off of ['', '0', 'false']) expect(readSignInConfig({ LOREBOOK_ALLOW_PRIVATE_FETCH: off }, 'http://127.0.0.1:8787')).toEqual({ mode: 'loopback' });
+    for (const on of ['1', 'true']) expect(readSignInConfig({ ...local, LOREBOOK_ALLOW_PRIVATE_FETCH: on }, 'http://127.0.0.1:8787')).toMatchObject({ allowPrivateFetch: true });
+  });
+
   it('the loopback client redirects to /auth/callback on 127.0.0.1 and asks only for the atproto scope', () => {
     const metadata = clientMetadata('http://127.0.0.1:8787', { mode: 'loopback' });
     expect(metadata.redirect_uris).toEqual(['http://127.0.0.1:8787/auth/callback']);
@@ -45,6 +52,7 @@ describe('the sign-in client switch (LOREBOOK_BLUESKY_OAUTH_CLIENT)', () => {
     [{ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: 'nope' }, 'https://l.example', /must be a JWK as JSON text/],
     [{ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: '{"kty":"EC"}' }, 'https://l.example', /private JWK \(with "d"\) and a "kid"/],
     [{ LOREBOOK_BLUESKY_HANDLE_RESOLVER: 'ftp://x' }, 'http://127.0.0.1:1', /LOREBOOK_BLUESKY_HANDLE_RESOLVER must be an http\(s\) URL/],
+    [{ LOREBOOK_ALLOW_PRIVATE_FETCH: 'yes' }, 'http://127.0.0.1:1', /LOREBOOK_ALLOW_PRIVATE_FETCH must be 1/],
   ])('refuses %j on %s with a message that says what to fix', (env, base, message) => {
     expect(() => readSignInConfig(env, base)).toThrow(message);
   });
