@@ -90,5 +90,13 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       return { ...plan, outcome: { ...plan.outcome, notified } };
     },
   });
-  return notifyAfterCommit(ctx, announceAfterCommit(ctx, outcome));
+  return notifyAfterCommit(ctx, announceAfterCommit(ctx, withNotified(outcome)));
+}
+
+/**
+ * An op record stored before edits answered `notified` (up to a day of them when this deploys)
+ * replays without it; its count was never kept, so it answers 0 rather than fail the output schema.
+ */
+function withNotified(outcome: Replayed<EditOutcome>): Replayed<EditOutcome> {
+  return typeof outcome.notified === 'number' ? outcome : { ...outcome, notified: 0 };
 }
