@@ -99,7 +99,7 @@ export const frontMatterSchema = z.strictObject(
     visibility: oneOf('visibility', STORY_VISIBILITIES, undefined).default('public'),
     stack: stack.default([]),
     image: image.optional(),
-    image_alt: shortText('image_alt', MAX_IMAGE_ALT_CHARS).optional(),
+    image_alt: shortText('image_alt', MAX_IMAGE_ALT_CHARS, '`image_alt`', 'multiline').optional(),
     agent: shortText('agent', MAX_SHORT_TEXT_CHARS).optional(),
     model: shortText('model', MAX_SHORT_TEXT_CHARS).optional(),
   },
