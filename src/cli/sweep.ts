@@ -10,6 +10,7 @@ import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
 import type { AnnounceResult } from '../outbox/announce-story.ts';
 import { ensureTable } from '../store/bootstrap.ts';
+import { stderrLog } from '../log-sink.ts';
 import { openLocalStore, type LocalStore } from './local-store.ts';
 
 const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--json]
@@ -80,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
   let client: { destroy(): void } | undefined;
   try {
     const config = readConfig();
-    const announcer = buildAnnouncer(config, (line) => err(line.replace(/^lorebook: /, 'sweep: ')));
+    const announcer = buildAnnouncer(config, (line) => stderrLog(line.replace(/^lorebook: /, 'sweep: ')));
     if (announcer === undefined) {
       err('sweep: nothing was posted: announcing is off.');
       return 1;
@@ -97,9 +98,10 @@ async function main(argv: string[]): Promise<number> {
       err(`sweep: retry ${slug}: ${result.outcome}${result.reason === undefined ? '' : ` (${result.reason})`}`);
     }
     err(`sweep: looking at up to ${limit} due announcement(s) in table "${config.tableName}" at ${store.endpoint}`);
-    const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => err(`sweep: ${line}`) }, {
+    // These lines quote Bluesky's own error messages: one escaped line each (src/log-sink.ts).
+    const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => stderrLog(`sweep: ${line}`) }, {
       limit,
-      onStory: (result, index, of) => err(progress(result, index, of)),
+      onStory: (result, index, of) => stderrLog(progress(result, index, of)),
     });
     out(json ? JSON.stringify({ ...report, results: report.results.map(({ failure: _failure, ...rest }) => rest) }, null, 2) : `sweep: ${summarize(report)}`);
     return 0;
