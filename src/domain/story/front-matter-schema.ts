@@ -76,7 +76,7 @@ const stack = z
   })
   .max(MAX_STACK_ITEMS, { error: `List at most ${MAX_STACK_ITEMS} items in \`stack\`.` });
 
-const image = text('image', undefined).superRefine(
+const image = text('image', undefined, 'single-line').superRefine(
   check((value) => {
     if (value.length > MAX_IMAGE_URL_CHARS) return `The image URL is longer than ${MAX_IMAGE_URL_CHARS} characters.`;
     const url = URL.canParse(value) ? new URL(value) : undefined;
