@@ -4,7 +4,8 @@
 // reader: they are dropped here, on the way out.
 import { stripForbiddenChars } from '../../domain/text-controls.ts';
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+// `&#39;` rather than `&apos;`: the same in XML, and also read by HTML 4 era feed readers.
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escaped for an XML text node or attribute, without the characters XML cannot hold. */
 export const xmlText = (text: string): string => stripForbiddenChars(text).replace(/[&<>"']/g, (char) => XML_ESCAPES[char] as string);

@@ -49,7 +49,7 @@ interface FeedEntry {
 
 /** The minimal HTML decoding an Atom reader does on a `type="html"` element. */
 const decodeHtml = (text: string): string =>
-  text.replace(/&(lt|gt|quot|apos|amp);/g, (_whole, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] as string);
+  text.replace(/&(lt|gt|quot|#39|amp);/g, (_whole, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name] as string);
 
 /** Fetches /feed.atom, proves it well-formed, and answers its entries as a reader would read them. */
 async function readFeed(): Promise<FeedEntry[]> {
