@@ -16,7 +16,7 @@ import { storyTitled, successStory } from '../../helpers/stories.ts';
 
 const server = useLorebookServer('pages-atom-feed-text');
 /** Each run is a few requests and a table scan: seconds alone, far longer on a loaded machine. */
-const FUZZ_TIMEOUT_MS = 180_000;
+const FUZZ_TIMEOUT_MS = 300_000;
 const outside = useOutside(server.app);
 let token = '';
 let account = '';
@@ -83,17 +83,20 @@ const publishParts = (title: string, narrative: string): Promise<Response> =>
 describe('the Atom feed under hostile text', () => {
   it('text sent to publish is refused naming the field, with nothing written, or published and read back as written; the feed is always well-formed', async () => {
     let published = 0;
+    // The state after one run is the state before the next: one table scan per run.
+    let before = await server.app.state();
     await fc.assert(
       fc.asyncProperty(hostileText(24), hostileText(60), async (title, narrative) => {
-        const before = await server.app.state();
         const response = await publishParts(title, narrative);
         const body = (await response.json()) as { code?: string; slug?: string; details?: { fields?: Record<string, string> } };
         const after = await server.app.state();
+        const previous = before;
+        before = after;
         const entries = await readFeed();
         if (response.status >= 400) {
           expect(['validation_failed', 'payload_too_large']).toContain(body.code);
           if (body.code === 'validation_failed') expect(Object.keys(body.details?.fields ?? {}).length).toBeGreaterThan(0);
-          expect(withoutRateWindows(after)).toEqual(withoutRateWindows(before));
+          expect(withoutRateWindows(after)).toEqual(withoutRateWindows(previous));
         } else {
           published += 1;
           const stored = after.find((item) => item.PK === storyKey(String(body.slug)).PK && item.SK === 'META') as { title: string; summary: string };
@@ -101,7 +104,7 @@ describe('the Atom feed under hostile text', () => {
           expect(entries.find((entry) => entry.slug === body.slug)).toEqual({ slug: body.slug, title: stored.title, summary: stored.summary });
         }
       }),
-      { numRuns: 30 },
+      { numRuns: 20 },
     );
     // The property would hold vacuously if nothing were ever published.
     expect(published).toBeGreaterThan(0);
