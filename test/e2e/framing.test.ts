@@ -16,6 +16,8 @@ const server = useLorebookServer('e2e-framing', {
   signIn: () => ({ config: { mode: 'loopback', handleResolver: 'http://127.0.0.1:9', plcDirectoryUrl: 'http://127.0.0.1:9' }, log: () => {} }),
 });
 const signInOff = useLorebookServer('e2e-framing-sign-in-off');
+/** About a hundred requests one after another: a second or two alone, far longer on a loaded machine. */
+const WALK_TIMEOUT_MS = 180_000;
 
 let person: Person;
 let story = '';
@@ -129,11 +131,11 @@ describe('framing', () => {
     reached(new RegExp(`^GET /s/${withdrawn}$`), '</html>');
     reached(/^GET \/s\/2026-01-01-nobody-wrote-this$/, '</html>');
     reached(/^GET \/a\//, '</html>');
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('the sign-in-off page refuses to be framed too', async () => {
     const answers = await htmlAnswers(signInOff);
     expect(answers.map((answer) => answer.call.path)).toContain('/auth/login');
     for (const answer of answers) expectUnframeable(answer);
-  });
+  }, WALK_TIMEOUT_MS);
 });
