@@ -6,6 +6,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { AppContext } from '../src/app/app-context.ts';
 import { readConfig, type Config } from '../src/config.ts';
 import { buildAnnouncer, buildContext } from '../src/context.ts';
+import { consoleLog } from '../src/log-sink.ts';
 import type { Announcer } from '../src/outbox/announce-story.ts';
 import { defaultSecretsClient, secretReader } from './bluesky-secret.ts';
 
@@ -41,7 +42,7 @@ export interface Runtime {
   log(line: string): void;
 }
 
-export const defaultLog = (line: string): void => console.log(line);
+export const defaultLog = consoleLog;
 
 /** The config and context without Bluesky (the http function never announces: see http.ts). */
 export function storeRuntime(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {

@@ -1,6 +1,7 @@
 // publish_story — keyed by slug (design §4). A first publish creates META, BODY, REV#1 and the
 // announce-queue entry in one transaction; a republish by the author is a new revision of the
-// content only; identical content writes nothing and answers the same.
+// content only; identical content writes nothing and answers the same. Another author's slug is
+// slug_taken when the caller can see that story, and not_found (as an unknown slug) when not.
 import { z } from 'zod';
 import { LorebookError, notFound, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
@@ -19,6 +20,7 @@ import type { AppContext, Caller } from './app-context.ts';
 import { contentOutcome, planNewRevision, type ContentOutcome } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
+import { canSee } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 const optionalText = z.string().optional();
@@ -83,7 +85,9 @@ export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown
         return planFirstPublish(slug, story, caller, at, months);
       }
       const meta = toStoryMeta(stored);
-      if (meta.author !== caller.account) throw slugTaken(slug);
+      // Another author's private or hidden story answers exactly as an unknown slug does, so
+      // publishing cannot probe which unseen slugs exist; only a story the caller can see is "taken".
+      if (meta.author !== caller.account) throw canSee(meta, caller) ? slugTaken(slug) : notFound(slug);
       if (meta.date !== story.frontMatter.date) {
         throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
           'front_matter.date': `Send date ${meta.date}, the date this story was first published with; it never changes.`,

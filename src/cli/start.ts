@@ -13,12 +13,16 @@ import { readSignInConfig } from '../auth/sign-in-config.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { ensureTable } from '../store/bootstrap.ts';
+import { stdoutLog } from '../log-sink.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
 
-const log = (line: string): void => void process.stdout.write(`${line}\n`);
+/** Event lines: escaped, one physical line each (src/log-sink.ts). */
+const log = stdoutLog;
+/** The help text and the banner: lorebook's own multi-line text, written as it is. */
+const print = (text: string): void => void process.stdout.write(`${text}\n`);
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  log(`usage: npm start
+  print(`usage: npm start
 
 Starts lorebook locally: DynamoDB Local (the embedded store, needs Java 17+) and the server on
 127.0.0.1 with MCP at /mcp and the HTTP API at /v1. Stop with Ctrl-C.
@@ -116,7 +120,7 @@ const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   return process.exit(1);
 });
 
-log(`
+print(`
   MCP server   ${baseUrl}/mcp
   HTTP API     ${baseUrl}/v1   (OpenAPI: ${baseUrl}/v1/openapi.json)
   Web pages    ${baseUrl}/     (Atom: ${baseUrl}/feed.atom)

@@ -12,6 +12,7 @@ import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } f
 import { describeSkip } from '../outbox/announce-skipped.ts';
 import type { AnnounceResult } from '../outbox/announce-story.ts';
 import { ensureTable } from '../store/bootstrap.ts';
+import { stderrLog } from '../log-sink.ts';
 import { openLocalStore, type LocalStore } from './local-store.ts';
 
 const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--json]
@@ -105,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
   let client: { destroy(): void } | undefined;
   try {
     const config = readConfig();
-    const announcer = buildAnnouncer(config, (line) => err(line.replace(/^lorebook: /, 'sweep: ')));
+    const announcer = buildAnnouncer(config, (line) => stderrLog(line.replace(/^lorebook: /, 'sweep: ')));
     if (announcer === undefined) {
       err('sweep: nothing was posted: announcing is off.');
       return 1;
@@ -122,9 +123,10 @@ async function main(argv: string[]): Promise<number> {
       err(`sweep: retry ${slug}: ${result.outcome}${result.reason === undefined ? '' : ` (${result.reason})`}`);
     }
     err(`sweep: looking at up to ${limit} due announcement(s) in table "${config.tableName}" at ${store.endpoint}`);
-    const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => err(`sweep: ${line}`) }, {
+    // These lines quote Bluesky's own error messages: one escaped line each (src/log-sink.ts).
+    const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => stderrLog(`sweep: ${line}`) }, {
       limit,
-      onStory: (result, index, of) => err(progress(result, index, of)),
+      onStory: (result, index, of) => stderrLog(progress(result, index, of)),
       ...(now === undefined ? {} : { now }),
     });
     for (const skip of report.skipped) err(`sweep: skipped ${skip.slug}: ${describeSkip(skip, Date.parse(report.at))}`);

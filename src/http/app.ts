@@ -1,6 +1,6 @@
-// The hono app: MCP at /mcp, the API at /v1, protected-resource metadata; Host/Origin checks in
-// front of everything and one error renderer behind it. Runtime-neutral: src/cli/start.ts
-// serves it with @hono/node-server.
+// The hono app: MCP at /mcp, the API at /v1, protected-resource metadata; the framing headers on
+// every HTML answer and Host/Origin checks in front of everything, one error renderer behind it.
+// Runtime-neutral: src/cli/start.ts serves it with @hono/node-server.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
@@ -13,6 +13,7 @@ import { mountMcp } from './mcp-route.ts';
 import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
 import { createRequestGuard } from './request-guard.ts';
+import { denyFraming } from './frame-guard.ts';
 import { mountSignIn, type SignInDeps } from './auth/sign-in-routes.ts';
 import { mountSignInOff } from './auth/sign-in-off.ts';
 import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
@@ -58,6 +59,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const guard = createRequestGuard({ baseUrl, allowedOrigins: deps.allowedOrigins, ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }) });
   const admission = { ctx: deps.ctx, clientAddress: deps.clientAddress ?? socketAddress, baseUrl };
 
+  app.use('*', denyFraming);
   app.use('*', async (c, next) => {
     c.set('answerHeaders', {});
     guard.check(c.req.header('host'), c.req.header('origin'));

@@ -4,6 +4,7 @@
 // bug: logged, and answered 500 without its message.
 import type { Context } from 'hono';
 import { isLorebookError, LorebookError, type ErrorBody, type ErrorCode } from '../domain/errors.ts';
+import { escapeForLog } from '../domain/text-controls.ts';
 import { wwwAuthenticate } from '../auth/access-rule.ts';
 import type { HttpEnv } from './http-env.ts';
 
@@ -64,7 +65,8 @@ export const MCP_PATH = '/mcp';
 
 export function renderError(err: Error, c: Context<HttpEnv>, baseUrl: string): Response {
   if (!isLorebookError(err)) {
-    console.error(`lorebook: unexpected error on ${c.req.method} ${c.req.path}`, err);
+    // One escaped line: the path is the caller's, and the stack spans lines of its own.
+    console.error(escapeForLog(`lorebook: unexpected error on ${c.req.method} ${c.req.path}: ${err.stack ?? String(err)}`));
     return c.body(
       JSON.stringify({
         type: problemType('internal'),

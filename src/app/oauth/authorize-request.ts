@@ -38,6 +38,8 @@ export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer,
     return { ok: false, error: new OAuthError('invalid_redirect_uri', `The redirect_uri is not one "${client.client_name}" registered (it must match exactly). lorebook does not send you to an unverified address.`) };
   }
   const state = single('state');
+  // RFC 6749 Appendix A.5: state is printable ASCII; it is stored with the consent, so no control may ride along.
+  if (state !== undefined && !/^[\x20-\x7e]*$/.test(state)) return { ok: false, error: new OAuthError('invalid_request', 'state must be printable ASCII (RFC 6749 Appendix A.5): no control characters or line breaks.') };
   const back = (error: OAuthError): AuthorizeVerdict => ({ ok: false, error, redirect: { uri: redirectUri, clientName: client.client_name, ...(state === undefined ? {} : { state }) } });
   if (single('response_type') !== 'code') return back(new OAuthError('unsupported_response_type', 'response_type must be "code".'));
   const method = single('code_challenge_method');

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { isLorebookError, LorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
+import { refuseForbiddenChars } from '../../domain/text-controls.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { clientIdFor } from '../../auth/oauth/oauth-secrets.ts';
 import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
@@ -20,8 +21,8 @@ const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
 // Loose: RFC 7591 §2 says unknown metadata is ignored (client_uri, logo_uri, scope, software_id…).
 const registrationSchema = z.looseObject({
-  redirect_uris: z.array(z.string().max(2000)).min(1).max(10),
-  client_name: z.string().trim().min(1).max(100).optional(),
+  redirect_uris: z.array(z.string().max(2000).superRefine(refuseForbiddenChars('single-line'))).min(1).max(10),
+  client_name: z.string().trim().min(1).max(100).superRefine(refuseForbiddenChars('single-line')).optional(),
   token_endpoint_auth_method: z.string().optional(),
   grant_types: z.array(z.string()).optional(),
   response_types: z.array(z.string()).optional(),

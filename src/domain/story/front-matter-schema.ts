@@ -76,7 +76,7 @@ const stack = z
   })
   .max(MAX_STACK_ITEMS, { error: `List at most ${MAX_STACK_ITEMS} items in \`stack\`.` });
 
-const image = text('image', undefined).superRefine(
+const image = text('image', undefined, 'single-line').superRefine(
   check((value) => {
     if (value.length > MAX_IMAGE_URL_CHARS) return `The image URL is longer than ${MAX_IMAGE_URL_CHARS} characters.`;
     const url = URL.canParse(value) ? new URL(value) : undefined;
@@ -99,7 +99,7 @@ export const frontMatterSchema = z.strictObject(
     visibility: oneOf('visibility', STORY_VISIBILITIES, undefined).default('public'),
     stack: stack.default([]),
     image: image.optional(),
-    image_alt: shortText('image_alt', MAX_IMAGE_ALT_CHARS).optional(),
+    image_alt: shortText('image_alt', MAX_IMAGE_ALT_CHARS, '`image_alt`', 'multiline').optional(),
     agent: shortText('agent', MAX_SHORT_TEXT_CHARS).optional(),
     model: shortText('model', MAX_SHORT_TEXT_CHARS).optional(),
   },

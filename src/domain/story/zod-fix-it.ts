@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { forbiddenCharProblem, type TextKind } from '../text-controls.ts';
 
 // Small zod builders whose every issue message is a fix-it sentence naming the key, so the
 // refusal an agent reads says what to write instead, not what zod expected.
@@ -10,14 +11,20 @@ export function describe(input: unknown): string {
   return `\`${String(input)}\``;
 }
 
-/** Text scalar; `missing` is the fix when absent, or undefined for an optional key. */
-export function text(key: string, missing: string | undefined) {
-  return z.string({
-    error: (issue) =>
-      issue.input === undefined
-        ? (missing ?? `Give \`${key}\` as text.`)
-        : `\`${key}\` must be text, not ${describe(issue.input)}; put the value in quotes.`,
-  });
+/**
+ * Text scalar; `missing` is the fix when absent, or undefined for an optional key. Control
+ * characters are refused here, after YAML decoding, because a quoted YAML string can spell them
+ * as escapes (`"\u0007"`) that the markdown itself never holds.
+ */
+export function text(key: string, missing: string | undefined, kind: TextKind = 'multiline') {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? (missing ?? `Give \`${key}\` as text.`)
+          : `\`${key}\` must be text, not ${describe(issue.input)}; put the value in quotes.`,
+    })
+    .superRefine(check((value) => forbiddenCharProblem(value, kind)));
 }
 
 /** A refinement from a function that returns the fix for a bad value, or undefined when fine. */
@@ -39,8 +46,8 @@ export function oneOf<const T extends readonly [string, ...string[]]>(key: strin
 }
 
 /** Optional non-blank text of at most `max` characters; `what` names it in messages. */
-export function shortText(key: string, max: number, what = `\`${key}\``) {
-  return text(key, undefined).superRefine(
+export function shortText(key: string, max: number, what = `\`${key}\``, kind: TextKind = 'single-line') {
+  return text(key, undefined, kind).superRefine(
     check((value) =>
       value.trim() === ''
         ? `${what} is empty; give a value or remove it.`

@@ -16,6 +16,7 @@ import { bindingHash, nonceFor, sameBrowser, SIGN_IN_BINDING_COOKIE, SIGN_IN_BIN
 import type { SignInConfig } from '../../auth/sign-in-config.ts';
 import { endWebSession, readWebSession, startWebSession, WEB_SESSION_COOKIE, WEB_SESSION_SECONDS } from '../../auth/web-session.ts';
 import { isLorebookError, LorebookError, validationFailed } from '../../domain/errors.ts';
+import { consoleLog } from '../../log-sink.ts';
 import { admit, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { refusalHeaders } from '../problem.ts';
@@ -49,7 +50,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 const IDENTIFIER = /^(did:[a-z]+:[A-Za-z0-9._:%-]+|[a-z0-9](?:[a-z0-9-]{0,62})?(?:\.[a-z0-9](?:[a-z0-9-]{0,62})?)+)$/;
 
 export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
-  const log = deps.log ?? ((line: string) => console.log(line));
+  const log = deps.log ?? consoleLog;
   let client: Promise<NodeOAuthClient> | undefined;
   // Built on first use: a production key is imported asynchronously.
   const oauthClient = (): Promise<NodeOAuthClient> => (client ??= createBlueskyOAuthClient(deps.ctx, deps.baseUrl, deps.config));

@@ -1,11 +1,14 @@
 // `/feed.atom`: the newest public stories as an Atom 1.0 feed, generated with the `feed` package
-// (well kept, escapes for XML, writes every element Atom requires). Hidden and private stories
-// are not in the public feed index, and the read pipeline drops any lingering entry.
+// (well kept, writes every element Atom requires). It puts titles and summaries into CDATA as
+// `type="html"` and escapes only `&` elsewhere, so every text from the store goes through
+// xml-text.ts first. Hidden and private stories are not in the public feed index, and the read
+// pipeline drops any lingering entry.
 import { Feed } from 'feed';
 import type { AppContext } from '../../app/app-context.ts';
 import { listStories, MAX_LIST_LIMIT } from '../../app/queries/list-stories.ts';
 import { ATOM_PATH } from './layout.ts';
 import { authorPath, storyPath } from './page-format.ts';
+import { atomHtmlText, xmlSafe } from './xml-text.ts';
 
 export async function atomFeed(ctx: AppContext, baseUrl: string): Promise<string> {
   const { stories } = await listStories(ctx, undefined, { limit: MAX_LIST_LIMIT });
@@ -27,12 +30,12 @@ export async function atomFeed(ctx: AppContext, baseUrl: string): Promise<string
     const url = `${baseUrl}${storyPath(story.slug)}`;
     feed.addItem({
       id: url,
-      title: story.title,
+      title: atomHtmlText(story.title),
       link: url,
       date: new Date(story.published_at),
       published: new Date(story.published_at),
-      description: story.summary,
-      author: [{ name: `@${story.author.handle}`, link: `${baseUrl}${authorPath(story.author.handle)}` }],
+      description: atomHtmlText(story.summary),
+      author: [{ name: xmlSafe(`@${story.author.handle}`), link: `${baseUrl}${authorPath(story.author.handle)}` }],
       category: story.tags.map((tag) => ({ name: tag, term: tag })),
     });
   }

@@ -5,11 +5,9 @@ import type { AppContext } from '../../app/app-context.ts';
 import { listStories, MAX_LIST_LIMIT } from '../../app/queries/list-stories.ts';
 import type { StorySummary } from '../../app/queries/present-story.ts';
 import { authorPath, storyPath } from './page-format.ts';
+import { xmlText } from './xml-text.ts';
 
 export const MAX_SITEMAP_STORIES = 5_000;
-
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-export const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char] as string);
 
 export async function sitemap(ctx: AppContext, baseUrl: string): Promise<string> {
   const stories: StorySummary[] = [];
@@ -27,7 +25,7 @@ export async function sitemap(ctx: AppContext, baseUrl: string): Promise<string>
   for (const [handle, lastmod] of newestByAuthor) urls.push({ loc: `${baseUrl}${authorPath(handle)}`, lastmod });
 
   const entries = urls.map(
-    (url) => `  <url><loc>${escapeXml(url.loc)}</loc>${url.lastmod === undefined ? '' : `<lastmod>${escapeXml(url.lastmod)}</lastmod>`}</url>`,
+    (url) => `  <url><loc>${xmlText(url.loc)}</loc>${url.lastmod === undefined ? '' : `<lastmod>${xmlText(url.lastmod)}</lastmod>`}</url>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`;
 }

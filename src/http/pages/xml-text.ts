@@ -1,0 +1,21 @@
+// Text from the store as the XML writers (the Atom feed, the sitemap) put it out. Input refuses
+// characters XML 1.0 cannot hold (src/domain/text-controls.ts), but text stored before that rule
+// may still have them, and one such character makes the whole document unreadable for every
+// reader: they are dropped here, on the way out.
+import { stripForbiddenChars } from '../../domain/text-controls.ts';
+
+// `&#39;` rather than `&apos;`: the same in XML, and also read by HTML 4 era feed readers.
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escaped for an XML text node or attribute, without the characters XML cannot hold. */
+export const xmlText = (text: string): string => stripForbiddenChars(text).replace(/[&<>"']/g, (char) => XML_ESCAPES[char] as string);
+
+/** For a writer that escapes by itself: only the characters XML cannot hold are dropped. */
+export const xmlSafe = (text: string): string => stripForbiddenChars(text);
+
+/**
+ * Plain text for an Atom `type="html"` element (how the `feed` package writes titles and
+ * summaries, inside CDATA): escaped once, so a reader shows `<friends>` as written instead of
+ * as markup, and so the text can never hold the `]]>` that would end the CDATA section early.
+ */
+export const atomHtmlText = xmlText;
