@@ -70,3 +70,12 @@ export const MARKDOWN_COST_LIMIT_NAMES: Record<MarkdownCostLimit, string> = {
   tableCells: 'table cells',
   renderedBytes: 'rendered size',
 };
+
+/**
+ * Time budgets for parsing a story (publish, edit) and rendering its body (pages), enforced on the
+ * offload worker (src/offload/offload.ts). A story within the cost limits takes at most ~1.5 s to
+ * parse and ~1.2 s to render on a loaded 2-core machine (BENCHMARKS.md); the budgets are the
+ * backstop for a shape the pre-scan does not know.
+ */
+export const MARKDOWN_PARSE_BUDGET_MS = 10_000;
+export const MARKDOWN_RENDER_BUDGET_MS = 5_000;
