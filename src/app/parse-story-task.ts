@@ -1,6 +1,6 @@
 // Parsing and validating a story for publish and edit, on the offload worker under the parse
 // budget: the event loop stays free for other requests while a 64 KiB story is parsed (up to
-// ~1.5 s of CPU within the cost limits). A parse stopped by its budget, or whose worker died, is
+// seconds of CPU within the cost limits). A parse stopped by its budget, or whose worker died, is
 // refused as validation_failed: the story, not the server, is what has to change.
 import { validationFailed } from '../domain/errors.ts';
 import { parseStory } from '../domain/story/parse-story.ts';
