@@ -34,6 +34,8 @@ describe('the offload worker', () => {
     }, 5);
     await worker.run(SPIN(10_000), 1_500);
     clearInterval(ticks);
+    // The gap up to now counts too: inline, no tick would have run since the task started.
+    longestGap = Math.max(longestGap, performance.now() - last);
     // Inline, the gap would be the whole 1.5 s; generous for a loaded machine.
     expect(longestGap).toBeLessThan(500);
   });
