@@ -54,14 +54,12 @@ export function markdownCostFaults(markdown: string, shape: MarkdownShape = meas
 export interface CostCheckOptions {
   /** How the refusal names what was checked, e.g. "The story". */
   subject?: string;
-  /** The field the faults are reported under (default `markdown`). */
-  field?: string;
   renameField?: (field: string) => string;
 }
 
-/** Refuses markdown over a cost limit with validation_failed naming each limit it breaks. */
+/** Refuses markdown over a cost limit with validation_failed naming each limit it breaks, under `markdown`. */
 export function assertMarkdownCostWithinLimits(markdown: string, options: CostCheckOptions = {}): void {
   const faults = new ValidationFaults(options.renameField);
-  for (const { fix } of markdownCostFaults(markdown)) faults.add(options.field ?? 'markdown', fix);
+  for (const { fix } of markdownCostFaults(markdown)) faults.add('markdown', fix);
   faults.throwIfAny(options.subject ?? 'The story');
 }
