@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
-import { parseStory } from '../domain/story/parse-story.ts';
 import { monthsOf } from '../store/feed-months.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
@@ -16,6 +15,7 @@ import { toStoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { planNewRevision, type ContentOutcome } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
+import { parseStoryOffloaded } from './parse-story-task.ts';
 import { ownStory } from './story-access.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { notifyAfterCommit } from './notify-after-commit.ts';
@@ -52,7 +52,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       note: 'Add a note (one or two sentences) saying what the correction fixes; every reproducer is told.',
     });
   }
-  const story = parseStory(input.markdown);
+  const story = await parseStoryOffloaded({ markdown: input.markdown });
   const { slug } = input;
 
   const outcome = await writeOnce<EditOutcome>(ctx, {

@@ -6,8 +6,6 @@ import { z } from 'zod';
 import { LorebookError, notFound, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
-import { parseStory } from '../domain/story/parse-story.ts';
-import { parseStoryParts } from '../domain/story/parse-story-parts.ts';
 import { isValidSlug, slugFor } from '../domain/story/slug.ts';
 import type { StoryParts } from '../domain/story/story-parts.ts';
 import type { ParsedStory } from '../domain/story/story-types.ts';
@@ -19,6 +17,7 @@ import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta
 import type { AppContext, Caller } from './app-context.ts';
 import { contentOutcome, planNewRevision, type ContentOutcome } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
+import { parseStoryOffloaded } from './parse-story-task.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { canSee } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
@@ -66,7 +65,7 @@ export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown
   const input = parseInput(publishStoryInputSchema, raw, PUBLISH_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const story: ParsedStory =
-    input.markdown !== undefined ? parseStory(input.markdown) : parseStoryParts(input.parts as StoryParts);
+    await parseStoryOffloaded(input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts });
   const slug = targetSlug(input.slug, story);
 
   return announceAfterCommit(ctx, await writeOnce(ctx, {

@@ -5,6 +5,8 @@ import type { DeathOutcome } from './process-death.ts';
 import type { FanOutRun } from './fan-out.ts';
 import type { DuplicateTrial, IdempotencyRun } from './idempotent-write.ts';
 import type { Machine } from './machine.ts';
+import type { MarkdownCostRun } from './markdown-cost.ts';
+import { markdownCostSection } from './markdown-cost-report.ts';
 import { WARM_CALLS, type MemoryRun } from './memory.ts';
 import { mib, mmm, ms, ratio, spread, type Spread } from './stats.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
@@ -35,6 +37,7 @@ export interface BenchResults {
   surface: SurfaceRun[][];
   fanOut: FanOutRun[];
   memory: MemoryRun[];
+  markdownCost: MarkdownCostRun | undefined;
   existing: string | undefined;
 }
 
@@ -68,6 +71,7 @@ export function renderReport(results: BenchResults): string {
     ...surfaceSection(results),
     ...fanOutSection(results),
     ...memorySection(results),
+    ...markdownCostSection(results.markdownCost),
     ...closingNote(results),
     mutationSection(results.existing),
   ].join('\n');

@@ -11,6 +11,7 @@ import { runFanOutOnce, type FanOutRun } from './fan-out.ts';
 import { createCounters, runIdempotencyOnce, type IdempotencyRun } from './idempotent-write.ts';
 import { startLorebookProcess } from './lorebook-process.ts';
 import { describeMachine } from './machine.ts';
+import { runMarkdownCostOnce, type MarkdownCostRun } from './markdown-cost.ts';
 import { runMemoryOnce, type MemoryRun } from './memory.ts';
 import { DEATH_SCENARIOS, runDeath, type DeathOutcome } from './process-death.ts';
 import { createIdempotencyTable, powertoolsCreateAndCount, silenceLambdaContextWarning } from './powertools-write.ts';
@@ -37,7 +38,7 @@ const log = (line: string): void => void process.stdout.write(`[${clock()}] ${li
  * first run always happens, a further run only if the last one would still fit. Skipped runs show
  * in the report as fewer runs.
  */
-const DEADLINES_MIN = { idempotency: 3, death: 5, surface: 8, fanOut: 9, memory: 12 } as const;
+const DEADLINES_MIN = { idempotency: 3, death: 5, surface: 8, fanOut: 9, memory: 11 } as const;
 function budgeted(section: keyof typeof DEADLINES_MIN): { more(run: number): boolean } {
   let last = 0;
   let lastStart = performance.now();
@@ -59,7 +60,7 @@ const machine = await describeMachine();
 log(`lorebook bench${QUICK ? ' (QUICK: a smoke test, not a result)' : ''} on ${machine.cores} cores, ${machine.memory}, node ${machine.node}, ${machine.java}; load ${machine.loadAtStart}`);
 log(`budget: at most ${BUDGET_MS / 60_000} min; each section has a deadline (${Object.entries(DEADLINES_MIN).map(([k, v]) => `${k} ${v} min`).join(', ')}) past which its further runs are skipped. Planned:`);
 log(`  (a) ${plan.idempotencyRuns} runs x ${plan.idempotencyCalls} first calls + replays per side, ${plan.duplicateTrials} trials of ${plan.parallel} parallel duplicates; process death: ${DEATH_SCENARIOS.length} scenarios x ${plan.deathRuns}`);
-log(`  (b) ${plan.surfaceRuns} runs at concurrency 1/16/64 (${Object.values(plan.surfaceCalls).join('/')} calls)  (c) ${plan.fanOutRuns} runs of ${plan.fanOutAgents} agents  (d) ${plan.memoryRuns} runs x ${plan.memoryCalls} calls`);
+log(`  (b) ${plan.surfaceRuns} runs at concurrency 1/16/64 (${Object.values(plan.surfaceCalls).join('/')} calls)  (c) ${plan.fanOutRuns} runs of ${plan.fanOutAgents} agents  (d) ${plan.memoryRuns} runs x ${plan.memoryCalls} calls  (e) one markdown-cost run`);
 
 const ddb = await startDynamoDbLocal({ log: (line) => log(line) });
 const client = createStoreClient({ endpoint: ddb.endpoint });
@@ -141,9 +142,13 @@ try {
     log(`  run ${run}: ${result.perSecond.toFixed(0)} calls/s; heap after GC ${(result.heapAfterGc / 1024 / 1024).toFixed(1)} MiB`);
   }
 
+  // (e) one run: ~2 min of publishes, views and the stopped unlimited renders.
+  log('(e) markdown cost: hostile and worst-accepted stories vs a plain story of the same size');
+  const markdownCost: MarkdownCostRun = await runMarkdownCostOnce(ctx, ddb.endpoint, log);
+
   const wallMs = performance.now() - started;
   const existing = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : undefined;
-  const markdown = renderReport({ plan, machine, date: new Date(), wallMs, idempotency, deaths, surface, fanOut, memory, existing });
+  const markdown = renderReport({ plan, machine, date: new Date(), wallMs, idempotency, deaths, surface, fanOut, memory, markdownCost, existing });
   writeFileSync(REPORT, markdown);
   process.stdout.write(`\n${markdown}\n`);
   log(`wrote BENCHMARKS.md in ${(wallMs / 60_000).toFixed(1)} min`);

@@ -1,9 +1,11 @@
 // The lorebook server as its own process for the benchmark: the hono app (MCP + /v1) served by
 // @hono/node-server on 127.0.0.1 over the bench's DynamoDB Local, as `npm start` serves it, so
 // its memory and its DynamoDB calls are its own. Started with --expose-gc by lorebook-process.ts.
-// IPC: { type: 'stats', gc?: boolean } -> { type: 'stats', rss, heapUsed, roundTrips }
+// IPC: { type: 'stats', gc?: boolean } -> { type: 'stats', rss, heapUsed, roundTrips, loopDelayMaxMs }
+//      (loopDelayMaxMs: the longest the event loop was held since the last stats)
 //      { type: 'reset' } -> the round-trip counts start again from zero.
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
@@ -16,7 +18,11 @@ export interface ServerStats {
   rss: number;
   heapUsed: number;
   roundTrips: Record<string, number>;
+  loopDelayMaxMs: number;
 }
+
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 
 const endpoint = process.env['BENCH_DDB_ENDPOINT'];
 const tableName = process.env['BENCH_TABLE'];
@@ -51,7 +57,8 @@ process.on('message', (message: { type: string; gc?: boolean }) => {
   } else if (message.type === 'stats') {
     if (message.gc === true) (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
-    const stats: ServerStats = { type: 'stats', rss: memory.rss, heapUsed: memory.heapUsed, roundTrips: roundTrips.snapshot() };
+    const stats: ServerStats = { type: 'stats', rss: memory.rss, heapUsed: memory.heapUsed, roundTrips: roundTrips.snapshot(), loopDelayMaxMs: loopDelay.max / 1e6 };
+    loopDelay.reset();
     process.send?.(stats);
   }
 });

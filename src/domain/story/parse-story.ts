@@ -1,6 +1,7 @@
 import { checkFrontMatter } from './check-front-matter.ts';
 import { checkStoryBody } from './check-story-body.ts';
 import { contentHash } from './content-hash.ts';
+import { assertMarkdownCostWithinLimits } from './markdown-cost.ts';
 import { serializeStory } from './serialize-story.ts';
 import { readFrontMatterYaml, splitFrontMatter } from './front-matter.ts';
 import { normalizeMarkdown } from './normalize-markdown.ts';
@@ -27,6 +28,7 @@ export interface ParseStoryOptions {
 export function parseStory(markdown: string, options: ParseStoryOptions = {}): ParsedStory {
   assertMarkdownWithinLimit(markdown);
   const normalized = normalizeMarkdown(markdown);
+  assertMarkdownCostWithinLimits(normalized, options);
   const faults = new ValidationFaults(options.renameField);
 
   const split = splitFrontMatter(normalized);

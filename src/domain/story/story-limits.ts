@@ -34,3 +34,50 @@ export function assertTitleWithinLimit(title: string): void {
     );
   }
 }
+
+/**
+ * What one story's markdown may cost to parse and render (measured by markdown-shape.ts before
+ * any parser runs). Each is far above what a story needs and low enough that a 64 KiB story at
+ * the limit parses and renders in about the time plain prose of that size does (BENCHMARKS.md,
+ * "markdown cost"). The parsers themselves take no such settings.
+ */
+export const MARKDOWN_COST_LIMITS = {
+  /** Block quotes and list items open on one line: past ~100 micromark's cost grows with its square. */
+  nestingDepth: 16,
+  /** Block quotes and list items in the whole story: each one costs micromark work across the whole text. */
+  containers: 1024,
+  /** `*`, `_`, `~` runs that may open or close, per paragraph: pairing them is quadratic in micromark. */
+  emphasisRuns: 256,
+  /** `](` per paragraph: each unclosed one is scanned to the paragraph's end. */
+  linkDestinations: 256,
+  /** GFM table columns: a real table is read on a screen. */
+  tableColumns: 64,
+  /** GFM table cells as rendered, short rows padded to the header's width. */
+  tableCells: 20_000,
+  /** The rendered HTML's estimated size: a 64 KiB story of prose renders to ~80 KiB. */
+  renderedBytes: 2 * 1024 * 1024,
+} as const;
+
+export type MarkdownCostLimit = keyof typeof MARKDOWN_COST_LIMITS;
+
+/** The limit's name in refusals and notes, e.g. "nesting depth". */
+export const MARKDOWN_COST_LIMIT_NAMES: Record<MarkdownCostLimit, string> = {
+  nestingDepth: 'nesting depth',
+  containers: 'block quotes and list items',
+  emphasisRuns: 'emphasis delimiter runs',
+  linkDestinations: 'link destinations',
+  tableColumns: 'table columns',
+  tableCells: 'table cells',
+  renderedBytes: 'rendered size',
+};
+
+/**
+ * Time budgets for parsing a story (publish, edit: the whole validation, several parses) and
+ * rendering its body (pages), wall clock on the offload worker (src/offload/offload.ts), counted
+ * from when the task starts (the worker's own start included, on its first task). The slowest
+ * story within the cost limits (64 KiB of one-character paragraphs) took up to ~7 s to validate
+ * and ~4 s to render on a 2-core machine loaded by other work; the budgets leave room for that
+ * and are the backstop for a shape the pre-scan does not know.
+ */
+export const MARKDOWN_PARSE_BUDGET_MS = 20_000;
+export const MARKDOWN_RENDER_BUDGET_MS = 10_000;

@@ -5,6 +5,7 @@ import { FRONT_MATTER_KEYS } from './front-matter-schema.ts';
 import { headingKey, SECTION_HEADINGS, sectionForHeading } from './section-headings.ts';
 import { normalizeMarkdown } from './normalize-markdown.ts';
 import { trimBlankLines } from './story-body.ts';
+import { markdownCostFaults } from './markdown-cost.ts';
 import { assertMarkdownWithinLimit, assertTitleWithinLimit } from './story-limits.ts';
 import type { StoryStatus, StoryType, StoryVisibility } from './story-types.ts';
 import { ValidationFaults } from './validation-faults.ts';
@@ -68,6 +69,15 @@ function checkNoSectionHeadings(name: string, markdown: string, faults: Validati
   }
 }
 
+function assertPartsCostWithinLimits(parts: StoryParts): void {
+  const faults = new ValidationFaults();
+  for (const name of ['narrative', ...SECTION_HEADINGS.map((section) => section.field)] as const) {
+    const value = parts[name];
+    if (typeof value === 'string') for (const { fix } of markdownCostFaults(value)) faults.add(name, fix);
+  }
+  faults.throwIfAny('The story parts');
+}
+
 /**
  * Assembles the markdown a person would write from publish_story's parts: front matter in a
  * stable key order (only the keys given), `# title`, the narrative, then the sections in the
@@ -80,6 +90,8 @@ export function storyMarkdownFromParts(parts: StoryParts, options: { limits?: bo
   // Limits first, on the raw parts, so an oversized call costs no assembly work.
   if (limits && typeof parts.title === 'string') assertTitleWithinLimit(parts.title);
   if (limits) assertMarkdownWithinLimit(Object.values(parts).filter((value) => typeof value === 'string').join(''));
+  // The cost limits too, part by part, before the parts are parsed for their headings below.
+  if (limits) assertPartsCostWithinLimits(parts);
   const faults = new ValidationFaults();
   const heading = typeof parts.title === 'string' ? parts.title.replace(/\s+/g, ' ').trim() : '';
   const narrative = withoutOwnHeading(partText(parts.narrative ?? ''), 1, heading);

@@ -88,7 +88,7 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
         return c.body(story.story.markdown, 200, { 'Content-Type': 'text/markdown; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=60' });
       }
       if (story.kind === 'withdrawn') return await page(c, 410, tombstonePage(story.slug, story.title, baseUrl));
-      return await page(c, 200, storyPage(story.story, baseUrl, bodies));
+      return await page(c, 200, storyPage(story.story, baseUrl, await bodies.html(story.story.markdown)));
     } catch (error) {
       if (raw && isLorebookError(error) && (error.code === 'not_found' || error.code === 'validation_failed')) return c.text(`${MISSING_STORY}\n`, 404);
       return missing(c, error, MISSING_STORY);

@@ -6,10 +6,10 @@ import type { StoryView } from '../../app/queries/get-story.ts';
 import { layout, type Html } from './layout.ts';
 import { linkCardTags } from './link-card.ts';
 import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
-import type { RenderedBodies } from './rendered-bodies.ts';
 import { revisionBadges } from './revision-badges.ts';
 
-export function storyPage(story: StoryView, baseUrl: string, bodies: RenderedBodies): Html {
+/** `body` is the story's body as HTML (rendered-bodies.ts). */
+export function storyPage(story: StoryView, baseUrl: string, body: string): Html {
   const url = `${baseUrl}${storyPath(story.slug)}`;
   return layout(
     { title: `${story.title} — lorebook`, description: story.summary, url, extra: linkCardTags(story, url) },
@@ -30,7 +30,7 @@ ${corrections(story)}
 ${outcomes(story)}
 <section class="card story-body">
 ${isHttpUrl(story.image) ? html`<img class="hero" src="${story.image}" alt="${story.image_alt ?? ''}">` : ''}
-${raw(bodies.html(story.markdown))}
+${raw(body)}
 <p class="actions"><a href="${storyPath(story.slug)}.md">Raw markdown</a><span>Revision ${story.revision}</span></p>
 </section>
 </article>`,

@@ -1,0 +1,65 @@
+// The markdown cost limits applied to a text: which limits it breaks, in words an agent can act
+// on, and the refusal (validation_failed through ValidationFaults) that publish and edit give
+// before any parser runs.
+import { measureMarkdownShape, type MarkdownShape } from './markdown-shape.ts';
+import { MARKDOWN_COST_LIMIT_NAMES, MARKDOWN_COST_LIMITS, type MarkdownCostLimit } from './story-limits.ts';
+import { ValidationFaults } from './validation-faults.ts';
+
+export interface CostFault {
+  limit: MarkdownCostLimit;
+  /** What is over the limit, where, and how to fix it. */
+  fix: string;
+}
+
+const HOW_TO_FIX: Record<MarkdownCostLimit, string> = {
+  nestingDepth: 'Flatten the quoting or the list.',
+  containers: 'Join short quotes and list items into paragraphs.',
+  emphasisRuns: 'Put code and symbols in `backticks` or split the paragraph.',
+  linkDestinations: 'Close each link `[text](url)` or split the paragraph.',
+  tableColumns: 'Split the table or turn it into a list.',
+  tableCells: 'Split the table, or give every row as many cells as the header.',
+  renderedBytes: 'Shorten the longest reference link or use it fewer times; shrink the tables.',
+};
+
+function fault(limit: MarkdownCostLimit, found: string): CostFault {
+  const name = MARKDOWN_COST_LIMIT_NAMES[limit];
+  return { limit, fix: `${found}; the ${name} limit is ${MARKDOWN_COST_LIMITS[limit]}. ${HOW_TO_FIX[limit]}` };
+}
+
+/** What each measured shape says when it is over its limit. */
+const FOUND: Record<Exclude<MarkdownCostLimit, 'renderedBytes' | 'containers'>, (value: number, line: number) => string> = {
+  nestingDepth: (value, line) => `Line ${line} nests ${value} block quotes or list items`,
+  emphasisRuns: (value, line) => `The paragraph at line ${line} has ${value} emphasis delimiter runs (\`*\`, \`_\`, \`~\`)`,
+  linkDestinations: (value, line) => `The paragraph at line ${line} opens ${value} link destinations \`](\``,
+  tableColumns: (value, line) => `The table at line ${line} has ${value} columns`,
+  tableCells: (value, line) => `The table at line ${line} renders ${value} cells`,
+};
+
+/** Every cost limit `markdown` breaks; empty when it is within all of them. */
+export function markdownCostFaults(markdown: string, shape: MarkdownShape = measureMarkdownShape(markdown)): CostFault[] {
+  const faults: CostFault[] = [];
+  for (const [limit, found] of Object.entries(FOUND) as Array<[keyof typeof FOUND, (typeof FOUND)[keyof typeof FOUND]]>) {
+    const measured = shape[limit];
+    if (measured.value > MARKDOWN_COST_LIMITS[limit]) faults.push(fault(limit, found(measured.value, measured.line)));
+  }
+  if (shape.containers > MARKDOWN_COST_LIMITS.containers) {
+    faults.push(fault('containers', `It opens ${shape.containers} block quotes and list items`));
+  }
+  if (shape.renderedBytes > MARKDOWN_COST_LIMITS.renderedBytes) {
+    faults.push(fault('renderedBytes', `It would render to about ${shape.renderedBytes} bytes of HTML`));
+  }
+  return faults;
+}
+
+export interface CostCheckOptions {
+  /** How the refusal names what was checked, e.g. "The story". */
+  subject?: string;
+  renameField?: (field: string) => string;
+}
+
+/** Refuses markdown over a cost limit with validation_failed naming each limit it breaks, under `markdown`. */
+export function assertMarkdownCostWithinLimits(markdown: string, options: CostCheckOptions = {}): void {
+  const faults = new ValidationFaults(options.renameField);
+  for (const { fix } of markdownCostFaults(markdown)) faults.add('markdown', fix);
+  faults.throwIfAny(options.subject ?? 'The story');
+}

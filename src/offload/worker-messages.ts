@@ -1,0 +1,29 @@
+// What crosses between the offload worker and the main thread. A LorebookError arrives as a
+// LorebookError (structured clone would turn it into a plain Error and lose its code and details).
+import { LorebookError, type ErrorBody } from '../domain/errors.ts';
+
+export interface WorkerTask {
+  id: number;
+  module: string;
+  name: string;
+  input: unknown;
+}
+
+export type WorkerError = { lorebook: ErrorBody } | { message: string };
+
+export type WorkerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WorkerError };
+
+export function errorForMain(error: unknown): WorkerError {
+  if (error instanceof LorebookError) return { lorebook: error.toBody() };
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+export function errorFromWorker(error: WorkerError): Error {
+  if ('message' in error) return new Error(error.message);
+  const { code, message, retryable, retry_after_ms: retryAfterMs, details } = error.lorebook;
+  return new LorebookError(code, message, {
+    retryable,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(details === undefined ? {} : { details }),
+  });
+}

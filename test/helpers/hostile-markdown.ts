@@ -1,0 +1,87 @@
+// Hostile markdown for the cost tests and the bench: the worst shapes the issue names, each
+// filling a story's 64 KiB, and the worst shapes still accepted (each at its limit, repeated).
+import { MARKDOWN_COST_LIMITS } from '../../src/domain/story/story-limits.ts';
+import { storyTitled } from './stories.ts';
+
+/** Room left for the narrative in a story of at most 64 KiB. */
+export const NARRATIVE_BYTES = 60 * 1024;
+
+const fill = (unit: string, bytes = NARRATIVE_BYTES): string => unit.repeat(Math.floor(bytes / unit.length));
+
+/** Lines each nested one level deeper than the one before, by indentation alone. */
+function indentedLadder(bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let depth = 0; size < bytes; depth += 1) {
+    const line = `${'  '.repeat(depth)}- x`;
+    if (size + line.length + 1 > bytes) break;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+/** 2,000 header cells, then short rows that a renderer pads to the header's width. */
+function wideTable(columns: number, rows: number): string {
+  return `${'|a'.repeat(columns)}|\n${'|-'.repeat(columns)}|\n${'|b\n'.repeat(rows)}`;
+}
+
+/** One long reference definition, referenced thousands of times. */
+function repeatedReference(bytes: number): string {
+  const definition = `[r]: https://example.com/${'a'.repeat(bytes / 2)}`;
+  return `${fill('[r] ', bytes / 2 - 64)}\n\n${definition}`;
+}
+
+export interface HostileCase {
+  name: string;
+  /** The narrative of a story (paste it into storyTitled's body). */
+  narrative: string;
+  /** The limit that refuses it, as named in the refusal. */
+  limit: string;
+}
+
+/** The issue's hostile shapes, each filling ~60 KiB of narrative; every one is over a limit. */
+export const HOSTILE_CASES: HostileCase[] = [
+  { name: '64 KiB of `>`', narrative: `${fill('>')} x`, limit: 'nesting depth' },
+  { name: '`> ` nesting', narrative: `${fill('> ')}x`, limit: 'nesting depth' },
+  { name: '`- ` nesting', narrative: `${fill('- ')}x`, limit: 'nesting depth' },
+  { name: 'a list nested by indentation', narrative: indentedLadder(NARRATIVE_BYTES), limit: 'nesting depth' },
+  { name: '`*_` runs', narrative: fill('*_'), limit: 'emphasis delimiter runs' },
+  { name: '`*a` runs', narrative: fill('*a'), limit: 'emphasis delimiter runs' },
+  { name: '`~a` runs', narrative: fill('~a'), limit: 'emphasis delimiter runs' },
+  { name: '`[a](` openings', narrative: fill('[a]('), limit: 'link destinations' },
+  { name: 'a 2,000-column table with 8,000 short rows', narrative: wideTable(2_000, 8_000), limit: 'table columns' },
+  { name: 'a 4,000-column table', narrative: wideTable(4_000, 2_000), limit: 'table columns' },
+  { name: 'a 30 KB reference used 7,000 times', narrative: repeatedReference(NARRATIVE_BYTES), limit: 'rendered size' },
+];
+
+const { nestingDepth, containers, emphasisRuns, linkDestinations, tableColumns, tableCells } = MARKDOWN_COST_LIMITS;
+
+/** `count` blocks, each `prefix` then text, separated by blank lines, filling the narrative. */
+function blocks(count: number, prefix: string): string {
+  const text = 'y'.repeat(Math.floor(NARRATIVE_BYTES / count) - prefix.length - 2);
+  return Array.from({ length: count }, () => `${prefix}${text}`).join('\n\n');
+}
+
+/** Containers left for the narrative: the rest of the story has a few list items of its own. */
+const ROOM = containers - 64;
+
+/** The worst accepted shapes: each at its limit, repeated to fill the narrative. */
+export const WORST_ACCEPTED: Array<{ name: string; narrative: string }> = [
+  { name: `\`> \` ${nestingDepth} deep, ${ROOM} in all`, narrative: blocks(ROOM / nestingDepth, '> '.repeat(nestingDepth)) },
+  { name: `\`- \` ${nestingDepth} deep, ${ROOM} in all`, narrative: blocks(ROOM / nestingDepth, '- '.repeat(nestingDepth)) },
+  { name: `${ROOM} block quotes`, narrative: blocks(ROOM, '> ') },
+  { name: `${ROOM} list items`, narrative: blocks(ROOM, '- ').replaceAll('\n\n', '\n') },
+  { name: `paragraphs of ${emphasisRuns} \`*_\` runs`, narrative: fill(`${'*_'.repeat(emphasisRuns / 2)}\n\n`) },
+  { name: `paragraphs of ${emphasisRuns} \`~a\` runs`, narrative: fill(`${'~a'.repeat(emphasisRuns)}\n\n`) },
+  { name: `paragraphs of ${linkDestinations} \`[a](\``, narrative: fill(`${'[a]('.repeat(linkDestinations)}\n\n`) },
+  { name: `five ${tableColumns}-column tables of ${tableCells} cells`, narrative: `${wideTable(tableColumns, tableCells / tableColumns - 1)}\n`.repeat(5) },
+  { name: 'one-character paragraphs', narrative: fill('x\n\n') },
+];
+
+/** A valid story whose narrative is `narrative` (after the usual first paragraph). */
+export function storyWithNarrative(title: string, narrative: string): string {
+  const story = storyTitled(title);
+  const at = story.indexOf('\n## ');
+  return `${story.slice(0, at)}\n\n${narrative}\n${story.slice(at)}`;
+}

@@ -1,0 +1,72 @@
+// The offload worker: tasks run on another thread, so the event loop stays free; a task past its
+// budget is stopped and the next runs on a fresh worker; a refusal arrives typed; a task that
+// exhausts the worker's capped heap ends that task, not the process.
+import { threadId } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LorebookError } from '../../../src/domain/errors.ts';
+import { createOffload, OffloadBudgetExceeded, OffloadFailed, type Offload } from '../../../src/offload/offload.ts';
+import { EXHAUST_MEMORY, REFUSE, SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
+
+const opened: Offload[] = [];
+const offload = (options?: Parameters<typeof createOffload>[0]): Offload => {
+  const made = createOffload(options);
+  opened.push(made);
+  return made;
+};
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((made) => made.close()));
+});
+
+describe('the offload worker', () => {
+  it('runs a task on another thread than the caller', async () => {
+    expect(await offload().run(WHICH_THREAD, undefined)).not.toBe(threadId);
+  });
+
+  it('leaves the event loop free while a task keeps the CPU busy', { timeout: 30_000 }, async () => {
+    const worker = offload();
+    await worker.run(WHICH_THREAD, undefined);
+    let last = performance.now();
+    let longestGap = 0;
+    const ticks = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 5);
+    await worker.run(SPIN(10_000), 1_500);
+    clearInterval(ticks);
+    // The gap up to now counts too: inline, no tick would have run since the task started.
+    longestGap = Math.max(longestGap, performance.now() - last);
+    // Inline, the gap would be the whole 1.5 s; generous for a loaded machine.
+    expect(longestGap).toBeLessThan(500);
+  });
+
+  it('stops a task past its budget, and the next task runs on a fresh worker', { timeout: 30_000 }, async () => {
+    const worker = offload();
+    const before = await worker.run(WHICH_THREAD, undefined);
+    const started = performance.now();
+    const stopped = await worker.run(SPIN(200), 60_000).then(() => undefined, (error: unknown) => error);
+    expect(stopped).toBeInstanceOf(OffloadBudgetExceeded);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const after = await worker.run(WHICH_THREAD, undefined);
+    expect(after).not.toBe(before);
+  });
+
+  it('a refusal thrown in the task arrives as the same typed error', async () => {
+    const error = await offload().run(REFUSE, 'markdown').then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(LorebookError);
+    expect((error as LorebookError).code).toBe('validation_failed');
+    expect((error as LorebookError).details).toEqual({ fields: { markdown: 'fix it' } });
+  });
+
+  it('a task that exhausts the capped heap fails alone; the next task runs', { timeout: 60_000 }, async () => {
+    const worker = offload({ resourceLimits: { maxOldGenerationSizeMb: 32 } });
+    const error = await worker.run(EXHAUST_MEMORY, undefined).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(OffloadFailed);
+    expect(typeof (await worker.run(WHICH_THREAD, undefined))).toBe('number');
+  });
+
+  it('runs a task inline when its module is not a file (a bundle)', async () => {
+    const inline = { ...WHICH_THREAD, module: new URL('file:///nowhere/bundled-away.ts') };
+    expect(await offload().run(inline, undefined)).toBe(threadId);
+  });
+});
