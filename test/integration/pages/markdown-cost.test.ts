@@ -2,7 +2,7 @@
 // hostile shapes are refused by POST /v1/stories with validation_failed naming the limit (fast,
 // nothing written); a story stored before the limits existed is served degraded; GET / is not
 // held up while hostile and worst-accepted stories are published and viewed; and 100 views of
-// the worst accepted story do not grow the process's memory.
+// a table that renders to 160 MB, stored before the limits, do not grow the process's memory.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -110,35 +110,60 @@ async function longestStall(run: () => Promise<unknown>): Promise<number> {
   return delay.max / 1e6;
 }
 
+/** Publishes each story, then views it, one after the other. */
+async function publishAndView(label: string, narratives: string[]): Promise<void> {
+  for (const [index, narrative] of narratives.entries()) {
+    const response = await publish(storyWithNarrative(`${label} ${index}`, narrative));
+    if (response.status !== 201) continue;
+    const { slug } = (await response.json()) as { slug: string };
+    expect((await server.fetch(`/s/${slug}`)).status).toBe(200);
+  }
+}
+
+/** The longest event-loop stall and the GET / latencies while `load` runs. */
+async function underLoad(load: () => Promise<void>): Promise<{ stall: number; latencies: number[] }> {
+  let latencies: number[] = [];
+  const stall = await longestStall(async () => {
+    const running = load();
+    latencies = await homePageLatencies(running);
+    await running;
+  });
+  return { stall, latencies };
+}
+
 describe('a concurrent GET /', () => {
   it('is never held up by parsing or rendering while the hostile and the worst accepted stories are published and viewed', { timeout: 300_000 }, async () => {
     // Warm up first: the first request of a process builds routes, schemas and the worker itself.
     const warm = await published(storyWithNarrative('Concurrent warm-up', 'Plain words.'));
     await (await server.fetch(`/s/${warm}`)).arrayBuffer();
-    let during: number[] = [];
-    const stall = await longestStall(async () => {
-      const load = (async () => {
-        for (const [index, hostile] of HOSTILE_CASES.entries()) await publish(storyWithNarrative(`Concurrent hostile ${index}`, hostile.narrative));
-        for (const [index, accepted] of WORST_ACCEPTED.entries()) {
-          const slug = await published(storyWithNarrative(`Concurrent accepted ${index}`, accepted.narrative));
-          expect((await server.fetch(`/s/${slug}`)).status).toBe(200);
-        }
-      })();
-      during = await homePageLatencies(load);
-      await load;
-    });
-    process.stdout.write(`GET / during the hostile load: ${during.length} answered, worst ${Math.max(...during).toFixed(0)} ms (mostly DynamoDB Local); the event loop was held at most ${stall.toFixed(0)} ms\n`);
+    const hostile = [...HOSTILE_CASES.map((entry) => entry.narrative), ...WORST_ACCEPTED.map((entry) => entry.narrative)];
+    // The reference, in the same run: as many plain stories of the same size, published and viewed
+    // the same way. What it measures is the machine (other test files, GC, DynamoDB Local), so the
+    // bound is on what the hostile shapes add to it.
+    const reference = await underLoad(() => publishAndView('Concurrent plain', hostile.map(() => PLAIN)));
+    const during = await underLoad(() => publishAndView('Concurrent hostile', hostile));
+    process.stdout.write(
+      `GET / during the hostile load: ${during.latencies.length} answered, worst ${Math.max(...during.latencies).toFixed(0)} ms (mostly DynamoDB Local); ` +
+        `the event loop was held at most ${during.stall.toFixed(0)} ms (plain stories of the same size: ${reference.stall.toFixed(0)} ms)\n`,
+    );
     // What holds up every request is a blocked event loop: parsing or rendering inline held it for
     // seconds (BENCHMARKS.md, "markdown cost"). The latency itself waits on the shared DynamoDB Local.
-    expect(stall).toBeLessThan(200);
+    expect(during.stall - reference.stall).toBeLessThan(200);
   });
 });
 
 describe('memory', () => {
-  it('100 views of the worst accepted story grow the process by less than 100 MB', { timeout: 300_000 }, async () => {
-    // The largest page among the worst accepted stories: ~1 MB of table HTML.
-    const largestPage = WORST_ACCEPTED.find((accepted) => accepted.name.includes('tables'));
-    const slug = await published(storyWithNarrative('Viewed a hundred times', largestPage?.narrative ?? ''));
+  it('100 views of the issue\'s 2,000-column table, stored before the limits, grow the process by less than 100 MB', { timeout: 300_000 }, async () => {
+    // Rendered in full, this 25.6 KB table is a 160 MB page, and the cache used to keep it: RSS went
+    // from 168 MB to 1.42 GB. Served degraded, each view is about the size of its markdown.
+    const table = HOSTILE_CASES.find((entry) => entry.name.startsWith('a 2,000-column table'));
+    const slug = await published(storyWithNarrative('Viewed a hundred times', 'Fine at first.'));
+    await server.app.ctx().store.client.send(new UpdateCommand({
+      TableName: server.app.ctx().store.tableName,
+      Key: bodyKey(slug),
+      UpdateExpression: 'SET markdown = :markdown',
+      ExpressionAttributeValues: { ':markdown': storyWithNarrative('Viewed a hundred times', table?.narrative ?? '') },
+    }));
     const before = process.memoryUsage().rss;
     let largest = 0;
     // Four at a time: each view waits mostly on the shared DynamoDB Local (the access count, the reads).
@@ -148,6 +173,7 @@ describe('memory', () => {
     }
     const grown = process.memoryUsage().rss - before;
     process.stdout.write(`100 views of a ${largest}-byte page: RSS grew ${(grown / 1024 / 1024).toFixed(1)} MB\n`);
+    expect(largest).toBeLessThan(1024 * 1024);
     expect(grown).toBeLessThan(100 * 1024 * 1024);
   });
 });
