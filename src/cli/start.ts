@@ -48,7 +48,8 @@ Environment:
                              only). Unset: public https addresses only (SSRF-safe); docs/auth.md
   BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
                              announce new stories on Bluesky as this account (an app password);
-                             unset = announcing is off. The announce queue is swept every
+                             unset = announcing is off. The announce queue is swept at start, when
+                             a retry falls due, and at least every
                              LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS (60000); npm run sweep -- --help
   LOREBOOK_DISPATCH_INTERVAL_MS
                              corrections reach reproducers' inboxes right after the edit; this
