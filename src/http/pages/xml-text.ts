@@ -4,11 +4,12 @@
 // reader: they are dropped here, on the way out.
 import { stripForbiddenChars } from '../../domain/text-controls.ts';
 
-// `&#39;` rather than `&apos;`: the same in XML, and also read by HTML 4 era feed readers.
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+// `&#39;` rather than `&apos;`: the same in XML, and also read by HTML 4 era feed readers. A raw
+// CR would reach every reader as LF (XML 1.0 §2.11 end-of-line handling): `&#13;` keeps it.
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '\r': '&#13;' };
 
 /** Escaped for an XML text node or attribute, without the characters XML cannot hold. */
-export const xmlText = (text: string): string => stripForbiddenChars(text).replace(/[&<>"']/g, (char) => XML_ESCAPES[char] as string);
+export const xmlText = (text: string): string => stripForbiddenChars(text).replace(/[&<>"'\r]/g, (char) => XML_ESCAPES[char] as string);
 
 /** For a writer that escapes by itself: only the characters XML cannot hold are dropped. */
 export const xmlSafe = (text: string): string => stripForbiddenChars(text);

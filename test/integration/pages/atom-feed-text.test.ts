@@ -49,7 +49,7 @@ interface FeedEntry {
 
 /** The minimal HTML decoding an Atom reader does on a `type="html"` element. */
 const decodeHtml = (text: string): string =>
-  text.replace(/&(lt|gt|quot|#39|amp);/g, (_whole, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name] as string);
+  text.replace(/&(lt|gt|quot|#39|#13|amp);/g, (_whole, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", '#13': '\r', amp: '&' })[name] as string);
 
 /** Fetches /feed.atom, proves it well-formed, and answers its entries as a reader would read them. */
 async function readFeed(): Promise<FeedEntry[]> {
@@ -139,7 +139,8 @@ describe('the Atom feed under hostile text', () => {
         const entry = (await readFeed()).find((candidate) => candidate.slug === slug);
         expect(entry).toEqual({ slug, title: stripForbiddenChars(title), summary: stripForbiddenChars(summary) });
       }),
-      { numRuns: 20 },
+      // A CR once reached readers as LF (XML end-of-line handling): kept as a case of its own.
+      { numRuns: 20, examples: [['\r\u0000', '\u0000']] },
     );
   }, FUZZ_TIMEOUT_MS);
 });
