@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { createToken } from '../../../src/auth/tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { startTcpFaultProxy, type TcpFaultProxy } from '../../helpers/fault-proxy.ts';
+import { startTcpFaultProxy, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';
 import { startNpmStart, type NpmStart } from '../../helpers/npm-start.ts';
 import { useBluesky } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';

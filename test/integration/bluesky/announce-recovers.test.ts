@@ -1,5 +1,5 @@
 // Announcing recovers after an outage of any shape. The real PDS sits behind a TCP fault proxy
-// (test/helpers/fault-proxy.ts) that refuses, destroys every connection, hangs (silencing open
+// (test/helpers/tcp-fault-proxy.ts) that refuses, destroys every connection, hangs (silencing open
 // connections for good) or answers 503; a story is published through the hono app while it does,
 // then the proxy forwards again. The settings are read as `npm start` reads them (readConfig +
 // buildAnnouncer: a 1 s backoff, a 5 min sweep interval) and the sweep timer is the one
@@ -16,7 +16,7 @@ import { createHttpApp } from '../../../src/http/app.ts';
 import type { Announcer } from '../../../src/outbox/announce-story.ts';
 import { scheduleAnnounceSweeps, sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { startTcpFaultProxy, type ProxyMode, type TcpFaultProxy } from '../../helpers/fault-proxy.ts';
+import { startTcpFaultProxy, type ProxyMode, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
