@@ -1,7 +1,7 @@
 // set_visibility — author only, keyed by slug (design §4). An Update, never a Put (a Put would
-// wipe counts and reproducers). A hidden story is a tombstone: it leaves the public feed and the
-// announce queue; unhiding a public story lists it again and owes it an announcement if it never
-// had one. The same call twice writes nothing and answers the same.
+// wipe counts and reproducers). A hidden story is a tombstone: it leaves the public feed, and the
+// announce queue unless its post must be deleted; unhiding a public story lists it again and owes
+// it an announcement if it never had one. The same call twice writes nothing and answers the same.
 import { z } from 'zod';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';

@@ -48,9 +48,9 @@ export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw:
     plan(read): WritePlan<WithdrawOutcome> {
       const meta = visibleStory(storyMetaOf(read, slug), slug, caller);
       const existing = reproductionOf(read, slug, caller.account);
-      // @NOTE The design says a second withdraw "answers already withdrawn". It answers exactly
-      // what the first one did, with no flag of its own: a retry after a lost response must not be
-      // able to tell it was a retry, and the answer stays derived from state alone.
+      // @NOTE A second withdraw answers exactly what the first one did (design §4), with no
+      // "already withdrawn" flag of its own: a retry after a lost response must not be able to
+      // tell it was a retry, and the answer stays derived from state alone.
       if (existing === undefined) {
         return {
           outcome: { slug, withdrawn: true, counts: reproductionCounts(meta.counts), reproducers_count: meta.reproducers.length },

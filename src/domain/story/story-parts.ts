@@ -81,7 +81,7 @@ function assertPartsCostWithinLimits(parts: StoryParts): void {
 /**
  * Assembles the markdown a person would write from publish_story's parts: front matter in a
  * stable key order (only the keys given), `# title`, the narrative, then the sections in the
- * design's order. The result is normalised, so parts and the equivalent markdown hash the same.
+ * order of design §2. The result is normalised, so parts and the equivalent markdown hash the same.
  */
 export function storyMarkdownFromParts(parts: StoryParts, options: { limits?: boolean } = {}): string {
   // `limits: false` is for re-serialising a story that already passed them (its canonical form
