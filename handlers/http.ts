@@ -12,6 +12,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Context } from 'hono';
 import { getConnInfo, handle, type LambdaEvent } from 'hono/aws-lambda';
 import { httpAppFromConfig } from '../src/http/app-from-config.ts';
+import { readSettings } from '../src/settings/read-settings.ts';
 import type { HttpEnv } from '../src/http/http-env.ts';
 import { LAMBDA_ENV, defaultLog, storeRuntime, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
 import { lambdaSignIn, signInKeyReader } from './sign-in-secret.ts';
@@ -29,7 +30,7 @@ interface ColdStart {
 }
 
 export function createHttpHandler(deps: HandlerDeps = {}): HttpHandler {
-  const env = deps.env ?? process.env;
+  const env = deps.env ?? readSettings();
   const log = deps.log ?? defaultLog;
   const readKey = signInKeyReader(env, deps);
   let cold: ColdStart | undefined;

@@ -7,6 +7,8 @@ import type { AppContext } from '../src/app/app-context.ts';
 import { readConfig, type Config } from '../src/config.ts';
 import { buildAnnouncer, buildContext } from '../src/context.ts';
 import { consoleLog } from '../src/log-sink.ts';
+import { readSettings } from '../src/settings/read-settings.ts';
+import type { SettingName } from '../src/settings/settings-table.ts';
 import type { Announcer } from '../src/outbox/announce-story.ts';
 import { defaultSecretsClient, secretReader } from './bluesky-secret.ts';
 
@@ -21,10 +23,10 @@ export const LAMBDA_ENV = {
   signInKeySecretId: 'LOREBOOK_SIGN_IN_KEY_SECRET_ID',
   feedPublisherDid: 'BLUESKY_FEED_PUBLISHER_DID',
   feedRkey: 'BLUESKY_FEED_RKEY',
-} as const;
+} as const satisfies Record<string, SettingName>;
 
 export interface HandlerDeps {
-  /** Default process.env. */
+  /** Default: the settings as set (src/settings/read-settings.ts). */
   env?: NodeJS.ProcessEnv;
   /** Default: a Secrets Manager client from the Lambda environment (tests point one at a fake). */
   secrets?: SecretsManagerClient;
@@ -57,7 +59,7 @@ export function storeRuntime(env: NodeJS.ProcessEnv, log: (line: string) => void
  * without one never calls Secrets Manager.
  */
 export function announcingRuntime(deps: HandlerDeps): () => Promise<Runtime> {
-  const env = deps.env ?? process.env;
+  const env = deps.env ?? readSettings();
   const log = deps.log ?? defaultLog;
   const secretId = env[LAMBDA_ENV.blueskySecretId];
   if (!secretId || !env[LAMBDA_ENV.blueskyIdentifier] || !env[LAMBDA_ENV.blueskyService]) {

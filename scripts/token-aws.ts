@@ -9,6 +9,8 @@ import { parseDuration } from '../src/cli/duration.ts';
 import { readConfig } from '../src/config.ts';
 import { buildContext } from '../src/context.ts';
 import { isLorebookError } from '../src/domain/errors.ts';
+import { readSettings } from '../src/settings/read-settings.ts';
+import { settingsHelp } from '../src/settings/settings-help.ts';
 
 const HELP = `usage: npm run token:aws -- <command> [options]
 
@@ -20,11 +22,10 @@ commands:
   list --handle <handle>      the handle's live tokens (ids, never the tokens)
   revoke <token_id>           revoke by the id list shows; revoking twice is fine
 
-environment:
-  LOREBOOK_TABLE   the table: the stack output TableName (required)
-  AWS_REGION       the stack's region (required)
-  AWS_PROFILE…     credentials allowed GetItem/PutItem/UpdateItem/DeleteItem/Query on the table
-  LOREBOOK_DDB_ENDPOINT  a DynamoDB Local endpoint instead of AWS (for trying this out)
+LOREBOOK_TABLE (the stack output TableName) and AWS_REGION (the stack's region) are required;
+credentials (AWS_PROFILE…) need GetItem/PutItem/UpdateItem/DeleteItem/Query on the table.
+
+${settingsHelp('token:aws')}
 
 example:
   LOREBOOK_TABLE=Lorebook-TableCD117FA1-XXXX AWS_REGION=eu-west-1 npm run token:aws -- create --handle you
@@ -44,7 +45,8 @@ async function main(argv: string[]): Promise<number> {
     out(HELP);
     return values.help ? 0 : 2;
   }
-  if (!process.env.LOREBOOK_TABLE || (!process.env.AWS_REGION && !process.env.LOREBOOK_DDB_ENDPOINT)) {
+  const settings = readSettings();
+  if (!settings.LOREBOOK_TABLE || (!settings.AWS_REGION && !settings.LOREBOOK_DDB_ENDPOINT)) {
     err('token:aws: set LOREBOOK_TABLE (the stack output TableName) and AWS_REGION');
     return 2;
   }

@@ -1,7 +1,9 @@
-// Environment -> typed configuration, read once at start. Nothing else reads process.env.
+// Environment -> typed configuration, read once at start, through the settings table
+// (src/settings/settings-table.ts: every variable's type, default and documentation).
 import { DEFAULT_APP_CONFIG, type AppConfig } from './app/app-context.ts';
-import { DEFAULT_SEARCH_REFRESH_MS } from './app/search/story-search.ts';
 import { readOAuthServerSettings, type OAuthServerSettings } from './auth/oauth/oauth-settings.ts';
+import { readSettings } from './settings/read-settings.ts';
+import { settingNamed, type SettingName } from './settings/settings-table.ts';
 
 export interface Config {
   /** DynamoDB endpoint; unset = AWS (credentials from the default chain). */
@@ -62,18 +64,17 @@ export interface HttpConfig {
   searchRefreshMs: number;
 }
 
-export const DEFAULT_PORT = 8787;
-
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** A whole-number setting: unset or empty takes the table's default. */
+function positiveInteger(env: NodeJS.ProcessEnv, name: SettingName): number {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === '') return Number(settingNamed(name).default);
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
   return value;
 }
 
 function port(env: NodeJS.ProcessEnv): number {
-  const value = positiveInteger(env, 'PORT', DEFAULT_PORT);
+  const value = positiveInteger(env, 'PORT');
   if (value > 65_535) throw new Error(`PORT must be at most 65535, got "${value}"`);
   return value;
 }
@@ -112,40 +113,39 @@ function bluesky(env: NodeJS.ProcessEnv): BlueskyConfig | undefined {
     service: service.replace(/\/+$/, ''),
     identifier: String(env.BLUESKY_IDENTIFIER).replace(/^@/, ''),
     appPassword: String(env.BLUESKY_APP_PASSWORD),
-    requestTimeoutMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_TIMEOUT_MS', 10_000),
-    maxAttempts: positiveInteger(env, 'LOREBOOK_ANNOUNCE_MAX_ATTEMPTS', 8),
-    backoffBaseMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_BACKOFF_MS', 30_000),
-    sweepIntervalMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS', 60_000),
+    requestTimeoutMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_TIMEOUT_MS'),
+    maxAttempts: positiveInteger(env, 'LOREBOOK_ANNOUNCE_MAX_ATTEMPTS'),
+    backoffBaseMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_BACKOFF_MS'),
+    sweepIntervalMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS'),
   };
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** A text setting's default from the table. */
+const text = (name: SettingName): string => String(settingNamed(name).default);
+
+export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
   const listenPort = port(env);
   return {
     ddbEndpoint: env.LOREBOOK_DDB_ENDPOINT || undefined,
     region: env.AWS_REGION || undefined,
-    tableName: env.LOREBOOK_TABLE || 'lorebook',
-    dataDir: env.LOREBOOK_DATA_DIR || '.data/dynamodb',
+    tableName: env.LOREBOOK_TABLE || text('LOREBOOK_TABLE'),
+    dataDir: env.LOREBOOK_DATA_DIR || text('LOREBOOK_DATA_DIR'),
     app: {
       ...DEFAULT_APP_CONFIG,
-      opTtlSeconds: positiveInteger(env, 'LOREBOOK_OP_TTL_SECONDS', DEFAULT_APP_CONFIG.opTtlSeconds),
-      reproducerCap: positiveInteger(env, 'LOREBOOK_REPRODUCER_CAP', DEFAULT_APP_CONFIG.reproducerCap),
-      rateLimitPerMinute: positiveInteger(env, 'LOREBOOK_RATE_LIMIT_PER_MINUTE', DEFAULT_APP_CONFIG.rateLimitPerMinute),
-      anonymousRateLimitPerMinute: positiveInteger(
-        env,
-        'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE',
-        DEFAULT_APP_CONFIG.anonymousRateLimitPerMinute,
-      ),
+      opTtlSeconds: positiveInteger(env, 'LOREBOOK_OP_TTL_SECONDS'),
+      reproducerCap: positiveInteger(env, 'LOREBOOK_REPRODUCER_CAP'),
+      rateLimitPerMinute: positiveInteger(env, 'LOREBOOK_RATE_LIMIT_PER_MINUTE'),
+      anonymousRateLimitPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE'),
     },
     http: {
       port: listenPort,
       baseUrl: baseUrl(env, listenPort),
       allowedOrigins: origins(env.LOREBOOK_ALLOWED_ORIGINS),
-      searchRefreshMs: positiveInteger(env, 'LOREBOOK_SEARCH_REFRESH_MS', DEFAULT_SEARCH_REFRESH_MS),
+      searchRefreshMs: positiveInteger(env, 'LOREBOOK_SEARCH_REFRESH_MS'),
     },
     bluesky: bluesky(env),
     feedGenerator: feedGenerator(env),
-    dispatchIntervalMs: positiveInteger(env, 'LOREBOOK_DISPATCH_INTERVAL_MS', 60_000),
+    dispatchIntervalMs: positiveInteger(env, 'LOREBOOK_DISPATCH_INTERVAL_MS'),
     oauthServer: readOAuthServerSettings(env),
   };
 }
@@ -155,7 +155,7 @@ function feedGenerator(env: NodeJS.ProcessEnv): FeedGeneratorConfig {
   if (publisherDid !== undefined && !/^did:(plc|web):[A-Za-z0-9._:%-]+$/.test(publisherDid)) {
     throw new Error(`BLUESKY_FEED_PUBLISHER_DID must be a DID like did:plc:abc123, got "${publisherDid}"`);
   }
-  const rkey = env.BLUESKY_FEED_RKEY || 'lorebook';
+  const rkey = env.BLUESKY_FEED_RKEY || text('BLUESKY_FEED_RKEY');
   // A record key (atproto "record-key" syntax), and short: it shows in the feed's URL on Bluesky.
   if (!/^[A-Za-z0-9._~:-]{1,15}$/.test(rkey) || rkey === '.' || rkey === '..') {
     throw new Error(`BLUESKY_FEED_RKEY must be 1-15 letters, digits or . _ ~ : -, got "${rkey}"`);

@@ -1,12 +1,13 @@
 // Finding a runnable Java 17+ before anything else, so a missing JVM is one clear sentence
 // instead of a spawn ENOENT or a readiness timeout 30 seconds later.
 import { execFile } from 'node:child_process';
+import { readSettings } from '../../src/settings/read-settings.ts';
 import { JavaUnavailableError } from './errors.ts';
 
 export const MIN_JAVA_MAJOR = 17;
 
 /** The `java` to run: an explicit option, then env JAVA, then `java` on PATH. */
-export function resolveJavaBinary(option?: string, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveJavaBinary(option?: string, env: NodeJS.ProcessEnv = readSettings()): string {
   return option ?? (env['JAVA'] || 'java');
 }
 

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { publishFeedRecord } from '../../integrations/bluesky/feed-generator-record.ts';
 import { readConfig } from '../config.ts';
+import { settingsHelp } from '../settings/settings-help.ts';
 import { feedUri, serviceDid } from '../domain/feed-generator.ts';
 
 const DEFAULT_NAME = 'lorebook stories';
@@ -25,11 +26,7 @@ options:
   --json                  print the result as JSON
   -h, --help              this text
 
-environment:
-  BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD   the publishing account (an app password)
-  LOREBOOK_BASE_URL       the public https URL Bluesky reaches this server at
-  BLUESKY_FEED_RKEY       the feed record's key (default lorebook)
-  LOREBOOK_ANNOUNCE_TIMEOUT_MS   the longest one Bluesky call may take (default 10000)
+${settingsHelp('bsky:publish-feed')}
 
 exit status: 0 when the record is in place, 1 when it could not be published, 2 on a usage error.
 `;

@@ -10,6 +10,8 @@ import { readConfig } from '../config.ts';
 import { buildAnnouncer, buildContext } from '../context.ts';
 import { httpAppFromConfig } from '../http/app-from-config.ts';
 import { readSignInConfig } from '../auth/sign-in-config.ts';
+import { readSettings } from '../settings/read-settings.ts';
+import { settingsHelp } from '../settings/settings-help.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { ensureTable } from '../store/bootstrap.ts';
@@ -26,37 +28,10 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
 
 Starts lorebook locally: DynamoDB Local (the embedded store, needs Java 17+) and the server on
 127.0.0.1 with MCP at /mcp and the HTTP API at /v1. Stop with Ctrl-C.
-Environment:
-  PORT                       the server's port (default 8787)
-  LOREBOOK_BASE_URL          the public base URL (default http://127.0.0.1:<PORT>)
-  LOREBOOK_ALLOWED_ORIGINS   web origins allowed to call from a browser, comma-separated
-  LOREBOOK_DATA_DIR          where the data is kept between runs (default .data/dynamodb)
-  LOREBOOK_TABLE             table name (default lorebook)
-  LOREBOOK_DDB_ENDPOINT      use this DynamoDB instead of starting DynamoDB Local
-  LOREBOOK_RATE_LIMIT_PER_MINUTE, LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE
-                             calls per minute per account / per IP without a token (100 / 60)
-  JAVA                       the java binary (default: java on PATH)
-  LOREBOOK_BLUESKY_OAUTH_CLIENT
-                             Sign in with Bluesky: loopback (default on a 127.0.0.1 base URL; a
-                             development client) or production (needs an https base URL and
-                             LOREBOOK_OAUTH_PRIVATE_KEY, a private ES256 JWK with a kid); docs/auth.md
-  LOREBOOK_BLUESKY_HANDLE_RESOLVER, LOREBOOK_PLC_DIRECTORY_URL
-                             resolve handles / did:plc elsewhere (a local PDS and PLC; default: DNS
-                             and https well-known / https://plc.directory)
-  LOREBOOK_ALLOW_PRIVATE_FETCH
-                             1 = sign-in may fetch loopback/private addresses (a local PDS; development
-                             only). Unset: public https addresses only (SSRF-safe); docs/auth.md
-  BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
-                             announce new stories on Bluesky as this account (an app password);
-                             unset = announcing is off. The announce queue is swept at start, when
-                             a retry falls due, and at least every
-                             LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS (60000); npm run sweep -- --help
-  LOREBOOK_DISPATCH_INTERVAL_MS
-                             corrections reach reproducers' inboxes right after the edit; this
-                             backstop delivers any the first run missed (default 60000)
-  BLUESKY_FEED_PUBLISHER_DID, BLUESKY_FEED_RKEY
-                             the feed record the Bluesky feed generator at /xrpc answers for
-                             (npm run bsky:publish-feed -- --help; docs/pages.md)`);
+Announcing on Bluesky needs all three BLUESKY_* account settings (unset all three: off); the
+feed generator at /xrpc: npm run bsky:publish-feed -- --help and docs/pages.md; sign-in: docs/auth.md.
+
+${settingsHelp('start')}`);
   process.exit(0);
 }
 
@@ -107,7 +82,7 @@ const notifying = startNotificationDispatch(ctx, { intervalMs: config.dispatchIn
 ctx.dispatchSoon = notifying.soon;
 
 const { baseUrl, port } = config.http;
-const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(process.env, baseUrl), log });
+const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(readSettings(), baseUrl), log });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
     log(`lorebook: listening on http://127.0.0.1:${info.port}`);

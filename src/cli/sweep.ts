@@ -13,6 +13,7 @@ import { describeSkip } from '../outbox/announce-skipped.ts';
 import type { AnnounceResult } from '../outbox/announce-story.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stderrLog } from '../log-sink.ts';
+import { settingsHelp } from '../settings/settings-help.ts';
 import { openLocalStore, type LocalStore } from './local-store.ts';
 
 const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--json]
@@ -40,15 +41,10 @@ options:
                    or claimed_since and stale_at, last_error)
   -h, --help       this text
 
-environment:
-  BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD
-                         the posting account (an app password); all three, or announcing is off
-  LOREBOOK_ANNOUNCE_TIMEOUT_MS       the longest one Bluesky call may take (default 10000)
-  LOREBOOK_ANNOUNCE_MAX_ATTEMPTS     attempts before a story is failed (default 8)
-  LOREBOOK_ANNOUNCE_BACKOFF_MS       wait after the first failure, doubling, jittered (default 30000)
-  LOREBOOK_BASE_URL      the public base URL, for the link card (default http://127.0.0.1:<PORT>)
-  LOREBOOK_DATA_DIR, LOREBOOK_TABLE, LOREBOOK_DDB_ENDPOINT
-                         which store (as for npm start; a running npm start's store is used)
+The posting account needs all three BLUESKY_* settings, or announcing is off; the store is found
+as for npm start (a running npm start's store is used).
+
+${settingsHelp('sweep')}
 
 exit status: 0 when the run ended (whatever each story's outcome), 1 when it could not run,
 2 on a usage error.

@@ -20,6 +20,7 @@ import { readConfig } from '../config.ts';
 import { buildContext } from '../context.ts';
 import { isLorebookError, type LorebookError } from '../domain/errors.ts';
 import { ensureTable } from '../store/bootstrap.ts';
+import { settingsHelp } from '../settings/settings-help.ts';
 import { parseDuration } from './duration.ts';
 import { openLocalStore, type LocalStore } from './local-store.ts';
 
@@ -52,10 +53,7 @@ Use a token as the header  Authorization: Bearer <token>  on /mcp and /v1, e.g.
 
 store: the DynamoDB Local of a running \`npm start\` (found through <data dir>/../endpoint); if none
 is running, this command starts DynamoDB Local on the same data dir and stops it when done.
-environment:
-  LOREBOOK_DATA_DIR      data dir of the local store (default .data/dynamodb)
-  LOREBOOK_TABLE         table name (default lorebook)
-  LOREBOOK_DDB_ENDPOINT  talk to this DynamoDB endpoint instead (e.g. http://127.0.0.1:8000)
+${settingsHelp('token')}
 `;
 
 const DEFAULT_EXPIRES = '30d';

@@ -1,0 +1,16 @@
+// What one setting is: an environment variable with a type, a default and one line of
+// documentation, and the commands it matters to. The table of them is settings-table.ts.
+
+/** Where a setting is read: the commands whose `--help` lists it, and the Lambda functions. */
+export type Surface = 'start' | 'sweep' | 'token' | 'token:aws' | 'bsky:publish-feed' | 'lambda';
+
+export interface Setting {
+  readonly name: string;
+  /** What the value must be, in words (the docs' Type column). */
+  readonly type: string;
+  /** The value used when the variable is unset or empty; absent: unset means what `doc` says. */
+  readonly default?: number | string;
+  /** One line: what the setting changes. */
+  readonly doc: string;
+  readonly surfaces: readonly Surface[];
+}

@@ -1,0 +1,196 @@
+// Every environment variable lorebook reads, in one table: readConfig reads through it, the
+// commands' `--help` list their part of it and docs/config.md is generated from it
+// (`npm run docs:config`). A variable missing here is never read (src/settings/read-settings.ts).
+import { DEFAULT_APP_CONFIG } from '../app/app-context.ts';
+import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/story-search.ts';
+import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../auth/oauth/oauth-settings.ts';
+import type { Setting } from './setting.ts';
+
+const WHOLE = 'whole number > 0';
+/** The commands that open the store. */
+const STORE_USERS = ['start', 'sweep', 'token'] as const;
+const OAUTH = DEFAULT_OAUTH_SERVER_SETTINGS;
+
+export const SETTINGS = [
+  // The server.
+  { name: 'PORT', type: 'whole number 1-65535', default: 8787, doc: "the server's port, on 127.0.0.1 only", surfaces: ['start'] },
+  {
+    name: 'LOREBOOK_BASE_URL',
+    type: 'URL',
+    default: 'http://127.0.0.1:<PORT>',
+    doc: 'the public base URL: links, OAuth metadata and Host checks use it; on Lambda the Function URL by default',
+    surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_ALLOWED_ORIGINS',
+    type: 'origins, comma-separated',
+    doc: 'web origins (scheme://host[:port]) allowed to call from a browser; unset = none',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_SEARCH_REFRESH_MS',
+    type: WHOLE,
+    default: DEFAULT_SEARCH_REFRESH_MS,
+    doc: 'the longest the search index is used before it is rebuilt from the feed',
+    surfaces: ['start', 'lambda'],
+  },
+  // The store.
+  { name: 'LOREBOOK_TABLE', type: 'text', default: 'lorebook', doc: 'the DynamoDB table name', surfaces: [...STORE_USERS, 'token:aws', 'lambda'] },
+  {
+    name: 'LOREBOOK_DDB_ENDPOINT',
+    type: 'URL',
+    doc: 'use this DynamoDB (e.g. http://127.0.0.1:8000); unset = DynamoDB Local on the data dir locally, AWS on Lambda',
+    surfaces: [...STORE_USERS, 'token:aws', 'lambda'],
+  },
+  { name: 'LOREBOOK_DATA_DIR', type: 'path', default: '.data/dynamodb', doc: 'where the embedded DynamoDB Local keeps its data between runs', surfaces: STORE_USERS },
+  { name: 'AWS_REGION', type: 'AWS region', doc: "the table's region when no endpoint is set (credentials from the default chain)", surfaces: ['token:aws', 'lambda'] },
+  { name: 'JAVA', type: 'path', default: 'java', doc: 'the Java 17+ binary that runs DynamoDB Local, found on PATH by default', surfaces: STORE_USERS },
+  // Writes and limits.
+  { name: 'LOREBOOK_OP_TTL_SECONDS', type: WHOLE, default: DEFAULT_APP_CONFIG.opTtlSeconds, doc: 'how long an op_id is remembered for replays', surfaces: ['start', 'lambda'] },
+  {
+    name: 'LOREBOOK_REPRODUCER_CAP',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.reproducerCap,
+    doc: 'past this many reproducers a story answers conflict to a new one',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_RATE_LIMIT_PER_MINUTE',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.rateLimitPerMinute,
+    doc: 'calls per minute per account, across all its tokens',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.anonymousRateLimitPerMinute,
+    doc: 'calls per minute per IP address without a token',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_DISPATCH_INTERVAL_MS',
+    type: WHOLE,
+    default: 60_000,
+    doc: "corrections reach reproducers' inboxes right after the edit; this backstop delivers any the first run missed",
+    surfaces: ['start'],
+  },
+  // Sign in with Bluesky (docs/auth.md).
+  {
+    name: 'LOREBOOK_BLUESKY_OAUTH_CLIENT',
+    type: 'loopback | production',
+    doc: 'Sign in with Bluesky: loopback (default on a 127.0.0.1 base URL; a development client) or production (needs an https base URL and LOREBOOK_OAUTH_PRIVATE_KEY)',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_OAUTH_PRIVATE_KEY',
+    type: 'JWK (JSON text)',
+    doc: 'production sign-in: a private ES256 JWK with a kid (npm run sign-in:key makes one; Lambda reads it from its secret instead)',
+    surfaces: ['start'],
+  },
+  {
+    name: 'LOREBOOK_BLUESKY_HANDLE_RESOLVER',
+    type: 'http(s) URL',
+    doc: 'resolve handles here (e.g. a local PDS); unset = DNS and https well-known',
+    surfaces: ['start', 'lambda'],
+  },
+  { name: 'LOREBOOK_PLC_DIRECTORY_URL', type: 'http(s) URL', doc: 'resolve did:plc here; unset = https://plc.directory', surfaces: ['start', 'lambda'] },
+  {
+    name: 'LOREBOOK_ALLOW_PRIVATE_FETCH',
+    type: '1 | true | 0 | false',
+    doc: '1 = sign-in may fetch loopback/private addresses (a local PDS; development only); unset = public addresses only (SSRF-safe)',
+    surfaces: ['start', 'lambda'],
+  },
+  // lorebook's OAuth server (docs/auth.md).
+  { name: 'LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS', type: WHOLE, default: OAUTH.accessTokenSeconds, doc: 'lifetime of an access token', surfaces: ['start', 'lambda'] },
+  {
+    name: 'LOREBOOK_OAUTH_REFRESH_TOKEN_SECONDS',
+    type: WHOLE,
+    default: OAUTH.refreshTokenSeconds,
+    doc: 'a grant (and each refresh token) lives this long after its last refresh',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_OAUTH_CODE_SECONDS',
+    type: 'whole number 1-600',
+    default: OAUTH.authorizationCodeSeconds,
+    doc: 'an authorization code must be exchanged within this (RFC 6749 §4.1.2: at most 600)',
+    surfaces: ['start', 'lambda'],
+  },
+  { name: 'LOREBOOK_OAUTH_CONSENT_SECONDS', type: WHOLE, default: OAUTH.consentSeconds, doc: 'a consent page must be answered within this', surfaces: ['start', 'lambda'] },
+  {
+    name: 'LOREBOOK_OAUTH_CLIENT_SECONDS',
+    type: WHOLE,
+    default: OAUTH.clientSeconds,
+    doc: 'a client that completed an authorization is kept this long after its last use',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_OAUTH_PENDING_CLIENT_SECONDS',
+    type: WHOLE,
+    default: OAUTH.pendingClientSeconds,
+    doc: 'a registered client that never completed an authorization is forgotten this long after registering',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_OAUTH_REGISTRATIONS_PER_HOUR',
+    type: WHOLE,
+    default: OAUTH.registrationsPerHour,
+    doc: 'new client registrations per clock hour, across all instances',
+    surfaces: ['start', 'lambda'],
+  },
+  // Announcing on Bluesky (all three account settings, or announcing is off).
+  { name: 'BLUESKY_SERVICE', type: 'http(s) URL', doc: 'the posting account\'s PDS or entryway, e.g. https://bsky.social', surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'] },
+  { name: 'BLUESKY_IDENTIFIER', type: 'handle or DID', doc: 'the posting account', surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'] },
+  {
+    name: 'BLUESKY_APP_PASSWORD',
+    type: 'app password',
+    doc: "the account's app password, never its password (Lambda reads it from its secret instead)",
+    surfaces: ['start', 'sweep', 'bsky:publish-feed'],
+  },
+  { name: 'LOREBOOK_ANNOUNCE_TIMEOUT_MS', type: WHOLE, default: 10_000, doc: 'the longest one call to Bluesky may take', surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'] },
+  { name: 'LOREBOOK_ANNOUNCE_MAX_ATTEMPTS', type: WHOLE, default: 8, doc: "attempts before a story's announcement is failed", surfaces: ['start', 'sweep', 'lambda'] },
+  {
+    name: 'LOREBOOK_ANNOUNCE_BACKOFF_MS',
+    type: WHOLE,
+    default: 30_000,
+    doc: 'the wait after the first failure; it doubles with every attempt, jittered, up to an hour',
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS',
+    type: WHOLE,
+    default: 60_000,
+    doc: 'npm start sweeps the announce queue at start, when a retry falls due, and at least this often',
+    surfaces: ['start'],
+  },
+  // The Bluesky feed generator at /xrpc (docs/pages.md).
+  {
+    name: 'BLUESKY_FEED_PUBLISHER_DID',
+    type: 'did:plc or did:web',
+    doc: 'the account holding the feed record (npm run bsky:publish-feed prints it); unset = no feed listed yet',
+    surfaces: ['start', 'bsky:publish-feed', 'lambda'],
+  },
+  {
+    name: 'BLUESKY_FEED_RKEY',
+    type: 'record key, 1-15 characters',
+    default: 'lorebook',
+    doc: "the feed record's key: publishing again replaces the same record",
+    surfaces: ['start', 'bsky:publish-feed', 'lambda'],
+  },
+  // Lambda only: names of Secrets Manager secrets, so no secret sits in a function's environment.
+  { name: 'LOREBOOK_BLUESKY_SECRET_ID', type: 'secret ARN or name', doc: 'the secret holding the Bluesky app password', surfaces: ['lambda'] },
+  { name: 'LOREBOOK_SIGN_IN_KEY_SECRET_ID', type: 'secret ARN or name', doc: "the secret holding Sign in with Bluesky's private key", surfaces: ['lambda'] },
+] as const satisfies readonly Setting[];
+
+export type SettingName = (typeof SETTINGS)[number]['name'];
+
+const BY_NAME: ReadonlyMap<string, Setting> = new Map(SETTINGS.map((setting) => [setting.name, setting]));
+
+export function settingNamed(name: SettingName): Setting {
+  return BY_NAME.get(name) as Setting;
+}
+
+export function isSettingName(name: string): name is SettingName {
+  return BY_NAME.has(name);
+}
