@@ -7,9 +7,9 @@ import type { AppContext } from '../src/app/app-context.ts';
 import { readConfig, type Config } from '../src/config.ts';
 import { buildAnnouncer, buildContext } from '../src/context.ts';
 import { consoleLog } from '../src/log-sink.ts';
+import type { Announcer } from '../src/outbox/announcer.ts';
 import { readSettings } from '../src/settings/read-settings.ts';
 import type { SettingName } from '../src/settings/settings-table.ts';
-import type { Announcer } from '../src/outbox/announce-story.ts';
 import { defaultSecretsClient, secretReader } from './bluesky-secret.ts';
 
 export const LAMBDA_ENV = {

@@ -4,7 +4,8 @@ import { createBlueskyClient } from '../integrations/bluesky/index.ts';
 import type { AppContext } from './app/app-context.ts';
 import type { Config } from './config.ts';
 import { announceSoonWith, type AnnounceSoon } from './outbox/announce-soon.ts';
-import { DEFAULT_ANNOUNCE_SETTINGS, type Announcer } from './outbox/announce-story.ts';
+import { DEFAULT_ANNOUNCE_SETTINGS } from './outbox/announce-settings.ts';
+import type { Announcer } from './outbox/announcer.ts';
 import { createStoreClient } from './store/client.ts';
 
 export function buildContext(config: Config, endpoint = config.ddbEndpoint, announcer?: Announcer): AppContext & { announcing?: AnnounceSoon } {

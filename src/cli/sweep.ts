@@ -10,7 +10,7 @@ import { buildAnnouncer, buildContext } from '../context.ts';
 import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
 import { describeSkip } from '../outbox/announce-skipped.ts';
-import type { AnnounceResult } from '../outbox/announce-story.ts';
+import type { AnnounceResult } from '../outbox/announce-outcome.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stderrLog } from '../log-sink.ts';
 import { settingsHelp } from '../settings/settings-help.ts';

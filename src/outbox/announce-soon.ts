@@ -5,7 +5,8 @@
 // owed tells whoever listens (the sweep timer of `npm start`), so the retry runs when it is due
 // rather than at the next sweep interval.
 import type { AppContext } from '../app/app-context.ts';
-import { announceStory, type Announcer } from './announce-story.ts';
+import { announceStory } from './announce-story.ts';
+import type { Announcer } from './announcer.ts';
 
 export interface AnnounceSoon {
   /** What AppContext.announceSoon calls. */

@@ -8,7 +8,9 @@ import type { AppContext } from '../app/app-context.ts';
 import { dueAnnouncements, firstAnnouncementDue } from '../store/announce-queue.ts';
 import type { AnnounceSoon } from './announce-soon.ts';
 import { skippedAnnouncements, summarizeSkipped, type SkippedAnnouncement } from './announce-skipped.ts';
-import { announceStory, type AnnounceOutcome, type AnnounceResult, type Announcer } from './announce-story.ts';
+import type { AnnounceOutcome, AnnounceResult } from './announce-outcome.ts';
+import { announceStory } from './announce-story.ts';
+import type { Announcer } from './announcer.ts';
 
 export const DEFAULT_SWEEP_LIMIT = 25;
 export const MAX_SWEEP_LIMIT = 100;

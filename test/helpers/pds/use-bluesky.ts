@@ -6,7 +6,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { createBlueskyClient, type BlueskyClient } from '../../../integrations/bluesky/index.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { announceSoonWith, type AnnounceSoon } from '../../../src/outbox/announce-soon.ts';
-import type { Announcer, AnnounceSettings } from '../../../src/outbox/announce-story.ts';
+import type { AnnounceSettings } from '../../../src/outbox/announce-settings.ts';
+import type { Announcer } from '../../../src/outbox/announcer.ts';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
 import { startTestPds, type TestAccount, type TestPds } from './test-pds.ts';
 

@@ -13,7 +13,7 @@ import { SHARE_SIGN_IN_MS } from '../../../integrations/bluesky/bluesky-client.t
 import { readConfig } from '../../../src/config.ts';
 import { buildAnnouncer } from '../../../src/context.ts';
 import { createHttpApp } from '../../../src/http/app.ts';
-import type { Announcer } from '../../../src/outbox/announce-story.ts';
+import type { Announcer } from '../../../src/outbox/announcer.ts';
 import { scheduleAnnounceSweeps, sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { startTcpFaultProxy, type ProxyMode, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';

@@ -1,0 +1,57 @@
+// What the Bluesky side of one story needs next, decided from its META alone (design §4). Pure:
+// the caller reads the story and carries the step out; every step it carries out is conditioned
+// on what was decided from here still holding when the write lands.
+import { PENDING } from '../store/claim-marker.ts';
+import { isListedPublicly, type StoryMeta } from '../store/story-items.ts';
+
+/** What the decision reads of a story's META. */
+export type AnnounceFacts = Pick<StoryMeta, 'visibility' | 'hidden' | 'announce_queued' | 'bsky_uri' | 'claimed_at' | 'announce_attempts' | 'next_attempt_at'>;
+
+export interface NextStepRules {
+  /** A claim made this long before `now` belongs to a worker that died: it may be taken over. */
+  staleClaimMs: number;
+  /** Try even before `next_attempt_at` (an operator's explicit retry). */
+  ignoreSchedule?: boolean | undefined;
+}
+
+/** Where a claim starts from: nobody's, or a dead worker's (claimed before `staleBefore`, ISO). */
+export interface ClaimFrom {
+  takeover: boolean;
+  staleBefore: string;
+}
+
+export type NextStep =
+  /** Not on the queue: nothing owed. `posted` is the post, if there is one. */
+  | { kind: 'settled'; posted?: string }
+  /** Another worker holds a live claim: its holder settles it. */
+  | { kind: 'held_elsewhere' }
+  /** The Bluesky side already matches the story: leave the queue, if what was checked still holds. */
+  | { kind: 'leave_queue'; checked: { posted: string } | { neverReached: true } }
+  /** A failed attempt's retry time has not come. */
+  | { kind: 'not_due'; nextAttemptAt: string }
+  /** Listed and not posted (or a dead worker's claim to take over): claim, then post. */
+  | ({ kind: 'post' } & ClaimFrom)
+  /** Not listed and maybe posted: claim, then delete at the record key. `posted` is the recorded post, if any. */
+  | ({ kind: 'delete'; posted: string | undefined } & ClaimFrom);
+
+const isPostUri = (value: string | undefined): value is string => value !== undefined && value.startsWith('at://');
+
+/** The next step for the story's Bluesky side, judged at `now` (ms). */
+export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules): NextStep {
+  const posted = isPostUri(meta.bsky_uri) ? meta.bsky_uri : undefined;
+  if (!meta.announce_queued) return posted === undefined ? { kind: 'settled' } : { kind: 'settled', posted };
+
+  const staleBefore = new Date(now - rules.staleClaimMs).toISOString();
+  const takeover = meta.bsky_uri === PENDING;
+  if (takeover && !(meta.claimed_at !== undefined && meta.claimed_at < staleBefore)) return { kind: 'held_elsewhere' };
+  const listed = isListedPublicly(meta.visibility, meta.hidden);
+  const attempts = meta.announce_attempts ?? 0;
+
+  if (!takeover && (listed ? posted !== undefined : posted === undefined && attempts === 0)) {
+    return { kind: 'leave_queue', checked: posted === undefined ? { neverReached: true } : { posted } };
+  }
+  if (!takeover && !rules.ignoreSchedule && meta.next_attempt_at !== undefined && meta.next_attempt_at > new Date(now).toISOString()) {
+    return { kind: 'not_due', nextAttemptAt: meta.next_attempt_at };
+  }
+  return listed ? { kind: 'post', takeover, staleBefore } : { kind: 'delete', takeover, staleBefore, posted };
+}
