@@ -104,32 +104,32 @@ async function main(argv: string[]): Promise<number> {
     const config = readConfig();
     const announcer = buildAnnouncer(config, (line) => stderrLog(line.replace(/^lorebook: /, 'sweep: ')));
     if (announcer === undefined) {
-      err('sweep: nothing was posted: announcing is off.');
+      stderrLog('sweep: nothing was posted: announcing is off.');
       return 1;
     }
     store =
       config.ddbEndpoint === undefined
-        ? await openLocalStore({ dataDir: config.dataDir, log: (line) => err(`sweep: ${line}`) })
+        ? await openLocalStore({ dataDir: config.dataDir, log: (line) => stderrLog(`sweep: ${line}`) })
         : { endpoint: config.ddbEndpoint, started: false, close: async () => {} };
     const ctx = buildContext(config, store.endpoint);
     client = ctx.store.client;
     await ensureTable(ctx.store.client, config.tableName);
     for (const slug of retry) {
       const result = await retryFailedAnnouncement(ctx, slug);
-      err(`sweep: retry ${slug}: ${result.outcome}${result.reason === undefined ? '' : ` (${result.reason})`}`);
+      stderrLog(`sweep: retry ${slug}: ${result.outcome}${result.reason === undefined ? '' : ` (${result.reason})`}`);
     }
-    err(`sweep: looking at up to ${limit} due announcement(s) in table "${config.tableName}" at ${store.endpoint}`);
+    stderrLog(`sweep: looking at up to ${limit} due announcement(s) in table "${config.tableName}" at ${store.endpoint}`);
     // These lines quote Bluesky's own error messages: one escaped line each (src/log-sink.ts).
     const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => stderrLog(`sweep: ${line}`) }, {
       limit,
       onStory: (result, index, of) => stderrLog(progress(result, index, of)),
       ...(now === undefined ? {} : { now }),
     });
-    for (const skip of report.skipped) err(`sweep: skipped ${skip.slug}: ${describeSkip(skip, Date.parse(report.at))}`);
+    for (const skip of report.skipped) stderrLog(`sweep: skipped ${skip.slug}: ${describeSkip(skip, Date.parse(report.at))}`);
     out(json ? JSON.stringify({ ...report, results: report.results.map(({ failure: _failure, ...rest }) => rest) }, null, 2) : `sweep: ${summarize(report)}`);
     return 0;
   } catch (error) {
-    err(`sweep: ${(error as Error).message ?? String(error)}`);
+    stderrLog(`sweep: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
     client?.destroy();
