@@ -1,6 +1,7 @@
 // What the Bluesky side of one story needs next, decided from its META alone (design §4). Pure:
 // the caller reads the story and carries the step out; every step it carries out is conditioned
 // on what was decided from here still holding when the write lands.
+import { isPostUri } from '../store/announce-items.ts';
 import { PENDING } from '../store/claim-marker.ts';
 import { isListedPublicly, type StoryMeta } from '../store/story-items.ts';
 
@@ -34,7 +35,6 @@ export type NextStep =
   /** Not listed and maybe posted: claim, then delete at the record key. `posted` is the recorded post, if any. */
   | ({ kind: 'delete'; posted: string | undefined } & ClaimFrom);
 
-const isPostUri = (value: string | undefined): value is string => value !== undefined && value.startsWith('at://');
 
 /** The next step for the story's Bluesky side, judged at `now` (ms). */
 export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules): NextStep {

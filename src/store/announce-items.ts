@@ -14,6 +14,9 @@ import { updateItem } from './update-item.ts';
 
 export const ANNOUNCE_MARKER = 'bsky_uri';
 
+/** Whether the marker holds a post's at-uri (posted), not `pending` or nothing. */
+export const isPostUri = (marker: string | undefined): marker is string => marker !== undefined && marker.startsWith('at://');
+
 export const announceClaim = (slug: string, claimId: string): Claim => ({ key: storyKey(slug), marker: ANNOUNCE_MARKER, claimId });
 
 // Only a story still on the queue may be claimed: a claim made from an older read must not act
@@ -165,7 +168,7 @@ export function listAnnouncement(meta: Pick<StoryMeta, 'slug' | 'bsky_uri' | 'an
   if (meta.bsky_uri === undefined && !meta.announce_queued) {
     return { set: announceQueueFields(meta.slug, at), remove: [], condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': ANNOUNCE_MARKER } } };
   }
-  if (meta.bsky_uri !== undefined && meta.bsky_uri.startsWith('at://') && meta.announce_queued) {
+  if (isPostUri(meta.bsky_uri) && meta.announce_queued) {
     return {
       set: {},
       remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at'],

@@ -1,5 +1,6 @@
 // The Bluesky announce state shown on a story (design §4), derived from the fields the announcer
 // writes — never a stored status, which a crash between two writes could leave stale.
+import { isPostUri } from '../../store/announce-items.ts';
 import { PENDING } from '../../store/claim-marker.ts';
 
 export type AnnounceStateName = 'posted' | 'pending' | 'failed' | 'off';
@@ -19,7 +20,6 @@ export interface AnnounceFields {
   announce_queued: boolean;
 }
 
-const isPostUri = (uri: string | undefined): uri is string => uri !== undefined && uri.startsWith('at://');
 
 export function announceState(fields: AnnounceFields): AnnounceState {
   const { bsky_uri: uri, last_error: lastError, announce_queued: queued } = fields;
