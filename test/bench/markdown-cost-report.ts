@@ -36,7 +36,7 @@ export function markdownCostSection(run: MarkdownCostRun | undefined): string[] 
     '',
     `**${views.count} views of the worst accepted story by page size** (${views.pageBytes} bytes of HTML): server RSS ${mib(views.rssBefore)} before (after a GC), ${mib(views.rssAfter)} after (${mib(views.rssAfter - views.rssBefore)} more), ${mib(views.rssAfterGc)} after a GC.`,
     '',
-    `Limits (\`src/domain/story/story-limits.ts\`): nesting depth ${MARKDOWN_COST_LIMITS.nestingDepth}, block quotes and list items ${MARKDOWN_COST_LIMITS.containers}, emphasis delimiter runs ${MARKDOWN_COST_LIMITS.emphasisRuns} and link destinations ${MARKDOWN_COST_LIMITS.linkDestinations} per paragraph, table columns ${MARKDOWN_COST_LIMITS.tableColumns}, table cells ${MARKDOWN_COST_LIMITS.tableCells}, rendered size ${MARKDOWN_COST_LIMITS.renderedBytes} bytes; parse budget ${MARKDOWN_PARSE_BUDGET_MS} ms, render budget ${MARKDOWN_RENDER_BUDGET_MS} ms.`,
+    `Limits (\`src/domain/story/story-limits.ts\`): nesting depth ${MARKDOWN_COST_LIMITS.nestingDepth}, block quotes and list items ${MARKDOWN_COST_LIMITS.containers}, emphasis delimiter runs ${MARKDOWN_COST_LIMITS.emphasisRuns}, closing brackets ${MARKDOWN_COST_LIMITS.labelEnds}, unclosed backtick runs ${MARKDOWN_COST_LIMITS.unclosedCodeRuns} and unclosed HTML comments and declarations ${MARKDOWN_COST_LIMITS.unclosedHtml} per paragraph, setext headings ${MARKDOWN_COST_LIMITS.setextHeadings}, table columns ${MARKDOWN_COST_LIMITS.tableColumns}, table cells ${MARKDOWN_COST_LIMITS.tableCells}, rendered size ${MARKDOWN_COST_LIMITS.renderedBytes} bytes; parse budget ${MARKDOWN_PARSE_BUDGET_MS} ms, render budget ${MARKDOWN_RENDER_BUDGET_MS} ms.`,
     '',
   ];
 }

@@ -49,13 +49,19 @@ export const HOSTILE_CASES: HostileCase[] = [
   { name: '`*_` runs', narrative: fill('*_'), limit: 'emphasis delimiter runs' },
   { name: '`*a` runs', narrative: fill('*a'), limit: 'emphasis delimiter runs' },
   { name: '`~a` runs', narrative: fill('~a'), limit: 'emphasis delimiter runs' },
-  { name: '`[a](` openings', narrative: fill('[a]('), limit: 'link destinations' },
+  { name: '`[a](` openings', narrative: fill('[a]('), limit: 'closing brackets' },
+  { name: '`]` after `]`', narrative: fill(']'), limit: 'closing brackets' },
+  { name: 'an escaped backtick fence on every line', narrative: fill('\\```\n'), limit: 'unclosed backtick runs' },
+  { name: '`x <?` runs', narrative: fill('x <?'), limit: 'unclosed HTML comments and declarations' },
+  { name: '`x <!--` runs', narrative: fill('x <!--'), limit: 'unclosed HTML comments and declarations' },
+  { name: 'setext headings', narrative: fill('x\n=\n\n'), limit: 'setext headings' },
   { name: 'a 2,000-column table with 8,000 short rows', narrative: wideTable(2_000, 8_000), limit: 'table columns' },
   { name: 'a 4,000-column table', narrative: wideTable(4_000, 2_000), limit: 'table columns' },
   { name: 'a 30 KB reference used 7,000 times', narrative: repeatedReference(NARRATIVE_BYTES), limit: 'rendered size' },
 ];
 
-const { nestingDepth, containers, emphasisRuns, linkDestinations, tableColumns, tableCells } = MARKDOWN_COST_LIMITS;
+const { nestingDepth, containers, emphasisRuns, labelEnds, unclosedCodeRuns, unclosedHtml, setextHeadings, tableColumns, tableCells } =
+  MARKDOWN_COST_LIMITS;
 
 /** `count` blocks, each `prefix` then text, separated by blank lines, filling the narrative. */
 function blocks(count: number, prefix: string): string {
@@ -66,6 +72,9 @@ function blocks(count: number, prefix: string): string {
 /** Containers left for the narrative: the rest of the story has a few list items of its own. */
 const ROOM = containers - 64;
 
+/** Setext headings left for the narrative: the front matter's closing `---` under a line counts as one. */
+const SETEXT_ROOM = setextHeadings - 16;
+
 /** The worst accepted shapes: each at its limit, repeated to fill the narrative. */
 export const WORST_ACCEPTED: Array<{ name: string; narrative: string }> = [
   { name: `\`> \` ${nestingDepth} deep, ${ROOM} in all`, narrative: blocks(ROOM / nestingDepth, '> '.repeat(nestingDepth)) },
@@ -74,7 +83,11 @@ export const WORST_ACCEPTED: Array<{ name: string; narrative: string }> = [
   { name: `${ROOM} list items`, narrative: blocks(ROOM, '- ').replaceAll('\n\n', '\n') },
   { name: `paragraphs of ${emphasisRuns} \`*_\` runs`, narrative: fill(`${'*_'.repeat(emphasisRuns / 2)}\n\n`) },
   { name: `paragraphs of ${emphasisRuns} \`~a\` runs`, narrative: fill(`${'~a'.repeat(emphasisRuns)}\n\n`) },
-  { name: `paragraphs of ${linkDestinations} \`[a](\``, narrative: fill(`${'[a]('.repeat(linkDestinations)}\n\n`) },
+  { name: `paragraphs of ${labelEnds} \`[a](\``, narrative: fill(`${'[a]('.repeat(labelEnds)}\n\n`) },
+  { name: `paragraphs of ${labelEnds} \`]\``, narrative: fill(`${']'.repeat(labelEnds)}\n\n`) },
+  { name: `one paragraph opening ${unclosedCodeRuns} code spans nothing closes`, narrative: `${'\\```'.repeat(unclosedCodeRuns)}${fill('word ', NARRATIVE_BYTES - 4 * unclosedCodeRuns)}` },
+  { name: `one paragraph opening ${unclosedHtml} \`<?\` nothing closes`, narrative: `${'x <?'.repeat(unclosedHtml)}${fill('word ', NARRATIVE_BYTES - 4 * unclosedHtml)}` },
+  { name: `${SETEXT_ROOM} setext headings among one-character paragraphs`, narrative: `${'x\n=\n\n'.repeat(SETEXT_ROOM)}${fill('x\n\n', NARRATIVE_BYTES - 5 * SETEXT_ROOM)}` },
   { name: `five ${tableColumns}-column tables of ${tableCells} cells`, narrative: `${wideTable(tableColumns, tableCells / tableColumns - 1)}\n`.repeat(5) },
   { name: 'one-character paragraphs', narrative: fill('x\n\n') },
 ];

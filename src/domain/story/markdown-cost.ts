@@ -15,7 +15,10 @@ const HOW_TO_FIX: Record<MarkdownCostLimit, string> = {
   nestingDepth: 'Flatten the quoting or the list.',
   containers: 'Join short quotes and list items into paragraphs.',
   emphasisRuns: 'Put code and symbols in `backticks` or split the paragraph.',
-  linkDestinations: 'Close each link `[text](url)` or split the paragraph.',
+  labelEnds: 'Escape a literal bracket as `\\]`, move code into a fenced code block, or split the paragraph.',
+  unclosedCodeRuns: 'Close each inline code span with as many backticks as opened it, escape a literal backtick as `\\``, or split the paragraph.',
+  unclosedHtml: 'Close each `<!--` with `-->`, escape a literal `<` as `\\<`, or move it into a fenced code block.',
+  setextHeadings: 'Write headings as `## Heading`, and leave a blank line before a `---` rule.',
   tableColumns: 'Split the table or turn it into a list.',
   tableCells: 'Split the table, or give every row as many cells as the header.',
   renderedBytes: 'Shorten the longest reference link or use it fewer times; shrink the tables.',
@@ -27,10 +30,12 @@ function fault(limit: MarkdownCostLimit, found: string): CostFault {
 }
 
 /** What each measured shape says when it is over its limit. */
-const FOUND: Record<Exclude<MarkdownCostLimit, 'renderedBytes' | 'containers'>, (value: number, line: number) => string> = {
+const FOUND: Record<Exclude<MarkdownCostLimit, 'renderedBytes' | 'containers' | 'setextHeadings'>, (value: number, line: number) => string> = {
   nestingDepth: (value, line) => `Line ${line} nests ${value} block quotes or list items`,
   emphasisRuns: (value, line) => `The paragraph at line ${line} has ${value} emphasis delimiter runs (\`*\`, \`_\`, \`~\`)`,
-  linkDestinations: (value, line) => `The paragraph at line ${line} opens ${value} link destinations \`](\``,
+  labelEnds: (value, line) => `The paragraph at line ${line} has ${value} closing brackets \`]\``,
+  unclosedCodeRuns: (value, line) => `The paragraph at line ${line} has ${value} backtick runs that no later run of the same length closes`,
+  unclosedHtml: (value, line) => `The paragraph at line ${line} opens ${value} HTML comments, declarations or instructions (\`<!\`, \`<?\`) that nothing closes`,
   tableColumns: (value, line) => `The table at line ${line} has ${value} columns`,
   tableCells: (value, line) => `The table at line ${line} renders ${value} cells`,
 };
@@ -44,6 +49,9 @@ export function markdownCostFaults(markdown: string, shape: MarkdownShape = meas
   }
   if (shape.containers > MARKDOWN_COST_LIMITS.containers) {
     faults.push(fault('containers', `It opens ${shape.containers} block quotes and list items`));
+  }
+  if (shape.setextHeadings > MARKDOWN_COST_LIMITS.setextHeadings) {
+    faults.push(fault('setextHeadings', `It has ${shape.setextHeadings} setext headings (a line of \`=\` or \`-\` right under text)`));
   }
   if (shape.renderedBytes > MARKDOWN_COST_LIMITS.renderedBytes) {
     faults.push(fault('renderedBytes', `It would render to about ${shape.renderedBytes} bytes of HTML`));

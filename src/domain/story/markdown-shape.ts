@@ -3,14 +3,20 @@
 // - container nesting: `>` and list markers opened on one line, on top of the containers the
 //   line continues (`>>>>…`, `- - - …`, or one more indented `- ` per line), and how many
 //   containers the whole text opens;
-// - emphasis delimiter runs (`*`, `_`, `~`) and link destinations (`](`) per block: micromark
-//   pairs them by scanning back over every earlier one in the same paragraph;
+// - emphasis delimiter runs (`*`, `_`, `~`) per block: micromark pairs them by scanning back
+//   over every earlier one in the same paragraph;
+// - per block outside fenced code, closing brackets and the backtick runs and `<!`/`<?` nothing
+//   closes (inline-scan.ts);
+// - setext headings (text underlined with `=` or `-`): micromark re-reads the document's events
+//   for each one, so 6,000 of them took 16 s;
 // - GFM tables: columns, and cells as rendered (a short row is padded to the header's width);
 // - an estimate of the rendered HTML's size (escaping, nesting, table padding, reference links
 //   repeating a long definition, footnote back-references).
 // It errs on the high side (a `>` or `- ` inside a code block counts; a lazy line keeps its
 // containers open) so that no input measures lower than what the parser will actually build.
 // One pass over the characters: O(length) time, O(nesting) memory.
+
+import { measureInlineCost } from './inline-scan.ts';
 
 export interface Measured {
   value: number;
@@ -23,10 +29,20 @@ export interface MarkdownShape {
   /** Block quotes and list items in the whole text: micromark splices each one's events into the document's. */
   containers: number;
   emphasisRuns: Measured;
-  linkDestinations: Measured;
+  labelEnds: Measured;
+  unclosedCodeRuns: Measured;
+  unclosedHtml: Measured;
+  setextHeadings: number;
   tableColumns: Measured;
   tableCells: Measured;
   renderedBytes: number;
+}
+
+/** An open fenced code block: its lines are code, not inline text. `depth`: the containers it is in. */
+interface Fence {
+  char: string;
+  length: number;
+  depth: number;
 }
 
 /** `unsure`: a line since it was opened continued none of it; a later match may be a new one. */
@@ -105,6 +121,10 @@ interface LineContainers {
   /** Where the line's content starts, after every container prefix. */
   contentStart: number;
   opened: number;
+  /** The line opens a container that can interrupt a paragraph (a quote, a bullet or `1.` item with text): a new paragraph starts. */
+  interrupts: boolean;
+  /** An empty list item cannot interrupt a paragraph: a line of only its marker may be the paragraph's text. */
+  opensEmptyItem: boolean;
 }
 
 /**
@@ -140,6 +160,8 @@ function readContainers(line: LineCursor, stack: Container[]): LineContainers {
   }
   const opened: Container[] = [];
   let openedCount = 0;
+  let interrupts = false;
+  let opensEmptyItem = false;
   for (;;) {
     const base = at;
     const marker = line.skipIndent(at);
@@ -148,10 +170,22 @@ function readContainers(line: LineCursor, stack: Container[]): LineContainers {
     if (text[marker] === '>') {
       container = { kind: 'quote' };
       at = text[marker + 1] === ' ' ? marker + 2 : marker + 1;
+      if (openedCount === 0) interrupts = true;
+    } else if (text.startsWith('[^', marker)) {
+      // A GFM footnote definition holds blocks like a list item does, continued by 4 columns of indent.
+      const labelEnd = text.indexOf(']', marker + 2);
+      if (labelEnd <= marker + 2 || text[labelEnd + 1] !== ':') break;
+      container = { kind: 'item', indent: columnsOf(text, base, marker) + 4 };
+      at = line.skipIndent(labelEnd + 2);
     } else {
       const end = listMarkerEnd(text, marker);
       if (end === -1) break;
       const content = line.skipIndent(end);
+      // CommonMark: an ordered item interrupts a paragraph only when it starts at 1, and no empty item does.
+      if (openedCount === 0) {
+        opensEmptyItem = line.isBlank(content);
+        interrupts = (end - marker === 1 || /^1[.)]$/.test(text.slice(marker, end))) && !opensEmptyItem;
+      }
       container = { kind: 'item', indent: columnsOf(text, base, end) + Math.max(1, Math.min(4, columnsOf(text, end, content, 4))) };
       at = content;
     }
@@ -162,7 +196,7 @@ function readContainers(line: LineCursor, stack: Container[]): LineContainers {
   // A blank line closes every quote it does not continue (items always continue over one).
   else if (line.isBlank(at)) stack.length = matched;
   else for (const container of stack.slice(matched)) container.unsure = true;
-  return { depth: matched + openedCount, reopened, contentStart: at, opened: openedCount };
+  return { depth: matched + openedCount, reopened, contentStart: at, opened: openedCount, interrupts, opensEmptyItem };
 }
 
 const PUNCTUATION = /[\p{P}\p{S}]/u;
@@ -197,6 +231,21 @@ function emphasisRunsIn(line: string, from: number): number {
   }
   return runs;
 }
+
+/** An opening code fence (```` ``` ```` or `~~~`, at most 3 spaces in): its character and length, or undefined. */
+function openingFence(line: string, from: number): Fence | undefined {
+  const match = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line.slice(from));
+  if (match === null || (match[1]![0] === '`' && match[2]!.includes('`'))) return undefined;
+  return { char: match[1]![0]!, length: match[1]!.length, depth: 0 };
+}
+
+function closesFence(line: string, from: number, fence: Fence): boolean {
+  const match = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line.slice(from));
+  return match !== null && match[1]![0] === fence.char && match[1]!.length >= fence.length;
+}
+
+/** A line of only `=` or only `-` (at most 3 spaces in): under a paragraph's line it makes a setext heading. */
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 
 function countOf(line: string, from: number, needle: string): number {
   let count = 0;
@@ -237,7 +286,9 @@ class Maximum implements Measured {
 export function measureMarkdownShape(markdown: string): MarkdownShape {
   const nestingDepth = new Maximum();
   const emphasisRuns = new Maximum();
-  const linkDestinations = new Maximum();
+  const labelEnds = new Maximum();
+  const unclosedCodeRuns = new Maximum();
+  const unclosedHtml = new Maximum();
   const tableColumns = new Maximum();
   const tableCells = new Maximum();
   const stack: Container[] = [];
@@ -246,7 +297,15 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
   let closingBrackets = 0;
   let footnoteCalls = 0;
   let longestDefinition = 0;
-  let block = { firstLine: 1, emphasis: 0, links: 0, previousContent: false };
+  let setextHeadings = 0;
+  let fence: Fence | undefined;
+  let block = { firstLine: 1, emphasis: 0, inline: [] as string[], previousContent: false };
+  const endBlock = (): void => {
+    const cost = measureInlineCost(block.inline.join('\n'));
+    labelEnds.offer(cost.labelEnds, block.firstLine);
+    unclosedCodeRuns.offer(cost.unclosedCodeRuns, block.firstLine);
+    unclosedHtml.offer(cost.unclosedHtml, block.firstLine);
+  };
   let table: { columns: number; rows: number; line: number } | undefined;
   const endTable = (): void => {
     if (table === undefined) return;
@@ -267,15 +326,34 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
     footnoteCalls += countOf(line, 0, '[^');
     longestDefinition = Math.max(longestDefinition, definitionBytes(line, containers.contentStart));
 
-    if (/^[ \t]*$/.test(line.slice(containers.contentStart))) {
+    // A fence ends at its closing line or with the containers it was opened in.
+    if (fence !== undefined && containers.depth < fence.depth) fence = undefined;
+    const inFence = fence !== undefined;
+    if (fence !== undefined) {
+      if (closesFence(line, containers.contentStart, fence)) fence = undefined;
+    } else {
+      fence = openingFence(line, containers.contentStart);
+      if (fence !== undefined) fence.depth = containers.depth;
+    }
+    const code = inFence || fence !== undefined;
+
+    if (/^[ \t]*$/.test(line.slice(containers.contentStart)) && !containers.opensEmptyItem) {
       endTable();
-      block = { firstLine: number + 1, emphasis: 0, links: 0, previousContent: false };
+      endBlock();
+      block = { firstLine: number + 1, emphasis: 0, inline: [], previousContent: false };
       return;
     }
+    if (containers.interrupts && block.previousContent) {
+      endTable();
+      endBlock();
+      block = { firstLine: number, emphasis: 0, inline: [], previousContent: false };
+    }
     block.emphasis += emphasisRunsIn(line, containers.contentStart);
-    block.links += countOf(line, containers.contentStart, '](');
     emphasisRuns.offer(block.emphasis, block.firstLine);
-    linkDestinations.offer(block.links, block.firstLine);
+    if (!code) {
+      block.inline.push(line.slice(containers.contentStart));
+      if (block.previousContent && SETEXT_UNDERLINE.test(line.slice(containers.contentStart))) setextHeadings += 1;
+    }
 
     const columns = block.previousContent ? delimiterRowColumns(line, containers.contentStart) : 0;
     if (columns > 0) {
@@ -286,6 +364,18 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
     block.previousContent = true;
   });
   endTable();
+  endBlock();
   rendered += closingBrackets * longestDefinition * HTML_BYTES_PER_DEFINITION_BYTE + footnoteCalls * HTML_BYTES_PER_FOOTNOTE_CALL;
-  return { nestingDepth, containers: containerCount, emphasisRuns, linkDestinations, tableColumns, tableCells, renderedBytes: rendered };
+  return {
+    nestingDepth,
+    containers: containerCount,
+    emphasisRuns,
+    labelEnds,
+    unclosedCodeRuns,
+    unclosedHtml,
+    setextHeadings,
+    tableColumns,
+    tableCells,
+    renderedBytes: rendered,
+  };
 }

@@ -48,8 +48,14 @@ export const MARKDOWN_COST_LIMITS = {
   containers: 1024,
   /** `*`, `_`, `~` runs that may open or close, per paragraph: pairing them is quadratic in micromark. */
   emphasisRuns: 256,
-  /** `](` per paragraph: each unclosed one is scanned to the paragraph's end. */
-  linkDestinations: 256,
+  /** `]` per paragraph outside fenced code: each scans back over the paragraph for a `[`; this also bounds `](`, each unclosed one scanned to the paragraph's end. */
+  labelEnds: 256,
+  /** Backtick runs per paragraph that no later run of their length closes: each is scanned to the paragraph's end. */
+  unclosedCodeRuns: 32,
+  /** `<!` and `<?` per paragraph that nothing closes: each is scanned to the paragraph's end. */
+  unclosedHtml: 32,
+  /** Setext headings (a line of `=` or `-` under text) in the whole story: micromark re-reads the document for each. */
+  setextHeadings: 256,
   /** GFM table columns: a real table is read on a screen. */
   tableColumns: 64,
   /** GFM table cells as rendered, short rows padded to the header's width. */
@@ -65,7 +71,10 @@ export const MARKDOWN_COST_LIMIT_NAMES: Record<MarkdownCostLimit, string> = {
   nestingDepth: 'nesting depth',
   containers: 'block quotes and list items',
   emphasisRuns: 'emphasis delimiter runs',
-  linkDestinations: 'link destinations',
+  labelEnds: 'closing brackets',
+  unclosedCodeRuns: 'unclosed backtick runs',
+  unclosedHtml: 'unclosed HTML comments and declarations',
+  setextHeadings: 'setext headings',
   tableColumns: 'table columns',
   tableCells: 'table cells',
   renderedBytes: 'rendered size',

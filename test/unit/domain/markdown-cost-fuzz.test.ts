@@ -2,22 +2,18 @@
 // CommonMark structure, both as free-form documents and as one short fragment repeated to tens of
 // KiB (the shape every super-linear case in the issue has). Whatever the pre-scan accepts must
 // parse and render within a time bound, and render to no more HTML than the pre-scan estimated
-// (the bound on the renderer's memory and the page's size).
+// (the bound on the renderer's memory and the page's size). The seeds are fixed so a run is
+// reproducible; `npm run fuzz:markdown` explores with fresh seeds and many more cases.
 import fc from 'fast-check';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
 import { markdownCostFaults } from '../../../src/domain/story/markdown-cost.ts';
 import { measureMarkdownShape } from '../../../src/domain/story/markdown-shape.ts';
 import { renderMarkdown } from '../../../src/http/pages/render-markdown.ts';
+import { MARKDOWN_TOKENS } from '../../helpers/markdown-tokens.ts';
 
-const TOKENS = [
-  '>', '> ', '- ', '* ', '+ ', '1. ', '2) ', '  ', '    ', '\t', '\n', '\n\n',
-  '*', '**', '_', '__', '~', '~~', '`', '```\n', '[', ']', '](', '(', ')', '![', '[^a]', '[^a]: note\n',
-  '[r]', '[r]: https://example.com/a-long-address "title"\n', '<', '>', '&', '"', '\\', '#', '# ', '---\n',
-  '|', '|-', '| a ', '|:-:', 'www.example.com', 'https://example.com', 'a', 'word ', 'x',
-];
 
-const token = fc.constantFrom(...TOKENS);
+const token = fc.constantFrom(...MARKDOWN_TOKENS);
 /** A document of up to ~2 KiB of structure-making tokens. */
 const freeForm = fc.array(token, { maxLength: 400 }).map((tokens) => tokens.join(''));
 /** One fragment of 1–8 tokens repeated to 8–24 KiB. */
@@ -54,11 +50,11 @@ function checkBounded(markdown: string): void {
 
 describe('fuzzed markdown within the cost limits', () => {
   it('free-form documents parse and render in bounded time, to no more HTML than estimated', { timeout: 120_000 }, () => {
-    fc.assert(fc.property(freeForm, checkBounded), { numRuns: 300 });
+    fc.assert(fc.property(freeForm, checkBounded), { numRuns: 300, seed: 20_261_201 });
   });
 
   it('a fragment repeated to tens of KiB parses and renders in bounded time, to no more HTML than estimated', { timeout: 300_000 }, () => {
-    fc.assert(fc.property(repeated, checkBounded), { numRuns: 60 });
+    fc.assert(fc.property(repeated, checkBounded), { numRuns: 60, seed: 20_261_202 });
   });
 
   it('the pre-scan itself is linear: a fragment repeated to 64 KiB is measured in well under a second', { timeout: 120_000 }, () => {
@@ -70,7 +66,7 @@ describe('fuzzed markdown within the cost limits', () => {
         measureMarkdownShape(markdown);
         expect(performance.now() - started).toBeLessThan(1_000);
       }),
-      { numRuns: 100 },
+      { numRuns: 100, seed: 20_261_203 },
     );
   });
 });

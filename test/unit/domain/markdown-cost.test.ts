@@ -26,6 +26,12 @@ describe('the pre-scan measures container nesting', () => {
     expect(shape(markdown).nestingDepth.value).toBe(depth);
   });
 
+  it('a footnote definition holds blocks like a list item: definitions indented inside each other nest', () => {
+    expect(shape('[^a]: x\n    [^b]: y\n        > z').nestingDepth).toEqual({ value: 3, line: 3 });
+    expect(shape('[^a]: x\n\n[^b]: y').containers).toBe(2);
+    expect(shape('[^a] is a call, not a definition').containers).toBe(0);
+  });
+
   it('names the line of the deepest nesting', () => {
     expect(shape('a\n\n> > b\n\nc').nestingDepth).toEqual({ value: 2, line: 3 });
   });
@@ -57,8 +63,45 @@ describe('the pre-scan counts emphasis delimiter runs per paragraph', () => {
     expect(shape('*a*\n*b*\n\n*c*').emphasisRuns).toEqual({ value: 4, line: 1 });
   });
 
-  it('counts link destinations `](` per paragraph', () => {
-    expect(shape('[a](b) [c](d\n\n[e](f)').linkDestinations).toEqual({ value: 2, line: 1 });
+});
+
+describe('the pre-scan measures what the inline text of a paragraph costs', () => {
+  it('counts closing brackets `]` per paragraph, escaped ones and fenced code aside', () => {
+    expect(shape('[a](b) [c](d\n\n[e](f)').labelEnds).toEqual({ value: 2, line: 1 });
+    expect(shape('a \\] b \\\\]').labelEnds.value).toBe(1);
+    expect(shape('text\n\n```json\n[[1], [2]]\n```\n\n[x]').labelEnds).toEqual({ value: 1, line: 7 });
+  });
+
+  it.each([
+    ['a closed code span', '`a` and ``b``', 0],
+    ['a stray backtick', 'it is `a', 1],
+    ['an opener of two with only shorter runs after it', '``a`', 2],
+    ['an escaped backtick opens one fewer, and nothing closes that', '\\```\n\\```', 2],
+    ['backticks inside a fenced code block', '```sh\necho `date\n```', 0],
+    ['a tilde fence holds backticks too', '~~~\n`\n~~~', 0],
+  ])('counts backtick runs nothing closes: %s', (_name, markdown, runs) => {
+    expect(shape(markdown).unclosedCodeRuns.value).toBe(runs);
+  });
+
+  it.each([
+    ['a closed comment', 'a <!-- b --> c', 0],
+    ['an unclosed comment', 'a <!-- b', 1],
+    ['instructions, one closed', 'a <? b ?> <? c', 1],
+    ['an unclosed CDATA section', 'a <![CDATA[ b', 1],
+    ['an escaped `<`', 'a \\<!-- b', 0],
+  ])('counts `<!` and `<?` nothing closes: %s', (_name, markdown, count) => {
+    expect(shape(markdown).unclosedHtml.value).toBe(count);
+  });
+
+  it('a list item or a quote that interrupts a paragraph starts a new one; an item numbered 2 or an empty one does not', () => {
+    expect(shape('a ]\n- b ]\n> c ] ]').labelEnds).toEqual({ value: 2, line: 3 });
+    expect(shape('a ]\n2. b ]').labelEnds).toEqual({ value: 2, line: 1 });
+    expect(shape('a ]\n*\n]\n2.\n]').labelEnds).toEqual({ value: 3, line: 1 });
+    expect(shape('*a\n2.\n*a').emphasisRuns.value).toBe(2);
+  });
+
+  it('counts setext headings, and not a rule after a blank line', () => {
+    expect(shape('Title\n===\n\ntext\n---\n\n---\n').setextHeadings).toBe(2);
   });
 });
 
@@ -92,13 +135,17 @@ describe('the pre-scan estimates the rendered size', () => {
 });
 
 describe('each limit refuses one past it and accepts it exactly', () => {
-  const { nestingDepth, containers, emphasisRuns, linkDestinations, tableColumns, tableCells } = MARKDOWN_COST_LIMITS;
+  const { nestingDepth, containers, emphasisRuns, labelEnds, unclosedCodeRuns, unclosedHtml, setextHeadings, tableColumns, tableCells } =
+    MARKDOWN_COST_LIMITS;
   const table = (columns: number, rows: number) => `${'|a'.repeat(columns)}|\n${'|-'.repeat(columns)}|\n${'|b|\n'.repeat(rows)}`;
   it.each([
     ['nestingDepth', (n: number) => `${'> '.repeat(n)}x`, nestingDepth],
     ['containers', (n: number) => '> x\n\n'.repeat(n), containers],
     ['emphasisRuns', (n: number) => '*a'.repeat(n), emphasisRuns],
-    ['linkDestinations', (n: number) => '[a]('.repeat(n), linkDestinations],
+    ['labelEnds', (n: number) => '[a]('.repeat(n), labelEnds],
+    ['unclosedCodeRuns', (n: number) => '\\``'.repeat(n), unclosedCodeRuns],
+    ['unclosedHtml', (n: number) => 'x <?'.repeat(n), unclosedHtml],
+    ['setextHeadings', (n: number) => 'x\n=\n\n'.repeat(n), setextHeadings],
     ['tableColumns', (n: number) => table(n, 1), tableColumns],
     ['tableCells', (n: number) => table(10, n / 10 - 1), tableCells],
   ] as const)('%s', (limit, make, at) => {
@@ -109,7 +156,7 @@ describe('each limit refuses one past it and accepts it exactly', () => {
   it('renderedBytes', () => {
     const definition = `[r]: https://example.com/${'a'.repeat(1000)}`;
     expect(limitsBroken(`${'[r] '.repeat(200)}\n\n${definition}`)).toEqual([]);
-    expect(limitsBroken(`${'[r] '.repeat(1000)}\n\n${definition}`)).toEqual(['renderedBytes']);
+    expect(limitsBroken(`${`${'[r] '.repeat(200)}\n\n`.repeat(5)}${definition}`)).toEqual(['renderedBytes']);
   });
 });
 
