@@ -28,9 +28,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: [
-            'test/integration/oauth/**/*.test.ts',
-            'test/integration/auth/**/*.test.ts',
-            'test/integration/app/bluesky-sign-in.test.ts',
+            'test/integration/oauth-server/**/*.test.ts',
+            'test/integration/sign-in/**/*.test.ts',
+            'test/integration/app/rate-limit.test.ts',
             'test/integration/bluesky/publish-feed-cli.test.ts',
             'test/crash/bluesky-sign-in.test.ts',
           ],
@@ -40,7 +40,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['test/e2e/oauth/**/*.test.ts', 'test/e2e/signin/**/*.test.ts'],
+          include: ['test/e2e/oauth-server/**/*.test.ts', 'test/e2e/sign-in/**/*.test.ts'],
           ...storage,
         },
       },

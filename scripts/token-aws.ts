@@ -2,9 +2,9 @@
 // deployed table in AWS. `npm run token` only talks to DynamoDB Local (it starts one, or takes
 // LOREBOOK_DDB_ENDPOINT with local credentials); this one uses your AWS credentials (the default
 // chain: AWS_PROFILE, env, SSO…) on the table the stack created, and never creates a table.
-// The same use cases as `npm run token` (src/auth/tokens.ts), so a token works the same way.
+// The same use cases as `npm run token` (src/app/oauth-server/tokens.ts), so a token works the same way.
 import { parseArgs } from 'node:util';
-import { createToken, listTokens, revokeToken } from '../src/auth/tokens.ts';
+import { createToken, listTokens, revokeToken } from '../src/app/oauth-server/tokens.ts';
 import { parseDuration } from '../src/cli/duration.ts';
 import { readConfig } from '../src/config.ts';
 import { buildContext } from '../src/context.ts';

@@ -15,7 +15,7 @@ import {
   type CreatedToken,
   type RevokedToken,
   type TokenList,
-} from '../auth/tokens.ts';
+} from '../app/oauth-server/tokens.ts';
 import { readConfig } from '../config.ts';
 import { buildContext } from '../context.ts';
 import { isLorebookError, type LorebookError } from '../domain/errors.ts';

@@ -2,8 +2,8 @@
 // and the rate limit, applied before anything runs, for MCP and /v1 alike.
 import type { Context } from 'hono';
 import type { AppContext, Caller } from '../app/app-context.ts';
-import { authenticate } from '../auth/authenticate.ts';
-import { accountRateSubject, consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../auth/rate-limit.ts';
+import { authenticate } from '../app/oauth-server/authenticate.ts';
+import { accountRateSubject, consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../app/rate-limit.ts';
 import { LorebookError } from '../domain/errors.ts';
 import type { HttpEnv } from './http-env.ts';
 

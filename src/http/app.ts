@@ -14,14 +14,15 @@ import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
 import { createRequestGuard } from './request-guard.ts';
 import { denyFraming } from './frame-guard.ts';
-import { mountSignIn, type SignInDeps } from './auth/sign-in-routes.ts';
-import { mountSignInOff } from './auth/sign-in-off.ts';
+import { mountSignIn, type SignInDeps } from './sign-in/sign-in-routes.ts';
+import { mountSignInOff } from './sign-in/sign-in-off.ts';
+import { mountDeviceFlow } from './oauth-server/device-routes.ts';
 import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
 import { mountRoutes } from './v1/route.ts';
 import { V1_ROUTES } from './v1/routes.ts';
 import { mountWellKnown } from './well-known.ts';
 import { oauthServerAt, type OAuthServerSettings } from '../auth/oauth/oauth-settings.ts';
-import { mountOAuthServer } from './oauth/oauth-routes.ts';
+import { mountOAuthServer } from './oauth-server/oauth-routes.ts';
 
 export interface HttpAppDeps {
   ctx: AppContext;
@@ -87,8 +88,11 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   app.get(OPENAPI_PATH, (c) => c.json(document));
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
   mountPages(app, { ...admission, baseUrl, ...(deps.feedGenerator === undefined ? {} : { feedGenerator: deps.feedGenerator }) });
-  if (deps.signIn !== undefined) mountSignIn(app, { ctx: deps.ctx, baseUrl, admission, ...deps.signIn });
-  else mountSignInOff(app, baseUrl);
+  if (deps.signIn !== undefined) {
+    mountSignIn(app, { ctx: deps.ctx, baseUrl, admission, ...deps.signIn });
+    // The device flow's approval page needs a web session, so it is offered only where people can sign in.
+    mountDeviceFlow(app, { ctx: deps.ctx, baseUrl, admission });
+  } else mountSignInOff(app, baseUrl);
 
   app.notFound((c: Context<HttpEnv>) => renderError(noSuchEndpoint(c.req.method, c.req.path), c, baseUrl));
   app.onError((err, c) => renderError(err, c, baseUrl));

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { createHttpHandler, type HttpHandler } from '../../handlers/http.ts';
 import { DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
-import { createToken } from '../../src/auth/tokens.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { startDynamoDbRecorder, type Usage } from '../helpers/dynamodb-recorder.ts';

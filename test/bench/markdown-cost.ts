@@ -5,7 +5,7 @@
 // worst accepted story; and, for contrast, the renderer alone on each hostile text with no limits,
 // stopped at a budget.
 import type { AppContext } from '../../src/app/app-context.ts';
-import { createToken } from '../../src/auth/tokens.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { createOffload } from '../../src/offload/offload.ts';
 import { HOSTILE_CASES, NARRATIVE_BYTES, storyWithNarrative, WORST_ACCEPTED } from '../helpers/hostile-markdown.ts';
 import { startLorebookProcess } from './lorebook-process.ts';

@@ -8,10 +8,10 @@
 //       admin token creation (one transaction of two items).
 // Prints progress, then a table. LOREBOOK_BENCH_QUICK=1: few calls (a smoke test, not a result).
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
-import { recordBlueskySignIn } from '../../src/app/bluesky-sign-in.ts';
+import { recordBlueskySignIn } from '../../src/app/sign-in/bluesky-sign-in.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
-import { createToken } from '../../src/auth/tokens.ts';
-import { startWebSession, WEB_SESSION_COOKIE } from '../../src/auth/web-session.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { startWebSession, WEB_SESSION_COOKIE } from '../../src/app/sign-in/web-session.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';

@@ -9,7 +9,7 @@ import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.t
 import { publishStory } from '../../src/app/publish-story.ts';
 import { getStory } from '../../src/app/queries/get-story.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
-import { createToken } from '../../src/auth/tokens.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { renderMarkdown, storyBodyMarkdown } from '../../src/http/pages/render-markdown.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';

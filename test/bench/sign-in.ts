@@ -8,7 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
-import { pollDeviceAuthorization, startDeviceAuthorization, decideDeviceAuthorization } from '../../src/auth/device-flow.ts';
+import { pollDeviceAuthorization, startDeviceAuthorization, decideDeviceAuthorization } from '../../src/app/oauth-server/device-flow.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';

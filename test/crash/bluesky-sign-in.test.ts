@@ -2,7 +2,7 @@
 // person makes by signing in again: one account and one handle item, created when the write
 // first landed, whatever failed where.
 import { describe, expect, it } from 'vitest';
-import { recordBlueskySignIn } from '../../src/app/bluesky-sign-in.ts';
+import { recordBlueskySignIn } from '../../src/app/sign-in/bluesky-sign-in.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
 

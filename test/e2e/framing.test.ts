@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { setVisibility } from '../../src/app/set-visibility.ts';
-import { startDeviceAuthorization } from '../../src/auth/device-flow.ts';
+import { startDeviceAuthorization } from '../../src/app/oauth-server/device-flow.ts';
 import { useLorebookServer, type LorebookServer } from '../helpers/lorebook-server.ts';
 import { authorizePath, newClient, pkcePair, signedInPerson, type Person } from '../helpers/oauth/oauth-flow.ts';
 import { storyTitled } from '../helpers/stories.ts';

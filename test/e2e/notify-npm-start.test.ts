@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/app/app-context.ts';
 import { editStory } from '../../src/app/edit-story.ts';
-import { createToken } from '../../src/auth/tokens.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';

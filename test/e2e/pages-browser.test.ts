@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
-import { createToken } from '../../src/auth/tokens.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
 import { CORRECTION_NOTE, storyWithEverything, withdrawnStory } from '../helpers/page-stories.ts';

@@ -5,7 +5,7 @@
 import type { Context, Hono } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { readStoryPage } from '../../app/queries/story-page.ts';
-import { consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../../auth/rate-limit.ts';
+import { consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../../app/rate-limit.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import type { ClientAddress } from '../admission.ts';

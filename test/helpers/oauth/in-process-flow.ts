@@ -3,11 +3,11 @@
 // approved, and the code exchanged. The OAuth integration suites start each test from the step it
 // is about; the HTTP flow is test/helpers/oauth/oauth-flow.ts.
 import type { AppContext } from '../../../src/app/app-context.ts';
-import { judgeAuthorizeRequest } from '../../../src/app/oauth/authorize-request.ts';
-import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth/consent.ts';
-import type { TokenAnswer } from '../../../src/app/oauth/mint-tokens.ts';
-import { registerClient } from '../../../src/app/oauth/register-client.ts';
-import { tokenRequest } from '../../../src/app/oauth/token-request.ts';
+import { judgeAuthorizeRequest } from '../../../src/app/oauth-server/authorize-request.ts';
+import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
+import type { TokenAnswer } from '../../../src/app/oauth-server/mint-tokens.ts';
+import { registerClient } from '../../../src/app/oauth-server/register-client.ts';
+import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
 import type { OAuthServer } from '../../../src/auth/oauth/oauth-settings.ts';
 import type { StoredState } from '../app-fixture.ts';
 import { pkcePair, type Pkce } from './oauth-flow.ts';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { createToken } from '../../../src/auth/tokens.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { startTcpFaultProxy, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';
 import { startNpmStart, type NpmStart } from '../../helpers/npm-start.ts';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
-import { createToken } from '../../../src/auth/tokens.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { SHARE_SIGN_IN_MS } from '../../../integrations/bluesky/bluesky-client.ts';
 import { readConfig } from '../../../src/config.ts';
 import { buildAnnouncer } from '../../../src/context.ts';

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHandler, type HttpHandler } from '../../../handlers/http.ts';
-import { createToken } from '../../../src/auth/tokens.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { FUNCTION_URL, functionUrlFetch } from '../../helpers/function-url.ts';
 import { answerOf } from '../../helpers/lorebook-server.ts';

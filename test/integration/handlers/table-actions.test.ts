@@ -13,7 +13,7 @@ import { createSweeperHandler } from '../../../handlers/sweeper.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { createToken } from '../../../src/auth/tokens.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { startDynamoDbRecorder, type DynamoDbRecorder } from '../../helpers/dynamodb-recorder.ts';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { authenticate } from '../../../src/auth/authenticate.ts';
+import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 

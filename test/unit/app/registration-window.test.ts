@@ -2,7 +2,7 @@
 // how long the refusal tells the caller to wait, and how long the window item is kept.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../../../src/auth/oauth/oauth-settings.ts';
-import { registrationBudgetSpent, registrationWindow } from '../../../src/app/oauth/registration-budget.ts';
+import { registrationBudgetSpent, registrationWindow } from '../../../src/app/oauth-server/registration-budget.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const at = Date.parse('2026-12-01T10:15:00.000Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientMetadata } from '../../../src/auth/bluesky-oauth-client.ts';
+import { clientMetadata } from '../../../src/app/sign-in/bluesky-oauth-client.ts';
 import { readSignInConfig } from '../../../src/auth/sign-in-config.ts';
 
 const KEY = JSON.stringify({ kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x', y: 'y', d: 'd' });

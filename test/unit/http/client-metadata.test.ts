@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../../src/app/app-context.ts';
 import { readSignInConfig } from '../../../src/auth/sign-in-config.ts';
-import { mountSignIn } from '../../../src/http/auth/sign-in-routes.ts';
+import { mountSignIn } from '../../../src/http/sign-in/sign-in-routes.ts';
 import type { HttpEnv } from '../../../src/http/http-env.ts';
 
 const BASE = 'https://lorebook.example';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
-import { DEFAULT_RETURN_TO, safeReturnTo } from '../../../src/http/auth/return-to.ts';
+import { DEFAULT_RETURN_TO, safeReturnTo } from '../../../src/http/sign-in/return-to.ts';
 
 const BASE = 'https://lorebook.example';
 

@@ -1,0 +1,52 @@
+// Who is calling: `Authorization: Bearer <token>` -> the token's account -> the Caller. A token
+// is looked up by its sha256 with a consistent read, so a revocation holds from the next call;
+// expiry is decided here against the clock (DynamoDB deletes TTL'd items days late). The handle
+// is resolved from the account on every call, never copied onto the token. A token minted by
+// lorebook's OAuth server is bound to one resource (RFC 8707, its `resource`): presented anywhere
+// else it is refused like an unknown one. Admin and device tokens carry no resource and are
+// valid for /mcp and /v1 alike.
+import { handlesFor } from '../accounts.ts';
+import type { AppContext, Caller } from '../app-context.ts';
+import { LorebookError } from '../../domain/errors.ts';
+import { readItem } from '../../store/read-items.ts';
+import { tokenKey, toStoredToken } from '../../store/token-items.ts';
+import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
+
+/** RFC 6750 §2.1 (the scheme is case-insensitive, RFC 9110 §11.1). */
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/**
+ * The caller of a request, or undefined when no Authorization header was sent (an anonymous
+ * call; the access rule decides whether that is enough). A header that is sent but not a live
+ * token is refused, never quietly treated as anonymous. Reads only; never writes.
+ */
+export async function authenticate(ctx: AppContext, authorization: string | undefined, resource?: string): Promise<Caller | undefined> {
+  if (authorization === undefined) return undefined;
+  const token = BEARER.exec(authorization)?.[1];
+  if (token === undefined || !isWellFormedToken(token)) {
+    throw unauthenticated('The Authorization header is not `Bearer <token>` with a lorebook token (lbk_…).', 'malformed');
+  }
+  // The read filters expired items against the store clock.
+  const item = await readItem(ctx.store, tokenKey(tokenId(token)));
+  if (item === undefined) {
+    throw unauthenticated('This token is unknown, revoked or expired.', 'invalid');
+  }
+  const stored = toStoredToken(item);
+  if (stored.resource !== undefined && stored.resource !== resource) {
+    throw new LorebookError(
+      'unauthenticated',
+      `This token was issued for ${stored.resource}, not for ${resource ?? 'this endpoint'}. Get a token for this resource (send resource=${resource ?? '<this URL>'} in the OAuth authorization and token requests). Do not retry with the same token.`,
+      { details: { reason: 'wrong_resource' } },
+    );
+  }
+  const handle = (await handlesFor(ctx, [stored.account])).get(stored.account) ?? stored.account;
+  return { account: stored.account, handle, ...(stored.client === undefined ? {} : { client: stored.client }) };
+}
+
+function unauthenticated(what: string, reason: 'malformed' | 'invalid'): LorebookError {
+  return new LorebookError(
+    'unauthenticated',
+    `${what} An OAuth client refreshes its token (or authorizes again); otherwise ask the person you work for for a valid token (they create one with \`npm run token -- create --handle <handle>\`) and send it as \`Authorization: Bearer <token>\`. Do not retry with the same token.`,
+    { details: { reason } },
+  );
+}
