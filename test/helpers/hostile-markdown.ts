@@ -55,12 +55,13 @@ export const HOSTILE_CASES: HostileCase[] = [
   { name: '`x <?` runs', narrative: fill('x <?'), limit: 'unclosed HTML comments and declarations' },
   { name: '`x <!--` runs', narrative: fill('x <!--'), limit: 'unclosed HTML comments and declarations' },
   { name: 'setext headings', narrative: fill('x\n=\n\n'), limit: 'setext headings' },
+  { name: 'a quote continued by lazy lines', narrative: `> a\n${fill('&> a\n')}`, limit: 'lazy continuation lines' },
   { name: 'a 2,000-column table with 8,000 short rows', narrative: wideTable(2_000, 8_000), limit: 'table columns' },
   { name: 'a 4,000-column table', narrative: wideTable(4_000, 2_000), limit: 'table columns' },
   { name: 'a 30 KB reference used 7,000 times', narrative: repeatedReference(NARRATIVE_BYTES), limit: 'rendered size' },
 ];
 
-const { nestingDepth, containers, emphasisRuns, labelEnds, unclosedCodeRuns, unclosedHtml, setextHeadings, tableColumns, tableCells } =
+const { nestingDepth, containers, emphasisRuns, labelEnds, unclosedCodeRuns, unclosedHtml, setextHeadings, lazyLines, tableColumns, tableCells } =
   MARKDOWN_COST_LIMITS;
 
 /** `count` blocks, each `prefix` then text, separated by blank lines, filling the narrative. */
@@ -89,6 +90,7 @@ export const WORST_ACCEPTED: Array<{ name: string; narrative: string }> = [
   { name: `one paragraph opening ${unclosedHtml} \`<?\` nothing closes`, narrative: `${'x <?'.repeat(unclosedHtml)}${fill('word ', NARRATIVE_BYTES - 4 * unclosedHtml)}` },
   { name: `${SETEXT_ROOM} setext headings among one-character paragraphs`, narrative: `${'x\n=\n\n'.repeat(SETEXT_ROOM)}${fill('x\n\n', NARRATIVE_BYTES - 5 * SETEXT_ROOM)}` },
   { name: `five ${tableColumns}-column tables of ${tableCells} cells`, narrative: `${wideTable(tableColumns, tableCells / tableColumns - 1)}\n`.repeat(5) },
+  { name: `a quote continued by ${lazyLines - 64} lazy lines`, narrative: `> a\n${'&> a\n'.repeat(lazyLines - 64)}${fill('word ', NARRATIVE_BYTES - 5 * lazyLines)}` },
   { name: 'one-character paragraphs', narrative: fill('x\n\n') },
 ];
 

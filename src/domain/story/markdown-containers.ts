@@ -72,6 +72,8 @@ export interface LineContainers {
   interrupts: boolean;
   /** An empty list item cannot interrupt a paragraph: a line of only its marker may be the paragraph's text. */
   opensEmptyItem: boolean;
+  /** A line of text that continues some open containers without their markers: it may be a lazy continuation. */
+  lazy: boolean;
 }
 
 /**
@@ -79,9 +81,10 @@ export interface LineContainers {
  * continues on any indentation, and a non-blank line that continues nothing keeps the stack (it
  * may be a lazy continuation), so the depth is never lower than the parser's. Such kept
  * containers are unsure: matching one later counts it as opened again, since the parser may have
- * closed it (`> a`, `# h`, `> b` is two quotes), so the count is never lower either.
+ * closed it (`> a`, `# h`, `> b` is two quotes), so the count is never lower either. After a
+ * blank line (`afterBlank`) nothing continues lazily.
  */
-export function readContainers(line: LineCursor, stack: Container[]): LineContainers {
+export function readContainers(line: LineCursor, stack: Container[], afterBlank: boolean): LineContainers {
   const text = line.text;
   let at = 0;
   let matched = 0;
@@ -140,8 +143,10 @@ export function readContainers(line: LineCursor, stack: Container[]): LineContai
     if (matched + opened.length < TRACKED_DEPTH) opened.push(container);
   }
   if (openedCount > 0) stack.splice(matched, stack.length - matched, ...opened);
-  // A blank line closes every quote it does not continue (items always continue over one).
-  else if (line.isBlank(at)) stack.length = matched;
+  // A blank line closes every quote it does not continue (items always continue over one), and
+  // after one there is no paragraph to continue lazily: what a line does not continue is closed.
+  else if (line.isBlank(at) || afterBlank) stack.length = matched;
   else for (const container of stack.slice(matched)) container.unsure = true;
-  return { depth: matched + openedCount, reopened, contentStart: at, opened: openedCount, interrupts, opensEmptyItem };
+  const lazy = openedCount === 0 && matched < stack.length;
+  return { depth: matched + openedCount, reopened, contentStart: at, opened: openedCount, interrupts, opensEmptyItem, lazy };
 }

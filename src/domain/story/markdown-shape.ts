@@ -8,7 +8,8 @@
 // - per block outside fenced code, closing brackets and the backtick runs and `<!`/`<?` nothing
 //   closes (inline-scan.ts);
 // - setext headings (text underlined with `=` or `-`): micromark re-reads the document's events
-//   for each one, so 6,000 of them took 16 s;
+//   for each one, so 6,000 of them took 16 s; and lazy lines (text continuing a quote's or an
+//   item's paragraph without its marker), for each of which it looks back over the container's;
 // - GFM tables: columns, and cells as rendered (a short row is padded to the header's width);
 // - an estimate of the rendered HTML's size (escaping, nesting, table padding, reference links
 //   repeating a long definition, footnote back-references).
@@ -34,6 +35,7 @@ export interface MarkdownShape {
   unclosedCodeRuns: Measured;
   unclosedHtml: Measured;
   setextHeadings: number;
+  lazyLines: number;
   tableColumns: Measured;
   tableCells: Measured;
   renderedBytes: number;
@@ -75,6 +77,8 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
   let footnoteCalls = 0;
   let longestDefinition = 0;
   let setextHeadings = 0;
+  let lazyLines = 0;
+  let afterBlank = true;
   let fence: Fence | undefined;
   let block = { firstLine: 1, emphasis: 0, inline: [] as string[], previousContent: false };
   const endBlock = (): void => {
@@ -95,9 +99,10 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
   const lines = markdown.split('\n');
   lines.forEach((line, index) => {
     const number = index + 1;
-    const containers = readContainers(new LineCursor(line), stack);
+    const containers = readContainers(new LineCursor(line), stack, afterBlank);
     nestingDepth.offer(containers.depth, number);
     containerCount += containers.opened + containers.reopened;
+    if (containers.lazy) lazyLines += 1;
     rendered += line.length * HTML_BYTES_PER_BYTE + HTML_BYTES_PER_LINE + containers.opened * HTML_BYTES_PER_CONTAINER;
     closingBrackets += countOf(line, 0, ']');
     footnoteCalls += countOf(line, 0, '[^');
@@ -114,7 +119,8 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
     }
     const code = inFence || fence !== undefined;
 
-    if (/^[ \t]*$/.test(line.slice(containers.contentStart)) && !containers.opensEmptyItem) {
+    afterBlank = /^[ \t]*$/.test(line.slice(containers.contentStart)) && !containers.opensEmptyItem;
+    if (afterBlank) {
       endTable();
       endBlock();
       block = { firstLine: number + 1, emphasis: 0, inline: [], previousContent: false };
@@ -151,6 +157,7 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
     unclosedCodeRuns,
     unclosedHtml,
     setextHeadings,
+    lazyLines,
     tableColumns,
     tableCells,
     renderedBytes: rendered,

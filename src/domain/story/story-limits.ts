@@ -56,6 +56,8 @@ export const MARKDOWN_COST_LIMITS = {
   unclosedHtml: 32,
   /** Setext headings (a line of `=` or `-` under text) in the whole story: micromark re-reads the document for each. */
   setextHeadings: 256,
+  /** Lines continuing a quote's or a list item's paragraph without its marker, in the whole story: micromark looks back over the container's events for each. */
+  lazyLines: 2048,
   /** GFM table columns: a real table is read on a screen. */
   tableColumns: 64,
   /** GFM table cells as rendered, short rows padded to the header's width. */
@@ -75,6 +77,7 @@ export const MARKDOWN_COST_LIMIT_NAMES: Record<MarkdownCostLimit, string> = {
   unclosedCodeRuns: 'unclosed backtick runs',
   unclosedHtml: 'unclosed HTML comments and declarations',
   setextHeadings: 'setext headings',
+  lazyLines: 'lazy continuation lines',
   tableColumns: 'table columns',
   tableCells: 'table cells',
   renderedBytes: 'rendered size',

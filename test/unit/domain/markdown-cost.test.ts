@@ -100,6 +100,15 @@ describe('the pre-scan measures what the inline text of a paragraph costs', () =
     expect(shape('*a\n2.\n*a').emphasisRuns.value).toBe(2);
   });
 
+  it.each([
+    ['a line continuing a quote without `>`', '> a\nlazy\n> b', 1],
+    ['a line continuing an item without indentation', '- c\n  indented\nlazy', 1],
+    ['marked and indented lines', '> a\n> b\n\n- c\n  d', 0],
+    ['text after a blank line, which ended the paragraph', '- c\n\nplain', 0],
+  ])('counts lines that may continue a paragraph lazily: %s', (_name, markdown, lines) => {
+    expect(shape(markdown).lazyLines).toBe(lines);
+  });
+
   it('counts setext headings, and not a rule after a blank line', () => {
     expect(shape('Title\n===\n\ntext\n---\n\n---\n').setextHeadings).toBe(2);
   });
@@ -135,7 +144,7 @@ describe('the pre-scan estimates the rendered size', () => {
 });
 
 describe('each limit refuses one past it and accepts it exactly', () => {
-  const { nestingDepth, containers, emphasisRuns, labelEnds, unclosedCodeRuns, unclosedHtml, setextHeadings, tableColumns, tableCells } =
+  const { nestingDepth, containers, emphasisRuns, labelEnds, unclosedCodeRuns, unclosedHtml, setextHeadings, lazyLines, tableColumns, tableCells } =
     MARKDOWN_COST_LIMITS;
   const table = (columns: number, rows: number) => `${'|a'.repeat(columns)}|\n${'|-'.repeat(columns)}|\n${'|b|\n'.repeat(rows)}`;
   it.each([
@@ -146,6 +155,7 @@ describe('each limit refuses one past it and accepts it exactly', () => {
     ['unclosedCodeRuns', (n: number) => '\\``'.repeat(n), unclosedCodeRuns],
     ['unclosedHtml', (n: number) => 'x <?'.repeat(n), unclosedHtml],
     ['setextHeadings', (n: number) => 'x\n=\n\n'.repeat(n), setextHeadings],
+    ['lazyLines', (n: number) => `> a\n${'&\n'.repeat(n)}`, lazyLines],
     ['tableColumns', (n: number) => table(n, 1), tableColumns],
     ['tableCells', (n: number) => table(10, n / 10 - 1), tableCells],
   ] as const)('%s', (limit, make, at) => {
