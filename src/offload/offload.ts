@@ -2,7 +2,9 @@
 // worker thread, each task under a time budget: a request that parses or renders a large story
 // never holds up the requests around it, and a task over its budget is stopped (the worker is
 // terminated and a fresh one takes the next task) instead of running on. The worker's heap is
-// capped too (resourceLimits), so a task that would exhaust memory ends that task, not the server.
+// capped too (resourceLimits), so a task that would exhaust memory usually ends that task, not the
+// server; Node enforces the cap best-effort (one array grown past it can abort the whole process),
+// so what keeps a task small is the markdown cost pre-scan in front of it, not the cap.
 //
 // Tasks run one at a time, in order. Where the task modules are not files on disk (a bundle, as
 // on Lambda, where each instance serves one request at a time anyway), tasks run inline.

@@ -6,11 +6,10 @@
 // stopped at a budget.
 import type { AppContext } from '../../src/app/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
-import { createOffload } from '../../src/offload/offload.ts';
 import { HOSTILE_CASES, NARRATIVE_BYTES, storyWithNarrative, WORST_ACCEPTED } from '../helpers/hostile-markdown.ts';
 import { startLorebookProcess } from './lorebook-process.ts';
 import { percentile } from './stats.ts';
-import { RENDER_UNLIMITED } from './unlimited-render.ts';
+import { renderUnlimited } from './unlimited-render.ts';
 
 export interface MarkdownCostRun {
   hostile: Array<{ name: string; limit: string; status: number; ms: number; referenceMs: number; unlimitedMs: number | undefined }>;
@@ -93,17 +92,11 @@ export async function runMarkdownCostOnce(ctx: AppContext, endpoint: string, log
     const rssAfterGc = (await server.stats({ gc: true })).rss;
     log(`  ${VIEWS} views of a ${pageBytes}-byte page: RSS ${(rssBefore / 2 ** 20).toFixed(1)} -> ${(rssAfter / 2 ** 20).toFixed(1)} MiB (${(rssAfterGc / 2 ** 20).toFixed(1)} after GC)`);
 
-    const offload = createOffload();
-    try {
-      for (const [index, entry] of HOSTILE_CASES.entries()) {
-        const started = performance.now();
-        const finished = await offload.run(RENDER_UNLIMITED(UNLIMITED_BUDGET_MS), entry.narrative).then(() => true, () => false);
-        const row = hostile[index];
-        if (row !== undefined && finished) row.unlimitedMs = performance.now() - started;
-        log(`  unlimited render of ${entry.name}: ${finished ? `${(performance.now() - started).toFixed(0)} ms` : `stopped at ${UNLIMITED_BUDGET_MS} ms`}`);
-      }
-    } finally {
-      await offload.close();
+    for (const [index, entry] of HOSTILE_CASES.entries()) {
+      const ms = await renderUnlimited(index, UNLIMITED_BUDGET_MS);
+      const row = hostile[index];
+      if (row !== undefined) row.unlimitedMs = ms;
+      log(`  unlimited render of ${entry.name}: ${ms === undefined ? `stopped at ${UNLIMITED_BUDGET_MS} ms or out of memory` : `${ms.toFixed(0)} ms`}`);
     }
     return {
       hostile,
