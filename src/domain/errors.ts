@@ -1,6 +1,10 @@
 // The one error taxonomy (design §5), shared by MCP, HTTP and the CLI.
 // Every refusal a caller can see is a LorebookError; its message is written for an agent:
 // what went wrong and what to do next.
+import type { ErrorBody } from './error-body.ts';
+
+// The body's shape is declared once, with its schema; importers of the taxonomy find it here too.
+export type { ErrorBody };
 
 export const ERROR_HTTP_STATUS = {
   validation_failed: 422,
@@ -26,14 +30,6 @@ const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'store_unavailable',
   'upstream_failed',
 ]);
-
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-  retryable: boolean;
-  retry_after_ms?: number;
-  details?: Record<string, unknown>;
-}
 
 export interface LorebookErrorOptions {
   details?: Record<string, unknown>;

@@ -1,8 +1,8 @@
 // How a tool appears in tools/list.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { errorBodySchema } from '../app/contract/error-body.ts';
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../app/contract/json-schema.ts';
+import { errorBodySchema } from '../domain/error-body.ts';
 import type { ToolDefinition } from './tool.ts';
 
 /**

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document of /v1, generated from the route declarations and their zod schemas
 // (zod 4's toJSONSchema; OpenAPI 3.1 speaks JSON Schema 2020-12). Built once per process.
 import { z } from 'zod';
-import { errorBodySchema } from '../../app/contract/error-body.ts';
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../app/contract/json-schema.ts';
 import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
+import { errorBodySchema } from '../../domain/error-body.ts';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '../../domain/errors.ts';
 import { MAX_OP_ID_LENGTH } from '../../domain/op-id.ts';
 import type { V1Route } from './route.ts';

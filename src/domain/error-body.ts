@@ -1,7 +1,8 @@
-// The typed error of a refusal, as both surfaces show it: MCP's isError structuredContent and the
-// lorebook fields of /v1's problem+json.
+// The typed error of a refusal (LorebookError.toBody), as both surfaces show it: MCP's isError
+// structuredContent and the lorebook fields of /v1's problem+json. The type is derived from the
+// schema, so the body and its listed schema cannot drift apart.
 import { z } from 'zod';
-import { ERROR_HTTP_STATUS, type ErrorCode } from '../../domain/errors.ts';
+import { ERROR_HTTP_STATUS, type ErrorCode } from './errors.ts';
 
 const ERROR_CODES = Object.keys(ERROR_HTTP_STATUS) as [ErrorCode, ...ErrorCode[]];
 
@@ -14,3 +15,5 @@ export const errorBodySchema = z
     details: z.record(z.string(), z.unknown()).optional().describe('Machine-readable specifics, e.g. `fields` for validation_failed.'),
   })
   .describe('A refusal: nothing was changed.');
+
+export type ErrorBody = z.output<typeof errorBodySchema>;
