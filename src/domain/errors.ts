@@ -1,10 +1,7 @@
 // The one error taxonomy (design §5), shared by MCP, HTTP and the CLI.
 // Every refusal a caller can see is a LorebookError; its message is written for an agent:
 // what went wrong and what to do next.
-import type { ErrorBody } from './error-body.ts';
-
-// The body's shape is declared once, with its schema; importers of the taxonomy find it here too.
-export type { ErrorBody };
+import { z } from 'zod';
 
 export const ERROR_HTTP_STATUS = {
   validation_failed: 422,
@@ -22,6 +19,25 @@ export const ERROR_HTTP_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;
+
+const ERROR_CODES = Object.keys(ERROR_HTTP_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/**
+ * The typed error of a refusal (toBody), as both surfaces show it: MCP's isError
+ * structuredContent and the lorebook fields of /v1's problem+json. The type is derived from the
+ * schema, so the body and its listed schema cannot drift apart.
+ */
+export const errorBodySchema = z
+  .object({
+    code: z.enum(ERROR_CODES).describe('The error code; decides what to do next.'),
+    message: z.string().describe('What went wrong and what to do next, written for an agent.'),
+    retryable: z.boolean().describe('Whether the same call may succeed later (after retry_after_ms when given).'),
+    retry_after_ms: z.number().int().min(0).optional().describe('Wait at least this long before retrying.'),
+    details: z.record(z.string(), z.unknown()).optional().describe('Machine-readable specifics, e.g. `fields` for validation_failed.'),
+  })
+  .describe('A refusal: nothing was changed.');
+
+export type ErrorBody = z.output<typeof errorBodySchema>;
 
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'conflict',

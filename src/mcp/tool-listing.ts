@@ -2,7 +2,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../app/contract/json-schema.ts';
-import { errorBodySchema } from '../domain/error-body.ts';
+import { errorBodySchema } from '../domain/errors.ts';
 import type { ToolDefinition } from './tool.ts';
 
 /**

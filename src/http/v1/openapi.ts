@@ -3,8 +3,7 @@
 import { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../app/contract/json-schema.ts';
 import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
-import { errorBodySchema } from '../../domain/error-body.ts';
-import { ERROR_HTTP_STATUS, type ErrorCode } from '../../domain/errors.ts';
+import { ERROR_HTTP_STATUS, errorBodySchema, type ErrorCode } from '../../domain/errors.ts';
 import { MAX_OP_ID_LENGTH } from '../../domain/op-id.ts';
 import type { V1Route } from './route.ts';
 import { V1_ROUTES } from './routes.ts';
