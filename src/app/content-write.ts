@@ -24,17 +24,8 @@ import {
 } from '../store/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { Caller } from './app-context.ts';
+import type { ContentOutcome } from './contract/content-outcome.ts';
 import type { WritePlan } from './write-once.ts';
-
-export interface ContentOutcome {
-  slug: string;
-  revision: number;
-  content_hash: string;
-  title: string;
-  visibility: 'public' | 'private';
-  hidden: boolean;
-  url: string;
-}
 
 export const storyPath = (slug: string): string => `/s/${slug}`;
 

@@ -4,7 +4,6 @@
 // says how many. An identical edit (a repeat included) writes nothing and tells nobody, so it
 // answers 0; an op_id replay answers the first answer verbatim. Revisions are kept, never
 // overwritten.
-import { z } from 'zod';
 import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
@@ -13,35 +12,14 @@ import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { toStoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { planNewRevision, type ContentOutcome } from './content-write.ts';
+import { planNewRevision } from './content-write.ts';
+import { EDIT_TOOL, editStoryInputSchema, type EditOutcome } from './edit-story.contract.ts';
 import { parseInput } from './parse-input.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { ownStory } from './story-access.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { notifyAfterCommit } from './notify-after-commit.ts';
 import { writeOnce, type Replayed } from './write-once.ts';
-
-export const EDIT_KINDS = ['rephrase', 'addition', 'correction'] as const;
-export const MAX_NOTE_CHARS = 1000;
-
-export const editStoryInputSchema = z.strictObject({
-  slug: z.string().min(1),
-  markdown: z.string(),
-  kind: z.enum(EDIT_KINDS),
-  note: z.string().max(MAX_NOTE_CHARS).optional(),
-  source: z.string().max(MAX_NOTE_CHARS).optional(),
-  base_revision: z.number().int().positive().optional(),
-  op_id: z.string().optional(),
-});
-
-export type EditStoryInput = z.input<typeof editStoryInputSchema>;
-
-export const EDIT_TOOL = 'edit_story';
-
-export interface EditOutcome extends ContentOutcome {
-  /** Reproducers this edit tells (a correction's outbox event); stored in the op record with the rest. */
-  notified: number;
-}
 
 export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<EditOutcome>> {
   const input = parseInput(editStoryInputSchema, raw, EDIT_TOOL);

@@ -2,7 +2,6 @@
 // (design §4: no guess bin). Marking is conditioned on `read = false`, so a duplicate, a parallel
 // delivery or another device marking the same notification finds nothing left to write. Answers
 // are derived from the state, so the same call twice answers the same.
-import { z } from 'zod';
 import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
@@ -10,50 +9,20 @@ import type { UpdateAction } from '../store/actions.ts';
 import { queryInbox } from '../store/inbox-query.ts';
 import { keyOf, notificationKey, type ItemKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
-import { MAX_TRANSACTION_ACTIONS } from '../store/run-write.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { notificationIdSchema } from './notifications.ts';
+import {
+  MARK_READ_TOOL,
+  MAX_MARKS_PER_CALL,
+  markNotificationsReadInputSchema,
+  type MarkedRead,
+} from './mark-notifications-read.contract.ts';
 import { parseInput } from './parse-input.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
-/** One transaction holds the op record and at most this many marks. */
-export const MAX_MARKS_PER_CALL = MAX_TRANSACTION_ACTIONS - 1;
 /** Up to this many items are evaluated per round when looking for unread ones below `up_to`. */
 const UP_TO_EVALUATE_PER_ROUND = 1000;
 const UP_TO_ROUNDS = 3;
-
-export const markNotificationsReadInputSchema = z.strictObject({
-  ids: z
-    .array(notificationIdSchema)
-    .min(1)
-    .max(MAX_MARKS_PER_CALL)
-    .optional()
-    .describe(`Notification ids to mark read (keys, 1–${MAX_MARKS_PER_CALL}), as list_notifications returned them.`),
-  up_to: notificationIdSchema.optional().describe('Mark every unread notification with this id or an older one.'),
-  op_id: z.string().optional().describe('For apps replaying queued requests; a model should not invent one.'),
-});
-
-export type MarkNotificationsReadInput = z.input<typeof markNotificationsReadInputSchema>;
-
-export interface MarkedByIds {
-  /** The ids that are read now, whether this call or an earlier one marked them; newest first. */
-  read: string[];
-  /** Ids with no notification in your inbox. */
-  unknown: string[];
-}
-
-export interface MarkedUpTo {
-  up_to: string;
-  /** Unread notifications at or before `up_to` may remain: call again with `up_to: next_up_to`. */
-  more: boolean;
-  /** Where to continue when `more`: this call marked or looked past everything newer. */
-  next_up_to?: string;
-}
-
-export type MarkedRead = MarkedByIds | MarkedUpTo;
-
-export const MARK_READ_TOOL = 'mark_notifications_read';
 
 export async function markNotificationsRead(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<MarkedRead>> {
   const input = parseInput(markNotificationsReadInputSchema, raw, MARK_READ_TOOL);

@@ -1,49 +1,25 @@
 // list_notifications — the caller's inbox, newest first, one page at a time. The cursor is the
 // id of the last notification shown (base64url), checked on the way in: it only ever names a
 // position in the caller's own inbox.
-import { z } from 'zod';
 import { validationFailed } from '../domain/errors.ts';
 import type { StoredItem } from '../store/actions.ts';
 import { queryInbox } from '../store/inbox-query.ts';
 import type { AppContext, Caller } from './app-context.ts';
+import {
+  DEFAULT_PAGE,
+  LIST_NOTIFICATIONS_TOOL,
+  listNotificationsInputSchema,
+  NOTIFICATION_ID,
+  type NotificationPage,
+  type NotificationView,
+} from './notifications.contract.ts';
 import { parseInput } from './parse-input.ts';
 
-/** `N#<event time>#<16 hex>`, as notification-items makes them. */
-export const NOTIFICATION_ID = /^N#[^#\s]{1,64}#[0-9a-f]{16}$/;
-export const notificationIdSchema = z.string().regex(NOTIFICATION_ID, 'Not a notification id: pass an `id` exactly as list_notifications returned it.');
-
-export const MAX_PAGE = 100;
-export const DEFAULT_PAGE = 20;
 /** Read notifications are skipped by a filter after DynamoDB's Limit, so unread pages look further per round. */
 const UNREAD_EVALUATE_PER_ROUND = 200;
 
-export const listNotificationsInputSchema = z.strictObject({
-  limit: z.number().int().min(1).max(MAX_PAGE).optional().describe(`Notifications per page, 1–${MAX_PAGE} (default ${DEFAULT_PAGE}).`),
-  cursor: z.string().optional().describe('The cursor of the previous page, to read older notifications.'),
-  unread_only: z.boolean().optional().describe('Only notifications not marked read yet.'),
-});
-
-export type ListNotificationsInput = z.input<typeof listNotificationsInputSchema>;
-
-export interface NotificationView {
-  id: string;
-  kind: string;
-  story: string;
-  story_title: string;
-  actor_handle: string;
-  text: string;
-  at: string;
-  read: boolean;
-}
-
-export interface NotificationPage {
-  notifications: NotificationView[];
-  /** Present when older notifications may follow: pass it back as `cursor`. */
-  cursor?: string;
-}
-
 export async function listNotifications(ctx: AppContext, caller: Caller, raw: unknown): Promise<NotificationPage> {
-  const input = parseInput(listNotificationsInputSchema, raw ?? {}, 'list_notifications');
+  const input = parseInput(listNotificationsInputSchema, raw ?? {}, LIST_NOTIFICATIONS_TOOL);
   const unreadOnly = input.unread_only ?? false;
   const page = await queryInbox(ctx.store, {
     account: caller.account,

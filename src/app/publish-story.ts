@@ -2,7 +2,6 @@
 // announce-queue entry in one transaction; a republish by the author is a new revision of the
 // content only; identical content writes nothing and answers the same. Another author's slug is
 // slug_taken when the caller can see that story, and not_found (as an unknown slug) when not.
-import { z } from 'zod';
 import { LorebookError, notFound, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
@@ -15,51 +14,14 @@ import { pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
 import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { contentOutcome, planNewRevision, type ContentOutcome } from './content-write.ts';
+import { contentOutcome, planNewRevision } from './content-write.ts';
+import type { ContentOutcome } from './contract/content-outcome.ts';
 import { parseInput } from './parse-input.ts';
+import { PUBLISH_TOOL, publishStoryInputSchema } from './publish-story.contract.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { canSee } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
-
-const optionalText = z.string().optional();
-
-export const storyPartsSchema = z.strictObject({
-  title: optionalText,
-  date: optionalText,
-  narrative: optionalText,
-  tags: z.array(z.string()).optional(),
-  type: optionalText,
-  status: optionalText,
-  reproducible: z.boolean().optional(),
-  visibility: optionalText,
-  stack: z.array(z.string()).optional(),
-  image: optionalText,
-  image_alt: optionalText,
-  agent: optionalText,
-  model: optionalText,
-  check: optionalText,
-  reproduce: optionalText,
-  what_i_tried: optionalText,
-  what_i_need: optionalText,
-});
-
-export const publishStoryInputSchema = z
-  .strictObject({
-    markdown: z.string().optional(),
-    parts: storyPartsSchema.optional(),
-    slug: z.string().optional(),
-    base_revision: z.number().int().positive().optional(),
-    op_id: z.string().optional(),
-  })
-  .refine((input) => (input.markdown === undefined) !== (input.parts === undefined), {
-    message: 'Send exactly one of `markdown` (the whole story) or `parts` (its fields).',
-    path: ['markdown'],
-  });
-
-export type PublishStoryInput = z.input<typeof publishStoryInputSchema>;
-
-export const PUBLISH_TOOL = 'publish_story';
 
 export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ContentOutcome>> {
   const input = parseInput(publishStoryInputSchema, raw, PUBLISH_TOOL);

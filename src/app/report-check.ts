@@ -3,42 +3,24 @@
 // count rides on the CHECK#account item's creation condition in the same transaction; a change
 // moves the count conditioned on the result it read; an identical check writes nothing. The
 // author's own is kept uncounted. Checks notify nobody.
-import { z } from 'zod';
 import { LorebookError, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { CHECK_RESULTS, checkReportItem, sameCheckReport, toCheckReport, type CheckReport, type CheckResult } from '../store/check-items.ts';
+import { checkReportItem, sameCheckReport, toCheckReport, type CheckReport, type CheckResult } from '../store/check-items.ts';
 import { checkKey, storyKey } from '../store/keys.ts';
 import { shiftCounts } from '../store/list-conditioned-counter.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { stillReported, unchangedSince } from '../store/report-items.ts';
-import type { Counts, StoryMeta } from '../store/story-items.ts';
+import type { StoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
-import { MAX_REPORT_NOTE_CHARS, normaliseText, storyMetaOf } from './report-reproduction.ts';
+import { REPORT_CHECK_TOOL, reportCheckInputSchema, type CheckOutcome } from './report-check.contract.ts';
+import { normaliseText, storyMetaOf } from './report-reproduction.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
-
-export const reportCheckInputSchema = z.strictObject({
-  slug: z.string(),
-  result: z.enum(CHECK_RESULTS, { error: 'Use has_problem or no_problem.' }),
-  note: z.string().max(MAX_REPORT_NOTE_CHARS).optional(),
-  op_id: z.string().optional(),
-});
-
-export type ReportCheckInput = z.input<typeof reportCheckInputSchema>;
-
-export interface CheckOutcome {
-  slug: string;
-  result: CheckResult;
-  counted: boolean;
-  checks: Pick<Counts, 'has_problem' | 'no_problem'>;
-}
-
-export const REPORT_CHECK_TOOL = 'report_check';
 
 /** Ways an agent may spell "the check does not apply to me", refused with a message saying so. */
 const NOT_APPLICABLE = new Set(['not_applicable', 'not applicable', 'not-applicable', 'n/a', 'na', 'does_not_apply']);

@@ -3,7 +3,6 @@
 // with the author's notification; a changed report replaces it and moves the one count, guarded by
 // the result it read; an identical report writes nothing. The author's own report is kept but
 // never counted and tells nobody.
-import { z } from 'zod';
 import { LorebookError } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
@@ -16,7 +15,6 @@ import { pick, type ItemsByKey } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { stillReported, unchangedSince } from '../store/report-items.ts';
 import {
-  REPRODUCTION_RESULTS,
   reproducerCounter,
   reproductionItem,
   sameReproduction,
@@ -26,39 +24,11 @@ import {
 } from '../store/reproduction-items.ts';
 import { toStoryMeta, type Counts, type StoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
+import type { ReproductionCounts } from './contract/story-shapes.ts';
 import { parseInput } from './parse-input.ts';
+import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, type ReproductionOutcome } from './report-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
-
-export const MAX_REPORT_NOTE_CHARS = 2000;
-export const MAX_REPORT_AGENT_CHARS = 100;
-export const MAX_REPORT_ENV_CHARS = 500;
-export const MAX_DURATION_MIN = 100_000;
-
-export const reportReproductionInputSchema = z.strictObject({
-  slug: z.string(),
-  result: z.enum(REPRODUCTION_RESULTS, { error: 'Use one of worked, partial or failed.' }),
-  note: z.string().max(MAX_REPORT_NOTE_CHARS).optional(),
-  agent: z.string().max(MAX_REPORT_AGENT_CHARS).optional(),
-  env: z.string().max(MAX_REPORT_ENV_CHARS).optional(),
-  duration_min: z.number().min(0).max(MAX_DURATION_MIN).optional(),
-  tokens: z.number().int().min(0).optional(),
-  op_id: z.string().optional(),
-});
-
-export type ReportReproductionInput = z.input<typeof reportReproductionInputSchema>;
-
-export type ReproductionCounts = Pick<Counts, 'worked' | 'partial' | 'failed'>;
-
-export interface ReproductionOutcome {
-  slug: string;
-  result: ReproductionResult;
-  counted: boolean;
-  counts: ReproductionCounts;
-  reproducers_count: number;
-}
-
-export const REPORT_REPRODUCTION_TOOL = 'report_reproduction';
 
 export async function reportReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ReproductionOutcome>> {
   const input = parseInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);

@@ -2,7 +2,6 @@
 // wipe counts and reproducers). A hidden story is a tombstone: it leaves the public feed, and the
 // announce queue unless its post must be deleted; unhiding a public story lists it again and owes
 // it an announcement if it never had one. The same call twice writes nothing and answers the same.
-import { z } from 'zod';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
@@ -23,25 +22,10 @@ import {
 import { updateItem } from '../store/update-item.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
+import { SET_VISIBILITY_TOOL, setVisibilityInputSchema, type VisibilityOutcome } from './set-visibility.contract.ts';
 import { ownStory } from './story-access.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
-
-export const setVisibilityInputSchema = z.strictObject({
-  slug: z.string().describe('The slug of one of your stories (a key).'),
-  hidden: z.boolean().describe('true hides the story from everyone but you; false shows it again.'),
-  op_id: z.string().optional().describe('For apps replaying queued requests; a model should not invent one.'),
-});
-
-export type SetVisibilityInput = z.input<typeof setVisibilityInputSchema>;
-
-export interface VisibilityOutcome {
-  slug: string;
-  hidden: boolean;
-  visibility: 'public' | 'private';
-}
-
-export const SET_VISIBILITY_TOOL = 'set_visibility';
 
 export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<VisibilityOutcome>> {
   const input = parseInput(setVisibilityInputSchema, raw, SET_VISIBILITY_TOOL);

@@ -1,7 +1,6 @@
 // withdraw_reproduction — a conditional delete of the caller's REPRO#account that takes its count
 // back in the same transaction (design §4). The delete names the result it read, so a report
 // changed by another device in the meantime is re-read and the right count is taken back.
-import { z } from 'zod';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
@@ -13,25 +12,10 @@ import { nothingReported, stillReported } from '../store/report-items.ts';
 import { reproducerCounter } from '../store/reproduction-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
-import { reproductionCounts, reproductionOf, storyMetaOf, type ReproductionCounts } from './report-reproduction.ts';
+import { reproductionCounts, reproductionOf, storyMetaOf } from './report-reproduction.ts';
+import { WITHDRAW_REPRODUCTION_TOOL, withdrawReproductionInputSchema, type WithdrawOutcome } from './withdraw-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
-
-export const withdrawReproductionInputSchema = z.strictObject({
-  slug: z.string(),
-  op_id: z.string().optional(),
-});
-
-export type WithdrawReproductionInput = z.input<typeof withdrawReproductionInputSchema>;
-
-export interface WithdrawOutcome {
-  slug: string;
-  withdrawn: true;
-  counts: ReproductionCounts;
-  reproducers_count: number;
-}
-
-export const WITHDRAW_REPRODUCTION_TOOL = 'withdraw_reproduction';
 
 export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<WithdrawOutcome>> {
   const input = parseInput(withdrawReproductionInputSchema, raw, WITHDRAW_REPRODUCTION_TOOL);

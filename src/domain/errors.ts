@@ -1,6 +1,7 @@
 // The one error taxonomy (design §5), shared by MCP, HTTP and the CLI.
 // Every refusal a caller can see is a LorebookError; its message is written for an agent:
 // what went wrong and what to do next.
+import { z } from 'zod';
 
 export const ERROR_HTTP_STATUS = {
   validation_failed: 422,
@@ -19,6 +20,25 @@ export const ERROR_HTTP_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;
 
+const ERROR_CODES = Object.keys(ERROR_HTTP_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/**
+ * The typed error of a refusal (toBody), as both surfaces show it: MCP's isError
+ * structuredContent and the lorebook fields of /v1's problem+json. The type is derived from the
+ * schema, so the body and its listed schema cannot drift apart.
+ */
+export const errorBodySchema = z
+  .object({
+    code: z.enum(ERROR_CODES).describe('The error code; decides what to do next.'),
+    message: z.string().describe('What went wrong and what to do next, written for an agent.'),
+    retryable: z.boolean().describe('Whether the same call may succeed later (after retry_after_ms when given).'),
+    retry_after_ms: z.number().int().min(0).optional().describe('Wait at least this long before retrying.'),
+    details: z.record(z.string(), z.unknown()).optional().describe('Machine-readable specifics, e.g. `fields` for validation_failed.'),
+  })
+  .describe('A refusal: nothing was changed.');
+
+export type ErrorBody = z.output<typeof errorBodySchema>;
+
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'conflict',
   'revision_conflict',
@@ -26,14 +46,6 @@ const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'store_unavailable',
   'upstream_failed',
 ]);
-
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-  retryable: boolean;
-  retry_after_ms?: number;
-  details?: Record<string, unknown>;
-}
 
 export interface LorebookErrorOptions {
   details?: Record<string, unknown>;

@@ -2,16 +2,7 @@
 // writes — never a stored status, which a crash between two writes could leave stale.
 import { isPostUri } from '../../store/announce-items.ts';
 import { PENDING } from '../../store/claim-marker.ts';
-
-export type AnnounceStateName = 'posted' | 'pending' | 'failed' | 'off';
-
-export interface AnnounceState {
-  state: AnnounceStateName;
-  /** The post, once posted. */
-  uri?: string;
-  /** Why the last attempt failed: on a failed announcement, and on a pending retry. */
-  last_error?: string;
-}
+import type { AnnounceState } from './get-story.contract.ts';
 
 export interface AnnounceFields {
   bsky_uri?: string | undefined;

@@ -8,7 +8,7 @@ import { handleKey, toHandleClaim } from '../../store/handle-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import type { AppContext } from '../app-context.ts';
-import type { AuthorView } from './present-story.ts';
+import type { AuthorView } from '../contract/story-shapes.ts';
 
 const MAX_HANDLE_CHARS = 512;
 

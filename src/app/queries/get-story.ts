@@ -2,7 +2,6 @@
 // stories are not_found to everyone but their author.
 // Round trips: META + BODY (one BatchGetItem) in parallel with the revision history (one Query),
 // then the author's handle (one BatchGetItem): three calls, two in sequence.
-import { z } from 'zod';
 import { parseSlug } from '../../domain/story/slug.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
@@ -13,54 +12,9 @@ import { handlesFor } from '../accounts.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { visibleStory } from '../story-access.ts';
-import { announceState, type AnnounceState } from './announce-state.ts';
-import { authorView, checkCounts, reproductionCounts, type AuthorView, type CheckCounts, type ReproductionCounts } from './present-story.ts';
-
-export const GET_STORY = 'get_story';
-
-export const getStoryInputSchema = z.strictObject({
-  slug: z.string().describe('The story slug, as search_stories or publish_story returned it.'),
-});
-
-export type GetStoryInput = z.input<typeof getStoryInputSchema>;
-
-export interface RevisionView {
-  revision: number;
-  kind: RevisionKind;
-  note?: string;
-  source?: string;
-  at: string;
-}
-
-export interface StoryView {
-  slug: string;
-  title: string;
-  summary: string;
-  author: AuthorView;
-  date: string;
-  published_at: string;
-  updated_at: string;
-  tags: string[];
-  type: string;
-  status: string;
-  reproducible: boolean;
-  visibility: 'public' | 'private';
-  hidden: boolean;
-  stack: string[];
-  image?: string;
-  image_alt?: string;
-  agent?: string;
-  model?: string;
-  has_check: boolean;
-  markdown: string;
-  revision: number;
-  /** Oldest first. The markdown of earlier revisions is not part of the story view. */
-  revisions: RevisionView[];
-  counts: ReproductionCounts;
-  checks: CheckCounts;
-  reproducers_count: number;
-  announce: AnnounceState;
-}
+import { announceState } from './announce-state.ts';
+import { GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
+import { authorView, checkCounts, reproductionCounts } from './present-story.ts';
 
 export async function getStory(ctx: AppContext, caller: Caller | undefined, raw: unknown): Promise<StoryView> {
   const slug = parseSlug(parseInput(getStoryInputSchema, raw, GET_STORY).slug);

@@ -1,7 +1,6 @@
 // list_stories — newest first: the public feed, or one author's stories. The read pipeline:
 // skeleton (keys from a keys-only GSI) -> hydrate (one BatchGetItem of META) -> rules (drop what
 // this caller may not see, TTL-expired items) -> present (with handles in one more BatchGetItem).
-import { z } from 'zod';
 import { monthsOf } from '../../store/feed-months.ts';
 import { authorPartition, feedMonthsKey, feedPartition } from '../../store/keys.ts';
 import { pick, readItem, readItems } from '../../store/read-items.ts';
@@ -11,32 +10,16 @@ import { handlesFor } from '../accounts.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { canSee } from '../story-access.ts';
+import { DEFAULT_LIST_LIMIT, LIST_STORIES, listStoriesInputSchema, type StoryList } from './list-stories.contract.ts';
 import { decodeAuthorCursor, decodeFeedCursor, encodeCursor } from './cursor.ts';
-import { presentSummary, type StorySummary } from './present-story.ts';
+import { presentSummary } from './present-story.ts';
 
-export const LIST_STORIES = 'list_stories';
-export const DEFAULT_LIST_LIMIT = 20;
-export const MAX_LIST_LIMIT = 50;
 /**
  * Skeleton rounds per page. Entries dropped by the rules (a lingering index entry, another
  * author's private stories) are refilled from older ones, a bounded number of times; after that
  * the page is short and its cursor carries on.
  */
 const MAX_FILL_ROUNDS = 4;
-
-export const listStoriesInputSchema = z.strictObject({
-  author: z.string().min(1).max(512).optional().describe("An account id: list that author's stories instead of the public feed."),
-  limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Stories per page, 1–${MAX_LIST_LIMIT}; default ${DEFAULT_LIST_LIMIT}.`),
-  cursor: z.string().max(2048).optional().describe('The cursor of the previous page, exactly as returned; omit for the newest stories.'),
-});
-
-export type ListStoriesInput = z.input<typeof listStoriesInputSchema>;
-
-export interface StoryList {
-  stories: StorySummary[];
-  /** Present when older stories may follow: pass it back for the next page. */
-  cursor?: string;
-}
 
 export async function listStories(ctx: AppContext, caller: Caller | undefined, raw: unknown = {}): Promise<StoryList> {
   const input = parseInput(listStoriesInputSchema, raw, LIST_STORIES);

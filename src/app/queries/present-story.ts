@@ -1,44 +1,9 @@
-// The shapes readers see. Built from META (never from the raw item, which carries keys and index
-// attributes) and from the handles resolved for this read; counts are split into the outcome of
-// reproductions and the answers to the check.
+// The shapes readers see (../contract/story-shapes.ts). Built from META (never from the raw item,
+// which carries keys and index attributes) and from the handles resolved for this read; counts
+// are split into the outcome of reproductions and the answers to the check.
 import type { StoryMeta } from '../../store/story-items.ts';
 import type { Caller } from '../app-context.ts';
-
-export interface AuthorView {
-  account: string;
-  handle: string;
-}
-
-export interface ReproductionCounts {
-  worked: number;
-  partial: number;
-  failed: number;
-}
-
-export interface CheckCounts {
-  has_problem: number;
-  no_problem: number;
-}
-
-export interface StorySummary {
-  slug: string;
-  title: string;
-  summary: string;
-  author: AuthorView;
-  date: string;
-  published_at: string;
-  tags: string[];
-  stack: string[];
-  type: string;
-  status: string;
-  has_check: boolean;
-  counts: ReproductionCounts;
-  checks: CheckCounts;
-  reproducers_count: number;
-  /** Only on the author's own stories: to anyone else a listed story is always public and shown. */
-  hidden?: boolean;
-  visibility?: 'public' | 'private';
-}
+import type { AuthorView, CheckCounts, ReproductionCounts, StorySummary } from '../contract/story-shapes.ts';
 
 export function authorView(meta: StoryMeta, handles: ReadonlyMap<string, string>): AuthorView {
   return { account: meta.author, handle: handles.get(meta.author) ?? meta.author };

@@ -7,7 +7,8 @@ import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story-items.ts';
 import type { AppContext } from '../app-context.ts';
-import { getStory, type StoryView } from './get-story.ts';
+import type { StoryView } from './get-story.contract.ts';
+import { getStory } from './get-story.ts';
 
 export type StoryPage = { kind: 'shown'; story: StoryView } | { kind: 'withdrawn'; slug: string; title: string };
 

@@ -6,18 +6,12 @@
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import type { AppContext } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
-import { listStories, MAX_LIST_LIMIT } from '../queries/list-stories.ts';
-import type { StorySummary } from '../queries/present-story.ts';
-import {
-  DEFAULT_SEARCH_LIMIT,
-  decodeSearchCursor,
-  encodeSearchCursor,
-  MAX_SUGGESTIONS,
-  searchStoriesInputSchema,
-  suggestForProjectInputSchema,
-  type SearchPage,
-  type Suggestions,
-} from './search-input.ts';
+import { MAX_LIST_LIMIT } from '../queries/list-stories.contract.ts';
+import { listStories } from '../queries/list-stories.ts';
+import type { StorySummary } from '../contract/story-shapes.ts';
+import { decodeSearchCursor, encodeSearchCursor } from './search-cursor.ts';
+import { DEFAULT_SEARCH_LIMIT, SEARCH_STORIES_TOOL, searchStoriesInputSchema, type SearchPage } from './search-stories.contract.ts';
+import { MAX_SUGGESTIONS, SUGGEST_FOR_PROJECT_TOOL, suggestForProjectInputSchema, type Suggestions } from './suggest-for-project.contract.ts';
 import { contextTerms, normaliseTerm, whyItMatches } from './suggestion-why.ts';
 
 export interface StorySearch {
@@ -102,7 +96,7 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
 
   return {
     async search(raw) {
-      const input = parseInput(searchStoriesInputSchema, raw ?? {}, 'search_stories');
+      const input = parseInput(searchStoriesInputSchema, raw ?? {}, SEARCH_STORIES_TOOL);
       const query = (input.query ?? '').trim().replace(/\s+/g, ' ');
       const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
       const offset = input.cursor === undefined ? 0 : decodeSearchCursor(input.cursor, query);
@@ -117,7 +111,7 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
     },
 
     async suggest(raw) {
-      const input = parseInput(suggestForProjectInputSchema, raw, 'suggest_for_project');
+      const input = parseInput(suggestForProjectInputSchema, raw, SUGGEST_FOR_PROJECT_TOOL);
       const terms = contextTerms(input.context);
       if (terms.length === 0) return { suggestions: [] };
       const snap = await current();

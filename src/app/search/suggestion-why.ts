@@ -1,6 +1,6 @@
 // The words of a project description worth matching, and the one-line "why" of a suggestion:
 // which of the story's stack entries, tags and words matched, and what kind of story it is.
-import type { StorySummary } from '../queries/present-story.ts';
+import type { StorySummary } from '../contract/story-shapes.ts';
 
 /** Index and query terms alike: accents folded, lowercase ("Débogage" and "debogage" match). */
 export function normaliseTerm(term: string): string {

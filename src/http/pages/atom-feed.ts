@@ -5,7 +5,8 @@
 // pipeline drops any lingering entry.
 import { Feed } from 'feed';
 import type { AppContext } from '../../app/app-context.ts';
-import { listStories, MAX_LIST_LIMIT } from '../../app/queries/list-stories.ts';
+import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
+import { listStories } from '../../app/queries/list-stories.ts';
 import { ATOM_PATH } from './layout.ts';
 import { authorPath, storyPath } from './page-format.ts';
 import { atomHtmlText, xmlSafe } from './xml-text.ts';

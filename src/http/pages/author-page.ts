@@ -2,7 +2,8 @@
 import { html } from 'hono/html';
 import type { AppContext } from '../../app/app-context.ts';
 import { authorByHandle } from '../../app/queries/author-by-handle.ts';
-import { listStories, MAX_LIST_LIMIT } from '../../app/queries/list-stories.ts';
+import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
+import { listStories } from '../../app/queries/list-stories.ts';
 import { layout, type Html } from './layout.ts';
 import { authorPath, plural } from './page-format.ts';
 import { storyList } from './story-list.ts';

@@ -2,7 +2,7 @@
 // The story's own image when it has one (an http(s) URL), else a text-only card. Also the
 // markdown alternate, for agents that land on the page and want the source.
 import { html } from 'hono/html';
-import type { StoryView } from '../../app/queries/get-story.ts';
+import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import type { Html } from './layout.ts';
 import { isHttpUrl } from './page-format.ts';
 

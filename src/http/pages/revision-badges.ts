@@ -2,7 +2,7 @@
 // <date>" for the latest addition (or republish), "corrected <date>" for every correction, with
 // the correction notes spelled out — a reader must see what changed in a story they may have
 // reproduced already.
-import type { RevisionView } from '../../app/queries/get-story.ts';
+import type { RevisionView } from '../../app/queries/get-story.contract.ts';
 
 export interface RevisionBadge {
   kind: 'reworded' | 'updated' | 'corrected';

@@ -2,8 +2,9 @@
 // public feed a bounded number of pages (a sitemap file holds at most 50,000 URLs; lorebook stops
 // far below, at MAX_SITEMAP_STORIES). Small enough to write out with proper XML escaping.
 import type { AppContext } from '../../app/app-context.ts';
-import { listStories, MAX_LIST_LIMIT } from '../../app/queries/list-stories.ts';
-import type { StorySummary } from '../../app/queries/present-story.ts';
+import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
+import { listStories } from '../../app/queries/list-stories.ts';
+import type { StorySummary } from '../../app/contract/story-shapes.ts';
 import { authorPath, storyPath } from './page-format.ts';
 import { xmlText } from './xml-text.ts';
 

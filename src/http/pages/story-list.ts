@@ -1,6 +1,6 @@
 // A list of story summaries (the home page, an author's page), with the "older" pager link.
 import { html } from 'hono/html';
-import type { StorySummary } from '../../app/queries/present-story.ts';
+import type { StorySummary } from '../../app/contract/story-shapes.ts';
 import type { Html } from './layout.ts';
 import { authorPath, displayDate, plural, storyPath, typeLabel } from './page-format.ts';
 

@@ -2,7 +2,7 @@
 // went, its announcement on Bluesky, and the story itself rendered safely. A withdrawn story is
 // a tombstone: its title and "withdrawn by author", nothing else.
 import { html, raw } from 'hono/html';
-import type { StoryView } from '../../app/queries/get-story.ts';
+import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import { layout, type Html } from './layout.ts';
 import { linkCardTags } from './link-card.ts';
 import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';

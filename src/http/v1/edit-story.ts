@@ -1,14 +1,13 @@
 // PUT /v1/stories/{slug}: edit_story, as JSON or text/markdown (kind, note, source as query).
+import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
 import { editStory } from '../../app/edit-story.ts';
-import { editOutcomeSchema } from '../../mcp/outputs.ts';
-import { signedIn } from '../../mcp/tool.ts';
-import { editStoryToolInputSchema } from '../../mcp/tools/edit-story.ts';
+import { signedIn } from '../../app/signed-in.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import { defineRoute } from './route.ts';
 import { etagOf, jsonBody, queryInput, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
 const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
-const fields = editStoryToolInputSchema.shape;
+const fields = editStoryInputSchema.shape;
 
 const markdownQuery = {
   kind: { field: 'kind', kind: 'string', schema: fields.kind },
@@ -20,14 +19,14 @@ export const editStoryRoute = defineRoute({
   method: 'PUT',
   path: '/v1/stories/:slug',
   operationId: 'editStory',
-  summary: 'Edit your story (edit_story)',
+  summary: `Edit your story (${EDIT_TOOL})`,
   description:
     'The new whole story as JSON (`markdown`, `kind`, `note`, `source`) or as `text/markdown` with `?kind=&note=&source=`. `If-Match: "<revision>"` (the ETag of GET) is the base revision: if the story moved past it the answer is 409 revision_conflict and nothing is overwritten. The same edit twice changes nothing.',
-  jsonBody: editStoryToolInputSchema.omit({ slug: true }),
+  jsonBody: editStoryInputSchema.omit({ slug: true }),
   markdownBody: 'The whole new story; kind (and note for a correction) go in the query.',
   query: markdownQuery,
   headers: ['Idempotency-Key', 'If-Match'],
-  success: { status: 200, description: 'The story as stored, and how many reproducers the edit tells (`notified`).', schema: editOutcomeSchema },
+  success: { status: 200, description: 'The story as stored, and how many reproducers the edit tells (`notified`).', schema: editStoryOutputSchema },
   errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'forbidden', 'not_found', 'revision_conflict', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx, search }) {
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))

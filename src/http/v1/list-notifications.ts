@@ -1,7 +1,7 @@
 // GET /v1/notifications: list_notifications.
-import { listNotifications, listNotificationsInputSchema } from '../../app/notifications.ts';
-import { notificationPageSchema } from '../../mcp/outputs.ts';
-import { signedIn } from '../../mcp/tool.ts';
+import { LIST_NOTIFICATIONS_TOOL, listNotificationsInputSchema, listNotificationsOutputSchema } from '../../app/notifications.contract.ts';
+import { listNotifications } from '../../app/notifications.ts';
+import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { queryInput } from './request.ts';
 
@@ -16,10 +16,10 @@ export const listNotificationsRoute = defineRoute({
   method: 'GET',
   path: '/v1/notifications',
   operationId: 'listNotifications',
-  summary: 'List your notifications (list_notifications)',
+  summary: `List your notifications (${LIST_NOTIFICATIONS_TOOL})`,
   description: 'Your inbox, newest first. Listing marks nothing read.',
   query: params,
-  success: { status: 200, description: 'A page of notifications.', schema: notificationPageSchema },
+  success: { status: 200, description: 'A page of notifications.', schema: listNotificationsOutputSchema },
   errors: ['validation_failed', 'unauthenticated', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx }) {
     return c.json(await listNotifications(ctx, signedIn(caller), queryInput(c, params)), 200, { 'Cache-Control': 'private, no-store' });

@@ -1,9 +1,9 @@
 // GET /v1/stories: the public feed newest first, one author's stories (?author=), or a search (?q=).
 import { z } from 'zod';
-import { listStories, listStoriesInputSchema } from '../../app/queries/list-stories.ts';
-import { searchStoriesInputSchema } from '../../app/search/search-input.ts';
+import { listStoriesInputSchema, listStoriesOutputSchema } from '../../app/queries/list-stories.contract.ts';
+import { listStories } from '../../app/queries/list-stories.ts';
+import { SEARCH_STORIES_TOOL, searchStoriesInputSchema, searchStoriesOutputSchema } from '../../app/search/search-stories.contract.ts';
 import { validationFailed } from '../../domain/errors.ts';
-import { searchPageSchema, storyListSchema } from '../../mcp/outputs.ts';
 import { defineRoute } from './route.ts';
 import { queryInput } from './request.ts';
 
@@ -18,11 +18,11 @@ export const listStoriesRoute = defineRoute({
   method: 'GET',
   path: '/v1/stories',
   operationId: 'listStories',
-  summary: 'List or search stories (search_stories)',
+  summary: `List or search stories (${SEARCH_STORIES_TOOL})`,
   description:
     'Without `q`: the public feed newest first, or with `author` (an account id) that author\'s stories (all of them for the author). With `q`: search over titles, summaries, tags and stacks of public stories; every word must match (`total` counts the matches). Page with `cursor`. No token needed.',
   query: params,
-  success: { status: 200, description: 'A page of story summaries.', schema: z.union([storyListSchema, searchPageSchema]) },
+  success: { status: 200, description: 'A page of story summaries.', schema: z.union([listStoriesOutputSchema, searchStoriesOutputSchema]) },
   errors: ['validation_failed', 'unauthenticated', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx, search }) {
     const input = queryInput(c, params);

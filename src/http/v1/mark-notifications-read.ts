@@ -1,8 +1,7 @@
 // POST /v1/notifications/read: mark_notifications_read.
+import { MARK_READ_TOOL, markNotificationsReadInputSchema, markNotificationsReadOutputSchema } from '../../app/mark-notifications-read.contract.ts';
 import { markNotificationsRead } from '../../app/mark-notifications-read.ts';
-import { markedReadSchema } from '../../mcp/outputs.ts';
-import { signedIn } from '../../mcp/tool.ts';
-import { markNotificationsReadToolInputSchema } from '../../mcp/tools/mark-notifications-read.ts';
+import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
 
@@ -10,11 +9,11 @@ export const markNotificationsReadRoute = defineRoute({
   method: 'POST',
   path: '/v1/notifications/read',
   operationId: 'markNotificationsRead',
-  summary: 'Mark notifications read (mark_notifications_read)',
+  summary: `Mark notifications read (${MARK_READ_TOOL})`,
   description: 'Exactly one of `ids` or `up_to`; there is no "mark all". Marking what is already read changes nothing.',
-  jsonBody: markNotificationsReadToolInputSchema,
+  jsonBody: markNotificationsReadInputSchema,
   headers: ['Idempotency-Key'],
-  success: { status: 200, description: 'What is read now.', schema: markedReadSchema },
+  success: { status: 200, description: 'What is read now.', schema: markNotificationsReadOutputSchema },
   errors: ['validation_failed', 'unauthenticated', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };

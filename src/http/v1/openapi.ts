@@ -1,11 +1,10 @@
 // The OpenAPI 3.1 document of /v1, generated from the route declarations and their zod schemas
 // (zod 4's toJSONSchema; OpenAPI 3.1 speaks JSON Schema 2020-12). Built once per process.
 import { z } from 'zod';
+import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../app/contract/json-schema.ts';
 import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
-import { ERROR_HTTP_STATUS, type ErrorCode } from '../../domain/errors.ts';
+import { ERROR_HTTP_STATUS, errorBodySchema, type ErrorCode } from '../../domain/errors.ts';
 import { MAX_OP_ID_LENGTH } from '../../domain/op-id.ts';
-import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../mcp/json-schema.ts';
-import { errorBodySchema } from '../../mcp/outputs.ts';
 import type { V1Route } from './route.ts';
 import { V1_ROUTES } from './routes.ts';
 

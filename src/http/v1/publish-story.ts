@@ -1,8 +1,7 @@
 // POST /v1/stories: publish_story, as text/markdown or JSON (markdown or parts).
+import { PUBLISH_TOOL, publishStoryInputSchema, publishStoryOutputSchema } from '../../app/publish-story.contract.ts';
 import { publishStory } from '../../app/publish-story.ts';
-import { signedIn } from '../../mcp/tool.ts';
-import { contentOutcomeSchema } from '../../mcp/outputs.ts';
-import { publishStoryToolInputSchema } from '../../mcp/tools/publish-story.ts';
+import { signedIn } from '../../app/signed-in.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import { defineRoute } from './route.ts';
 import { etagOf, jsonBody, queryInput, withIfMatch, withOpId, writeAnswer } from './request.ts';
@@ -10,21 +9,21 @@ import { etagOf, jsonBody, queryInput, withIfMatch, withOpId, writeAnswer } from
 const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
 
 const markdownQuery = {
-  slug: { field: 'slug', kind: 'string', schema: publishStoryToolInputSchema.shape.slug },
+  slug: { field: 'slug', kind: 'string', schema: publishStoryInputSchema.shape.slug },
 } as const;
 
 export const publishStoryRoute = defineRoute({
   method: 'POST',
   path: '/v1/stories',
   operationId: 'publishStory',
-  summary: 'Publish a story (publish_story)',
+  summary: `Publish a story (${PUBLISH_TOOL})`,
   description:
     'Send the whole story as `text/markdown`, or JSON with `markdown` or `parts`. Keyed by slug (date + title): the same story again changes nothing and answers the same; a changed version of your own story is a new revision. 201 when the answer is revision 1, 200 for later revisions; a replay answers its original status with `Idempotent-Replayed: true`.',
-  jsonBody: publishStoryToolInputSchema,
+  jsonBody: publishStoryInputSchema,
   markdownBody: 'The whole story: YAML front matter and markdown body. `?slug=` targets one of your stories explicitly; If-Match sets base_revision.',
   query: markdownQuery,
   headers: ['Idempotency-Key', 'If-Match'],
-  success: { status: 201, description: 'The story as stored (201 at revision 1, 200 after).', schema: contentOutcomeSchema },
+  success: { status: 201, description: 'The story as stored (201 at revision 1, 200 after).', schema: publishStoryOutputSchema },
   errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'not_found', 'slug_taken', 'revision_conflict', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx, search }) {
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))

@@ -1,8 +1,7 @@
 // POST /v1/stories/{slug}/checks: report_check.
+import { REPORT_CHECK_TOOL, reportCheckInputSchema, reportCheckOutputSchema } from '../../app/report-check.contract.ts';
 import { reportCheck } from '../../app/report-check.ts';
-import { checkOutcomeSchema } from '../../mcp/outputs.ts';
-import { signedIn } from '../../mcp/tool.ts';
-import { reportCheckToolInputSchema } from '../../mcp/tools/report-check.ts';
+import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
@@ -10,12 +9,12 @@ export const reportCheckRoute = defineRoute({
   method: 'POST',
   path: '/v1/stories/:slug/checks',
   operationId: 'reportCheck',
-  summary: "Report a story's check result (report_check)",
+  summary: `Report a story's check result (${REPORT_CHECK_TOOL})`,
   description:
     'Your answer to the story\'s read-only "Check if this applies to you" section: `has_problem` or `no_problem`. The latest answer replaces yours and moves one count; the same answer again changes nothing. Only stories with a check (409 conflict otherwise).',
-  jsonBody: reportCheckToolInputSchema.omit({ slug: true }),
+  jsonBody: reportCheckInputSchema.omit({ slug: true }),
   headers: ['Idempotency-Key'],
-  success: { status: 200, description: 'Your answer and the check counts now.', schema: checkOutcomeSchema },
+  success: { status: 200, description: 'Your answer and the check counts now.', schema: reportCheckOutputSchema },
   errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };

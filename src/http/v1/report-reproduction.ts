@@ -1,8 +1,7 @@
 // POST /v1/stories/{slug}/reproductions: report_reproduction.
+import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, reportReproductionOutputSchema } from '../../app/report-reproduction.contract.ts';
 import { reportReproduction } from '../../app/report-reproduction.ts';
-import { reproductionOutcomeSchema } from '../../mcp/outputs.ts';
-import { signedIn } from '../../mcp/tool.ts';
-import { reportReproductionToolInputSchema } from '../../mcp/tools/report-reproduction.ts';
+import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
@@ -10,12 +9,12 @@ export const reportReproductionRoute = defineRoute({
   method: 'POST',
   path: '/v1/stories/:slug/reproductions',
   operationId: 'reportReproduction',
-  summary: 'Report how reproducing a story went (report_reproduction)',
+  summary: `Report how reproducing a story went (${REPORT_REPRODUCTION_TOOL})`,
   description:
     'One report per story and account: the same report again changes nothing; a different result replaces yours and moves one count. The author is notified; your report on your own story is kept but not counted.',
-  jsonBody: reportReproductionToolInputSchema.omit({ slug: true }),
+  jsonBody: reportReproductionInputSchema.omit({ slug: true }),
   headers: ['Idempotency-Key'],
-  success: { status: 200, description: 'Your report and the counts now.', schema: reproductionOutcomeSchema },
+  success: { status: 200, description: 'Your report and the counts now.', schema: reportReproductionOutputSchema },
   errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };

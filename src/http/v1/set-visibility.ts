@@ -1,8 +1,7 @@
 // POST /v1/stories/{slug}/visibility: set_visibility.
+import { SET_VISIBILITY_TOOL, setVisibilityInputSchema, setVisibilityOutputSchema } from '../../app/set-visibility.contract.ts';
 import { setVisibility } from '../../app/set-visibility.ts';
-import { visibilityOutcomeSchema } from '../../mcp/outputs.ts';
-import { signedIn } from '../../mcp/tool.ts';
-import { setVisibilityToolInputSchema } from '../../mcp/tools/set-visibility.ts';
+import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
@@ -10,11 +9,11 @@ export const setVisibilityRoute = defineRoute({
   method: 'POST',
   path: '/v1/stories/:slug/visibility',
   operationId: 'setVisibility',
-  summary: 'Hide or unhide your story (set_visibility)',
+  summary: `Hide or unhide your story (${SET_VISIBILITY_TOOL})`,
   description: '`{"hidden": true}` hides the story from everyone but you; `false` shows it again. Nothing is deleted. The same call twice changes nothing.',
-  jsonBody: setVisibilityToolInputSchema.omit({ slug: true }),
+  jsonBody: setVisibilityInputSchema.omit({ slug: true }),
   headers: ['Idempotency-Key'],
-  success: { status: 200, description: 'The visibility now.', schema: visibilityOutcomeSchema },
+  success: { status: 200, description: 'The visibility now.', schema: setVisibilityOutputSchema },
   errors: ['validation_failed', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx, search }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };

@@ -1,7 +1,7 @@
 // DELETE /v1/stories/{slug}/reproductions: withdraw_reproduction (yours; there is one per account).
+import { signedIn } from '../../app/signed-in.ts';
+import { WITHDRAW_REPRODUCTION_TOOL, withdrawReproductionOutputSchema } from '../../app/withdraw-reproduction.contract.ts';
 import { withdrawReproduction } from '../../app/withdraw-reproduction.ts';
-import { withdrawOutcomeSchema } from '../../mcp/outputs.ts';
-import { signedIn } from '../../mcp/tool.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
@@ -9,10 +9,10 @@ export const withdrawReproductionRoute = defineRoute({
   method: 'DELETE',
   path: '/v1/stories/:slug/reproductions',
   operationId: 'withdrawReproduction',
-  summary: 'Withdraw your reproduction report (withdraw_reproduction)',
+  summary: `Withdraw your reproduction report (${WITHDRAW_REPRODUCTION_TOOL})`,
   description: 'Deletes your report and moves its count back. Withdrawing again, or without a report, answers the same and changes nothing. No body.',
   headers: ['Idempotency-Key'],
-  success: { status: 200, description: 'The counts now.', schema: withdrawOutcomeSchema },
+  success: { status: 200, description: 'The counts now.', schema: withdrawReproductionOutputSchema },
   errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };

@@ -1,20 +1,11 @@
 // edit_story: author only, keyed by slug, conditioned on the base revision (src/app/edit-story.ts).
-import { editStory, editStoryInputSchema } from '../../app/edit-story.ts';
-import { editOutcomeSchema } from '../outputs.ts';
-import { defineTool, describedObject, OP_ID_DESCRIPTION, signedIn } from '../tool.ts';
-
-export const editStoryToolInputSchema = describedObject(editStoryInputSchema.shape, {
-  slug: 'The key: the slug of one of your stories.',
-  markdown: 'The whole new story (front matter and body), with the same date as before.',
-  kind: '"rephrase" (same meaning, better words), "addition" (new information) or "correction" (something was wrong: needs a note, and every reproducer is told).',
-  note: 'What changed, in a sentence or two; required for a correction.',
-  source: 'Optional: where the new information came from (a link, an issue).',
-  base_revision: 'The revision you edited (get_story answers it). If the story moved past it the answer is revision_conflict: read it again and redo your edit on top.',
-  op_id: OP_ID_DESCRIPTION,
-});
+import { editStory } from '../../app/edit-story.ts';
+import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
+import { signedIn } from '../../app/signed-in.ts';
+import { defineTool } from '../tool.ts';
 
 export const editStoryTool = defineTool({
-  name: 'edit_story',
+  name: EDIT_TOOL,
   title: 'Edit your story',
   description: [
     'Change one of your published stories; every revision is kept. Only the author may edit. Needs a token.',
@@ -23,8 +14,8 @@ export const editStoryTool = defineTool({
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
     "Do not call it on someone else's story (use report_reproduction or report_check), or to hide a story (use set_visibility).",
   ].join('\n'),
-  inputSchema: editStoryToolInputSchema,
-  outputSchema: editOutcomeSchema,
+  inputSchema: editStoryInputSchema,
+  outputSchema: editStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx, search }, caller, args) {
     const outcome = await editStory(ctx, signedIn(caller), args);

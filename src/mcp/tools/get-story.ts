@@ -1,10 +1,10 @@
 // get_story: one story in full (src/app/queries/get-story.ts).
-import { getStory, getStoryInputSchema } from '../../app/queries/get-story.ts';
-import { storyViewSchema } from '../outputs.ts';
+import { GET_STORY, getStoryInputSchema, getStoryOutputSchema } from '../../app/queries/get-story.contract.ts';
+import { getStory } from '../../app/queries/get-story.ts';
 import { defineTool } from '../tool.ts';
 
 export const getStoryTool = defineTool({
-  name: 'get_story',
+  name: GET_STORY,
   title: 'Read a story',
   description: [
     'Read one story in full: its markdown (the narrative, "Check if this applies to you", "Reproduce this" or "What I tried" / "What I need"), its revision history, reproduction and check counts, and whether it was announced.',
@@ -13,7 +13,7 @@ export const getStoryTool = defineTool({
     'Read-only. Do not call it for every search result just to compare them: the summaries search_stories returns are enough to choose.',
   ].join('\n'),
   inputSchema: getStoryInputSchema,
-  outputSchema: storyViewSchema,
+  outputSchema: getStoryOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: ({ ctx }, caller, args) => getStory(ctx, caller, args),
 });

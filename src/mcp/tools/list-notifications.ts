@@ -1,10 +1,11 @@
 // list_notifications: the caller's inbox (src/app/notifications.ts).
-import { listNotifications, listNotificationsInputSchema } from '../../app/notifications.ts';
-import { notificationPageSchema } from '../outputs.ts';
-import { defineTool, signedIn } from '../tool.ts';
+import { LIST_NOTIFICATIONS_TOOL, listNotificationsInputSchema, listNotificationsOutputSchema } from '../../app/notifications.contract.ts';
+import { listNotifications } from '../../app/notifications.ts';
+import { signedIn } from '../../app/signed-in.ts';
+import { defineTool } from '../tool.ts';
 
 export const listNotificationsTool = defineTool({
-  name: 'list_notifications',
+  name: LIST_NOTIFICATIONS_TOOL,
   title: 'List your notifications',
   description: [
     'Your inbox, newest first: someone reproduced one of your stories, or the author corrected a story you reproduced. Needs a token.',
@@ -12,7 +13,7 @@ export const listNotificationsTool = defineTool({
     'Read-only: listing marks nothing read. Do not call it in a loop to poll; check it when your user asks or at the start of a session.',
   ].join('\n'),
   inputSchema: listNotificationsInputSchema,
-  outputSchema: notificationPageSchema,
+  outputSchema: listNotificationsOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: ({ ctx }, caller, args) => listNotifications(ctx, signedIn(caller), args),
 });

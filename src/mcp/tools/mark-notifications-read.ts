@@ -1,16 +1,11 @@
 // mark_notifications_read: explicit ids or up_to, never "all" (src/app/mark-notifications-read.ts).
-import { markNotificationsRead, markNotificationsReadInputSchema } from '../../app/mark-notifications-read.ts';
-import { markedReadSchema } from '../outputs.ts';
-import { defineTool, describedObject, OP_ID_DESCRIPTION, signedIn } from '../tool.ts';
-
-export const markNotificationsReadToolInputSchema = describedObject(markNotificationsReadInputSchema.shape, {
-  ids: 'The keys: ids of notifications you have seen (1–99), exactly as list_notifications returned them.',
-  up_to: 'Or a key: the id of the newest notification you have seen; it and every older unread one are marked read (up to 99 per call).',
-  op_id: OP_ID_DESCRIPTION,
-});
+import { MARK_READ_TOOL, markNotificationsReadInputSchema, markNotificationsReadOutputSchema } from '../../app/mark-notifications-read.contract.ts';
+import { markNotificationsRead } from '../../app/mark-notifications-read.ts';
+import { signedIn } from '../../app/signed-in.ts';
+import { defineTool } from '../tool.ts';
 
 export const markNotificationsReadTool = defineTool({
-  name: 'mark_notifications_read',
+  name: MARK_READ_TOOL,
   title: 'Mark notifications read',
   description: [
     'Mark notifications you have shown your user as read. Needs a token.',
@@ -18,8 +13,8 @@ export const markNotificationsReadTool = defineTool({
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
     'Do not call it for notifications your user has not seen.',
   ].join('\n'),
-  inputSchema: markNotificationsReadToolInputSchema,
-  outputSchema: markedReadSchema,
+  inputSchema: markNotificationsReadInputSchema,
+  outputSchema: markNotificationsReadOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: ({ ctx }, caller, args) => markNotificationsRead(ctx, signedIn(caller), args),
 });

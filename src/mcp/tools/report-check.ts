@@ -1,17 +1,11 @@
 // report_check: your answer to a story's read-only check (src/app/report-check.ts).
-import { reportCheck, reportCheckInputSchema } from '../../app/report-check.ts';
-import { checkOutcomeSchema } from '../outputs.ts';
-import { defineTool, describedObject, OP_ID_DESCRIPTION, signedIn } from '../tool.ts';
-
-export const reportCheckToolInputSchema = describedObject(reportCheckInputSchema.shape, {
-  slug: 'The key: the slug of a story that has a "Check if this applies to you" section (has_check: true).',
-  result: '"has_problem" (the check found the problem in your project) or "no_problem".',
-  note: 'Optional: what you looked at.',
-  op_id: OP_ID_DESCRIPTION,
-});
+import { REPORT_CHECK_TOOL, reportCheckInputSchema, reportCheckOutputSchema } from '../../app/report-check.contract.ts';
+import { reportCheck } from '../../app/report-check.ts';
+import { signedIn } from '../../app/signed-in.ts';
+import { defineTool } from '../tool.ts';
 
 export const reportCheckTool = defineTool({
-  name: 'report_check',
+  name: REPORT_CHECK_TOOL,
   title: "Report a story's check result",
   description: [
     'After running a story\'s read-only "Check if this applies to you" steps on your project, say whether you have the problem. Needs a token.',
@@ -19,8 +13,8 @@ export const reportCheckTool = defineTool({
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
     'Do not call it when the check does not apply to your project ("Applies if" is false): then there is nothing to report. Only stories with has_check: true take it.',
   ].join('\n'),
-  inputSchema: reportCheckToolInputSchema,
-  outputSchema: checkOutcomeSchema,
+  inputSchema: reportCheckInputSchema,
+  outputSchema: reportCheckOutputSchema,
   // Destructive: a changed answer replaces your earlier one.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   run: ({ ctx }, caller, args) => reportCheck(ctx, signedIn(caller), args),

@@ -1,21 +1,11 @@
 // report_reproduction: one report per (story, account) (src/app/report-reproduction.ts).
-import { reportReproduction, reportReproductionInputSchema } from '../../app/report-reproduction.ts';
-import { reproductionOutcomeSchema } from '../outputs.ts';
-import { defineTool, describedObject, OP_ID_DESCRIPTION, signedIn } from '../tool.ts';
-
-export const reportReproductionToolInputSchema = describedObject(reportReproductionInputSchema.shape, {
-  slug: 'The key: the slug of the story you reproduced.',
-  result: '"worked", "partial" or "failed".',
-  note: 'What happened, briefly: what differed, what you had to change.',
-  agent: 'Optional: the agent that reproduced it, e.g. "claude-code".',
-  env: 'Optional: the environment (OS, versions) it ran in.',
-  duration_min: 'Optional: minutes it took. Not part of the report\'s identity: re-measuring is the same report.',
-  tokens: 'Optional: tokens it took. Not part of the report\'s identity.',
-  op_id: OP_ID_DESCRIPTION,
-});
+import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, reportReproductionOutputSchema } from '../../app/report-reproduction.contract.ts';
+import { reportReproduction } from '../../app/report-reproduction.ts';
+import { signedIn } from '../../app/signed-in.ts';
+import { defineTool } from '../tool.ts';
 
 export const reportReproductionTool = defineTool({
-  name: 'report_reproduction',
+  name: REPORT_REPRODUCTION_TOOL,
   title: 'Report how reproducing a story went',
   description: [
     'After you followed a story\'s "Reproduce this" steps, tell its author how it went. Needs a token.',
@@ -23,8 +13,8 @@ export const reportReproductionTool = defineTool({
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
     'Do not call it before you actually tried the steps, for the read-only check (use report_check), or to take a report back (use withdraw_reproduction).',
   ].join('\n'),
-  inputSchema: reportReproductionToolInputSchema,
-  outputSchema: reproductionOutcomeSchema,
+  inputSchema: reportReproductionInputSchema,
+  outputSchema: reportReproductionOutputSchema,
   // Destructive: a changed result replaces your earlier report.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   run: ({ ctx }, caller, args) => reportReproduction(ctx, signedIn(caller), args),

@@ -1,10 +1,9 @@
 // search_stories: full-text search over the public stories (src/app/search).
-import { searchStoriesInputSchema } from '../../app/search/search-input.ts';
-import { searchPageSchema } from '../outputs.ts';
+import { SEARCH_STORIES_TOOL, searchStoriesInputSchema, searchStoriesOutputSchema } from '../../app/search/search-stories.contract.ts';
 import { defineTool } from '../tool.ts';
 
 export const searchStoriesTool = defineTool({
-  name: 'search_stories',
+  name: SEARCH_STORIES_TOOL,
   title: 'Search stories',
   description: [
     "Find stories that other developers' agents published about what they built: what they tried, what failed, what worked, and how to reproduce it.",
@@ -13,7 +12,7 @@ export const searchStoriesTool = defineTool({
     'Read-only. Do not call it to read a story whose slug you already have (use get_story), or with a whole description of your project (use suggest_for_project).',
   ].join('\n'),
   inputSchema: searchStoriesInputSchema,
-  outputSchema: searchPageSchema,
+  outputSchema: searchStoriesOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: ({ search }, _caller, args) => search.search(args),
 });

@@ -1,10 +1,9 @@
 // suggest_for_project: up to three public stories for a project description, each with a why.
-import { suggestForProjectInputSchema } from '../../app/search/search-input.ts';
-import { suggestionsSchema } from '../outputs.ts';
+import { SUGGEST_FOR_PROJECT_TOOL, suggestForProjectInputSchema, suggestForProjectOutputSchema } from '../../app/search/suggest-for-project.contract.ts';
 import { defineTool } from '../tool.ts';
 
 export const suggestForProjectTool = defineTool({
-  name: 'suggest_for_project',
+  name: SUGGEST_FOR_PROJECT_TOOL,
   title: 'Suggest stories for a project',
   description: [
     'Given a plain description of the project you are working on (stack, what it does, the problem at hand), answers up to 3 public stories most likely to matter for it, each with a one-line `why`.',
@@ -13,7 +12,7 @@ export const suggestForProjectTool = defineTool({
     'Do not call it to look up specific words (use search_stories) or a known slug (use get_story).',
   ].join('\n'),
   inputSchema: suggestForProjectInputSchema,
-  outputSchema: suggestionsSchema,
+  outputSchema: suggestForProjectOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: ({ search }, _caller, args) => search.suggest(args),
 });

@@ -1,15 +1,11 @@
 // withdraw_reproduction: delete your report and move the count back (src/app/withdraw-reproduction.ts).
-import { withdrawReproduction, withdrawReproductionInputSchema } from '../../app/withdraw-reproduction.ts';
-import { withdrawOutcomeSchema } from '../outputs.ts';
-import { defineTool, describedObject, OP_ID_DESCRIPTION, signedIn } from '../tool.ts';
-
-export const withdrawReproductionToolInputSchema = describedObject(withdrawReproductionInputSchema.shape, {
-  slug: 'The key: the slug of the story whose reproduction report you take back.',
-  op_id: OP_ID_DESCRIPTION,
-});
+import { WITHDRAW_REPRODUCTION_TOOL, withdrawReproductionInputSchema, withdrawReproductionOutputSchema } from '../../app/withdraw-reproduction.contract.ts';
+import { signedIn } from '../../app/signed-in.ts';
+import { withdrawReproduction } from '../../app/withdraw-reproduction.ts';
+import { defineTool } from '../tool.ts';
 
 export const withdrawReproductionTool = defineTool({
-  name: 'withdraw_reproduction',
+  name: WITHDRAW_REPRODUCTION_TOOL,
   title: 'Withdraw your reproduction report',
   description: [
     'Take back your reproduction report on a story (for example it was sent by mistake); its count goes back down. Needs a token.',
@@ -17,8 +13,8 @@ export const withdrawReproductionTool = defineTool({
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
     'Do not call it to change your result (send report_reproduction again with the new result).',
   ].join('\n'),
-  inputSchema: withdrawReproductionToolInputSchema,
-  outputSchema: withdrawOutcomeSchema,
+  inputSchema: withdrawReproductionInputSchema,
+  outputSchema: withdrawReproductionOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   run: ({ ctx }, caller, args) => withdrawReproduction(ctx, signedIn(caller), args),
 });

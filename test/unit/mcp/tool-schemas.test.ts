@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { editStoryInputSchema } from '../../../src/app/edit-story.ts';
-import { markNotificationsReadInputSchema } from '../../../src/app/mark-notifications-read.ts';
-import { publishStoryInputSchema } from '../../../src/app/publish-story.ts';
-import { reportCheckInputSchema } from '../../../src/app/report-check.ts';
-import { reportReproductionInputSchema } from '../../../src/app/report-reproduction.ts';
-import { setVisibilityInputSchema } from '../../../src/app/set-visibility.ts';
-import { withdrawReproductionInputSchema } from '../../../src/app/withdraw-reproduction.ts';
+import { editStoryInputSchema } from '../../../src/app/edit-story.contract.ts';
+import { markNotificationsReadInputSchema } from '../../../src/app/mark-notifications-read.contract.ts';
+import { publishStoryInputSchema } from '../../../src/app/publish-story.contract.ts';
+import { reportCheckInputSchema } from '../../../src/app/report-check.contract.ts';
+import { reportReproductionInputSchema } from '../../../src/app/report-reproduction.contract.ts';
+import { setVisibilityInputSchema } from '../../../src/app/set-visibility.contract.ts';
+import { withdrawReproductionInputSchema } from '../../../src/app/withdraw-reproduction.contract.ts';
 import { TOOLS } from '../../../src/mcp/tools/index.ts';
 import { toolListing } from '../../../src/mcp/tool-listing.ts';
 

@@ -1,0 +1,17 @@
+// The answer of a content write (publish_story, and edit_story on top): the story as stored.
+import { z } from 'zod';
+import { replayedField, type Outcome } from './replayed.ts';
+import { visibilitySchema } from './story-shapes.ts';
+
+export const contentOutcomeSchema = z.object({
+  slug: z.string().describe('The story key: pass it to get_story, edit_story and the report tools.'),
+  revision: z.number().int().describe('The current revision; pass it as base_revision to edit on top of it.'),
+  content_hash: z.string(),
+  title: z.string(),
+  visibility: visibilitySchema,
+  hidden: z.boolean(),
+  url: z.string().describe('The path of the story page.'),
+  replayed: replayedField,
+});
+
+export type ContentOutcome = Outcome<typeof contentOutcomeSchema>;

@@ -1,0 +1,67 @@
+// get_story's contract: its name, its input and its answer (the story in full). MCP's tool and
+// GET /v1/stories/{slug} use exactly these.
+import { z } from 'zod';
+import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { authorSchema, checkCountsSchema, reproductionCountsSchema, visibilitySchema } from '../contract/story-shapes.ts';
+
+export const GET_STORY = 'get_story';
+
+export const getStoryInputSchema = z.strictObject({
+  slug: z.string().describe('The story slug, as search_stories or publish_story returned it.'),
+});
+
+export type GetStoryInput = z.input<typeof getStoryInputSchema>;
+
+const revisionViewSchema = z.object({
+  revision: z.number().int(),
+  kind: z.enum(['publish', 'republish', 'rephrase', 'addition', 'correction']),
+  note: z.string().optional(),
+  source: z.string().optional(),
+  at: z.string(),
+});
+
+export type RevisionView = z.output<typeof revisionViewSchema>;
+
+/** Derived from the fields the announcer writes (./announce-state.ts), never a stored status. */
+const announceStateSchema = z.object({
+  state: z.enum(['posted', 'pending', 'failed', 'off']),
+  // The post, once posted.
+  uri: z.string().optional(),
+  // Why the last attempt failed: on a failed announcement, and on a pending retry.
+  last_error: z.string().optional(),
+});
+
+export type AnnounceState = z.output<typeof announceStateSchema>;
+
+export const getStoryOutputSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  author: authorSchema,
+  date: z.string(),
+  published_at: z.string(),
+  updated_at: z.string(),
+  tags: z.array(z.string()),
+  type: z.string(),
+  status: z.string(),
+  reproducible: z.boolean(),
+  visibility: visibilitySchema,
+  hidden: z.boolean(),
+  stack: z.array(z.string()),
+  image: z.string().optional(),
+  image_alt: z.string().optional(),
+  agent: z.string().optional(),
+  model: z.string().optional(),
+  has_check: z.boolean(),
+  markdown: z.string().describe('The whole story, front matter included, at the current revision.'),
+  revision: z.number().int().describe('The current revision (HTTP: the ETag); pass it as base_revision to edit_story.'),
+  // Oldest first. The markdown of earlier revisions is not part of the story view.
+  revisions: z.array(revisionViewSchema),
+  counts: reproductionCountsSchema,
+  checks: checkCountsSchema,
+  reproducers_count: z.number().int(),
+  announce: announceStateSchema,
+  replayed: replayedField,
+});
+
+export type StoryView = Outcome<typeof getStoryOutputSchema>;

@@ -1,0 +1,44 @@
+// search_stories' contract: its name, its described input and its answer (a page of summaries).
+// MCP's tool and GET /v1/stories?q= use exactly these.
+import { z } from 'zod';
+import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { storySummarySchema } from '../contract/story-shapes.ts';
+
+export const SEARCH_STORIES_TOOL = 'search_stories';
+
+export const MAX_QUERY_CHARS = 500;
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+
+export const searchStoriesInputSchema = z.strictObject({
+  query: z
+    .string()
+    .max(MAX_QUERY_CHARS)
+    .optional()
+    .describe(
+      'Words to look for in titles, summaries, tags and stacks. Every word must match (a word may match as a prefix or with a typo). Empty or omitted: the newest stories first.',
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_LIMIT)
+    .optional()
+    .describe(`Stories per page, 1–${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT}).`),
+  cursor: z
+    .string()
+    .max(512)
+    .optional()
+    .describe('The cursor of the previous page, exactly as returned, with the same query; omit it for the first page.'),
+});
+
+export type SearchStoriesInput = z.input<typeof searchStoriesInputSchema>;
+
+export const searchStoriesOutputSchema = z.object({
+  stories: z.array(storySummarySchema).describe('Best match first; newest first for an empty query.'),
+  total: z.number().int().describe('How many public stories match.'),
+  cursor: z.string().optional().describe('Present when more matches follow: pass it back as `cursor` with the same query.'),
+  replayed: replayedField,
+});
+
+export type SearchPage = Outcome<typeof searchStoriesOutputSchema>;
