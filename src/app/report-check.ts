@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { LorebookError, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
+import { normaliseText } from '../domain/free-text.ts';
 import { parseOpId } from '../domain/op-id.ts';
+import { MAX_REPORT_NOTE_CHARS } from '../domain/report-limits.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { CHECK_RESULTS, checkReportItem, sameCheckReport, toCheckReport, type CheckReport, type CheckResult } from '../store/check-items.ts';
@@ -15,10 +17,9 @@ import { shiftCounts } from '../store/list-conditioned-counter.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { stillReported, unchangedSince } from '../store/report-items.ts';
-import type { Counts, StoryMeta } from '../store/story-items.ts';
+import { storyMetaOf, type Counts, type StoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
-import { MAX_REPORT_NOTE_CHARS, normaliseText, storyMetaOf } from './report-reproduction.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 

@@ -6,34 +6,32 @@
 import { z } from 'zod';
 import { LorebookError } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
+import { normaliseText } from '../domain/free-text.ts';
 import { parseOpId } from '../domain/op-id.ts';
+import { MAX_DURATION_MIN, MAX_REPORT_AGENT_CHARS, MAX_REPORT_ENV_CHARS, MAX_REPORT_NOTE_CHARS } from '../domain/report-limits.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { reproductionKey, storyKey } from '../store/keys.ts';
 import { countMember, moveMemberCount } from '../store/list-conditioned-counter.ts';
 import { notificationItem } from '../store/notification-items.ts';
-import { pick, type ItemsByKey } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { stillReported, unchangedSince } from '../store/report-items.ts';
 import {
   REPRODUCTION_RESULTS,
   reproducerCounter,
+  reproductionCounts,
   reproductionItem,
+  reproductionOf,
   sameReproduction,
-  toReproduction,
   type Reproduction,
+  type ReproductionCounts,
   type ReproductionResult,
 } from '../store/reproduction-items.ts';
-import { toStoryMeta, type Counts, type StoryMeta } from '../store/story-items.ts';
+import { storyMetaOf, type Counts, type StoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
-
-export const MAX_REPORT_NOTE_CHARS = 2000;
-export const MAX_REPORT_AGENT_CHARS = 100;
-export const MAX_REPORT_ENV_CHARS = 500;
-export const MAX_DURATION_MIN = 100_000;
 
 export const reportReproductionInputSchema = z.strictObject({
   slug: z.string(),
@@ -47,8 +45,6 @@ export const reportReproductionInputSchema = z.strictObject({
 });
 
 export type ReportReproductionInput = z.input<typeof reportReproductionInputSchema>;
-
-export type ReproductionCounts = Pick<Counts, 'worked' | 'partial' | 'failed'>;
 
 export interface ReproductionOutcome {
   slug: string;
@@ -156,26 +152,6 @@ function reproductionNotice(meta: StoryMeta, report: Reproduction, caller: Calle
 
 function outcome(meta: StoryMeta, result: ReproductionResult, counted: boolean, counts: Counts, reproducers: number): ReproductionOutcome {
   return { slug: meta.slug, result, counted, counts: reproductionCounts(counts), reproducers_count: reproducers };
-}
-
-export function reproductionCounts(counts: Counts): ReproductionCounts {
-  return { worked: counts.worked, partial: counts.partial, failed: counts.failed };
-}
-
-export function storyMetaOf(read: ItemsByKey, slug: string): StoryMeta | undefined {
-  const item = pick(read, storyKey(slug));
-  return item === undefined ? undefined : toStoryMeta(item);
-}
-
-export function reproductionOf(read: ItemsByKey, slug: string, account: string): Reproduction | undefined {
-  const item = pick(read, reproductionKey(slug, account));
-  return item === undefined ? undefined : toReproduction(item);
-}
-
-/** Free text as one value: NFC, LF line endings, trimmed; blank is the same as absent. */
-export function normaliseText(text: string | undefined): string | undefined {
-  const normal = text?.normalize('NFC').replace(/\r\n?/g, '\n').trim();
-  return normal === undefined || normal === '' ? undefined : normal;
 }
 
 function reproducerCapReached(meta: StoryMeta, cap: number): LorebookError {

@@ -10,10 +10,10 @@ import { reproductionKey, storyKey } from '../store/keys.ts';
 import { uncountMember } from '../store/list-conditioned-counter.ts';
 import { checkItem, deleteItemIf } from '../store/replace-by-key.ts';
 import { nothingReported, stillReported } from '../store/report-items.ts';
-import { reproducerCounter } from '../store/reproduction-items.ts';
+import { reproducerCounter, reproductionCounts, reproductionOf, type ReproductionCounts } from '../store/reproduction-items.ts';
+import { storyMetaOf } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
-import { reproductionCounts, reproductionOf, storyMetaOf, type ReproductionCounts } from './report-reproduction.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 

@@ -11,6 +11,7 @@ import {
   revisionKey,
   storyKey,
 } from './keys.ts';
+import { pick, type ItemsByKey } from './read-items.ts';
 import { INDEXES } from './schema.ts';
 
 export const COUNT_BUCKETS = ['worked', 'partial', 'failed', 'has_problem', 'no_problem'] as const;
@@ -162,4 +163,10 @@ export function toStoryMeta(item: StoredItem): StoryMeta {
   meta.announce_queued = item[INDEXES.announce.partition] !== undefined;
   meta.counts = { ...zeroCounts(), ...(item.counts as Partial<Counts> | undefined) };
   return meta;
+}
+
+/** The story in a snapshot, if it exists. */
+export function storyMetaOf(read: ItemsByKey, slug: string): StoryMeta | undefined {
+  const item = pick(read, storyKey(slug));
+  return item === undefined ? undefined : toStoryMeta(item);
 }
