@@ -13,7 +13,7 @@ import { pick } from '../store/read-items.ts';
 import { MAX_TRANSACTION_ACTIONS } from '../store/run-write.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { notificationIdSchema } from './notifications.ts';
+import { notificationIdSchema } from './queries/list-notifications.ts';
 import { parseInput } from './parse-input.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 

@@ -1,5 +1,5 @@
 // GET /v1/notifications: list_notifications.
-import { listNotifications, listNotificationsInputSchema } from '../../app/notifications.ts';
+import { listNotifications, listNotificationsInputSchema } from '../../app/queries/list-notifications.ts';
 import { notificationPageSchema } from '../../mcp/outputs.ts';
 import { signedIn } from '../../mcp/tool.ts';
 import { defineRoute } from './route.ts';

@@ -1,5 +1,5 @@
-// list_notifications: the caller's inbox (src/app/notifications.ts).
-import { listNotifications, listNotificationsInputSchema } from '../../app/notifications.ts';
+// list_notifications: the caller's inbox (src/app/queries/list-notifications.ts).
+import { listNotifications, listNotificationsInputSchema } from '../../app/queries/list-notifications.ts';
 import { notificationPageSchema } from '../outputs.ts';
 import { defineTool, signedIn } from '../tool.ts';
 

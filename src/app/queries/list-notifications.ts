@@ -2,11 +2,11 @@
 // id of the last notification shown (base64url), checked on the way in: it only ever names a
 // position in the caller's own inbox.
 import { z } from 'zod';
-import { validationFailed } from '../domain/errors.ts';
-import type { StoredItem } from '../store/actions.ts';
-import { queryInbox } from '../store/inbox-query.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import { parseInput } from './parse-input.ts';
+import { validationFailed } from '../../domain/errors.ts';
+import type { StoredItem } from '../../store/actions.ts';
+import { queryInbox } from '../../store/inbox-query.ts';
+import type { AppContext, Caller } from '../app-context.ts';
+import { parseInput } from '../parse-input.ts';
 
 /** `N#<event time>#<16 hex>`, as notification-items makes them. */
 export const NOTIFICATION_ID = /^N#[^#\s]{1,64}#[0-9a-f]{16}$/;
