@@ -1,6 +1,6 @@
 // The layering rules (design §1.1): dependencies point inward, http/mcp → app → store/domain.
-// `npm run lint:deps` checks them over the code that ships (src, handlers, integrations, infra,
-// scripts). test/ is left out: tests reach into every layer on purpose (an SDK middleware on the
+// `npm run lint:deps` checks them over the code that ships (src, handlers, integrations, infra).
+// test/ is left out: tests reach into every layer on purpose (an SDK middleware on the
 // store's client, a use case called without its surface).
 
 // Node's modules that reach outside the process: files, sockets, DNS, processes, threads.
@@ -21,7 +21,7 @@ export default {
       comment: 'src/domain is pure: no I/O, nothing of the repository outside src/domain',
       severity: 'error',
       from: { path: '^src/domain/' },
-      to: { path: [NODE_IO, IO_PACKAGES, '^(src/(?!domain/)|handlers/|integrations/|infra/|scripts/)'] },
+      to: { path: [NODE_IO, IO_PACKAGES, '^(src/(?!domain/)|handlers/|integrations/|infra/)'] },
     },
     // src/store is the only code that talks to DynamoDB. The one other AWS service is Secrets
     // Manager, read at a Lambda entry's cold start, because secrets never live in the

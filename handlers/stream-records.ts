@@ -33,10 +33,10 @@ export function workFor(record: DynamoDBRecord, now: string): StreamWork {
     return record.eventName === 'INSERT' && sk.startsWith(CORRECTION_EVENT_PREFIX) ? { kind: 'deliver', event: item } : SKIP;
   }
   if (pk.startsWith(STORY_PREFIX) && sk === STORY_META_SORT && item[INDEXES.announce.partition] !== undefined) {
-    const meta = toStoryMeta(item);
+    const announce = toStoryMeta(item).announce;
     // A claim in flight is its holder's to settle; a stale one is the sweeper's to take over.
-    if (meta.bsky_uri === PENDING) return SKIP;
-    if (meta.next_attempt_at !== undefined && meta.next_attempt_at > now) return SKIP;
+    if (announce.bsky_uri === PENDING) return SKIP;
+    if (announce.next_attempt_at !== undefined && announce.next_attempt_at > now) return SKIP;
     return { kind: 'announce', slug: pk.slice(STORY_PREFIX.length) };
   }
   return SKIP;

@@ -4,9 +4,7 @@ import { changeHandle, createAccount, toAccount, type Account } from '../store/a
 import { accountKey } from '../store/keys.ts';
 import { pick, readItems } from '../store/read-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { writeOnce, type WritePlan } from './write-once.ts';
-
-export const ENSURE_ACCOUNT = 'ensure_account';
+import { writeLoop, type LoopPlan } from './write-loop.ts';
 
 /**
  * Creates the account on first sight and follows a handle change; safe to call on every
@@ -14,25 +12,20 @@ export const ENSURE_ACCOUNT = 'ensure_account';
  * handle writes nothing, a different one is moved from the handle they read.
  */
 export async function ensureAccount(ctx: AppContext, caller: Caller): Promise<Account> {
-  return writeOnce<Account>(ctx, {
-    tool: ENSURE_ACCOUNT,
-    caller,
+  return writeLoop<Account>(ctx, {
     // Sign-in is keyed by the account id itself, so it needs no op record.
-    opId: undefined,
-    fingerprint: '',
     reads: [accountKey(caller.account)],
-    plan(read, { now }): WritePlan<Account> {
+    plan(read, { now }): LoopPlan<Account> {
       const stored = pick(read, accountKey(caller.account));
       if (stored === undefined) {
         const account: Account = { id: caller.account, handle: caller.handle, created_at: new Date(now).toISOString() };
-        return { outcome: account, actions: [createAccount(account)], guards: [] };
+        return { outcome: account, actions: [createAccount(account)] };
       }
       const account = toAccount(stored);
-      if (account.handle === caller.handle) return { outcome: account, actions: [], guards: [] };
+      if (account.handle === caller.handle) return { outcome: account, actions: [] };
       return {
         outcome: { ...account, handle: caller.handle },
         actions: [changeHandle(account.id, account.handle, caller.handle)],
-        guards: [],
       };
     },
   });

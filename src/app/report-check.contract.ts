@@ -5,7 +5,7 @@ import { CHECK_RESULTS } from '../store/check-items.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
 import { replayedField, type Outcome } from './contract/replayed.ts';
 import { checkCountsSchema } from './contract/story-shapes.ts';
-import { MAX_REPORT_NOTE_CHARS } from './report-reproduction.contract.ts';
+import { MAX_REPORT_NOTE_CHARS } from '../domain/report-limits.ts';
 
 export const REPORT_CHECK_TOOL = 'report_check';
 

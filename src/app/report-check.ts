@@ -5,6 +5,7 @@
 // author's own is kept uncounted. Checks notify nobody.
 import { LorebookError, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
+import { normaliseText } from '../domain/free-text.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
@@ -14,11 +15,10 @@ import { shiftCounts } from '../store/list-conditioned-counter.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { stillReported, unchangedSince } from '../store/report-items.ts';
-import type { StoryMeta } from '../store/story-items.ts';
+import { storyMetaOf, type StoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
 import { REPORT_CHECK_TOOL, reportCheckInputSchema, type CheckOutcome } from './report-check.contract.ts';
-import { normaliseText, storyMetaOf } from './report-reproduction.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 

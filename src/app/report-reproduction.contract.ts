@@ -1,17 +1,13 @@
 // report_reproduction's contract: its name, its described input and its answer. MCP's tool and
 // POST /v1/stories/{slug}/reproductions use exactly these.
 import { z } from 'zod';
+import { MAX_DURATION_MIN, MAX_REPORT_AGENT_CHARS, MAX_REPORT_ENV_CHARS, MAX_REPORT_NOTE_CHARS } from '../domain/report-limits.ts';
 import { REPRODUCTION_RESULTS } from '../store/reproduction-items.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
 import { replayedField, type Outcome } from './contract/replayed.ts';
 import { reproductionCountsSchema } from './contract/story-shapes.ts';
 
 export const REPORT_REPRODUCTION_TOOL = 'report_reproduction';
-
-export const MAX_REPORT_NOTE_CHARS = 2000;
-export const MAX_REPORT_AGENT_CHARS = 100;
-export const MAX_REPORT_ENV_CHARS = 500;
-export const MAX_DURATION_MIN = 100_000;
 
 export const reportReproductionInputSchema = describedObject(
   {

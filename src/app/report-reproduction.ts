@@ -5,26 +5,26 @@
 // never counted and tells nobody.
 import { LorebookError } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
+import { normaliseText } from '../domain/free-text.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { reproductionKey, storyKey } from '../store/keys.ts';
 import { countMember, moveMemberCount } from '../store/list-conditioned-counter.ts';
 import { notificationItem } from '../store/notification-items.ts';
-import { pick, type ItemsByKey } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { stillReported, unchangedSince } from '../store/report-items.ts';
 import {
   reproducerCounter,
+  reproductionCounts,
   reproductionItem,
+  reproductionOf,
   sameReproduction,
-  toReproduction,
   type Reproduction,
   type ReproductionResult,
 } from '../store/reproduction-items.ts';
-import { toStoryMeta, type Counts, type StoryMeta } from '../store/story-items.ts';
+import { storyMetaOf, type Counts, type StoryMeta } from '../store/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import type { ReproductionCounts } from './contract/story-shapes.ts';
 import { parseInput } from './parse-input.ts';
 import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, type ReproductionOutcome } from './report-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
@@ -126,26 +126,6 @@ function reproductionNotice(meta: StoryMeta, report: Reproduction, caller: Calle
 
 function outcome(meta: StoryMeta, result: ReproductionResult, counted: boolean, counts: Counts, reproducers: number): ReproductionOutcome {
   return { slug: meta.slug, result, counted, counts: reproductionCounts(counts), reproducers_count: reproducers };
-}
-
-export function reproductionCounts(counts: Counts): ReproductionCounts {
-  return { worked: counts.worked, partial: counts.partial, failed: counts.failed };
-}
-
-export function storyMetaOf(read: ItemsByKey, slug: string): StoryMeta | undefined {
-  const item = pick(read, storyKey(slug));
-  return item === undefined ? undefined : toStoryMeta(item);
-}
-
-export function reproductionOf(read: ItemsByKey, slug: string, account: string): Reproduction | undefined {
-  const item = pick(read, reproductionKey(slug, account));
-  return item === undefined ? undefined : toReproduction(item);
-}
-
-/** Free text as one value: NFC, LF line endings, trimmed; blank is the same as absent. */
-export function normaliseText(text: string | undefined): string | undefined {
-  const normal = text?.normalize('NFC').replace(/\r\n?/g, '\n').trim();
-  return normal === undefined || normal === '' ? undefined : normal;
 }
 
 function reproducerCapReached(meta: StoryMeta, cap: number): LorebookError {

@@ -29,7 +29,7 @@ export async function deleteOnce(ctx: AppContext, announcer: Announcer, meta: St
     posted: takeover ? undefined : posted,
   });
   if (!(await writeIfStillSo(ctx.store, [claim]))) return done({ slug, outcome: 'held_elsewhere' });
-  const attempt = (meta.announce_attempts ?? 0) + 1;
+  const attempt = (meta.announce.attempts ?? 0) + 1;
   const restore = takeover ? undefined : posted;
   try {
     await announcer.port.remove({ slug, publishedAt: meta.published_at });

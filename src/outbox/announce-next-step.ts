@@ -3,10 +3,13 @@
 // on what was decided from here still holding when the write lands.
 import { isPostUri } from '../store/announce-items.ts';
 import { PENDING } from '../store/claim-marker.ts';
+import type { AnnounceProgress } from '../store/announce-progress.ts';
 import { isListedPublicly, type StoryMeta } from '../store/story-items.ts';
 
 /** What the decision reads of a story's META. */
-export type AnnounceFacts = Pick<StoryMeta, 'visibility' | 'hidden' | 'announce_queued' | 'bsky_uri' | 'claimed_at' | 'announce_attempts' | 'next_attempt_at'>;
+export type AnnounceFacts = Pick<StoryMeta, 'visibility' | 'hidden'> & {
+  announce: Pick<AnnounceProgress, 'queued' | 'bsky_uri' | 'claimed_at' | 'attempts' | 'next_attempt_at'>;
+};
 
 export interface NextStepRules {
   /** A claim made this long before `now` belongs to a worker that died: it may be taken over. */
@@ -38,20 +41,21 @@ export type NextStep =
 
 /** The next step for the story's Bluesky side, judged at `now` (ms). */
 export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules): NextStep {
-  const posted = isPostUri(meta.bsky_uri) ? meta.bsky_uri : undefined;
-  if (!meta.announce_queued) return posted === undefined ? { kind: 'settled' } : { kind: 'settled', posted };
+  const { announce } = meta;
+  const posted = isPostUri(announce.bsky_uri) ? announce.bsky_uri : undefined;
+  if (!announce.queued) return posted === undefined ? { kind: 'settled' } : { kind: 'settled', posted };
 
   const staleBefore = new Date(now - rules.staleClaimMs).toISOString();
-  const takeover = meta.bsky_uri === PENDING;
-  if (takeover && !(meta.claimed_at !== undefined && meta.claimed_at < staleBefore)) return { kind: 'held_elsewhere' };
+  const takeover = announce.bsky_uri === PENDING;
+  if (takeover && !(announce.claimed_at !== undefined && announce.claimed_at < staleBefore)) return { kind: 'held_elsewhere' };
   const listed = isListedPublicly(meta.visibility, meta.hidden);
-  const attempts = meta.announce_attempts ?? 0;
+  const attempts = announce.attempts ?? 0;
 
   if (!takeover && (listed ? posted !== undefined : posted === undefined && attempts === 0)) {
     return { kind: 'leave_queue', checked: posted === undefined ? { neverReached: true } : { posted } };
   }
-  if (!takeover && !rules.ignoreSchedule && meta.next_attempt_at !== undefined && meta.next_attempt_at > new Date(now).toISOString()) {
-    return { kind: 'not_due', nextAttemptAt: meta.next_attempt_at };
+  if (!takeover && !rules.ignoreSchedule && announce.next_attempt_at !== undefined && announce.next_attempt_at > new Date(now).toISOString()) {
+    return { kind: 'not_due', nextAttemptAt: announce.next_attempt_at };
   }
   return listed ? { kind: 'post', takeover, staleBefore } : { kind: 'delete', takeover, staleBefore, posted };
 }

@@ -27,7 +27,7 @@ export async function postOnce(ctx: AppContext, announcer: Announcer, meta: Stor
   if (!(await writeIfStillSo(ctx.store, [claim]))) return done({ slug, outcome: 'held_elsewhere' });
   // What the claim wrote (if_not_exists + 1), from what we read; a race that changes it costs at
   // most one needless look-up or one create that the record key refuses.
-  const attempt = (meta.announce_attempts ?? 0) + 1;
+  const attempt = (meta.announce.attempts ?? 0) + 1;
   const settle = settleWith(ctx, announcer, slug, claimId, attempt);
 
   try {
@@ -42,7 +42,7 @@ export async function postOnce(ctx: AppContext, announcer: Announcer, meta: Stor
         return done(await settle.giveUp(`a different record already sits at ${existing.uri}, this story's record key; lorebook never overwrites it`));
       }
     }
-    if (attempt > settings.maxAttempts) return done(await settle.giveUp(`gave up after ${settings.maxAttempts} attempts: ${meta.last_error ?? 'no answer'}`));
+    if (attempt > settings.maxAttempts) return done(await settle.giveUp(`gave up after ${settings.maxAttempts} attempts: ${meta.announce.last_error ?? 'no answer'}`));
     // A worker paused for most of its claim (a frozen Lambda, a long GC) must not post: its
     // claim may be taken over at any moment.
     if (ctx.store.now() - now > settings.staleClaimMs / 2) {

@@ -29,5 +29,5 @@ export async function retryFailedAnnouncement(ctx: AppContext, slug: string): Pr
   if (stored === undefined) return { slug, outcome: 'not_found' };
   const meta = toStoryMeta(stored);
   if (!isListedPublicly(meta.visibility, meta.hidden)) return { slug, outcome: 'not_failed', reason: meta.hidden ? 'hidden' : 'private' };
-  return { slug, outcome: 'not_failed', reason: `announce is ${announceState(meta).state}` };
+  return { slug, outcome: 'not_failed', reason: `announce is ${announceState(meta.announce).state}` };
 }

@@ -31,12 +31,12 @@ export async function skippedAnnouncements(ctx: AppContext, at: number, limit: n
   return waiting.flatMap((entry): SkippedAnnouncement[] => {
     const item = pick(items, storyKey(entry.slug));
     if (item === undefined) return [];
-    const meta = toStoryMeta(item);
-    const lastError = meta.last_error === undefined ? {} : { last_error: meta.last_error };
-    if (meta.bsky_uri === PENDING) {
-      return [{ slug: entry.slug, reason: 'claimed', ...(meta.claimed_at === undefined ? {} : { claimed_since: meta.claimed_at }), stale_at: entry.dueAt, ...lastError }];
+    const announce = toStoryMeta(item).announce;
+    const lastError = announce.last_error === undefined ? {} : { last_error: announce.last_error };
+    if (announce.bsky_uri === PENDING) {
+      return [{ slug: entry.slug, reason: 'claimed', ...(announce.claimed_at === undefined ? {} : { claimed_since: announce.claimed_at }), stale_at: entry.dueAt, ...lastError }];
     }
-    return [{ slug: entry.slug, reason: 'waiting', next_attempt_at: meta.next_attempt_at ?? entry.dueAt, ...lastError }];
+    return [{ slug: entry.slug, reason: 'waiting', next_attempt_at: announce.next_attempt_at ?? entry.dueAt, ...lastError }];
   });
 }
 

@@ -5,6 +5,7 @@
 // listed any more (hidden, or made private) and may have one. Its sort key is when the sweeper
 // should look next: the retry time after a failure, the moment a held claim turns stale.
 import type { UpdateAction } from './actions.ts';
+import type { AnnounceProgress } from './announce-progress.ts';
 import { claimMarker, completeClaim, reclaimMarker, releaseClaim, type Claim } from './claim-marker.ts';
 import { and, type Condition } from './condition.ts';
 import { announcePartition, listSortKey, storyKey } from './keys.ts';
@@ -143,12 +144,12 @@ export function leaveAnnounceQueue(slug: string, checked: { posted: string } | {
  * reached: off the queue, on condition that is still so (an announcer claiming in between makes
  * the write re-plan). Otherwise the entry is set due now: the announcer deletes the post.
  */
-export function unlistAnnouncement(meta: Pick<StoryMeta, 'slug' | 'bsky_uri' | 'announce_attempts'>, at: string): {
+export function unlistAnnouncement(meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'attempts'> }, at: string): {
   set: Record<string, unknown>;
   remove: string[];
   condition?: Condition;
 } {
-  if (meta.bsky_uri === undefined && (meta.announce_attempts ?? 0) === 0) {
+  if (meta.announce.bsky_uri === undefined && (meta.announce.attempts ?? 0) === 0) {
     return { set: {}, remove: [...ANNOUNCE_QUEUE_ATTRIBUTES], condition: neverReached };
   }
   return { set: announceQueueFields(meta.slug, at), remove: [] };
@@ -160,19 +161,20 @@ export function unlistAnnouncement(meta: Pick<StoryMeta, 'slug' | 'bsky_uri' | '
  * still live (a deletion was queued but has not run): nothing to do, off the queue (on
  * condition the post is still recorded). Anything else already queued keeps its place.
  */
-export function listAnnouncement(meta: Pick<StoryMeta, 'slug' | 'bsky_uri' | 'announce_queued'>, at: string): {
+export function listAnnouncement(meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'queued'> }, at: string): {
   set: Record<string, unknown>;
   remove: string[];
   condition?: Condition;
 } {
-  if (meta.bsky_uri === undefined && !meta.announce_queued) {
+  const { bsky_uri: marker, queued } = meta.announce;
+  if (marker === undefined && !queued) {
     return { set: announceQueueFields(meta.slug, at), remove: [], condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': ANNOUNCE_MARKER } } };
   }
-  if (isPostUri(meta.bsky_uri) && meta.announce_queued) {
+  if (isPostUri(marker) && queued) {
     return {
       set: {},
       remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at'],
-      condition: { expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': meta.bsky_uri } },
+      condition: { expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': marker } },
     };
   }
   return { set: {}, remove: [] };

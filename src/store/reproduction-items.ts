@@ -4,6 +4,8 @@
 import type { StoredItem } from './actions.ts';
 import { reproductionKey, storyKey } from './keys.ts';
 import type { CounterTarget } from './list-conditioned-counter.ts';
+import { pick, type ItemsByKey } from './read-items.ts';
+import type { Counts } from './story-items.ts';
 
 export const REPRODUCTION_RESULTS = ['worked', 'partial', 'failed'] as const;
 export type ReproductionResult = (typeof REPRODUCTION_RESULTS)[number];
@@ -39,6 +41,12 @@ export function toReproduction(item: StoredItem): Reproduction {
   return item as unknown as Reproduction;
 }
 
+/** The account's report on the story in a snapshot, if it has one. */
+export function reproductionOf(read: ItemsByKey, slug: string, account: string): Reproduction | undefined {
+  const item = pick(read, reproductionKey(slug, account));
+  return item === undefined ? undefined : toReproduction(item);
+}
+
 /** Same result, note, agent and env: duration_min and tokens do not make a report new. */
 export function sameReproduction(a: ReproductionIdentity, b: ReproductionIdentity): boolean {
   return a.result === b.result && a.note === b.note && a.agent === b.agent && a.env === b.env;
@@ -47,4 +55,11 @@ export function sameReproduction(a: ReproductionIdentity, b: ReproductionIdentit
 /** The story's reproducer list and result counts, with this account as the member. */
 export function reproducerCounter(slug: string, account: string): CounterTarget {
   return { key: storyKey(slug), list: 'reproducers', counts: 'counts', member: account };
+}
+
+export type ReproductionCounts = Pick<Counts, 'worked' | 'partial' | 'failed'>;
+
+/** The story's counts a reproduction answer shows (checks are counted beside them). */
+export function reproductionCounts(counts: Counts): ReproductionCounts {
+  return { worked: counts.worked, partial: counts.partial, failed: counts.failed };
 }

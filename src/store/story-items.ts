@@ -2,6 +2,7 @@
 // REV#n (every revision, kept). Domain types in, plain items out; nothing here talks to DynamoDB.
 import type { ParsedStory } from '../domain/story/story-types.ts';
 import type { StoredItem } from './actions.ts';
+import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
 import {
   announcePartition,
   authorPartition,
@@ -11,6 +12,7 @@ import {
   revisionKey,
   storyKey,
 } from './keys.ts';
+import { pick, type ItemsByKey } from './read-items.ts';
 import { INDEXES } from './schema.ts';
 
 export const COUNT_BUCKETS = ['worked', 'partial', 'failed', 'has_problem', 'no_problem'] as const;
@@ -48,16 +50,8 @@ export interface StoryMeta {
   reproducers: string[];
   /** Listed in the public feed index. */
   in_feed: boolean;
-  /** On the announce queue. */
-  announce_queued: boolean;
-  bsky_uri?: string;
-  /** The announcer holding the claim, and since when (while `bsky_uri` is `pending`). */
-  claim_id?: string;
-  claimed_at?: string;
-  announce_attempts?: number;
-  /** The earliest time the announcement is tried again after a failure. */
-  next_attempt_at?: string;
-  last_error?: string;
+  /** The announcer's bookkeeping, apart from the content. */
+  announce: AnnounceProgress;
 }
 
 /** The fields a content write replaces; counts, reproductions, checks, announce state and date are kept. */
@@ -157,9 +151,17 @@ export function revisionItem(slug: string, revision: number, story: ParsedStory,
 
 export function toStoryMeta(item: StoredItem): StoryMeta {
   const reproducers = item.reproducers instanceof Set ? [...(item.reproducers as Set<string>)].sort() : [];
-  const meta = { ...item, reproducers, hidden: item.hidden === true } as unknown as StoryMeta & Record<string, unknown>;
+  const content: StoredItem = { ...item };
+  for (const attribute of ANNOUNCE_PROGRESS_ATTRIBUTES) delete content[attribute];
+  const meta = { ...content, reproducers, hidden: item.hidden === true } as unknown as StoryMeta & Record<string, unknown>;
   meta.in_feed = item[INDEXES.feed.partition] !== undefined;
-  meta.announce_queued = item[INDEXES.announce.partition] !== undefined;
+  meta.announce = toAnnounceProgress(item);
   meta.counts = { ...zeroCounts(), ...(item.counts as Partial<Counts> | undefined) };
   return meta;
+}
+
+/** The story in a snapshot, if it exists. */
+export function storyMetaOf(read: ItemsByKey, slug: string): StoryMeta | undefined {
+  const item = pick(read, storyKey(slug));
+  return item === undefined ? undefined : toStoryMeta(item);
 }

@@ -2,7 +2,7 @@
 // the unread ones with a query inside the plan: one more awaited store step).
 import type { AppContext } from '../../src/app/app-context.ts';
 import { markNotificationsRead } from '../../src/app/mark-notifications-read.ts';
-import { listNotifications } from '../../src/app/notifications.ts';
+import { listNotifications } from '../../src/app/queries/list-notifications.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { caller } from '../helpers/app-fixture.ts';

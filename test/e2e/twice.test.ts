@@ -4,7 +4,7 @@
 // changes nothing more.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/app/app-context.ts';
-import { listNotifications } from '../../src/app/notifications.ts';
+import { listNotifications } from '../../src/app/queries/list-notifications.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';

@@ -13,7 +13,7 @@ import { createGrant } from '../../store/grant-items.ts';
 import { pick } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
-import { writeOnce, type WritePlan } from '../write-once.ts';
+import { writeLoop, type LoopPlan } from '../write-loop.ts';
 import { redirectWith, type AuthorizeRequest } from './authorize-request.ts';
 
 export interface SignedInPerson {
@@ -38,15 +38,11 @@ export async function showConsent(ctx: AppContext, oauth: OAuthServer, person: S
     state: request.state,
   });
   const consentHash = secretHash(consentSecret);
-  const consent = await writeOnce<ConsentRequest>(ctx, {
-    tool: 'oauth_consent',
-    caller: { account: person.account, handle: person.handle },
-    opId: undefined,
-    fingerprint: '',
+  const consent = await writeLoop<ConsentRequest>(ctx, {
     reads: [consentKey(consentHash)],
-    plan(read, { now }): WritePlan<ConsentRequest> {
+    plan(read, { now }): LoopPlan<ConsentRequest> {
       const stored = pick(read, consentKey(consentHash));
-      if (stored !== undefined) return { outcome: toConsent(stored), actions: [], guards: [] };
+      if (stored !== undefined) return { outcome: toConsent(stored), actions: [] };
       const fresh: ConsentRequest = {
         consent_hash: consentHash,
         account: person.account,
@@ -60,7 +56,7 @@ export async function showConsent(ctx: AppContext, oauth: OAuthServer, person: S
         created_at: new Date(now).toISOString(),
         expires_at: epochSeconds(now) + oauth.settings.consentSeconds,
       };
-      return { outcome: fresh, actions: [createConsent(fresh, now)], guards: [] };
+      return { outcome: fresh, actions: [createConsent(fresh, now)] };
     },
   });
   return { consentSecret, consent };
@@ -77,13 +73,9 @@ export async function answerConsent(ctx: AppContext, oauth: OAuthServer, person:
   // Whether the plan that committed wrote the decision (false when it converged on an earlier one).
   let decidedNow = false;
   let clientName = '';
-  const answer = await writeOnce<ConsentAnswer>(ctx, {
-    tool: 'oauth_consent_answer',
-    caller: { account: person.account, handle: person.handle },
-    opId: undefined,
-    fingerprint: '',
+  const answer = await writeLoop<ConsentAnswer>(ctx, {
     reads: [consentKey(consentHash)],
-    plan(read, { now }): WritePlan<ConsentAnswer> {
+    plan(read, { now }): LoopPlan<ConsentAnswer> {
       const stored = pick(read, consentKey(consentHash));
       // Another session's form (CSRF), or an expired one, is refused the same way: nothing is decided.
       if (stored === undefined || toConsent(stored).session_hash !== secretHash(person.sessionCookie)) throw consentGone();
@@ -91,12 +83,12 @@ export async function answerConsent(ctx: AppContext, oauth: OAuthServer, person:
       // Decided already (a double click, a parallel click): the first decision is the answer.
       decidedNow = consent.decision === undefined;
       clientName = consent.client_name;
-      if (consent.decision !== undefined) return { outcome: answerOf(oauth, consent, consent.decision, consentSecret), actions: [], guards: [] };
+      if (consent.decision !== undefined) return { outcome: answerOf(oauth, consent, consent.decision, consentSecret), actions: [] };
       const decision: ConsentDecision = approve ? 'approved' : 'denied';
       const outcome = answerOf(oauth, consent, decision, consentSecret);
       // The consent secret comes from the session cookie: once the session is over, nobody can reach this record again.
       const keepUntil = epochSeconds(now) + WEB_SESSION_SECONDS + oauth.settings.consentSeconds;
-      if (!approve) return { outcome, actions: [decideConsent(consentHash, decision, keepUntil)], guards: [] };
+      if (!approve) return { outcome, actions: [decideConsent(consentHash, decision, keepUntil)] };
       const grantId = grantIdFor(consentSecret);
       // Until its code is exchanged a grant lives as long as the code; the exchange extends it.
       const grantExpiresAt = epochSeconds(now) + oauth.settings.authorizationCodeSeconds;
@@ -126,7 +118,6 @@ export async function answerConsent(ctx: AppContext, oauth: OAuthServer, person:
             expires_at: epochSeconds(now) + oauth.settings.authorizationCodeSeconds,
           }),
         ],
-        guards: [],
       };
     },
   });

@@ -14,7 +14,7 @@ import { oauthClientKey, registerOAuthClient, toOAuthClient, type OAuthClient } 
 import { pick, readItem } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
-import { writeOnce, type WritePlan } from '../write-once.ts';
+import { writeLoop, type LoopPlan } from '../write-loop.ts';
 import { isWindowFull, registrationBudgetSpent, registrationWindow } from './registration-budget.ts';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
@@ -62,17 +62,13 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
   const clientName = input.client_name ?? new URL(input.redirect_uris[0] as string).host;
   const clientId = clientIdFor({ redirect_uris: input.redirect_uris, client_name: clientName, grant_types: grantTypes });
   const key = oauthClientKey(clientId);
-  return writeOnce<RegisteredClient>(ctx, {
-    tool: 'oauth_register',
-    caller: { account: clientId, handle: '' },
+  return writeLoop<RegisteredClient>(ctx, {
     // Keyed by the metadata itself (the client_id is its hash): no op record needed.
-    opId: undefined,
-    fingerprint: '',
     reads: [key, registrationWindow(oauth.settings, ctx.store.now()).key],
-    plan(read, { now }): WritePlan<RegisteredClient> {
+    plan(read, { now }): LoopPlan<RegisteredClient> {
       // The same registration again: the same client, nothing written, no budget spent.
       const existing = pick(read, key);
-      if (existing !== undefined) return { outcome: answer(toOAuthClient(existing)), actions: [], guards: [] };
+      if (existing !== undefined) return { outcome: answer(toOAuthClient(existing)), actions: [] };
       const window = registrationWindow(oauth.settings, now);
       if (isWindowFull(window, pick(read, window.key))) throw registrationBudgetSpent(window);
       const client: OAuthClient = {
@@ -84,12 +80,12 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
         // Short until the client completes an authorization (token-request.ts extends it).
         expires_at: epochSeconds(now) + oauth.settings.pendingClientSeconds,
       };
-      return { outcome: answer(client), actions: [registerOAuthClient(client, now), window.count], guards: [] };
+      return { outcome: answer(client), actions: [registerOAuthClient(client, now), window.count] };
     },
   }).catch((error: unknown) => Promise.reject(crowded(error)));
 }
 
-/** writeOnce gave up because other registrations kept taking the shared budget window at the same moment. */
+/** writeLoop gave up because other registrations kept taking the shared budget window at the same moment. */
 function crowded(error: unknown): unknown {
   if (!isLorebookError(error) || error.code !== 'conflict') return error;
   return new LorebookError('conflict', 'Many apps registered at the same moment. Nothing was registered twice: send the same registration again after retry_after_ms.', {

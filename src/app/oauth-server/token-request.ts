@@ -17,7 +17,7 @@ import { pick } from '../../store/read-items.ts';
 import { refreshKey, rotateRefreshToken, toRefreshToken } from '../../store/refresh-token-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
-import { writeOnce, type WritePlan } from '../write-once.ts';
+import { writeLoop, type LoopPlan } from '../write-loop.ts';
 import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
 import { findClient } from './register-client.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
@@ -77,13 +77,9 @@ async function exchangeCode(ctx: AppContext, oauth: OAuthServer, clientId: strin
     throw new OAuthError('invalid_request', 'An authorization_code request needs code, redirect_uri and code_verifier (PKCE).');
   }
   const key = authCodeKey(secretHash(code));
-  return writeOnce<TokenAnswer>(ctx, {
-    tool: 'oauth_token',
-    caller: { account: clientId, handle: '' },
-    opId: undefined,
-    fingerprint: '',
+  return writeLoop<TokenAnswer>(ctx, {
     reads: [key],
-    plan(read, { now }): WritePlan<TokenAnswer> {
+    plan(read, { now }): LoopPlan<TokenAnswer> {
       const stored = pick(read, key);
       if (stored === undefined) throw new OAuthError('invalid_grant', 'The authorization code is unknown or expired: start the authorization again.');
       const issued = toAuthCode(stored);
@@ -101,7 +97,6 @@ async function exchangeCode(ctx: AppContext, oauth: OAuthServer, clientId: strin
           // The client completed an authorization: no longer a pending registration.
           keepAuthorizedClient(clientId, now, epochSeconds(now) + oauth.settings.clientSeconds),
         ],
-        guards: [],
       };
     },
   }).catch((error: unknown) => Promise.reject(grantGone(error)));
@@ -112,13 +107,9 @@ async function refresh(ctx: AppContext, oauth: OAuthServer, clientId: string, fi
   if (presented === undefined) throw new OAuthError('invalid_request', 'A refresh_token request needs refresh_token.');
   if (!isWellFormedRefreshToken(presented)) throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
   const key = refreshKey(secretHash(presented));
-  return writeOnce<TokenAnswer>(ctx, {
-    tool: 'oauth_refresh',
-    caller: { account: clientId, handle: '' },
-    opId: undefined,
-    fingerprint: '',
+  return writeLoop<TokenAnswer>(ctx, {
     reads: [key],
-    plan(read, { now }): WritePlan<TokenAnswer> {
+    plan(read, { now }): LoopPlan<TokenAnswer> {
       const stored = pick(read, key);
       if (stored === undefined) throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
       const token = toRefreshToken(stored);
@@ -134,13 +125,12 @@ async function refresh(ctx: AppContext, oauth: OAuthServer, clientId: string, fi
           // A client in use outlives its longest refresh family.
           keepAuthorizedClient(clientId, now, epochSeconds(now) + oauth.settings.clientSeconds),
         ],
-        guards: [],
       };
     },
   }).catch((error: unknown) => Promise.reject(grantGone(error)));
 }
 
-/** writeOnce gives up with `conflict` when a condition keeps failing: here that means the grant was revoked meanwhile. */
+/** writeLoop gives up with `conflict` when a condition keeps failing: here that means the grant was revoked meanwhile. */
 function grantGone(error: unknown): unknown {
   return isLorebookError(error) && error.code === 'conflict'
     ? new OAuthError('invalid_grant', 'The grant was revoked: start the authorization again.')

@@ -1,19 +1,12 @@
 // The Bluesky announce state shown on a story (design §4), derived from the fields the announcer
 // writes — never a stored status, which a crash between two writes could leave stale.
 import { isPostUri } from '../../store/announce-items.ts';
+import type { AnnounceProgress } from '../../store/announce-progress.ts';
 import { PENDING } from '../../store/claim-marker.ts';
 import type { AnnounceState } from './get-story.contract.ts';
 
-export interface AnnounceFields {
-  bsky_uri?: string | undefined;
-  last_error?: string | undefined;
-  /** On the announce queue (GSI3): an announcement is still owed. */
-  announce_queued: boolean;
-}
-
-
-export function announceState(fields: AnnounceFields): AnnounceState {
-  const { bsky_uri: uri, last_error: lastError, announce_queued: queued } = fields;
+export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'last_error' | 'queued'>): AnnounceState {
+  const { bsky_uri: uri, last_error: lastError, queued } = progress;
   if (isPostUri(uri)) return { state: 'posted', uri };
   // A live claim is an attempt in flight, even when an earlier attempt left an error behind.
   const pending = queued || uri === PENDING;

@@ -35,7 +35,7 @@ export async function announcedPosts(ctx: AppContext, raw: unknown = {}): Promis
     const entries = await walk.next(limit - posts.length);
     if (entries.length === 0) break;
     for (const meta of await hydrate(ctx, entries)) {
-      const announce = announceState(meta);
+      const announce = announceState(meta.announce);
       if (canSee(meta, undefined) && announce.state === 'posted' && announce.uri !== undefined) posts.push(announce.uri);
     }
   }

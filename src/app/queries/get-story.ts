@@ -78,7 +78,7 @@ function presentStory(meta: StoryMeta, body: StoredItem | undefined, revisions: 
     counts: reproductionCounts(meta),
     checks: checkCounts(meta),
     reproducers_count: meta.reproducers.length,
-    announce: announceState(meta),
+    announce: announceState(meta.announce),
   };
   for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {
     const value = meta[field];

@@ -15,9 +15,7 @@ import { accountKey, type ItemKey } from '../../store/keys.ts';
 import { pick, readItems, type ItemsByKey } from '../../store/read-items.ts';
 import { createItem, deleteItemIf, replaceItem } from '../../store/replace-by-key.ts';
 import type { AppContext } from '../app-context.ts';
-import { writeOnce } from '../write-once.ts';
-
-export const BLUESKY_SIGN_IN = 'bluesky_sign_in';
+import { writeLoop } from '../write-loop.ts';
 
 export interface BlueskyIdentity {
   did: string;
@@ -40,12 +38,8 @@ export async function recordBlueskySignIn(ctx: AppContext, identity: BlueskyIden
     // plan from one snapshot of all of them (a snapshot that disagrees starts over).
     const keys = await involvedKeys(ctx, identity);
     try {
-      return await writeOnce<SignedInAccount>(ctx, {
-        tool: BLUESKY_SIGN_IN,
-        caller: { account: did, handle },
+      return await writeLoop<SignedInAccount>(ctx, {
         // Keyed by the DID and handle themselves: no op record needed.
-        opId: undefined,
-        fingerprint: '',
         reads: keys,
         plan(read, { now }) {
           const actions: WriteAction[] = [];
@@ -63,7 +57,7 @@ export async function recordBlueskySignIn(ctx: AppContext, identity: BlueskyIden
             }
           }
           const account: Account = before === undefined ? { id: did, handle, created_at: at } : { ...before, handle };
-          return { outcome: { account, created: before === undefined }, actions, guards: [] };
+          return { outcome: { account, created: before === undefined }, actions };
         },
       });
     } catch (error) {

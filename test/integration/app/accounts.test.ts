@@ -17,7 +17,7 @@ describe('ensureAccount is safe to call on every sign-in', () => {
     const before = await app.state();
     app.counter().reset();
     const second = await ensureAccount(app.ctx(), alice);
-    // One snapshot read of the account (writeOnce), no write.
+    // One snapshot read of the account (writeLoop), no write.
     expect(app.counter().snapshot()).toEqual({ TransactGetItems: 1 });
     expect(second).toEqual(first);
     expect(await app.state()).toEqual(before);

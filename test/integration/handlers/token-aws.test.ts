@@ -1,4 +1,4 @@
-// `npm run token:aws` (scripts/token-aws.ts), the way to issue the first token on a deployed
+// `npm run token:aws` (src/cli/token-aws.ts), the way to issue the first token on a deployed
 // table, run as a child process against DynamoDB Local (LOREBOOK_DDB_ENDPOINT): the token it
 // prints authenticates, list shows it, revoke ends it.
 import { execFile } from 'node:child_process';
@@ -12,7 +12,7 @@ const run = promisify(execFile);
 const app = useAppFixture('lambda-token-aws');
 
 const tokenAws = (...args: string[]) =>
-  run(process.execPath, ['scripts/token-aws.ts', ...args], {
+  run(process.execPath, ['src/cli/token-aws.ts', ...args], {
     env: { ...process.env, LOREBOOK_TABLE: app.ctx().store.tableName, LOREBOOK_DDB_ENDPOINT: testEndpoint() },
     timeout: 60_000,
   });
@@ -32,7 +32,7 @@ describe('npm run token:aws', () => {
   });
 
   it('without LOREBOOK_TABLE it refuses with a usage error and says what to set', async () => {
-    const failed = await run(process.execPath, ['scripts/token-aws.ts', 'create', '--handle', 'x'], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 }).catch((error: { code: number; stderr: string }) => error);
+    const failed = await run(process.execPath, ['src/cli/token-aws.ts', 'create', '--handle', 'x'], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 }).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 2 });
     expect((failed as { stderr: string }).stderr).toContain('set LOREBOOK_TABLE');
   });

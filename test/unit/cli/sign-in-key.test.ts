@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { lambdaSignIn } from '../../../handlers/sign-in-secret.ts';
 import { readSignInConfig } from '../../../src/auth/sign-in-config.ts';
 
-const SCRIPT = new URL('../../../scripts/sign-in-key.ts', import.meta.url).pathname;
+const SCRIPT = new URL('../../../src/cli/sign-in-key.ts', import.meta.url).pathname;
 const run = (...args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8', timeout: 30_000 });
 const BASE = 'https://lorebook.example.com';
 

@@ -8,21 +8,27 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const STALE_BEFORE = iso(NOW - STALE_CLAIM_MS);
 const POST = 'at://did:plc:lorebook/app.bsky.feed.post/3kabc';
 
+type FactOverrides = Partial<Pick<AnnounceFacts, 'visibility' | 'hidden'> & AnnounceFacts['announce']>;
+
 /** A public, shown story on the queue, never tried. */
-const facts = (overrides: Partial<AnnounceFacts> = {}): AnnounceFacts => ({ visibility: 'public', hidden: false, announce_queued: true, ...overrides });
+const facts = ({ visibility = 'public', hidden = false, ...announce }: FactOverrides = {}): AnnounceFacts => ({
+  visibility,
+  hidden,
+  announce: { queued: true, ...announce },
+});
 
 describe('nextStep: off the queue, nothing is owed', () => {
   it('a story not on the queue is settled', () => {
-    expect(nextStep(facts({ announce_queued: false }), NOW, rules)).toEqual({ kind: 'settled' });
+    expect(nextStep(facts({ queued: false }), NOW, rules)).toEqual({ kind: 'settled' });
   });
   it('a story not on the queue with a post is settled and names the post', () => {
-    expect(nextStep(facts({ announce_queued: false, bsky_uri: POST }), NOW, rules)).toEqual({ kind: 'settled', posted: POST });
+    expect(nextStep(facts({ queued: false, bsky_uri: POST }), NOW, rules)).toEqual({ kind: 'settled', posted: POST });
   });
   it('a marker that is not a post (a claim left behind) is never named as the post', () => {
-    expect(nextStep(facts({ announce_queued: false, bsky_uri: 'pending' }), NOW, rules)).toEqual({ kind: 'settled' });
+    expect(nextStep(facts({ queued: false, bsky_uri: 'pending' }), NOW, rules)).toEqual({ kind: 'settled' });
   });
   it('off the queue wins over a due retry and a stale claim', () => {
-    const meta = facts({ announce_queued: false, bsky_uri: 'pending', claimed_at: iso(NOW - 10 * STALE_CLAIM_MS), next_attempt_at: iso(NOW - 1) });
+    const meta = facts({ queued: false, bsky_uri: 'pending', claimed_at: iso(NOW - 10 * STALE_CLAIM_MS), next_attempt_at: iso(NOW - 1) });
     expect(nextStep(meta, NOW, rules)).toEqual({ kind: 'settled' });
   });
 });
@@ -38,7 +44,7 @@ describe('nextStep: a claim another worker holds is left to it until it is stale
     expect(nextStep(facts({ bsky_uri: 'pending', claimed_at: STALE_BEFORE }), NOW, rules)).toEqual({ kind: 'held_elsewhere' });
   });
   it('a stale claim on a listed story is taken over to post, whatever its retry time', () => {
-    const meta = facts({ bsky_uri: 'pending', claimed_at: iso(NOW - STALE_CLAIM_MS - 1), announce_attempts: 3, next_attempt_at: iso(NOW + 60_000) });
+    const meta = facts({ bsky_uri: 'pending', claimed_at: iso(NOW - STALE_CLAIM_MS - 1), attempts: 3, next_attempt_at: iso(NOW + 60_000) });
     expect(nextStep(meta, NOW, rules)).toEqual({ kind: 'post', takeover: true, staleBefore: STALE_BEFORE });
   });
   it('a stale claim on an unlisted story is taken over to delete, from the claim (no recorded post)', () => {
@@ -59,25 +65,25 @@ describe('nextStep: the Bluesky side already matches the story, so it leaves the
     expect(nextStep(facts({ hidden: true }), NOW, rules)).toEqual({ kind: 'leave_queue', checked: { neverReached: true } });
   });
   it('private and never reached, attempts counted as zero: leave the queue while still so', () => {
-    expect(nextStep(facts({ visibility: 'private', announce_attempts: 0 }), NOW, rules)).toEqual({ kind: 'leave_queue', checked: { neverReached: true } });
+    expect(nextStep(facts({ visibility: 'private', attempts: 0 }), NOW, rules)).toEqual({ kind: 'leave_queue', checked: { neverReached: true } });
   });
 });
 
 describe('nextStep: a failed attempt waits for its retry time', () => {
   it('a retry time after now is not due', () => {
     const next = iso(NOW + 1);
-    expect(nextStep(facts({ announce_attempts: 1, next_attempt_at: next }), NOW, rules)).toEqual({ kind: 'not_due', nextAttemptAt: next });
+    expect(nextStep(facts({ attempts: 1, next_attempt_at: next }), NOW, rules)).toEqual({ kind: 'not_due', nextAttemptAt: next });
   });
   it('a retry time of exactly now is due', () => {
-    expect(nextStep(facts({ announce_attempts: 1, next_attempt_at: iso(NOW) }), NOW, rules)).toEqual({ kind: 'post', takeover: false, staleBefore: STALE_BEFORE });
+    expect(nextStep(facts({ attempts: 1, next_attempt_at: iso(NOW) }), NOW, rules)).toEqual({ kind: 'post', takeover: false, staleBefore: STALE_BEFORE });
   });
   it('an operator’s explicit retry ignores the retry time', () => {
-    const meta = facts({ announce_attempts: 1, next_attempt_at: iso(NOW + 60_000) });
+    const meta = facts({ attempts: 1, next_attempt_at: iso(NOW + 60_000) });
     expect(nextStep(meta, NOW, { ...rules, ignoreSchedule: true })).toEqual({ kind: 'post', takeover: false, staleBefore: STALE_BEFORE });
   });
   it('a deletion waits for its retry time too', () => {
     const next = iso(NOW + 1);
-    expect(nextStep(facts({ hidden: true, bsky_uri: POST, announce_attempts: 1, next_attempt_at: next }), NOW, rules)).toEqual({ kind: 'not_due', nextAttemptAt: next });
+    expect(nextStep(facts({ hidden: true, bsky_uri: POST, attempts: 1, next_attempt_at: next }), NOW, rules)).toEqual({ kind: 'not_due', nextAttemptAt: next });
   });
 });
 
@@ -92,6 +98,6 @@ describe('nextStep: work owed on Bluesky is claimed from nobody', () => {
     expect(nextStep(facts({ visibility: 'private', bsky_uri: POST }), NOW, rules)).toEqual({ kind: 'delete', takeover: false, staleBefore: STALE_BEFORE, posted: POST });
   });
   it('hidden with no marker after an attempt (it may have posted and lost the answer): delete at the record key', () => {
-    expect(nextStep(facts({ hidden: true, announce_attempts: 2 }), NOW, rules)).toEqual({ kind: 'delete', takeover: false, staleBefore: STALE_BEFORE, posted: undefined });
+    expect(nextStep(facts({ hidden: true, attempts: 2 }), NOW, rules)).toEqual({ kind: 'delete', takeover: false, staleBefore: STALE_BEFORE, posted: undefined });
   });
 });

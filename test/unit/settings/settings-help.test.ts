@@ -13,7 +13,7 @@ const COMMANDS: [Surface, string][] = [
   ['sweep', 'src/cli/sweep.ts'],
   ['token', 'src/cli/token.ts'],
   ['bsky:publish-feed', 'src/cli/publish-feed.ts'],
-  ['token:aws', 'scripts/token-aws.ts'],
+  ['token:aws', 'src/cli/token-aws.ts'],
 ];
 
 /** The setting names listed in the help's environment section, in order. */

@@ -7,7 +7,7 @@ import { isSettingName, SETTINGS } from '../../../src/settings/settings-table.ts
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 /** Where lorebook's own code lives; test helpers may keep test-only knobs. */
-const CODE_DIRS = ['src', 'handlers', 'integrations', 'scripts', 'infra'];
+const CODE_DIRS = ['src', 'handlers', 'integrations', 'infra'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })

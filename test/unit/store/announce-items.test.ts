@@ -188,28 +188,32 @@ describe('deleting the post of a story that is no longer listed', () => {
   });
 
   it('unlisting: never reached leaves the queue on that condition; a post, a claim or an attempt is queued due now', () => {
-    expect(unlistAnnouncement({ slug }, 'now')).toEqual({
+    expect(unlistAnnouncement({ slug, announce: {} }, 'now')).toEqual({
       set: {},
       remove: ['GSI3PK', 'GSI3SK'],
       condition: expect.objectContaining({ expression: 'attribute_not_exists(#marker) AND (attribute_not_exists(#attempts) OR #attempts = :noAttempts)' }),
     });
-    for (const meta of [{ slug, bsky_uri: uri }, { slug, bsky_uri: 'pending' }, { slug, announce_attempts: 2 }]) {
+    for (const meta of [{ slug, announce: { bsky_uri: uri } }, { slug, announce: { bsky_uri: 'pending' } }, { slug, announce: { attempts: 2 } }]) {
       expect(unlistAnnouncement(meta, 'now')).toEqual({ set: { GSI3PK: 'ANNOUNCE', GSI3SK: `now#${slug}` }, remove: [] });
     }
   });
 
   it('listing again: never posted and off the queue is owed an announcement; a post whose deletion has not run leaves the queue; the rest keep their place', () => {
-    expect(listAnnouncement({ slug, announce_queued: false }, 'now')).toEqual({
+    expect(listAnnouncement({ slug, announce: { queued: false } }, 'now')).toEqual({
       set: { GSI3PK: 'ANNOUNCE', GSI3SK: `now#${slug}` },
       remove: [],
       condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': 'bsky_uri' } },
     });
-    expect(listAnnouncement({ slug, bsky_uri: uri, announce_queued: true }, 'now')).toEqual({
+    expect(listAnnouncement({ slug, announce: { bsky_uri: uri, queued: true } }, 'now')).toEqual({
       set: {},
       remove: ['GSI3PK', 'GSI3SK', 'next_attempt_at'],
       condition: { expression: '#marker = :posted', names: { '#marker': 'bsky_uri' }, values: { ':posted': uri } },
     });
-    for (const meta of [{ slug, announce_queued: true }, { slug, bsky_uri: 'pending', announce_queued: true }, { slug, bsky_uri: uri, announce_queued: false }]) {
+    for (const meta of [
+      { slug, announce: { queued: true } },
+      { slug, announce: { bsky_uri: 'pending', queued: true } },
+      { slug, announce: { bsky_uri: uri, queued: false } },
+    ]) {
       expect(listAnnouncement(meta, 'now')).toEqual({ set: {}, remove: [] });
     }
   });

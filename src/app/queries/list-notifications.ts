@@ -1,10 +1,11 @@
 // list_notifications — the caller's inbox, newest first, one page at a time. The cursor is the
 // id of the last notification shown (base64url), checked on the way in: it only ever names a
 // position in the caller's own inbox.
-import { validationFailed } from '../domain/errors.ts';
-import type { StoredItem } from '../store/actions.ts';
-import { queryInbox } from '../store/inbox-query.ts';
-import type { AppContext, Caller } from './app-context.ts';
+import { validationFailed } from '../../domain/errors.ts';
+import type { StoredItem } from '../../store/actions.ts';
+import { queryInbox } from '../../store/inbox-query.ts';
+import type { AppContext, Caller } from '../app-context.ts';
+import { parseInput } from '../parse-input.ts';
 import {
   DEFAULT_PAGE,
   LIST_NOTIFICATIONS_TOOL,
@@ -12,8 +13,7 @@ import {
   NOTIFICATION_ID,
   type NotificationPage,
   type NotificationView,
-} from './notifications.contract.ts';
-import { parseInput } from './parse-input.ts';
+} from './list-notifications.contract.ts';
 
 /** Read notifications are skipped by a filter after DynamoDB's Limit, so unread pages look further per round. */
 const UNREAD_EVALUATE_PER_ROUND = 200;

@@ -4,13 +4,13 @@
 // chain: AWS_PROFILE, env, SSO…) on the table the stack created, and never creates a table.
 // The same use cases as `npm run token` (src/app/oauth-server/tokens.ts), so a token works the same way.
 import { parseArgs } from 'node:util';
-import { createToken, listTokens, revokeToken } from '../src/app/oauth-server/tokens.ts';
-import { parseDuration } from '../src/cli/duration.ts';
-import { readConfig } from '../src/config.ts';
-import { buildContext } from '../src/context.ts';
-import { isLorebookError } from '../src/domain/errors.ts';
-import { readSettings } from '../src/settings/read-settings.ts';
-import { settingsHelp } from '../src/settings/settings-help.ts';
+import { createToken, listTokens, revokeToken } from '../app/oauth-server/tokens.ts';
+import { readConfig } from '../config.ts';
+import { buildContext } from '../context.ts';
+import { isLorebookError } from '../domain/errors.ts';
+import { readSettings } from '../settings/read-settings.ts';
+import { settingsHelp } from '../settings/settings-help.ts';
+import { parseDuration } from './duration.ts';
 
 const HELP = `usage: npm run token:aws -- <command> [options]
 

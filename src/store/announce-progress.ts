@@ -1,0 +1,34 @@
+// The announcer's bookkeeping on a story's META (design §4.5), kept apart from the story's
+// content in StoryMeta. It is read from the attributes the announcer writes (announce-items.ts),
+// stored flat on META as they always were; only `attempts` and `queued` are named differently.
+import type { StoredItem } from './actions.ts';
+import { INDEXES } from './schema.ts';
+
+export interface AnnounceProgress {
+  /** The claim marker (`bsky_uri`): absent = owed, `pending` = claimed by `claim_id`, an at-uri = posted. */
+  bsky_uri?: string;
+  /** The announcer holding the claim, and since when (while `bsky_uri` is `pending`). */
+  claim_id?: string;
+  claimed_at?: string;
+  /** Attempts counted since the last post was deleted (`announce_attempts`). */
+  attempts?: number;
+  /** The earliest time the announcement is tried again after a failure. */
+  next_attempt_at?: string;
+  last_error?: string;
+  /** On the announce queue (GSI3): the Bluesky side of the story needs work. */
+  queued: boolean;
+}
+
+/** The META attributes that hold an AnnounceProgress (besides the queue's index attributes). */
+export const ANNOUNCE_PROGRESS_ATTRIBUTES = ['bsky_uri', 'claim_id', 'claimed_at', 'announce_attempts', 'next_attempt_at', 'last_error'] as const;
+
+export function toAnnounceProgress(item: StoredItem): AnnounceProgress {
+  const progress: AnnounceProgress = { queued: item[INDEXES.announce.partition] !== undefined };
+  if (item.bsky_uri !== undefined) progress.bsky_uri = item.bsky_uri as string;
+  if (item.claim_id !== undefined) progress.claim_id = item.claim_id as string;
+  if (item.claimed_at !== undefined) progress.claimed_at = item.claimed_at as string;
+  if (item.announce_attempts !== undefined) progress.attempts = item.announce_attempts as number;
+  if (item.next_attempt_at !== undefined) progress.next_attempt_at = item.next_attempt_at as string;
+  if (item.last_error !== undefined) progress.last_error = item.last_error as string;
+  return progress;
+}
