@@ -9,11 +9,11 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { CORRECTION_EVENT_PREFIX } from '../src/outbox/dispatch-notifications.ts';
 import type { StoredItem } from '../src/store/actions.ts';
-import { PENDING } from '../src/store/claim-marker.ts';
+import { PENDING } from '../src/store/story/claim-marker.ts';
 import { outboxPartition } from '../src/store/keys.ts';
 import { INDEXES, KEY } from '../src/store/schema.ts';
 import { itemFromStreamImage } from '../src/store/stream-image.ts';
-import { toStoryMeta } from '../src/store/story-items.ts';
+import { toStoryMeta } from '../src/store/story/story-items.ts';
 
 export type StreamWork = { kind: 'deliver'; event: StoredItem } | { kind: 'announce'; slug: string } | { kind: 'skip' };
 

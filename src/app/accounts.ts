@@ -1,6 +1,6 @@
 // Accounts (design §3 identity): the stable id keys everything; the handle is display data that
 // can change and is resolved from the account whenever a story or notification is shown.
-import { changeHandle, createAccount, toAccount, type Account } from '../store/account-items.ts';
+import { changeHandle, createAccount, toAccount, type Account } from '../store/identity/account-items.ts';
 import { accountKey } from '../store/keys.ts';
 import { pick, readItems } from '../store/read-items.ts';
 import type { AppContext, Caller } from './app-context.ts';

@@ -5,11 +5,11 @@
 import { LorebookError } from '../domain/errors.ts';
 import type { ParsedStory } from '../domain/story/story-types.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { listAnnouncement, unlistAnnouncement } from '../store/announce-items.ts';
+import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
 import { and, type Condition } from '../store/condition.ts';
-import { addFeedMonth, feedMonth } from '../store/feed-months.ts';
+import { addFeedMonth, feedMonth } from '../store/story/feed-months.ts';
 import { storyKey } from '../store/keys.ts';
-import { correctionOutboxItem, correctionRecipients, type CorrectionEvent } from '../store/outbox-items.ts';
+import { correctionOutboxItem, correctionRecipients, type CorrectionEvent } from '../store/story/outbox-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import {
   FEED_INDEX_ATTRIBUTES,
@@ -21,7 +21,7 @@ import {
   storyContentFields,
   type RevisionRecord,
   type StoryMeta,
-} from '../store/story-items.ts';
+} from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { Caller } from './app-context.ts';
 import type { ContentOutcome } from './contract/content-outcome.ts';

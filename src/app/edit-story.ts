@@ -7,10 +7,10 @@
 import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
-import { monthsOf } from '../store/feed-months.ts';
+import { monthsOf } from '../store/story/feed-months.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
-import { toStoryMeta } from '../store/story-items.ts';
+import { toStoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { planNewRevision } from './content-write.ts';
 import { EDIT_TOOL, editStoryInputSchema, type EditOutcome } from './edit-story.contract.ts';

@@ -6,7 +6,7 @@ import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import type { UpdateAction } from '../store/actions.ts';
-import { queryInbox } from '../store/inbox-query.ts';
+import { queryInbox } from '../store/story/inbox-query.ts';
 import { keyOf, notificationKey, type ItemKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { updateItem } from '../store/update-item.ts';

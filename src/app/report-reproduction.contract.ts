@@ -2,7 +2,7 @@
 // POST /v1/stories/{slug}/reproductions use exactly these.
 import { z } from 'zod';
 import { MAX_DURATION_MIN, MAX_REPORT_AGENT_CHARS, MAX_REPORT_ENV_CHARS, MAX_REPORT_NOTE_CHARS } from '../domain/report-limits.ts';
-import { REPRODUCTION_RESULTS } from '../store/reproduction-items.ts';
+import { REPRODUCTION_RESULTS } from '../store/story/reproduction-items.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
 import { replayedField, type Outcome } from './contract/replayed.ts';
 import { reproductionCountsSchema } from './contract/story-shapes.ts';

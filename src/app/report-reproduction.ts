@@ -11,9 +11,9 @@ import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { reproductionKey, storyKey } from '../store/keys.ts';
 import { countMember, moveMemberCount } from '../store/list-conditioned-counter.ts';
-import { notificationItem } from '../store/notification-items.ts';
+import { notificationItem } from '../store/story/notification-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
-import { stillReported, unchangedSince } from '../store/report-items.ts';
+import { stillReported, unchangedSince } from '../store/story/report-items.ts';
 import {
   reproducerCounter,
   reproductionCounts,
@@ -22,8 +22,8 @@ import {
   sameReproduction,
   type Reproduction,
   type ReproductionResult,
-} from '../store/reproduction-items.ts';
-import { storyMetaOf, type Counts, type StoryMeta } from '../store/story-items.ts';
+} from '../store/story/reproduction-items.ts';
+import { storyMetaOf, type Counts, type StoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
 import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, type ReproductionOutcome } from './report-reproduction.contract.ts';

@@ -7,18 +7,18 @@ import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { and, type Condition } from '../store/condition.ts';
-import { addFeedMonth, feedMonth, monthsOf } from '../store/feed-months.ts';
+import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem } from '../store/replace-by-key.ts';
-import { listAnnouncement, unlistAnnouncement } from '../store/announce-items.ts';
+import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
 import {
   FEED_INDEX_ATTRIBUTES,
   feedIndexFields,
   isListedPublicly,
   toStoryMeta,
   type StoryMeta,
-} from '../store/story-items.ts';
+} from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';

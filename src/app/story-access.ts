@@ -2,7 +2,7 @@
 // author (never `forbidden` for what the caller may not see); visible ones refuse non-authors'
 // author-only writes with `forbidden`.
 import { forbidden, notFound } from '../domain/errors.ts';
-import type { StoryMeta } from '../store/story-items.ts';
+import type { StoryMeta } from '../store/story/story-items.ts';
 import type { Caller } from './app-context.ts';
 
 export function canSee(meta: StoryMeta, caller: Caller | undefined): boolean {

@@ -3,8 +3,8 @@
 // look-up is needed; a failure gives the marker back to what it held until the retry time.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app/app-context.ts';
-import { claimDelete, completeDelete, retryDeleteLater } from '../store/announce-items.ts';
-import type { StoryMeta } from '../store/story-items.ts';
+import { claimDelete, completeDelete, retryDeleteLater } from '../store/story/announce-items.ts';
+import type { StoryMeta } from '../store/story/story-items.ts';
 import { writeFenced, writeIfStillSo } from './announce-fenced-write.ts';
 import type { ClaimFrom } from './announce-next-step.ts';
 import { done, type Step } from './announce-outcome.ts';

@@ -3,11 +3,11 @@
 // only after the stale-claim time). An operator who sees "0 due" learns when something will
 // happen instead of guessing. Read-only: the entries' META items are read, nothing is written.
 import type { AppContext } from '../app/app-context.ts';
-import { waitingAnnouncements } from '../store/announce-queue.ts';
-import { PENDING } from '../store/claim-marker.ts';
+import { waitingAnnouncements } from '../store/story/announce-queue.ts';
+import { PENDING } from '../store/story/claim-marker.ts';
 import { storyKey } from '../store/keys.ts';
 import { pick, readItems } from '../store/read-items.ts';
-import { toStoryMeta } from '../store/story-items.ts';
+import { toStoryMeta } from '../store/story/story-items.ts';
 
 export interface SkippedAnnouncement {
   slug: string;

@@ -5,7 +5,7 @@
 // It stops early on a refused app password (retrying every story would be a retry storm) and
 // on a rate limit (the next story would only be refused too; its retry-after is recorded).
 import type { AppContext } from '../app/app-context.ts';
-import { dueAnnouncements, firstAnnouncementDue } from '../store/announce-queue.ts';
+import { dueAnnouncements, firstAnnouncementDue } from '../store/story/announce-queue.ts';
 import type { AnnounceSoon } from './announce-soon.ts';
 import { skippedAnnouncements, summarizeSkipped, type SkippedAnnouncement } from './announce-skipped.ts';
 import type { AnnounceOutcome, AnnounceResult } from './announce-outcome.ts';

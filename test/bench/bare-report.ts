@@ -5,9 +5,9 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { WriteAction } from '../../src/store/actions.ts';
 import { countMember } from '../../src/store/list-conditioned-counter.ts';
-import { notificationItem } from '../../src/store/notification-items.ts';
+import { notificationItem } from '../../src/store/story/notification-items.ts';
 import { createItem } from '../../src/store/replace-by-key.ts';
-import { reproducerCounter, reproductionItem } from '../../src/store/reproduction-items.ts';
+import { reproducerCounter, reproductionItem } from '../../src/store/story/reproduction-items.ts';
 
 export interface BareReport {
   slug: string;

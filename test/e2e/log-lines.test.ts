@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { epochSeconds } from '../../src/store/store.ts';
-import { registerOAuthClient } from '../../src/store/oauth-client-items.ts';
+import { registerOAuthClient } from '../../src/store/identity/oauth-client-items.ts';
 import { writeAtomically } from '../../src/store/run-write.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';

@@ -9,7 +9,7 @@ import { handlesFor } from '../accounts.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { readItem } from '../../store/read-items.ts';
-import { tokenKey, toStoredToken } from '../../store/token-items.ts';
+import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
 import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
 
 /** RFC 6750 §2.1 (the scheme is case-insensitive, RFC 9110 §11.1). */

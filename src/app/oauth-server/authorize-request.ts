@@ -7,7 +7,7 @@ import { OAuthError } from '../../domain/oauth-error.ts';
 import { isCodeChallenge } from '../../auth/oauth/pkce.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isRegisteredRedirect } from '../../auth/oauth/redirect-uri.ts';
-import type { OAuthClient } from '../../store/oauth-client-items.ts';
+import type { OAuthClient } from '../../store/identity/oauth-client-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { findClient } from './register-client.ts';
 

@@ -9,7 +9,7 @@ import { LorebookError } from '../../domain/errors.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
-import { createTokenItems } from '../../store/token-items.ts';
+import { createTokenItems } from '../../store/identity/token-items.ts';
 import {
   createDeviceItems,
   createDeviceStart,
@@ -23,7 +23,7 @@ import {
   userCodeKey,
   type StoredDevice,
   type StoredDeviceStart,
-} from '../../store/device-items.ts';
+} from '../../store/identity/device-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
 import { deriveDeviceCode, deviceCodeHash, isWellFormedDeviceCode, mintDeviceCode, mintSalt, mintUserCode } from '../../auth/device-codes.ts';

@@ -5,10 +5,10 @@ import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { mintRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
 import { mintToken, tokenId } from '../../auth/token-secret.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { addGrantMember, type Grant } from '../../store/grant-items.ts';
-import { createRefreshToken } from '../../store/refresh-token-items.ts';
+import { addGrantMember, type Grant } from '../../store/identity/grant-items.ts';
+import { createRefreshToken } from '../../store/identity/refresh-token-items.ts';
 import { epochSeconds } from '../../store/store.ts';
-import { createTokenItems } from '../../store/token-items.ts';
+import { createTokenItems } from '../../store/identity/token-items.ts';
 
 /** RFC 6749 §5.1. */
 export interface TokenAnswer {

@@ -10,7 +10,7 @@ import { refuseForbiddenChars } from '../../domain/text-controls.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { clientIdFor } from '../../auth/oauth/oauth-secrets.ts';
 import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
-import { oauthClientKey, registerOAuthClient, toOAuthClient, type OAuthClient } from '../../store/oauth-client-items.ts';
+import { oauthClientKey, registerOAuthClient, toOAuthClient, type OAuthClient } from '../../store/identity/oauth-client-items.ts';
 import { pick, readItem } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';

@@ -10,11 +10,11 @@ import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-sec
 import { verifierMatches } from '../../auth/oauth/pkce.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
-import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/auth-code-items.ts';
-import { extendGrant } from '../../store/grant-items.ts';
-import { keepAuthorizedClient } from '../../store/oauth-client-items.ts';
+import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/identity/auth-code-items.ts';
+import { extendGrant } from '../../store/identity/grant-items.ts';
+import { keepAuthorizedClient } from '../../store/identity/oauth-client-items.ts';
 import { pick } from '../../store/read-items.ts';
-import { refreshKey, rotateRefreshToken, toRefreshToken } from '../../store/refresh-token-items.ts';
+import { refreshKey, rotateRefreshToken, toRefreshToken } from '../../store/identity/refresh-token-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
 import { writeLoop, type LoopPlan } from '../write-loop.ts';

@@ -1,8 +1,8 @@
 // The Bluesky announce state shown on a story (design §4), derived from the fields the announcer
 // writes — never a stored status, which a crash between two writes could leave stale.
-import { isPostUri } from '../../store/announce-items.ts';
-import type { AnnounceProgress } from '../../store/announce-progress.ts';
-import { PENDING } from '../../store/claim-marker.ts';
+import { isPostUri } from '../../store/story/announce-items.ts';
+import type { AnnounceProgress } from '../../store/story/announce-progress.ts';
+import { PENDING } from '../../store/story/claim-marker.ts';
 import type { AnnounceState } from './get-story.contract.ts';
 
 export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'last_error' | 'queued'>): AnnounceState {

@@ -5,8 +5,8 @@
 import { parseSlug } from '../../domain/story/slug.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
-import { queryRevisions } from '../../store/revisions-query.ts';
-import { toStoryMeta, type RevisionKind, type StoryMeta } from '../../store/story-items.ts';
+import { queryRevisions } from '../../store/story/revisions-query.ts';
+import { toStoryMeta, type RevisionKind, type StoryMeta } from '../../store/story/story-items.ts';
 import type { StoredItem } from '../../store/actions.ts';
 import { handlesFor } from '../accounts.ts';
 import type { AppContext, Caller } from '../app-context.ts';

@@ -3,7 +3,7 @@
 // position in the caller's own inbox.
 import { validationFailed } from '../../domain/errors.ts';
 import type { StoredItem } from '../../store/actions.ts';
-import { queryInbox } from '../../store/inbox-query.ts';
+import { queryInbox } from '../../store/story/inbox-query.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import {

@@ -1,7 +1,7 @@
 // The shapes readers see (../contract/story-shapes.ts). Built from META (never from the raw item,
 // which carries keys and index attributes) and from the handles resolved for this read; counts
 // are split into the outcome of reproductions and the answers to the check.
-import type { StoryMeta } from '../../store/story-items.ts';
+import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Caller } from '../app-context.ts';
 import type { AuthorView, CheckCounts, ReproductionCounts, StorySummary } from '../contract/story-shapes.ts';
 

@@ -5,7 +5,7 @@ import { isLorebookError } from '../../domain/errors.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
-import { toStoryMeta } from '../../store/story-items.ts';
+import { toStoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext } from '../app-context.ts';
 import type { StoryView } from './get-story.contract.ts';
 import { getStory } from './get-story.ts';

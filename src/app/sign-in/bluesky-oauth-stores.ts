@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { NodeSavedSession, NodeSavedSessionStore, NodeSavedState, NodeSavedStateStore } from '@atproto/oauth-client-node';
 import type { AppContext } from '../app-context.ts';
-import { blueskySessionKey, deleteBlueskySession, putBlueskySession, toStoredBlueskySession } from '../../store/bluesky-session-items.ts';
-import { consumeOAuthState, createOAuthState, forgetOAuthStateSecrets, oauthStateKey, toStoredOAuthState, type StoredOAuthState } from '../../store/oauth-state-items.ts';
+import { blueskySessionKey, deleteBlueskySession, putBlueskySession, toStoredBlueskySession } from '../../store/identity/bluesky-session-items.ts';
+import { consumeOAuthState, createOAuthState, forgetOAuthStateSecrets, oauthStateKey, toStoredOAuthState, type StoredOAuthState } from '../../store/identity/oauth-state-items.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';

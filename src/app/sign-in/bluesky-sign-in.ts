@@ -9,8 +9,8 @@
 // converges to the same items and writes nothing the second time.
 import { LorebookError } from '../../domain/errors.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { changeHandle, createAccount, toAccount, type Account } from '../../store/account-items.ts';
-import { handleKey, toHandleClaim } from '../../store/handle-items.ts';
+import { changeHandle, createAccount, toAccount, type Account } from '../../store/identity/account-items.ts';
+import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey, type ItemKey } from '../../store/keys.ts';
 import { pick, readItems, type ItemsByKey } from '../../store/read-items.ts';
 import { createItem, deleteItemIf, replaceItem } from '../../store/replace-by-key.ts';

@@ -8,7 +8,7 @@ import type { AppContext } from '../app-context.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
-import { createWebSession, deleteWebSession, toStoredWebSession, webSessionKey } from '../../store/web-session-items.ts';
+import { createWebSession, deleteWebSession, toStoredWebSession, webSessionKey } from '../../store/identity/web-session-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 
 export const WEB_SESSION_COOKIE = 'lorebook_session';

@@ -3,7 +3,7 @@
 // the person back to, and says plainly what the app may do as this account.
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { ConsentRequest } from '../../store/consent-items.ts';
+import type { ConsentRequest } from '../../store/identity/consent-items.ts';
 import type { OAuthError } from '../../domain/oauth-error.ts';
 import { layout } from '../sign-in/auth-pages.ts';
 import { OAUTH_PATHS } from './metadata.ts';

@@ -3,7 +3,7 @@
 // cross-site POST, and the request guard refuses a foreign Origin, so another site cannot
 // approve a code in the person's name.
 import { html } from 'hono/html';
-import type { StoredDevice } from '../../store/device-items.ts';
+import type { StoredDevice } from '../../store/identity/device-items.ts';
 import { layout } from '../sign-in/auth-pages.ts';
 
 export function enterCodePage(handle: string, problem?: string) {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenId, mintToken } from '../../../src/auth/token-secret.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
-import { createTokenItems } from '../../../src/store/token-items.ts';
+import { createTokenItems } from '../../../src/store/identity/token-items.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { authorizationCode, callListNotifications, exchange, get, newClient, post, signedInPerson, type Person } from '../../helpers/oauth/oauth-flow.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../../src/app/app-context.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { encodeCursor, listNotifications } from '../../../src/app/queries/list-notifications.ts';
-import { notificationItem } from '../../../src/store/notification-items.ts';
+import { notificationItem } from '../../../src/store/story/notification-items.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';

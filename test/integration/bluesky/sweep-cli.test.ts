@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { scheduleAnnounceSweeps } from '../../../src/outbox/announce-sweeper.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { claimAnnounce } from '../../../src/store/announce-items.ts';
+import { claimAnnounce } from '../../../src/store/story/announce-items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';

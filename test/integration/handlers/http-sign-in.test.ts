@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHandler } from '../../../handlers/http.ts';
 import { UNSET_SIGN_IN_KEY } from '../../../handlers/sign-in-secret.ts';
 import { s256 } from '../../../src/auth/oauth/pkce.ts';
-import { oauthClientKey, toOAuthClient } from '../../../src/store/oauth-client-items.ts';
+import { oauthClientKey, toOAuthClient } from '../../../src/store/identity/oauth-client-items.ts';
 import { readItem } from '../../../src/store/read-items.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { consentSecretOf, pkcePair, signedInPerson } from '../../helpers/oauth/oauth-flow.ts';

@@ -13,7 +13,7 @@ import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
 import { tokenId } from '../../../src/auth/token-secret.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { isOAuthError } from '../../../src/domain/oauth-error.ts';
-import { markGrantRevoked } from '../../../src/store/grant-items.ts';
+import { markGrantRevoked } from '../../../src/store/identity/grant-items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { connectedClient, pendingConsent } from '../../helpers/oauth/in-process-flow.ts';

@@ -4,7 +4,7 @@ import { markNotificationsRead } from '../../../src/app/mark-notifications-read.
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { correctionNotification, dispatchNotifications } from '../../../src/outbox/dispatch-notifications.ts';
 import type { StoredItem } from '../../../src/store/actions.ts';
-import { correctionOutboxItem, type CorrectionEvent } from '../../../src/store/outbox-items.ts';
+import { correctionOutboxItem, type CorrectionEvent } from '../../../src/store/story/outbox-items.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';

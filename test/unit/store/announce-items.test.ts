@@ -11,10 +11,10 @@ import {
   retryDeleteLater,
   listAnnouncement,
   unlistAnnouncement,
-} from '../../../src/store/announce-items.ts';
-import { dueAnnouncementsParams, firstAnnouncementParams, waitingAnnouncementsParams } from '../../../src/store/announce-queue.ts';
-import { requeueAnnounce } from '../../../src/store/announce-requeue.ts';
-import { PENDING } from '../../../src/store/claim-marker.ts';
+} from '../../../src/store/story/announce-items.ts';
+import { dueAnnouncementsParams, firstAnnouncementParams, waitingAnnouncementsParams } from '../../../src/store/story/announce-queue.ts';
+import { requeueAnnounce } from '../../../src/store/story/announce-requeue.ts';
+import { PENDING } from '../../../src/store/story/claim-marker.ts';
 
 const slug = '2026-10-14-story';
 const key = { PK: `STORY#${slug}`, SK: 'META' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDeviceStart, decideDevice, issueDevice, recordPoll } from '../../../src/store/device-items.ts';
+import { createDeviceStart, decideDevice, issueDevice, recordPoll } from '../../../src/store/identity/device-items.ts';
 
 describe('device-flow write conditions', () => {
   it('a decision lands only on a pending request (a double click decides once)', () => {

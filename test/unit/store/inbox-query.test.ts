@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inboxQueryParams } from '../../../src/store/inbox-query.ts';
+import { inboxQueryParams } from '../../../src/store/story/inbox-query.ts';
 
 const base = { account: 'acct-alice', limit: 20, unreadOnly: false };
 

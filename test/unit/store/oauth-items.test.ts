@@ -1,11 +1,11 @@
 // The conditions that make the OAuth records single-use, asserted as SDK parameters (the
 // integration tests prove the behaviour against DynamoDB Local).
 import { describe, expect, it } from 'vitest';
-import { consumeAuthCode } from '../../../src/store/auth-code-items.ts';
-import { decideConsent } from '../../../src/store/consent-items.ts';
-import { extendGrant } from '../../../src/store/grant-items.ts';
-import { registerOAuthClient } from '../../../src/store/oauth-client-items.ts';
-import { rotateRefreshToken } from '../../../src/store/refresh-token-items.ts';
+import { consumeAuthCode } from '../../../src/store/identity/auth-code-items.ts';
+import { decideConsent } from '../../../src/store/identity/consent-items.ts';
+import { extendGrant } from '../../../src/store/identity/grant-items.ts';
+import { registerOAuthClient } from '../../../src/store/identity/oauth-client-items.ts';
+import { rotateRefreshToken } from '../../../src/store/identity/refresh-token-items.ts';
 
 describe('single-use conditions', () => {
   it('a code is consumed only if it was not consumed before (and exists)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consumeOAuthStateParams } from '../../../src/store/oauth-state-items.ts';
+import { consumeOAuthStateParams } from '../../../src/store/identity/oauth-state-items.ts';
 
 describe('consuming a pending sign-in state', () => {
   it('is one conditional update: exists, not used yet, not past its TTL; returns the item', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outboxQueryParams, retireOutboxEvent } from '../../../src/store/outbox-query.ts';
+import { outboxQueryParams, retireOutboxEvent } from '../../../src/store/story/outbox-query.ts';
 
 describe('outbox queries', () => {
   it('lists only the events of one kind, consistently, a bounded number at a time', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkReportItem, sameCheckReport } from '../../../src/store/check-items.ts';
+import { checkReportItem, sameCheckReport } from '../../../src/store/story/check-items.ts';
 import { reproductionKey } from '../../../src/store/keys.ts';
 import { checkItem, deleteItemIf, replaceItem } from '../../../src/store/replace-by-key.ts';
-import { nothingReported, stillReported, unchangedSince } from '../../../src/store/report-items.ts';
-import { reproducerCounter, reproductionItem, sameReproduction } from '../../../src/store/reproduction-items.ts';
+import { nothingReported, stillReported, unchangedSince } from '../../../src/store/story/report-items.ts';
+import { reproducerCounter, reproductionItem, sameReproduction } from '../../../src/store/story/reproduction-items.ts';
 
 const read = { result: 'worked', counted: true, at: '2026-10-14T10:00:00.000Z' };
 const key = reproductionKey('2026-10-14-a-story', 'acct-bob');

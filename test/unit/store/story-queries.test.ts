@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { revisionsQueryParams } from '../../../src/store/revisions-query.ts';
-import { indexQueryParams } from '../../../src/store/story-index-query.ts';
+import { revisionsQueryParams } from '../../../src/store/story/revisions-query.ts';
+import { indexQueryParams } from '../../../src/store/story/story-index-query.ts';
 
 describe('the story list skeleton query', () => {
   it('the first page reads a feed month shard newest first, one entry more than the page', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { claimHandle, handleKey } from '../../../src/store/handle-items.ts';
-import { accountTokenKey, accountTokensQueryParams, createTokenItems, deleteTokenItems, tokenKey } from '../../../src/store/token-items.ts';
+import { claimHandle, handleKey } from '../../../src/store/identity/handle-items.ts';
+import { accountTokenKey, accountTokensQueryParams, createTokenItems, deleteTokenItems, tokenKey } from '../../../src/store/identity/token-items.ts';
 
 describe('token and handle items', () => {
   const token = { token_hash: 'ab'.repeat(32), account: 'acct_1', created_at: '2026-01-01T00:00:00.000Z', expires_at: 99 };

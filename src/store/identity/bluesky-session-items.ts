@@ -1,9 +1,9 @@
 // The atproto OAuth client's session store: `BSKYSESS#<did> / META` holds the person's PDS tokens
 // and DPoP key while lorebook needs them, which is only during the callback (sign-in reads the
 // DID and handle, then revokes the PDS session and this item goes). The TTL bounds it anyway.
-import type { DeleteAction, PutAction, StoredItem } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { replaceItem } from './replace-by-key.ts';
+import type { DeleteAction, PutAction, StoredItem } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { replaceItem } from '../replace-by-key.ts';
 
 export interface StoredBlueskySession {
   did: string;

@@ -2,10 +2,10 @@
 // absence in the same transaction that creates the successor, so one refresh token yields one
 // successor; a rotated one is kept until its TTL so that presenting it again is recognised as
 // reuse (and revokes the whole family) instead of looking unknown.
-import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem } from './replace-by-key.ts';
-import { updateItem } from './update-item.ts';
+import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem } from '../replace-by-key.ts';
+import { updateItem } from '../update-item.ts';
 
 export interface RefreshToken {
   refresh_hash: string;

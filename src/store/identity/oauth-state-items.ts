@@ -5,12 +5,12 @@
 // secrets (DPoP key, PKCE verifier) are removed once consumed; the `used_at` marker and the
 // app state (where to go next) stay until the TTL, so a replay can be told what happened.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem } from './replace-by-key.ts';
-import { storeUnavailable } from './store-unavailable.ts';
-import { epochSeconds, isExpired, type Store } from './store.ts';
-import { updateItem } from './update-item.ts';
+import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem } from '../replace-by-key.ts';
+import { storeUnavailable } from '../store-unavailable.ts';
+import { epochSeconds, isExpired, type Store } from '../store.ts';
+import { updateItem } from '../update-item.ts';
 
 export interface StoredOAuthState {
   state_hash: string;

@@ -1,8 +1,8 @@
 // The check report item: one per (story, account) at STORY#slug / CHECK#account, the account's
 // latest answer to the story's "Check if this applies to you". The item's own creation condition
 // guards the first count (no reporter list is needed), the old result guards every later move.
-import type { StoredItem } from './actions.ts';
-import { checkKey } from './keys.ts';
+import type { StoredItem } from '../actions.ts';
+import { checkKey } from '../keys.ts';
 
 export const CHECK_RESULTS = ['has_problem', 'no_problem'] as const;
 export type CheckResult = (typeof CHECK_RESULTS)[number];

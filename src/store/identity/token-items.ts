@@ -3,13 +3,13 @@
 // plaintext is never stored) and written or deleted together in one transaction. `expires_at` is
 // the TTL; reads drop expired items themselves because DynamoDB deletes them days late.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { DeleteAction, PutAction, StoredItem } from './actions.ts';
-import { itemExists } from './condition.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem, deleteItemIf } from './replace-by-key.ts';
-import { KEY } from './schema.ts';
-import { callStore } from './store-unavailable.ts';
-import { isExpired, type Store } from './store.ts';
+import type { DeleteAction, PutAction, StoredItem } from '../actions.ts';
+import { itemExists } from '../condition.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem, deleteItemIf } from '../replace-by-key.ts';
+import { KEY } from '../schema.ts';
+import { callStore } from '../store-unavailable.ts';
+import { isExpired, type Store } from '../store.ts';
 
 export interface StoredToken {
   /** sha256 hex of the plaintext token; also the token's public id. */

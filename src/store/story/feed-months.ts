@@ -1,8 +1,8 @@
 // The feed is sharded by month (GSI1 FEED#yyyy-mm) so one partition is not a write hot spot; this
 // small item lists the months that hold stories so a reader can walk the shards newest first
 // without probing empty months.
-import type { UpdateAction } from './actions.ts';
-import { feedMonthsKey } from './keys.ts';
+import type { UpdateAction } from '../actions.ts';
+import { feedMonthsKey } from '../keys.ts';
 
 export const feedMonth = (publishedAt: string): string => publishedAt.slice(0, 7);
 

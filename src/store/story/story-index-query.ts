@@ -2,10 +2,10 @@
 // author's stories), newest first. Hydration is a separate BatchGetItem by the caller; index
 // entries carry no expires_at, so TTL is filtered there.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ItemKey } from './keys.ts';
-import { INDEXES } from './schema.ts';
-import { callStore } from './store-unavailable.ts';
-import type { Store } from './store.ts';
+import type { ItemKey } from '../keys.ts';
+import { INDEXES } from '../schema.ts';
+import { callStore } from '../store-unavailable.ts';
+import type { Store } from '../store.ts';
 
 export type ListIndex = 'feed' | 'author';
 

@@ -1,10 +1,10 @@
 // The revision history of one story, oldest first, without the markdown of each revision (it
 // is up to 64 KiB each; the history needs only what changed, when and why).
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { StoredItem } from './actions.ts';
-import { revisionPrefix, storyKey } from './keys.ts';
-import { callStore } from './store-unavailable.ts';
-import { isExpired, type Store } from './store.ts';
+import type { StoredItem } from '../actions.ts';
+import { revisionPrefix, storyKey } from '../keys.ts';
+import { callStore } from '../store-unavailable.ts';
+import { isExpired, type Store } from '../store.ts';
 
 export const REVISION_HISTORY_ATTRIBUTES = ['PK', 'SK', 'revision', 'kind', 'note', 'source', 'at', 'expires_at'] as const;
 

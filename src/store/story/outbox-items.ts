@@ -2,8 +2,8 @@
 // hundreds of reproducers) are recorded as one item IN that transaction, and a dispatcher turns
 // them into notifications later. The event id is deterministic, so a redelivered write cannot
 // record a second event.
-import type { StoredItem } from './actions.ts';
-import { outboxKey } from './keys.ts';
+import type { StoredItem } from '../actions.ts';
+import { outboxKey } from '../keys.ts';
 
 export interface CorrectionEvent {
   kind: 'correction';

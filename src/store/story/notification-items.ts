@@ -2,8 +2,8 @@
 // so a redelivered event lands on the same key, and creating with attribute_not_exists neither
 // duplicates the notification nor resets `read`.
 import { createHash } from 'node:crypto';
-import type { StoredItem } from './actions.ts';
-import { notificationKey } from './keys.ts';
+import type { StoredItem } from '../actions.ts';
+import { notificationKey } from '../keys.ts';
 
 export type NotificationKind = 'reproduction' | 'correction';
 

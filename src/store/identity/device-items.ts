@@ -3,10 +3,10 @@
 // points from what a person types to it. Both are created together, once. `code_expires_at` is
 // when the codes stop working; the TTL (`expires_at`) is a day later, so a late poll is still told
 // `expired_token` rather than "unknown".
-import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem, replaceItem } from './replace-by-key.ts';
-import { updateItem } from './update-item.ts';
+import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem, replaceItem } from '../replace-by-key.ts';
+import { updateItem } from '../update-item.ts';
 
 export type DeviceStatus = 'pending' | 'approved' | 'denied' | 'issued';
 

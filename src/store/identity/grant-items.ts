@@ -5,14 +5,14 @@
 //   `ACCOUNT#<acct> / GRANT#<id>`  the account page's list of connected clients
 // Every item carries `expires_at`; a refresh moves the grant's forward.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeleteAction, PutAction, StoredItem, UpdateAction } from './actions.ts';
-import type { Condition } from './condition.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem } from './replace-by-key.ts';
-import { KEY } from './schema.ts';
-import { callStore } from './store-unavailable.ts';
-import { isExpired, type Store } from './store.ts';
-import { updateItem } from './update-item.ts';
+import type { DeleteAction, PutAction, StoredItem, UpdateAction } from '../actions.ts';
+import type { Condition } from '../condition.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem } from '../replace-by-key.ts';
+import { KEY } from '../schema.ts';
+import { callStore } from '../store-unavailable.ts';
+import { isExpired, type Store } from '../store.ts';
+import { updateItem } from '../update-item.ts';
 
 export interface Grant {
   grant_id: string;

@@ -1,9 +1,9 @@
 // The handle item (local accounts): `HANDLE#<handle> / META` maps a handle an admin typed to the
 // stable account id generated for it. Created once, conditioned on the handle being free, so two
 // `token create --handle alice` racing each other end with one account, never two.
-import type { PutAction, StoredItem } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem } from './replace-by-key.ts';
+import type { PutAction, StoredItem } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem } from '../replace-by-key.ts';
 
 export interface HandleClaim {
   handle: string;

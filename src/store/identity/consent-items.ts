@@ -2,11 +2,11 @@
 // page is shown. The secret sits only in the page's form (it is the form's CSRF token), and the
 // grant id and authorization code are derived from it, so a double-clicked Approve recomputes the
 // same grant and code instead of minting a second one. `decision` is set once, conditioned.
-import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { replaceItem } from './replace-by-key.ts';
-import { epochSeconds } from './store.ts';
-import { updateItem } from './update-item.ts';
+import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { replaceItem } from '../replace-by-key.ts';
+import { epochSeconds } from '../store.ts';
+import { updateItem } from '../update-item.ts';
 
 export type ConsentDecision = 'approved' | 'denied';
 

@@ -2,11 +2,11 @@
 // DynamoDB applies Limit before a filter, so an unread-only page is filled over a few rounds; the
 // position to continue from is always a notification id, never a server-made token.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { StoredItem } from './actions.ts';
-import { KEY } from './schema.ts';
-import { inboxPartition } from './keys.ts';
-import { callStore } from './store-unavailable.ts';
-import { isExpired, type Store } from './store.ts';
+import type { StoredItem } from '../actions.ts';
+import { KEY } from '../schema.ts';
+import { inboxPartition } from '../keys.ts';
+import { callStore } from '../store-unavailable.ts';
+import { isExpired, type Store } from '../store.ts';
 
 export interface InboxQuery {
   account: string;

@@ -1,7 +1,7 @@
 // Item mappers for a story: META (small, everything lists need), BODY (the current markdown) and
 // REV#n (every revision, kept). Domain types in, plain items out; nothing here talks to DynamoDB.
-import type { ParsedStory } from '../domain/story/story-types.ts';
-import type { StoredItem } from './actions.ts';
+import type { ParsedStory } from '../../domain/story/story-types.ts';
+import type { StoredItem } from '../actions.ts';
 import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
 import {
   announcePartition,
@@ -11,9 +11,9 @@ import {
   listSortKey,
   revisionKey,
   storyKey,
-} from './keys.ts';
-import { pick, type ItemsByKey } from './read-items.ts';
-import { INDEXES } from './schema.ts';
+} from '../keys.ts';
+import { pick, type ItemsByKey } from '../read-items.ts';
+import { INDEXES } from '../schema.ts';
 
 export const COUNT_BUCKETS = ['worked', 'partial', 'failed', 'has_problem', 'no_problem'] as const;
 export type CountBucket = (typeof COUNT_BUCKETS)[number];

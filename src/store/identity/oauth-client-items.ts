@@ -3,11 +3,11 @@
 // registration lands on the same key (create once; an expired one may be replaced). A client
 // starts with a short TTL; its first completed authorization (a code exchanged for tokens) marks
 // it authorized and moves its TTL to the long one, and every refresh keeps it there.
-import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { replaceItem } from './replace-by-key.ts';
-import { epochSeconds } from './store.ts';
-import { updateItem } from './update-item.ts';
+import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { replaceItem } from '../replace-by-key.ts';
+import { epochSeconds } from '../store.ts';
+import { updateItem } from '../update-item.ts';
 
 export interface OAuthClient {
   client_id: string;

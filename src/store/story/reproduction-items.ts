@@ -1,10 +1,10 @@
 // The reproduction item: one per (story, account) at STORY#slug / REPRO#account. Replaced by key
 // when the account changes its report; `counted` is decided at the first report (the author's
 // own is never counted) and kept from then on.
-import type { StoredItem } from './actions.ts';
-import { reproductionKey, storyKey } from './keys.ts';
-import type { CounterTarget } from './list-conditioned-counter.ts';
-import { pick, type ItemsByKey } from './read-items.ts';
+import type { StoredItem } from '../actions.ts';
+import { reproductionKey, storyKey } from '../keys.ts';
+import type { CounterTarget } from '../list-conditioned-counter.ts';
+import { pick, type ItemsByKey } from '../read-items.ts';
 import type { Counts } from './story-items.ts';
 
 export const REPRODUCTION_RESULTS = ['worked', 'partial', 'failed'] as const;

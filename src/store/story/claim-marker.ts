@@ -2,10 +2,10 @@
 // side effects that must happen once outside the database (the Bluesky post): only the holder of
 // the claim may record the result or give the claim back, so a slow worker whose claim was taken
 // over cannot overwrite the new holder's result.
-import type { UpdateAction } from './actions.ts';
-import { and, type Condition } from './condition.ts';
-import { updateItem, type ItemChanges } from './update-item.ts';
-import type { ItemKey } from './keys.ts';
+import type { UpdateAction } from '../actions.ts';
+import { and, type Condition } from '../condition.ts';
+import { updateItem, type ItemChanges } from '../update-item.ts';
+import type { ItemKey } from '../keys.ts';
 
 export const PENDING = 'pending';
 

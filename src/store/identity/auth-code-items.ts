@@ -2,10 +2,10 @@
 // `consumed_at` conditioned on its absence, in the same transaction that creates the tokens, so
 // two exchanges of one code cannot both mint; the consumed item stays until its TTL so a replay
 // is recognised (and revokes what the code issued) rather than looking unknown.
-import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem } from './replace-by-key.ts';
-import { updateItem } from './update-item.ts';
+import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem } from '../replace-by-key.ts';
+import { updateItem } from '../update-item.ts';
 
 export interface AuthorizationCode {
   code_hash: string;

@@ -1,10 +1,10 @@
 // The web session (a signed-in browser): `WEBSESS#<sha256 of the cookie> / META` names the
 // account. Keyed by the hash so a leaked table cannot be replayed as cookies; `expires_at` is the
 // TTL, and reads drop expired items themselves because DynamoDB deletes them days late.
-import type { DeleteAction, PutAction, StoredItem } from './actions.ts';
-import { itemExists } from './condition.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem, deleteItemIf } from './replace-by-key.ts';
+import type { DeleteAction, PutAction, StoredItem } from '../actions.ts';
+import { itemExists } from '../condition.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem, deleteItemIf } from '../replace-by-key.ts';
 
 export interface StoredWebSession {
   /** sha256 hex of the cookie value. */
