@@ -1,4 +1,4 @@
-// The whole cloud deployment (design §7): the table, the three functions, the http function's
+// The whole cloud deployment (docs/design.md §7): the table, the three functions, the http function's
 // URL, the stream wiring with its DLQ, the every-minute sweeper, the Bluesky secret, the sign-in
 // key's secret, least-privilege IAM and the alarms. Each piece is built in a file of its own;
 // this file only connects them.

@@ -32,7 +32,7 @@ export interface FeedGeneratorConfig {
   rkey: string;
 }
 
-/** The account that announces stories, and how hard the announcer tries (design §4). */
+/** The account that announces stories, and how hard the announcer tries (docs/design.md §4). */
 export interface BlueskyConfig {
   /** The PDS or entryway, e.g. https://bsky.social. */
   service: string;

@@ -1,4 +1,4 @@
-// Bluesky (atproto) for lorebook: announcing stories as posts. See design §4.
+// Bluesky (atproto) for lorebook: announcing stories as posts. See docs/design.md §4.
 export { createBlueskyClient, type BlueskyClient, type BlueskyOptions } from './bluesky-client.ts';
 export { boundedFetch } from './bounded-fetch.ts';
 export { retryAfter, toAnnounceFailure } from './failures.ts';

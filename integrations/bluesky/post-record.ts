@@ -67,7 +67,7 @@ export async function postRecord(post: StoryPost, resolver: FacetResolver, creat
         ...(thumb === undefined ? {} : { thumb }),
       },
     },
-    // The real posting time (design §4); the record key carries the story's publish time.
+    // The real posting time (docs/design.md §4); the record key carries the story's publish time.
     createdAt,
   };
 }

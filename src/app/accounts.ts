@@ -1,4 +1,4 @@
-// Accounts (design §3 identity): the stable id keys everything; the handle is display data that
+// Accounts (docs/design.md §3 identity): the stable id keys everything; the handle is display data that
 // can change and is resolved from the account whenever a story or notification is shown.
 import { changeHandle, createAccount, toAccount, type Account } from '../store/identity/account-items.ts';
 import { accountKey } from '../store/keys.ts';

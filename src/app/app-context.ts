@@ -3,7 +3,7 @@
 import type { Store } from '../store/store.ts';
 
 export interface AppConfig {
-  /** How long an op_id is remembered (design §4: 24 h, configurable). */
+  /** How long an op_id is remembered (docs/design.md §4: 24 h, configurable). */
   opTtlSeconds: number;
   /** Past this many reproducers a story answers `conflict` instead of growing META toward 400 KB. */
   reproducerCap: number;
@@ -11,7 +11,7 @@ export interface AppConfig {
   maxWriteAttempts: number;
   /** Base of the jittered wait after a TransactionConflict, in ms. */
   conflictBackoffMs: number;
-  /** Calls per minute per account, across all its tokens and server instances (design §6). */
+  /** Calls per minute per account, across all its tokens and server instances (docs/design.md §6). */
   rateLimitPerMinute: number;
   /** Calls per minute per IP address for calls without a token. */
   anonymousRateLimitPerMinute: number;

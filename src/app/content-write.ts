@@ -1,5 +1,5 @@
 // The shared heart of publish_story (republish) and edit_story: a new revision of an existing
-// story, conditioned on the revision the caller based it on (design §4). When the condition
+// story, conditioned on the revision the caller based it on (docs/design.md §4). When the condition
 // fails the re-plan sees the new state: the same content means the writes converged; anything
 // else is revision_conflict. A content write never re-applies on top of a newer revision.
 import { LorebookError } from '../domain/errors.ts';

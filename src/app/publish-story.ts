@@ -1,4 +1,4 @@
-// publish_story — keyed by slug (design §4). A first publish creates META, BODY, REV#1 and the
+// publish_story — keyed by slug (docs/design.md §4). A first publish creates META, BODY, REV#1 and the
 // announce-queue entry in one transaction; a republish by the author is a new revision of the
 // content only; identical content writes nothing and answers the same. Another author's slug is
 // slug_taken when the caller can see that story, and not_found (as an unknown slug) when not.

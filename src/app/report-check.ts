@@ -1,4 +1,4 @@
-// report_check — the account's answer to a story's "Check if this applies to you" (design §4):
+// report_check — the account's answer to a story's "Check if this applies to you" (docs/design.md §4):
 // has_problem | no_problem, one per (story, account), the latest replaces. The first check's
 // count rides on the CHECK#account item's creation condition in the same transaction; a change
 // moves the count conditioned on the result it read; an identical check writes nothing. The

@@ -1,4 +1,4 @@
-// report_reproduction — one report per (story, account), keyed by both (design §4). A first report
+// report_reproduction — one report per (story, account), keyed by both (docs/design.md §4). A first report
 // creates REPRO#account and counts the account in the story's reproducer list in one transaction,
 // with the author's notification; a changed report replaces it and moves the one count, guarded by
 // the result it read; an identical report writes nothing. The author's own report is kept but

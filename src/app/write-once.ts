@@ -1,4 +1,4 @@
-// The op record around the write loop (design §4, write-loop.ts): a write that takes an op_id
+// The op record around the write loop (docs/design.md §4, write-loop.ts): a write that takes an op_id
 //   reads its op record with what the plan needs (one snapshot)
 //   -> replays the stored answer if the op_id is already recorded (before any business rule)
 //   -> commits the op record with the change, or with a check on what was read when it is empty

@@ -1,4 +1,4 @@
-// The access rule (design §6), one table in code for MCP, the /v1 API and pages alike: what may
+// The access rule (docs/design.md §6), one table in code for MCP, the /v1 API and pages alike: what may
 // be called without a token. Anything not listed here needs one — an unknown method, tool or
 // route defaults to closed, so a new tool is private until someone decides otherwise here.
 

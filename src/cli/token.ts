@@ -1,4 +1,4 @@
-// `npm run token -- <create|list|revoke>`: the admin CLI that issues bearer tokens (design §6).
+// `npm run token -- <create|list|revoke>`: the admin CLI that issues bearer tokens (docs/design.md §6).
 // It talks to the DynamoDB of a running `npm start`, or runs DynamoDB Local on the same data dir
 // for the duration of the command (src/cli/local-store.ts), or to LOREBOOK_DDB_ENDPOINT if set.
 // Progress goes to stderr, answers to stdout (`--json` for scripts).

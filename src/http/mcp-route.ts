@@ -1,4 +1,4 @@
-// MCP at /mcp: Streamable HTTP, stateless, JSON responses (design §6). Each POST gets a new
+// MCP at /mcp: Streamable HTTP, stateless, JSON responses (docs/design.md §6). Each POST gets a new
 // McpServer and transport. The body is read and judged here, before the transport: a batch is
 // refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
 // public one), and the access rule is applied to the one message's method and tool.

@@ -1,6 +1,6 @@
 // The MCP server: one per request (stateless), for one caller. It lists the tools of ./tools and
 // calls them. A refusal is a tool result with isError, the typed error in structuredContent and
-// as JSON text (design §5): never a JSON-RPC error, which SDK clients throw away.
+// as JSON text (docs/design.md §5): never a JSON-RPC error, which SDK clients throw away.
 //
 // @NOTE tools are served through the low-level handlers of McpServer's Server rather than
 // registerTool: registerTool validates arguments itself and turns a bad one into an untyped text

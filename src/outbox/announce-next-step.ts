@@ -1,4 +1,4 @@
-// What the Bluesky side of one story needs next, decided from its META alone (design §4). Pure:
+// What the Bluesky side of one story needs next, decided from its META alone (docs/design.md §4). Pure:
 // the caller reads the story and carries the step out; every step it carries out is conditioned
 // on what was decided from here still holding when the write lands.
 import { isPostUri } from '../store/story/announce-items.ts';

@@ -1,4 +1,4 @@
-// Announcing one story (design §4), and keeping its Bluesky side in line with it afterwards:
+// Announcing one story (docs/design.md §4), and keeping its Bluesky side in line with it afterwards:
 // while the story is listed (public and shown) it gets exactly one post at its record key;
 // once it is hidden or made private that post is deleted at the key; listed again, it is
 // announced again at the same key. Every step is conditioned so that two workers, a retry after

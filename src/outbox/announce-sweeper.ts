@@ -1,4 +1,4 @@
-// The announce sweeper (design §4): re-drives what the publish path's own attempt did not
+// The announce sweeper (docs/design.md §4): re-drives what the publish path's own attempt did not
 // finish — stories never tried (that attempt was lost), released after a failure once their
 // backoff has passed, and claims gone stale because their worker died. Run once from the
 // command line (`npm run sweep`), on a timer inside `npm start`, or by a scheduled Lambda.

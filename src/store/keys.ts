@@ -1,4 +1,4 @@
-// Key builders for every item in the one table (design §3). Every per-person key uses the
+// Key builders for every item in the one table (docs/design.md §3). Every per-person key uses the
 // caller's stable account id, never the handle: handles change hands.
 
 export interface ItemKey {

@@ -1,4 +1,4 @@
-// Token management for the admin CLI (design §6 "an admin CLI issues them"): create, list,
+// Token management for the admin CLI (docs/design.md §6 "an admin CLI issues them"): create, list,
 // revoke. A token is bound to an account; creating one for a new handle creates the local
 // account. Only the sha256 of a token is stored; the plaintext is in the create answer only.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The Bluesky announce state shown on a story (design §4), derived from the fields the announcer
+// The Bluesky announce state shown on a story (docs/design.md §4), derived from the fields the announcer
 // writes — never a stored status, which a crash between two writes could leave stale.
 import { isPostUri } from '../../store/story/announce-items.ts';
 import type { AnnounceProgress } from '../../store/story/announce-progress.ts';

@@ -1,4 +1,4 @@
-// A story as the public pages show it (design §6): anonymous, so a private story is not_found
+// A story as the public pages show it (docs/design.md §6): anonymous, so a private story is not_found
 // like an unknown one, and a hidden public story is a tombstone — its title and that its author
 // withdrew it — rather than a 404, so a link someone shared still explains itself.
 import { isLorebookError } from '../../domain/errors.ts';

@@ -1,4 +1,4 @@
-// A person signed in with Bluesky (design §3 identity): their DID is the account id, their handle
+// A person signed in with Bluesky (docs/design.md §3 identity): their DID is the account id, their handle
 // is display data that follows handle changes. Every sign-in records the handle they have now:
 //   - the account is created on first sight, or its handle moved from the one that was read;
 //   - the handle item HANDLE#<handle> (what a handle resolves to) points at this DID; if another

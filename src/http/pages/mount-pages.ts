@@ -1,4 +1,4 @@
-// The public, anonymous side of the hono app (design §6): pages, the Atom feed, the sitemap and
+// The public, anonymous side of the hono app (docs/design.md §6): pages, the Atom feed, the sitemap and
 // the Bluesky feed generator. Pages never read a token (what they show is the same for everyone;
 // a private story is a 404 here even to its author), and every visit counts against the
 // caller's IP budget like any anonymous call. No page carries a script: the CSP says so.

@@ -1,4 +1,4 @@
-// The announce protocol's writes on a story's META (design §4), built on the claim marker:
+// The announce protocol's writes on a story's META (docs/design.md §4), built on the claim marker:
 // `bsky_uri` absent = owed, `pending` = claimed by `claim_id`, an at-uri = posted. The queue
 // entry (GSI3, ANNOUNCE / <due_at>#<slug>) means "the Bluesky side of this story needs work":
 // a post while the story is listed (public and shown) and has none, a deletion once it is not

@@ -1,4 +1,4 @@
-// The announcer's bookkeeping on a story's META (design §4.5), kept apart from the story's
+// The announcer's bookkeeping on a story's META (docs/design.md §4.5), kept apart from the story's
 // content in StoryMeta. It is read from the attributes the announcer writes (announce-items.ts),
 // stored flat on META as they always were; only `attempts` and `queued` are named differently.
 import type { StoredItem } from '../actions.ts';
