@@ -18,7 +18,12 @@ export const DEFAULT_SECRET_RECHECK_MS = 5 * 60_000;
 /** The app password, or undefined while the secret still holds the placeholder. */
 export type SecretReader = () => Promise<string | undefined>;
 
-export function secretReader(client: SecretsManagerClient, secretId: string, recheckMs = DEFAULT_SECRET_RECHECK_MS, now: () => number = Date.now): SecretReader {
+export function secretReader(
+  client: SecretsManagerClient,
+  secretId: string,
+  recheckMs = DEFAULT_SECRET_RECHECK_MS,
+  now: () => number = Date.now,
+): SecretReader {
   let known: { value: string | undefined; at: number } | undefined;
   let reading: Promise<string | undefined> | undefined;
   const read = async (): Promise<string | undefined> => {

@@ -69,7 +69,9 @@ export function createHttpHandler(deps: HandlerDeps = {}): HttpHandler {
     try {
       return await readKey();
     } catch (error) {
-      log(`lorebook: could not read the sign-in key's secret ${env[LAMBDA_ENV.signInKeySecretId]} (${String(error)}); answering ${built?.key === undefined ? 'without sign-in' : 'with the key read before'} and reading again on the next request`);
+      log(
+        `lorebook: could not read the sign-in key's secret ${env[LAMBDA_ENV.signInKeySecretId]} (${String(error)}); answering ${built?.key === undefined ? 'without sign-in' : 'with the key read before'} and reading again on the next request`,
+      );
       return built?.key;
     }
   };

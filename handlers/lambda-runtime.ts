@@ -73,7 +73,9 @@ export function announcingRuntime(deps: HandlerDeps): () => Promise<Runtime> {
     if (built !== undefined && built.password === password) return built.runtime;
     built?.runtime.ctx.store.client.destroy();
     if (password === undefined) {
-      log(`lorebook: Bluesky announcing is off: the secret ${secretId} still holds its placeholder (docs/deploy.md, "Set the Bluesky secret"); stories wait on the announce queue`);
+      log(
+        `lorebook: Bluesky announcing is off: the secret ${secretId} still holds its placeholder (docs/deploy.md, "Set the Bluesky secret"); stories wait on the announce queue`,
+      );
       built = { password, runtime: storeRuntime(env, log) };
     } else {
       const config = readConfig({ ...env, BLUESKY_APP_PASSWORD: password });
@@ -85,7 +87,9 @@ export function announcingRuntime(deps: HandlerDeps): () => Promise<Runtime> {
 
 function announcingOff(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {
   const runtime = storeRuntime(env, log);
-  log(`lorebook: Bluesky announcing is off (set ${LAMBDA_ENV.blueskyService}, ${LAMBDA_ENV.blueskyIdentifier} and ${LAMBDA_ENV.blueskySecretId}); stories wait on the announce queue`);
+  log(
+    `lorebook: Bluesky announcing is off (set ${LAMBDA_ENV.blueskyService}, ${LAMBDA_ENV.blueskyIdentifier} and ${LAMBDA_ENV.blueskySecretId}); stories wait on the announce queue`,
+  );
   return runtime;
 }
 

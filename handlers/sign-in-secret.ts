@@ -42,7 +42,10 @@ export function lambdaSignIn(env: NodeJS.ProcessEnv, baseUrl: string, key: strin
   try {
     const signIn = readSignInConfig(key === undefined ? rest : { ...rest, [SIGN_IN_ENV.privateKey]: key }, baseUrl);
     if (signIn !== undefined) return { signIn };
-    return { signIn: undefined, offHint: `deploy with -c blueskyOAuthClient=production and put the private key in the stack's SignInPrivateKey secret (docs/deploy.md)` };
+    return {
+      signIn: undefined,
+      offHint: `deploy with -c blueskyOAuthClient=production and put the private key in the stack's SignInPrivateKey secret (docs/deploy.md)`,
+    };
   } catch (error) {
     const from = secretId ? `; the key is read from the secret ${secretId}` : '';
     return { signIn: undefined, offHint: `${(error as Error).message}${from}` };

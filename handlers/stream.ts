@@ -65,7 +65,9 @@ export async function handleRecords(runtime: Runtime, records: readonly DynamoDB
     } catch (error) {
       tally.failed += 1;
       failures.push(id);
-      log(`lorebook: stream record ${id} (${record.eventName} ${keyText(record)}) failed: ${(error as Error).message ?? String(error)}; reported for retry`);
+      log(
+        `lorebook: stream record ${id} (${record.eventName} ${keyText(record)}) failed: ${(error as Error).message ?? String(error)}; reported for retry`,
+      );
     }
   }
   log(`lorebook: stream batch of ${records.length}: ${summary(tally)}`);

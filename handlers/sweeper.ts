@@ -24,11 +24,16 @@ export function createSweeperHandler(deps: HandlerDeps = {}): SweeperHandler {
     const { ctx, announcer, log } = await runtime();
     const dispatch = await dispatchNotifications(ctx);
     if (dispatch.events > 0) {
-      log(`lorebook: sweeper delivered ${dispatch.events} outbox event(s) the stream did not: ${dispatch.notifications_created} notification(s) created, ${dispatch.already_present} already present`);
+      log(
+        `lorebook: sweeper delivered ${dispatch.events} outbox event(s) the stream did not: ${dispatch.notifications_created} notification(s) created, ${dispatch.already_present} already present`,
+      );
     }
     if (announcer === undefined) return { dispatch, announce: undefined };
     const report = await sweepAnnouncements(ctx, announcer, {
-      onStory: (result, index, of) => log(`lorebook: sweep [${index + 1}/${of}] ${result.slug}: ${result.outcome}${result.error === undefined ? '' : ` (${result.error})`}`),
+      onStory: (result, index, of) =>
+        log(
+          `lorebook: sweep [${index + 1}/${of}] ${result.slug}: ${result.outcome}${result.error === undefined ? '' : ` (${result.error})`}`,
+        ),
     });
     log(`lorebook: announce sweep: ${summarize(report)}`);
     const { results: _results, ...announce } = report;

@@ -36,8 +36,16 @@ export function createAlarms(scope: Construct, { functions, streamFunction, dlq,
     }).addAlarmAction(new SnsAction(topic));
   };
   for (const [name, fn] of Object.entries(functions)) {
-    alarm(`${name}Errors`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), `lorebook ${name} function: invocations ended in an error (CloudWatch Logs say which)`);
-    alarm(`${name}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), `lorebook ${name} function: invocations throttled (account concurrency reached)`);
+    alarm(
+      `${name}Errors`,
+      fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+      `lorebook ${name} function: invocations ended in an error (CloudWatch Logs say which)`,
+    );
+    alarm(
+      `${name}Throttles`,
+      fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }),
+      `lorebook ${name} function: invocations throttled (account concurrency reached)`,
+    );
   }
   alarm(
     'StreamLag',

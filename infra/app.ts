@@ -27,6 +27,8 @@ const settings: LorebookSettings = {
 
 new LorebookStack(app, text('stackName') ?? 'Lorebook', settings, {
   description: 'lorebook: community story platform (Lambda + DynamoDB)',
-  ...(process.env.CDK_DEFAULT_ACCOUNT === undefined ? {} : { env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } }),
+  ...(process.env.CDK_DEFAULT_ACCOUNT === undefined
+    ? {}
+    : { env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } }),
 });
 app.synth();

@@ -7,7 +7,8 @@ import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodej
  * ESM output needs `require` for the CommonJS packages it pulls in (esbuild otherwise leaves a
  * __require that throws "Dynamic require of … is not supported" at run time).
  */
-export const REQUIRE_SHIM = "import { createRequire as __lorebookCreateRequire } from 'node:module'; const require = __lorebookCreateRequire(import.meta.url);";
+export const REQUIRE_SHIM =
+  "import { createRequire as __lorebookCreateRequire } from 'node:module'; const require = __lorebookCreateRequire(import.meta.url);";
 
 /** esbuild settings shared by the stack and the benchmark. */
 export const ESBUILD_SETTINGS = {

@@ -128,12 +128,20 @@ export class LorebookStack extends Stack {
 
     const dlq = connectStream(this, table, stream);
     scheduleSweeper(this, sweeper);
-    const topic = createAlarms(this, { functions: { Http: http, Stream: stream, Sweeper: sweeper }, streamFunction: stream, dlq, email: settings.alarmEmail });
+    const topic = createAlarms(this, {
+      functions: { Http: http, Stream: stream, Sweeper: sweeper },
+      streamFunction: stream,
+      dlq,
+      email: settings.alarmEmail,
+    });
 
     new CfnOutput(this, 'FunctionUrl', { value: url.url, description: 'MCP at <url>mcp, the API at <url>v1' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'LOREBOOK_TABLE for npm run token:aws' });
     new CfnOutput(this, 'BlueskySecretArn', { value: secret.secretArn, description: 'put the app password here (docs/deploy.md)' });
-    new CfnOutput(this, 'SignInKeySecretArn', { value: signInKey.secretArn, description: 'put the sign-in private key here (docs/deploy.md)' });
+    new CfnOutput(this, 'SignInKeySecretArn', {
+      value: signInKey.secretArn,
+      description: 'put the sign-in private key here (docs/deploy.md)',
+    });
     new CfnOutput(this, 'StreamDlqUrl', { value: dlq.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
   }
@@ -147,7 +155,9 @@ export class LorebookStack extends Stack {
 function checkHttpSettings(settings: LorebookSettings, feed: Record<string, string>): void {
   readConfig(feed);
   if (settings.blueskyOAuthClient !== undefined && settings.blueskyOAuthClient !== 'production') {
-    throw new Error(`blueskyOAuthClient must be "production" on AWS (the loopback client works on 127.0.0.1 only), got "${String(settings.blueskyOAuthClient)}"`);
+    throw new Error(
+      `blueskyOAuthClient must be "production" on AWS (the loopback client works on 127.0.0.1 only), got "${String(settings.blueskyOAuthClient)}"`,
+    );
   }
   if (settings.blueskyOAuthClient === 'production' && settings.baseUrl !== undefined && !settings.baseUrl.startsWith('https://')) {
     throw new Error(`Sign in with Bluesky needs an https baseUrl, got "${settings.baseUrl}"`);

@@ -22,7 +22,15 @@ export const TABLE_ACCESS = {
   /** Every use case: reads (Get, BatchGet, Query, TransactGet -> GetItem), the write pipeline
    * (single writes and TransactWrite -> Put/Update/Delete/ConditionCheck), lists on the GSIs. */
   http: {
-    table: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+    table: [
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:ConditionCheckItem',
+    ],
     indexes: ['dynamodb:Query'],
   },
   /** Fan-out (conditional PutItem per recipient, DeleteItem to retire the event) and announce
@@ -33,7 +41,14 @@ export const TABLE_ACCESS = {
   },
   /** The stream function's actions, plus Query: the outbox (base table) and the announce queue (GSI3). */
   sweeper: {
-    table: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    table: [
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ],
     indexes: ['dynamodb:Query'],
   },
 } as const satisfies Record<string, TableAccess>;

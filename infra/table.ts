@@ -22,7 +22,8 @@ function keyOf(keys: { AttributeName?: string; KeyType?: string }[] | undefined,
 
 function streamView(): StreamViewType {
   const view = schema.StreamSpecification?.StreamViewType;
-  if (schema.StreamSpecification?.StreamEnabled !== true || view === undefined) throw new Error('schema.ts must enable the stream: the stream function depends on it');
+  if (schema.StreamSpecification?.StreamEnabled !== true || view === undefined)
+    throw new Error('schema.ts must enable the stream: the stream function depends on it');
   return view as StreamViewType;
 }
 

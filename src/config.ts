@@ -103,7 +103,9 @@ function bluesky(env: NodeJS.ProcessEnv): BlueskyConfig | undefined {
   const missing = BLUESKY_ENV.filter((name) => !env[name]);
   if (missing.length === BLUESKY_ENV.length) return undefined;
   if (missing.length > 0) {
-    throw new Error(`Bluesky announcing needs ${BLUESKY_ENV.join(', ')}; ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not set (unset all three to turn announcing off)`);
+    throw new Error(
+      `Bluesky announcing needs ${BLUESKY_ENV.join(', ')}; ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not set (unset all three to turn announcing off)`,
+    );
   }
   const service = String(env.BLUESKY_SERVICE);
   if (!URL.canParse(service) || !/^https?:$/.test(new URL(service).protocol)) {

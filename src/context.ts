@@ -8,7 +8,11 @@ import { DEFAULT_ANNOUNCE_SETTINGS } from './outbox/announce-settings.ts';
 import type { Announcer } from './outbox/announcer.ts';
 import { createStoreClient } from './store/client.ts';
 
-export function buildContext(config: Config, endpoint = config.ddbEndpoint, announcer?: Announcer): AppContext & { announcing?: AnnounceSoon } {
+export function buildContext(
+  config: Config,
+  endpoint = config.ddbEndpoint,
+  announcer?: Announcer,
+): AppContext & { announcing?: AnnounceSoon } {
   const client = createStoreClient({
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(config.region === undefined ? {} : { region: config.region }),
@@ -38,12 +42,16 @@ const STALE_CLAIM_TIMEOUTS = 30;
 export function buildAnnouncer(config: Config, log: (line: string) => void): Announcer | undefined {
   const bluesky = config.bluesky;
   if (bluesky === undefined) {
-    log('lorebook: Bluesky announcing is off (set BLUESKY_SERVICE, BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD to turn it on); stories wait on the announce queue');
+    log(
+      'lorebook: Bluesky announcing is off (set BLUESKY_SERVICE, BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD to turn it on); stories wait on the announce queue',
+    );
     return undefined;
   }
   log(`lorebook: Bluesky announcing is on: posting as ${bluesky.identifier} on ${bluesky.service}`);
   if (/^(127\.|localhost$|\[::1\]$)/.test(new URL(config.http.baseUrl).hostname)) {
-    log(`lorebook: WARNING link cards will point at ${config.http.baseUrl}, this machine; set LOREBOOK_BASE_URL to the public URL before announcing for real`);
+    log(
+      `lorebook: WARNING link cards will point at ${config.http.baseUrl}, this machine; set LOREBOOK_BASE_URL to the public URL before announcing for real`,
+    );
   }
   return {
     port: createBlueskyClient({

@@ -90,9 +90,11 @@ export function createBlueskyClient(options: BlueskyOptions): BlueskyClient {
       shared = attempt;
       signingIn = attempt;
       // Settled either way, it is no longer in flight (a newer one may have replaced it already).
-      void attempt.done.catch(() => undefined).finally(() => {
-        if (signingIn === attempt) signingIn = undefined;
-      });
+      void attempt.done
+        .catch(() => undefined)
+        .finally(() => {
+          if (signingIn === attempt) signingIn = undefined;
+        });
     }
     try {
       return await shared.done;
@@ -126,7 +128,11 @@ export function createBlueskyClient(options: BlueskyOptions): BlueskyClient {
       const thumb =
         post.thumb === undefined
           ? undefined
-          : (await call('upload', () => agent.uploadBlob(post.thumb?.data as Uint8Array, { encoding: post.thumb?.mimeType, signal: signal() }))).data.blob;
+          : (
+              await call('upload', () =>
+                agent.uploadBlob(post.thumb?.data as Uint8Array, { encoding: post.thumb?.mimeType, signal: signal() }),
+              )
+            ).data.blob;
       const record = await call('post', () => postRecord(post, resolverFor(agent), new Date(now()).toISOString(), thumb));
       const rkey = storyRecordKey(post.slug, post.publishedAt);
       const { data } = await call('post', () =>

@@ -37,7 +37,9 @@ export function toAnnounceFailure(error: unknown, step: Step, where: string, now
   }
   if (status >= 500) return new AnnounceFailure('server', `${step}: ${where} failed with ${status} (${detail})`, { cause: error });
   if (step !== 'sign-in' && isSessionRefused(error)) {
-    return new AnnounceFailure('server', `${step}: ${where} refused the session (${status} ${detail}); the next attempt signs in again`, { cause: error });
+    return new AnnounceFailure('server', `${step}: ${where} refused the session (${status} ${detail}); the next attempt signs in again`, {
+      cause: error,
+    });
   }
   if (step === 'sign-in' && (status === 401 || status === 400 || status === 403)) {
     return new AnnounceFailure(
@@ -50,7 +52,10 @@ export function toAnnounceFailure(error: unknown, step: Step, where: string, now
 }
 
 /** retry-after (seconds or an HTTP date), else ratelimit-reset (epoch seconds), in ms from now. */
-export function retryAfter(headers: Readonly<Record<string, string | undefined>> | undefined, now: () => number = Date.now): number | undefined {
+export function retryAfter(
+  headers: Readonly<Record<string, string | undefined>> | undefined,
+  now: () => number = Date.now,
+): number | undefined {
   const value = headers?.['retry-after'];
   if (value !== undefined && value.trim() !== '') {
     const seconds = Number(value);
@@ -76,7 +81,7 @@ function describe(error: unknown): string {
   const chain = causes(error);
   const named = chain.map((cause) => {
     const xrpc = (cause as { error?: unknown }).error;
-    const label = typeof xrpc === 'string' && xrpc !== '' ? xrpc : cause.code ?? cause.name;
+    const label = typeof xrpc === 'string' && xrpc !== '' ? xrpc : (cause.code ?? cause.name);
     return cause.message !== undefined && cause.message !== '' ? `${label}: ${cause.message}` : String(label);
   });
   return [...new Set(named)].join(' <- ').slice(0, 300);

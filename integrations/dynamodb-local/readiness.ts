@@ -7,22 +7,17 @@ import { request } from 'node:http';
 const LIST_TABLES_HEADERS = {
   'content-type': 'application/x-amz-json-1.0',
   'x-amz-target': 'DynamoDB_20120810.ListTables',
-  authorization:
-    'AWS4-HMAC-SHA256 Credential=local/20200101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+  authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
 };
 
 /** One ListTables round trip; resolves true on HTTP 200, false on any failure. */
 export function listTablesSucceeds(endpoint: string, timeoutMs = 1_000): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = request(
-      endpoint,
-      { method: 'POST', headers: LIST_TABLES_HEADERS, agent: false, timeout: timeoutMs },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode === 200));
-        res.on('error', () => resolve(false));
-      },
-    );
+    const req = request(endpoint, { method: 'POST', headers: LIST_TABLES_HEADERS, agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+      res.on('error', () => resolve(false));
+    });
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(false));
     req.end('{}');

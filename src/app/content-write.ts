@@ -29,7 +29,9 @@ import type { WritePlan } from './write-once.ts';
 
 export const storyPath = (slug: string): string => `/s/${slug}`;
 
-export function contentOutcome(meta: Pick<StoryMeta, 'slug' | 'revision' | 'content_hash' | 'title' | 'visibility' | 'hidden'>): ContentOutcome {
+export function contentOutcome(
+  meta: Pick<StoryMeta, 'slug' | 'revision' | 'content_hash' | 'title' | 'visibility' | 'hidden'>,
+): ContentOutcome {
   return {
     slug: meta.slug,
     revision: meta.revision,
@@ -129,7 +131,13 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
   const told = correction === undefined ? [] : correctionRecipients(correction);
   if (correction !== undefined && told.length > 0) actions.push(createItem(correctionOutboxItem(correction)));
   return {
-    outcome: contentOutcome({ ...meta, revision, content_hash: story.contentHash, title: story.frontMatter.title, visibility: story.frontMatter.visibility }),
+    outcome: contentOutcome({
+      ...meta,
+      revision,
+      content_hash: story.contentHash,
+      title: story.frontMatter.title,
+      visibility: story.frontMatter.visibility,
+    }),
     actions,
     guards: [],
     notified: told.length,
@@ -149,4 +157,3 @@ function correctionEvent(change: NewRevision, revision: number): CorrectionEvent
     recipients: change.meta.reproducers,
   };
 }
-

@@ -26,7 +26,8 @@ export const editStoryInputSchema = describedObject(
     kind: '"rephrase" (same meaning, better words), "addition" (new information) or "correction" (something was wrong: needs a note, and every reproducer is told).',
     note: 'What changed, in a sentence or two; required for a correction.',
     source: 'Optional: where the new information came from (a link, an issue).',
-    base_revision: 'The revision you edited (get_story answers it). If the story moved past it the answer is revision_conflict: read it again and redo your edit on top.',
+    base_revision:
+      'The revision you edited (get_story answers it). If the story moved past it the answer is revision_conflict: read it again and redo your edit on top.',
     op_id: OP_ID_DESCRIPTION,
   },
 );

@@ -32,7 +32,10 @@ export const markNotificationsReadOutputSchema = z.object({
   read: z.array(z.string()).optional().describe('By ids: the ids that are read now (by this or an earlier call), newest first.'),
   unknown: z.array(z.string()).optional().describe('By ids: ids with no notification in your inbox.'),
   up_to: z.string().optional().describe('By up_to: the id you passed.'),
-  more: z.boolean().optional().describe('By up_to: unread notifications at or before up_to may remain; call again with up_to = next_up_to.'),
+  more: z
+    .boolean()
+    .optional()
+    .describe('By up_to: unread notifications at or before up_to may remain; call again with up_to = next_up_to.'),
   next_up_to: z.string().optional(),
   replayed: replayedField,
 });

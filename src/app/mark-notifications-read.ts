@@ -91,5 +91,9 @@ function markUpTo(ctx: AppContext, caller: Caller, upTo: string, opId: string | 
 
 /** Marks one notification read only while it is unread: a second marking finds nothing to do. */
 export function markRead(key: ItemKey): UpdateAction {
-  return updateItem(key, { set: { read: true } }, { expression: '#read = :false', names: { '#read': 'read' }, values: { ':false': false } });
+  return updateItem(
+    key,
+    { set: { read: true } },
+    { expression: '#read = :false', names: { '#read': 'read' }, values: { ':false': false } },
+  );
 }

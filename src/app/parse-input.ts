@@ -18,7 +18,10 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
       fields[field] = fields[field] === undefined ? issue.message : `${fields[field]}; ${issue.message}`;
     }
   }
-  throw validationFailed(`The ${what} arguments are not valid: ${Object.keys(fields).join(', ')}. Fix the named fields and call again.`, fields);
+  throw validationFailed(
+    `The ${what} arguments are not valid: ${Object.keys(fields).join(', ')}. Fix the named fields and call again.`,
+    fields,
+  );
 }
 
 /**

@@ -42,8 +42,10 @@ export const storyPartsSchema = describedObject(
     image_alt: 'The alt text of image.',
     agent: 'Optional: the agent that did the work, e.g. "claude-code".',
     model: 'Optional: the model behind the agent.',
-    check: 'Optional "Check if this applies to you" section, in this order: Applies if:, read-only steps (numbered, bulleted or one per line), Has the problem:, Doesn\'t have it:. Each label starts a line or a sentence.',
-    reproduce: 'The "Reproduce this" section of a success story, in this order: Prerequisites:, Your agent will need from you:, Steps: (numbered, bulleted or one per line), Verify:. Each label starts a line or a sentence.',
+    check:
+      'Optional "Check if this applies to you" section, in this order: Applies if:, read-only steps (numbered, bulleted or one per line), Has the problem:, Doesn\'t have it:. Each label starts a line or a sentence.',
+    reproduce:
+      'The "Reproduce this" section of a success story, in this order: Prerequisites:, Your agent will need from you:, Steps: (numbered, bulleted or one per line), Verify:. Each label starts a line or a sentence.',
     what_i_tried: 'The "What I tried" section of a fail story: numbered attempts and what each did.',
     what_i_need: 'The "What I need" section of a fail story: the question for other agents.',
   },
@@ -58,10 +60,12 @@ export const publishStoryInputSchema = describedObject(
     op_id: z.string().optional(),
   },
   {
-    markdown: 'The whole story: YAML front matter (title, date, tags, type, status, reproducible, visibility, stack, ...) and the markdown body. Send this or parts, not both.',
+    markdown:
+      'The whole story: YAML front matter (title, date, tags, type, status, reproducible, visibility, stack, ...) and the markdown body. Send this or parts, not both.',
     parts: 'The story as fields; lorebook assembles the same markdown. Send this or markdown, not both.',
     slug: 'Only to target one of your existing stories explicitly (a key); leave it out for a new story, whose slug is made from date and title.',
-    base_revision: 'The revision your new version is based on; if the story has moved past it the answer is revision_conflict and nothing is overwritten.',
+    base_revision:
+      'The revision your new version is based on; if the story has moved past it the answer is revision_conflict and nothing is overwritten.',
     op_id: OP_ID_DESCRIPTION,
   },
 ).refine((input) => (input.markdown === undefined) !== (input.parts === undefined), {

@@ -26,39 +26,43 @@ import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ContentOutcome>> {
   const input = parseInput(publishStoryInputSchema, raw, PUBLISH_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
-  const story: ParsedStory =
-    await parseStoryOffloaded(input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts });
+  const story: ParsedStory = await parseStoryOffloaded(
+    input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts },
+  );
   const slug = targetSlug(input.slug, story);
 
-  return announceAfterCommit(ctx, await writeOnce(ctx, {
-    tool: PUBLISH_TOOL,
-    caller,
-    opId,
-    // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
-    fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
-    reads: [storyKey(slug), feedMonthsKey],
-    plan(read, { firstRead, now }): WritePlan<ContentOutcome> {
-      const at = new Date(now).toISOString();
-      const stored = pick(read, storyKey(slug));
-      const months = monthsOf(pick(read, feedMonthsKey));
-      if (stored === undefined) {
-        if (input.slug !== undefined || input.base_revision !== undefined) throw notFound(slug);
-        return planFirstPublish(slug, story, caller, at, months);
-      }
-      const meta = toStoryMeta(stored);
-      // Another author's private or hidden story answers exactly as an unknown slug does, so
-      // publishing cannot probe which unseen slugs exist; only a story the caller can see is "taken".
-      if (meta.author !== caller.account) throw canSee(meta, caller) ? slugTaken(slug) : notFound(slug);
-      if (meta.date !== story.frontMatter.date) {
-        throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
-          'front_matter.date': `Send date ${meta.date}, the date this story was first published with; it never changes.`,
-        });
-      }
-      const first = pick(firstRead, storyKey(slug));
-      const baseRevision = input.base_revision ?? (first === undefined ? 0 : toStoryMeta(first).revision);
-      return planNewRevision({ meta, story, caller, baseRevision, record: { kind: 'republish' }, at, feedMonths: months });
-    },
-  }));
+  return announceAfterCommit(
+    ctx,
+    await writeOnce(ctx, {
+      tool: PUBLISH_TOOL,
+      caller,
+      opId,
+      // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
+      fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
+      reads: [storyKey(slug), feedMonthsKey],
+      plan(read, { firstRead, now }): WritePlan<ContentOutcome> {
+        const at = new Date(now).toISOString();
+        const stored = pick(read, storyKey(slug));
+        const months = monthsOf(pick(read, feedMonthsKey));
+        if (stored === undefined) {
+          if (input.slug !== undefined || input.base_revision !== undefined) throw notFound(slug);
+          return planFirstPublish(slug, story, caller, at, months);
+        }
+        const meta = toStoryMeta(stored);
+        // Another author's private or hidden story answers exactly as an unknown slug does, so
+        // publishing cannot probe which unseen slugs exist; only a story the caller can see is "taken".
+        if (meta.author !== caller.account) throw canSee(meta, caller) ? slugTaken(slug) : notFound(slug);
+        if (meta.date !== story.frontMatter.date) {
+          throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
+            'front_matter.date': `Send date ${meta.date}, the date this story was first published with; it never changes.`,
+          });
+        }
+        const first = pick(firstRead, storyKey(slug));
+        const baseRevision = input.base_revision ?? (first === undefined ? 0 : toStoryMeta(first).revision);
+        return planNewRevision({ meta, story, caller, baseRevision, record: { kind: 'republish' }, at, feedMonths: months });
+      },
+    }),
+  );
 }
 
 function targetSlug(explicit: string | undefined, story: ParsedStory): string {
@@ -71,11 +75,24 @@ function targetSlug(explicit: string | undefined, story: ParsedStory): string {
   return explicit;
 }
 
-function planFirstPublish(slug: string, story: ParsedStory, caller: Caller, at: string, months: readonly string[]): WritePlan<ContentOutcome> {
+function planFirstPublish(
+  slug: string,
+  story: ParsedStory,
+  caller: Caller,
+  at: string,
+  months: readonly string[],
+): WritePlan<ContentOutcome> {
   const meta = newStoryMetaItem({ slug, author: caller.account, story, at });
   const listed = isListedPublicly(story.frontMatter.visibility, false);
   return {
-    outcome: contentOutcome({ slug, revision: 1, content_hash: story.contentHash, title: story.frontMatter.title, visibility: story.frontMatter.visibility, hidden: false }),
+    outcome: contentOutcome({
+      slug,
+      revision: 1,
+      content_hash: story.contentHash,
+      title: story.frontMatter.title,
+      visibility: story.frontMatter.visibility,
+      hidden: false,
+    }),
     actions: [
       createItem(meta),
       createItem(bodyItem(slug, story, 1)),
@@ -93,4 +110,3 @@ function slugTaken(slug: string): LorebookError {
     { details: { slug } },
   );
 }
-

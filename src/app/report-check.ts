@@ -65,7 +65,11 @@ export async function reportCheck(ctx: AppContext, caller: Caller, raw: unknown)
   });
 }
 
-function outcome(meta: StoryMeta, check: Pick<CheckReport, 'result' | 'counted'>, moves: Partial<Record<CheckResult, number>>): CheckOutcome {
+function outcome(
+  meta: StoryMeta,
+  check: Pick<CheckReport, 'result' | 'counted'>,
+  moves: Partial<Record<CheckResult, number>>,
+): CheckOutcome {
   return {
     slug: meta.slug,
     result: check.result,
@@ -81,7 +85,8 @@ function refuseNotApplicable(raw: unknown): void {
   const result = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).result : undefined;
   if (typeof result === 'string' && NOT_APPLICABLE.has(result.trim().toLowerCase())) {
     throw validationFailed('A check that does not apply to you is not reported.', {
-      result: 'Do not call report_check when the story\'s "Applies if" does not match your project: report only has_problem or no_problem after running its read-only steps.',
+      result:
+        'Do not call report_check when the story\'s "Applies if" does not match your project: report only has_problem or no_problem after running its read-only steps.',
     });
   }
 }

@@ -26,8 +26,8 @@ export const reportReproductionInputSchema = describedObject(
     note: 'What happened, briefly: what differed, what you had to change.',
     agent: 'Optional: the agent that reproduced it, e.g. "claude-code".',
     env: 'Optional: the environment (OS, versions) it ran in.',
-    duration_min: 'Optional: minutes it took. Not part of the report\'s identity: re-measuring is the same report.',
-    tokens: 'Optional: tokens it took. Not part of the report\'s identity.',
+    duration_min: "Optional: minutes it took. Not part of the report's identity: re-measuring is the same report.",
+    tokens: "Optional: tokens it took. Not part of the report's identity.",
     op_id: OP_ID_DESCRIPTION,
   },
 );

@@ -69,12 +69,22 @@ export async function reportReproduction(ctx: AppContext, caller: Caller, raw: u
 
 function planFirstReport(ctx: AppContext, meta: StoryMeta, report: Reproduction, caller: Caller): WritePlan<ReproductionOutcome> {
   if (!report.counted) {
-    return { outcome: outcome(meta, report.result, false, meta.counts, meta.reproducers.length), actions: [createItem(reproductionItem(report))], guards: [] };
+    return {
+      outcome: outcome(meta, report.result, false, meta.counts, meta.reproducers.length),
+      actions: [createItem(reproductionItem(report))],
+      guards: [],
+    };
   }
   // Checked here from what was read; countMember's own cap condition closes the race past it.
   if (meta.reproducers.length >= ctx.config.reproducerCap) throw reproducerCapReached(meta, ctx.config.reproducerCap);
   return {
-    outcome: outcome(meta, report.result, true, { ...meta.counts, [report.result]: meta.counts[report.result] + 1 }, meta.reproducers.length + 1),
+    outcome: outcome(
+      meta,
+      report.result,
+      true,
+      { ...meta.counts, [report.result]: meta.counts[report.result] + 1 },
+      meta.reproducers.length + 1,
+    ),
     actions: [
       createItem(reproductionItem(report)),
       countMember(reproducerCounter(meta.slug, report.account), report.result, ctx.config.reproducerCap),

@@ -12,13 +12,7 @@ import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem } from '../store/replace-by-key.ts';
 import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
-import {
-  FEED_INDEX_ATTRIBUTES,
-  feedIndexFields,
-  isListedPublicly,
-  toStoryMeta,
-  type StoryMeta,
-} from '../store/story/story-items.ts';
+import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, toStoryMeta, type StoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseInput } from './parse-input.ts';
@@ -32,22 +26,25 @@ export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknow
   const slug = parseSlug(input.slug);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
 
-  return announceAfterCommit(ctx, await writeOnce(ctx, {
-    tool: SET_VISIBILITY_TOOL,
-    caller,
-    opId,
-    fingerprint: fingerprint(SET_VISIBILITY_TOOL, { slug, hidden: input.hidden }),
-    reads: [storyKey(slug), feedMonthsKey],
-    plan(read, { now }): WritePlan<VisibilityOutcome> {
-      const stored = pick(read, storyKey(slug));
-      const meta = ownStory(stored === undefined ? undefined : toStoryMeta(stored), slug, caller, 'hide or unhide it');
-      const outcome: VisibilityOutcome = { slug, hidden: input.hidden, visibility: meta.visibility };
-      if (meta.hidden === input.hidden) return { outcome, actions: [], guards: [checkItem(storyKey(slug), asRead(meta))] };
-      const at = new Date(now).toISOString();
-      const actions = input.hidden ? planHide(meta, at) : planUnhide(meta, monthsOf(pick(read, feedMonthsKey)), at);
-      return { outcome, actions, guards: [] };
-    },
-  }));
+  return announceAfterCommit(
+    ctx,
+    await writeOnce(ctx, {
+      tool: SET_VISIBILITY_TOOL,
+      caller,
+      opId,
+      fingerprint: fingerprint(SET_VISIBILITY_TOOL, { slug, hidden: input.hidden }),
+      reads: [storyKey(slug), feedMonthsKey],
+      plan(read, { now }): WritePlan<VisibilityOutcome> {
+        const stored = pick(read, storyKey(slug));
+        const meta = ownStory(stored === undefined ? undefined : toStoryMeta(stored), slug, caller, 'hide or unhide it');
+        const outcome: VisibilityOutcome = { slug, hidden: input.hidden, visibility: meta.visibility };
+        if (meta.hidden === input.hidden) return { outcome, actions: [], guards: [checkItem(storyKey(slug), asRead(meta))] };
+        const at = new Date(now).toISOString();
+        const actions = input.hidden ? planHide(meta, at) : planUnhide(meta, monthsOf(pick(read, feedMonthsKey)), at);
+        return { outcome, actions, guards: [] };
+      },
+    }),
+  );
 }
 
 /**

@@ -5,7 +5,10 @@ import type { Caller } from './app-context.ts';
 
 export function signedIn(caller: Caller | undefined): Caller {
   if (caller === undefined) {
-    throw new LorebookError('unauthenticated', 'This tool needs a lorebook token. Connect with an Authorization: Bearer header (npm run token -- create --handle you).');
+    throw new LorebookError(
+      'unauthenticated',
+      'This tool needs a lorebook token. Connect with an Authorization: Bearer header (npm run token -- create --handle you).',
+    );
   }
   return caller;
 }

@@ -20,7 +20,10 @@ export function visibleStory(meta: StoryMeta | undefined, slug: string, caller: 
 export function ownStory(meta: StoryMeta | undefined, slug: string, caller: Caller, action: string): StoryMeta {
   const story = visibleStory(meta, slug, caller);
   if (story.author !== caller.account) {
-    throw forbidden(`Only the author of "${slug}" can ${action}. To add what you learned, use report_reproduction or report_check instead.`, { slug });
+    throw forbidden(
+      `Only the author of "${slug}" can ${action}. To add what you learned, use report_reproduction or report_check instead.`,
+      { slug },
+    );
   }
   return story;
 }

@@ -50,7 +50,11 @@ export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw:
         counts = { ...counts, [existing.result]: counts[existing.result] - 1 };
         reproducers -= 1;
       }
-      return { outcome: { slug, withdrawn: true, counts: reproductionCounts(counts), reproducers_count: reproducers }, actions, guards: [] };
+      return {
+        outcome: { slug, withdrawn: true, counts: reproductionCounts(counts), reproducers_count: reproducers },
+        actions,
+        guards: [],
+      };
     },
   });
 }

@@ -49,10 +49,12 @@ export const ANONYMOUS_HTTP_ROUTES: readonly string[] = [
   `GET ${RESOURCE_METADATA_PATH}`,
 ];
 
-const anonymousRoutes: ReadonlySet<string> = new Set(ANONYMOUS_HTTP_ROUTES.map((route) => {
-  const [method = '', pattern = ''] = route.split(' ');
-  return routeId(method, pattern);
-}));
+const anonymousRoutes: ReadonlySet<string> = new Set(
+  ANONYMOUS_HTTP_ROUTES.map((route) => {
+    const [method = '', pattern = ''] = route.split(' ');
+    return routeId(method, pattern);
+  }),
+);
 
 export function httpRouteIsAnonymous(method: string, routePattern: string): boolean {
   return anonymousRoutes.has(routeId(method, routePattern));

@@ -14,7 +14,8 @@ export const SIGN_IN_BINDING_COOKIE_PATH = '/auth';
 /** 32 bytes of base64url without padding are 43 characters. */
 const NONCE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-export const bindingHash = (nonce: string): string => createHash('sha256').update(`lorebook sign-in binding\u0000${nonce}`, 'utf8').digest('hex');
+export const bindingHash = (nonce: string): string =>
+  createHash('sha256').update(`lorebook sign-in binding\u0000${nonce}`, 'utf8').digest('hex');
 
 /** The browser's nonce from its Cookie header, when it has the shape of one. */
 export function bindingNonce(cookieHeader: string | undefined): string | undefined {

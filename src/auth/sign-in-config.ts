@@ -74,11 +74,15 @@ export function readSignInConfig(env: NodeJS.ProcessEnv, baseUrl: string): SignI
     return { mode, ...resolution };
   }
   if (new URL(baseUrl).protocol !== 'https:') {
-    throw new Error(`${SIGN_IN_ENV.mode}=production needs an https LOREBOOK_BASE_URL (PDSs fetch the client metadata from it), got "${baseUrl}"`);
+    throw new Error(
+      `${SIGN_IN_ENV.mode}=production needs an https LOREBOOK_BASE_URL (PDSs fetch the client metadata from it), got "${baseUrl}"`,
+    );
   }
   const privateKeyJwk = env[SIGN_IN_ENV.privateKey];
   if (privateKeyJwk === undefined || privateKeyJwk === '') {
-    throw new Error(`${SIGN_IN_ENV.mode}=production needs ${SIGN_IN_ENV.privateKey}: a private ES256 key as a JWK with a "kid" (JSON text)`);
+    throw new Error(
+      `${SIGN_IN_ENV.mode}=production needs ${SIGN_IN_ENV.privateKey}: a private ES256 key as a JWK with a "kid" (JSON text)`,
+    );
   }
   let jwk: unknown;
   try {

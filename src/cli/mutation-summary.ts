@@ -52,13 +52,25 @@ function counts(mutants: readonly Mutant[]): Record<(typeof COUNTED)[number], nu
   const by = (status: string): number => mutants.filter((mutant) => mutant.status === status).length;
   const [killed, timeout, survived, noCoverage] = COUNTED.map(by) as [number, number, number, number];
   const total = killed + timeout + survived + noCoverage;
-  return { Killed: killed, Timeout: timeout, Survived: survived, NoCoverage: noCoverage, total, ignored: by('Ignored'), score: total === 0 ? 'n/a' : `${((100 * (killed + timeout)) / total).toFixed(1)} %` };
+  return {
+    Killed: killed,
+    Timeout: timeout,
+    Survived: survived,
+    NoCoverage: noCoverage,
+    total,
+    ignored: by('Ignored'),
+    score: total === 0 ? 'n/a' : `${((100 * (killed + timeout)) / total).toFixed(1)} %`,
+  };
 }
 
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('`', "'");
 
 function main(argv: string[]): number {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { survivors: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { survivors: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+  });
   if (values.help || positionals.length !== 1) {
     process.stdout.write(HELP);
     return values.help ? 0 : 2;
@@ -66,13 +78,18 @@ function main(argv: string[]): number {
   const input = positionals[0] as string;
   const report = statSync(input).isDirectory() ? reportFromEvents(input) : (JSON.parse(readFileSync(input, 'utf8')) as Report);
   const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
-  const lines = ['| file | mutants | killed | timeout | survived | no coverage | score | ignored (not run) |', '|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| file | mutants | killed | timeout | survived | no coverage | score | ignored (not run) |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const [name, file] of files) {
     const c = counts(file.mutants);
     lines.push(`| \`${name}\` | ${c.total} | ${c.Killed} | ${c.Timeout} | ${c.Survived} | ${c.NoCoverage} | ${c.score} | ${c.ignored} |`);
   }
   const all = counts(files.flatMap(([, file]) => file.mutants));
-  lines.push(`| **total** | ${all.total} | ${all.Killed} | ${all.Timeout} | ${all.Survived} | ${all.NoCoverage} | **${all.score}** | ${all.ignored} |`);
+  lines.push(
+    `| **total** | ${all.total} | ${all.Killed} | ${all.Timeout} | ${all.Survived} | ${all.NoCoverage} | **${all.score}** | ${all.ignored} |`,
+  );
   if (values.survivors) {
     lines.push('', '| file:line | status | mutator | original | mutant |', '|---|---|---|---|---|');
     for (const [name, file] of files) {
@@ -80,7 +97,9 @@ function main(argv: string[]): number {
       for (const mutant of file.mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')) {
         const line = mutant.location.start.line;
         const original = (source[line - 1] ?? '').trim().slice(0, 110);
-        lines.push(`| ${name}:${line} | ${mutant.status} | ${mutant.mutatorName} | \`${cell(original)}\` | \`${cell((mutant.replacement ?? '').slice(0, 80))}\` |`);
+        lines.push(
+          `| ${name}:${line} | ${mutant.status} | ${mutant.mutatorName} | \`${cell(original)}\` | \`${cell((mutant.replacement ?? '').slice(0, 80))}\` |`,
+        );
       }
     }
   }

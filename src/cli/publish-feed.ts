@@ -9,7 +9,8 @@ import { settingsHelp } from '../settings/settings-help.ts';
 import { feedUri, serviceDid } from '../domain/feed-generator.ts';
 
 const DEFAULT_NAME = 'lorebook stories';
-const DEFAULT_DESCRIPTION = 'New stories on lorebook: what people and their agents built, what failed, what worked — and whether it worked for others.';
+const DEFAULT_DESCRIPTION =
+  'New stories on lorebook: what people and their agents built, what failed, what worked — and whether it worked for others.';
 
 const HELP = `usage: npm run bsky:publish-feed [-- --display-name <text>] [--description <text>] [--json]
 
@@ -72,15 +73,14 @@ async function main(argv: string[]): Promise<number> {
     if (!config.http.baseUrl.startsWith('https://')) {
       err(`publish-feed: WARNING ${config.http.baseUrl} is not https: Bluesky resolves ${did} only over https at a public host`);
     }
-    const published = await publishFeedRecord(
-      { ...config.bluesky },
-      config.feedGenerator.rkey,
-      { did, displayName, description },
-      (line) => err(`publish-feed: ${line}`),
+    const published = await publishFeedRecord({ ...config.bluesky }, config.feedGenerator.rkey, { did, displayName, description }, (line) =>
+      err(`publish-feed: ${line}`),
     );
     err(`publish-feed: ${published.outcome} ${published.uri} (cid ${published.cid}) for the feed generator ${did}`);
     if (config.feedGenerator.publisherDid !== published.publisherDid) {
-      err(`publish-feed: start the server with BLUESKY_FEED_PUBLISHER_DID=${published.publisherDid} so it serves ${feedUri(published.publisherDid, config.feedGenerator.rkey)}`);
+      err(
+        `publish-feed: start the server with BLUESKY_FEED_PUBLISHER_DID=${published.publisherDid} so it serves ${feedUri(published.publisherDid, config.feedGenerator.rkey)}`,
+      );
     }
     out(json ? JSON.stringify({ ...published, service_did: did }, null, 2) : `publish-feed: ${published.outcome} ${published.uri}`);
     return 0;

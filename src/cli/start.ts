@@ -46,7 +46,9 @@ async function lockDataDir(): Promise<DataDirLock> {
     const lock = tryLockDataDir(config.dataDir);
     if (lock !== undefined) return lock;
     if (Date.now() >= deadline) {
-      throw new Error(`Another lorebook process holds ${lockFilePath(config.dataDir)}. Stop it (or delete the lock file if none is running).`);
+      throw new Error(
+        `Another lorebook process holds ${lockFilePath(config.dataDir)}. Stop it (or delete the lock file if none is running).`,
+      );
     }
     if (!told) log(`lorebook: waiting for another process using ${config.dataDir} to finish`);
     told = true;
@@ -75,7 +77,9 @@ if (ddb !== undefined) writeEndpointFile(config.dataDir, ddb.endpoint);
 log(`lorebook: table "${config.tableName}" ready at ${endpoint}${ddb === undefined ? '' : ` (DynamoDB Local pid ${ddb.pid})`}`);
 
 const sweeps: SweepSchedule | undefined =
-  announcer === undefined || config.bluesky === undefined ? undefined : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
+  announcer === undefined || config.bluesky === undefined
+    ? undefined
+    : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
 // No table stream runs here: the dispatcher runs after each correction's commit, and as a backstop.
 const notifying = startNotificationDispatch(ctx, { intervalMs: config.dispatchIntervalMs, log });
@@ -91,7 +95,8 @@ const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   listening.once('error', reject);
 }).catch(async (error: unknown) => {
   await stopStore();
-  const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is in use (set PORT to another one)` : String(error);
+  const reason =
+    (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is in use (set PORT to another one)` : String(error);
   log(`lorebook: could not start the server: ${reason}`);
   return process.exit(1);
 });

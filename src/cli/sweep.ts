@@ -91,7 +91,8 @@ async function main(argv: string[]): Promise<number> {
     if (values.now !== undefined) now = parseNow(values.now);
     if (values.limit !== undefined) {
       limit = Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT) throw new Error(`--limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT)
+        throw new Error(`--limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
     }
   } catch (error) {
     err(`sweep: ${(error as Error).message}\n\n${HELP}`);
@@ -120,13 +121,21 @@ async function main(argv: string[]): Promise<number> {
     }
     stderrLog(`sweep: looking at up to ${limit} due announcement(s) in table "${config.tableName}" at ${store.endpoint}`);
     // These lines quote Bluesky's own error messages: one escaped line each (src/log-sink.ts).
-    const report = await sweepAnnouncements(ctx, { ...announcer, log: (line) => stderrLog(`sweep: ${line}`) }, {
-      limit,
-      onStory: (result, index, of) => stderrLog(progress(result, index, of)),
-      ...(now === undefined ? {} : { now }),
-    });
+    const report = await sweepAnnouncements(
+      ctx,
+      { ...announcer, log: (line) => stderrLog(`sweep: ${line}`) },
+      {
+        limit,
+        onStory: (result, index, of) => stderrLog(progress(result, index, of)),
+        ...(now === undefined ? {} : { now }),
+      },
+    );
     for (const skip of report.skipped) stderrLog(`sweep: skipped ${skip.slug}: ${describeSkip(skip, Date.parse(report.at))}`);
-    out(json ? JSON.stringify({ ...report, results: report.results.map(({ failure: _failure, ...rest }) => rest) }, null, 2) : `sweep: ${summarize(report)}`);
+    out(
+      json
+        ? JSON.stringify({ ...report, results: report.results.map(({ failure: _failure, ...rest }) => rest) }, null, 2)
+        : `sweep: ${summarize(report)}`,
+    );
     return 0;
   } catch (error) {
     stderrLog(`sweep: ${(error as Error).message ?? String(error)}`);

@@ -38,7 +38,12 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { handle: { type: 'string' }, expires: { type: 'string' }, client: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+    options: {
+      handle: { type: 'string' },
+      expires: { type: 'string' },
+      client: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
   });
   const [command, id] = positionals;
   if (values.help || command === undefined) {
@@ -57,11 +62,21 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'create' && values.handle !== undefined) {
       const expiresInSeconds = parseDuration(values.expires ?? '30d');
       if (expiresInSeconds === undefined) throw new Error(`--expires "${values.expires}" is not a duration like 30d, 12h or 90m`);
-      const created = await createToken(ctx, { handle: values.handle, expiresInSeconds, ...(values.client === undefined ? {} : { client: values.client }) });
-      out(`Token for ${created.handle} (account ${created.account}), valid until ${created.expires_at}:\n\n  ${created.token}\n\nShown once; send it as  Authorization: Bearer <token>. Token id: ${created.token_id}`);
+      const created = await createToken(ctx, {
+        handle: values.handle,
+        expiresInSeconds,
+        ...(values.client === undefined ? {} : { client: values.client }),
+      });
+      out(
+        `Token for ${created.handle} (account ${created.account}), valid until ${created.expires_at}:\n\n  ${created.token}\n\nShown once; send it as  Authorization: Bearer <token>. Token id: ${created.token_id}`,
+      );
     } else if (command === 'list' && values.handle !== undefined) {
       const listed = await listTokens(ctx, { handle: values.handle });
-      out(listed.tokens.length === 0 ? `${listed.handle} has no live tokens.` : listed.tokens.map((t) => `${t.token_id}  ${t.client ?? '-'}  expires ${t.expires_at}`).join('\n'));
+      out(
+        listed.tokens.length === 0
+          ? `${listed.handle} has no live tokens.`
+          : listed.tokens.map((t) => `${t.token_id}  ${t.client ?? '-'}  expires ${t.expires_at}`).join('\n'),
+      );
     } else if (command === 'revoke' && id !== undefined) {
       const revoked = await revokeToken(ctx, { token_id: id });
       out(revoked.revoked ? `Revoked ${revoked.token_id}.` : `No live token has the id ${revoked.token_id}; nothing changed.`);

@@ -4,7 +4,8 @@
 // undefined in an array becomes null, non-finite numbers become null).
 
 function canonical(value: unknown): unknown {
-  const json = value !== null && typeof value === 'object' && 'toJSON' in value && typeof value.toJSON === 'function' ? value.toJSON() : value;
+  const json =
+    value !== null && typeof value === 'object' && 'toJSON' in value && typeof value.toJSON === 'function' ? value.toJSON() : value;
   if (Array.isArray(json)) return json.map((item) => (item === undefined ? null : canonical(item)));
   if (json === null || typeof json !== 'object') return json;
   const sorted: Record<string, unknown> = {};

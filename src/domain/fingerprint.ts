@@ -10,6 +10,8 @@ export const FINGERPRINT_VERSION = 'v1';
  * normalised, measurement fields dropped) so a replay that means the same thing matches.
  */
 export function fingerprint(tool: string, normalisedInput: unknown): string {
-  const digest = createHash('sha256').update(canonicalJson({ tool, input: normalisedInput }), 'utf8').digest('hex');
+  const digest = createHash('sha256')
+    .update(canonicalJson({ tool, input: normalisedInput }), 'utf8')
+    .digest('hex');
   return `${FINGERPRINT_VERSION}:${digest}`;
 }

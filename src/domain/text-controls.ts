@@ -58,7 +58,10 @@ export function forbiddenCharProblem(text: string, kind: TextKind = 'multiline')
   const found = findForbiddenChar(text, kind);
   if (found === undefined) return undefined;
   const where = found.line === 1 ? `at character ${found.column}` : `at line ${found.line}, character ${found.column}`;
-  const allowed = kind === 'multiline' ? 'only tab, line feed and carriage return are allowed among control characters' : 'this is one line of text: no line breaks, tabs or other control characters';
+  const allowed =
+    kind === 'multiline'
+      ? 'only tab, line feed and carriage return are allowed among control characters'
+      : 'this is one line of text: no line breaks, tabs or other control characters';
   return `Holds ${codePointName(found.codePoint)} (${describeChar(found.codePoint)}) ${where}; remove it (${allowed}).`;
 }
 

@@ -57,7 +57,11 @@ const socketAddress: ClientAddress = (c) => {
 export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const baseUrl = deps.baseUrl.replace(/\/+$/, '');
   const app = new Hono<HttpEnv>();
-  const guard = createRequestGuard({ baseUrl, allowedOrigins: deps.allowedOrigins, ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }) });
+  const guard = createRequestGuard({
+    baseUrl,
+    allowedOrigins: deps.allowedOrigins,
+    ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }),
+  });
   const admission = { ctx: deps.ctx, clientAddress: deps.clientAddress ?? socketAddress, baseUrl };
 
   app.use('*', denyFraming);
@@ -74,15 +78,36 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
       cors({
         origin: (origin) => (guard.webOrigins.has(origin) ? origin : null),
         allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
-        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
-        exposeHeaders: ['WWW-Authenticate', 'Idempotent-Replayed', 'ETag', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Mcp-Session-Id'],
+        allowHeaders: [
+          'Authorization',
+          'Content-Type',
+          'Idempotency-Key',
+          'If-Match',
+          'Mcp-Protocol-Version',
+          'Mcp-Session-Id',
+          'Last-Event-ID',
+        ],
+        exposeHeaders: [
+          'WWW-Authenticate',
+          'Idempotent-Replayed',
+          'ETag',
+          'Location',
+          'Retry-After',
+          'RateLimit',
+          'RateLimit-Policy',
+          'Mcp-Session-Id',
+        ],
         maxAge: 600,
       }),
     );
   }
 
   mountWellKnown(app, baseUrl);
-  mountOAuthServer(app, { ctx: deps.ctx, oauth: oauthServerAt(baseUrl, deps.oauthSettings, deps.oauthLog), clientAddress: admission.clientAddress });
+  mountOAuthServer(app, {
+    ctx: deps.ctx,
+    oauth: oauthServerAt(baseUrl, deps.oauthSettings, deps.oauthLog),
+    clientAddress: admission.clientAddress,
+  });
   mountMcp(app, { ...admission, search: deps.search });
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));
@@ -98,4 +123,3 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   app.onError((err, c) => renderError(err, c, baseUrl));
   return app;
 }
-

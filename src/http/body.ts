@@ -25,7 +25,9 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
 }
 
 function tooLarge(limit: number) {
-  return payloadTooLarge(`The request body is larger than ${limit / 1024} KiB. A story's markdown is at most 64 KiB.`, { limit_bytes: limit });
+  return payloadTooLarge(`The request body is larger than ${limit / 1024} KiB. A story's markdown is at most 64 KiB.`, {
+    limit_bytes: limit,
+  });
 }
 
 /** The media type of a Content-Type header, lowercase, without parameters. */
@@ -45,6 +47,9 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-export function badBody(message: string, fix = 'Send a JSON object (Content-Type: application/json) with the fields the OpenAPI document (GET /v1/openapi.json) lists.') {
+export function badBody(
+  message: string,
+  fix = 'Send a JSON object (Content-Type: application/json) with the fields the OpenAPI document (GET /v1/openapi.json) lists.',
+) {
   return validationFailed(message, { '(body)': fix });
 }

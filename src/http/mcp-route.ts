@@ -31,8 +31,12 @@ function shapeOf(message: unknown): MessageShape {
   return { method, toolName: method === 'tools/call' && typeof name === 'string' ? name : undefined, id: record.id };
 }
 
-const jsonRpcAnswer = (c: Context<HttpEnv>, status: 400 | 405, body: Record<string, unknown>, headers: Record<string, string> = {}): Response =>
-  c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
+const jsonRpcAnswer = (
+  c: Context<HttpEnv>,
+  status: 400 | 405,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Response => c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
 
 export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
   app.post(MCP_PATH, async (c) => {
@@ -47,7 +51,11 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
       return jsonRpcAnswer(
         c,
         400,
-        jsonRpcErrorBody(null, JSON_RPC_INVALID_REQUEST, 'JSON-RPC batches are not supported (MCP removed them in 2025-06-18): send one message per request. Nothing in this batch was run.'),
+        jsonRpcErrorBody(
+          null,
+          JSON_RPC_INVALID_REQUEST,
+          'JSON-RPC batches are not supported (MCP removed them in 2025-06-18): send one message per request. Nothing in this batch was run.',
+        ),
       );
     }
     const shape = shapeOf(message);
@@ -69,9 +77,14 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
 
   // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
   const notAllowed = (c: Context<HttpEnv>): Response =>
-    jsonRpcAnswer(c, 405, jsonRpcErrorBody(null, JSON_RPC_SERVER_ERROR, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.'), {
-      Allow: 'POST',
-    });
+    jsonRpcAnswer(
+      c,
+      405,
+      jsonRpcErrorBody(null, JSON_RPC_SERVER_ERROR, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.'),
+      {
+        Allow: 'POST',
+      },
+    );
   app.get(MCP_PATH, notAllowed);
   app.delete(MCP_PATH, notAllowed);
 }

@@ -29,9 +29,13 @@ export function createRequestGuard(config: GuardConfig): RequestGuard {
   return {
     check(host, origin) {
       if (host === undefined || !hosts.has(host.toLowerCase())) {
-        throw new LorebookError('forbidden', `This server does not answer for the host "${host ?? ''}". Call it by its own address (${base.host}).`, {
-          details: { reason: 'host' },
-        });
+        throw new LorebookError(
+          'forbidden',
+          `This server does not answer for the host "${host ?? ''}". Call it by its own address (${base.host}).`,
+          {
+            details: { reason: 'host' },
+          },
+        );
       }
       if (origin !== undefined && !origins.has(origin.toLowerCase())) {
         throw new LorebookError(

@@ -39,7 +39,8 @@ export function createMcpServer(ctx: AppContext, caller: Caller | undefined, sea
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
     // An unknown tool is a protocol error (MCP spec): the client asked for something not listed.
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". tools/list names the tools.`);
+    if (tool === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". tools/list names the tools.`);
     try {
       return toolAnswer(await tool.run(deps, caller, request.params.arguments ?? {}));
     } catch (error) {
@@ -63,5 +64,9 @@ export function toolAnswer(outcome: object): CallToolResult {
 }
 
 export function toolRefusal(body: ErrorBody): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body as unknown as Record<string, unknown>,
+  };
 }

@@ -137,7 +137,13 @@ export function createOffload(options: OffloadOptions = {}): Offload {
       if (closed) return Promise.reject(new Error('the offload worker is closed'));
       if (!isFile(WORKER) || !isFile(task.module)) return new Promise<O>((resolve) => resolve(task.run(input)));
       return new Promise<O>((resolve, reject) => {
-        queue.push({ id: nextId++, task: task as OffloadTask<unknown, unknown>, input, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({
+          id: nextId++,
+          task: task as OffloadTask<unknown, unknown>,
+          input,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+        });
         startNext();
       });
     },

@@ -15,7 +15,13 @@ import type { Announcer } from './announcer.ts';
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Claims the deletion (from the recorded post, or from no marker or a stale claim), deletes, and records it. */
-export async function deleteOnce(ctx: AppContext, announcer: Announcer, meta: StoryMeta, now: number, from: ClaimFrom & { posted: string | undefined }): Promise<Step> {
+export async function deleteOnce(
+  ctx: AppContext,
+  announcer: Announcer,
+  meta: StoryMeta,
+  now: number,
+  from: ClaimFrom & { posted: string | undefined },
+): Promise<Step> {
   const { takeover, staleBefore, posted } = from;
   const { settings } = announcer;
   const slug = meta.slug;
@@ -44,11 +50,18 @@ export async function deleteOnce(ctx: AppContext, announcer: Announcer, meta: St
       error: error.message,
       failure: error,
     });
-    if (result.outcome === 'retry_later') announcer.log(`announce ${slug}: deleting the post failed (${error.message}); next try at ${next}`);
+    if (result.outcome === 'retry_later')
+      announcer.log(`announce ${slug}: deleting the post failed (${error.message}); next try at ${next}`);
     return done(result);
   }
-  const deleted = await writeFenced(ctx.store, [completeDelete(slug, claimId, iso(ctx.store.now()))], { slug, outcome: 'deleted', attempt });
+  const deleted = await writeFenced(ctx.store, [completeDelete(slug, claimId, iso(ctx.store.now()))], {
+    slug,
+    outcome: 'deleted',
+    attempt,
+  });
   if (deleted.outcome === 'lost_claim') return done(deleted);
-  announcer.log(`announce ${slug}: deleted the post at its record key${restore === undefined ? '' : ` (${restore})`}, the story is no longer listed`);
+  announcer.log(
+    `announce ${slug}: deleted the post at its record key${restore === undefined ? '' : ` (${restore})`}, the story is no longer listed`,
+  );
   return { result: { ...deleted, ...(restore === undefined ? {} : { uri: restore }) }, again: true };
 }

@@ -38,7 +38,6 @@ export type NextStep =
   /** Not listed and maybe posted: claim, then delete at the record key. `posted` is the recorded post, if any. */
   | ({ kind: 'delete'; posted: string | undefined } & ClaimFrom);
 
-
 /** The next step for the story's Bluesky side, judged at `now` (ms). */
 export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules): NextStep {
   const { announce } = meta;
@@ -54,7 +53,12 @@ export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules)
   if (!takeover && (listed ? posted !== undefined : posted === undefined && attempts === 0)) {
     return { kind: 'leave_queue', checked: posted === undefined ? { neverReached: true } : { posted } };
   }
-  if (!takeover && !rules.ignoreSchedule && announce.next_attempt_at !== undefined && announce.next_attempt_at > new Date(now).toISOString()) {
+  if (
+    !takeover &&
+    !rules.ignoreSchedule &&
+    announce.next_attempt_at !== undefined &&
+    announce.next_attempt_at > new Date(now).toISOString()
+  ) {
     return { kind: 'not_due', nextAttemptAt: announce.next_attempt_at };
   }
   return listed ? { kind: 'post', takeover, staleBefore } : { kind: 'delete', takeover, staleBefore, posted };

@@ -18,12 +18,24 @@ import type { Announcer } from './announcer.ts';
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Claims the announcement (counting the attempt), then looks up, posts or gives up, and records which. */
-export async function postOnce(ctx: AppContext, announcer: Announcer, meta: StoryMeta, now: number, { takeover, staleBefore }: ClaimFrom): Promise<Step> {
+export async function postOnce(
+  ctx: AppContext,
+  announcer: Announcer,
+  meta: StoryMeta,
+  now: number,
+  { takeover, staleBefore }: ClaimFrom,
+): Promise<Step> {
   const { settings } = announcer;
   const slug = meta.slug;
   const post = await storyPost(ctx, meta, settings.baseUrl);
   const claimId = randomUUID();
-  const claim = claimAnnounce({ slug, claimId, claimedAt: iso(now), staleAt: iso(now + settings.staleClaimMs), takeOverBefore: takeover ? staleBefore : undefined });
+  const claim = claimAnnounce({
+    slug,
+    claimId,
+    claimedAt: iso(now),
+    staleAt: iso(now + settings.staleClaimMs),
+    takeOverBefore: takeover ? staleBefore : undefined,
+  });
   if (!(await writeIfStillSo(ctx.store, [claim]))) return done({ slug, outcome: 'held_elsewhere' });
   // What the claim wrote (if_not_exists + 1), from what we read; a race that changes it costs at
   // most one needless look-up or one create that the record key refuses.
@@ -39,10 +51,13 @@ export async function postOnce(ctx: AppContext, announcer: Announcer, meta: Stor
         announcer.log(
           `ANNOUNCE CONFLICT ${slug}: ${existing.uri} (the record key of this story) holds a record that does not link ${post.url}. It is never overwritten; the story is marked failed.`,
         );
-        return done(await settle.giveUp(`a different record already sits at ${existing.uri}, this story's record key; lorebook never overwrites it`));
+        return done(
+          await settle.giveUp(`a different record already sits at ${existing.uri}, this story's record key; lorebook never overwrites it`),
+        );
       }
     }
-    if (attempt > settings.maxAttempts) return done(await settle.giveUp(`gave up after ${settings.maxAttempts} attempts: ${meta.announce.last_error ?? 'no answer'}`));
+    if (attempt > settings.maxAttempts)
+      return done(await settle.giveUp(`gave up after ${settings.maxAttempts} attempts: ${meta.announce.last_error ?? 'no answer'}`));
     // A worker paused for most of its claim (a frozen Lambda, a long GC) must not post: its
     // claim may be taken over at any moment.
     if (ctx.store.now() - now > settings.staleClaimMs / 2) {
@@ -74,7 +89,9 @@ function settleWith(ctx: AppContext, announcer: Announcer, slug: string, claimId
   const fenced = async (write: readonly WriteAction[], result: AnnounceResult): Promise<AnnounceResult> => {
     const settled = await writeFenced(ctx.store, write, result);
     if (settled.outcome === 'lost_claim') {
-      announcer.log(`announce ${slug}: our claim was taken over before we could record "${result.outcome}"${result.uri === undefined ? '' : ` (${result.uri})`}; the new holder looks the record up`);
+      announcer.log(
+        `announce ${slug}: our claim was taken over before we could record "${result.outcome}"${result.uri === undefined ? '' : ` (${result.uri})`}; the new holder looks the record up`,
+      );
     }
     return settled;
   };
@@ -85,7 +102,12 @@ function settleWith(ctx: AppContext, announcer: Announcer, slug: string, claimId
         announcer.log(`announce ${slug}: ${outcome} ${uri} (attempt ${attempt})`);
         return done({ slug, outcome, uri, attempt });
       }
-      const unlistedMeanwhile = await fenced([recordPostToDelete(slug, claimId, uri, iso(ctx.store.now()))], { slug, outcome, uri, attempt });
+      const unlistedMeanwhile = await fenced([recordPostToDelete(slug, claimId, uri, iso(ctx.store.now()))], {
+        slug,
+        outcome,
+        uri,
+        attempt,
+      });
       if (unlistedMeanwhile.outcome === 'lost_claim') return done(unlistedMeanwhile);
       announcer.log(`announce ${slug}: ${outcome} ${uri}, but the story was hidden or made private meanwhile: the post is deleted next`);
       return { result: unlistedMeanwhile, again: true };
@@ -100,7 +122,8 @@ function settleWith(ctx: AppContext, announcer: Announcer, slug: string, claimId
         error: failure.message,
         failure,
       });
-      if (result.outcome === 'retry_later') announcer.log(`announce ${slug}: attempt ${attempt} failed (${failure.message}); next try at ${next}`);
+      if (result.outcome === 'retry_later')
+        announcer.log(`announce ${slug}: attempt ${attempt} failed (${failure.message}); next try at ${next}`);
       return result;
     },
     async giveUp(reason: string, failure?: AnnounceFailure): Promise<AnnounceResult> {

@@ -26,7 +26,11 @@ export const DEFAULT_ANNOUNCE_SETTINGS: Omit<AnnounceSettings, 'baseUrl'> = {
 };
 
 /** Full jitter on the upper half: base·2^(attempt−1), capped, then between half and all of it. */
-export function announceBackoff(settings: Pick<AnnounceSettings, 'backoffBaseMs' | 'backoffCapMs'>, attempt: number, random: number): number {
+export function announceBackoff(
+  settings: Pick<AnnounceSettings, 'backoffBaseMs' | 'backoffCapMs'>,
+  attempt: number,
+  random: number,
+): number {
   const ceiling = Math.min(settings.backoffCapMs, settings.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
   return Math.ceil(ceiling / 2 + (random * ceiling) / 2);
 }

@@ -27,14 +27,25 @@ export interface SkippedAnnouncement {
 export async function skippedAnnouncements(ctx: AppContext, at: number, limit: number): Promise<SkippedAnnouncement[]> {
   const waiting = await waitingAnnouncements(ctx.store, new Date(at).toISOString(), limit);
   if (waiting.length === 0) return [];
-  const items = await readItems(ctx.store, waiting.map((entry) => storyKey(entry.slug)));
+  const items = await readItems(
+    ctx.store,
+    waiting.map((entry) => storyKey(entry.slug)),
+  );
   return waiting.flatMap((entry): SkippedAnnouncement[] => {
     const item = pick(items, storyKey(entry.slug));
     if (item === undefined) return [];
     const announce = toStoryMeta(item).announce;
     const lastError = announce.last_error === undefined ? {} : { last_error: announce.last_error };
     if (announce.bsky_uri === PENDING) {
-      return [{ slug: entry.slug, reason: 'claimed', ...(announce.claimed_at === undefined ? {} : { claimed_since: announce.claimed_at }), stale_at: entry.dueAt, ...lastError }];
+      return [
+        {
+          slug: entry.slug,
+          reason: 'claimed',
+          ...(announce.claimed_at === undefined ? {} : { claimed_since: announce.claimed_at }),
+          stale_at: entry.dueAt,
+          ...lastError,
+        },
+      ];
     }
     return [{ slug: entry.slug, reason: 'waiting', next_attempt_at: announce.next_attempt_at ?? entry.dueAt, ...lastError }];
   });
@@ -57,7 +68,9 @@ export function summarizeSkipped(skipped: readonly SkippedAnnouncement[], at: nu
   const waiting = skipped.filter((skip) => skip.reason === 'waiting');
   const claimed = skipped.filter((skip) => skip.reason === 'claimed');
   const parts: string[] = [];
-  if (waiting[0]?.next_attempt_at !== undefined) parts.push(`${waiting.length} waiting: next attempt in ${inSeconds(waiting[0].next_attempt_at, at)}`);
-  if (claimed.length > 0) parts.push(`${claimed.length} claimed by a running worker since ${claimed[0]?.claimed_since ?? 'an unknown time'}`);
+  if (waiting[0]?.next_attempt_at !== undefined)
+    parts.push(`${waiting.length} waiting: next attempt in ${inSeconds(waiting[0].next_attempt_at, at)}`);
+  if (claimed.length > 0)
+    parts.push(`${claimed.length} claimed by a running worker since ${claimed[0]?.claimed_since ?? 'an unknown time'}`);
   return parts.join('; ');
 }

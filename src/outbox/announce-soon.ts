@@ -30,7 +30,9 @@ export function announceSoonWith(ctx: AppContext, announcer: Announcer): Announc
           if (result.outcome === 'retry_later') retryOwed();
         },
         (error: unknown) => {
-          announcer.log(`announce ${slug}: the attempt after publishing failed (${(error as Error).message ?? String(error)}); the sweeper retries it`);
+          announcer.log(
+            `announce ${slug}: the attempt after publishing failed (${(error as Error).message ?? String(error)}); the sweeper retries it`,
+          );
           retryOwed();
         },
       );

@@ -43,7 +43,12 @@ const MAX_STEPS = 4;
  * any more, and takes it off the queue when there is nothing left to do. Each step is one
  * claimed, fenced attempt; a step that changes something is followed by a fresh look.
  */
-export async function announceStory(ctx: AppContext, announcer: Announcer, slug: string, options: AnnounceOptions = {}): Promise<AnnounceResult> {
+export async function announceStory(
+  ctx: AppContext,
+  announcer: Announcer,
+  slug: string,
+  options: AnnounceOptions = {},
+): Promise<AnnounceResult> {
   const results: AnnounceResult[] = [];
   for (let step = 0; step < MAX_STEPS; step += 1) {
     const { result, again } = await reconcileOnce(ctx, announcer, slug, options);
@@ -59,7 +64,10 @@ async function reconcileOnce(ctx: AppContext, announcer: Announcer, slug: string
   const stored = await readItem(ctx.store, storyKey(slug));
   if (stored === undefined) return done({ slug, outcome: 'not_owed' });
   const meta = toStoryMeta(stored);
-  const step = nextStep(meta, options.judgeAt ?? now, { staleClaimMs: announcer.settings.staleClaimMs, ignoreSchedule: options.ignoreSchedule });
+  const step = nextStep(meta, options.judgeAt ?? now, {
+    staleClaimMs: announcer.settings.staleClaimMs,
+    ignoreSchedule: options.ignoreSchedule,
+  });
   switch (step.kind) {
     case 'settled':
       return done({ slug, outcome: 'not_owed', ...(step.posted === undefined ? {} : { uri: step.posted }) });
@@ -67,7 +75,8 @@ async function reconcileOnce(ctx: AppContext, announcer: Announcer, slug: string
       return done({ slug, outcome: 'held_elsewhere' });
     case 'leave_queue': {
       // What was checked changed meanwhile (a claim, an unhide): look again.
-      if (!(await writeIfStillSo(ctx.store, [leaveAnnounceQueue(slug, step.checked)]))) return { result: { slug, outcome: 'not_owed' }, again: true };
+      if (!(await writeIfStillSo(ctx.store, [leaveAnnounceQueue(slug, step.checked)])))
+        return { result: { slug, outcome: 'not_owed' }, again: true };
       return done({ slug, outcome: 'not_owed', ...('posted' in step.checked ? { uri: step.checked.posted } : {}) });
     }
     case 'not_due':

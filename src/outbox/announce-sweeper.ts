@@ -39,7 +39,8 @@ export interface SweepReport {
 
 export async function sweepAnnouncements(ctx: AppContext, announcer: Announcer, options: SweepOptions = {}): Promise<SweepReport> {
   const limit = options.limit ?? DEFAULT_SWEEP_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT) throw new RangeError(`sweep limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT)
+    throw new RangeError(`sweep limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
   const at = options.now ?? ctx.store.now();
   const due = await dueAnnouncements(ctx.store, new Date(at).toISOString(), limit);
   const report: SweepReport = { due: due.length, outcomes: {}, results: [], skipped: [], at: new Date(at).toISOString() };
@@ -75,7 +76,11 @@ const MIN_WAIT_MS = 250;
  * outage the retry goes out on its backoff schedule, not one interval later. Failures are logged
  * and the next run goes on.
  */
-export function scheduleAnnounceSweeps(ctx: AppContext & { announcing?: AnnounceSoon }, announcer: Announcer, intervalMs: number): SweepSchedule {
+export function scheduleAnnounceSweeps(
+  ctx: AppContext & { announcing?: AnnounceSoon },
+  announcer: Announcer,
+  intervalMs: number,
+): SweepSchedule {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -100,7 +105,9 @@ export function scheduleAnnounceSweeps(ctx: AppContext & { announcing?: Announce
       const first = await firstAnnouncementDue(ctx.store);
       if (first !== undefined) delayMs = Math.min(intervalMs, Date.parse(first) - ctx.store.now());
     } catch (error) {
-      announcer.log(`announce sweep: could not read the queue (${(error as Error).message ?? String(error)}); looking again in ${intervalMs} ms`);
+      announcer.log(
+        `announce sweep: could not read the queue (${(error as Error).message ?? String(error)}); looking again in ${intervalMs} ms`,
+      );
     }
     arm(delayMs);
   };

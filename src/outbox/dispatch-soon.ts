@@ -30,7 +30,9 @@ export function startNotificationDispatch(ctx: AppContext, schedule: DispatchSch
     try {
       const result = await dispatchNotifications(ctx);
       if (result.events > 0) {
-        schedule.log(`lorebook: notifications: ${result.events} outbox event(s) delivered (${result.notifications_created} created, ${result.already_present} already present)`);
+        schedule.log(
+          `lorebook: notifications: ${result.events} outbox event(s) delivered (${result.notifications_created} created, ${result.already_present} already present)`,
+        );
       }
       // A full page: more events may be waiting behind it.
       if (result.events === DEFAULT_EVENTS_PER_RUN) again = true;

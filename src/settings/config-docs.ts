@@ -8,7 +8,9 @@ const cell = (text: string): string => text.replaceAll('|', '\\|');
 
 function row(setting: Setting): string {
   const byDefault = setting.default === undefined ? 'unset' : `\`${setting.default}\``;
-  const where = setting.surfaces.map((surface) => (surface === 'lambda' ? 'Lambda' : `npm run ${surface}`.replace('npm run start', 'npm start'))).join(', ');
+  const where = setting.surfaces
+    .map((surface) => (surface === 'lambda' ? 'Lambda' : `npm run ${surface}`.replace('npm run start', 'npm start')))
+    .join(', ');
   return `| \`${setting.name}\` | ${cell(setting.type)} | ${byDefault} | ${cell(setting.doc)} | ${where} |`;
 }
 

@@ -35,18 +35,47 @@ export const SETTINGS = [
     surfaces: ['start', 'lambda'],
   },
   // The store.
-  { name: 'LOREBOOK_TABLE', type: 'text', default: 'lorebook', doc: 'the DynamoDB table name', surfaces: [...STORE_USERS, 'token:aws', 'lambda'] },
+  {
+    name: 'LOREBOOK_TABLE',
+    type: 'text',
+    default: 'lorebook',
+    doc: 'the DynamoDB table name',
+    surfaces: [...STORE_USERS, 'token:aws', 'lambda'],
+  },
   {
     name: 'LOREBOOK_DDB_ENDPOINT',
     type: 'URL',
     doc: 'use this DynamoDB (e.g. http://127.0.0.1:8000); unset = DynamoDB Local on the data dir locally, AWS on Lambda',
     surfaces: [...STORE_USERS, 'token:aws', 'lambda'],
   },
-  { name: 'LOREBOOK_DATA_DIR', type: 'path', default: '.data/dynamodb', doc: 'where the embedded DynamoDB Local keeps its data between runs', surfaces: STORE_USERS },
-  { name: 'AWS_REGION', type: 'AWS region', doc: "the table's region when no endpoint is set (credentials from the default chain)", surfaces: ['token:aws', 'lambda'] },
-  { name: 'JAVA', type: 'path', default: 'java', doc: 'the Java 17+ binary that runs DynamoDB Local, found on PATH by default', surfaces: STORE_USERS },
+  {
+    name: 'LOREBOOK_DATA_DIR',
+    type: 'path',
+    default: '.data/dynamodb',
+    doc: 'where the embedded DynamoDB Local keeps its data between runs',
+    surfaces: STORE_USERS,
+  },
+  {
+    name: 'AWS_REGION',
+    type: 'AWS region',
+    doc: "the table's region when no endpoint is set (credentials from the default chain)",
+    surfaces: ['token:aws', 'lambda'],
+  },
+  {
+    name: 'JAVA',
+    type: 'path',
+    default: 'java',
+    doc: 'the Java 17+ binary that runs DynamoDB Local, found on PATH by default',
+    surfaces: STORE_USERS,
+  },
   // Writes and limits.
-  { name: 'LOREBOOK_OP_TTL_SECONDS', type: WHOLE, default: DEFAULT_APP_CONFIG.opTtlSeconds, doc: 'how long an op_id is remembered for replays', surfaces: ['start', 'lambda'] },
+  {
+    name: 'LOREBOOK_OP_TTL_SECONDS',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.opTtlSeconds,
+    doc: 'how long an op_id is remembered for replays',
+    surfaces: ['start', 'lambda'],
+  },
   {
     name: 'LOREBOOK_REPRODUCER_CAP',
     type: WHOLE,
@@ -94,7 +123,12 @@ export const SETTINGS = [
     doc: 'resolve handles here (e.g. a local PDS); unset = DNS and https well-known',
     surfaces: ['start', 'lambda'],
   },
-  { name: 'LOREBOOK_PLC_DIRECTORY_URL', type: 'http(s) URL', doc: 'resolve did:plc here; unset = https://plc.directory', surfaces: ['start', 'lambda'] },
+  {
+    name: 'LOREBOOK_PLC_DIRECTORY_URL',
+    type: 'http(s) URL',
+    doc: 'resolve did:plc here; unset = https://plc.directory',
+    surfaces: ['start', 'lambda'],
+  },
   {
     name: 'LOREBOOK_ALLOW_PRIVATE_FETCH',
     type: '1 | true | 0 | false',
@@ -102,7 +136,13 @@ export const SETTINGS = [
     surfaces: ['start', 'lambda'],
   },
   // lorebook's OAuth server (docs/auth.md).
-  { name: 'LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS', type: WHOLE, default: OAUTH.accessTokenSeconds, doc: 'lifetime of an access token', surfaces: ['start', 'lambda'] },
+  {
+    name: 'LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS',
+    type: WHOLE,
+    default: OAUTH.accessTokenSeconds,
+    doc: 'lifetime of an access token',
+    surfaces: ['start', 'lambda'],
+  },
   {
     name: 'LOREBOOK_OAUTH_REFRESH_TOKEN_SECONDS',
     type: WHOLE,
@@ -117,7 +157,13 @@ export const SETTINGS = [
     doc: 'an authorization code must be exchanged within this (RFC 6749 §4.1.2: at most 600)',
     surfaces: ['start', 'lambda'],
   },
-  { name: 'LOREBOOK_OAUTH_CONSENT_SECONDS', type: WHOLE, default: OAUTH.consentSeconds, doc: 'a consent page must be answered within this', surfaces: ['start', 'lambda'] },
+  {
+    name: 'LOREBOOK_OAUTH_CONSENT_SECONDS',
+    type: WHOLE,
+    default: OAUTH.consentSeconds,
+    doc: 'a consent page must be answered within this',
+    surfaces: ['start', 'lambda'],
+  },
   {
     name: 'LOREBOOK_OAUTH_CLIENT_SECONDS',
     type: WHOLE,
@@ -140,16 +186,38 @@ export const SETTINGS = [
     surfaces: ['start', 'lambda'],
   },
   // Announcing on Bluesky (all three account settings, or announcing is off).
-  { name: 'BLUESKY_SERVICE', type: 'http(s) URL', doc: 'the posting account\'s PDS or entryway, e.g. https://bsky.social', surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'] },
-  { name: 'BLUESKY_IDENTIFIER', type: 'handle or DID', doc: 'the posting account', surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'] },
+  {
+    name: 'BLUESKY_SERVICE',
+    type: 'http(s) URL',
+    doc: "the posting account's PDS or entryway, e.g. https://bsky.social",
+    surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'],
+  },
+  {
+    name: 'BLUESKY_IDENTIFIER',
+    type: 'handle or DID',
+    doc: 'the posting account',
+    surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'],
+  },
   {
     name: 'BLUESKY_APP_PASSWORD',
     type: 'app password',
     doc: "the account's app password, never its password (Lambda reads it from its secret instead)",
     surfaces: ['start', 'sweep', 'bsky:publish-feed'],
   },
-  { name: 'LOREBOOK_ANNOUNCE_TIMEOUT_MS', type: WHOLE, default: 10_000, doc: 'the longest one call to Bluesky may take', surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'] },
-  { name: 'LOREBOOK_ANNOUNCE_MAX_ATTEMPTS', type: WHOLE, default: 8, doc: "attempts before a story's announcement is failed", surfaces: ['start', 'sweep', 'lambda'] },
+  {
+    name: 'LOREBOOK_ANNOUNCE_TIMEOUT_MS',
+    type: WHOLE,
+    default: 10_000,
+    doc: 'the longest one call to Bluesky may take',
+    surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_ANNOUNCE_MAX_ATTEMPTS',
+    type: WHOLE,
+    default: 8,
+    doc: "attempts before a story's announcement is failed",
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
   {
     name: 'LOREBOOK_ANNOUNCE_BACKOFF_MS',
     type: WHOLE,
@@ -179,8 +247,18 @@ export const SETTINGS = [
     surfaces: ['start', 'bsky:publish-feed', 'lambda'],
   },
   // Lambda only: names of Secrets Manager secrets, so no secret sits in a function's environment.
-  { name: 'LOREBOOK_BLUESKY_SECRET_ID', type: 'secret ARN or name', doc: 'the secret holding the Bluesky app password', surfaces: ['lambda'] },
-  { name: 'LOREBOOK_SIGN_IN_KEY_SECRET_ID', type: 'secret ARN or name', doc: "the secret holding Sign in with Bluesky's private key", surfaces: ['lambda'] },
+  {
+    name: 'LOREBOOK_BLUESKY_SECRET_ID',
+    type: 'secret ARN or name',
+    doc: 'the secret holding the Bluesky app password',
+    surfaces: ['lambda'],
+  },
+  {
+    name: 'LOREBOOK_SIGN_IN_KEY_SECRET_ID',
+    type: 'secret ARN or name',
+    doc: "the secret holding Sign in with Bluesky's private key",
+    surfaces: ['lambda'],
+  },
 ] as const satisfies readonly Setting[];
 
 export type SettingName = (typeof SETTINGS)[number]['name'];

@@ -1,12 +1,7 @@
 // Write actions as plain data: the shape of one TransactWriteItems entry without the table name.
 // Builders return these; the runner adds the table and sends them, as a single write when there
 // is one action and as one transaction otherwise.
-import type {
-  TransactWriteConditionCheck,
-  TransactWriteDelete,
-  TransactWritePut,
-  TransactWriteUpdate,
-} from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteConditionCheck, TransactWriteDelete, TransactWritePut, TransactWriteUpdate } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from './keys.ts';
 
 type WithoutTable<T> = Omit<T, 'TableName'>;

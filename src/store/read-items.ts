@@ -23,9 +23,7 @@ export async function readItems(store: Store, keys: readonly ItemKey[]): Promise
     for (let round = 0; pending.length > 0; round += 1) {
       if (round === MAX_UNPROCESSED_ROUNDS) throw storeUnavailable({ name: 'ThrottlingException' }) as Error;
       const output = await callStore(() =>
-        store.client.send(
-          new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }),
-        ),
+        store.client.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } })),
       );
       for (const item of (output.Responses?.[store.tableName] ?? []) as StoredItem[]) {
         if (!isExpired(item, store.now())) found.set(keyId(item), item);
@@ -37,9 +35,7 @@ export async function readItems(store: Store, keys: readonly ItemKey[]): Promise
 }
 
 export async function readItem(store: Store, key: ItemKey): Promise<StoredItem | undefined> {
-  const output = await callStore(() =>
-    store.client.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true })),
-  );
+  const output = await callStore(() => store.client.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true })));
   const item = output.Item as StoredItem | undefined;
   return item === undefined || isExpired(item, store.now()) ? undefined : item;
 }

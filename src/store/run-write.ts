@@ -1,13 +1,7 @@
 // The thin runner: adds the table name, sends, and turns SDK failures into WriteCancelled (a
 // condition or a competing transaction said no) or a retryable store_unavailable. Nothing else
 // in the code base catches SDK errors.
-import {
-  DeleteCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type TransactWriteItem,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteItem } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { actionKey, type StoredItem, type WriteAction } from './actions.ts';

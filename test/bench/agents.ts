@@ -32,7 +32,9 @@ export async function createAgentAccounts(ctx: AppContext, prefix: string, count
 export async function connectAgent(baseUrl: string, account: AgentAccount): Promise<Agent> {
   const client = new Client({ name: 'lorebook-bench', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${account.token}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${account.token}` } },
+    }),
   );
   // Caches the output schemas, so every answer is validated as a real client would.
   await client.listTools();

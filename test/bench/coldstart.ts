@@ -57,7 +57,14 @@ async function main(argv: string[]): Promise<number> {
   let runs = 15;
   let json = false;
   try {
-    const { values } = parseArgs({ args: argv, options: { runs: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        runs: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
@@ -77,7 +84,14 @@ async function main(argv: string[]): Promise<number> {
     const rows: Row[] = [];
     const empty = join(dir, 'empty.mjs');
     writeFileSync(empty, 'export const handler = async () => ({});\n');
-    rows.push({ name: 'empty module (reference)', bytes: statSync(empty).size, gzipBytes: gzipSync(readFileSync(empty)).length, processMs: [], importMs: [], importMapsMs: [] });
+    rows.push({
+      name: 'empty module (reference)',
+      bytes: statSync(empty).size,
+      gzipBytes: gzipSync(readFileSync(empty)).length,
+      processMs: [],
+      importMs: [],
+      importMapsMs: [],
+    });
     for (const name of HANDLERS) {
       err(`bench:coldstart: bundling handlers/${name}.ts`);
       const outfile = join(dir, name, 'index.mjs');
@@ -97,7 +111,14 @@ async function main(argv: string[]): Promise<number> {
         external: ESBUILD_SETTINGS.external,
       });
       const code = readFileSync(outfile);
-      rows.push({ name: `handlers/${name}.ts`, bytes: code.length, gzipBytes: gzipSync(code).length, processMs: [], importMs: [], importMapsMs: [] });
+      rows.push({
+        name: `handlers/${name}.ts`,
+        bytes: code.length,
+        gzipBytes: gzipSync(code).length,
+        processMs: [],
+        importMs: [],
+        importMapsMs: [],
+      });
     }
     const files = [empty, ...HANDLERS.map((name) => join(dir, name, 'index.mjs'))];
     // Interleaved rounds: a burst of load on the machine lands on every row, not on one.
@@ -126,7 +147,9 @@ async function main(argv: string[]): Promise<number> {
         import_with_source_maps_ms: maps.median,
       };
     });
-    const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+    const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`;
     if (json) {
       process.stdout.write(`${JSON.stringify({ runs, machine, results }, null, 2)}\n`);
       return 0;

@@ -69,7 +69,8 @@ if (order.system === 'lorebook') {
   });
   const remaining = order.lambdaRemainingMs;
   const deadline = Date.now() + (remaining ?? 0);
-  const context: LambdaContextLike | undefined = remaining === undefined ? undefined : { getRemainingTimeInMillis: () => deadline - Date.now() };
+  const context: LambdaContextLike | undefined =
+    remaining === undefined ? undefined : { getRemainingTimeInMillis: () => deadline - Date.now() };
   await powertools.call(order.input, context);
 }
 process.send?.({ finished: true });

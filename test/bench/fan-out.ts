@@ -25,7 +25,9 @@ export async function runFanOutOnce(ctx: AppContext, agents: readonly Agent[]): 
   const [story, bareStory] = (await freshStories(ctx, 2, 'fan-out')) as [{ slug: string; title: string }, { slug: string; title: string }];
   const wave = async (): Promise<{ ms: number; answered: number }> => {
     const start = performance.now();
-    const settled = await Promise.allSettled(agents.map((agent) => agent.call('report_reproduction', { slug: story.slug, result: 'worked', note: REPORT_NOTE })));
+    const settled = await Promise.allSettled(
+      agents.map((agent) => agent.call('report_reproduction', { slug: story.slug, result: 'worked', note: REPORT_NOTE })),
+    );
     return { ms: performance.now() - start, answered: settled.filter((s) => s.status === 'fulfilled').length };
   };
   const counted = async (slug: string): Promise<{ worked: number; reproducers: number }> => {

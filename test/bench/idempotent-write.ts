@@ -50,7 +50,9 @@ export async function createCounters(ctx: AppContext): Promise<void> {
 }
 
 export async function readCounter(ctx: AppContext, system: 'lorebook' | 'powertools'): Promise<number> {
-  const output = await ctx.store.client.send(new GetCommand({ TableName: ctx.store.tableName, Key: counterKey(system), ConsistentRead: true }));
+  const output = await ctx.store.client.send(
+    new GetCommand({ TableName: ctx.store.tableName, Key: counterKey(system), ConsistentRead: true }),
+  );
   return Number(output.Item?.n ?? 0);
 }
 
@@ -66,7 +68,10 @@ export async function runIdempotencyOnce(
       powertools: (input: LogicalWrite) => bench.powertools.call(input),
     };
     const inputs = Array.from({ length: options.calls }, () => ({ lorebook: newWrite('lb'), powertools: newWrite('pt') }));
-    const latency = { lorebook: { first: [] as number[], replay: [] as number[] }, powertools: { first: [] as number[], replay: [] as number[] } };
+    const latency = {
+      lorebook: { first: [] as number[], replay: [] as number[] },
+      powertools: { first: [] as number[], replay: [] as number[] },
+    };
     const calls = { lorebook: { first: {}, replay: {} }, powertools: { first: {}, replay: {} } } as Record<
       'lorebook' | 'powertools',
       { first: Record<string, number>; replay: Record<string, number> }

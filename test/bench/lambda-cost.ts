@@ -54,7 +54,14 @@ interface Row {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { calls: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      calls: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
@@ -72,10 +79,20 @@ async function main(argv: string[]): Promise<number> {
   try {
     const tableName = 'lorebook-cost';
     await ensureTable(direct, tableName);
-    const setup = { store: { client: direct, tableName, now: Date.now }, config: DEFAULT_APP_CONFIG, sleep: async () => {}, random: Math.random };
+    const setup = {
+      store: { client: direct, tableName, now: Date.now },
+      config: DEFAULT_APP_CONFIG,
+      sleep: async () => {},
+      random: Math.random,
+    };
     const timings: number[] = [];
     const handler = createHttpHandler({
-      env: { LOREBOOK_DDB_ENDPOINT: recorder.url, LOREBOOK_TABLE: tableName, LOREBOOK_RATE_LIMIT_PER_MINUTE: '1000000', LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000000' },
+      env: {
+        LOREBOOK_DDB_ENDPOINT: recorder.url,
+        LOREBOOK_TABLE: tableName,
+        LOREBOOK_RATE_LIMIT_PER_MINUTE: '1000000',
+        LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000000',
+      },
       log: () => {},
     });
     const timed: HttpHandler = async (event, context) => {
@@ -87,7 +104,10 @@ async function main(argv: string[]): Promise<number> {
     const connect = async (token?: string): Promise<Client> => {
       const client = new Client({ name: 'lorebook-cost', version: '1.0.0' });
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${FUNCTION_URL}/mcp`), { fetch: functionUrlFetch(timed), requestInit: token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } } }),
+        new StreamableHTTPClientTransport(new URL(`${FUNCTION_URL}/mcp`), {
+          fetch: functionUrlFetch(timed),
+          requestInit: token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } },
+        }),
       );
       clients.push(client);
       return client;
@@ -96,7 +116,10 @@ async function main(argv: string[]): Promise<number> {
     const author = await connect(await tokenFor('author'));
     const reporters = await Promise.all(Array.from({ length: n }, async (_v, i) => connect(await tokenFor(`reporter-${i}`))));
     const anonymous = await connect();
-    const { structuredContent } = await author.callTool({ name: 'publish_story', arguments: { markdown: storyTitled('The story everyone reports on') } });
+    const { structuredContent } = await author.callTool({
+      name: 'publish_story',
+      arguments: { markdown: storyTitled('The story everyone reports on') },
+    });
     const slug = String((structuredContent as { slug: string }).slug);
 
     const rows: Row[] = [];
@@ -117,22 +140,44 @@ async function main(argv: string[]): Promise<number> {
         readUnits: usage.readUnits / n,
         writeUnits: usage.writeUnits / n,
         handlerMsP50: percentile(timings, 50),
-        operations: Object.entries(usage.calls).map(([op, count]) => `${(count / n).toFixed(2).replace(/\.00$/, '')} ${op}`).join(' + '),
+        operations: Object.entries(usage.calls)
+          .map(([op, count]) => `${(count / n).toFixed(2).replace(/\.00$/, '')} ${op}`)
+          .join(' + '),
       });
     };
     await measure('ping (reference, no DynamoDB)', () => anonymous.ping());
-    await measure('publish_story, first call', (i) => author.callTool({ name: 'publish_story', arguments: { markdown: storyTitled(`Cost story ${i}`), op_id: `op-cost-${i}` } }));
-    await measure('publish_story, op_id replay', (i) => author.callTool({ name: 'publish_story', arguments: { markdown: storyTitled(`Cost story ${i}`), op_id: `op-cost-${i}` } }));
-    await measure('report_reproduction, first report', (i) => (reporters[i] as Client).callTool({ name: 'report_reproduction', arguments: { slug, result: 'worked', note: 'Worked on the first try.' } }));
-    await measure('report_reproduction, identical again', (i) => (reporters[i] as Client).callTool({ name: 'report_reproduction', arguments: { slug, result: 'worked', note: 'Worked on the first try.' } }));
+    await measure('publish_story, first call', (i) =>
+      author.callTool({ name: 'publish_story', arguments: { markdown: storyTitled(`Cost story ${i}`), op_id: `op-cost-${i}` } }),
+    );
+    await measure('publish_story, op_id replay', (i) =>
+      author.callTool({ name: 'publish_story', arguments: { markdown: storyTitled(`Cost story ${i}`), op_id: `op-cost-${i}` } }),
+    );
+    await measure('report_reproduction, first report', (i) =>
+      (reporters[i] as Client).callTool({
+        name: 'report_reproduction',
+        arguments: { slug, result: 'worked', note: 'Worked on the first try.' },
+      }),
+    );
+    await measure('report_reproduction, identical again', (i) =>
+      (reporters[i] as Client).callTool({
+        name: 'report_reproduction',
+        arguments: { slug, result: 'worked', note: 'Worked on the first try.' },
+      }),
+    );
     await measure('get_story (with a token)', (i) => (reporters[i] as Client).callTool({ name: 'get_story', arguments: { slug } }));
     await measure('search_stories (anonymous)', () => anonymous.callTool({ name: 'search_stories', arguments: { query: 'cost story' } }));
     await measure('list_notifications', () => author.callTool({ name: 'list_notifications', arguments: {} }));
 
     const dynamoCost = (row: Row): number => row.readUnits * PRICES.perMillionReadUnits + row.writeUnits * PRICES.perMillionWriteUnits;
-    const lambdaCost = (row: Row): number => PRICES.lambdaPerMillionRequests + (row.handlerMsP50 / 1000) * PRICES.httpMemoryGb * PRICES.lambdaArmPerGbSecond * 1_000_000;
+    const lambdaCost = (row: Row): number =>
+      PRICES.lambdaPerMillionRequests + (row.handlerMsP50 / 1000) * PRICES.httpMemoryGb * PRICES.lambdaArmPerGbSecond * 1_000_000;
     const reference = (rows[0] as Row).handlerMsP50;
-    const results = rows.map((row) => ({ ...row, dynamodbPerMillion: dynamoCost(row), lambdaPerMillion: lambdaCost(row), handlerVsPing: row.handlerMsP50 / reference }));
+    const results = rows.map((row) => ({
+      ...row,
+      dynamodbPerMillion: dynamoCost(row),
+      lambdaPerMillion: lambdaCost(row),
+      handlerVsPing: row.handlerMsP50 / reference,
+    }));
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ calls: n, prices: PRICES, results }, null, 2)}\n`);
       return 0;
@@ -148,7 +193,7 @@ async function main(argv: string[]): Promise<number> {
           `| ${r.kind} | ${r.dynamodbCalls.toFixed(2)} | ${r.readUnits.toFixed(2)} | ${r.writeUnits.toFixed(2)} | ${usd(r.dynamodbPerMillion)} | ${ms(r.handlerMsP50)} | ${(r.handlerVsPing).toFixed(2)}× | ${usd(r.lambdaPerMillion)} | ${r.operations || '-'} |`,
       ),
       '',
-      'Handler time is this machine\'s (DynamoDB Local on loopback, 2 shared cores); on Lambda a DynamoDB round trip in-region is ~3-10 ms, so the Lambda column is an indication only.',
+      "Handler time is this machine's (DynamoDB Local on loopback, 2 shared cores); on Lambda a DynamoDB round trip in-region is ~3-10 ms, so the Lambda column is an indication only.",
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;

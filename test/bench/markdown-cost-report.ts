@@ -9,7 +9,7 @@ export function markdownCostSection(run: MarkdownCostRun | undefined): string[] 
   return [
     '## 5. Markdown cost: hostile and worst-accepted stories vs a plain story of the same size',
     '',
-    'Over HTTP against the server process (`test/bench/markdown-cost.ts`): each of the issue\'s',
+    "Over HTTP against the server process (`test/bench/markdown-cost.ts`): each of the issue's",
     'hostile shapes filling a 64 KiB story (`test/helpers/hostile-markdown.ts`) is published, then',
     'a plain prose story of the same size (the reference); each worst shape still accepted (every',
     'limit at its maximum, repeated to fill the story) is published and viewed once, next to a',
@@ -18,11 +18,17 @@ export function markdownCostSection(run: MarkdownCostRun | undefined): string[] 
     '',
     '| hostile shape | answer | ms | plain story publish, ms | ratio | renderer alone, no limits |',
     '|---|---|---|---|---|---|',
-    ...run.hostile.map((row) => `| ${row.name} | ${row.status} (${row.limit}) | ${ms(row.ms)} | ${ms(row.referenceMs)} | ${ratio(row.ms / row.referenceMs)} | ${row.unlimitedMs === undefined ? `> ${ms(run.unlimitedBudgetMs)} ms (stopped) or out of memory` : `${ms(row.unlimitedMs)} ms`} |`),
+    ...run.hostile.map(
+      (row) =>
+        `| ${row.name} | ${row.status} (${row.limit}) | ${ms(row.ms)} | ${ms(row.referenceMs)} | ${ratio(row.ms / row.referenceMs)} | ${row.unlimitedMs === undefined ? `> ${ms(run.unlimitedBudgetMs)} ms (stopped) or out of memory` : `${ms(row.unlimitedMs)} ms`} |`,
+    ),
     '',
     '| worst accepted shape | publish ms | plain publish ms | ratio | first view ms | plain first view ms | ratio |',
     '|---|---|---|---|---|---|---|',
-    ...run.accepted.map((row) => `| ${row.name} | ${ms(row.publishMs)} | ${ms(row.referencePublishMs)} | ${ratio(row.publishMs / row.referencePublishMs)} | ${ms(row.viewMs)} | ${ms(row.referenceViewMs)} | ${ratio(row.viewMs / row.referenceViewMs)} |`),
+    ...run.accepted.map(
+      (row) =>
+        `| ${row.name} | ${ms(row.publishMs)} | ${ms(row.referencePublishMs)} | ${ratio(row.publishMs / row.referencePublishMs)} | ${ms(row.viewMs)} | ${ms(row.referenceViewMs)} | ${ratio(row.viewMs / row.referenceViewMs)} |`,
+    ),
     '',
     '| GET / while the above ran | alone (3 s) | during | ratio |',
     '|---|---|---|---|',

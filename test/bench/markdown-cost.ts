@@ -22,7 +22,10 @@ export interface MarkdownCostRun {
 
 const UNLIMITED_BUDGET_MS = 3_000;
 const VIEWS = 100;
-const prose = (): string => ('I retried the write after a timeout and the counter moved twice, so I read the docs again. '.repeat(6) + '\n\n').repeat(Math.floor(NARRATIVE_BYTES / 560));
+const prose = (): string =>
+  ('I retried the write after a timeout and the counter moved twice, so I read the docs again. '.repeat(6) + '\n\n').repeat(
+    Math.floor(NARRATIVE_BYTES / 560),
+  );
 
 export async function runMarkdownCostOnce(ctx: AppContext, endpoint: string, log: (line: string) => void): Promise<MarkdownCostRun> {
   const { token } = await createToken(ctx, { handle: 'bench-markdown', expiresInSeconds: 3600 });
@@ -67,20 +70,37 @@ export async function runMarkdownCostOnce(ctx: AppContext, endpoint: string, log
       for (const entry of HOSTILE_CASES) {
         const refused = await publish(entry.narrative);
         const reference = await publishAndView(prose());
-        hostile.push({ name: entry.name, limit: entry.limit, status: refused.status, ms: refused.ms, referenceMs: reference.publishMs, unlimitedMs: undefined });
+        hostile.push({
+          name: entry.name,
+          limit: entry.limit,
+          status: refused.status,
+          ms: refused.ms,
+          referenceMs: reference.publishMs,
+          unlimitedMs: undefined,
+        });
         log(`  ${entry.name}: ${refused.status} in ${refused.ms.toFixed(0)} ms (plain story publish ${reference.publishMs.toFixed(0)} ms)`);
       }
       for (const entry of WORST_ACCEPTED) {
         const worst = await publishAndView(entry.narrative);
         const reference = await publishAndView(prose());
-        accepted.push({ name: entry.name, publishMs: worst.publishMs, viewMs: worst.viewMs, referencePublishMs: reference.publishMs, referenceViewMs: reference.viewMs });
-        log(`  ${entry.name}: publish ${worst.publishMs.toFixed(0)} ms, first view ${worst.viewMs.toFixed(0)} ms (plain: ${reference.publishMs.toFixed(0)} / ${reference.viewMs.toFixed(0)} ms)`);
+        accepted.push({
+          name: entry.name,
+          publishMs: worst.publishMs,
+          viewMs: worst.viewMs,
+          referencePublishMs: reference.publishMs,
+          referenceViewMs: reference.viewMs,
+        });
+        log(
+          `  ${entry.name}: publish ${worst.publishMs.toFixed(0)} ms, first view ${worst.viewMs.toFixed(0)} ms (plain: ${reference.publishMs.toFixed(0)} / ${reference.viewMs.toFixed(0)} ms)`,
+        );
       }
     })();
     const during = await homeUntil(load);
     await load;
     const loopDuring = (await server.stats()).loopDelayMaxMs;
-    log(`  GET / alone p50 ${percentile(alone, 50).toFixed(0)} ms max ${Math.max(...alone).toFixed(0)} ms; during ${percentile(during, 50).toFixed(0)} / ${Math.max(...during).toFixed(0)} ms; event loop held at most ${loopAlone.toFixed(0)} ms alone, ${loopDuring.toFixed(0)} ms during`);
+    log(
+      `  GET / alone p50 ${percentile(alone, 50).toFixed(0)} ms max ${Math.max(...alone).toFixed(0)} ms; during ${percentile(during, 50).toFixed(0)} / ${Math.max(...during).toFixed(0)} ms; event loop held at most ${loopAlone.toFixed(0)} ms alone, ${loopDuring.toFixed(0)} ms during`,
+    );
 
     const largest = WORST_ACCEPTED.find((entry) => entry.name.includes('tables')) ?? WORST_ACCEPTED[0];
     const published = await publish(largest?.narrative ?? '');
@@ -90,19 +110,29 @@ export async function runMarkdownCostOnce(ctx: AppContext, endpoint: string, log
     for (let view = 0; view < VIEWS; view += 1) pageBytes = Math.max(pageBytes, Buffer.byteLength((await timedFetch(`/s/${slug}`)).body));
     const rssAfter = (await server.stats()).rss;
     const rssAfterGc = (await server.stats({ gc: true })).rss;
-    log(`  ${VIEWS} views of a ${pageBytes}-byte page: RSS ${(rssBefore / 2 ** 20).toFixed(1)} -> ${(rssAfter / 2 ** 20).toFixed(1)} MiB (${(rssAfterGc / 2 ** 20).toFixed(1)} after GC)`);
+    log(
+      `  ${VIEWS} views of a ${pageBytes}-byte page: RSS ${(rssBefore / 2 ** 20).toFixed(1)} -> ${(rssAfter / 2 ** 20).toFixed(1)} MiB (${(rssAfterGc / 2 ** 20).toFixed(1)} after GC)`,
+    );
 
     for (const [index, entry] of HOSTILE_CASES.entries()) {
       const ms = await renderUnlimited(index, UNLIMITED_BUDGET_MS);
       const row = hostile[index];
       if (row !== undefined) row.unlimitedMs = ms;
-      log(`  unlimited render of ${entry.name}: ${ms === undefined ? `stopped at ${UNLIMITED_BUDGET_MS} ms or out of memory` : `${ms.toFixed(0)} ms`}`);
+      log(
+        `  unlimited render of ${entry.name}: ${ms === undefined ? `stopped at ${UNLIMITED_BUDGET_MS} ms or out of memory` : `${ms.toFixed(0)} ms`}`,
+      );
     }
     return {
       hostile,
       accepted,
       unlimitedBudgetMs: UNLIMITED_BUDGET_MS,
-      home: { aloneP50: percentile(alone, 50), aloneMax: Math.max(...alone), duringP50: percentile(during, 50), duringMax: Math.max(...during), answered: during.length },
+      home: {
+        aloneP50: percentile(alone, 50),
+        aloneMax: Math.max(...alone),
+        duringP50: percentile(during, 50),
+        duringMax: Math.max(...during),
+        answered: during.length,
+      },
       loopHeldMs: { alone: loopAlone, during: loopDuring },
       views: { count: VIEWS, pageBytes, rssBefore, rssAfter, rssAfterGc },
     };

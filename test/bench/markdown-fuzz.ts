@@ -21,7 +21,9 @@ more than 10x plain prose of the same size). Exits 1 when it finds one.
   --seed S      the random seed (default: a fresh one, printed so a run can be repeated)
   --help        this text`;
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string' }, help: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string' }, help: { type: 'boolean' } },
+});
 if (values.help === true) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
@@ -88,7 +90,9 @@ for (const fragment of randomFragments(seededRandom(seed))) {
     const grows = markdownCostFaults(largest).length > 0 || fastest(() => costMs(largest)) > GROWTH_BOUND * again;
     if (grows && again > GROWTH_BOUND * fastest(() => costMs(small)) && again > PROSE_RATIO_BOUND * fastest(() => proseMs(2 * SIZE))) {
       found += 1;
-      process.stdout.write(`super-linear: ${JSON.stringify(fragment)} 16 KiB ${smallMs.toFixed(0)} ms, 32 KiB ${largeMs.toFixed(0)} ms, prose ${prose.toFixed(1)} ms\n`);
+      process.stdout.write(
+        `super-linear: ${JSON.stringify(fragment)} 16 KiB ${smallMs.toFixed(0)} ms, 32 KiB ${largeMs.toFixed(0)} ms, prose ${prose.toFixed(1)} ms\n`,
+      );
     }
   }
   if (Date.now() - lastProgress > 30_000) {

@@ -63,7 +63,9 @@ try {
       }
     }
     const p50 = percentile(pages, 50) / percentile(jsons, 50);
-    log(`${name}: page p50 ${ms(percentile(pages, 50))} ms p99 ${ms(percentile(pages, 99))} ms | JSON p50 ${ms(percentile(jsons, 50))} ms p99 ${ms(percentile(jsons, 99))} ms | page/JSON at p50 ${ratio(p50)} (${ROUNDS} each)`);
+    log(
+      `${name}: page p50 ${ms(percentile(pages, 50))} ms p99 ${ms(percentile(pages, 99))} ms | JSON p50 ${ms(percentile(jsons, 50))} ms p99 ${ms(percentile(jsons, 99))} ms | page/JSON at p50 ${ratio(p50)} (${ROUNDS} each)`,
+    );
   };
 
   await pair('story', `/s/${slug}`, `/v1/stories/${slug}`);
@@ -79,11 +81,15 @@ try {
   time(() => renderMarkdown(body), 200);
   const render = time(() => renderMarkdown(body), 2_000);
   const stringify = time(() => JSON.stringify(view), 2_000);
-  log(`markdown: renderMarkdown ${render.toFixed(1)} µs per story (${view.markdown.length} chars) vs JSON.stringify of the view ${stringify.toFixed(1)} µs: ${ratio(render / stringify)}`);
+  log(
+    `markdown: renderMarkdown ${render.toFixed(1)} µs per story (${view.markdown.length} chars) vs JSON.stringify of the view ${stringify.toFixed(1)} µs: ${ratio(render / stringify)}`,
+  );
   const big = body.repeat(Math.floor(60_000 / body.length));
   const bigRender = time(() => renderMarkdown(big), 20);
   const bigStringify = time(() => JSON.stringify({ ...view, markdown: big }), 200);
-  log(`markdown: a ${Math.round(big.length / 1024)} KiB body renders in ${ms(bigRender / 1000)} ms vs JSON.stringify ${ms(bigStringify / 1000)} ms: ${ratio(bigRender / bigStringify)} (why story pages cache the rendered body)`);
+  log(
+    `markdown: a ${Math.round(big.length / 1024)} KiB body renders in ${ms(bigRender / 1000)} ms vs JSON.stringify ${ms(bigStringify / 1000)} ms: ${ratio(bigRender / bigStringify)} (why story pages cache the rendered body)`,
+  );
 } finally {
   client.destroy();
   await ddb.stop();

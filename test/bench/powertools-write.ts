@@ -57,7 +57,9 @@ export async function createIdempotencyTable(client: DynamoDBClient, tableName: 
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );
-  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true } }));
+  await client.send(
+    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true } }),
+  );
 }
 
 export function powertoolsCreateAndCount(options: PowertoolsOptions): PowertoolsWrite {

@@ -45,7 +45,7 @@ export const DEATH_SCENARIOS: DeathScenario[] = [
     point: 'after-write',
     lambdaRemainingMs: 1000,
     conditioned: true,
-    label: 'Powertools in Lambda, business write conditioned like lorebook\'s (create once): the same death',
+    label: "Powertools in Lambda, business write conditioned like lorebook's (create once): the same death",
   },
   {
     system: 'powertools',
@@ -161,7 +161,9 @@ async function attempt(call: () => Promise<unknown>): Promise<{ text: string; an
 }
 
 async function readItem(bench: IdempotencyBench, key: { PK: string; SK: string }): Promise<Record<string, unknown> | undefined> {
-  const output = await bench.ctx.store.client.send(new GetCommand({ TableName: bench.ctx.store.tableName, Key: key, ConsistentRead: true }));
+  const output = await bench.ctx.store.client.send(
+    new GetCommand({ TableName: bench.ctx.store.tableName, Key: key, ConsistentRead: true }),
+  );
   return output.Item;
 }
 
@@ -170,8 +172,9 @@ async function idempotencyStatus(bench: IdempotencyBench, table: string): Promis
   const item = output.Items?.[0];
   if (item === undefined) return 'absent';
   const record = unmarshall(item) as { status?: string; in_progress_expiration?: number };
-  return record.in_progress_expiration === undefined ? `${record.status} (no in-progress expiry)` : `${record.status} (in-progress expiry set)`;
+  return record.in_progress_expiration === undefined
+    ? `${record.status} (no in-progress expiry)`
+    : `${record.status} (in-progress expiry set)`;
 }
 
 const yes = (present: boolean): string => (present ? 'present' : 'absent');
-

@@ -65,7 +65,7 @@ export function renderReport(results: BenchResults): string {
     '(loopback), so absolute milliseconds say little about AWS and move with whatever else the',
     'machine is doing (see the load average). **The claims are the ratios**, each against a reference',
     'measured in the same run, interleaved with it. Each figure is min / **median** / max over the',
-    'runs; a latency is the run\'s p50 or p99 of sequential or concurrent calls as stated.',
+    "runs; a latency is the run's p50 or p99 of sequential or concurrent calls as stated.",
     '',
     ...idempotencySection(results),
     ...surfaceSection(results),
@@ -105,7 +105,7 @@ function idempotencySection({ plan, machine, idempotency, deaths }: BenchResults
     '  record), then the op record, the record and the counter bump in **one** `TransactWriteItems`.',
     `- **Powertools** \`@aws-lambda-powertools/idempotency\` ${machine.powertools}: \`makeIdempotent\` with`,
     '  `DynamoDBPersistenceLayer` (its own table, key `id`), `eventKeyJmesPath: "op_id"`, payload',
-    '  validation on the arguments (like lorebook\'s fingerprint), records kept 24 h like lorebook\'s ops,',
+    "  validation on the arguments (like lorebook's fingerprint), records kept 24 h like lorebook's ops,",
     '  no local cache; the function writes the record and bumps the counter in one',
     '  `TransactWriteItems` (`test/bench/powertools-write.ts`).',
     '',
@@ -118,10 +118,26 @@ function idempotencySection({ plan, machine, idempotency, deaths }: BenchResults
     '',
     '| latency, ms | lorebook | Powertools | ratio lorebook / Powertools |',
     '|---|---|---|---|',
-    latencyRow('first call p50', (r) => r.lorebook.firstP50, (r) => r.powertools.firstP50),
-    latencyRow('first call p99', (r) => r.lorebook.firstP99, (r) => r.powertools.firstP99),
-    latencyRow('replay p50', (r) => r.lorebook.replayP50, (r) => r.powertools.replayP50),
-    latencyRow('replay p99', (r) => r.lorebook.replayP99, (r) => r.powertools.replayP99),
+    latencyRow(
+      'first call p50',
+      (r) => r.lorebook.firstP50,
+      (r) => r.powertools.firstP50,
+    ),
+    latencyRow(
+      'first call p99',
+      (r) => r.lorebook.firstP99,
+      (r) => r.powertools.firstP99,
+    ),
+    latencyRow(
+      'replay p50',
+      (r) => r.lorebook.replayP50,
+      (r) => r.powertools.replayP50,
+    ),
+    latencyRow(
+      'replay p99',
+      (r) => r.lorebook.replayP99,
+      (r) => r.powertools.replayP99,
+    ),
     '',
     `**${plan.parallel} parallel duplicates** of one request (same op_id, same arguments, sent at once), ${lbTrials.length} trials per side:`,
     '',
@@ -132,9 +148,9 @@ function idempotencySection({ plan, machine, idempotency, deaths }: BenchResults
     `| callers answered | ${always(lbTrials, (t) => t.answered)} | ${always(ptTrials, (t) => t.answered)} |`,
     `| callers refused, by error | ${refusedBy(lbTrials)} | ${refusedBy(ptTrials)} |`,
     '',
-    'lorebook\'s losers each send a transaction that the op record\'s condition refuses whole; they answer',
-    'the winner\'s stored outcome from `ALL_OLD` (or from their read, if it came after the commit).',
-    'Powertools\' losers find the INPROGRESS record and throw `IdempotencyAlreadyInProgressError`: the',
+    "lorebook's losers each send a transaction that the op record's condition refuses whole; they answer",
+    "the winner's stored outcome from `ALL_OLD` (or from their read, if it came after the commit).",
+    "Powertools' losers find the INPROGRESS record and throw `IdempotencyAlreadyInProgressError`: the",
     'caller has to retry later.',
     '',
     '**The process dies between the business write and the idempotency record** (simulated: the write runs in',
@@ -148,7 +164,10 @@ function idempotencySection({ plan, machine, idempotency, deaths }: BenchResults
     ...deaths.map((outcomes) => {
       const first = outcomes[0];
       if (first === undefined) return '| (skipped: over budget) | | | | | | |';
-      const same = outcomes.filter((o) => o.left === first.left && o.retryAtOnce === first.retryAtOnce && o.retryLater === first.retryLater && o.applied === first.applied).length;
+      const same = outcomes.filter(
+        (o) =>
+          o.left === first.left && o.retryAtOnce === first.retryAtOnce && o.retryLater === first.retryLater && o.applied === first.applied,
+      ).length;
       const applied = first.applied > 1 ? `**${first.applied} (double)**` : String(first.applied);
       return `| ${first.scenario.label} | ${first.left} | ${first.retryAtOnce} | ${first.retryLater ?? '—'} | ${applied} | ${first.answered ? 'yes' : '**no**'} | ${same}/${outcomes.length} runs |`;
     }),
@@ -159,7 +178,9 @@ function idempotencySection({ plan, machine, idempotency, deaths }: BenchResults
 function callsCell(calls: Record<string, number> | undefined): string {
   if (calls === undefined) return 'n/a';
   const total = Object.values(calls).reduce((sum, n) => sum + n, 0);
-  return `**${fmtCount(total)}**: ${Object.entries(calls).map(([operation, n]) => `${fmtCount(n)} ${operation}`).join(' + ')}`;
+  return `**${fmtCount(total)}**: ${Object.entries(calls)
+    .map(([operation, n]) => `${fmtCount(n)} ${operation}`)
+    .join(' + ')}`;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -173,8 +194,29 @@ function surfaceSection({ plan, surface }: BenchResults): string[] {
     const s = (pick: (r: SurfaceRun) => number): Spread => spread(runs.map(pick));
     const calls = runs[0]?.serverCalls;
     return [
-      `| ${concurrency} | ${runs[0]?.calls ?? 0} | ${mmm(s((r) => r.mcp.p50), ms)} | ${mmm(s((r) => r.bare.p50), ms)} | ${mmm(s((r) => r.mcp.p50 / r.bare.p50), ratio)} |`,
-      ` ${mmm(s((r) => r.mcp.p99 / r.bare.p99), ratio)} | ${mmm(s((r) => r.mcp.perSecond), (v) => v.toFixed(0))} | ${mmm(s((r) => r.bare.perSecond), (v) => v.toFixed(0))} | ${mmm(s((r) => r.bare.perSecond / r.mcp.perSecond), ratio)} | ${callsCell(calls)} |`,
+      `| ${concurrency} | ${runs[0]?.calls ?? 0} | ${mmm(
+        s((r) => r.mcp.p50),
+        ms,
+      )} | ${mmm(
+        s((r) => r.bare.p50),
+        ms,
+      )} | ${mmm(
+        s((r) => r.mcp.p50 / r.bare.p50),
+        ratio,
+      )} |`,
+      ` ${mmm(
+        s((r) => r.mcp.p99 / r.bare.p99),
+        ratio,
+      )} | ${mmm(
+        s((r) => r.mcp.perSecond),
+        (v) => v.toFixed(0),
+      )} | ${mmm(
+        s((r) => r.bare.perSecond),
+        (v) => v.toFixed(0),
+      )} | ${mmm(
+        s((r) => r.bare.perSecond / r.mcp.perSecond),
+        ratio,
+      )} | ${callsCell(calls)} |`,
     ].join('');
   });
   return [
@@ -185,8 +227,8 @@ function surfaceSection({ plan, surface }: BenchResults): string[] {
     'app as `npm start` serves it) → Host/Origin guard → token → per-account rate window → snapshot read',
     '→ plan → one transaction → the JSON-RPC answer, validated by the client against the output schema.',
     'Every call is a first report (a distinct story and account), so each one writes. Bare: the same',
-    'three items (REPRO#account, the counted META update, the author\'s notification) built with',
-    'lorebook\'s own store builders, sent as one `TransactWriteItems` with the SDK from the bench process',
+    "three items (REPRO#account, the counted META update, the author's notification) built with",
+    "lorebook's own store builders, sent as one `TransactWriteItems` with the SDK from the bench process",
     `(\`test/bench/bare-report.ts\`). ${plural(surface.length, 'run')}; within a run the two are measured back to back, alternating which goes first.`,
     '',
     '| concurrency | calls per run | MCP p50 ms | bare p50 ms | p50 ratio MCP / bare | p99 ratio MCP / bare | MCP calls/s | bare calls/s | throughput ratio bare / MCP | server DynamoDB calls per tool call |',
@@ -212,15 +254,45 @@ function fanOutSection({ plan, fanOut }: BenchResults): string[] {
     '',
     '| | min / **median** / max |',
     '|---|---|',
-    `| counted (\`counts.worked\`) after the ${n} reports | ${mmm(s((r) => r.countedAfterFirst), String)} |`,
-    `| counted after the ${n} retries | ${mmm(s((r) => r.countedAfterRetry), String)} |`,
-    `| reproducers listed after the retries | ${mmm(s((r) => r.reproducersAfterRetry), String)} |`,
-    `| calls answered (first wave, retries) | ${mmm(s((r) => r.answeredFirst), String)}, ${mmm(s((r) => r.answeredRetry), String)} |`,
-    `| time to converge: first wave, ms (all ${n} answered, ${n} counted) | ${mmm(s((r) => r.firstWaveMs), ms)} |`,
-    `| retry wave, ms (nothing written) | ${mmm(s((r) => r.retryWaveMs), ms)} |`,
-    `| bare: ${n} TransactWriteItems at once, ms | ${mmm(s((r) => r.bareWaveMs), ms)} |`,
-    `| ratio first wave / bare | ${mmm(s((r) => r.firstWaveMs / r.bareWaveMs), ratio)} |`,
-    `| ratio retry wave / first wave | ${mmm(s((r) => r.retryWaveMs / r.firstWaveMs), ratio)} |`,
+    `| counted (\`counts.worked\`) after the ${n} reports | ${mmm(
+      s((r) => r.countedAfterFirst),
+      String,
+    )} |`,
+    `| counted after the ${n} retries | ${mmm(
+      s((r) => r.countedAfterRetry),
+      String,
+    )} |`,
+    `| reproducers listed after the retries | ${mmm(
+      s((r) => r.reproducersAfterRetry),
+      String,
+    )} |`,
+    `| calls answered (first wave, retries) | ${mmm(
+      s((r) => r.answeredFirst),
+      String,
+    )}, ${mmm(
+      s((r) => r.answeredRetry),
+      String,
+    )} |`,
+    `| time to converge: first wave, ms (all ${n} answered, ${n} counted) | ${mmm(
+      s((r) => r.firstWaveMs),
+      ms,
+    )} |`,
+    `| retry wave, ms (nothing written) | ${mmm(
+      s((r) => r.retryWaveMs),
+      ms,
+    )} |`,
+    `| bare: ${n} TransactWriteItems at once, ms | ${mmm(
+      s((r) => r.bareWaveMs),
+      ms,
+    )} |`,
+    `| ratio first wave / bare | ${mmm(
+      s((r) => r.firstWaveMs / r.bareWaveMs),
+      ratio,
+    )} |`,
+    `| ratio retry wave / first wave | ${mmm(
+      s((r) => r.retryWaveMs / r.firstWaveMs),
+      ratio,
+    )} |`,
     '',
   ];
 }
@@ -238,12 +310,30 @@ function memorySection({ plan, memory }: BenchResults): string[] {
     '',
     '| | min / **median** / max |',
     '|---|---|',
-    `| RSS idle (listening, no call yet) | ${mmm(s((r) => r.idleRss), mib)} |`,
-    `| RSS after ${WARM_CALLS} calls (warm) | ${mmm(s((r) => r.warmRss), mib)} |`,
-    `| **RSS after ${plan.memoryCalls.toLocaleString('en')} calls** | ${mmm(s((r) => r.finalRss), mib)} |`,
-    `| ratio after ${plan.memoryCalls.toLocaleString('en')} / warm | ${mmm(s((r) => r.finalRss / r.warmRss), ratio)} |`,
-    `| heap in use after a full GC at the end | ${mmm(s((r) => r.heapAfterGc), mib)} |`,
-    `| tool calls per second over the run | ${mmm(s((r) => r.perSecond), (v) => v.toFixed(0))} |`,
+    `| RSS idle (listening, no call yet) | ${mmm(
+      s((r) => r.idleRss),
+      mib,
+    )} |`,
+    `| RSS after ${WARM_CALLS} calls (warm) | ${mmm(
+      s((r) => r.warmRss),
+      mib,
+    )} |`,
+    `| **RSS after ${plan.memoryCalls.toLocaleString('en')} calls** | ${mmm(
+      s((r) => r.finalRss),
+      mib,
+    )} |`,
+    `| ratio after ${plan.memoryCalls.toLocaleString('en')} / warm | ${mmm(
+      s((r) => r.finalRss / r.warmRss),
+      ratio,
+    )} |`,
+    `| heap in use after a full GC at the end | ${mmm(
+      s((r) => r.heapAfterGc),
+      mib,
+    )} |`,
+    `| tool calls per second over the run | ${mmm(
+      s((r) => r.perSecond),
+      (v) => v.toFixed(0),
+    )} |`,
     '',
     `RSS along the first run (calls: RSS): ${samples}.`,
     '',
@@ -258,8 +348,12 @@ function closingNote({ idempotency, deaths, surface, fanOut, memory, plan }: Ben
   const ptTrials = idempotency.flatMap((r) => r.duplicates.powertools);
   const ptAnswered = median(ptTrials.map((t) => t.answered));
   const lbSent = median(lbTrials.map((t) => t.ran));
-  const doubles = deaths.map((o) => o[0]).filter((o): o is DeathOutcome => o !== undefined && o.scenario.system === 'powertools' && o.applied > 1);
-  const unanswered = deaths.map((o) => o[0]).filter((o): o is DeathOutcome => o !== undefined && o.scenario.system === 'powertools' && !o.answered);
+  const doubles = deaths
+    .map((o) => o[0])
+    .filter((o): o is DeathOutcome => o !== undefined && o.scenario.system === 'powertools' && o.applied > 1);
+  const unanswered = deaths
+    .map((o) => o[0])
+    .filter((o): o is DeathOutcome => o !== undefined && o.scenario.system === 'powertools' && !o.answered);
   const lbDeaths = deaths.map((o) => o[0]).filter((o): o is DeathOutcome => o !== undefined && o.scenario.system === 'lorebook');
   const beats: string[] = [];
   const loses: string[] = [];
@@ -267,20 +361,35 @@ function closingNote({ idempotency, deaths, surface, fanOut, memory, plan }: Ben
   const compare = (what: string, values: number[], why = ''): void => {
     const s = spread(values);
     const range = `${ratio(s.min)}–${ratio(s.max)} across ${plural(s.runs, 'run')}, median ${ratio(s.median)}`;
-    if (s.max < 1) beats.push(`${what}: lorebook is ${((1 - s.median) * 100).toFixed(0)}% faster (ratio lorebook / Powertools ${range})${why}.`);
-    else if (s.min > 1) loses.push(`${what}: lorebook is ${((s.median - 1) * 100).toFixed(0)}% slower (ratio lorebook / Powertools ${range})${why}.`);
+    if (s.max < 1)
+      beats.push(`${what}: lorebook is ${((1 - s.median) * 100).toFixed(0)}% faster (ratio lorebook / Powertools ${range})${why}.`);
+    else if (s.min > 1)
+      loses.push(`${what}: lorebook is ${((s.median - 1) * 100).toFixed(0)}% slower (ratio lorebook / Powertools ${range})${why}.`);
     else loses.push(`${what}: no clear difference (ratio lorebook / Powertools ${range})${why}.`);
   };
 
   if (total(first?.lorebook.firstCalls) < total(first?.powertools.firstCalls)) {
-    beats.push(`**Fewer DynamoDB calls per first call**: ${total(first?.lorebook.firstCalls)} (one snapshot read, one transaction) vs ${total(first?.powertools.firstCalls)} (INPROGRESS put, the business write, the COMPLETED update).`);
+    beats.push(
+      `**Fewer DynamoDB calls per first call**: ${total(first?.lorebook.firstCalls)} (one snapshot read, one transaction) vs ${total(first?.powertools.firstCalls)} (INPROGRESS put, the business write, the COMPLETED update).`,
+    );
   }
-  compare('First-call latency, p50', idempotency.map((r) => r.lorebook.firstP50 / r.powertools.firstP50));
-  compare('First-call latency, p99', idempotency.map((r) => r.lorebook.firstP99 / r.powertools.firstP99));
+  compare(
+    'First-call latency, p50',
+    idempotency.map((r) => r.lorebook.firstP50 / r.powertools.firstP50),
+  );
+  compare(
+    'First-call latency, p99',
+    idempotency.map((r) => r.lorebook.firstP99 / r.powertools.firstP99),
+  );
   if (total(first?.lorebook.replayCalls) === total(first?.powertools.replayCalls)) {
-    loses.push(`Replay cost: the same number of DynamoDB calls (${total(first?.lorebook.replayCalls)} each) — lorebook's is a \`TransactGetItems\` of two items (the op record and what the plan reads), Powertools' a single conditional \`PutItem\` that fails and returns the stored record.`);
+    loses.push(
+      `Replay cost: the same number of DynamoDB calls (${total(first?.lorebook.replayCalls)} each) — lorebook's is a \`TransactGetItems\` of two items (the op record and what the plan reads), Powertools' a single conditional \`PutItem\` that fails and returns the stored record.`,
+    );
   }
-  compare('Replay latency, p50', idempotency.map((r) => r.lorebook.replayP50 / r.powertools.replayP50));
+  compare(
+    'Replay latency, p50',
+    idempotency.map((r) => r.lorebook.replayP50 / r.powertools.replayP50),
+  );
   beats.push(
     `**${plan.parallel} parallel duplicates**: both apply the business write exactly once, but every lorebook caller gets the answer (${lbTrials.every((t) => t.answered === plan.parallel) ? `${plan.parallel}/${plan.parallel} in all ${lbTrials.length} trials` : 'see the table'}), while Powertools answers a median ${ptAnswered}/${plan.parallel} and refuses the rest with \`IdempotencyAlreadyInProgressError\`, which the caller must retry. The price on lorebook's side: the losers still send a transaction (median ${lbSent} \`TransactWriteItems\` per ${plan.parallel} duplicates, all but one refused by the op record's condition).`,
   );
@@ -290,7 +399,7 @@ function closingNote({ idempotency, deaths, surface, fanOut, memory, plan }: Ben
     );
   }
   loses.push(
-    'Scope: Powertools wraps any function — HTTP calls, other tables, other services — while lorebook\'s apply-once only covers a change that is DynamoDB writes in one `TransactWriteItems` with the op record (at most 100 items; other side effects go through an outbox item written in that transaction). Transactional reads and writes also cost twice the capacity units of plain ones on AWS (not measured here: DynamoDB Local does not bill).',
+    "Scope: Powertools wraps any function — HTTP calls, other tables, other services — while lorebook's apply-once only covers a change that is DynamoDB writes in one `TransactWriteItems` with the op record (at most 100 items; other side effects go through an outbox item written in that transaction). Transactional reads and writes also cost twice the capacity units of plain ones on AWS (not measured here: DynamoDB Local does not bill).",
   );
 
   const surface64 = surface.map((run) => run.find((r) => r.concurrency === 64)).filter((r): r is SurfaceRun => r !== undefined);

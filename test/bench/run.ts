@@ -24,8 +24,36 @@ const BUDGET_MS = 15 * 60_000;
 const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
 
 const plan: BenchPlan = QUICK
-  ? { quick: true, idempotencyRuns: 1, idempotencyCalls: 30, duplicateTrials: 2, parallel: 16, deathRuns: 1, surfaceRuns: 1, surfaceCalls: { 1: 16, 16: 64, 64: 128 }, fanOutRuns: 1, fanOutAgents: 64, memoryRuns: 1, memoryCalls: 1_000, memoryConcurrency: 16 }
-  : { quick: false, idempotencyRuns: 5, idempotencyCalls: 200, duplicateTrials: 10, parallel: 16, deathRuns: 2, surfaceRuns: 5, surfaceCalls: { 1: 64, 16: 256, 64: 512 }, fanOutRuns: 5, fanOutAgents: 64, memoryRuns: 3, memoryCalls: 10_000, memoryConcurrency: 16 };
+  ? {
+      quick: true,
+      idempotencyRuns: 1,
+      idempotencyCalls: 30,
+      duplicateTrials: 2,
+      parallel: 16,
+      deathRuns: 1,
+      surfaceRuns: 1,
+      surfaceCalls: { 1: 16, 16: 64, 64: 128 },
+      fanOutRuns: 1,
+      fanOutAgents: 64,
+      memoryRuns: 1,
+      memoryCalls: 1_000,
+      memoryConcurrency: 16,
+    }
+  : {
+      quick: false,
+      idempotencyRuns: 5,
+      idempotencyCalls: 200,
+      duplicateTrials: 10,
+      parallel: 16,
+      deathRuns: 2,
+      surfaceRuns: 5,
+      surfaceCalls: { 1: 64, 16: 256, 64: 512 },
+      fanOutRuns: 5,
+      fanOutAgents: 64,
+      memoryRuns: 3,
+      memoryCalls: 10_000,
+      memoryConcurrency: 16,
+    };
 
 const started = performance.now();
 const clock = (): string => {
@@ -57,10 +85,20 @@ function budgeted(section: keyof typeof DEADLINES_MIN): { more(run: number): boo
 
 silenceLambdaContextWarning();
 const machine = await describeMachine();
-log(`lorebook bench${QUICK ? ' (QUICK: a smoke test, not a result)' : ''} on ${machine.cores} cores, ${machine.memory}, node ${machine.node}, ${machine.java}; load ${machine.loadAtStart}`);
-log(`budget: at most ${BUDGET_MS / 60_000} min; each section has a deadline (${Object.entries(DEADLINES_MIN).map(([k, v]) => `${k} ${v} min`).join(', ')}) past which its further runs are skipped. Planned:`);
-log(`  (a) ${plan.idempotencyRuns} runs x ${plan.idempotencyCalls} first calls + replays per side, ${plan.duplicateTrials} trials of ${plan.parallel} parallel duplicates; process death: ${DEATH_SCENARIOS.length} scenarios x ${plan.deathRuns}`);
-log(`  (b) ${plan.surfaceRuns} runs at concurrency 1/16/64 (${Object.values(plan.surfaceCalls).join('/')} calls)  (c) ${plan.fanOutRuns} runs of ${plan.fanOutAgents} agents  (d) ${plan.memoryRuns} runs x ${plan.memoryCalls} calls  (e) one markdown-cost run`);
+log(
+  `lorebook bench${QUICK ? ' (QUICK: a smoke test, not a result)' : ''} on ${machine.cores} cores, ${machine.memory}, node ${machine.node}, ${machine.java}; load ${machine.loadAtStart}`,
+);
+log(
+  `budget: at most ${BUDGET_MS / 60_000} min; each section has a deadline (${Object.entries(DEADLINES_MIN)
+    .map(([k, v]) => `${k} ${v} min`)
+    .join(', ')}) past which its further runs are skipped. Planned:`,
+);
+log(
+  `  (a) ${plan.idempotencyRuns} runs x ${plan.idempotencyCalls} first calls + replays per side, ${plan.duplicateTrials} trials of ${plan.parallel} parallel duplicates; process death: ${DEATH_SCENARIOS.length} scenarios x ${plan.deathRuns}`,
+);
+log(
+  `  (b) ${plan.surfaceRuns} runs at concurrency 1/16/64 (${Object.values(plan.surfaceCalls).join('/')} calls)  (c) ${plan.fanOutRuns} runs of ${plan.fanOutAgents} agents  (d) ${plan.memoryRuns} runs x ${plan.memoryCalls} calls  (e) one markdown-cost run`,
+);
 
 const ddb = await startDynamoDbLocal({ log: (line) => log(line) });
 const client = createStoreClient({ endpoint: ddb.endpoint });
@@ -76,7 +114,11 @@ try {
 
   // (a) idempotent write vs Powertools
   log('(a) idempotent write: lorebook apply-once vs Powertools makeIdempotent');
-  const powertools = powertoolsCreateAndCount({ endpoint: ddb.endpoint, itemsTable: ctx.store.tableName, idempotencyTable: 'bench-powertools-idempotency' });
+  const powertools = powertoolsCreateAndCount({
+    endpoint: ddb.endpoint,
+    itemsTable: ctx.store.tableName,
+    idempotencyTable: 'bench-powertools-idempotency',
+  });
   await createIdempotencyTable(powertools.client, 'bench-powertools-idempotency');
   await createCounters(ctx);
   const bench = { ctx, powertools };
@@ -84,7 +126,11 @@ try {
   const idempotency: IdempotencyRun[] = [];
   const idempotencyBudget = budgeted('idempotency');
   for (let run = 1; run <= plan.idempotencyRuns && idempotencyBudget.more(run); run += 1) {
-    const result = await runIdempotencyOnce(bench, { calls: plan.idempotencyCalls, duplicateTrials: plan.duplicateTrials, parallel: plan.parallel });
+    const result = await runIdempotencyOnce(bench, {
+      calls: plan.idempotencyCalls,
+      duplicateTrials: plan.duplicateTrials,
+      parallel: plan.parallel,
+    });
     idempotency.push(result);
     log(
       `  run ${run}/${plan.idempotencyRuns}: first call p50 lorebook ${ms(result.lorebook.firstP50)} ms vs Powertools ${ms(result.powertools.firstP50)} ms (${ratio(result.lorebook.firstP50 / result.powertools.firstP50)}); replay p50 ${ms(result.lorebook.replayP50)} vs ${ms(result.powertools.replayP50)} ms (${ratio(result.lorebook.replayP50 / result.powertools.replayP50)})`,
@@ -96,7 +142,9 @@ try {
     for (const [index, scenario] of DEATH_SCENARIOS.entries()) {
       const outcome = await runDeath(bench, ddb.endpoint, scenario, `${run}-${index}`);
       deaths[index]?.push(outcome);
-      log(`  process death ${run}/${plan.deathRuns}: ${scenario.label}: left ${outcome.left}; retry: ${outcome.retryAtOnce}${outcome.retryLater === undefined ? '' : `, later: ${outcome.retryLater}`}; applied ${outcome.applied}`);
+      log(
+        `  process death ${run}/${plan.deathRuns}: ${scenario.label}: left ${outcome.left}; retry: ${outcome.retryAtOnce}${outcome.retryLater === undefined ? '' : `, later: ${outcome.retryLater}`}; applied ${outcome.applied}`,
+      );
     }
   }
   powertools.destroy();
@@ -116,7 +164,9 @@ try {
       for (const [concurrency, calls] of Object.entries(plan.surfaceCalls)) {
         const result = await runSurfaceOnce(ctx, server, agents, Number(concurrency), calls);
         results.push(result);
-        log(`  run ${run}/${plan.surfaceRuns}, concurrency ${concurrency}: MCP p50 ${ms(result.mcp.p50)} ms vs bare ${ms(result.bare.p50)} ms (${ratio(result.mcp.p50 / result.bare.p50)}); ${result.mcp.perSecond.toFixed(0)} vs ${result.bare.perSecond.toFixed(0)} calls/s`);
+        log(
+          `  run ${run}/${plan.surfaceRuns}, concurrency ${concurrency}: MCP p50 ${ms(result.mcp.p50)} ms vs bare ${ms(result.bare.p50)} ms (${ratio(result.mcp.p50 / result.bare.p50)}); ${result.mcp.perSecond.toFixed(0)} vs ${result.bare.perSecond.toFixed(0)} calls/s`,
+        );
       }
       surface.push(results);
     }
@@ -125,7 +175,9 @@ try {
     for (let run = 1; run <= plan.fanOutRuns && fanOutBudget.more(run); run += 1) {
       const result = await runFanOutOnce(ctx, agents);
       fanOut.push(result);
-      log(`  run ${run}/${plan.fanOutRuns}: counted ${result.countedAfterFirst} then ${result.countedAfterRetry} after the retries; ${ms(result.firstWaveMs)} + ${ms(result.retryWaveMs)} ms (bare ${ms(result.bareWaveMs)} ms)`);
+      log(
+        `  run ${run}/${plan.fanOutRuns}: counted ${result.countedAfterFirst} then ${result.countedAfterRetry} after the retries; ${ms(result.firstWaveMs)} + ${ms(result.retryWaveMs)} ms (bare ${ms(result.bareWaveMs)} ms)`,
+      );
     }
     await Promise.all(agents.map((agent) => agent.close()));
   } finally {
@@ -137,7 +189,14 @@ try {
   const memoryBudget = budgeted('memory');
   for (let run = 1; run <= plan.memoryRuns && memoryBudget.more(run); run += 1) {
     log(`  run ${run}/${plan.memoryRuns}`);
-    const result = await runMemoryOnce(ctx, ddb.endpoint, accounts.slice(0, plan.memoryConcurrency), plan.memoryCalls, plan.memoryConcurrency, log);
+    const result = await runMemoryOnce(
+      ctx,
+      ddb.endpoint,
+      accounts.slice(0, plan.memoryConcurrency),
+      plan.memoryCalls,
+      plan.memoryConcurrency,
+      log,
+    );
     memory.push(result);
     log(`  run ${run}: ${result.perSecond.toFixed(0)} calls/s; heap after GC ${(result.heapAfterGc / 1024 / 1024).toFixed(1)} MiB`);
   }
@@ -148,7 +207,19 @@ try {
 
   const wallMs = performance.now() - started;
   const existing = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : undefined;
-  const markdown = renderReport({ plan, machine, date: new Date(), wallMs, idempotency, deaths, surface, fanOut, memory, markdownCost, existing });
+  const markdown = renderReport({
+    plan,
+    machine,
+    date: new Date(),
+    wallMs,
+    idempotency,
+    deaths,
+    surface,
+    fanOut,
+    memory,
+    markdownCost,
+    existing,
+  });
   writeFileSync(REPORT, markdown);
   process.stdout.write(`\n${markdown}\n`);
   log(`wrote BENCHMARKS.md in ${(wallMs / 60_000).toFixed(1)} min`);

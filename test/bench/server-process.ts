@@ -57,7 +57,13 @@ process.on('message', (message: { type: string; gc?: boolean }) => {
   } else if (message.type === 'stats') {
     if (message.gc === true) (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
-    const stats: ServerStats = { type: 'stats', rss: memory.rss, heapUsed: memory.heapUsed, roundTrips: roundTrips.snapshot(), loopDelayMaxMs: loopDelay.max / 1e6 };
+    const stats: ServerStats = {
+      type: 'stats',
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      roundTrips: roundTrips.snapshot(),
+      loopDelayMaxMs: loopDelay.max / 1e6,
+    };
     loopDelay.reset();
     process.send?.(stats);
   }

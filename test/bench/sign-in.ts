@@ -18,7 +18,9 @@ import { authorizeWithBluesky, deliverCallback } from '../helpers/signin/sign-in
 import { ms, percentile, ratio } from './stats.ts';
 
 if (process.argv.includes('--help')) {
-  process.stdout.write('usage: npm run bench:sign-in\n\nSigns people in with Bluesky against a local PDS and DynamoDB Local and prints\nwhere the time goes. LOREBOOK_BENCH_SIGN_INS=n sets how many (default 20).\n');
+  process.stdout.write(
+    'usage: npm run bench:sign-in\n\nSigns people in with Bluesky against a local PDS and DynamoDB Local and prints\nwhere the time goes. LOREBOOK_BENCH_SIGN_INS=n sets how many (default 20).\n',
+  );
   process.exit(0);
 }
 
@@ -32,7 +34,12 @@ const pds = await startTestPds();
 const client = createStoreClient({ endpoint: ddb.endpoint });
 await ensureTable(client, 'bench-sign-in');
 const counter = countRoundTrips(client);
-const ctx: AppContext = { store: { client, tableName: 'bench-sign-in', now: Date.now }, config: { ...DEFAULT_APP_CONFIG, anonymousRateLimitPerMinute: 1_000_000 }, sleep: (n) => new Promise((r) => setTimeout(r, n)), random: Math.random };
+const ctx: AppContext = {
+  store: { client, tableName: 'bench-sign-in', now: Date.now },
+  config: { ...DEFAULT_APP_CONFIG, anonymousRateLimitPerMinute: 1_000_000 },
+  sleep: (n) => new Promise((r) => setTimeout(r, n)),
+  random: Math.random,
+};
 
 let handler: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
 const server: ServerType = await new Promise((resolve) => {
@@ -44,7 +51,10 @@ const app = createHttpApp({
   search: createStorySearch(ctx),
   baseUrl,
   allowedOrigins: [],
-  signIn: { config: { mode: 'loopback', handleResolver: pds.url, plcDirectoryUrl: pds.plc.url, allowPrivateFetch: true }, log: () => undefined },
+  signIn: {
+    config: { mode: 'loopback', handleResolver: pds.url, plcDirectoryUrl: pds.plc.url, allowPrivateFetch: true },
+    log: () => undefined,
+  },
 });
 handler = (request) => app.fetch(request);
 
@@ -93,11 +103,15 @@ try {
   log('|---|---|---|');
   log(`| lorebook /auth/login (resolve handle, PAR at the PDS, store the state) | ${ms(p50(login))} | ${ms(percentile(login, 99))} |`);
   log(`| the PDS (authorize page, sign-in, consent, redirect) | ${ms(p50(atPds))} | ${ms(percentile(atPds, 99))} |`);
-  log(`| lorebook /auth/callback (consume, exchange, revoke, resolve, account, session) | ${ms(p50(callback))} | ${ms(percentile(callback, 99))} |`);
+  log(
+    `| lorebook /auth/callback (consume, exchange, revoke, resolve, account, session) | ${ms(p50(callback))} | ${ms(percentile(callback, 99))} |`,
+  );
   log('');
   log(`lorebook's part / the PDS's part (p50): ${ratio(ours / p50(atPds))}`);
   log(`DynamoDB round trips per sign-in: ${Math.min(...trips)}–${Math.max(...trips)}`);
-  log(`device flow (${DEVICE_RUNS} runs): pending poll p50 ${ms(p50(pending))} ms; the poll that issues the token p50 ${ms(p50(issued))} ms (${ratio(p50(issued) / p50(pending))} a pending poll)`);
+  log(
+    `device flow (${DEVICE_RUNS} runs): pending poll p50 ${ms(p50(pending))} ms; the poll that issues the token p50 ${ms(p50(issued))} ms (${ratio(p50(issued) / p50(pending))} a pending poll)`,
+  );
 } finally {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   client.destroy();

@@ -17,8 +17,10 @@ function story(narrative: string, sections: string): string {
 }
 
 const fill = (unit: string) => unit.repeat(Math.floor(SIZE / unit.length));
-const reproduce = (steps: string) => `## Reproduce this\n\nPrerequisites: a.\nYour agent will need from you: b.\nSteps:\n${steps}\nVerify: d.`;
-const check = (steps: string) => `## Check if this applies to you\n\nApplies if: a.\n${steps}\nHas the problem: b. Doesn't have it: c.\n\n${reproduce('1. c.')}`;
+const reproduce = (steps: string) =>
+  `## Reproduce this\n\nPrerequisites: a.\nYour agent will need from you: b.\nSteps:\n${steps}\nVerify: d.`;
+const check = (steps: string) =>
+  `## Check if this applies to you\n\nApplies if: a.\n${steps}\nHas the problem: b. Doesn't have it: c.\n\n${reproduce('1. c.')}`;
 const unfinishedCheck = (steps: string) => `## Check if this applies to you\n\nApplies if: a.\n${steps}\n\n${reproduce('1. c.')}`;
 
 /** Each shape: the stress text, and the section it goes in. */
@@ -52,7 +54,9 @@ for (let round = 0; round < ROUNDS + 3; round++) {
     times.set(name, entry);
   }
 }
-log(`story-format bench: ${ROUNDS} rounds, ~${SIZE / 1024} KiB of text per shape; median parse ms in the searched section, as the narrative (the reference), and the ratio`);
+log(
+  `story-format bench: ${ROUNDS} rounds, ~${SIZE / 1024} KiB of text per shape; median parse ms in the searched section, as the narrative (the reference), and the ratio`,
+);
 for (const [name, { searched, narrative }] of times) {
   const [inSection, asNarrative] = [percentile(searched, 50), percentile(narrative, 50)];
   log(`  ${name.padEnd(44)} ${ms(inSection).padStart(9)} ${ms(asNarrative).padStart(9)}  ${ratio(inSection / asNarrative)}`);

@@ -71,8 +71,16 @@ export function scenariosFor(steps: readonly string[]): Scenario[] {
     const what = isWrite(operation) ? `the write (${operation})` : `the read (${operation})`;
     scenarios.push({ title: `the process fails before ${what} is sent`, fault: { call, moment: 'before' }, applied: appliedBefore });
     if (isWrite(operation)) {
-      scenarios.push({ title: `${operation} is applied but its response is lost`, fault: { call, moment: 'response-lost' }, applied: true });
-      scenarios.push({ title: `${operation} is applied, its response is lost and the SDK resends it`, fault: { call, moment: 'sdk-resend' }, applied: true });
+      scenarios.push({
+        title: `${operation} is applied but its response is lost`,
+        fault: { call, moment: 'response-lost' },
+        applied: true,
+      });
+      scenarios.push({
+        title: `${operation} is applied, its response is lost and the SDK resends it`,
+        fault: { call, moment: 'sdk-resend' },
+        applied: true,
+      });
     }
   });
   scenarios.push({ title: 'the call completes but its answer never reaches the caller', applied: steps.some(isWrite) });
@@ -100,7 +108,8 @@ export function crashPoints<S>(kase: CrashCase<S>): void {
         expect(clean.t0?.steps).toEqual(kase.steps[variant]);
       });
 
-      const repeat = (answer: Record<string, unknown>): Record<string, unknown> => (opId === undefined && kase.asRepeat !== undefined ? kase.asRepeat(answer) : answer);
+      const repeat = (answer: Record<string, unknown>): Record<string, unknown> =>
+        opId === undefined && kase.asRepeat !== undefined ? kase.asRepeat(answer) : answer;
 
       for (const scenario of scenariosFor(kase.steps[variant])) {
         it(`${label}: ${scenario.title}`, async () => {
@@ -218,10 +227,9 @@ async function scanAll(client: DynamoDBDocumentClient, tableName: string): Promi
   } while (start !== undefined);
   const plain = items.map(
     (item) =>
-      JSON.parse(JSON.stringify(item, (_key, v: unknown) => (v instanceof Set ? [...(v as Set<unknown>)].map(String).sort() : v))) as Record<
-        string,
-        unknown
-      >,
+      JSON.parse(
+        JSON.stringify(item, (_key, v: unknown) => (v instanceof Set ? [...(v as Set<unknown>)].map(String).sort() : v)),
+      ) as Record<string, unknown>,
   );
   const key = (item: Record<string, unknown>): string => `${String(item.PK)}\u0000${String(item.SK)}`;
   return plain.sort((a, b) => key(a).localeCompare(key(b)));

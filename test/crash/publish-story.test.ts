@@ -19,6 +19,7 @@ crashPoints({
   setup: async ({ ctx }) => {
     await publishStory(ctx, alice, { markdown: storyTitled('Crash republish') });
   },
-  call: (ctx, _given, opId) => publishStory(ctx, alice, { markdown: storyTitled('Crash republish', { extra: 'Second take.' }), op_id: opId }),
+  call: (ctx, _given, opId) =>
+    publishStory(ctx, alice, { markdown: storyTitled('Crash republish', { extra: 'Second take.' }), op_id: opId }),
   steps: { plain: READ_THEN_TRANSACTION, withOpId: READ_THEN_TRANSACTION },
 });

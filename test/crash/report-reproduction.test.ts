@@ -12,7 +12,8 @@ const ONE_ROUND_TRIP = { plain: ['TransactGetItems', 'TransactWriteItems'], with
 crashPoints({
   name: 'report_reproduction, a first report',
   setup: async ({ ctx }) => (await publishStory(ctx, alice, { markdown: storyTitled('Crash first report') })).slug,
-  call: (ctx, slug, opId) => reportReproduction(ctx, bob, { slug, result: 'worked', note: 'Ran it on Node 22.', duration_min: 12, op_id: opId }),
+  call: (ctx, slug, opId) =>
+    reportReproduction(ctx, bob, { slug, result: 'worked', note: 'Ran it on Node 22.', duration_min: 12, op_id: opId }),
   steps: ONE_ROUND_TRIP,
 });
 

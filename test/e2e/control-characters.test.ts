@@ -17,18 +17,51 @@ beforeAll(async () => {
   author = (await server.token('text-author')).token;
   reader = (await server.token('text-reader')).token;
   const asAuthor = await server.mcp(author);
-  slug = answerOf<{ slug: string }>(await asAuthor.callTool({ name: 'publish_story', arguments: { markdown: storyTitled('Text that stays clean') } })).slug;
+  slug = answerOf<{ slug: string }>(
+    await asAuthor.callTool({ name: 'publish_story', arguments: { markdown: storyTitled('Text that stays clean') } }),
+  ).slug;
 });
 
-const parts = { title: 'Parts with a bell \u0007', date: '2026-11-02', narrative: 'Fine.', tags: ['text'], type: 'success', reproduce: successStory().split('## Reproduce this\n')[1] };
+const parts = {
+  title: 'Parts with a bell \u0007',
+  date: '2026-11-02',
+  narrative: 'Fine.',
+  tags: ['text'],
+  type: 'success',
+  reproduce: successStory().split('## Reproduce this\n')[1],
+};
 
 type Case = [string, 'author' | 'reader', WriteTool, () => Record<string, unknown>, string];
 const CASES: Case[] = [
-  ['a NUL in the markdown', 'author', 'publish_story', () => ({ markdown: storyTitled('Null inside').replace('One evening', 'One\u0000 evening') }), 'markdown'],
+  [
+    'a NUL in the markdown',
+    'author',
+    'publish_story',
+    () => ({ markdown: storyTitled('Null inside').replace('One evening', 'One\u0000 evening') }),
+    'markdown',
+  ],
   ['a bell in the title part', 'author', 'publish_story', () => ({ parts }), 'parts.title'],
-  ['a YAML-escaped escape character in the title', 'author', 'publish_story', () => ({ markdown: storyTitled('Escaped').replace('title: Escaped', 'title: "Escaped\\e"') }), 'front_matter.title'],
-  ['a lone surrogate in an edit note', 'author', 'edit_story', () => ({ slug, markdown: storyTitled('Text that stays clean', { extra: 'More.' }), kind: 'correction', note: 'half \ud800 a pair' }), 'note'],
-  ['U+FFFE in a reproduction note', 'reader', 'report_reproduction', () => ({ slug, result: 'worked', note: 'worked \ufffe here' }), 'note'],
+  [
+    'a YAML-escaped escape character in the title',
+    'author',
+    'publish_story',
+    () => ({ markdown: storyTitled('Escaped').replace('title: Escaped', 'title: "Escaped\\e"') }),
+    'front_matter.title',
+  ],
+  [
+    'a lone surrogate in an edit note',
+    'author',
+    'edit_story',
+    () => ({ slug, markdown: storyTitled('Text that stays clean', { extra: 'More.' }), kind: 'correction', note: 'half \ud800 a pair' }),
+    'note',
+  ],
+  [
+    'U+FFFE in a reproduction note',
+    'reader',
+    'report_reproduction',
+    () => ({ slug, result: 'worked', note: 'worked \ufffe here' }),
+    'note',
+  ],
   ['a C1 control in the agent', 'reader', 'report_reproduction', () => ({ slug, result: 'worked', agent: 'agent\u0085' }), 'agent'],
   ['an escape sequence in the env', 'reader', 'report_reproduction', () => ({ slug, result: 'worked', env: 'node \u001b[31m22' }), 'env'],
   ['DEL in a check note', 'reader', 'report_check', () => ({ slug, result: 'no_problem', note: 'checked\u007f' }), 'note'],

@@ -16,7 +16,9 @@ beforeAll(async () => {
   a = await server.token('handle-a');
   b = await server.token('handle-b');
   const asB = await server.mcp(b.token);
-  bPublic = answerOf<{ slug: string }>(await asB.callTool({ name: 'publish_story', arguments: { markdown: storyTitled('B public story') } })).slug;
+  bPublic = answerOf<{ slug: string }>(
+    await asB.callTool({ name: 'publish_story', arguments: { markdown: storyTitled('B public story') } }),
+  ).slug;
   bPrivate = answerOf<{ slug: string }>(
     await asB.callTool({ name: 'publish_story', arguments: { markdown: storyTitled('B private story', { visibility: 'private' }) } }),
   ).slug;
@@ -27,7 +29,11 @@ describe("A's token against B's stories", () => {
     const before = await observable();
     for (const surface of ['mcp', 'http'] as const) {
       const asA: Writer = await writer(server, surface, a.token);
-      const edit = await asA.write('edit_story', { slug: bPublic, markdown: storyTitled('B public story', { extra: 'By A.' }), kind: 'rephrase' });
+      const edit = await asA.write('edit_story', {
+        slug: bPublic,
+        markdown: storyTitled('B public story', { extra: 'By A.' }),
+        kind: 'rephrase',
+      });
       expect(edit.body.code, surface).toBe('forbidden');
       const hide = await asA.write('set_visibility', { slug: bPublic, hidden: true });
       expect(hide.body.code, surface).toBe('forbidden');
@@ -50,7 +56,9 @@ describe("A's token against B's stories", () => {
     }
     expect(await observable()).toEqual(before);
     // Nor does search or B's author list show it to A.
-    const listed = (await (await server.fetch(`/v1/stories?author=${b.account}`, { headers: { Authorization: `Bearer ${a.token}` } })).json()) as {
+    const listed = (await (
+      await server.fetch(`/v1/stories?author=${b.account}`, { headers: { Authorization: `Bearer ${a.token}` } })
+    ).json()) as {
       stories: Array<{ slug: string }>;
     };
     expect(listed.stories.map((story) => story.slug)).toEqual([bPublic]);

@@ -13,7 +13,10 @@ import { storyTitled } from '../helpers/stories.ts';
 
 // Sign-in on, with a loopback client that is never asked to resolve anything (no handle is typed).
 const server = useLorebookServer('e2e-framing', {
-  signIn: () => ({ config: { mode: 'loopback', handleResolver: 'http://127.0.0.1:9', plcDirectoryUrl: 'http://127.0.0.1:9' }, log: () => {} }),
+  signIn: () => ({
+    config: { mode: 'loopback', handleResolver: 'http://127.0.0.1:9', plcDirectoryUrl: 'http://127.0.0.1:9' },
+    log: () => {},
+  }),
 });
 const signInOff = useLorebookServer('e2e-framing-sign-in-off');
 /** About a hundred requests one after another: a second or two alone, far longer on a loaded machine. */
@@ -34,7 +37,12 @@ beforeAll(async () => {
   await setVisibility(ctx, author, { slug: withdrawn, hidden: true });
   userCode = (await startDeviceAuthorization(ctx, 'framing-test')).user_code;
   const client = await newClient(server.baseUrl(), 'Framing test app');
-  consentQuery = authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, state: 'st' }).split('?')[1] as string;
+  consentQuery = authorizePath({
+    client_id: client.client_id,
+    redirect_uri: client.redirect_uri,
+    code_challenge: pkcePair().challenge,
+    state: 'st',
+  }).split('?')[1] as string;
 });
 
 interface Call {
@@ -61,7 +69,11 @@ interface Seen {
 }
 
 async function send(target: LorebookServer, call: Call): Promise<Seen> {
-  const headers: Record<string, string> = { Accept: 'text/html', Origin: target.baseUrl(), ...(call.signedIn ? { Cookie: person.cookie } : {}) };
+  const headers: Record<string, string> = {
+    Accept: 'text/html',
+    Origin: target.baseUrl(),
+    ...(call.signedIn ? { Cookie: person.cookie } : {}),
+  };
   const init: RequestInit = { method: call.method, headers, redirect: 'manual' };
   if (call.method === 'POST') {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -101,7 +113,10 @@ const expectUnframeable = (answer: Seen): void => {
   const where = `${answer.call.method} ${answer.call.path} (${answer.call.signedIn ? 'signed in' : 'anonymous'}, ${answer.status})`;
   expect(answer.headers.get('x-frame-options'), where).toBe('DENY');
   const policy = answer.headers.get('content-security-policy') ?? '';
-  expect(policy.split(';').map((directive) => directive.trim()), where).toContain("frame-ancestors 'none'");
+  expect(
+    policy.split(';').map((directive) => directive.trim()),
+    where,
+  ).toContain("frame-ancestors 'none'");
   expect(policy.match(/frame-ancestors/g), where).toHaveLength(1);
 };
 
@@ -114,28 +129,39 @@ describe('framing', () => {
     expectUnframeable(answer);
   });
 
-  it('every HTML answer of every route, pages, sign-in, device, consent, account and error pages, refuses to be framed', async () => {
-    const answers = await htmlAnswers(server);
-    for (const answer of answers) expectUnframeable(answer);
-    const reached = (pattern: RegExp, page: string) =>
-      expect(answers.some((answer) => pattern.test(`${answer.call.method} ${answer.call.path}`) && answer.body.includes(page)), String(pattern)).toBe(true);
-    reached(new RegExp(`^GET /device\\?user_code=${userCode}$`), 'name="decision"');
-    reached(/^GET \/device$/, 'user_code');
-    reached(/^POST \/device$/, '</html>');
-    reached(/^GET \/oauth\/authorize\?/, 'name="consent"');
-    reached(/^POST \/oauth\/consent$/, '</html>');
-    reached(/^GET \/account$/, '</html>');
-    reached(/^GET \/auth\/login$/, '</html>');
-    reached(/^GET \/$/, 'A page nobody may frame');
-    reached(new RegExp(`^GET /s/${story}$`), 'A page nobody may frame');
-    reached(new RegExp(`^GET /s/${withdrawn}$`), '</html>');
-    reached(/^GET \/s\/2026-01-01-nobody-wrote-this$/, '</html>');
-    reached(/^GET \/a\//, '</html>');
-  }, WALK_TIMEOUT_MS);
+  it(
+    'every HTML answer of every route, pages, sign-in, device, consent, account and error pages, refuses to be framed',
+    async () => {
+      const answers = await htmlAnswers(server);
+      for (const answer of answers) expectUnframeable(answer);
+      const reached = (pattern: RegExp, page: string) =>
+        expect(
+          answers.some((answer) => pattern.test(`${answer.call.method} ${answer.call.path}`) && answer.body.includes(page)),
+          String(pattern),
+        ).toBe(true);
+      reached(new RegExp(`^GET /device\\?user_code=${userCode}$`), 'name="decision"');
+      reached(/^GET \/device$/, 'user_code');
+      reached(/^POST \/device$/, '</html>');
+      reached(/^GET \/oauth\/authorize\?/, 'name="consent"');
+      reached(/^POST \/oauth\/consent$/, '</html>');
+      reached(/^GET \/account$/, '</html>');
+      reached(/^GET \/auth\/login$/, '</html>');
+      reached(/^GET \/$/, 'A page nobody may frame');
+      reached(new RegExp(`^GET /s/${story}$`), 'A page nobody may frame');
+      reached(new RegExp(`^GET /s/${withdrawn}$`), '</html>');
+      reached(/^GET \/s\/2026-01-01-nobody-wrote-this$/, '</html>');
+      reached(/^GET \/a\//, '</html>');
+    },
+    WALK_TIMEOUT_MS,
+  );
 
-  it('the sign-in-off page refuses to be framed too', async () => {
-    const answers = await htmlAnswers(signInOff);
-    expect(answers.map((answer) => answer.call.path)).toContain('/auth/login');
-    for (const answer of answers) expectUnframeable(answer);
-  }, WALK_TIMEOUT_MS);
+  it(
+    'the sign-in-off page refuses to be framed too',
+    async () => {
+      const answers = await htmlAnswers(signInOff);
+      expect(answers.map((answer) => answer.call.path)).toContain('/auth/login');
+      for (const answer of answers) expectUnframeable(answer);
+    },
+    WALK_TIMEOUT_MS,
+  );
 });

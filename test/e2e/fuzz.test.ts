@@ -30,7 +30,13 @@ beforeAll(async () => {
   token = fuzzer.token;
   client = await server.mcp(token);
   ownSlug = (await publishStory(server.app.ctx(), { account: fuzzer.account, handle: 'fuzzer' }, { markdown })).slug;
-  othersSlug = (await publishStory(server.app.ctx(), { account: 'acct-other', handle: 'other' }, { markdown: storyTitled('Fuzzed story of someone else') })).slug;
+  othersSlug = (
+    await publishStory(
+      server.app.ctx(),
+      { account: 'acct-other', handle: 'other' },
+      { markdown: storyTitled('Fuzzed story of someone else') },
+    )
+  ).slug;
   await reportReproduction(server.app.ctx(), { account: 'acct-other', handle: 'other' }, { slug: ownSlug, result: 'worked' });
 });
 
@@ -40,7 +46,24 @@ const KNOWN_KEYS = [...new Set(TOOLS.flatMap((tool) => Object.keys(tool.inputSch
 const plausibleValue = (): fc.Arbitrary<unknown> =>
   fc.oneof(
     fc.jsonValue(),
-    fc.constantFrom(ownSlug, othersSlug, markdown, 'worked', 'failed', 'has_problem', 'correction', 'rephrase', true, false, 1, 0, -1, 1e309, '', 'op-fuzz'),
+    fc.constantFrom(
+      ownSlug,
+      othersSlug,
+      markdown,
+      'worked',
+      'failed',
+      'has_problem',
+      'correction',
+      'rephrase',
+      true,
+      false,
+      1,
+      0,
+      -1,
+      1e309,
+      '',
+      'op-fuzz',
+    ),
   );
 
 const argumentsArb = (): fc.Arbitrary<Record<string, unknown>> =>
@@ -68,7 +91,14 @@ describe('every MCP tool with arbitrary arguments', () => {
   }
 });
 
-const CONTENT_TYPES = ['application/json', 'text/markdown', 'text/plain', 'application/x-www-form-urlencoded', 'application/merge-patch+json', undefined] as const;
+const CONTENT_TYPES = [
+  'application/json',
+  'text/markdown',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/merge-patch+json',
+  undefined,
+] as const;
 
 const bodyArb = fc.oneof(
   argumentsArb().map((value) => JSON.stringify(value)),
@@ -78,7 +108,11 @@ const bodyArb = fc.oneof(
   fc.constant(''),
 );
 
-const queryArb = fc.dictionary(fc.oneof(fc.constantFrom('q', 'author', 'limit', 'cursor', 'slug', 'kind', 'note', 'unread_only'), fc.string({ maxLength: 8 })), fc.string({ maxLength: 20 }), { maxKeys: 3 });
+const queryArb = fc.dictionary(
+  fc.oneof(fc.constantFrom('q', 'author', 'limit', 'cursor', 'slug', 'kind', 'note', 'unread_only'), fc.string({ maxLength: 8 })),
+  fc.string({ maxLength: 20 }),
+  { maxKeys: 3 },
+);
 
 describe('every /v1 endpoint with arbitrary bodies, content types and queries', () => {
   for (const route of V1_ROUTES) {
@@ -122,8 +156,18 @@ describe('/mcp with arbitrary JSON bodies', () => {
       fc.asyncProperty(
         fc.oneof(
           fc.jsonValue(),
-          fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer(), fc.string()), method: fc.constantFrom('tools/call', 'tools/list', 'ping', 'initialize', 'resources/read'), params: fc.jsonValue() }),
-          fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), method: fc.constant('tools/call'), params: fc.record({ name: fc.constantFrom(...TOOLS.map((t) => t.name)), arguments: argumentsArb() }) }),
+          fc.record({
+            jsonrpc: fc.constant('2.0'),
+            id: fc.oneof(fc.integer(), fc.string()),
+            method: fc.constantFrom('tools/call', 'tools/list', 'ping', 'initialize', 'resources/read'),
+            params: fc.jsonValue(),
+          }),
+          fc.record({
+            jsonrpc: fc.constant('2.0'),
+            id: fc.integer(),
+            method: fc.constant('tools/call'),
+            params: fc.record({ name: fc.constantFrom(...TOOLS.map((t) => t.name)), arguments: argumentsArb() }),
+          }),
         ),
         async (message) => {
           const response = await server.fetch('/mcp', {

@@ -23,7 +23,14 @@ async function problem(response: Response, status: number, code: string): Promis
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   const body = (await response.json()) as Record<string, unknown>;
-  expect(body).toMatchObject({ type: `urn:lorebook:problem:${code}`, title: expect.any(String), status, detail: expect.any(String), code, retryable: expect.any(Boolean) });
+  expect(body).toMatchObject({
+    type: `urn:lorebook:problem:${code}`,
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    code,
+    retryable: expect.any(Boolean),
+  });
   expect(body.detail).toBe(body.message);
   return body;
 }
@@ -31,7 +38,12 @@ async function problem(response: Response, status: number, code: string): Promis
 describe('publish and edit over HTTP', () => {
   it('text/markdown publishes: 201 with Location and the revision as ETag; the same body again is the same answer', async () => {
     const markdown = storyTitled('Sent as markdown');
-    const send = () => server.fetch('/v1/stories', { method: 'POST', headers: { ...auth(alice.token), 'Content-Type': 'text/markdown; charset=utf-8' }, body: markdown });
+    const send = () =>
+      server.fetch('/v1/stories', {
+        method: 'POST',
+        headers: { ...auth(alice.token), 'Content-Type': 'text/markdown; charset=utf-8' },
+        body: markdown,
+      });
     const first = await send();
     expect(first.status).toBe(201);
     expect(first.headers.get('location')).toBe('/v1/stories/2026-10-14-sent-as-markdown');
@@ -44,7 +56,11 @@ describe('publish and edit over HTTP', () => {
   });
 
   it('JSON parts publish the same story as its markdown', async () => {
-    const asMarkdown = await server.fetch('/v1/stories', { method: 'POST', headers: json(alice.token), body: JSON.stringify({ markdown: fixture('fail-open.md') }) });
+    const asMarkdown = await server.fetch('/v1/stories', {
+      method: 'POST',
+      headers: json(alice.token),
+      body: JSON.stringify({ markdown: fixture('fail-open.md') }),
+    });
     expect(asMarkdown.status).toBe(201);
     const parts = {
       title: "Agent can't make headless Chromium find its fonts after four attempts",
@@ -57,14 +73,19 @@ describe('publish and edit over HTTP', () => {
       narrative: 'Screenshots from our CI render every label as boxes. The same page looks fine on a laptop.',
       what_i_tried:
         '1. Installed fonts-dejavu — no change.\n2. Set FONTCONFIG_PATH to /etc/fonts — no change.\n3. Ran fc-cache -f before the tests — boxes became slightly different boxes.\n4. Switched to the new headless mode — same result.',
-      what_i_need: 'Which package or setting makes Debian\'s Chromium use system fonts when run as root in a container?\nA definite "it can\'t" is a useful answer too.',
+      what_i_need:
+        'Which package or setting makes Debian\'s Chromium use system fonts when run as root in a container?\nA definite "it can\'t" is a useful answer too.',
     };
     const asParts = await server.fetch('/v1/stories', { method: 'POST', headers: json(alice.token), body: JSON.stringify({ parts }) });
     expect(await asParts.json()).toEqual(await asMarkdown.json());
   });
 
   it('PUT with If-Match of the read revision edits; a second PUT from the same stale ETag is 409 revision_conflict and writes nothing', async () => {
-    const created = await server.fetch('/v1/stories', { method: 'POST', headers: json(alice.token), body: JSON.stringify({ markdown: storyTitled('Edited with etags') }) });
+    const created = await server.fetch('/v1/stories', {
+      method: 'POST',
+      headers: json(alice.token),
+      body: JSON.stringify({ markdown: storyTitled('Edited with etags') }),
+    });
     const slug = ((await created.json()) as { slug: string }).slug;
     const read = await server.fetch(`/v1/stories/${slug}`);
     const etag = read.headers.get('etag') as string;
@@ -85,7 +106,11 @@ describe('publish and edit over HTTP', () => {
   });
 
   it('PUT as text/markdown takes kind and note from the query', async () => {
-    const created = await server.fetch('/v1/stories', { method: 'POST', headers: json(alice.token), body: JSON.stringify({ markdown: storyTitled('Edited as markdown') }) });
+    const created = await server.fetch('/v1/stories', {
+      method: 'POST',
+      headers: json(alice.token),
+      body: JSON.stringify({ markdown: storyTitled('Edited as markdown') }),
+    });
     const slug = ((await created.json()) as { slug: string }).slug;
     const response = await server.fetch(`/v1/stories/${slug}?kind=correction&note=${encodeURIComponent('The second step was wrong.')}`, {
       method: 'PUT',
@@ -99,15 +124,24 @@ describe('publish and edit over HTTP', () => {
 
 describe('reads over HTTP', () => {
   it('GET /v1/stories lists newest first; ?q= searches with every word required; ?author= lists one author', async () => {
-    await server.fetch('/v1/stories', { method: 'POST', headers: json(bob.token), body: JSON.stringify({ markdown: storyTitled('Zebra crossing counters') }) });
+    await server.fetch('/v1/stories', {
+      method: 'POST',
+      headers: json(bob.token),
+      body: JSON.stringify({ markdown: storyTitled('Zebra crossing counters') }),
+    });
     const feed = (await (await server.fetch('/v1/stories?limit=2')).json()) as { stories: Array<{ slug: string }>; cursor?: string };
     expect(feed.stories).toHaveLength(2);
     expect(feed.cursor).toEqual(expect.any(String));
-    const found = (await (await server.fetch('/v1/stories?q=zebra%20counters')).json()) as { stories: Array<{ title: string }>; total: number };
+    const found = (await (await server.fetch('/v1/stories?q=zebra%20counters')).json()) as {
+      stories: Array<{ title: string }>;
+      total: number;
+    };
     expect(found.stories.map((story) => story.title)).toEqual(['Zebra crossing counters']);
     const none = (await (await server.fetch('/v1/stories?q=zebra%20unicorn')).json()) as { total: number };
     expect(none.total).toBe(0);
-    const bobs = (await (await server.fetch(`/v1/stories?author=${bob.account}`)).json()) as { stories: Array<{ author: { account: string } }> };
+    const bobs = (await (await server.fetch(`/v1/stories?author=${bob.account}`)).json()) as {
+      stories: Array<{ author: { account: string } }>;
+    };
     expect(bobs.stories.every((story) => story.author.account === bob.account)).toBe(true);
     expect(bobs.stories.length).toBeGreaterThan(0);
   });
@@ -120,7 +154,11 @@ describe('reads over HTTP', () => {
   });
 
   it('notifications: listed for their owner, marked read by id', async () => {
-    const created = await server.fetch('/v1/stories', { method: 'POST', headers: json(alice.token), body: JSON.stringify({ markdown: storyTitled('Someone reproduced me') }) });
+    const created = await server.fetch('/v1/stories', {
+      method: 'POST',
+      headers: json(alice.token),
+      body: JSON.stringify({ markdown: storyTitled('Someone reproduced me') }),
+    });
     const slug = ((await created.json()) as { slug: string }).slug;
     await reportReproduction(server.app.ctx(), { account: bob.account, handle: 'bob' }, { slug, result: 'worked' });
     const inbox = (await (await server.fetch('/v1/notifications?unread_only=true', { headers: auth(alice.token) })).json()) as {
@@ -128,7 +166,11 @@ describe('reads over HTTP', () => {
     };
     const notice = inbox.notifications.find((n) => n.story === slug);
     expect(notice).toBeDefined();
-    const marked = await server.fetch('/v1/notifications/read', { method: 'POST', headers: json(alice.token), body: JSON.stringify({ ids: [notice?.id] }) });
+    const marked = await server.fetch('/v1/notifications/read', {
+      method: 'POST',
+      headers: json(alice.token),
+      body: JSON.stringify({ ids: [notice?.id] }),
+    });
     expect(await marked.json()).toEqual({ read: [notice?.id], unknown: [] });
   });
 });
@@ -136,16 +178,26 @@ describe('reads over HTTP', () => {
 describe('errors are application/problem+json', () => {
   it('401 with WWW-Authenticate for a write without a token', async () => {
     const response = await server.fetch('/v1/stories', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.baseUrl()}/.well-known/oauth-protected-resource"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${server.baseUrl()}/.well-known/oauth-protected-resource"`,
+    );
     await problem(response, 401, 'unauthenticated');
     expect((await server.fetch('/v1/notifications')).status).toBe(401);
   });
 
   it('422 for a body that is not JSON, and for a field the use case refuses, naming it', async () => {
-    const notJson = await problem(await server.fetch('/v1/stories', { method: 'POST', headers: json(alice.token), body: '{"markdown":' }), 422, 'validation_failed');
+    const notJson = await problem(
+      await server.fetch('/v1/stories', { method: 'POST', headers: json(alice.token), body: '{"markdown":' }),
+      422,
+      'validation_failed',
+    );
     expect(notJson.details).toEqual({ fields: { '(body)': expect.any(String) } });
     const badField = await problem(
-      await server.fetch('/v1/stories/2026-10-14-anything/reproductions', { method: 'POST', headers: json(alice.token), body: JSON.stringify({ result: 'great' }) }),
+      await server.fetch('/v1/stories/2026-10-14-anything/reproductions', {
+        method: 'POST',
+        headers: json(alice.token),
+        body: JSON.stringify({ result: 'great' }),
+      }),
       422,
       'validation_failed',
     );
@@ -159,12 +211,20 @@ describe('errors are application/problem+json', () => {
 
   it('413 for a body over the limit, before anything is parsed', async () => {
     const huge = 'x'.repeat(600 * 1024);
-    await problem(await server.fetch('/v1/stories', { method: 'POST', headers: { ...auth(alice.token), 'Content-Type': 'text/markdown' }, body: huge }), 413, 'payload_too_large');
+    await problem(
+      await server.fetch('/v1/stories', { method: 'POST', headers: { ...auth(alice.token), 'Content-Type': 'text/markdown' }, body: huge }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('422 idempotency_key_reused for one Idempotency-Key on two different requests', async () => {
     const send = (title: string) =>
-      server.fetch('/v1/stories', { method: 'POST', headers: { ...json(alice.token), 'Idempotency-Key': 'key-used-twice' }, body: JSON.stringify({ markdown: storyTitled(title) }) });
+      server.fetch('/v1/stories', {
+        method: 'POST',
+        headers: { ...json(alice.token), 'Idempotency-Key': 'key-used-twice' },
+        body: JSON.stringify({ markdown: storyTitled(title) }),
+      });
     expect((await send('First use of a key')).status).toBe(201);
     await problem(await send('Second use of a key'), 422, 'idempotency_key_reused');
   });
@@ -182,13 +242,18 @@ describe('errors are application/problem+json', () => {
 
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 and lists every /v1 route the app serves, and nothing else', async () => {
-    const document = (await (await server.fetch('/v1/openapi.json')).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const document = (await (await server.fetch('/v1/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(document.openapi).toBe('3.1.0');
     const served = server
       .hono()
       .routes.filter((route) => route.path.startsWith('/v1/') && route.method !== 'ALL')
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
-    const documented = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    );
     expect([...new Set(served)].sort()).toEqual(documented.sort());
   });
 

@@ -31,14 +31,18 @@ const base = (): string => (server as NpmStart).baseUrl;
 const clientItems = async () => (await app.state()).filter((item) => String(item.PK).startsWith('OAUTHCLIENT#'));
 /** The server's output as lines, once `text` shows up in it (bounded wait: the line is written before the answer, read a moment later). */
 async function linesOnceItSays(text: string): Promise<string[]> {
-  for (let attempt = 0; attempt < 100 && !(server as NpmStart).output().includes(text); attempt += 1) await new Promise((done) => setTimeout(done, 50));
+  for (let attempt = 0; attempt < 100 && !(server as NpmStart).output().includes(text); attempt += 1)
+    await new Promise((done) => setTimeout(done, 50));
   return (server as NpmStart).output().split('\n');
 }
 
 describe('log lines under npm start', () => {
   it('a client_name holding a line break is refused naming client_name (invalid_client_metadata), and nothing is stored', async () => {
     const before = await clientItems();
-    const refused = await registerClient(base(), { client_name: `Evil App\n${FORGED}`, redirect_uris: ['http://127.0.0.1:47123/callback'] });
+    const refused = await registerClient(base(), {
+      client_name: `Evil App\n${FORGED}`,
+      redirect_uris: ['http://127.0.0.1:47123/callback'],
+    });
     expect(refused.status).toBe(400);
     expect(refused.json().error).toBe('invalid_client_metadata');
     expect(String(refused.json().error_description)).toMatch(/client_name: Holds U\+000A \(a line break\)/);

@@ -11,7 +11,15 @@ import { storyTitled } from '../helpers/stories.ts';
 const ALLOWED_ORIGIN = 'https://app.example';
 const server = useLorebookServer('e2e-mcp-access', { allowedOrigins: [ALLOWED_ORIGIN] });
 
-const WRITE_TOOLS = ['publish_story', 'edit_story', 'report_reproduction', 'withdraw_reproduction', 'report_check', 'set_visibility', 'mark_notifications_read'];
+const WRITE_TOOLS = [
+  'publish_story',
+  'edit_story',
+  'report_reproduction',
+  'withdraw_reproduction',
+  'report_check',
+  'set_visibility',
+  'mark_notifications_read',
+];
 const READ_TOOLS = ['search_stories', 'get_story', 'suggest_for_project', 'list_notifications'];
 
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));
@@ -20,7 +28,12 @@ const observable = async () => (await server.app.state()).filter((item) => !Stri
 function rpc(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return server.fetch('/mcp', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
 }
@@ -83,7 +96,9 @@ describe('without a token', () => {
     const before = await observable();
     const response = await rpc(publishCall(1));
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.baseUrl()}/.well-known/oauth-protected-resource"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${server.baseUrl()}/.well-known/oauth-protected-resource"`,
+    );
     const body = (await response.json()) as { id: number; error: { data: { code: string } } };
     expect(body.id).toBe(1);
     expect(body.error.data.code).toBe('unauthenticated');
@@ -137,9 +152,15 @@ describe('JSON-RPC batches', () => {
   });
 
   it('a batch is refused with a token too, even when every message in it is harmless', async () => {
-    const response = await rpc([{ jsonrpc: '2.0', id: 7, method: 'ping' }, { jsonrpc: '2.0', id: 8, method: 'tools/list' }], {
-      Authorization: `Bearer ${aliceToken}`,
-    });
+    const response = await rpc(
+      [
+        { jsonrpc: '2.0', id: 7, method: 'ping' },
+        { jsonrpc: '2.0', id: 8, method: 'tools/list' },
+      ],
+      {
+        Authorization: `Bearer ${aliceToken}`,
+      },
+    );
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32600);
   });
@@ -190,10 +211,17 @@ describe('refusals are tool results, never JSON-RPC errors', () => {
   });
 
   it('an unknown slug is not_found; an edit by someone else is forbidden', async () => {
-    const { slug } = await publishStory(server.app.ctx(), { account: 'acct-owner', handle: 'owner' }, { markdown: storyTitled('Owned elsewhere') });
+    const { slug } = await publishStory(
+      server.app.ctx(),
+      { account: 'acct-owner', handle: 'owner' },
+      { markdown: storyTitled('Owned elsewhere') },
+    );
     const client = await server.mcp(aliceToken);
     expect(refusalOf(await client.callTool({ name: 'get_story', arguments: { slug: '2026-01-01-nothing-here' } })).code).toBe('not_found');
-    const edit = await client.callTool({ name: 'edit_story', arguments: { slug, markdown: storyTitled('Owned elsewhere'), kind: 'rephrase' } });
+    const edit = await client.callTool({
+      name: 'edit_story',
+      arguments: { slug, markdown: storyTitled('Owned elsewhere'), kind: 'rephrase' },
+    });
     expect(refusalOf(edit).code).toBe('forbidden');
   });
 

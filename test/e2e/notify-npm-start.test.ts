@@ -35,7 +35,11 @@ afterAll(async () => {
 
 async function npmStart(env: Record<string, string> = {}): Promise<NpmStart> {
   // The inbox is polled: keep the per-account rate limit out of the way.
-  const server = await startNpmStart({ endpoint: testEndpoint(), table: app.ctx().store.tableName, env: { LOREBOOK_RATE_LIMIT_PER_MINUTE: '100000', ...env } });
+  const server = await startNpmStart({
+    endpoint: testEndpoint(),
+    table: app.ctx().store.tableName,
+    env: { LOREBOOK_RATE_LIMIT_PER_MINUTE: '100000', ...env },
+  });
   servers.push(server);
   return server;
 }
@@ -58,7 +62,11 @@ async function reproducedStory(server: NpmStart, title: string): Promise<string>
   return slug;
 }
 
-const correction = (title: string) => ({ markdown: storyTitled(title, { extra: 'The port is 8788, not 8787.' }), kind: 'correction', note: 'The port in step 2 was wrong.' });
+const correction = (title: string) => ({
+  markdown: storyTitled(title, { extra: 'The port is 8788, not 8787.' }),
+  kind: 'correction',
+  note: 'The port in step 2 was wrong.',
+});
 
 /** Bob's correction notifications about the story, as list_notifications answers them. */
 async function bobsCorrections(server: NpmStart, slug: string): Promise<Record<string, unknown>[]> {
@@ -69,7 +77,7 @@ async function bobsCorrections(server: NpmStart, slug: string): Promise<Record<s
 const told = (server: NpmStart, slug: string) => async () => ((await bobsCorrections(server, slug)).length > 0 ? true : undefined);
 
 describe('npm start tells every reproducer about a correction', () => {
-  it('a correction sent to npm start reaches the reproducer\'s inbox within seconds; the edit answers notified 1, a repeat 0', async () => {
+  it("a correction sent to npm start reaches the reproducer's inbox within seconds; the edit answers notified 1, a repeat 0", async () => {
     // The backstop is a minute away: only the run right after the commit can deliver in time.
     const server = await npmStart();
     const title = 'Corrected under npm start';
@@ -80,7 +88,12 @@ describe('npm start tells every reproducer about a correction', () => {
     await eventually(told(server, slug), "the correction in bob's inbox", WITHIN_MS, 50);
     console.log(`correction in the reproducer's inbox ${Date.now() - sent} ms after the edit was sent`);
     const [notice] = await bobsCorrections(server, slug);
-    expect(notice).toMatchObject({ story_title: title, actor_handle: 'alice', text: 'alice corrected "Corrected under npm start": The port in step 2 was wrong.', read: false });
+    expect(notice).toMatchObject({
+      story_title: title,
+      actor_handle: 'alice',
+      text: 'alice corrected "Corrected under npm start": The port in step 2 was wrong.',
+      read: false,
+    });
 
     const repeat = await call(server, alice, 'PUT', `/v1/stories/${slug}`, correction(title));
     expect(repeat).toEqual({ ...edit, notified: 0 });

@@ -31,9 +31,9 @@ let withdrawn = '';
 const PAYLOADS = [
   '<script>window.__pwned = "script"; document.title = "pwned";</script>',
   '<img src="x" onerror="window.__pwned = \'onerror\'; alert(\'onerror\')">',
-  '[click me](javascript:window.__pwned=\'link\';alert(\'link\'))',
+  "[click me](javascript:window.__pwned='link';alert('link'))",
   '[data link](data:text/html,<script>alert(1)</script>)',
-  '![pixel](javascript:window.__pwned=\'image\')',
+  "![pixel](javascript:window.__pwned='image')",
 ].join('\n\n');
 
 beforeAll(async () => {
@@ -41,7 +41,14 @@ beforeAll(async () => {
   const made = await createToken(ctx, { handle: 'alice', expiresInSeconds: 3600 });
   const alice = { account: made.account, handle: 'alice' };
   full = await storyWithEverything(ctx, alice, 'Counting once under parallel reports');
-  hostile = (await publishStory(ctx, alice, { markdown: storyTitled('Markdown that tries to run code').replace('I tried a lock item first', `${PAYLOADS}\n\nI tried a lock item first`) })).slug;
+  hostile = (
+    await publishStory(ctx, alice, {
+      markdown: storyTitled('Markdown that tries to run code').replace(
+        'I tried a lock item first',
+        `${PAYLOADS}\n\nI tried a lock item first`,
+      ),
+    })
+  ).slug;
   withdrawn = await withdrawnStory(ctx, alice, 'Withdrawn by its author');
   server = await startNpmStart({ endpoint: testEndpoint(), table: ctx.store.tableName });
   browser = await launchChromium();
@@ -55,7 +62,10 @@ afterAll(async () => {
 
 const base = (): string => (server as NpmStart).baseUrl;
 
-async function open(path: string, options: { viewport?: { width: number; height: number }; stripCsp?: boolean } = {}): Promise<{ page: Page; dialogs: string[]; status: number | undefined }> {
+async function open(
+  path: string,
+  options: { viewport?: { width: number; height: number }; stripCsp?: boolean } = {},
+): Promise<{ page: Page; dialogs: string[]; status: number | undefined }> {
   const context = await (browser as Browser).newContext({ viewport: options.viewport ?? { width: 1100, height: 1400 } });
   const page = await context.newPage();
   const dialogs: string[] = [];
@@ -125,31 +135,35 @@ describe('markdown that tries to run code runs nothing', () => {
   it.each([
     ['as served, with its CSP', false],
     ['with the CSP stripped: the markup itself is inert', true],
-  ])('%s: no dialog, no script ran, no handler attribute, and clicking the javascript: link goes nowhere', async (_name, stripCsp) => {
-    const { page, dialogs, status } = await open(`/s/${hostile}`, { stripCsp });
-    expect(status).toBe(200);
-    const pwned = await page.evaluate('window.__pwned');
-    expect(pwned).toBeUndefined();
-    expect(await page.title()).toBe('Markdown that tries to run code — lorebook');
-    const body = page.locator('.story-body');
-    expect(await body.locator('script').count()).toBe(0);
-    expect(await page.locator('script').count()).toBe(0);
-    expect(await page.locator('[onerror], [onclick], [onload]').count()).toBe(0);
-    expect(await page.locator('a[href^="javascript:" i], a[href^="data:" i], img[src^="javascript:" i]').count()).toBe(0);
-    // The payloads are there as text a reader can see, not as elements.
-    expect(await body.innerText()).toContain('<script>window.__pwned = "script"; document.title = "pwned";</script>');
-    expect(await body.innerText()).toContain('onerror=');
+  ])(
+    '%s: no dialog, no script ran, no handler attribute, and clicking the javascript: link goes nowhere',
+    async (_name, stripCsp) => {
+      const { page, dialogs, status } = await open(`/s/${hostile}`, { stripCsp });
+      expect(status).toBe(200);
+      const pwned = await page.evaluate('window.__pwned');
+      expect(pwned).toBeUndefined();
+      expect(await page.title()).toBe('Markdown that tries to run code — lorebook');
+      const body = page.locator('.story-body');
+      expect(await body.locator('script').count()).toBe(0);
+      expect(await page.locator('script').count()).toBe(0);
+      expect(await page.locator('[onerror], [onclick], [onload]').count()).toBe(0);
+      expect(await page.locator('a[href^="javascript:" i], a[href^="data:" i], img[src^="javascript:" i]').count()).toBe(0);
+      // The payloads are there as text a reader can see, not as elements.
+      expect(await body.innerText()).toContain('<script>window.__pwned = "script"; document.title = "pwned";</script>');
+      expect(await body.innerText()).toContain('onerror=');
 
-    const link = body.getByText('click me');
-    expect(await link.evaluate((element) => element.tagName)).toBe('A');
-    expect(await link.getAttribute('href')).toBeNull();
-    const before = page.url();
-    await link.click();
-    await page.waitForTimeout(300);
-    expect(page.url()).toBe(before);
-    expect(await page.evaluate('window.__pwned')).toBeUndefined();
-    expect(dialogs).toEqual([]);
-    if (!stripCsp) await page.screenshot({ path: new URL('hostile-markdown.png', ARTIFACTS).pathname, fullPage: true });
-    await page.context().close();
-  }, 60_000);
+      const link = body.getByText('click me');
+      expect(await link.evaluate((element) => element.tagName)).toBe('A');
+      expect(await link.getAttribute('href')).toBeNull();
+      const before = page.url();
+      await link.click();
+      await page.waitForTimeout(300);
+      expect(page.url()).toBe(before);
+      expect(await page.evaluate('window.__pwned')).toBeUndefined();
+      expect(dialogs).toEqual([]);
+      if (!stripCsp) await page.screenshot({ path: new URL('hostile-markdown.png', ARTIFACTS).pathname, fullPage: true });
+      await page.context().close();
+    },
+    60_000,
+  );
 });

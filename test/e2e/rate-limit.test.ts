@@ -48,7 +48,11 @@ describe('per account', () => {
     // MCP shares the budget: refused before the transport, with the typed error as JSON-RPC data.
     const viaMcp = await fetch(`${instances[1]}/mcp`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${first.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: `Bearer ${first.token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_notifications', arguments: {} } }),
     });
     expect(viaMcp.status).toBe(429);

@@ -21,8 +21,14 @@ beforeAll(async () => {
   const owner = await server.token('slug-owner');
   prober = (await server.token('slug-prober')).token;
   const asOwner = await server.mcp(owner.token);
-  for (const [title, visibility] of [[PRIVATE, 'private'], [HIDDEN, 'public'], [PUBLIC, 'public']] as const) {
-    slugs[title] = answerOf<{ slug: string }>(await asOwner.callTool({ name: 'publish_story', arguments: { markdown: storyTitled(title, { visibility }) } })).slug;
+  for (const [title, visibility] of [
+    [PRIVATE, 'private'],
+    [HIDDEN, 'public'],
+    [PUBLIC, 'public'],
+  ] as const) {
+    slugs[title] = answerOf<{ slug: string }>(
+      await asOwner.callTool({ name: 'publish_story', arguments: { markdown: storyTitled(title, { visibility }) } }),
+    ).slug;
   }
   await setVisibility(server.app.ctx(), { account: owner.account, handle: 'slug-owner' }, { slug: slugs[HIDDEN], hidden: true });
 });
@@ -34,20 +40,23 @@ const shape = (answer: WriteAnswer, slug: string) => ({
 });
 
 describe.each(['mcp', 'http'] as Surface[])('publishing onto a slug the caller may not see (%s)', (surface) => {
-  it.each([PRIVATE, HIDDEN])('"%s": by title or by explicit slug, the same answer as an unknown slug, and nothing written', async (title) => {
-    const asProber = await writer(server, surface, prober);
-    const slug = slugs[title] as string;
-    const unknownSlug = slug.replace(/-[a-z]+$/, '-nobody-wrote-this');
-    const before = await observable();
-    const unknown = await asProber.write('publish_story', { markdown: storyTitled('Nobody wrote this'), slug: unknownSlug });
-    const byTitle = await asProber.write('publish_story', { markdown: storyTitled(title) });
-    const bySlug = await asProber.write('publish_story', { markdown: storyTitled(title), slug });
-    expect(unknown.body.code).toBe('not_found');
-    if (surface === 'http') expect(unknown.status).toBe(404);
-    expect(shape(byTitle, slug)).toEqual(shape(unknown, unknownSlug));
-    expect(shape(bySlug, slug)).toEqual(shape(unknown, unknownSlug));
-    expect(await observable()).toEqual(before);
-  });
+  it.each([PRIVATE, HIDDEN])(
+    '"%s": by title or by explicit slug, the same answer as an unknown slug, and nothing written',
+    async (title) => {
+      const asProber = await writer(server, surface, prober);
+      const slug = slugs[title] as string;
+      const unknownSlug = slug.replace(/-[a-z]+$/, '-nobody-wrote-this');
+      const before = await observable();
+      const unknown = await asProber.write('publish_story', { markdown: storyTitled('Nobody wrote this'), slug: unknownSlug });
+      const byTitle = await asProber.write('publish_story', { markdown: storyTitled(title) });
+      const bySlug = await asProber.write('publish_story', { markdown: storyTitled(title), slug });
+      expect(unknown.body.code).toBe('not_found');
+      if (surface === 'http') expect(unknown.status).toBe(404);
+      expect(shape(byTitle, slug)).toEqual(shape(unknown, unknownSlug));
+      expect(shape(bySlug, slug)).toEqual(shape(unknown, unknownSlug));
+      expect(await observable()).toEqual(before);
+    },
+  );
 
   it('a story the caller can see is still slug_taken, and nothing is written', async () => {
     const asProber = await writer(server, surface, prober);

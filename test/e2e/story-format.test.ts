@@ -18,7 +18,10 @@ const publish = (body: Uint8Array | string) => server.fetch('/v1/stories', { met
 
 /** What the store keeps of a file: its text, with only the documented one-text-per-story rules applied (BOM, CRLF, trailing spaces). */
 function storedForm(text: string): string {
-  return text.replace(/^\uFEFF/, '').replace(/[ \t]+(?=\r?\n)/g, '').replace(/\r\n/g, '\n');
+  return text
+    .replace(/^\uFEFF/, '')
+    .replace(/[ \t]+(?=\r?\n)/g, '')
+    .replace(/\r\n/g, '\n');
 }
 
 describe('every shape of the corpus publishes over HTTP as its author wrote it', () => {
@@ -38,7 +41,9 @@ describe('every shape of the corpus publishes over HTTP as its author wrote it',
   }
 
   it('only the Windows-saved story differs from its file at all (a BOM, CRLF and trailing spaces), so every other one is served byte for byte', () => {
-    const changed = STORY_CORPUS.filter((story) => storedForm(corpusText(story.file)) !== corpusText(story.file)).map((story) => story.file);
+    const changed = STORY_CORPUS.filter((story) => storedForm(corpusText(story.file)) !== corpusText(story.file)).map(
+      (story) => story.file,
+    );
     expect(changed).toEqual(['windows-crlf-bom.md']);
   });
 
@@ -64,7 +69,8 @@ describe('parts written the same ways publish over MCP', () => {
       tags: ['format'],
       type: 'success',
       narrative: 'An agent sent each section as one paragraph.',
-      check: "Applies if: you send sections as parts.\nLook at the check part.\nHas the problem: it is refused. Doesn't have it: it is accepted.",
+      check:
+        "Applies if: you send sections as parts.\nLook at the check part.\nHas the problem: it is refused. Doesn't have it: it is accepted.",
       reproduce: 'Prerequisites: a token. Your agent will need from you: nothing. Steps: send the parts. Verify: the answer is revision 1.',
     };
     const answer = answerOf<{ slug: string; revision: number }>(await client.callTool({ name: 'publish_story', arguments: { parts } }));
@@ -87,7 +93,9 @@ describe('parts written the same ways publish over MCP', () => {
     };
     const refusal = refusalOf(await client.callTool({ name: 'publish_story', arguments: { parts } }));
     expect(refusal).toMatchObject({ code: 'validation_failed', retryable: false });
-    expect(refusal.details?.['fields']).toEqual({ check: expect.stringMatching(/Put the read-only steps after the `Applies if:` condition/) });
+    expect(refusal.details?.['fields']).toEqual({
+      check: expect.stringMatching(/Put the read-only steps after the `Applies if:` condition/),
+    });
     expect(await observable()).toEqual(before);
   });
 });

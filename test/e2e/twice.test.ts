@@ -72,7 +72,8 @@ const CASES: Case[] = [
       return {
         target: slug,
         args: { slug, markdown: storyTitled(`Edit ${name}`, { extra: 'Edited.' }), kind: 'addition' },
-        differentChange: () => send.write('edit_story', { slug, markdown: storyTitled(`Edit ${name}`, { extra: 'Edited again.' }), kind: 'addition' }),
+        differentChange: () =>
+          send.write('edit_story', { slug, markdown: storyTitled(`Edit ${name}`, { extra: 'Edited again.' }), kind: 'addition' }),
       };
     },
     async appliedOnce(slug) {
@@ -170,7 +171,8 @@ describe.each<Surface>(['mcp', 'http'])('every write through %s is safe to deliv
   });
   const by = (c: Case): Writer => writers.get(c.by) as Writer;
   /** publish_story's target is the slug of its answer. */
-  const targetOf = (c: Case, target: string, answer: WriteAnswer): string => (c.tool === 'publish_story' ? String(answer.body.slug) : target);
+  const targetOf = (c: Case, target: string, answer: WriteAnswer): string =>
+    c.tool === 'publish_story' ? String(answer.body.slug) : target;
 
   describe.each(CASES.map((c) => [c.tool, c] as const))('%s', (_tool, c) => {
     it(`the same ${c.tool} twice in a row answers the same and the second changes nothing`, async () => {
@@ -223,7 +225,9 @@ describe.each<Surface>(['mcp', 'http'])('every write through %s is safe to deliv
   it('16 parallel deliveries of one op_id commit one change: one answer is first, the rest replay it', async () => {
     const w = writers.get('alice') as Writer;
     const markdown = storyTitled(`Same op ${surface}`);
-    const answers = await Promise.all(Array.from({ length: 16 }, () => w.write('publish_story', { markdown, op_id: `op-sixteen-${surface}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => w.write('publish_story', { markdown, op_id: `op-sixteen-${surface}` })),
+    );
     for (const answer of answers) expect(withoutReplayed(answer.body)).toEqual(withoutReplayed(answers[0]?.body ?? {}));
     expect(answers.filter((answer) => answer.body.replayed !== true)).toHaveLength(1);
     expect((await storyItems(String(answers[0]?.body.slug))).map((item) => item.SK)).toEqual(['BODY', 'META', 'REV#000001']);

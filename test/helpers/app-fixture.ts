@@ -53,9 +53,7 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await table.client.send(
-        new ScanCommand({ TableName: table.tableName, ConsistentRead: true, ExclusiveStartKey: start }),
-      );
+      const page = await table.client.send(new ScanCommand({ TableName: table.tableName, ConsistentRead: true, ExclusiveStartKey: start }));
       items.push(...((page.Items ?? []) as Record<string, unknown>[]));
       start = page.LastEvaluatedKey;
     } while (start !== undefined);

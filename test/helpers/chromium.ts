@@ -19,7 +19,16 @@ import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const PACKAGED = '@sparticuz/chromium';
 
@@ -52,7 +61,9 @@ async function unpackPackaged(): Promise<string> {
   try {
     entry = createRequire(import.meta.url).resolve(PACKAGED);
   } catch {
-    throw new Error(`No Chromium for the browser tests: LOREBOOK_CHROMIUM is unset, chromium is not on PATH, and the ${PACKAGED} devDependency is not installed (run npm ci).`);
+    throw new Error(
+      `No Chromium for the browser tests: LOREBOOK_CHROMIUM is unset, chromium is not on PATH, and the ${PACKAGED} devDependency is not installed (run npm ci).`,
+    );
   }
   const root = join(dirname(entry), '..');
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };

@@ -34,11 +34,18 @@ function unitsOf(answer: Record<string, unknown>): number {
   return list.reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
 }
 
-const TRANSACT_WRITE: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
+const TRANSACT_WRITE: Record<string, string> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+};
 
 export function iamActionsOf(operation: string, body: Record<string, unknown>): string[] {
   if (operation === 'TransactWriteItems') {
-    return (body.TransactItems as Record<string, unknown>[]).flatMap((item) => Object.keys(item).map((kind) => `table dynamodb:${TRANSACT_WRITE[kind] ?? kind}`));
+    return (body.TransactItems as Record<string, unknown>[]).flatMap((item) =>
+      Object.keys(item).map((kind) => `table dynamodb:${TRANSACT_WRITE[kind] ?? kind}`),
+    );
   }
   if (operation === 'TransactGetItems') return ['table dynamodb:GetItem'];
   if (operation === 'Query' && typeof body.IndexName === 'string') return ['index dynamodb:Query'];
@@ -60,7 +67,9 @@ export async function startDynamoDbRecorder(target: string, options: { capacity?
       if (measure) request.ReturnConsumedCapacity = 'INDEXES';
       // The SDK signed the original body; DynamoDB Local does not check signatures.
       const body = Buffer.from(JSON.stringify(request));
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'content-length')) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'content-length'),
+      ) as Record<string, string>;
       fetch(target, { method: req.method ?? 'POST', headers, body })
         .then(async (answer) => {
           res.statusCode = answer.status;

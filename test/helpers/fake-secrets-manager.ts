@@ -31,13 +31,24 @@ export async function startFakeSecretsManager(initial: string): Promise<FakeSecr
       res.setHeader('content-type', 'application/x-amz-json-1.1');
       if (target !== 'secretsmanager.GetSecretValue' || SecretId === undefined) {
         res.statusCode = 400;
-        res.end(JSON.stringify({ __type: 'InvalidRequestException', message: `the fake answers GetSecretValue only, got ${String(target)}` }));
+        res.end(
+          JSON.stringify({ __type: 'InvalidRequestException', message: `the fake answers GetSecretValue only, got ${String(target)}` }),
+        );
       } else if (failures > 0) {
         failures -= 1;
         res.statusCode = 500;
         res.end(JSON.stringify({ __type: 'InternalServiceError', message: 'injected by the fake' }));
       } else {
-        res.end(JSON.stringify({ ARN: SecretId, Name: 'lorebook-bluesky', SecretString: value, VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: 1_780_000_000 }));
+        res.end(
+          JSON.stringify({
+            ARN: SecretId,
+            Name: 'lorebook-bluesky',
+            SecretString: value,
+            VersionId: 'v1',
+            VersionStages: ['AWSCURRENT'],
+            CreatedDate: 1_780_000_000,
+          }),
+        );
       }
     });
   });
@@ -51,7 +62,13 @@ export async function startFakeSecretsManager(initial: string): Promise<FakeSecr
       failures = options.fail ?? 0;
     },
     // maxAttempts 1: a refusal the test injects is seen as is, not retried away by the SDK.
-    client: () => new SecretsManagerClient({ endpoint: url, region: 'eu-west-1', maxAttempts: 1, credentials: { accessKeyId: 'fake', secretAccessKey: 'fake' } }),
+    client: () =>
+      new SecretsManagerClient({
+        endpoint: url,
+        region: 'eu-west-1',
+        maxAttempts: 1,
+        credentials: { accessKeyId: 'fake', secretAccessKey: 'fake' },
+      }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

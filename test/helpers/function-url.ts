@@ -40,7 +40,13 @@ export async function functionUrlEvent(request: Request, sourceIp: string): Prom
       apiId: FUNCTION_URL_DOMAIN.split('.')[0] as string,
       domainName: url.hostname,
       domainPrefix: url.hostname.split('.')[0] as string,
-      http: { method: request.method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp, userAgent: request.headers.get('user-agent') ?? '' },
+      http: {
+        method: request.method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp,
+        userAgent: request.headers.get('user-agent') ?? '',
+      },
       requestId: randomUUID(),
       routeKey: '$default',
       stage: '$default',
@@ -57,12 +63,20 @@ export function responseOf(result: APIGatewayProxyStructuredResultV2): Response 
   for (const [name, value] of Object.entries(result.headers ?? {})) headers.set(name, String(value));
   for (const cookie of result.cookies ?? []) headers.append('set-cookie', cookie);
   const status = result.statusCode ?? 200;
-  const body = result.body === undefined || status === 204 || status === 304 ? null : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  const body =
+    result.body === undefined || status === 204 || status === 304
+      ? null
+      : result.isBase64Encoded
+        ? Buffer.from(result.body, 'base64')
+        : result.body;
   return new Response(body, { status, headers });
 }
 
 /** A fetch that answers every request by invoking the handler with a Function URL event. */
-export function functionUrlFetch(handler: HttpHandler, options: { sourceIp?: string; onEvent?: (event: APIGatewayProxyEventV2) => void } = {}): typeof fetch {
+export function functionUrlFetch(
+  handler: HttpHandler,
+  options: { sourceIp?: string; onEvent?: (event: APIGatewayProxyEventV2) => void } = {},
+): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const event = await functionUrlEvent(request, options.sourceIp ?? '203.0.113.7');

@@ -61,8 +61,18 @@ export const HOSTILE_CASES: HostileCase[] = [
   { name: 'a 30 KB reference used 7,000 times', narrative: repeatedReference(NARRATIVE_BYTES), limit: 'rendered size' },
 ];
 
-const { nestingDepth, containers, emphasisRuns, labelEnds, unclosedCodeRuns, unclosedHtml, setextHeadings, lazyLines, tableColumns, tableCells } =
-  MARKDOWN_COST_LIMITS;
+const {
+  nestingDepth,
+  containers,
+  emphasisRuns,
+  labelEnds,
+  unclosedCodeRuns,
+  unclosedHtml,
+  setextHeadings,
+  lazyLines,
+  tableColumns,
+  tableCells,
+} = MARKDOWN_COST_LIMITS;
 
 /** `count` blocks, each `prefix` then text, separated by blank lines, filling the narrative. */
 function blocks(count: number, prefix: string): string {
@@ -86,11 +96,26 @@ export const WORST_ACCEPTED: Array<{ name: string; narrative: string }> = [
   { name: `paragraphs of ${emphasisRuns} \`~a\` runs`, narrative: fill(`${'~a'.repeat(emphasisRuns)}\n\n`) },
   { name: `paragraphs of ${labelEnds} \`[a](\``, narrative: fill(`${'[a]('.repeat(labelEnds)}\n\n`) },
   { name: `paragraphs of ${labelEnds} \`]\``, narrative: fill(`${']'.repeat(labelEnds)}\n\n`) },
-  { name: `one paragraph opening ${unclosedCodeRuns} code spans nothing closes`, narrative: `${'\\```'.repeat(unclosedCodeRuns)}${fill('word ', NARRATIVE_BYTES - 4 * unclosedCodeRuns)}` },
-  { name: `one paragraph opening ${unclosedHtml} \`<?\` nothing closes`, narrative: `${'x <?'.repeat(unclosedHtml)}${fill('word ', NARRATIVE_BYTES - 4 * unclosedHtml)}` },
-  { name: `${SETEXT_ROOM} setext headings among one-character paragraphs`, narrative: `${'x\n=\n\n'.repeat(SETEXT_ROOM)}${fill('x\n\n', NARRATIVE_BYTES - 5 * SETEXT_ROOM)}` },
-  { name: `five ${tableColumns}-column tables of ${tableCells} cells`, narrative: `${wideTable(tableColumns, tableCells / tableColumns - 1)}\n`.repeat(5) },
-  { name: `a quote continued by ${lazyLines - 64} lazy lines`, narrative: `> a\n${'&> a\n'.repeat(lazyLines - 64)}${fill('word ', NARRATIVE_BYTES - 5 * lazyLines)}` },
+  {
+    name: `one paragraph opening ${unclosedCodeRuns} code spans nothing closes`,
+    narrative: `${'\\```'.repeat(unclosedCodeRuns)}${fill('word ', NARRATIVE_BYTES - 4 * unclosedCodeRuns)}`,
+  },
+  {
+    name: `one paragraph opening ${unclosedHtml} \`<?\` nothing closes`,
+    narrative: `${'x <?'.repeat(unclosedHtml)}${fill('word ', NARRATIVE_BYTES - 4 * unclosedHtml)}`,
+  },
+  {
+    name: `${SETEXT_ROOM} setext headings among one-character paragraphs`,
+    narrative: `${'x\n=\n\n'.repeat(SETEXT_ROOM)}${fill('x\n\n', NARRATIVE_BYTES - 5 * SETEXT_ROOM)}`,
+  },
+  {
+    name: `five ${tableColumns}-column tables of ${tableCells} cells`,
+    narrative: `${wideTable(tableColumns, tableCells / tableColumns - 1)}\n`.repeat(5),
+  },
+  {
+    name: `a quote continued by ${lazyLines - 64} lazy lines`,
+    narrative: `> a\n${'&> a\n'.repeat(lazyLines - 64)}${fill('word ', NARRATIVE_BYTES - 5 * lazyLines)}`,
+  },
   { name: 'one-character paragraphs', narrative: fill('x\n\n') },
 ];
 

@@ -31,9 +31,7 @@ export function injectTransactionConflicts(
           name: 'TransactionCanceledException',
           $fault: 'client',
           $metadata: { httpStatusCode: 400 },
-          CancellationReasons: Array.from({ length: items }, (_, i) =>
-            i === 0 ? { Code: code, Message: 'injected' } : { Code: 'None' },
-          ),
+          CancellationReasons: Array.from({ length: items }, (_, i) => (i === 0 ? { Code: code, Message: 'injected' } : { Code: 'None' })),
         });
       }
       return next(args);

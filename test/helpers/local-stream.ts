@@ -33,7 +33,9 @@ export async function readStreamRecords(endpoint: string, client: DynamoDBDocume
   const table = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
   const streamArn = table?.LatestStreamArn;
   if (streamArn === undefined) throw new Error(`table ${tableName} has no stream`);
-  const { StreamDescription } = await streams<{ StreamDescription: { Shards: Shard[] } }>(endpoint, 'DescribeStream', { StreamArn: streamArn });
+  const { StreamDescription } = await streams<{ StreamDescription: { Shards: Shard[] } }>(endpoint, 'DescribeStream', {
+    StreamArn: streamArn,
+  });
   const records: DynamoDBRecord[] = [];
   for (const shard of StreamDescription.Shards) {
     let { ShardIterator: iterator } = await streams<{ ShardIterator?: string }>(endpoint, 'GetShardIterator', {
@@ -42,7 +44,10 @@ export async function readStreamRecords(endpoint: string, client: DynamoDBDocume
       ShardIteratorType: 'TRIM_HORIZON',
     });
     for (let page = 0; page < MAX_PAGES && iterator !== undefined; page += 1) {
-      const answer = await streams<{ Records: DynamoDBRecord[]; NextShardIterator?: string }>(endpoint, 'GetRecords', { ShardIterator: iterator, Limit: 1000 });
+      const answer = await streams<{ Records: DynamoDBRecord[]; NextShardIterator?: string }>(endpoint, 'GetRecords', {
+        ShardIterator: iterator,
+        Limit: 1000,
+      });
       records.push(...answer.Records.map((record) => ({ ...record, eventSourceARN: streamArn })));
       // An open shard always hands back a next iterator; an empty page means we are caught up.
       if (answer.Records.length === 0) break;

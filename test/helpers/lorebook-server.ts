@@ -66,8 +66,9 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
   const listen = async (): Promise<{ baseUrl: string; install(handler: (request: Request) => Response | Promise<Response>): void }> => {
     let handler: ((request: Request) => Response | Promise<Response>) | undefined;
     const started = await new Promise<{ server: ServerType; port: number }>((resolve) => {
-      const listening = serve({ fetch: (request) => (handler as (request: Request) => Response | Promise<Response>)(request), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-        resolve({ server: listening, port: info.port }),
+      const listening = serve(
+        { fetch: (request) => (handler as (request: Request) => Response | Promise<Response>)(request), port: 0, hostname: '127.0.0.1' },
+        (info: AddressInfo) => resolve({ server: listening, port: info.port }),
       );
     });
     servers.push(started.server);
@@ -148,11 +149,18 @@ export function answerOf<T = Record<string, unknown>>(result: unknown): T {
 }
 
 /** The typed error of a refused tool call (fails loudly on an answer). */
-export function refusalOf(result: unknown): { code: string; message: string; retryable: boolean; retry_after_ms?: number; details?: Record<string, unknown> } {
+export function refusalOf(result: unknown): {
+  code: string;
+  message: string;
+  retryable: boolean;
+  retry_after_ms?: number;
+  details?: Record<string, unknown>;
+} {
   const call = result as CallToolResult;
   if (call.isError !== true) throw new Error(`expected a refusal, got: ${JSON.stringify(call.structuredContent)}`);
   const text = call.content[0];
   const fromText = text?.type === 'text' ? JSON.parse(text.text) : undefined;
-  if (JSON.stringify(fromText) !== JSON.stringify(call.structuredContent)) throw new Error('the JSON text and structuredContent of a refusal differ');
+  if (JSON.stringify(fromText) !== JSON.stringify(call.structuredContent))
+    throw new Error('the JSON text and structuredContent of a refusal differ');
   return call.structuredContent as ReturnType<typeof refusalOf>;
 }

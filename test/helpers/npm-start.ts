@@ -24,12 +24,18 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startNpmStart(options: { endpoint: string; table: string; env?: Record<string, string>; readyMs?: number }): Promise<NpmStart> {
+export async function startNpmStart(options: {
+  endpoint: string;
+  table: string;
+  env?: Record<string, string>;
+  readyMs?: number;
+}): Promise<NpmStart> {
   const port = await freePort();
   const scratch = mkdtempSync(join(tmpdir(), 'lorebook-npm-start-'));
   const env: NodeJS.ProcessEnv = {};
   // The test's own LOREBOOK_*/BLUESKY_* settings must not leak into the server.
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) env[name] = value;
   Object.assign(env, {
     PORT: String(port),
     LOREBOOK_DDB_ENDPOINT: options.endpoint,
@@ -53,7 +59,10 @@ export async function startNpmStart(options: { endpoint: string; table: string; 
 
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm start was not ready within ${options.readyMs ?? 90_000} ms:\n${output}`)), options.readyMs ?? 90_000);
+      const timer = setTimeout(
+        () => reject(new Error(`npm start was not ready within ${options.readyMs ?? 90_000} ms:\n${output}`)),
+        options.readyMs ?? 90_000,
+      );
       child.stdout?.on('data', () => {
         if (output.includes('Ctrl-C stops')) {
           clearTimeout(timer);

@@ -4,13 +4,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-export const READ_OPERATIONS: ReadonlySet<string> = new Set([
-  'GetItem',
-  'BatchGetItem',
-  'Query',
-  'Scan',
-  'TransactGetItems',
-]);
+export const READ_OPERATIONS: ReadonlySet<string> = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 export const WRITE_OPERATIONS: ReadonlySet<string> = new Set([
   'PutItem',
   'UpdateItem',

@@ -23,7 +23,11 @@ export function testEndpoint(): string {
 
 /** Table names allow [a-zA-Z0-9_.-], 3 to 255 characters. */
 export function testTableName(suiteName: string): string {
-  const slug = suiteName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  const slug = suiteName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
   return `test-${slug || 'suite'}-${randomBytes(4).toString('hex')}`;
 }
 

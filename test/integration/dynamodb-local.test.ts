@@ -183,7 +183,9 @@ describe('startDynamoDbLocal when it cannot start', () => {
     try {
       const attempt = startDynamoDbLocal({ port });
       await expect(attempt).rejects.toBeInstanceOf(DynamoDbLocalStartError);
-      await expect(attempt).rejects.toThrow(new RegExp(`did not start on port ${port}[\\s\\S]*Last output lines:[\\s\\S]*(Address already in use|Failed to bind)`));
+      await expect(attempt).rejects.toThrow(
+        new RegExp(`did not start on port ${port}[\\s\\S]*Last output lines:[\\s\\S]*(Address already in use|Failed to bind)`),
+      );
     } finally {
       holder.close();
     }

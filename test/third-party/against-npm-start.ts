@@ -79,7 +79,9 @@ const env = {
 
 // Its own process group, so SIGINT reaches npm, node and DynamoDB Local as Ctrl-C would.
 const server = spawn('npm', ['start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
-const exited = new Promise<string>((resolve) => server.once('exit', (code, signal) => resolve(code === null ? String(signal) : String(code))));
+const exited = new Promise<string>((resolve) =>
+  server.once('exit', (code, signal) => resolve(code === null ? String(signal) : String(code))),
+);
 let serverOutput = '';
 server.stdout?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
 try {
@@ -96,28 +98,69 @@ try {
 
   const listed = await inspector('--method', 'tools/list');
   const names = listed.code === 0 ? (JSON.parse(listed.stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name) : [];
-  check('inspector-cli lists the 11 tools without a token', names.length === 11 && names.includes('publish_story'), listed.stderr || names.join(', '));
+  check(
+    'inspector-cli lists the 11 tools without a token',
+    names.length === 11 && names.includes('publish_story'),
+    listed.stderr || names.join(', '),
+  );
 
   const markdown = readFileSync(join(root, 'test/fixtures/stories/success-with-check.md'), 'utf8');
-  const published = await inspector('--method', 'tools/call', '--tool-name', 'publish_story', '--tool-arg', `markdown=${markdown}`, '--header', `Authorization: Bearer ${token}`);
-  const slug = published.code === 0 ? (JSON.parse(published.stdout) as { structuredContent?: { slug?: string } }).structuredContent?.slug : undefined;
-  check('inspector-cli calls publish_story with the token', slug === '2026-10-14-my-counter-doubled-when-two-agents-reported-at-once', published.stderr || published.stdout.slice(0, 300));
+  const published = await inspector(
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'publish_story',
+    '--tool-arg',
+    `markdown=${markdown}`,
+    '--header',
+    `Authorization: Bearer ${token}`,
+  );
+  const slug =
+    published.code === 0 ? (JSON.parse(published.stdout) as { structuredContent?: { slug?: string } }).structuredContent?.slug : undefined;
+  check(
+    'inspector-cli calls publish_story with the token',
+    slug === '2026-10-14-my-counter-doubled-when-two-agents-reported-at-once',
+    published.stderr || published.stdout.slice(0, 300),
+  );
 
   const searched = await inspector('--method', 'tools/call', '--tool-name', 'search_stories', '--tool-arg', 'query=counter doubled');
-  const found = searched.code === 0 ? (JSON.parse(searched.stdout) as { structuredContent?: { stories?: Array<{ slug: string }> } }).structuredContent?.stories : undefined;
-  check('inspector-cli calls search_stories and finds the story', found?.some((story) => story.slug === slug) === true, searched.stderr || searched.stdout.slice(0, 300));
+  const found =
+    searched.code === 0
+      ? (JSON.parse(searched.stdout) as { structuredContent?: { stories?: Array<{ slug: string }> } }).structuredContent?.stories
+      : undefined;
+  check(
+    'inspector-cli calls search_stories and finds the story',
+    found?.some((story) => story.slug === slug) === true,
+    searched.stderr || searched.stdout.slice(0, 300),
+  );
 
   const refused = await inspector('--method', 'tools/call', '--tool-name', 'publish_story', '--tool-arg', `markdown=${markdown}`);
-  check('inspector-cli without a token cannot publish (401)', refused.code !== 0 && /401|unauthenticated/.test(refused.stdout + refused.stderr));
+  check(
+    'inspector-cli without a token cannot publish (401)',
+    refused.code !== 0 && /401|unauthenticated/.test(refused.stdout + refused.stderr),
+  );
 
   const conformance = await run(
     process.execPath,
-    [join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'), 'server', '--url', url, '--expected-failures', join(root, 'test/third-party/conformance-baseline.yml'), '-o', join(scratch, 'conformance')],
+    [
+      join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'),
+      'server',
+      '--url',
+      url,
+      '--expected-failures',
+      join(root, 'test/third-party/conformance-baseline.yml'),
+      '-o',
+      join(scratch, 'conformance'),
+    ],
     { timeoutMs: 300_000 },
   );
   const summary = conformance.stdout.slice(conformance.stdout.indexOf('=== SUMMARY ==='));
   process.stdout.write(`${summary}\n`);
-  check('MCP conformance suite: every scenario passes or is in the baseline', conformance.code === 0, conformance.code === 0 ? undefined : conformance.stderr.slice(0, 500));
+  check(
+    'MCP conformance suite: every scenario passes or is in the baseline',
+    conformance.code === 0,
+    conformance.code === 0 ? undefined : conformance.stderr.slice(0, 500),
+  );
 } catch (error) {
   check('npm start serves', false, (error as Error).message);
 } finally {
@@ -125,7 +168,11 @@ try {
   const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 30_000))]);
   if (code === 'timeout' && server.pid !== undefined) process.kill(-server.pid, 'SIGKILL');
   // npm itself ends by the signal (as on a terminal); lorebook must have said it stopped.
-  check('Ctrl-C stops npm start cleanly', (code === '0' || code === 'SIGINT') && serverOutput.includes('lorebook: stopped'), `exit ${code}`);
+  check(
+    'Ctrl-C stops npm start cleanly',
+    (code === '0' || code === 'SIGINT') && serverOutput.includes('lorebook: stopped'),
+    `exit ${code}`,
+  );
   check('the endpoint file is removed on stop', !existsSync(join(scratch, 'endpoint')));
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.ts';
 import { buildAnnouncer } from '../../src/context.ts';
 
-const account = { BLUESKY_SERVICE: 'http://127.0.0.1:2583/', BLUESKY_IDENTIFIER: '@lorebook.test', BLUESKY_APP_PASSWORD: 'abcd-efgh-ijkl-mnop' };
+const account = {
+  BLUESKY_SERVICE: 'http://127.0.0.1:2583/',
+  BLUESKY_IDENTIFIER: '@lorebook.test',
+  BLUESKY_APP_PASSWORD: 'abcd-efgh-ijkl-mnop',
+};
 
 describe('Bluesky settings', () => {
   it('unset: announcing is off, and building the announcer says so once', () => {
@@ -38,7 +42,9 @@ describe('Bluesky settings', () => {
       'Bluesky announcing needs BLUESKY_SERVICE, BLUESKY_IDENTIFIER, BLUESKY_APP_PASSWORD; BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD are not set',
     );
     expect(() => readConfig({ ...account, BLUESKY_SERVICE: 'bsky.social' })).toThrow(/must be an http\(s\) URL/);
-    expect(() => readConfig({ ...account, LOREBOOK_ANNOUNCE_MAX_ATTEMPTS: '0' })).toThrow(/LOREBOOK_ANNOUNCE_MAX_ATTEMPTS must be a positive whole number/);
+    expect(() => readConfig({ ...account, LOREBOOK_ANNOUNCE_MAX_ATTEMPTS: '0' })).toThrow(
+      /LOREBOOK_ANNOUNCE_MAX_ATTEMPTS must be a positive whole number/,
+    );
   });
 
   it('with a public base URL there is no warning, and link cards point there', () => {

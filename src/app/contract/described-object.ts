@@ -6,7 +6,10 @@ import { z } from 'zod';
  * A strict object whose every field carries a description: the type demands one per key, so a
  * field added to a use case's input cannot reach tools/list or the OpenAPI document undescribed.
  */
-export function describedObject<S extends Record<string, z.ZodType>>(shape: S, descriptions: { [K in keyof S]: string }): z.ZodObject<S, z.core.$strict> {
+export function describedObject<S extends Record<string, z.ZodType>>(
+  shape: S,
+  descriptions: { [K in keyof S]: string },
+): z.ZodObject<S, z.core.$strict> {
   const described: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(shape)) described[key] = field.describe(descriptions[key as keyof S]);
   return z.strictObject(described as S);

@@ -40,4 +40,8 @@ export async function revokeForAccount(ctx: AppContext, account: string, target:
 }
 
 const notYours = (): LorebookError =>
-  new LorebookError('not_found', 'There is no such token or connected app on your account. Reload your account page to see what is there now.', { details: { reason: 'not_yours' } });
+  new LorebookError(
+    'not_found',
+    'There is no such token or connected app on your account. Reload your account page to see what is there now.',
+    { details: { reason: 'not_yours' } },
+  );

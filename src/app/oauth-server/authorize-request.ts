@@ -27,31 +27,71 @@ export type AuthorizeVerdict =
   | { ok: false; error: OAuthError; redirect: { uri: string; clientName: string; state?: string } };
 
 export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer, params: URLSearchParams): Promise<AuthorizeVerdict> {
-  const single = (name: string): string | undefined => (params.getAll(name).length === 1 ? params.get(name) ?? undefined : undefined);
+  const single = (name: string): string | undefined => (params.getAll(name).length === 1 ? (params.get(name) ?? undefined) : undefined);
   const clientId = single('client_id');
   const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
   if (client === undefined) {
-    return { ok: false, error: new OAuthError('invalid_client', 'This app is not registered with lorebook (an unknown or expired client_id). Go back to the app and connect again: it registers itself anew.') };
+    return {
+      ok: false,
+      error: new OAuthError(
+        'invalid_client',
+        'This app is not registered with lorebook (an unknown or expired client_id). Go back to the app and connect again: it registers itself anew.',
+      ),
+    };
   }
   const redirectUri = single('redirect_uri');
   if (redirectUri === undefined || !isRegisteredRedirect(client.redirect_uris, redirectUri)) {
-    return { ok: false, error: new OAuthError('invalid_redirect_uri', `The redirect_uri is not one "${client.client_name}" registered (it must match exactly). lorebook does not send you to an unverified address.`) };
+    return {
+      ok: false,
+      error: new OAuthError(
+        'invalid_redirect_uri',
+        `The redirect_uri is not one "${client.client_name}" registered (it must match exactly). lorebook does not send you to an unverified address.`,
+      ),
+    };
   }
   const state = single('state');
   // RFC 6749 Appendix A.5: state is printable ASCII; it is stored with the consent, so no control may ride along.
-  if (state !== undefined && !/^[\x20-\x7e]*$/.test(state)) return { ok: false, error: new OAuthError('invalid_request', 'state must be printable ASCII (RFC 6749 Appendix A.5): no control characters or line breaks.') };
-  const back = (error: OAuthError): AuthorizeVerdict => ({ ok: false, error, redirect: { uri: redirectUri, clientName: client.client_name, ...(state === undefined ? {} : { state }) } });
+  if (state !== undefined && !/^[\x20-\x7e]*$/.test(state))
+    return {
+      ok: false,
+      error: new OAuthError(
+        'invalid_request',
+        'state must be printable ASCII (RFC 6749 Appendix A.5): no control characters or line breaks.',
+      ),
+    };
+  const back = (error: OAuthError): AuthorizeVerdict => ({
+    ok: false,
+    error,
+    redirect: { uri: redirectUri, clientName: client.client_name, ...(state === undefined ? {} : { state }) },
+  });
   if (single('response_type') !== 'code') return back(new OAuthError('unsupported_response_type', 'response_type must be "code".'));
   const method = single('code_challenge_method');
   const challenge = single('code_challenge');
-  if (challenge === undefined) return back(new OAuthError('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256.'));
-  if (method !== 'S256') return back(new OAuthError('invalid_request', `code_challenge_method must be S256${method === undefined ? '' : `, not "${method}"`} (plain PKCE is refused).`));
-  if (!isCodeChallenge(challenge)) return back(new OAuthError('invalid_request', 'code_challenge must be the base64url sha256 of the code_verifier (43 characters).'));
+  if (challenge === undefined)
+    return back(new OAuthError('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256.'));
+  if (method !== 'S256')
+    return back(
+      new OAuthError(
+        'invalid_request',
+        `code_challenge_method must be S256${method === undefined ? '' : `, not "${method}"`} (plain PKCE is refused).`,
+      ),
+    );
+  if (!isCodeChallenge(challenge))
+    return back(new OAuthError('invalid_request', 'code_challenge must be the base64url sha256 of the code_verifier (43 characters).'));
   const resources = params.getAll('resource');
   if (resources.length > 1 || (resources.length === 1 && resources[0] !== oauth.resource)) {
     return back(new OAuthError('invalid_target', `lorebook issues tokens for one resource only: ${oauth.resource}.`));
   }
-  return { ok: true, request: { client, redirect_uri: redirectUri, code_challenge: challenge, resource: oauth.resource, ...(state === undefined ? {} : { state }) } };
+  return {
+    ok: true,
+    request: {
+      client,
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      resource: oauth.resource,
+      ...(state === undefined ? {} : { state }),
+    },
+  };
 }
 
 /** The client's redirect URI with the answer's parameters (RFC 6749 §4.1.2, RFC 9207 `iss`). */

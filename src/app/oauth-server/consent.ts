@@ -8,7 +8,14 @@ import { authorizationCodeFor, consentSecretFor, grantIdFor, secretHash } from '
 import { WEB_SESSION_SECONDS } from '../sign-in/web-session.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { createAuthCode } from '../../store/identity/auth-code-items.ts';
-import { consentKey, createConsent, decideConsent, toConsent, type ConsentDecision, type ConsentRequest } from '../../store/identity/consent-items.ts';
+import {
+  consentKey,
+  createConsent,
+  decideConsent,
+  toConsent,
+  type ConsentDecision,
+  type ConsentRequest,
+} from '../../store/identity/consent-items.ts';
 import { createGrant } from '../../store/identity/grant-items.ts';
 import { pick } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
@@ -29,7 +36,12 @@ export interface PendingConsent {
   consent: ConsentRequest;
 }
 
-export async function showConsent(ctx: AppContext, oauth: OAuthServer, person: SignedInPerson, request: AuthorizeRequest): Promise<PendingConsent> {
+export async function showConsent(
+  ctx: AppContext,
+  oauth: OAuthServer,
+  person: SignedInPerson,
+  request: AuthorizeRequest,
+): Promise<PendingConsent> {
   const consentSecret = consentSecretFor(person.sessionCookie, {
     client_id: request.client.client_id,
     redirect_uri: request.redirect_uri,
@@ -68,7 +80,13 @@ export interface ConsentAnswer {
   redirectTo: string;
 }
 
-export async function answerConsent(ctx: AppContext, oauth: OAuthServer, person: SignedInPerson, consentSecret: string, approve: boolean): Promise<ConsentAnswer> {
+export async function answerConsent(
+  ctx: AppContext,
+  oauth: OAuthServer,
+  person: SignedInPerson,
+  consentSecret: string,
+  approve: boolean,
+): Promise<ConsentAnswer> {
   const consentHash = secretHash(consentSecret);
   // Whether the plan that committed wrote the decision (false when it converged on an earlier one).
   let decidedNow = false;
@@ -135,12 +153,20 @@ function answerOf(oauth: OAuthServer, consent: ConsentRequest, decision: Consent
   const redirectTo =
     decision === 'approved'
       ? redirectWith(oauth, consent.redirect_uri, { code: authorizationCodeFor(consentSecret), state: consent.state })
-      : redirectWith(oauth, consent.redirect_uri, { error: 'access_denied', error_description: 'The person declined to connect this app.', state: consent.state });
+      : redirectWith(oauth, consent.redirect_uri, {
+          error: 'access_denied',
+          error_description: 'The person declined to connect this app.',
+          state: consent.state,
+        });
   return { decision, redirectTo };
 }
 
 function consentGone(): LorebookError {
-  return new LorebookError('not_found', 'This consent form has expired or belongs to another sign-in. Go back to the app and connect again.', {
-    details: { reason: 'consent' },
-  });
+  return new LorebookError(
+    'not_found',
+    'This consent form has expired or belongs to another sign-in. Go back to the app and connect again.',
+    {
+      details: { reason: 'consent' },
+    },
+  );
 }

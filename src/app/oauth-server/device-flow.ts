@@ -26,7 +26,14 @@ import {
 } from '../../store/identity/device-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
-import { deriveDeviceCode, deviceCodeHash, isWellFormedDeviceCode, mintDeviceCode, mintSalt, mintUserCode } from '../../auth/device-codes.ts';
+import {
+  deriveDeviceCode,
+  deviceCodeHash,
+  isWellFormedDeviceCode,
+  mintDeviceCode,
+  mintSalt,
+  mintUserCode,
+} from '../../auth/device-codes.ts';
 import { mintToken, tokenId } from '../../auth/token-secret.ts';
 
 export const DEVICE_CODE_SECONDS = 10 * 60;
@@ -57,7 +64,11 @@ export type PollResult =
  * at once) answers the first request again, device code included, and writes nothing: the code
  * is derived from the key, which only the caller holds (the store keeps its hash and a salt).
  */
-export async function startDeviceAuthorization(ctx: AppContext, client: string, idempotencyKey?: string): Promise<DeviceStart & { replayed?: true }> {
+export async function startDeviceAuthorization(
+  ctx: AppContext,
+  client: string,
+  idempotencyKey?: string,
+): Promise<DeviceStart & { replayed?: true }> {
   const keyHash = idempotencyKey === undefined ? undefined : createHash('sha256').update(idempotencyKey, 'utf8').digest('hex');
   for (let attempt = 1; attempt <= MAX_USER_CODE_DRAWS; attempt += 1) {
     const now = ctx.store.now();
@@ -80,10 +91,27 @@ export async function startDeviceAuthorization(ctx: AppContext, client: string, 
     const remembered =
       keyHash === undefined
         ? []
-        : [createDeviceStart({ key_hash: keyHash, client, salt, user_code: device.user_code, created_at: device.created_at, expires_at: device.code_expires_at }, epochSeconds(now))];
+        : [
+            createDeviceStart(
+              {
+                key_hash: keyHash,
+                client,
+                salt,
+                user_code: device.user_code,
+                created_at: device.created_at,
+                expires_at: device.code_expires_at,
+              },
+              epochSeconds(now),
+            ),
+          ];
     try {
       await writeAtomically(ctx.store, [...createDeviceItems(device), ...remembered]);
-      return { device_code: deviceCode, user_code: device.user_code, expires_in: DEVICE_CODE_SECONDS, interval: DEVICE_POLL_INTERVAL_SECONDS };
+      return {
+        device_code: deviceCode,
+        user_code: device.user_code,
+        expires_in: DEVICE_CODE_SECONDS,
+        interval: DEVICE_POLL_INTERVAL_SECONDS,
+      };
     } catch (error) {
       // The user code is taken by a live request (draw another), or a concurrent start with the
       // same key won (the re-read replays it).
@@ -95,9 +123,13 @@ export async function startDeviceAuthorization(ctx: AppContext, client: string, 
 
 function replayStart(stored: StoredDeviceStart, client: string, idempotencyKey: string): DeviceStart & { replayed: true } {
   if (stored.client !== client) {
-    throw new LorebookError('idempotency_key_reused', `This Idempotency-Key already started a request for client_id "${stored.client}". Use a new key for a new request.`, {
-      details: { client_id: stored.client },
-    });
+    throw new LorebookError(
+      'idempotency_key_reused',
+      `This Idempotency-Key already started a request for client_id "${stored.client}". Use a new key for a new request.`,
+      {
+        details: { client_id: stored.client },
+      },
+    );
   }
   return {
     device_code: deriveDeviceCode(idempotencyKey, stored.salt),
@@ -126,42 +158,65 @@ export async function decideDeviceAuthorization(
   for (let attempt = 1; attempt <= ctx.config.maxWriteAttempts; attempt += 1) {
     const device = await findDeviceRequest(ctx, input.userCode);
     if (device === undefined) {
-      throw new LorebookError('not_found', `No sign-in request has the code ${input.userCode}, or it expired (codes last ${DEVICE_CODE_SECONDS / 60} minutes). Start again on the device.`, {
-        details: { user_code: input.userCode },
-      });
+      throw new LorebookError(
+        'not_found',
+        `No sign-in request has the code ${input.userCode}, or it expired (codes last ${DEVICE_CODE_SECONDS / 60} minutes). Start again on the device.`,
+        {
+          details: { user_code: input.userCode },
+        },
+      );
     }
     if (device.status !== 'pending') {
-      const same = device.account === input.account && (device.status === input.decision || (device.status === 'issued' && input.decision === 'approved'));
+      const same =
+        device.account === input.account &&
+        (device.status === input.decision || (device.status === 'issued' && input.decision === 'approved'));
       if (same) return device;
-      throw new LorebookError('conflict', `The code ${input.userCode} was already ${device.status === 'denied' ? 'denied' : 'approved'}. Start again on the device if that was not you.`, {
-        retryable: false,
-        details: { user_code: input.userCode, status: device.status },
-      });
+      throw new LorebookError(
+        'conflict',
+        `The code ${input.userCode} was already ${device.status === 'denied' ? 'denied' : 'approved'}. Start again on the device if that was not you.`,
+        {
+          retryable: false,
+          details: { user_code: input.userCode, status: device.status },
+        },
+      );
     }
     try {
-      await writeAtomically(ctx.store, [decideDevice(device.device_hash, input.decision, input.account, new Date(ctx.store.now()).toISOString())]);
+      await writeAtomically(ctx.store, [
+        decideDevice(device.device_hash, input.decision, input.account, new Date(ctx.store.now()).toISOString()),
+      ]);
       return { ...device, status: input.decision, account: input.account };
     } catch (error) {
       // Decided a moment ago (a double click): the re-read says how.
       if (!(error instanceof WriteCancelled)) throw error;
     }
   }
-  throw new LorebookError('conflict', 'The request kept changing while it was being decided. Reload the page.', { retryAfterMs: ctx.config.conflictBackoffMs });
+  throw new LorebookError('conflict', 'The request kept changing while it was being decided. Reload the page.', {
+    retryAfterMs: ctx.config.conflictBackoffMs,
+  });
 }
 
 export async function pollDeviceAuthorization(ctx: AppContext, input: { deviceCode: string; client?: string }): Promise<PollResult> {
   const fail = (error: PollError, description: string): PollResult => ({ kind: 'error', error, description });
-  if (!isWellFormedDeviceCode(input.deviceCode)) return fail('invalid_grant', 'device_code is not one lorebook issued (lbd_…). Start again with POST /v1/auth/device/start.');
+  if (!isWellFormedDeviceCode(input.deviceCode))
+    return fail('invalid_grant', 'device_code is not one lorebook issued (lbd_…). Start again with POST /v1/auth/device/start.');
   const hash = deviceCodeHash(input.deviceCode);
   for (let attempt = 1; attempt <= ctx.config.maxWriteAttempts; attempt += 1) {
     const now = ctx.store.now();
     const item = await readItem(ctx.store, deviceKey(hash));
-    if (item === undefined) return fail('invalid_grant', 'This device_code is unknown (or expired long ago). Start again with POST /v1/auth/device/start.');
+    if (item === undefined)
+      return fail('invalid_grant', 'This device_code is unknown (or expired long ago). Start again with POST /v1/auth/device/start.');
     const device = toStoredDevice(item);
-    if (input.client !== undefined && input.client !== device.client) return fail('invalid_grant', `This device_code was issued to client_id "${device.client}", not "${input.client}".`);
-    if (device.status === 'issued') return fail('invalid_grant', 'This device_code was already exchanged for a token (a token is issued once). Start again to get another.');
-    if (device.code_expires_at <= epochSeconds(now)) return fail('expired_token', 'The codes expired before the person approved. Start again with POST /v1/auth/device/start.');
-    if (device.status === 'denied') return fail('access_denied', 'The person denied this request. Do not retry; start again only if they ask you to.');
+    if (input.client !== undefined && input.client !== device.client)
+      return fail('invalid_grant', `This device_code was issued to client_id "${device.client}", not "${input.client}".`);
+    if (device.status === 'issued')
+      return fail(
+        'invalid_grant',
+        'This device_code was already exchanged for a token (a token is issued once). Start again to get another.',
+      );
+    if (device.code_expires_at <= epochSeconds(now))
+      return fail('expired_token', 'The codes expired before the person approved. Start again with POST /v1/auth/device/start.');
+    if (device.status === 'denied')
+      return fail('access_denied', 'The person denied this request. Do not retry; start again only if they ask you to.');
     try {
       if (device.status === 'approved' && device.account !== undefined) return await issue(ctx, device, now);
       const tooSoon = device.last_poll_at !== undefined && now - device.last_poll_at < device.interval * 1000;
@@ -173,11 +228,14 @@ export async function pollDeviceAuthorization(ctx: AppContext, input: { deviceCo
     } catch (error) {
       if (!(error instanceof WriteCancelled)) throw error;
       // Another poll landed at the same moment: it was counted, this one was too soon.
-      if (device.status === 'pending') return fail('slow_down', `Polled sooner than the interval: wait ${device.interval + SLOW_DOWN_SECONDS} seconds between polls.`);
+      if (device.status === 'pending')
+        return fail('slow_down', `Polled sooner than the interval: wait ${device.interval + SLOW_DOWN_SECONDS} seconds between polls.`);
       // An approval consumed by a concurrent poll: the re-read says it was issued.
     }
   }
-  throw new LorebookError('conflict', 'Other polls kept landing at the same moment. Poll again after the interval.', { retryAfterMs: DEVICE_POLL_INTERVAL_SECONDS * 1000 });
+  throw new LorebookError('conflict', 'Other polls kept landing at the same moment. Poll again after the interval.', {
+    retryAfterMs: DEVICE_POLL_INTERVAL_SECONDS * 1000,
+  });
 }
 
 /** The token and the consumed approval commit together: one approval, one token. */
@@ -188,7 +246,13 @@ async function issue(ctx: AppContext, device: StoredDevice, now: number): Promis
   const account = device.account as string;
   await writeAtomically(ctx.store, [
     issueDevice(device.device_hash, id, at),
-    ...createTokenItems({ token_hash: id, account, client: device.client, created_at: at, expires_at: epochSeconds(now) + DEVICE_TOKEN_SECONDS }),
+    ...createTokenItems({
+      token_hash: id,
+      account,
+      client: device.client,
+      created_at: at,
+      expires_at: epochSeconds(now) + DEVICE_TOKEN_SECONDS,
+    }),
   ]);
   return { kind: 'token', access_token: token, token_id: id, account, expires_in: DEVICE_TOKEN_SECONDS };
 }

@@ -25,7 +25,11 @@ export interface MintedTokens {
   refreshExpiresAt: number;
 }
 
-export function mintTokens(oauth: OAuthServer, grant: Pick<Grant, 'grant_id' | 'account' | 'client_id' | 'client_name' | 'resource'>, nowMs: number): MintedTokens {
+export function mintTokens(
+  oauth: OAuthServer,
+  grant: Pick<Grant, 'grant_id' | 'account' | 'client_id' | 'client_name' | 'resource'>,
+  nowMs: number,
+): MintedTokens {
   const access = mintToken();
   const refresh = mintRefreshToken();
   const accessHash = tokenId(access);

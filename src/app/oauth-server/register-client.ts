@@ -21,7 +21,10 @@ const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
 // Loose: RFC 7591 §2 says unknown metadata is ignored (client_uri, logo_uri, scope, software_id…).
 const registrationSchema = z.looseObject({
-  redirect_uris: z.array(z.string().max(2000).superRefine(refuseForbiddenChars('single-line'))).min(1).max(10),
+  redirect_uris: z
+    .array(z.string().max(2000).superRefine(refuseForbiddenChars('single-line')))
+    .min(1)
+    .max(10),
   client_name: z.string().trim().min(1).max(100).superRefine(refuseForbiddenChars('single-line')).optional(),
   token_endpoint_auth_method: z.string().optional(),
   grant_types: z.array(z.string()).optional(),
@@ -42,7 +45,10 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
   const parsed = registrationSchema.safeParse(body);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
-    throw new OAuthError('invalid_client_metadata', `The registration is not valid (${fields}). Send a JSON object with redirect_uris (1 to 10 URIs) and optionally client_name.`);
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `The registration is not valid (${fields}). Send a JSON object with redirect_uris (1 to 10 URIs) and optionally client_name.`,
+    );
   }
   const input = parsed.data;
   for (const uri of input.redirect_uris) {
@@ -50,14 +56,20 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
     if (problem !== undefined) throw new OAuthError('invalid_redirect_uri', `The redirect URI "${uri}" ${problem}.`);
   }
   if (input.token_endpoint_auth_method !== undefined && input.token_endpoint_auth_method !== 'none') {
-    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method "${input.token_endpoint_auth_method}" is not supported: lorebook registers public clients ("none") that prove themselves with PKCE.`);
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method "${input.token_endpoint_auth_method}" is not supported: lorebook registers public clients ("none") that prove themselves with PKCE.`,
+    );
   }
   const grantTypes = input.grant_types ?? [...GRANT_TYPES];
   const unknownGrant = grantTypes.find((grant) => !(GRANT_TYPES as readonly string[]).includes(grant));
-  if (unknownGrant !== undefined) throw new OAuthError('invalid_client_metadata', `grant_types holds "${unknownGrant}"; supported: ${GRANT_TYPES.join(', ')}.`);
-  if (!grantTypes.includes('authorization_code')) throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code.');
+  if (unknownGrant !== undefined)
+    throw new OAuthError('invalid_client_metadata', `grant_types holds "${unknownGrant}"; supported: ${GRANT_TYPES.join(', ')}.`);
+  if (!grantTypes.includes('authorization_code'))
+    throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code.');
   const unknownResponse = (input.response_types ?? ['code']).find((type) => type !== 'code');
-  if (unknownResponse !== undefined) throw new OAuthError('invalid_client_metadata', `response_types holds "${unknownResponse}"; only "code" is supported.`);
+  if (unknownResponse !== undefined)
+    throw new OAuthError('invalid_client_metadata', `response_types holds "${unknownResponse}"; only "code" is supported.`);
 
   const clientName = input.client_name ?? new URL(input.redirect_uris[0] as string).host;
   const clientId = clientIdFor({ redirect_uris: input.redirect_uris, client_name: clientName, grant_types: grantTypes });
@@ -88,10 +100,14 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
 /** writeLoop gave up because other registrations kept taking the shared budget window at the same moment. */
 function crowded(error: unknown): unknown {
   if (!isLorebookError(error) || error.code !== 'conflict') return error;
-  return new LorebookError('conflict', 'Many apps registered at the same moment. Nothing was registered twice: send the same registration again after retry_after_ms.', {
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-    details: { reason: 'registrations_crowded' },
-  });
+  return new LorebookError(
+    'conflict',
+    'Many apps registered at the same moment. Nothing was registered twice: send the same registration again after retry_after_ms.',
+    {
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      details: { reason: 'registrations_crowded' },
+    },
+  );
 }
 
 /** A live registered client, or undefined. */

@@ -36,7 +36,8 @@ export function registrationWindow(settings: OAuthServerSettings, nowMs: number)
   };
 }
 
-export const isWindowFull = (window: RegistrationWindow, stored: Record<string, unknown> | undefined): boolean => Number(stored?.count ?? 0) >= window.limit;
+export const isWindowFull = (window: RegistrationWindow, stored: Record<string, unknown> | undefined): boolean =>
+  Number(stored?.count ?? 0) >= window.limit;
 
 export function registrationBudgetSpent(window: RegistrationWindow): LorebookError {
   return new LorebookError(

@@ -4,7 +4,14 @@
 // crash midway — finishes the sweep and changes nothing else.
 import { accountTokenKey, tokenKey } from '../../store/identity/token-items.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { deleteGrantItems, grantKey, markGrantRevoked, queryGrantMembers, toGrant, grantMemberKey } from '../../store/identity/grant-items.ts';
+import {
+  deleteGrantItems,
+  grantKey,
+  markGrantRevoked,
+  queryGrantMembers,
+  toGrant,
+  grantMemberKey,
+} from '../../store/identity/grant-items.ts';
 import { readItem } from '../../store/read-items.ts';
 import { refreshKey } from '../../store/identity/refresh-token-items.ts';
 import { MAX_TRANSACTION_ACTIONS, writeAtomically } from '../../store/run-write.ts';

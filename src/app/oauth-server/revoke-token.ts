@@ -28,7 +28,8 @@ export async function revokeByClient(ctx: AppContext, oauth: OAuthServer, form: 
     if (item === undefined) return;
     const refresh = toRefreshToken(item);
     if (refresh.client_id !== clientId) throw notYours();
-    if (await revokeGrantFamily(ctx, refresh.grant_id)) oauth.log(`lorebook: oauth grant ${refresh.grant_id} revoked by its client ${clientId}`);
+    if (await revokeGrantFamily(ctx, refresh.grant_id))
+      oauth.log(`lorebook: oauth grant ${refresh.grant_id} revoked by its client ${clientId}`);
     return;
   }
   if (!isWellFormedToken(token)) return;
@@ -42,7 +43,8 @@ export async function revokeByClient(ctx: AppContext, oauth: OAuthServer, form: 
 
 /** Deletes one token (and its entry under its grant); false when a concurrent revocation was first. */
 export async function deleteAccessToken(ctx: AppContext, stored: StoredToken): Promise<boolean> {
-  const member = stored.grant_id === undefined ? [] : [{ Delete: { Key: grantMemberKey(stored.grant_id, { kind: 'TOKEN', hash: stored.token_hash }) } }];
+  const member =
+    stored.grant_id === undefined ? [] : [{ Delete: { Key: grantMemberKey(stored.grant_id, { kind: 'TOKEN', hash: stored.token_hash }) } }];
   try {
     await writeAtomically(ctx.store, [...deleteTokenItems(stored), ...member]);
     return true;

@@ -45,20 +45,31 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
   const clientId = field('client_id');
   const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
   if (clientId === undefined || client === undefined) {
-    throw new OAuthError('invalid_client', 'client_id is missing, unknown or expired: register the client again (POST /oauth/register).', 401);
+    throw new OAuthError(
+      'invalid_client',
+      'client_id is missing, unknown or expired: register the client again (POST /oauth/register).',
+      401,
+    );
   }
   if (!client.grant_types.includes(grantType)) {
-    throw new OAuthError('unauthorized_client', `This client registered grant_types ${client.grant_types.join(', ')}; ${grantType} is not one of them.`);
+    throw new OAuthError(
+      'unauthorized_client',
+      `This client registered grant_types ${client.grant_types.join(', ')}; ${grantType} is not one of them.`,
+    );
   }
   const resource = field('resource');
   if (resource !== undefined && resource !== oauth.resource) {
     throw new OAuthError('invalid_target', `lorebook issues tokens for one resource only: ${oauth.resource}.`);
   }
   try {
-    return grantType === 'authorization_code' ? await exchangeCode(ctx, oauth, clientId, field) : await refresh(ctx, oauth, clientId, field);
+    return grantType === 'authorization_code'
+      ? await exchangeCode(ctx, oauth, clientId, field)
+      : await refresh(ctx, oauth, clientId, field);
   } catch (error) {
     if (!(error instanceof CredentialReused)) throw error;
-    oauth.log(`lorebook: WARNING oauth ${grantType === 'authorization_code' ? 'authorization code' : 'refresh token'} of grant ${error.grantId} (client ${clientId}) presented again: revoking the whole grant`);
+    oauth.log(
+      `lorebook: WARNING oauth ${grantType === 'authorization_code' ? 'authorization code' : 'refresh token'} of grant ${error.grantId} (client ${clientId}) presented again: revoking the whole grant`,
+    );
     await revokeGrantFamily(ctx, error.grantId);
     throw new OAuthError(
       'invalid_grant',
@@ -69,7 +80,12 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
   }
 }
 
-async function exchangeCode(ctx: AppContext, oauth: OAuthServer, clientId: string, field: (name: string) => string | undefined): Promise<TokenAnswer> {
+async function exchangeCode(
+  ctx: AppContext,
+  oauth: OAuthServer,
+  clientId: string,
+  field: (name: string) => string | undefined,
+): Promise<TokenAnswer> {
   const code = field('code');
   const redirectUri = field('redirect_uri');
   const verifier = field('code_verifier');
@@ -81,13 +97,26 @@ async function exchangeCode(ctx: AppContext, oauth: OAuthServer, clientId: strin
     reads: [key],
     plan(read, { now }): LoopPlan<TokenAnswer> {
       const stored = pick(read, key);
-      if (stored === undefined) throw new OAuthError('invalid_grant', 'The authorization code is unknown or expired: start the authorization again.');
+      if (stored === undefined)
+        throw new OAuthError('invalid_grant', 'The authorization code is unknown or expired: start the authorization again.');
       const issued = toAuthCode(stored);
       if (issued.client_id !== clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
       if (issued.consumed_at !== undefined) throw new CredentialReused(issued.grant_id);
-      if (issued.redirect_uri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request (it must match exactly).');
-      if (!verifierMatches(verifier, issued.code_challenge)) throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge (PKCE S256).');
-      const minted = mintTokens(oauth, { grant_id: issued.grant_id, account: issued.account, client_id: issued.client_id, client_name: issued.client_name, resource: issued.resource }, now);
+      if (issued.redirect_uri !== redirectUri)
+        throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request (it must match exactly).');
+      if (!verifierMatches(verifier, issued.code_challenge))
+        throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge (PKCE S256).');
+      const minted = mintTokens(
+        oauth,
+        {
+          grant_id: issued.grant_id,
+          account: issued.account,
+          client_id: issued.client_id,
+          client_name: issued.client_name,
+          resource: issued.resource,
+        },
+        now,
+      );
       return {
         outcome: minted.answer,
         actions: [
@@ -102,20 +131,37 @@ async function exchangeCode(ctx: AppContext, oauth: OAuthServer, clientId: strin
   }).catch((error: unknown) => Promise.reject(grantGone(error)));
 }
 
-async function refresh(ctx: AppContext, oauth: OAuthServer, clientId: string, field: (name: string) => string | undefined): Promise<TokenAnswer> {
+async function refresh(
+  ctx: AppContext,
+  oauth: OAuthServer,
+  clientId: string,
+  field: (name: string) => string | undefined,
+): Promise<TokenAnswer> {
   const presented = field('refresh_token');
   if (presented === undefined) throw new OAuthError('invalid_request', 'A refresh_token request needs refresh_token.');
-  if (!isWellFormedRefreshToken(presented)) throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
+  if (!isWellFormedRefreshToken(presented))
+    throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
   const key = refreshKey(secretHash(presented));
   return writeLoop<TokenAnswer>(ctx, {
     reads: [key],
     plan(read, { now }): LoopPlan<TokenAnswer> {
       const stored = pick(read, key);
-      if (stored === undefined) throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
+      if (stored === undefined)
+        throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
       const token = toRefreshToken(stored);
       if (token.client_id !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
       if (token.rotated_at !== undefined) throw new CredentialReused(token.grant_id);
-      const minted = mintTokens(oauth, { grant_id: token.grant_id, account: token.account, client_id: token.client_id, client_name: token.client_name, resource: token.resource }, now);
+      const minted = mintTokens(
+        oauth,
+        {
+          grant_id: token.grant_id,
+          account: token.account,
+          client_id: token.client_id,
+          client_name: token.client_name,
+          resource: token.resource,
+        },
+        now,
+      );
       return {
         outcome: minted.answer,
         actions: [

@@ -11,7 +11,14 @@ import { claimHandle, handleKey, toHandleClaim } from '../../store/identity/hand
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
-import { createTokenItems, deleteTokenItems, queryAccountTokens, tokenKey, toStoredToken, type StoredToken } from '../../store/identity/token-items.ts';
+import {
+  createTokenItems,
+  deleteTokenItems,
+  queryAccountTokens,
+  tokenKey,
+  toStoredToken,
+  type StoredToken,
+} from '../../store/identity/token-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import { handleSchema } from '../../auth/handle.ts';
 import { isTokenId, isWellFormedToken, mintToken, tokenId } from '../../auth/token-secret.ts';
@@ -117,18 +124,26 @@ export async function createToken(ctx: AppContext, rawInput: CreateTokenInput): 
       if (error.onlyTransactionConflicts) await ctx.sleep(Math.ceil(ctx.random() * ctx.config.conflictBackoffMs * 2 ** attempt));
     }
   }
-  throw new LorebookError('conflict', 'Other token creations for this handle kept landing at the same moment. Nothing was issued: run the command again.', {
-    retryAfterMs: ctx.config.conflictBackoffMs,
-  });
+  throw new LorebookError(
+    'conflict',
+    'Other token creations for this handle kept landing at the same moment. Nothing was issued: run the command again.',
+    {
+      retryAfterMs: ctx.config.conflictBackoffMs,
+    },
+  );
 }
 
 export async function listTokens(ctx: AppContext, rawInput: ListTokensInput): Promise<TokenList> {
   const input = parseInput(listTokensInputSchema, rawInput, 'token list');
   const claimed = await readItem(ctx.store, handleKey(input.handle));
   if (claimed === undefined) {
-    throw new LorebookError('not_found', `No local account has the handle "${input.handle}". Create one with \`npm run token -- create --handle ${input.handle}\`.`, {
-      details: { handle: input.handle },
-    });
+    throw new LorebookError(
+      'not_found',
+      `No local account has the handle "${input.handle}". Create one with \`npm run token -- create --handle ${input.handle}\`.`,
+      {
+        details: { handle: input.handle },
+      },
+    );
   }
   const { account } = toHandleClaim(claimed);
   const tokens = await queryAccountTokens(ctx.store, account);

@@ -50,6 +50,7 @@ function decode<S extends z.ZodType>(cursor: string, schema: S): z.output<S> {
 
 function badCursor(): Error {
   return validationFailed('The cursor is not one this list handed out.', {
-    cursor: 'Pass the cursor exactly as the previous list_stories answer returned it, with the same author filter, or leave it out to start from the newest story.',
+    cursor:
+      'Pass the cursor exactly as the previous list_stories answer returned it, with the same author filter, or leave it out to start from the newest story.',
   });
 }

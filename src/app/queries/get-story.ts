@@ -54,7 +54,12 @@ async function readStorySnapshot(ctx: AppContext, slug: string): Promise<StorySn
   }
 }
 
-function presentStory(meta: StoryMeta, body: StoredItem | undefined, revisions: StoredItem[], handles: ReadonlyMap<string, string>): StoryView {
+function presentStory(
+  meta: StoryMeta,
+  body: StoredItem | undefined,
+  revisions: StoredItem[],
+  handles: ReadonlyMap<string, string>,
+): StoryView {
   const view: StoryView = {
     slug: meta.slug,
     title: meta.title,

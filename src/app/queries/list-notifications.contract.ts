@@ -7,7 +7,9 @@ export const LIST_NOTIFICATIONS_TOOL = 'list_notifications';
 
 /** `N#<event time>#<16 hex>`, as notification-items makes them. */
 export const NOTIFICATION_ID = /^N#[^#\s]{1,64}#[0-9a-f]{16}$/;
-export const notificationIdSchema = z.string().regex(NOTIFICATION_ID, 'Not a notification id: pass an `id` exactly as list_notifications returned it.');
+export const notificationIdSchema = z
+  .string()
+  .regex(NOTIFICATION_ID, 'Not a notification id: pass an `id` exactly as list_notifications returned it.');
 
 export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 20;

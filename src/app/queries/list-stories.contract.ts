@@ -10,7 +10,13 @@ export const MAX_LIST_LIMIT = 50;
 
 export const listStoriesInputSchema = z.strictObject({
   author: z.string().min(1).max(512).optional().describe("An account id: list that author's stories instead of the public feed."),
-  limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Stories per page, 1–${MAX_LIST_LIMIT}; default ${DEFAULT_LIST_LIMIT}.`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIST_LIMIT)
+    .optional()
+    .describe(`Stories per page, 1–${MAX_LIST_LIMIT}; default ${DEFAULT_LIST_LIMIT}.`),
   cursor: z.string().max(2048).optional().describe('The cursor of the previous page, exactly as returned; omit for the newest stories.'),
 });
 

@@ -35,7 +35,10 @@ export async function listStories(ctx: AppContext, caller: Caller | undefined, r
     if (entries.length === 0) break;
     page.push(...(await hydrate(ctx, entries)).filter(visible));
   }
-  const handles = await handlesFor(ctx, page.map((meta) => meta.author));
+  const handles = await handlesFor(
+    ctx,
+    page.map((meta) => meta.author),
+  );
   const cursor = walk.cursor();
   return {
     stories: page.map((meta) => presentSummary(meta, handles, caller)),
@@ -45,7 +48,10 @@ export async function listStories(ctx: AppContext, caller: Caller | undefined, r
 
 /** Hydrate: one BatchGetItem of META for the entries, in index order; expired or gone items drop out. */
 export async function hydrate(ctx: AppContext, entries: readonly IndexEntry[]): Promise<StoryMeta[]> {
-  const items = await readItems(ctx.store, entries.map((entry) => entry.key));
+  const items = await readItems(
+    ctx.store,
+    entries.map((entry) => entry.key),
+  );
   return entries.flatMap((entry) => {
     const item = pick(items, entry.key);
     return item === undefined ? [] : [toStoryMeta(item)];
@@ -79,7 +85,11 @@ function shardWalk(
     async next(count) {
       const entries: IndexEntry[] = [];
       while (entries.length < count && current < partitions.length) {
-        const slice = await queryIndex(ctx.store, index, { partition: partitions[current] as string, before, limit: count - entries.length });
+        const slice = await queryIndex(ctx.store, index, {
+          partition: partitions[current] as string,
+          before,
+          limit: count - entries.length,
+        });
         entries.push(...slice.entries);
         if (slice.more) {
           before = (slice.entries.at(-1) as IndexEntry).sort;

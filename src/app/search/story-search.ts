@@ -11,7 +11,12 @@ import { listStories } from '../queries/list-stories.ts';
 import type { StorySummary } from '../contract/story-shapes.ts';
 import { decodeSearchCursor, encodeSearchCursor } from './search-cursor.ts';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_STORIES_TOOL, searchStoriesInputSchema, type SearchPage } from './search-stories.contract.ts';
-import { MAX_SUGGESTIONS, SUGGEST_FOR_PROJECT_TOOL, suggestForProjectInputSchema, type Suggestions } from './suggest-for-project.contract.ts';
+import {
+  MAX_SUGGESTIONS,
+  SUGGEST_FOR_PROJECT_TOOL,
+  suggestForProjectInputSchema,
+  type Suggestions,
+} from './suggest-for-project.contract.ts';
 import { contextTerms, normaliseTerm, whyItMatches } from './suggestion-why.ts';
 
 export interface StorySearch {

@@ -33,7 +33,11 @@ export function contextTerms(context: string): string[] {
   return [...seen];
 }
 
-const termsOf = (text: string): string[] => text.split(WORD_SEPARATORS).map(normaliseTerm).filter((term) => term !== '');
+const termsOf = (text: string): string[] =>
+  text
+    .split(WORD_SEPARATORS)
+    .map(normaliseTerm)
+    .filter((term) => term !== '');
 
 /** One line, for an agent deciding whether to open the story. */
 export function whyItMatches(story: StorySummary, matchedTerms: readonly string[]): string {

@@ -4,8 +4,20 @@
 import { createHash } from 'node:crypto';
 import type { NodeSavedSession, NodeSavedSessionStore, NodeSavedState, NodeSavedStateStore } from '@atproto/oauth-client-node';
 import type { AppContext } from '../app-context.ts';
-import { blueskySessionKey, deleteBlueskySession, putBlueskySession, toStoredBlueskySession } from '../../store/identity/bluesky-session-items.ts';
-import { consumeOAuthState, createOAuthState, forgetOAuthStateSecrets, oauthStateKey, toStoredOAuthState, type StoredOAuthState } from '../../store/identity/oauth-state-items.ts';
+import {
+  blueskySessionKey,
+  deleteBlueskySession,
+  putBlueskySession,
+  toStoredBlueskySession,
+} from '../../store/identity/bluesky-session-items.ts';
+import {
+  consumeOAuthState,
+  createOAuthState,
+  forgetOAuthStateSecrets,
+  oauthStateKey,
+  toStoredOAuthState,
+  type StoredOAuthState,
+} from '../../store/identity/oauth-state-items.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
@@ -61,7 +73,12 @@ export function createSessionStore(ctx: AppContext): NodeSavedSessionStore {
     async set(did, value) {
       const now = ctx.store.now();
       await writeAtomically(ctx.store, [
-        putBlueskySession({ did, session_data: JSON.stringify(value), updated_at: new Date(now).toISOString(), expires_at: epochSeconds(now) + BLUESKY_SESSION_SECONDS }),
+        putBlueskySession({
+          did,
+          session_data: JSON.stringify(value),
+          updated_at: new Date(now).toISOString(),
+          expires_at: epochSeconds(now) + BLUESKY_SESSION_SECONDS,
+        }),
       ]);
     },
     async get(did) {

@@ -53,7 +53,13 @@ export async function recordBlueskySignIn(ctx: AppContext, identity: BlueskyIden
             if (!keys.some((key) => key.PK === handleKey(before.handle).PK)) throw new ReadMoved();
             const old = pick(read, handleKey(before.handle));
             if (old !== undefined && toHandleClaim(old).account === did) {
-              actions.push(deleteItemIf(handleKey(before.handle), { expression: '#account = :me', names: { '#account': 'account' }, values: { ':me': did } }));
+              actions.push(
+                deleteItemIf(handleKey(before.handle), {
+                  expression: '#account = :me',
+                  names: { '#account': 'account' },
+                  values: { ':me': did },
+                }),
+              );
             }
           }
           const account: Account = before === undefined ? { id: did, handle, created_at: at } : { ...before, handle };

@@ -59,7 +59,12 @@ export async function startWebSession(ctx: AppContext, accountId: string): Promi
   const cookieValue = `${SESSION_PREFIX}${randomBytes(32).toString('base64url')}`;
   const expiresAt = epochSeconds(now) + WEB_SESSION_SECONDS;
   await writeAtomically(ctx.store, [
-    createWebSession({ session_hash: sessionHash(cookieValue), account: accountId, created_at: new Date(now).toISOString(), expires_at: expiresAt }),
+    createWebSession({
+      session_hash: sessionHash(cookieValue),
+      account: accountId,
+      created_at: new Date(now).toISOString(),
+      expires_at: expiresAt,
+    }),
   ]);
   return { cookieValue, expiresAt: expiresAt * 1000 };
 }

@@ -20,7 +20,8 @@ export function consentSecretFor(sessionCookie: string, request: Record<string, 
 }
 
 export const grantIdFor = (consentSecret: string): string => sha256(`lorebook grant\u0000${consentSecret}`).toString('hex').slice(0, 32);
-export const authorizationCodeFor = (consentSecret: string): string => `lba_${sha256(`lorebook code\u0000${consentSecret}`).toString('base64url')}`;
+export const authorizationCodeFor = (consentSecret: string): string =>
+  `lba_${sha256(`lorebook code\u0000${consentSecret}`).toString('base64url')}`;
 
 /** A client_id is derived from what the client registered: the same registration twice is one client. */
 export const clientIdFor = (metadata: Record<string, unknown>): string => `lbc_${secretHash(canonicalJson(metadata)).slice(0, 32)}`;

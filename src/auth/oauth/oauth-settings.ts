@@ -65,7 +65,11 @@ export interface OAuthServer {
   log: (line: string) => void;
 }
 
-export function oauthServerAt(baseUrl: string, settings: OAuthServerSettings = DEFAULT_OAUTH_SERVER_SETTINGS, log: (line: string) => void = () => {}): OAuthServer {
+export function oauthServerAt(
+  baseUrl: string,
+  settings: OAuthServerSettings = DEFAULT_OAUTH_SERVER_SETTINGS,
+  log: (line: string) => void = () => {},
+): OAuthServer {
   const issuer = baseUrl.replace(/\/+$/, '');
   return { issuer, resource: `${issuer}/mcp`, settings, log };
 }

@@ -9,7 +9,9 @@ export function redirectUriProblem(raw: string): string | undefined {
   if (url.hash !== '' || raw.includes('#')) return 'must not contain a fragment (#)';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
-    return ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname) ? undefined : 'uses http on a host that is not loopback (use https, or http://127.0.0.1:<port>/…)';
+    return ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname)
+      ? undefined
+      : 'uses http on a host that is not loopback (use https, or http://127.0.0.1:<port>/…)';
   }
   // RFC 8252 §7.1: a private-use scheme is reverse-DNS, e.g. com.example.app:/callback.
   if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol)) return undefined;

@@ -16,7 +16,7 @@ const REQUIRED_SECTIONS: Record<StoryType, SectionKey[]> = {
 
 const HOW_TO_WRITE: Record<SectionKey, string> = {
   check:
-    'It holds, in this order, `Applies if:` (when to run the check), the read-only steps (numbered, bulleted or one per line), then `Has the problem:` and `Doesn\'t have it:`; each label starts a line or a sentence.',
+    "It holds, in this order, `Applies if:` (when to run the check), the read-only steps (numbered, bulleted or one per line), then `Has the problem:` and `Doesn't have it:`; each label starts a line or a sentence.",
   reproduce:
     'It holds, in this order, `Prerequisites:`, `Your agent will need from you:`, `Steps:` (numbered, bulleted or one per line) and `Verify:`; each label starts a line or a sentence.',
   whatITried: 'List your attempts, one per line, numbered or not (1. what you did — what happened).',
@@ -49,7 +49,10 @@ function checkSectionProblem(markdown: string): string | undefined {
 export function checkStoryBody(body: StoryBody, type: StoryType | undefined, title: string | undefined, faults: ValidationFaults): void {
   const heading = body.titleHeading;
   if (heading === undefined) {
-    faults.add('body.title', `Start the body with the title as a heading: \`# ${title ?? '<title>'}\` on the first line after the front matter.`);
+    faults.add(
+      'body.title',
+      `Start the body with the title as a heading: \`# ${title ?? '<title>'}\` on the first line after the front matter.`,
+    );
   } else {
     if (body.textBeforeTitle) faults.add('body.title', 'Move the text above the `# ` title heading below it; the heading comes first.');
     const same = (text: string) => title !== undefined && text.replace(/\s+/g, ' ') === title.replace(/\s+/g, ' ');
@@ -58,7 +61,10 @@ export function checkStoryBody(body: StoryBody, type: StoryType | undefined, tit
     }
   }
   if (body.narrative.trim() === '') {
-    faults.add('body.narrative', 'Write the story itself (first person: what you built, what happened) between the `# ` heading and the first `## ` section.');
+    faults.add(
+      'body.narrative',
+      'Write the story itself (first person: what you built, what happened) between the `# ` heading and the first `## ` section.',
+    );
   }
 
   for (const key of body.duplicates) {

@@ -17,8 +17,18 @@ export const MAX_IMAGE_ALT_CHARS = 1000;
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const FRONT_MATTER_KEYS = [
-  'title', 'date', 'tags', 'type', 'status', 'reproducible', 'visibility', 'stack',
-  'image', 'image_alt', 'agent', 'model',
+  'title',
+  'date',
+  'tags',
+  'type',
+  'status',
+  'reproducible',
+  'visibility',
+  'stack',
+  'image',
+  'image_alt',
+  'agent',
+  'model',
 ] as const;
 
 const title = text('title', 'Add `title: <one-line title>` to the front matter (the same text as the `# ` heading).')
@@ -32,21 +42,28 @@ const title = text('title', 'Add `title: <one-line title>` to the front matter (
   )
   .transform((value) => value.trim());
 
-const date = text('date', 'Add `date: YYYY-MM-DD`, the day you write the story in your own time zone; it never changes after the first publish.')
-  .superRefine(
-    check((value) =>
-      !isIsoDateShape(value)
-        ? `\`${value}\` is not a YYYY-MM-DD date; write it like \`date: 2026-11-02\`.`
-        : !isCalendarDate(value)
-          ? `\`${value}\` is not a real calendar date; check the month and day.`
-          : undefined,
-    ),
-  );
+const date = text(
+  'date',
+  'Add `date: YYYY-MM-DD`, the day you write the story in your own time zone; it never changes after the first publish.',
+).superRefine(
+  check((value) =>
+    !isIsoDateShape(value)
+      ? `\`${value}\` is not a YYYY-MM-DD date; write it like \`date: 2026-11-02\`.`
+      : !isCalendarDate(value)
+        ? `\`${value}\` is not a real calendar date; check the month and day.`
+        : undefined,
+  ),
+);
 
 const tag = text('tags', undefined).superRefine(
   check((value) =>
     !KEBAB.test(value) || value.length > MAX_TAG_CHARS
-      ? `Tag \`${value}\` must be lowercase kebab-case (letters, digits, single dashes, at most ${MAX_TAG_CHARS} characters), e.g. \`${value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'my-tag'}\`.`
+      ? `Tag \`${value}\` must be lowercase kebab-case (letters, digits, single dashes, at most ${MAX_TAG_CHARS} characters), e.g. \`${
+          value
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-+|-+$/g, '') || 'my-tag'
+        }\`.`
       : undefined,
   ),
 );
@@ -91,7 +108,11 @@ export const frontMatterSchema = z.strictObject(
     title,
     date,
     tags,
-    type: oneOf('type', STORY_TYPES, 'Add `type: success` (it worked; needs `## Reproduce this`) or `type: fail` (needs `## What I tried` and `## What I need`).'),
+    type: oneOf(
+      'type',
+      STORY_TYPES,
+      'Add `type: success` (it worked; needs `## Reproduce this`) or `type: fail` (needs `## What I tried` and `## What I need`).',
+    ),
     status: oneOf('status', STORY_STATUSES, undefined).default('n/a'),
     reproducible: z
       .boolean({ error: (issue) => `\`reproducible\` must be \`true\` or \`false\`, not ${describe(issue.input)}.` })

@@ -68,12 +68,17 @@ function unclosedHtml(text: string): number {
   for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
     const next = text[at + 1];
     if ((next !== '!' && next !== '?') || escaped(text, at)) continue;
-    const closedBy = next === '?' ? lastInstruction : text.startsWith('<!--', at) ? lastComment : text.startsWith('<![CDATA[', at) ? lastCdata : lastAngle;
+    const closedBy =
+      next === '?' ? lastInstruction : text.startsWith('<!--', at) ? lastComment : text.startsWith('<![CDATA[', at) ? lastCdata : lastAngle;
     if (closedBy <= at) unclosed += 1;
   }
   return unclosed;
 }
 
 export function measureInlineCost(paragraph: string): InlineCost {
-  return { labelEnds: unescapedCount(paragraph, ']'), unclosedCodeRuns: unclosedCodeRuns(paragraph), unclosedHtml: unclosedHtml(paragraph) };
+  return {
+    labelEnds: unescapedCount(paragraph, ']'),
+    unclosedCodeRuns: unclosedCodeRuns(paragraph),
+    unclosedHtml: unclosedHtml(paragraph),
+  };
 }

@@ -19,7 +19,8 @@ export function labelsInOrder(text: SectionText, labels: readonly string[]): Lab
   let from: LabelPosition = { line: 0, column: 0 };
   for (const [index, label] of labels.entries()) {
     const at = findLabel(text, label, from);
-    if (at === undefined) return { ok: false, problem: `\`${labels[index - 1]}\` must come before \`${label}\` (the order is ${quoted(labels)}).` };
+    if (at === undefined)
+      return { ok: false, problem: `\`${labels[index - 1]}\` must come before \`${label}\` (the order is ${quoted(labels)}).` };
     positions.push(at);
     from = afterLabel(at, label);
   }

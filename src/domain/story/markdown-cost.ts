@@ -16,7 +16,8 @@ const HOW_TO_FIX: Record<MarkdownCostLimit, string> = {
   containers: 'Join short quotes and list items into paragraphs.',
   emphasisRuns: 'Put code and symbols in `backticks` or split the paragraph.',
   labelEnds: 'Escape a literal bracket as `\\]`, move code into a fenced code block, or split the paragraph.',
-  unclosedCodeRuns: 'Close each inline code span with as many backticks as opened it, escape a literal backtick as `\\``, or split the paragraph.',
+  unclosedCodeRuns:
+    'Close each inline code span with as many backticks as opened it, escape a literal backtick as `\\``, or split the paragraph.',
   unclosedHtml: 'Close each `<!--` with `-->`, escape a literal `<` as `\\<`, or move it into a fenced code block.',
   setextHeadings: 'Write headings as `## Heading`, and leave a blank line before a `---` rule.',
   lazyLines: 'Start each line of a quote with `>` and indent the lines of a list item, or leave a blank line after the quote or list.',
@@ -31,12 +32,16 @@ function fault(limit: MarkdownCostLimit, found: string): CostFault {
 }
 
 /** What each measured shape says when it is over its limit. */
-const FOUND: Record<Exclude<MarkdownCostLimit, 'renderedBytes' | 'containers' | 'setextHeadings' | 'lazyLines'>, (value: number, line: number) => string> = {
+const FOUND: Record<
+  Exclude<MarkdownCostLimit, 'renderedBytes' | 'containers' | 'setextHeadings' | 'lazyLines'>,
+  (value: number, line: number) => string
+> = {
   nestingDepth: (value, line) => `Line ${line} nests ${value} block quotes or list items`,
   emphasisRuns: (value, line) => `The paragraph at line ${line} has ${value} emphasis delimiter runs (\`*\`, \`_\`, \`~\`)`,
   labelEnds: (value, line) => `The paragraph at line ${line} has ${value} closing brackets \`]\``,
   unclosedCodeRuns: (value, line) => `The paragraph at line ${line} has ${value} backtick runs that no later run of the same length closes`,
-  unclosedHtml: (value, line) => `The paragraph at line ${line} opens ${value} HTML comments, declarations or instructions (\`<!\`, \`<?\`) that nothing closes`,
+  unclosedHtml: (value, line) =>
+    `The paragraph at line ${line} opens ${value} HTML comments, declarations or instructions (\`<!\`, \`<?\`) that nothing closes`,
   tableColumns: (value, line) => `The table at line ${line} has ${value} columns`,
   tableCells: (value, line) => `The table at line ${line} renders ${value} cells`,
 };
@@ -55,7 +60,9 @@ export function markdownCostFaults(markdown: string, shape: MarkdownShape = meas
     faults.push(fault('setextHeadings', `It has ${shape.setextHeadings} setext headings (a line of \`=\` or \`-\` right under text)`));
   }
   if (shape.lazyLines > MARKDOWN_COST_LIMITS.lazyLines) {
-    faults.push(fault('lazyLines', `It has ${shape.lazyLines} lines that continue a quote or a list item without its marker or indentation`));
+    faults.push(
+      fault('lazyLines', `It has ${shape.lazyLines} lines that continue a quote or a list item without its marker or indentation`),
+    );
   }
   if (shape.renderedBytes > MARKDOWN_COST_LIMITS.renderedBytes) {
     faults.push(fault('renderedBytes', `It would render to about ${shape.renderedBytes} bytes of HTML`));

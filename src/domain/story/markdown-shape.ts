@@ -18,7 +18,16 @@
 // One pass over the characters: O(length) time, O(nesting) memory.
 import { measureInlineCost } from './inline-scan.ts';
 import { type Container, LineCursor, readContainers } from './markdown-containers.ts';
-import { closesFence, countOf, definitionBytes, delimiterRowColumns, emphasisRunsIn, type Fence, openingFence, SETEXT_UNDERLINE } from './markdown-line-shapes.ts';
+import {
+  closesFence,
+  countOf,
+  definitionBytes,
+  delimiterRowColumns,
+  emphasisRunsIn,
+  type Fence,
+  openingFence,
+  SETEXT_UNDERLINE,
+} from './markdown-line-shapes.ts';
 
 export interface Measured {
   value: number;

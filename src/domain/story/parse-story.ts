@@ -41,9 +41,10 @@ export function parseStory(markdown: string, options: ParseStoryOptions = {}): P
   }
 
   // Without readable front matter, its "missing key" faults would only repeat `front_matter`.
-  const checked = split.problem === undefined && data !== undefined
-    ? checkFrontMatter(data, faults)
-    : { frontMatter: undefined, type: undefined, title: undefined };
+  const checked =
+    split.problem === undefined && data !== undefined
+      ? checkFrontMatter(data, faults)
+      : { frontMatter: undefined, type: undefined, title: undefined };
   const body = splitStoryBody(split.body);
   // An unclosed front matter swallowed the whole body: body faults would only be noise.
   const unclosed = split.problem !== undefined && split.yaml !== undefined;

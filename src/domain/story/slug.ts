@@ -7,8 +7,27 @@ export const MAX_SLUG_TITLE_CHARS = 60;
 
 // Letters NFKD does not decompose into ASCII + marks, folded the way people write them in ASCII.
 const FOLDS: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd',
-  þ: 'th', Þ: 'th', ł: 'l', Ł: 'l', ı: 'i', ħ: 'h', Ħ: 'h', ŋ: 'ng', Ŋ: 'ng',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  ø: 'o',
+  Ø: 'o',
+  đ: 'd',
+  Đ: 'd',
+  ð: 'd',
+  Ð: 'd',
+  þ: 'th',
+  Þ: 'th',
+  ł: 'l',
+  Ł: 'l',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'h',
+  ŋ: 'ng',
+  Ŋ: 'ng',
 };
 
 const SLUG = /^(\d{4}-\d{2}-\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)$/;

@@ -56,9 +56,7 @@ export function splitStoryBody(body: string): StoryBody {
     return section === undefined ? [] : [{ node, key: section.key }];
   });
   const firstSection = known[0] === undefined ? body.length : start(known[0].node);
-  const title = nodes.find(
-    (node): node is Heading => node.type === 'heading' && node.depth === 1 && start(node) < firstSection,
-  );
+  const title = nodes.find((node): node is Heading => node.type === 'heading' && node.depth === 1 && start(node) < firstSection);
   const narrativeStart = title === undefined ? 0 : end(title);
 
   const sections: StorySections = {};

@@ -64,7 +64,10 @@ function checkNoSectionHeadings(name: string, markdown: string, faults: Validati
   for (const node of fromMarkdown(markdown).children) {
     const section = node.type === 'heading' && node.depth === 2 ? sectionForHeading(toString(node)) : undefined;
     if (section !== undefined) {
-      faults.add(name, `The \`${name}\` part contains a \`## ${section.heading}\` heading; pass that text as the \`${section.field}\` part instead.`);
+      faults.add(
+        name,
+        `The \`${name}\` part contains a \`## ${section.heading}\` heading; pass that text as the \`${section.field}\` part instead.`,
+      );
     }
   }
 }
@@ -89,7 +92,12 @@ export function storyMarkdownFromParts(parts: StoryParts, options: { limits?: bo
   const limits = options.limits ?? true;
   // Limits first, on the raw parts, so an oversized call costs no assembly work.
   if (limits && typeof parts.title === 'string') assertTitleWithinLimit(parts.title);
-  if (limits) assertMarkdownWithinLimit(Object.values(parts).filter((value) => typeof value === 'string').join(''));
+  if (limits)
+    assertMarkdownWithinLimit(
+      Object.values(parts)
+        .filter((value) => typeof value === 'string')
+        .join(''),
+    );
   // The cost limits too, part by part, before the parts are parsed for their headings below.
   if (limits) assertPartsCostWithinLimits(parts);
   const faults = new ValidationFaults();

@@ -33,6 +33,8 @@ export function truncateOnWord(text: string, max: number): string {
  */
 export function summarize(narrative: string): string {
   const tree = fromMarkdown(narrative);
-  const text = toString(firstParagraph(tree) ?? tree).replace(/\s+/g, ' ').trim();
+  const text = toString(firstParagraph(tree) ?? tree)
+    .replace(/\s+/g, ' ')
+    .trim();
   return truncateOnWord(text, MAX_SUMMARY_CHARS);
 }

@@ -26,17 +26,21 @@ export function accountPage(person: { account: string; handle: string }, access:
 <p>Account <code>${person.account}</code></p>
 ${notice === undefined ? '' : html`<p><strong>${notice}</strong></p>`}
 <h2>Connected apps</h2>
-${access.grants.length === 0
-  ? html`<p>No app is connected.</p>`
-  : html`<table><tr><th>App</th><th>Returns to</th><th>Connected</th><th></th></tr>
+${
+  access.grants.length === 0
+    ? html`<p>No app is connected.</p>`
+    : html`<table><tr><th>App</th><th>Returns to</th><th>Connected</th><th></th></tr>
 ${access.grants.map((grant) => html`<tr><td>${grant.client_name}</td><td><code>${host(grant.redirect_uri)}</code></td><td>${grant.created_at.slice(0, 16).replace('T', ' ')}</td><td>${revokeButton(csrf, 'grant', grant.grant_id, 'Disconnect')}</td></tr>`)}
-</table>`}
+</table>`
+}
 <h2>Tokens</h2>
-${access.tokens.length === 0
-  ? html`<p>No live token.</p>`
-  : html`<table><tr><th>For</th><th>Kind</th><th>Expires (UTC)</th><th></th></tr>
+${
+  access.tokens.length === 0
+    ? html`<p>No live token.</p>`
+    : html`<table><tr><th>For</th><th>Kind</th><th>Expires (UTC)</th><th></th></tr>
 ${access.tokens.map((token) => html`<tr><td>${token.client ?? '—'}</td><td>${token.grant_id === undefined ? 'token' : 'app access token'}</td><td>${day(token.expires_at)}</td><td>${revokeButton(csrf, 'token', token.token_hash, 'Revoke')}</td></tr>`)}
-</table>`}
+</table>`
+}
 <form method="post" action="/auth/logout"><button type="submit">Sign out</button></form>`,
   );
 }

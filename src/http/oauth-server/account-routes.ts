@@ -12,7 +12,8 @@ import type { HttpEnv } from '../http-env.ts';
 import { ACCOUNT_PATH, ACCOUNT_REVOKE_PATH, accountPage } from './account-page.ts';
 import { PAGE_HEADERS, signedInPerson, signInFirst } from './authorize-routes.ts';
 
-const csrfFor = (sessionCookie: string): string => createHash('sha256').update(`lorebook account form\u0000${sessionCookie}`).digest('base64url');
+const csrfFor = (sessionCookie: string): string =>
+  createHash('sha256').update(`lorebook account form\u0000${sessionCookie}`).digest('base64url');
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -37,15 +38,25 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
   app.post(ACCOUNT_REVOKE_PATH, async (c) => {
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
-    const form = mediaType(c.req.header('content-type')) === 'application/x-www-form-urlencoded' ? new URLSearchParams(await readBodyText(c.req.raw, 4096)) : new URLSearchParams();
+    const form =
+      mediaType(c.req.header('content-type')) === 'application/x-www-form-urlencoded'
+        ? new URLSearchParams(await readBodyText(c.req.raw, 4096))
+        : new URLSearchParams();
     const kind = form.get('kind');
     const id = form.get('id') ?? '';
-    if (!sameSecret(form.get('csrf') ?? '', csrfFor(person.sessionCookie)) || (kind !== 'token' && kind !== 'grant') || !/^[0-9a-f]{32,64}$/.test(id)) {
+    if (
+      !sameSecret(form.get('csrf') ?? '', csrfFor(person.sessionCookie)) ||
+      (kind !== 'token' && kind !== 'grant') ||
+      !/^[0-9a-f]{32,64}$/.test(id)
+    ) {
       return c.text('This form is not from your account page. Reload /account and press the button there.', 403, PAGE_HEADERS);
     }
     try {
       const revoked = await revokeForAccount(deps.ctx, person.account, { kind, id });
-      if (revoked) deps.oauth.log(`lorebook: ${kind === 'grant' ? `oauth grant ${id}` : `token ${id.slice(0, 12)}…`} revoked by ${person.account} on the account page`);
+      if (revoked)
+        deps.oauth.log(
+          `lorebook: ${kind === 'grant' ? `oauth grant ${id}` : `token ${id.slice(0, 12)}…`} revoked by ${person.account} on the account page`,
+        );
       return c.redirect(`${ACCOUNT_PATH}?done=${revoked ? 'revoked' : 'gone'}`, 303);
     } catch (error) {
       if (isLorebookError(error) && error.code === 'not_found') return c.redirect(`${ACCOUNT_PATH}?done=gone`, 303);

@@ -18,7 +18,11 @@ import { OAUTH_PATHS } from './metadata.ts';
 import { NO_STORE } from './oauth-answer.ts';
 
 /** Never cached, never framed (clickjacking an Approve button), no scripts at all. */
-export const PAGE_HEADERS = { ...NO_STORE, 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" };
+export const PAGE_HEADERS = {
+  ...NO_STORE,
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+};
 
 export interface AuthorizeRouteDeps {
   ctx: AppContext;
@@ -30,7 +34,9 @@ export async function signedInPerson(ctx: AppContext, c: Context<HttpEnv>): Prom
   const cookieHeader = c.req.header('cookie');
   const sessionCookie = webSessionCookieValue(cookieHeader);
   const session = sessionCookie === undefined ? undefined : await readWebSession(ctx, cookieHeader);
-  return session === undefined || sessionCookie === undefined ? undefined : { account: session.accountId, handle: session.handle, sessionCookie };
+  return session === undefined || sessionCookie === undefined
+    ? undefined
+    : { account: session.accountId, handle: session.handle, sessionCookie };
 }
 
 export const signInFirst = (c: Context<HttpEnv>, returnTo: string): Response =>
@@ -44,20 +50,35 @@ export function mountAuthorize(app: Hono<HttpEnv>, deps: AuthorizeRouteDeps): vo
       if (verdict.redirect === undefined) return c.html(authorizeRefusalPage(verdict.error), 400, NO_STORE);
       // Every client registered itself (unverified), so its redirect URI may be anyone's site:
       // the error goes back to it only through a link the person chooses (RFC 9700 §4.11.2).
-      const back = redirectWith(deps.oauth, verdict.redirect.uri, { error: verdict.error.error, error_description: verdict.error.message, state: verdict.redirect.state });
+      const back = redirectWith(deps.oauth, verdict.redirect.uri, {
+        error: verdict.error.error,
+        error_description: verdict.error.message,
+        state: verdict.redirect.state,
+      });
       return c.html(returnToClientPage(verdict.error, verdict.redirect.clientName, back), 400, PAGE_HEADERS);
     }
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, `${url.pathname}${url.search}`);
     const { consentSecret, consent } = await showConsent(deps.ctx, deps.oauth, person, verdict.request);
     // Reloading a page that was answered already (the back button) shows that answer again.
-    if (consent.decision !== undefined) return c.redirect((await answerConsent(deps.ctx, deps.oauth, person, consentSecret, consent.decision === 'approved')).redirectTo, 303);
+    if (consent.decision !== undefined)
+      return c.redirect(
+        (await answerConsent(deps.ctx, deps.oauth, person, consentSecret, consent.decision === 'approved')).redirectTo,
+        303,
+      );
     return c.html(consentPage(consent, consentSecret, person.handle), 200, PAGE_HEADERS);
   });
 
   app.post(OAUTH_PATHS.consent, async (c) => {
     const person = await signedInPerson(deps.ctx, c);
-    if (person === undefined) return c.html(authorizeRefusalPage(new OAuthError('access_denied', 'You are not signed in (or your sign-in expired). Go back to the app and connect again.')), 401, NO_STORE);
+    if (person === undefined)
+      return c.html(
+        authorizeRefusalPage(
+          new OAuthError('access_denied', 'You are not signed in (or your sign-in expired). Go back to the app and connect again.'),
+        ),
+        401,
+        NO_STORE,
+      );
     if (mediaType(c.req.header('content-type')) !== 'application/x-www-form-urlencoded') {
       return c.html(authorizeRefusalPage(new OAuthError('invalid_request', 'The consent form was not sent as a form.')), 400, NO_STORE);
     }
@@ -65,13 +86,20 @@ export function mountAuthorize(app: Hono<HttpEnv>, deps: AuthorizeRouteDeps): vo
     const decision = form.get('decision');
     const secret = form.get('consent') ?? '';
     if ((decision !== 'approve' && decision !== 'deny') || !/^[A-Za-z0-9_-]{43}$/.test(secret)) {
-      return c.html(authorizeRefusalPage(new OAuthError('invalid_request', 'The consent form is incomplete: press Approve or Deny on the consent page.')), 400, NO_STORE);
+      return c.html(
+        authorizeRefusalPage(
+          new OAuthError('invalid_request', 'The consent form is incomplete: press Approve or Deny on the consent page.'),
+        ),
+        400,
+        NO_STORE,
+      );
     }
     try {
       const answer = await answerConsent(deps.ctx, deps.oauth, person, secret, decision === 'approve');
       return c.redirect(answer.redirectTo, 303);
     } catch (error) {
-      if (isLorebookError(error) && error.code === 'not_found') return c.html(authorizeRefusalPage(new OAuthError('access_denied', error.message)), 400, NO_STORE);
+      if (isLorebookError(error) && error.code === 'not_found')
+        return c.html(authorizeRefusalPage(new OAuthError('access_denied', error.message)), 400, NO_STORE);
       throw error;
     }
   });

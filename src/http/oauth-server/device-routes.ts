@@ -6,7 +6,12 @@ import type { Context, Hono } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { handlesFor } from '../../app/accounts.ts';
 import { normalizeUserCode } from '../../auth/device-codes.ts';
-import { decideDeviceAuthorization, findDeviceRequest, pollDeviceAuthorization, startDeviceAuthorization } from '../../app/oauth-server/device-flow.ts';
+import {
+  decideDeviceAuthorization,
+  findDeviceRequest,
+  pollDeviceAuthorization,
+  startDeviceAuthorization,
+} from '../../app/oauth-server/device-flow.ts';
 import { readWebSession, type WebSession } from '../../app/sign-in/web-session.ts';
 import { isLorebookError, validationFailed } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
@@ -34,7 +39,8 @@ export interface DeviceDeps {
 }
 
 /** RFC 6749 §5.2 / RFC 8628 §3.5 error answer. */
-const oauthError = (c: Context<HttpEnv>, error: string, description: string) => c.json({ error, error_description: description }, 400, NO_STORE);
+const oauthError = (c: Context<HttpEnv>, error: string, description: string) =>
+  c.json({ error, error_description: description }, 400, NO_STORE);
 
 /** Form-encoded (what RFC 8628 specifies) or JSON, a few KiB at most. */
 async function readParams(c: Context<HttpEnv>): Promise<Record<string, string> | undefined> {
@@ -55,19 +61,27 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
   app.post(DEVICE_START_PATH, async (c) => {
     if (deps.admission !== undefined) await admit(c, deps.admission, true);
     const params = await readParams(c);
-    if (params === undefined) return oauthError(c, 'invalid_request', 'Send client_id as application/x-www-form-urlencoded or a JSON object.');
+    if (params === undefined)
+      return oauthError(c, 'invalid_request', 'Send client_id as application/x-www-form-urlencoded or a JSON object.');
     const client = params.client_id ?? DEFAULT_CLIENT;
-    if (!CLIENT_SHAPE.test(client)) return oauthError(c, 'invalid_request', 'client_id names your script: 1–100 printable ASCII characters, e.g. "my-agent-skill".');
+    if (!CLIENT_SHAPE.test(client))
+      return oauthError(c, 'invalid_request', 'client_id names your script: 1–100 printable ASCII characters, e.g. "my-agent-skill".');
     const idempotencyKey = c.req.header('idempotency-key');
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw validationFailed('The Idempotency-Key cannot key a device request.', {
-        'Idempotency-Key': 'Use 16 to 128 random characters from A-Z, a-z, 0-9, ".", "_", ":" and "-" (a UUID works): the device code is derived from it.',
+        'Idempotency-Key':
+          'Use 16 to 128 random characters from A-Z, a-z, 0-9, ".", "_", ":" and "-" (a UUID works): the device code is derived from it.',
       });
     }
     const { replayed, ...started } = await startDeviceAuthorization(deps.ctx, client, idempotencyKey);
     const verification = `${deps.baseUrl}${DEVICE_PAGE_PATH}`;
     return c.json(
-      { ...started, verification_uri: verification, verification_uri_complete: `${verification}?user_code=${started.user_code}`, ...(replayed ? { replayed } : {}) },
+      {
+        ...started,
+        verification_uri: verification,
+        verification_uri_complete: `${verification}?user_code=${started.user_code}`,
+        ...(replayed ? { replayed } : {}),
+      },
       200,
       replayed ? { ...NO_STORE, 'Idempotent-Replayed': 'true' } : NO_STORE,
     );
@@ -81,21 +95,43 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
     if (params.grant_type !== undefined && params.grant_type !== DEVICE_GRANT_TYPE) {
       return oauthError(c, 'unsupported_grant_type', `grant_type must be ${DEVICE_GRANT_TYPE} (or left out).`);
     }
-    const result = await pollDeviceAuthorization(deps.ctx, { deviceCode: params.device_code, ...(params.client_id === undefined ? {} : { client: params.client_id }) });
+    const result = await pollDeviceAuthorization(deps.ctx, {
+      deviceCode: params.device_code,
+      ...(params.client_id === undefined ? {} : { client: params.client_id }),
+    });
     if (result.kind === 'error') return oauthError(c, result.error, result.description);
     const handle = (await handlesFor(deps.ctx, [result.account])).get(result.account) ?? result.account;
-    return c.json({ access_token: result.access_token, token_type: 'Bearer', expires_in: result.expires_in, token_id: result.token_id, account: result.account, handle }, 200, NO_STORE);
+    return c.json(
+      {
+        access_token: result.access_token,
+        token_type: 'Bearer',
+        expires_in: result.expires_in,
+        token_id: result.token_id,
+        account: result.account,
+        handle,
+      },
+      200,
+      NO_STORE,
+    );
   });
 
   app.get(DEVICE_PAGE_PATH, async (c) => {
     const session = await readWebSession(deps.ctx, c.req.header('cookie'));
     const typed = c.req.query('user_code');
-    if (session === undefined) return toSignIn(c, typed === undefined ? DEVICE_PAGE_PATH : `${DEVICE_PAGE_PATH}?user_code=${encodeURIComponent(typed)}`, 302);
+    if (session === undefined)
+      return toSignIn(c, typed === undefined ? DEVICE_PAGE_PATH : `${DEVICE_PAGE_PATH}?user_code=${encodeURIComponent(typed)}`, 302);
     if (typed === undefined || typed.trim() === '') return c.html(enterCodePage(session.handle), 200, NO_STORE);
     const userCode = normalizeUserCode(typed);
     const device = userCode === undefined ? undefined : await findDeviceRequest(deps.ctx, userCode);
     if (device === undefined || device.status !== 'pending') {
-      return c.html(enterCodePage(session.handle, `No request waits for the code “${typed}”: check it, or start again on the device (codes last 10 minutes and work once).`), 404, NO_STORE);
+      return c.html(
+        enterCodePage(
+          session.handle,
+          `No request waits for the code “${typed}”: check it, or start again on the device (codes last 10 minutes and work once).`,
+        ),
+        404,
+        NO_STORE,
+      );
     }
     return c.html(confirmPage(session.handle, device), 200, NO_STORE);
   });
@@ -113,7 +149,13 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
   });
 }
 
-async function decide(c: Context<HttpEnv>, deps: DeviceDeps, session: WebSession, userCode: string, decision: 'approved' | 'denied'): Promise<Response> {
+async function decide(
+  c: Context<HttpEnv>,
+  deps: DeviceDeps,
+  session: WebSession,
+  userCode: string,
+  decision: 'approved' | 'denied',
+): Promise<Response> {
   try {
     const device = await decideDeviceAuthorization(deps.ctx, { account: session.accountId, userCode, decision });
     return c.html(decidedPage(session.handle, device), 200, NO_STORE);

@@ -41,7 +41,9 @@ export function mountOAuthServer(app: Hono<HttpEnv>, deps: OAuthRouteDeps): void
   app.post(OAUTH_PATHS.register, (c) =>
     answeringOAuth(c, async () => oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c)), 201)),
   );
-  app.post(OAUTH_PATHS.token, (c) => answeringOAuth(c, async () => oauthJson(c, await tokenRequest(deps.ctx, deps.oauth, await readForm(c)))));
+  app.post(OAUTH_PATHS.token, (c) =>
+    answeringOAuth(c, async () => oauthJson(c, await tokenRequest(deps.ctx, deps.oauth, await readForm(c)))),
+  );
   app.post(OAUTH_PATHS.revoke, (c) =>
     answeringOAuth(c, async () => {
       await revokeByClient(deps.ctx, deps.oauth, await readForm(c));

@@ -10,7 +10,11 @@ import { storyList } from './story-list.ts';
 
 export async function authorPage(ctx: AppContext, baseUrl: string, handle: string, cursor: string | undefined): Promise<Html> {
   const author = await authorByHandle(ctx, handle);
-  const list = await listStories(ctx, undefined, { author: author.account, limit: MAX_LIST_LIMIT, ...(cursor === undefined ? {} : { cursor }) });
+  const list = await listStories(ctx, undefined, {
+    author: author.account,
+    limit: MAX_LIST_LIMIT,
+    ...(cursor === undefined ? {} : { cursor }),
+  });
   const path = authorPath(author.handle);
   const worked = list.stories.reduce((sum, story) => sum + story.counts.worked, 0);
   // @NOTE the totals are of the stories on this page; an author with more than a page of

@@ -11,7 +11,6 @@ import { isLorebookError } from '../../domain/errors.ts';
 import { feedUri, serviceDid } from '../../domain/feed-generator.ts';
 import type { HttpEnv } from '../http-env.ts';
 
-
 export function didDocument(baseUrl: string): Record<string, unknown> {
   return {
     '@context': ['https://www.w3.org/ns/did/v1'],
@@ -23,7 +22,10 @@ export function didDocument(baseUrl: string): Record<string, unknown> {
 /** An XRPC error answer: `{ error, message }` with a 4xx status, as atproto clients expect. */
 const xrpcError = (c: Context<HttpEnv>, status: 400, error: string, message: string): Response => c.json({ error, message }, status);
 
-export function mountFeedGenerator(app: Hono<HttpEnv>, deps: { ctx: AppContext; baseUrl: string; feed: FeedGeneratorConfig; visit: (c: Context<HttpEnv>) => Promise<void> }): void {
+export function mountFeedGenerator(
+  app: Hono<HttpEnv>,
+  deps: { ctx: AppContext; baseUrl: string; feed: FeedGeneratorConfig; visit: (c: Context<HttpEnv>) => Promise<void> },
+): void {
   const uri = deps.feed.publisherDid === undefined ? undefined : feedUri(deps.feed.publisherDid, deps.feed.rkey);
   const document = didDocument(deps.baseUrl);
   app.get('/.well-known/did.json', (c) => c.json(document, 200, { 'Cache-Control': 'public, max-age=3600' }));
@@ -35,7 +37,13 @@ export function mountFeedGenerator(app: Hono<HttpEnv>, deps: { ctx: AppContext; 
   app.get('/xrpc/app.bsky.feed.getFeedSkeleton', async (c) => {
     await deps.visit(c);
     const feed = c.req.query('feed');
-    if (uri === undefined) return xrpcError(c, 400, 'UnknownFeed', 'This server publishes no feed yet: run `npm run bsky:publish-feed` and set BLUESKY_FEED_PUBLISHER_DID.');
+    if (uri === undefined)
+      return xrpcError(
+        c,
+        400,
+        'UnknownFeed',
+        'This server publishes no feed yet: run `npm run bsky:publish-feed` and set BLUESKY_FEED_PUBLISHER_DID.',
+      );
     if (feed !== uri) return xrpcError(c, 400, 'UnknownFeed', `Unknown feed "${feed ?? ''}"; this server serves ${uri}.`);
     const rawLimit = c.req.query('limit');
     const limit = rawLimit === undefined ? DEFAULT_SKELETON_LIMIT : Number(rawLimit);
@@ -47,7 +55,8 @@ export function mountFeedGenerator(app: Hono<HttpEnv>, deps: { ctx: AppContext; 
       const page = await announcedPosts(deps.ctx, { limit, ...(cursor === undefined || cursor === '' ? {} : { cursor }) });
       return c.json({ feed: page.posts.map((post) => ({ post })), ...(page.cursor === undefined ? {} : { cursor: page.cursor }) });
     } catch (error) {
-      if (isLorebookError(error) && error.code === 'validation_failed') return xrpcError(c, 400, 'InvalidRequest', 'The cursor is not one this feed handed out; start again without it.');
+      if (isLorebookError(error) && error.code === 'validation_failed')
+        return xrpcError(c, 400, 'InvalidRequest', 'The cursor is not one this feed handed out; start again without it.');
       throw error;
     }
   });

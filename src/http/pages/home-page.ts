@@ -13,7 +13,8 @@ export async function homePage(ctx: AppContext, baseUrl: string, cursor: string 
   return layout(
     {
       title: cursor === undefined ? 'lorebook — stories of what was built, and whether it worked for others' : 'Older stories — lorebook',
-      description: 'Short, honest stories of what people and their agents built: what they tried, what failed, what worked — and how it went for everyone who reproduced it.',
+      description:
+        'Short, honest stories of what people and their agents built: what they tried, what failed, what worked — and how it went for everyone who reproduced it.',
       url: `${baseUrl}/${cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`}`,
     },
     html`<h1>${cursor === undefined ? 'Newest stories' : 'Older stories'}</h1>

@@ -30,7 +30,8 @@ export interface PagesDeps {
 }
 
 /** No scripts, no frames, no forms; styles from this origin; images from anywhere on http(s). */
-export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src https: http:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; img-src https: http:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const PAGE_HEADERS = {
   'Content-Security-Policy': PAGE_CSP,
@@ -52,20 +53,29 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
     c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
     if (!decision.allowed) throw rateLimited(decision);
   };
-  const page = async (c: Context<HttpEnv>, status: 200 | 400 | 404 | 410, body: Html | Promise<Html>): Promise<Response> => c.html(await (await body), status, PAGE_HEADERS);
+  const page = async (c: Context<HttpEnv>, status: 200 | 400 | 404 | 410, body: Html | Promise<Html>): Promise<Response> =>
+    c.html(await await body, status, PAGE_HEADERS);
   /** Unknown, private, or a malformed address: one 404 page, never a hint which. */
   const missing = (c: Context<HttpEnv>, error: unknown, text: string): Promise<Response> => {
-    if (isLorebookError(error) && (error.code === 'not_found' || error.code === 'validation_failed')) return page(c, 404, missingPage(baseUrl, c.req.path, text));
+    if (isLorebookError(error) && (error.code === 'not_found' || error.code === 'validation_failed'))
+      return page(c, 404, missingPage(baseUrl, c.req.path, text));
     throw error;
   };
 
   /** A list's ?cursor= that this server never handed out (or from another list): start again. */
   const outOfDate = (c: Context<HttpEnv>, error: unknown): Promise<Response> => {
-    if (isLorebookError(error) && error.code === 'validation_failed') return page(c, 400, missingPage(baseUrl, c.req.path, 'That page link is out of date. Start again from the newest stories.'));
+    if (isLorebookError(error) && error.code === 'validation_failed')
+      return page(c, 400, missingPage(baseUrl, c.req.path, 'That page link is out of date. Start again from the newest stories.'));
     throw error;
   };
 
-  app.get(CSS_PATH, (c) => c.body(PAGE_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }));
+  app.get(CSS_PATH, (c) =>
+    c.body(PAGE_CSS, 200, {
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+      'X-Content-Type-Options': 'nosniff',
+    }),
+  );
 
   app.get('/', async (c) => {
     await visit(c);
@@ -84,13 +94,19 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
       const story = await readStoryPage(ctx, raw ? name.slice(0, -'.md'.length) : name);
       if (raw) {
         // The author withdrew it: the text is gone for good, which 410 says to caches and crawlers.
-        if (story.kind === 'withdrawn') return c.text('This story was withdrawn by its author.\n', 410, { 'X-Content-Type-Options': 'nosniff' });
-        return c.body(story.story.markdown, 200, { 'Content-Type': 'text/markdown; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=60' });
+        if (story.kind === 'withdrawn')
+          return c.text('This story was withdrawn by its author.\n', 410, { 'X-Content-Type-Options': 'nosniff' });
+        return c.body(story.story.markdown, 200, {
+          'Content-Type': 'text/markdown; charset=utf-8',
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'public, max-age=60',
+        });
       }
       if (story.kind === 'withdrawn') return await page(c, 410, tombstonePage(story.slug, story.title, baseUrl));
       return await page(c, 200, storyPage(story.story, baseUrl, await bodies.html(story.story.markdown)));
     } catch (error) {
-      if (raw && isLorebookError(error) && (error.code === 'not_found' || error.code === 'validation_failed')) return c.text(`${MISSING_STORY}\n`, 404);
+      if (raw && isLorebookError(error) && (error.code === 'not_found' || error.code === 'validation_failed'))
+        return c.text(`${MISSING_STORY}\n`, 404);
       return missing(c, error, MISSING_STORY);
     }
   });
@@ -107,12 +123,18 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
 
   app.get(ATOM_PATH, async (c) => {
     await visit(c);
-    return c.body(await atomFeed(ctx, baseUrl), 200, { 'Content-Type': 'application/atom+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' });
+    return c.body(await atomFeed(ctx, baseUrl), 200, {
+      'Content-Type': 'application/atom+xml; charset=utf-8',
+      'Cache-Control': 'public, max-age=300',
+    });
   });
 
   app.get('/sitemap.xml', async (c) => {
     await visit(c);
-    return c.body(await sitemap(ctx, baseUrl), 200, { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=3600' });
+    return c.body(await sitemap(ctx, baseUrl), 200, {
+      'Content-Type': 'application/xml; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+    });
   });
 
   app.get('/robots.txt', (c) => c.text(`User-agent: *\nAllow: /\nSitemap: ${baseUrl}/sitemap.xml\n`));

@@ -16,7 +16,10 @@ export function renderStoryBody(markdown: string, maxHtmlBytes: number = MARKDOW
   const body = storyBodyMarkdown(markdown);
   const over = markdownCostFaults(body)[0];
   if (over !== undefined) {
-    return degradedBody(body, `its markdown is over the ${MARKDOWN_COST_LIMIT_NAMES[over.limit]} limit (${MARKDOWN_COST_LIMITS[over.limit]}).`);
+    return degradedBody(
+      body,
+      `its markdown is over the ${MARKDOWN_COST_LIMIT_NAMES[over.limit]} limit (${MARKDOWN_COST_LIMITS[over.limit]}).`,
+    );
   }
   const html = renderMarkdown(body);
   if (Buffer.byteLength(html) > maxHtmlBytes) {

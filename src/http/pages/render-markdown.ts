@@ -19,7 +19,9 @@ const ALLOWED_IMAGE_SOURCE = /^https?:\/\//i;
 export function renderMarkdown(markdown: string): string {
   const html = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   return html
-    .replace(IMAGE, (tag, src: string, alt: string) => (ALLOWED_IMAGE_SOURCE.test(src) ? tag.replace('<img ', '<img loading="lazy" ') : alt))
+    .replace(IMAGE, (tag, src: string, alt: string) =>
+      ALLOWED_IMAGE_SOURCE.test(src) ? tag.replace('<img ', '<img loading="lazy" ') : alt,
+    )
     .replace(/<a href=""/g, '<a')
     .replace(/<a href="(https?:)/gi, '<a rel="nofollow ugc noopener" href="$1');
 }

@@ -34,13 +34,18 @@ export interface RenderedBodiesOptions {
  * A render stopped by its budget, or whose worker died, is shown degraded, and remembered so: a
  * story that costs a full budget once must not cost it on every view.
  */
-export async function renderOffloaded(markdown: string, offload: Offload = sharedOffload(), task: OffloadTask<string, string> = RENDER_STORY_BODY_TASK): Promise<string> {
+export async function renderOffloaded(
+  markdown: string,
+  offload: Offload = sharedOffload(),
+  task: OffloadTask<string, string> = RENDER_STORY_BODY_TASK,
+): Promise<string> {
   try {
     return await offload.run(task, markdown);
   } catch (error) {
-    const why = error instanceof OffloadBudgetExceeded
-      ? `rendering it took longer than the render time budget (${task.budgetMs} ms).`
-      : 'rendering it failed.';
+    const why =
+      error instanceof OffloadBudgetExceeded
+        ? `rendering it took longer than the render time budget (${task.budgetMs} ms).`
+        : 'rendering it failed.';
     return degradedBody(storyBodyMarkdown(markdown), why);
   }
 }

@@ -14,7 +14,10 @@ export interface CorrectionNote {
   note: string;
 }
 
-export function revisionBadges(revisions: readonly RevisionView[], format: (at: string) => string): { badges: RevisionBadge[]; corrections: CorrectionNote[] } {
+export function revisionBadges(
+  revisions: readonly RevisionView[],
+  format: (at: string) => string,
+): { badges: RevisionBadge[]; corrections: CorrectionNote[] } {
   const badges: RevisionBadge[] = [];
   if (revisions.some((revision) => revision.kind === 'rephrase')) badges.push({ kind: 'reworded', text: 'reworded' });
   const updated = revisions.filter((revision) => revision.kind === 'addition' || revision.kind === 'republish').at(-1);

@@ -19,7 +19,9 @@ export async function sitemap(ctx: AppContext, baseUrl: string): Promise<string>
     cursor = page.cursor;
   } while (cursor !== undefined && stories.length < MAX_SITEMAP_STORIES);
 
-  const urls: Array<{ loc: string; lastmod?: string }> = [{ loc: `${baseUrl}/`, ...(stories[0] === undefined ? {} : { lastmod: stories[0].published_at }) }];
+  const urls: Array<{ loc: string; lastmod?: string }> = [
+    { loc: `${baseUrl}/`, ...(stories[0] === undefined ? {} : { lastmod: stories[0].published_at }) },
+  ];
   for (const story of stories) urls.push({ loc: `${baseUrl}${storyPath(story.slug)}`, lastmod: story.published_at });
   const newestByAuthor = new Map<string, string>();
   for (const story of stories) if (!newestByAuthor.has(story.author.handle)) newestByAuthor.set(story.author.handle, story.published_at);

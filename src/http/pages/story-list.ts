@@ -4,7 +4,10 @@ import type { StorySummary } from '../../app/contract/story-shapes.ts';
 import type { Html } from './layout.ts';
 import { authorPath, displayDate, plural, storyPath, typeLabel } from './page-format.ts';
 
-export function storyList(stories: StorySummary[], options: { showAuthor: boolean; olderHref: string | undefined; emptyText: string }): Html {
+export function storyList(
+  stories: StorySummary[],
+  options: { showAuthor: boolean; olderHref: string | undefined; emptyText: string },
+): Html {
   if (stories.length === 0) return html`<section class="card empty"><p>${options.emptyText}</p></section>`;
   return html`<ol class="story-list">
 ${stories.map((story) => storyItem(story, options.showAuthor))}

@@ -68,9 +68,11 @@ function outcomes(story: StoryView): Html {
 <div class="outcome partial" data-count="partial"><strong>${partial}</strong><span>partial</span></div>
 <div class="outcome failed" data-count="failed"><strong>${failed}</strong><span>failed</span></div>
 </div>
-${story.has_check
-  ? html`<p class="checks" data-count="checked">${checked === 0 ? 'Nobody has run the check yet.' : `Checked ${plural(checked, 'time')}: ${story.checks.has_problem} had it, ${story.checks.no_problem} didn't`}</p>`
-  : ''}
+${
+  story.has_check
+    ? html`<p class="checks" data-count="checked">${checked === 0 ? 'Nobody has run the check yet.' : `Checked ${plural(checked, 'time')}: ${story.checks.has_problem} had it, ${story.checks.no_problem} didn't`}</p>`
+    : ''
+}
 </section>`;
 }
 

@@ -17,6 +17,9 @@ export function mountSignInOff(app: Hono<HttpEnv>, baseUrl: string): void {
     const error = new LorebookError('not_found', SIGN_IN_OFF_MESSAGE, { retryable: false, details: { reason: 'sign_in_off' } });
     // Browsers get a page; anything else the problem+json every other refusal is.
     if (!(c.req.header('accept') ?? '').includes('text/html')) throw error;
-    return c.html(refusalPage(error, { href: '/', label: 'Back to the stories' }), 404, { ...refusalHeaders(error, baseUrl), 'Cache-Control': 'no-store' });
+    return c.html(refusalPage(error, { href: '/', label: 'Back to the stories' }), 404, {
+      ...refusalHeaders(error, baseUrl),
+      'Cache-Control': 'no-store',
+    });
   });
 }

@@ -82,17 +82,31 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
         // The handle (or DID) did not resolve: the person's to fix. Anything after that (their
         // PDS's metadata, its pushed authorization request) is their server's trouble.
         if (error instanceof OAuthResolverError && error.message.startsWith('Failed to resolve identity')) {
-          throw new LorebookError('not_found', `No Bluesky account could be found for "${handle}". Check the spelling of your handle (e.g. alice.bsky.social) and try again.`, {
-            details: { handle, reason: 'unknown_handle' },
-            cause: error,
-          });
+          throw new LorebookError(
+            'not_found',
+            `No Bluesky account could be found for "${handle}". Check the spelling of your handle (e.g. alice.bsky.social) and try again.`,
+            {
+              details: { handle, reason: 'unknown_handle' },
+              cause: error,
+            },
+          );
         }
-        throw new LorebookError('upstream_failed', `The Bluesky server of "${handle}" did not answer the sign-in request. Try again in a moment.`, {
-          details: { handle },
-          cause: error,
-        });
+        throw new LorebookError(
+          'upstream_failed',
+          `The Bluesky server of "${handle}" did not answer the sign-in request. Try again in a moment.`,
+          {
+            details: { handle },
+            cause: error,
+          },
+        );
       }
-      setCookie(c, SIGN_IN_BINDING_COOKIE, nonce, { path: SIGN_IN_BINDING_COOKIE_PATH, httpOnly: true, sameSite: 'Lax', secure, maxAge: SIGN_IN_STATE_SECONDS });
+      setCookie(c, SIGN_IN_BINDING_COOKIE, nonce, {
+        path: SIGN_IN_BINDING_COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'Lax',
+        secure,
+        maxAge: SIGN_IN_STATE_SECONDS,
+      });
       return c.redirect(url.href, 302);
     });
   });
@@ -118,7 +132,13 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
       const handle = await currentHandle(oauth, did);
       const { account, created } = await recordBlueskySignIn(deps.ctx, { did, handle });
       const started = await startWebSession(deps.ctx, account.id);
-      setCookie(c, WEB_SESSION_COOKIE, started.cookieValue, { path: '/', httpOnly: true, sameSite: 'Lax', secure, maxAge: WEB_SESSION_SECONDS });
+      setCookie(c, WEB_SESSION_COOKIE, started.cookieValue, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax',
+        secure,
+        maxAge: WEB_SESSION_SECONDS,
+      });
       log(`lorebook: sign-in ${created ? 'new' : 'returning'} account ${did} as @${handle}`);
       return c.redirect(appState.return_to, 303);
     });
@@ -136,7 +156,9 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
   });
 
   if (deps.config.mode === 'production') {
-    app.get(CLIENT_METADATA_PATH, async (c) => c.json((await oauthClient()).clientMetadata, 200, { 'Cache-Control': 'public, max-age=600' }));
+    app.get(CLIENT_METADATA_PATH, async (c) =>
+      c.json((await oauthClient()).clientMetadata, 200, { 'Cache-Control': 'public, max-age=600' }),
+    );
     app.get(JWKS_PATH, async (c) => c.json((await oauthClient()).jwks, 200, { 'Cache-Control': 'public, max-age=600' }));
   }
 
@@ -151,9 +173,13 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
     if (stored?.state_data === undefined || stored.used_at !== undefined) return;
     if (sameBrowser(parseAppState(stored.app_state ?? null).browser, c.req.header('cookie'))) return;
     log('lorebook: sign-in callback refused: it was opened in another browser than the one that started the sign-in');
-    throw new LorebookError('forbidden', 'This sign-in link was started in another browser. Nothing was changed: start signing in here, from the sign-in page.', {
-      details: { reason: 'other_browser' },
-    });
+    throw new LorebookError(
+      'forbidden',
+      'This sign-in link was started in another browser. Nothing was changed: start signing in here, from the sign-in page.',
+      {
+        details: { reason: 'other_browser' },
+      },
+    );
   }
 
   /** The callback could not complete: say why, write nothing more. */
@@ -162,13 +188,19 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
     // Our own store's trouble (store_unavailable) is told as itself, wrapped by the client or not.
     if (isLorebookError(error)) throw error;
     if (error instanceof OAuthCallbackError && isLorebookError(error.cause)) throw error.cause;
-    const upstream = new LorebookError('upstream_failed', 'Your Bluesky server did not confirm the sign-in. Sign in again in a moment.', { cause: error });
+    const upstream = new LorebookError('upstream_failed', 'Your Bluesky server did not confirm the sign-in. Sign in again in a moment.', {
+      cause: error,
+    });
     if (!(error instanceof OAuthCallbackError)) throw upstream;
     const denied = params.get('error');
     if (denied !== null) {
-      throw new LorebookError('forbidden', `Your Bluesky server did not sign you in (${denied}${params.get('error_description') ? `: ${params.get('error_description')}` : ''}). Nothing was changed; sign in again when you are ready.`, {
-        details: { reason: denied },
-      });
+      throw new LorebookError(
+        'forbidden',
+        `Your Bluesky server did not sign you in (${denied}${params.get('error_description') ? `: ${params.get('error_description')}` : ''}). Nothing was changed; sign in again when you are ready.`,
+        {
+          details: { reason: denied },
+        },
+      );
     }
     // The client hands back our app state only when this request consumed the sign-in: then the
     // exchange itself failed (the code is spent, the person signs in again).
@@ -196,7 +228,9 @@ async function currentHandle(oauth: NodeOAuthClient, did: string): Promise<strin
     const identity = await oauth.identityResolver.resolve(did);
     return identity.handle === 'handle.invalid' ? did : identity.handle;
   } catch (error) {
-    throw new LorebookError('upstream_failed', 'Your Bluesky identity could not be looked up just now. Sign in again in a moment.', { cause: error });
+    throw new LorebookError('upstream_failed', 'Your Bluesky identity could not be looked up just now. Sign in again in a moment.', {
+      cause: error,
+    });
   }
 }
 

@@ -26,8 +26,23 @@ export const editStoryRoute = defineRoute({
   markdownBody: 'The whole new story; kind (and note for a correction) go in the query.',
   query: markdownQuery,
   headers: ['Idempotency-Key', 'If-Match'],
-  success: { status: 200, description: 'The story as stored, and how many reproducers the edit tells (`notified`).', schema: editStoryOutputSchema },
-  errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'forbidden', 'not_found', 'revision_conflict', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  success: {
+    status: 200,
+    description: 'The story as stored, and how many reproducers the edit tells (`notified`).',
+    schema: editStoryOutputSchema,
+  },
+  errors: [
+    'validation_failed',
+    'payload_too_large',
+    'unauthenticated',
+    'forbidden',
+    'not_found',
+    'revision_conflict',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx, search }) {
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
       ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }

@@ -9,7 +9,8 @@ export const getStoryRoute = defineRoute({
   path: '/v1/stories/:slug',
   operationId: 'getStory',
   summary: `Read a story (${GET_STORY})`,
-  description: 'The story in full with its history and counts. Private and hidden stories are 404 to everyone but their author. The ETag is the revision: send it as If-Match when editing.',
+  description:
+    'The story in full with its history and counts. Private and hidden stories are 404 to everyone but their author. The ETag is the revision: send it as If-Match when editing.',
   success: { status: 200, description: 'The story.', schema: getStoryOutputSchema },
   errors: ['validation_failed', 'unauthenticated', 'not_found', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx }) {

@@ -1,5 +1,9 @@
 // GET /v1/notifications: list_notifications.
-import { LIST_NOTIFICATIONS_TOOL, listNotificationsInputSchema, listNotificationsOutputSchema } from '../../app/queries/list-notifications.contract.ts';
+import {
+  LIST_NOTIFICATIONS_TOOL,
+  listNotificationsInputSchema,
+  listNotificationsOutputSchema,
+} from '../../app/queries/list-notifications.contract.ts';
 import { listNotifications } from '../../app/queries/list-notifications.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';

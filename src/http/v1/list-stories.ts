@@ -20,16 +20,20 @@ export const listStoriesRoute = defineRoute({
   operationId: 'listStories',
   summary: `List or search stories (${SEARCH_STORIES_TOOL})`,
   description:
-    'Without `q`: the public feed newest first, or with `author` (an account id) that author\'s stories (all of them for the author). With `q`: search over titles, summaries, tags and stacks of public stories; every word must match (`total` counts the matches). Page with `cursor`. No token needed.',
+    "Without `q`: the public feed newest first, or with `author` (an account id) that author's stories (all of them for the author). With `q`: search over titles, summaries, tags and stacks of public stories; every word must match (`total` counts the matches). Page with `cursor`. No token needed.",
   query: params,
-  success: { status: 200, description: 'A page of story summaries.', schema: z.union([listStoriesOutputSchema, searchStoriesOutputSchema]) },
+  success: {
+    status: 200,
+    description: 'A page of story summaries.',
+    schema: z.union([listStoriesOutputSchema, searchStoriesOutputSchema]),
+  },
   errors: ['validation_failed', 'unauthenticated', 'rate_limited', 'store_unavailable'],
   async handle(c, caller, { ctx, search }) {
     const input = queryInput(c, params);
     if (input.query === undefined) return c.json(await listStories(ctx, caller, input), 200);
     if (input.author !== undefined) {
       throw validationFailed('A search covers the public feed; it cannot be narrowed to one author.', {
-        author: 'Leave author out when you pass q, or leave q out to list the author\'s stories.',
+        author: "Leave author out when you pass q, or leave q out to list the author's stories.",
       });
     }
     return c.json(await search.search(input), 200);

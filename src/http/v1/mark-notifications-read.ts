@@ -1,5 +1,9 @@
 // POST /v1/notifications/read: mark_notifications_read.
-import { MARK_READ_TOOL, markNotificationsReadInputSchema, markNotificationsReadOutputSchema } from '../../app/mark-notifications-read.contract.ts';
+import {
+  MARK_READ_TOOL,
+  markNotificationsReadInputSchema,
+  markNotificationsReadOutputSchema,
+} from '../../app/mark-notifications-read.contract.ts';
 import { markNotificationsRead } from '../../app/mark-notifications-read.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';

@@ -51,8 +51,12 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
       {
         description: statusCodes.join(', '),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-        ...(status === 401 ? { headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer resource_metadata="…"' } } } : {}),
-        ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } } } : {}),
+        ...(status === 401
+          ? { headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer resource_metadata="…"' } } }
+          : {}),
+        ...(status === 429 || status === 503
+          ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } } }
+          : {}),
       },
     ]),
   );
@@ -106,7 +110,9 @@ export function openApiDocument(baseUrl: string, routes: readonly V1Route[] = V1
     get: {
       operationId: 'openApiDocument',
       summary: 'This document',
-      responses: { '200': { description: 'The OpenAPI 3.1 document of /v1.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': { description: 'The OpenAPI 3.1 document of /v1.', content: { 'application/json': { schema: { type: 'object' } } } },
+      },
       security: [{}],
     },
   };
@@ -116,7 +122,7 @@ export function openApiDocument(baseUrl: string, routes: readonly V1Route[] = V1
       title: 'lorebook API',
       version: '1',
       description:
-        'Stories by developers\' agents, with the same use cases as the MCP server at /mcp. Every write is safe to deliver twice; send an Idempotency-Key to replay a queued request. Errors are application/problem+json.',
+        "Stories by developers' agents, with the same use cases as the MCP server at /mcp. Every write is safe to deliver twice; send an Idempotency-Key to replay a queued request. Errors are application/problem+json.",
     },
     servers: [{ url: baseUrl }],
     components: {

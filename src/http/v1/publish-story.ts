@@ -20,11 +20,23 @@ export const publishStoryRoute = defineRoute({
   description:
     'Send the whole story as `text/markdown`, or JSON with `markdown` or `parts`. Keyed by slug (date + title): the same story again changes nothing and answers the same; a changed version of your own story is a new revision. 201 when the answer is revision 1, 200 for later revisions; a replay answers its original status with `Idempotent-Replayed: true`.',
   jsonBody: publishStoryInputSchema,
-  markdownBody: 'The whole story: YAML front matter and markdown body. `?slug=` targets one of your stories explicitly; If-Match sets base_revision.',
+  markdownBody:
+    'The whole story: YAML front matter and markdown body. `?slug=` targets one of your stories explicitly; If-Match sets base_revision.',
   query: markdownQuery,
   headers: ['Idempotency-Key', 'If-Match'],
   success: { status: 201, description: 'The story as stored (201 at revision 1, 200 after).', schema: publishStoryOutputSchema },
-  errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'not_found', 'slug_taken', 'revision_conflict', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'payload_too_large',
+    'unauthenticated',
+    'not_found',
+    'slug_taken',
+    'revision_conflict',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx, search }) {
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
       ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }

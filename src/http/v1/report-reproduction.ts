@@ -1,5 +1,9 @@
 // POST /v1/stories/{slug}/reproductions: report_reproduction.
-import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, reportReproductionOutputSchema } from '../../app/report-reproduction.contract.ts';
+import {
+  REPORT_REPRODUCTION_TOOL,
+  reportReproductionInputSchema,
+  reportReproductionOutputSchema,
+} from '../../app/report-reproduction.contract.ts';
 import { reportReproduction } from '../../app/report-reproduction.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';

@@ -73,7 +73,8 @@ export function queryInput(c: Context<HttpEnv>, params: Record<string, QueryPara
     }
     input[param.field] = converted(param, value[0] ?? '');
   }
-  if (Object.keys(unknown).length > 0) throw validationFailed(`Unknown or repeated query parameters: ${Object.keys(unknown).join(', ')}.`, unknown);
+  if (Object.keys(unknown).length > 0)
+    throw validationFailed(`Unknown or repeated query parameters: ${Object.keys(unknown).join(', ')}.`, unknown);
   return input;
 }
 
@@ -84,7 +85,12 @@ function converted(param: QueryParam, raw: string): unknown {
 }
 
 /** A write's answer: the original status on a replay, with Idempotent-Replayed: true. */
-export function writeAnswer(c: Context<HttpEnv>, outcome: { replayed?: true }, status: 200 | 201, headers: Record<string, string> = {}): Response {
+export function writeAnswer(
+  c: Context<HttpEnv>,
+  outcome: { replayed?: true },
+  status: 200 | 201,
+  headers: Record<string, string> = {},
+): Response {
   const replay: Record<string, string> = outcome.replayed === true ? { 'Idempotent-Replayed': 'true' } : {};
   return c.json(outcome, status, { ...headers, ...replay });
 }

@@ -10,11 +10,21 @@ export const setVisibilityRoute = defineRoute({
   path: '/v1/stories/:slug/visibility',
   operationId: 'setVisibility',
   summary: `Hide or unhide your story (${SET_VISIBILITY_TOOL})`,
-  description: '`{"hidden": true}` hides the story from everyone but you; `false` shows it again. Nothing is deleted. The same call twice changes nothing.',
+  description:
+    '`{"hidden": true}` hides the story from everyone but you; `false` shows it again. Nothing is deleted. The same call twice changes nothing.',
   jsonBody: setVisibilityInputSchema.omit({ slug: true }),
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'The visibility now.', schema: setVisibilityOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'unauthenticated',
+    'forbidden',
+    'not_found',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx, search }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     const outcome = await setVisibility(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input)));

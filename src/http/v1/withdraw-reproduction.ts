@@ -10,7 +10,8 @@ export const withdrawReproductionRoute = defineRoute({
   path: '/v1/stories/:slug/reproductions',
   operationId: 'withdrawReproduction',
   summary: `Withdraw your reproduction report (${WITHDRAW_REPRODUCTION_TOOL})`,
-  description: 'Deletes your report and moves its count back. Withdrawing again, or without a report, answers the same and changes nothing. No body.',
+  description:
+    'Deletes your report and moves its count back. Withdrawing again, or without a report, answers the same and changes nothing. No body.',
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'The counts now.', schema: withdrawReproductionOutputSchema },
   errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],

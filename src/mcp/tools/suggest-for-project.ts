@@ -1,5 +1,9 @@
 // suggest_for_project: up to three public stories for a project description, each with a why.
-import { SUGGEST_FOR_PROJECT_TOOL, suggestForProjectInputSchema, suggestForProjectOutputSchema } from '../../app/search/suggest-for-project.contract.ts';
+import {
+  SUGGEST_FOR_PROJECT_TOOL,
+  suggestForProjectInputSchema,
+  suggestForProjectOutputSchema,
+} from '../../app/search/suggest-for-project.contract.ts';
 import { defineTool } from '../tool.ts';
 
 export const suggestForProjectTool = defineTool({

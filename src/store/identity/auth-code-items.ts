@@ -28,7 +28,11 @@ export function createAuthCode(code: AuthorizationCode): PutAction {
 }
 
 export function consumeAuthCode(codeHash: string, at: string): UpdateAction {
-  return updateItem(authCodeKey(codeHash), { set: { consumed_at: at } }, { expression: 'attribute_not_exists(#consumed)', names: { '#consumed': 'consumed_at' } });
+  return updateItem(
+    authCodeKey(codeHash),
+    { set: { consumed_at: at } },
+    { expression: 'attribute_not_exists(#consumed)', names: { '#consumed': 'consumed_at' } },
+  );
 }
 
 export function toAuthCode(item: StoredItem): AuthorizationCode {

@@ -30,5 +30,10 @@ export function deleteBlueskySession(did: string): DeleteAction {
 }
 
 export function toStoredBlueskySession(item: StoredItem): StoredBlueskySession {
-  return { did: String(item.did), session_data: String(item.session_data), updated_at: String(item.updated_at), expires_at: Number(item.expires_at) };
+  return {
+    did: String(item.did),
+    session_data: String(item.session_data),
+    updated_at: String(item.updated_at),
+    expires_at: Number(item.expires_at),
+  };
 }

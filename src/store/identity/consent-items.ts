@@ -31,7 +31,10 @@ export const consentKey = (consentHash: string): ItemKey => ({ PK: `CONSENT#${co
 
 /** Created once; an expired one that DynamoDB has not deleted yet may be replaced (it is absent to every read). */
 export function createConsent(consent: ConsentRequest, nowMs: number): PutAction {
-  return replaceItem({ ...consentKey(consent.consent_hash), ...consent }, { expression: 'attribute_not_exists(PK) OR expires_at <= :now', values: { ':now': epochSeconds(nowMs) } });
+  return replaceItem(
+    { ...consentKey(consent.consent_hash), ...consent },
+    { expression: 'attribute_not_exists(PK) OR expires_at <= :now', values: { ':now': epochSeconds(nowMs) } },
+  );
 }
 
 /**
@@ -40,7 +43,11 @@ export function createConsent(consent: ConsentRequest, nowMs: number): PutAction
  * (`keepUntil`), so a reload converges on the decision instead of meeting the grant it created.
  */
 export function decideConsent(consentHash: string, decision: ConsentDecision, keepUntil: number): UpdateAction {
-  return updateItem(consentKey(consentHash), { set: { decision, expires_at: keepUntil } }, { expression: 'attribute_not_exists(#decision)', names: { '#decision': 'decision' } });
+  return updateItem(
+    consentKey(consentHash),
+    { set: { decision, expires_at: keepUntil } },
+    { expression: 'attribute_not_exists(#decision)', names: { '#decision': 'decision' } },
+  );
 }
 
 export function toConsent(item: StoredItem): ConsentRequest {

@@ -74,7 +74,12 @@ export const userCodeKey = (userCode: string): ItemKey => ({ PK: `USERCODE#${use
 export function createDeviceItems(device: StoredDevice): PutAction[] {
   return [
     createItem({ ...deviceKey(device.device_hash), ...device }),
-    createItem({ ...userCodeKey(device.user_code), user_code: device.user_code, device_hash: device.device_hash, expires_at: device.expires_at }),
+    createItem({
+      ...userCodeKey(device.user_code),
+      user_code: device.user_code,
+      device_hash: device.device_hash,
+      expires_at: device.expires_at,
+    }),
   ];
 }
 

@@ -38,7 +38,10 @@ export interface GrantMember {
 
 export const grantKey = (grantId: string): ItemKey => ({ PK: `GRANT#${grantId}`, SK: 'META' });
 export const accountGrantKey = (account: string, grantId: string): ItemKey => ({ PK: `ACCOUNT#${account}`, SK: `GRANT#${grantId}` });
-export const grantMemberKey = (grantId: string, member: Pick<GrantMember, 'kind' | 'hash'>): ItemKey => ({ PK: `GRANT#${grantId}`, SK: `${member.kind}#${member.hash}` });
+export const grantMemberKey = (grantId: string, member: Pick<GrantMember, 'kind' | 'hash'>): ItemKey => ({
+  PK: `GRANT#${grantId}`,
+  SK: `${member.kind}#${member.hash}`,
+});
 
 const notRevoked: Condition = { expression: 'attribute_not_exists(#revoked)', names: { '#revoked': 'revoked_at' } };
 
@@ -49,7 +52,10 @@ function listing(grant: Grant): Record<string, unknown> {
 
 /** The grant and its listing on the account, created once. */
 export function createGrant(grant: Grant): PutAction[] {
-  return [createItem({ ...grantKey(grant.grant_id), ...listing(grant) }), createItem({ ...accountGrantKey(grant.account, grant.grant_id), ...listing(grant) })];
+  return [
+    createItem({ ...grantKey(grant.grant_id), ...listing(grant) }),
+    createItem({ ...accountGrantKey(grant.account, grant.grant_id), ...listing(grant) }),
+  ];
 }
 
 /**
@@ -57,7 +63,10 @@ export function createGrant(grant: Grant): PutAction[] {
  * being revoked: a revoked family mints nothing more.
  */
 export function extendGrant(grant: Pick<Grant, 'grant_id' | 'account'>, expiresAt: number): UpdateAction[] {
-  return [updateItem(grantKey(grant.grant_id), { set: { expires_at: expiresAt } }, notRevoked), updateItem(accountGrantKey(grant.account, grant.grant_id), { set: { expires_at: expiresAt } })];
+  return [
+    updateItem(grantKey(grant.grant_id), { set: { expires_at: expiresAt } }, notRevoked),
+    updateItem(accountGrantKey(grant.account, grant.grant_id), { set: { expires_at: expiresAt } }),
+  ];
 }
 
 /** Step one of revoking: from here on no token can be minted from the grant. */
@@ -66,7 +75,13 @@ export function markGrantRevoked(grantId: string, at: string): UpdateAction {
 }
 
 export function addGrantMember(grantId: string, member: GrantMember, expiresAt: number): PutAction {
-  return createItem({ ...grantMemberKey(grantId, member), kind: member.kind, hash: member.hash, account: member.account, expires_at: expiresAt });
+  return createItem({
+    ...grantMemberKey(grantId, member),
+    kind: member.kind,
+    hash: member.hash,
+    account: member.account,
+    expires_at: expiresAt,
+  });
 }
 
 /** Unconditioned deletes: revoking is idempotent, a second sweep deletes nothing new. */
@@ -98,7 +113,11 @@ async function queryAll(store: Store, pk: string, prefix?: string): Promise<Stor
         new QueryCommand({
           TableName: store.tableName,
           ...(prefix === undefined
-            ? { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': KEY.partition }, ExpressionAttributeValues: { ':pk': pk } }
+            ? {
+                KeyConditionExpression: '#pk = :pk',
+                ExpressionAttributeNames: { '#pk': KEY.partition },
+                ExpressionAttributeValues: { ':pk': pk },
+              }
             : {
                 KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
                 ExpressionAttributeNames: { '#pk': KEY.partition, '#sk': KEY.sort },

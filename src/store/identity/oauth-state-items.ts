@@ -49,7 +49,11 @@ export function toStoredOAuthState(item: StoredItem): StoredOAuthState {
 }
 
 /** The SDK input that consumes a pending, unexpired state; pure, so the condition is unit-tested. */
-export function consumeOAuthStateParams(tableName: string, stateHash: string, nowMs: number): ConstructorParameters<typeof UpdateCommand>[0] {
+export function consumeOAuthStateParams(
+  tableName: string,
+  stateHash: string,
+  nowMs: number,
+): ConstructorParameters<typeof UpdateCommand>[0] {
   return {
     TableName: tableName,
     Key: oauthStateKey(stateHash),

@@ -27,7 +27,11 @@ export function createRefreshToken(token: RefreshToken): PutAction {
 }
 
 export function rotateRefreshToken(refreshHash: string, at: string): UpdateAction {
-  return updateItem(refreshKey(refreshHash), { set: { rotated_at: at } }, { expression: 'attribute_not_exists(#rotated)', names: { '#rotated': 'rotated_at' } });
+  return updateItem(
+    refreshKey(refreshHash),
+    { set: { rotated_at: at } },
+    { expression: 'attribute_not_exists(#rotated)', names: { '#rotated': 'rotated_at' } },
+  );
 }
 
 export function toRefreshToken(item: StoredItem): RefreshToken {

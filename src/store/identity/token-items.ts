@@ -60,10 +60,7 @@ export function createTokenItems(token: StoredToken): PutAction[] {
 
 /** Deletes both items, conditioned on them still existing: the second revoke finds nothing. */
 export function deleteTokenItems(token: Pick<StoredToken, 'token_hash' | 'account'>): DeleteAction[] {
-  return [
-    deleteItemIf(tokenKey(token.token_hash), itemExists),
-    deleteItemIf(accountTokenKey(token.account, token.token_hash), itemExists),
-  ];
+  return [deleteItemIf(tokenKey(token.token_hash), itemExists), deleteItemIf(accountTokenKey(token.account, token.token_hash), itemExists)];
 }
 
 export function toStoredToken(item: StoredItem): StoredToken {

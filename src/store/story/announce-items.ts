@@ -67,12 +67,23 @@ const countAttempt = (request: AnnounceClaimRequest) => ({
 
 /** Claims an owed announcement of a listed story and counts the attempt, in one conditional update. */
 export function claimAnnounce(request: AnnounceClaimRequest): UpdateAction {
-  return claimMarker(announceClaim(request.slug, request.claimId), request.claimedAt, request.takeOverBefore, countAttempt(request), and(onQueue, listed));
+  return claimMarker(
+    announceClaim(request.slug, request.claimId),
+    request.claimedAt,
+    request.takeOverBefore,
+    countAttempt(request),
+    and(onQueue, listed),
+  );
 }
 
 /** Records the post and leaves the queue; only the claim's holder can, and only while the story is listed. */
 export function completeAnnounce(slug: string, claimId: string, uri: string): UpdateAction {
-  return completeClaim(announceClaim(slug, claimId), uri, { remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at', 'last_error'] }, listed);
+  return completeClaim(
+    announceClaim(slug, claimId),
+    uri,
+    { remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at', 'last_error'] },
+    listed,
+  );
 }
 
 /** The story was unlisted while we posted: record the post anyway and stay on the queue, due now, so it is deleted. */
@@ -123,7 +134,13 @@ export function completeDelete(slug: string, claimId: string, dueAt: string): Up
 }
 
 /** A failed deletion: the marker goes back to what it held (the post, or nothing) until the retry time. */
-export function retryDeleteLater(slug: string, claimId: string, restore: string | undefined, nextAttemptAt: string, lastError: string): UpdateAction {
+export function retryDeleteLater(
+  slug: string,
+  claimId: string,
+  restore: string | undefined,
+  nextAttemptAt: string,
+  lastError: string,
+): UpdateAction {
   if (restore === undefined) return retryAnnounceLater(slug, claimId, nextAttemptAt, lastError);
   return completeClaim(announceClaim(slug, claimId), restore, {
     set: { next_attempt_at: nextAttemptAt, last_error: lastError, [INDEXES.announce.sort]: listSortKey(nextAttemptAt, slug) },
@@ -144,7 +161,10 @@ export function leaveAnnounceQueue(slug: string, checked: { posted: string } | {
  * reached: off the queue, on condition that is still so (an announcer claiming in between makes
  * the write re-plan). Otherwise the entry is set due now: the announcer deletes the post.
  */
-export function unlistAnnouncement(meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'attempts'> }, at: string): {
+export function unlistAnnouncement(
+  meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'attempts'> },
+  at: string,
+): {
   set: Record<string, unknown>;
   remove: string[];
   condition?: Condition;
@@ -161,14 +181,21 @@ export function unlistAnnouncement(meta: Pick<StoryMeta, 'slug'> & { announce: P
  * still live (a deletion was queued but has not run): nothing to do, off the queue (on
  * condition the post is still recorded). Anything else already queued keeps its place.
  */
-export function listAnnouncement(meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'queued'> }, at: string): {
+export function listAnnouncement(
+  meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'queued'> },
+  at: string,
+): {
   set: Record<string, unknown>;
   remove: string[];
   condition?: Condition;
 } {
   const { bsky_uri: marker, queued } = meta.announce;
   if (marker === undefined && !queued) {
-    return { set: announceQueueFields(meta.slug, at), remove: [], condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': ANNOUNCE_MARKER } } };
+    return {
+      set: announceQueueFields(meta.slug, at),
+      remove: [],
+      condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': ANNOUNCE_MARKER } },
+    };
   }
   if (isPostUri(marker) && queued) {
     return {
@@ -179,4 +206,3 @@ export function listAnnouncement(meta: Pick<StoryMeta, 'slug'> & { announce: Pic
   }
   return { set: {}, remove: [] };
 }
-

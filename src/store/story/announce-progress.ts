@@ -20,7 +20,14 @@ export interface AnnounceProgress {
 }
 
 /** The META attributes that hold an AnnounceProgress (besides the queue's index attributes). */
-export const ANNOUNCE_PROGRESS_ATTRIBUTES = ['bsky_uri', 'claim_id', 'claimed_at', 'announce_attempts', 'next_attempt_at', 'last_error'] as const;
+export const ANNOUNCE_PROGRESS_ATTRIBUTES = [
+  'bsky_uri',
+  'claim_id',
+  'claimed_at',
+  'announce_attempts',
+  'next_attempt_at',
+  'last_error',
+] as const;
 
 export function toAnnounceProgress(item: StoredItem): AnnounceProgress {
   const progress: AnnounceProgress = { queued: item[INDEXES.announce.partition] !== undefined };

@@ -21,7 +21,13 @@ export interface Claim {
  * it before then (a crashed worker). The duplicate this prevents: two workers both posting.
  * `guard` adds what else must hold (e.g. the work is still owed).
  */
-export function claimMarker(claim: Claim, claimedAt: string, staleBefore?: string, also: ItemChanges = {}, guard?: Condition): UpdateAction {
+export function claimMarker(
+  claim: Claim,
+  claimedAt: string,
+  staleBefore?: string,
+  also: ItemChanges = {},
+  guard?: Condition,
+): UpdateAction {
   const takeover = staleBefore === undefined ? '' : ' OR (#marker = :pending AND claimed_at < :staleBefore)';
   const claimable: Condition = {
     expression: `attribute_not_exists(#marker)${takeover}`,

@@ -35,4 +35,3 @@ export function unchangedSince(read: ReadReport): Condition {
 
 /** Nothing is reported: the guard an op_id's record commits with when a withdraw found nothing. */
 export const nothingReported: Condition = itemAbsent;
-

@@ -3,15 +3,7 @@
 import type { ParsedStory } from '../../domain/story/story-types.ts';
 import type { StoredItem } from '../actions.ts';
 import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
-import {
-  announcePartition,
-  authorPartition,
-  bodyKey,
-  feedPartition,
-  listSortKey,
-  revisionKey,
-  storyKey,
-} from '../keys.ts';
+import { announcePartition, authorPartition, bodyKey, feedPartition, listSortKey, revisionKey, storyKey } from '../keys.ts';
 import { pick, type ItemsByKey } from '../read-items.ts';
 import { INDEXES } from '../schema.ts';
 

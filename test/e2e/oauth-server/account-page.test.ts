@@ -7,7 +7,16 @@ import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { createTokenItems } from '../../../src/store/identity/token-items.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { authorizationCode, callListNotifications, exchange, get, newClient, post, signedInPerson, type Person } from '../../helpers/oauth/oauth-flow.ts';
+import {
+  authorizationCode,
+  callListNotifications,
+  exchange,
+  get,
+  newClient,
+  post,
+  signedInPerson,
+  type Person,
+} from '../../helpers/oauth/oauth-flow.ts';
 
 const server = useLorebookServer('e2e-oauth-account');
 const base = (): string => server.baseUrl();
@@ -24,7 +33,16 @@ beforeAll(async () => {
 async function plainToken(person: Person, client: string): Promise<string> {
   const token = mintToken();
   const now = server.app.ctx().store.now();
-  await writeAtomically(server.app.ctx().store, createTokenItems({ token_hash: tokenId(token), account: person.did, client, created_at: new Date(now).toISOString(), expires_at: epochSeconds(now) + 3600 }));
+  await writeAtomically(
+    server.app.ctx().store,
+    createTokenItems({
+      token_hash: tokenId(token),
+      account: person.did,
+      client,
+      created_at: new Date(now).toISOString(),
+      expires_at: epochSeconds(now) + 3600,
+    }),
+  );
   return token;
 }
 
@@ -32,12 +50,15 @@ async function connectApp(person: Person, name: string): Promise<{ access: strin
   const client = await newClient(base(), name);
   const { code, pkce } = await authorizationCode(base(), person, client);
   const access = String((await exchange(base(), client, code, pkce.verifier)).json().access_token);
-  const grant = (await observable()).find((item) => String(item.PK).startsWith('GRANT#') && item.SK === 'META' && item.client_id === client.client_id);
+  const grant = (await observable()).find(
+    (item) => String(item.PK).startsWith('GRANT#') && item.SK === 'META' && item.client_id === client.client_id,
+  );
   return { access, grantId: String(grant?.grant_id) };
 }
 
 const csrfOf = (page: string): string => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
-const revoke = (person: Person, csrf: string, kind: string, id: string) => post(base(), '/account/revoke', { csrf, kind, id }, { Cookie: person.cookie, Origin: base() });
+const revoke = (person: Person, csrf: string, kind: string, id: string) =>
+  post(base(), '/account/revoke', { csrf, kind, id }, { Cookie: person.cookie, Origin: base() });
 
 describe('the account page', () => {
   it('without a sign-in it sends the browser to Sign in with Bluesky and back to /account', async () => {

@@ -33,7 +33,9 @@ beforeAll(async () => {
 
 describe('discovery', () => {
   it('the protected-resource metadata names lorebook as the authorization server, whose metadata says S256, code, public clients', async () => {
-    const resource = (await (await server.fetch('/.well-known/oauth-protected-resource/mcp')).json()) as { authorization_servers: string[] };
+    const resource = (await (await server.fetch('/.well-known/oauth-protected-resource/mcp')).json()) as {
+      authorization_servers: string[];
+    };
     expect(resource.authorization_servers).toEqual([base()]);
     const response = await server.fetch('/.well-known/oauth-authorization-server');
     expect(response.status).toBe(200);
@@ -60,15 +62,26 @@ describe('the authorization code flow', () => {
     const token = await exchange(base(), client, code, pkce.verifier);
     expect(token.status).toBe(200);
     expect(token.headers.get('cache-control')).toBe('no-store');
-    expect(token.json()).toEqual({ access_token: expect.stringMatching(/^lbk_/), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^lbr_/) });
+    expect(token.json()).toEqual({
+      access_token: expect.stringMatching(/^lbk_/),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^lbr_/),
+    });
     const called = await callListNotifications(base(), String(token.json().access_token));
     expect(called.status).toBe(200);
     expect(called.json().result).toMatchObject({ structuredContent: { notifications: [] } });
     const tokens = await itemsWith('TOKEN#');
-    expect(tokens.find((item) => item.grant_id !== undefined)).toMatchObject({ account: alice.did, client: 'Happy App', resource: `${base()}/mcp`, client_id: client.client_id });
+    expect(tokens.find((item) => item.grant_id !== undefined)).toMatchObject({
+      account: alice.did,
+      client: 'Happy App',
+      resource: `${base()}/mcp`,
+      client_id: client.client_id,
+    });
     // Nothing secret is stored in the clear.
     const everything = JSON.stringify(await observable());
-    for (const secret of [code, String(token.json().access_token), String(token.json().refresh_token), pkce.verifier]) expect(everything).not.toContain(secret);
+    for (const secret of [code, String(token.json().access_token), String(token.json().refresh_token), pkce.verifier])
+      expect(everything).not.toContain(secret);
   });
 });
 
@@ -78,7 +91,11 @@ describe('refusals', () => {
     const before = await observable();
     const { verifier } = pkcePair();
     for (const params of [{ code_challenge: verifier, code_challenge_method: 'plain' }, {}]) {
-      const refused = await get(base(), authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, state: 'x', ...params }), alice.cookie);
+      const refused = await get(
+        base(),
+        authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, state: 'x', ...params }),
+        alice.cookie,
+      );
       expect(refused.status).toBe(400);
       expect(refused.headers.get('location')).toBeNull();
       const location = returnLinkOf(refused.text);
@@ -104,7 +121,11 @@ describe('refusals', () => {
     const client = await newClient(base());
     const before = await observable();
     const typo = client.redirect_uri.replace(/k$/, 'K');
-    const refused = await get(base(), authorizePath({ client_id: client.client_id, redirect_uri: typo, code_challenge: pkcePair().challenge }), alice.cookie);
+    const refused = await get(
+      base(),
+      authorizePath({ client_id: client.client_id, redirect_uri: typo, code_challenge: pkcePair().challenge }),
+      alice.cookie,
+    );
     expect(refused.status).toBe(400);
     expect(refused.headers.get('location')).toBeNull();
     expect(refused.text).toMatch(/must match exactly/);
@@ -158,10 +179,12 @@ describe('refusals', () => {
     server.app.advance(3600 * 1000 + 1000);
     const expired = await callListNotifications(base(), token);
     expect(expired.status).toBe(401);
-    expect(expired.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base()}/.well-known/oauth-protected-resource", error="invalid_token"`);
+    expect(expired.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${base()}/.well-known/oauth-protected-resource", error="invalid_token"`,
+    );
   });
 
-  it('a token minted for another resource is refused: another server\'s /mcp, and this server\'s /v1', async () => {
+  it("a token minted for another resource is refused: another server's /mcp, and this server's /v1", async () => {
     const client = await newClient(base());
     const { code, pkce } = await authorizationCode(base(), alice, client);
     const token = String((await exchange(base(), client, code, pkce.verifier)).json().access_token);
@@ -177,29 +200,51 @@ describe('refusals', () => {
 
   it('a resource other than /mcp is invalid_target at authorize and at the token endpoint', async () => {
     const client = await newClient(base());
-    const refused = await get(base(), authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, resource: `${base()}/v1` }), alice.cookie);
+    const refused = await get(
+      base(),
+      authorizePath({
+        client_id: client.client_id,
+        redirect_uri: client.redirect_uri,
+        code_challenge: pkcePair().challenge,
+        resource: `${base()}/v1`,
+      }),
+      alice.cookie,
+    );
     expect(returnLinkOf(refused.text).searchParams.get('error')).toBe('invalid_target');
     const { code, pkce } = await authorizationCode(base(), alice, client);
-    expect((await exchange(base(), client, code, pkce.verifier, { resource: 'https://elsewhere.example/mcp' })).json().error).toBe('invalid_target');
+    expect((await exchange(base(), client, code, pkce.verifier, { resource: 'https://elsewhere.example/mcp' })).json().error).toBe(
+      'invalid_target',
+    );
   });
 
   it('a denied consent redirects with access_denied and creates no grant and no code', async () => {
     const client = await newClient(base());
-    const page = await get(base(), authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, state: 's1' }), alice.cookie);
+    const page = await get(
+      base(),
+      authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, state: 's1' }),
+      alice.cookie,
+    );
     const denied = await decide(base(), alice.cookie, consentSecretOf(page.text), 'deny');
     expect(denied.status).toBe(303);
     const location = new URL(denied.headers.get('location') ?? '');
     expect(location.searchParams.get('error')).toBe('access_denied');
     expect(location.searchParams.get('state')).toBe('s1');
     expect(location.searchParams.get('code')).toBeNull();
-    expect((await observable()).filter((item) => item.client_id === client.client_id && /^(GRANT|AUTHCODE|ACCOUNT)#/.test(String(item.PK)))).toEqual([]);
+    expect(
+      (await observable()).filter((item) => item.client_id === client.client_id && /^(GRANT|AUTHCODE|ACCOUNT)#/.test(String(item.PK))),
+    ).toEqual([]);
   });
 
   it('an authorize error for a self-registered client is never an automatic redirect (open redirector): a page names the target host and links to it', async () => {
     // Anyone may register any https redirect URI, then hand out an erroneous authorize link.
     const registered = await registerClient(base(), { client_name: 'Totally lorebook', redirect_uris: ['https://phish.example/landing'] });
     const before = await observable();
-    const link = authorizePath({ client_id: String(registered.json().client_id), redirect_uri: 'https://phish.example/landing', response_type: 'token', state: 'p' });
+    const link = authorizePath({
+      client_id: String(registered.json().client_id),
+      redirect_uri: 'https://phish.example/landing',
+      response_type: 'token',
+      state: 'p',
+    });
     for (const cookie of [undefined, alice.cookie]) {
       const answer = await get(base(), link, cookie);
       expect(answer.status).toBe(400);
@@ -213,7 +258,10 @@ describe('refusals', () => {
       expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'unsupported_response_type', state: 'p', iss: base() });
     }
     // An unknown client or an unregistered redirect_uri: an error page with no link at all.
-    for (const params of [{ client_id: 'lbc_00000000000000000000000000000000', redirect_uri: 'https://phish.example/landing' }, { client_id: String(registered.json().client_id), redirect_uri: 'https://phish.example/other' }]) {
+    for (const params of [
+      { client_id: 'lbc_00000000000000000000000000000000', redirect_uri: 'https://phish.example/landing' },
+      { client_id: String(registered.json().client_id), redirect_uri: 'https://phish.example/other' },
+    ]) {
       const answer = await get(base(), authorizePath({ ...params, response_type: 'token' }));
       expect(answer.status).toBe(400);
       expect(answer.headers.get('location')).toBeNull();
@@ -234,7 +282,11 @@ describe('refusals', () => {
 
   it("another session cannot answer a person's consent form (CSRF), and nothing is decided", async () => {
     const client = await newClient(base());
-    const page = await get(base(), authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge }), alice.cookie);
+    const page = await get(
+      base(),
+      authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge }),
+      alice.cookie,
+    );
     const mallory = await signedInPerson(server.app.ctx(), 'mallory');
     const before = await observable();
     const forged = await decide(base(), mallory.cookie, consentSecretOf(page.text), 'approve');

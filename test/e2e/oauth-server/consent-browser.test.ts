@@ -8,7 +8,16 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_SESSION_COOKIE } from '../../../src/app/sign-in/web-session.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { authorizePath, callListNotifications, exchange, pkcePair, registerClient, signedInPerson, type Client, type Person } from '../../helpers/oauth/oauth-flow.ts';
+import {
+  authorizePath,
+  callListNotifications,
+  exchange,
+  pkcePair,
+  registerClient,
+  signedInPerson,
+  type Client,
+  type Person,
+} from '../../helpers/oauth/oauth-flow.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
 
 const server = useLorebookServer('e2e-oauth-browser');
@@ -37,7 +46,9 @@ async function newClient(baseUrl: string, name: string): Promise<Client> {
 /** A browser signed in as the person (the session cookie /auth/callback sets). */
 async function signedInBrowser(person: Person): Promise<BrowserContext> {
   const context = await browser.newContext();
-  await context.addCookies([{ name: WEB_SESSION_COOKIE, value: person.cookie.split('=')[1] ?? '', url: server.baseUrl(), httpOnly: true, sameSite: 'Lax' }]);
+  await context.addCookies([
+    { name: WEB_SESSION_COOKIE, value: person.cookie.split('=')[1] ?? '', url: server.baseUrl(), httpOnly: true, sameSite: 'Lax' },
+  ]);
   return context;
 }
 
@@ -47,7 +58,9 @@ describe('the consent page in Chromium', () => {
     const context = await signedInBrowser(alice);
     const page = await context.newPage();
     const pkce = pkcePair();
-    await page.goto(`${server.baseUrl()}${authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkce.challenge, state: 'b1' })}`);
+    await page.goto(
+      `${server.baseUrl()}${authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkce.challenge, state: 'b1' })}`,
+    );
     expect(await page.locator('h1').textContent()).toBe('Connect “Browser App” to lorebook?');
     const text = await page.locator('body').textContent();
     expect(text).toContain('@alice.test');
@@ -73,7 +86,9 @@ describe('the consent page in Chromium', () => {
     const client = await newClient(server.baseUrl(), 'Denied App');
     const context = await signedInBrowser(alice);
     const page = await context.newPage();
-    await page.goto(`${server.baseUrl()}${authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, state: 'b2' })}`);
+    await page.goto(
+      `${server.baseUrl()}${authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, state: 'b2' })}`,
+    );
     await Promise.all([page.waitForURL(`${client.redirect_uri}**`), page.getByRole('button', { name: 'Deny' }).click()]);
     const landed = new URL(page.url());
     expect(landed.searchParams.get('error')).toBe('access_denied');

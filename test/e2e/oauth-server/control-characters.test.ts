@@ -15,7 +15,11 @@ beforeAll(async () => {
 
 describe('control characters in OAuth metadata', () => {
   it.each([
-    ['client_name', { client_name: 'Tab\tApp', redirect_uris: ['http://127.0.0.1:47125/callback'] }, /client_name: Holds U\+0009 \(a tab\)/],
+    [
+      'client_name',
+      { client_name: 'Tab\tApp', redirect_uris: ['http://127.0.0.1:47125/callback'] },
+      /client_name: Holds U\+0009 \(a tab\)/,
+    ],
     ['client_name', { client_name: 'Bell \u0007 App', redirect_uris: ['http://127.0.0.1:47125/callback'] }, /client_name: Holds U\+0007/],
     ['redirect_uris', { client_name: 'Fine App', redirect_uris: ['http://127.0.0.1:47125/call\nback'] }, /redirect_uris\.0: Holds U\+000A/],
   ])('a registration whose %s holds one is invalid_client_metadata naming it, and nothing is stored', async (_field, metadata, named) => {
@@ -32,7 +36,12 @@ describe('control characters in OAuth metadata', () => {
     const before = await observable();
     const page = await get(
       server.baseUrl(),
-      authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, state: 'st\n{"forged":1}' }),
+      authorizePath({
+        client_id: client.client_id,
+        redirect_uri: client.redirect_uri,
+        code_challenge: pkcePair().challenge,
+        state: 'st\n{"forged":1}',
+      }),
       person.cookie,
     );
     expect(page.status).toBe(400);

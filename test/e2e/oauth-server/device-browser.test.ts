@@ -20,7 +20,9 @@ afterAll(async () => {
 describe('the device flow in Chromium', () => {
   it('a person opens the link, signs in on their PDS, approves, and the script gets a token for them', async () => {
     const alice = await pds().createAccount('alice');
-    const started = (await (await server.fetch('/v1/auth/device/start', { method: 'POST', body: new URLSearchParams({ client_id: 'browser-skill' }) })).json()) as {
+    const started = (await (
+      await server.fetch('/v1/auth/device/start', { method: 'POST', body: new URLSearchParams({ client_id: 'browser-skill' }) })
+    ).json()) as {
       device_code: string;
       user_code: string;
       verification_uri_complete: string;
@@ -54,7 +56,10 @@ describe('the device flow in Chromium', () => {
     } finally {
       await context.close();
     }
-    const poll = await server.fetch('/v1/auth/device/poll', { method: 'POST', body: new URLSearchParams({ device_code: started.device_code }) });
+    const poll = await server.fetch('/v1/auth/device/poll', {
+      method: 'POST',
+      body: new URLSearchParams({ device_code: started.device_code }),
+    });
     expect(poll.status).toBe(200);
     expect(await poll.json()).toMatchObject({ token_type: 'Bearer', account: alice.did, handle: alice.handle });
   });

@@ -33,7 +33,10 @@ async function start(clientId = 'my-agent-skill'): Promise<Started> {
 }
 
 async function poll(deviceCode: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const answer = await server.fetch('/v1/auth/device/poll', form({ device_code: deviceCode, grant_type: 'urn:ietf:params:oauth:grant-type:device_code' }));
+  const answer = await server.fetch(
+    '/v1/auth/device/poll',
+    form({ device_code: deviceCode, grant_type: 'urn:ietf:params:oauth:grant-type:device_code' }),
+  );
   return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
 }
 
@@ -53,7 +56,10 @@ function person(name: string) {
 }
 
 const decide = async (cookie: string, userCode: string, decision: 'approve' | 'deny') =>
-  server.fetch('/device', { ...form({ user_code: userCode, decision }), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: server.baseUrl() } });
+  server.fetch('/device', {
+    ...form({ user_code: userCode, decision }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: server.baseUrl() },
+  });
 
 describe('Device flow', () => {
   it('start -> pending -> slow_down -> the person signs in and approves -> one token for their DID that works', async () => {
@@ -66,9 +72,15 @@ describe('Device flow', () => {
       expires_in: 600,
       interval: 5,
     });
-    expect(await poll(started.device_code)).toEqual({ status: 400, body: { error: 'authorization_pending', error_description: expect.any(String) } });
+    expect(await poll(started.device_code)).toEqual({
+      status: 400,
+      body: { error: 'authorization_pending', error_description: expect.any(String) },
+    });
     // Polled again at once: slow_down, and the interval grows by 5 s for good (RFC 8628 §3.5).
-    expect(await poll(started.device_code)).toMatchObject({ status: 400, body: { error: 'slow_down', error_description: expect.stringContaining('wait 10 seconds') } });
+    expect(await poll(started.device_code)).toMatchObject({
+      status: 400,
+      body: { error: 'slow_down', error_description: expect.stringContaining('wait 10 seconds') },
+    });
     server.app.advance(6_000);
     expect((await poll(started.device_code)).body.error).toBe('slow_down');
     server.app.advance(16_000);
@@ -100,7 +112,14 @@ describe('Device flow', () => {
     const granted = await poll(started.device_code);
     expect(granted).toEqual({
       status: 200,
-      body: { access_token: expect.stringMatching(/^lbk_/), token_type: 'Bearer', expires_in: 30 * 24 * 60 * 60, token_id: expect.any(String), account: account.did, handle: account.handle },
+      body: {
+        access_token: expect.stringMatching(/^lbk_/),
+        token_type: 'Bearer',
+        expires_in: 30 * 24 * 60 * 60,
+        token_id: expect.any(String),
+        account: account.did,
+        handle: account.handle,
+      },
     });
     const tokens = (await stored()).filter((item) => item.PK === 'TOKEN#' + String(granted.body.token_id));
     expect(tokens).toEqual([expect.objectContaining({ account: account.did, client: 'my-agent-skill', expires_at: expect.any(Number) })]);
@@ -203,7 +222,10 @@ describe('Device flow', () => {
 
   describe('a start sent with an Idempotency-Key is safe to deliver twice', () => {
     const startWithKey = (key: string, clientId = 'keyed-skill') =>
-      server.fetch('/v1/auth/device/start', { ...form({ client_id: clientId }), headers: { 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': key } });
+      server.fetch('/v1/auth/device/start', {
+        ...form({ client_id: clientId }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': key },
+      });
     const requests = async () => (await stored()).filter((item) => /^(DEVICE|USERCODE|DEVSTART)#/.test(String(item.PK)));
 
     it('twice in a row: the same device code and user code, Idempotent-Replayed, nothing written the second time', async () => {
@@ -221,7 +243,9 @@ describe('Device flow', () => {
 
     it('16 at once: one request, every answer the same codes', async () => {
       const before = await requests();
-      const answers = await Promise.all(Array.from({ length: 16 }, async () => (await startWithKey('k-parallel-0123456789abcdef')).json() as Promise<Started>));
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, async () => (await startWithKey('k-parallel-0123456789abcdef')).json() as Promise<Started>),
+      );
       for (const answer of answers) expect({ ...answer, replayed: undefined }).toEqual({ ...answers[0], replayed: undefined });
       expect((await requests()).length - before.length).toBe(3);
     });
@@ -243,7 +267,10 @@ describe('Device flow', () => {
       expect(await reused.json()).toMatchObject({ code: 'idempotency_key_reused', details: { client_id: 'first-client' } });
       const short = await startWithKey('short');
       expect(short.status).toBe(422);
-      expect(await short.json()).toMatchObject({ code: 'validation_failed', details: { fields: { 'Idempotency-Key': expect.any(String) } } });
+      expect(await short.json()).toMatchObject({
+        code: 'validation_failed',
+        details: { fields: { 'Idempotency-Key': expect.any(String) } },
+      });
       expect(await stored()).toEqual(before);
     });
   });

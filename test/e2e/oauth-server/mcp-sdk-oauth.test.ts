@@ -22,14 +22,24 @@ afterAll(async () => {
 });
 
 /** The person's browser: open the authorization URL, sign in with Bluesky, approve; the code the client gets back. */
-async function authorizeInBrowser(authorizationUrl: URL, person: { handle: string; password: string }, provider: MemoryOAuthProvider): Promise<string> {
+async function authorizeInBrowser(
+  authorizationUrl: URL,
+  person: { handle: string; password: string },
+  provider: MemoryOAuthProvider,
+): Promise<string> {
   const jar = new CookieJar();
   const base = server.baseUrl();
   const first = await send('GET', authorizationUrl.href, { jar, headers: { accept: 'text/html' } });
   expect(first.status).toBe(302);
   const returnTo = new URL(first.location ?? '').searchParams.get('return_to') ?? '';
   expect(`${base}${returnTo}`).toBe(authorizationUrl.href);
-  const { finalUrl } = await signInWithBluesky({ baseUrl: base, handle: person.handle, password: person.password, returnTo, cookieJar: jar });
+  const { finalUrl } = await signInWithBluesky({
+    baseUrl: base,
+    handle: person.handle,
+    password: person.password,
+    returnTo,
+    cookieJar: jar,
+  });
   const page = await send('GET', finalUrl, { jar, headers: { accept: 'text/html' } });
   expect(page.status).toBe(200);
   expect(page.body).toContain(provider.clientMetadata.client_name);
@@ -66,10 +76,16 @@ describe('MCP SDK client-side OAuth against lorebook, with Bluesky as the identi
 
     const code = await authorizeInBrowser(authorizationUrl, alice, provider);
     await transport.finishAuth(code);
-    expect(provider.tokens()).toMatchObject({ token_type: expect.stringMatching(/^bearer$/i), access_token: expect.stringMatching(/^lbk_/), refresh_token: expect.stringMatching(/^lbr_/) });
+    expect(provider.tokens()).toMatchObject({
+      token_type: expect.stringMatching(/^bearer$/i),
+      access_token: expect.stringMatching(/^lbk_/),
+      refresh_token: expect.stringMatching(/^lbr_/),
+    });
 
     const published = answerOf<{ slug: string }>(await client.callTool(publish));
-    const story = answerOf<{ author: { account: string; handle: string } }>(await client.callTool({ name: 'get_story', arguments: { slug: published.slug } }));
+    const story = answerOf<{ author: { account: string; handle: string } }>(
+      await client.callTool({ name: 'get_story', arguments: { slug: published.slug } }),
+    );
     expect(story.author).toEqual({ account: alice.did, handle: alice.handle });
 
     // An hour later the access token has expired: the SDK gets the 401 challenge, refreshes

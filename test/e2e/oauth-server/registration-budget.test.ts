@@ -3,15 +3,29 @@
 // lifetime; and new registrations share one global hourly budget across every caller.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { authorizationCode, authorizePath, exchange, get, newClient, pkcePair, post, refreshWith, registerClient, signedInPerson, type Person } from '../../helpers/oauth/oauth-flow.ts';
+import {
+  authorizationCode,
+  authorizePath,
+  exchange,
+  get,
+  newClient,
+  pkcePair,
+  post,
+  refreshWith,
+  registerClient,
+  signedInPerson,
+  type Person,
+} from '../../helpers/oauth/oauth-flow.ts';
 
 const DAY_SECONDS = 24 * 3600;
-const clients = async (app: { state(): Promise<Record<string, unknown>[]> }) => (await app.state()).filter((item) => String(item.PK).startsWith('OAUTHCLIENT#'));
+const clients = async (app: { state(): Promise<Record<string, unknown>[]> }) =>
+  (await app.state()).filter((item) => String(item.PK).startsWith('OAUTHCLIENT#'));
 const nowSeconds = (server: { app: { ctx(): { store: { now(): number } } } }) => Math.floor(server.app.ctx().store.now() / 1000);
 /** The test clock runs: a time stamped during a call lies between the clock before and after it. */
 const between = (low: number, high: number) => expect.toSatisfy((value: number) => value >= low && value <= high);
 /** Everything but the per-IP rate windows every call counts (the global registration window stays in). */
-const stored = async (app: { state(): Promise<Record<string, unknown>[]> }) => (await app.state()).filter((item) => !String(item.PK).startsWith('RATE#ip:'));
+const stored = async (app: { state(): Promise<Record<string, unknown>[]> }) =>
+  (await app.state()).filter((item) => !String(item.PK).startsWith('RATE#ip:'));
 
 describe('a registered client lives 24 h until it completes an authorization', () => {
   const server = useLorebookServer('e2e-oauth-client-ttl');
@@ -27,10 +41,20 @@ describe('a registered client lives 24 h until it completes an authorization', (
     expect(item?.expires_at).toEqual(between(registeredFrom + DAY_SECONDS, nowSeconds(server) + DAY_SECONDS));
     expect(item).not.toHaveProperty('authorized_at');
     server.app.advance(DAY_SECONDS * 1000);
-    const page = await get(server.baseUrl(), authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge }), alice.cookie);
+    const page = await get(
+      server.baseUrl(),
+      authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge }),
+      alice.cookie,
+    );
     expect(page.status).toBe(400);
     expect(page.text).toContain('not registered with lorebook');
-    const token = await post(server.baseUrl(), '/oauth/token', { grant_type: 'authorization_code', client_id: client.client_id, code: 'lba_x', redirect_uri: client.redirect_uri, code_verifier: pkcePair().verifier });
+    const token = await post(server.baseUrl(), '/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: client.client_id,
+      code: 'lba_x',
+      redirect_uri: client.redirect_uri,
+      code_verifier: pkcePair().verifier,
+    });
     expect(token.status).toBe(401);
     expect(token.json().error).toBe('invalid_client');
   });
@@ -42,7 +66,10 @@ describe('a registered client lives 24 h until it completes an authorization', (
     const tokens = await exchange(server.baseUrl(), client, code, pkce.verifier);
     expect(tokens.status).toBe(200);
     const [item] = (await clients(server.app)).filter((stored) => stored.client_id === client.client_id);
-    expect(item).toMatchObject({ expires_at: between(exchangedFrom + 180 * DAY_SECONDS, nowSeconds(server) + 180 * DAY_SECONDS), authorized_at: expect.any(String) });
+    expect(item).toMatchObject({
+      expires_at: between(exchangedFrom + 180 * DAY_SECONDS, nowSeconds(server) + 180 * DAY_SECONDS),
+      authorized_at: expect.any(String),
+    });
     const authorizedAt = item?.authorized_at;
 
     server.app.advance(2 * DAY_SECONDS * 1000);
@@ -50,7 +77,10 @@ describe('a registered client lives 24 h until it completes an authorization', (
     const refreshed = await refreshWith(server.baseUrl(), client, String(tokens.json().refresh_token));
     expect(refreshed.status).toBe(200);
     const [later] = (await clients(server.app)).filter((stored) => stored.client_id === client.client_id);
-    expect(later).toMatchObject({ expires_at: between(refreshedFrom + 180 * DAY_SECONDS, nowSeconds(server) + 180 * DAY_SECONDS), authorized_at: authorizedAt });
+    expect(later).toMatchObject({
+      expires_at: between(refreshedFrom + 180 * DAY_SECONDS, nowSeconds(server) + 180 * DAY_SECONDS),
+      authorized_at: authorizedAt,
+    });
     expect(Number(later?.expires_at)).toBeGreaterThan(Number(item?.expires_at));
   });
 });
@@ -59,7 +89,7 @@ describe('the global registration budget', () => {
   const server = useLorebookServer('e2e-oauth-registration-budget', { oauthSettings: { registrationsPerHour: 3 } });
   const register = (name: string) => registerClient(server.baseUrl(), { client_name: name, redirect_uris: ['https://budget.example/cb'] });
 
-  it('past the hour\'s budget a new registration is 429 rate_limited with Retry-After and writes nothing; a known client is still answered; the next hour registers again', async () => {
+  it("past the hour's budget a new registration is 429 rate_limited with Retry-After and writes nothing; a known client is still answered; the next hour registers again", async () => {
     const first = await register('one');
     // The same registration twice, and 16 times at once, is one client and spends one slot.
     await Promise.all(Array.from({ length: 16 }, () => register('one')));
@@ -72,7 +102,12 @@ describe('the global registration budget', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(refused.json()).toMatchObject({ code: 'rate_limited', retryable: true, retry_after_ms: expect.any(Number), details: { reason: 'registration_budget', limit: 3 } });
+    expect(refused.json()).toMatchObject({
+      code: 'rate_limited',
+      retryable: true,
+      retry_after_ms: expect.any(Number),
+      details: { reason: 'registration_budget', limit: 3 },
+    });
     expect(await stored(server.app)).toEqual(before);
 
     const known = await register('two');

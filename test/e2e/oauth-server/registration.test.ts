@@ -9,7 +9,12 @@ const observable = async () => (await server.app.state()).filter((item) => !Stri
 
 describe('dynamic client registration', () => {
   it('registers a public client (201, no secret, token_endpoint_auth_method none) and ignores unknown metadata', async () => {
-    const answer = await registerClient(server.baseUrl(), { client_name: 'Cursor-ish', redirect_uris: ['http://127.0.0.1:6274/oauth/callback'], logo_uri: 'https://x.example/logo.png', scope: 'anything' });
+    const answer = await registerClient(server.baseUrl(), {
+      client_name: 'Cursor-ish',
+      redirect_uris: ['http://127.0.0.1:6274/oauth/callback'],
+      logo_uri: 'https://x.example/logo.png',
+      scope: 'anything',
+    });
     expect(answer.status).toBe(201);
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(answer.json()).toEqual({
@@ -41,11 +46,21 @@ describe('dynamic client registration', () => {
   });
 
   it('the token endpoint refuses unknown clients (401 invalid_client), unknown grant types and non-form bodies', async () => {
-    const unknown = await post(server.baseUrl(), '/oauth/token', { grant_type: 'authorization_code', client_id: 'lbc_00000000000000000000000000000000', code: 'x', redirect_uri: 'https://a.example', code_verifier: 'x' });
+    const unknown = await post(server.baseUrl(), '/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: 'lbc_00000000000000000000000000000000',
+      code: 'x',
+      redirect_uri: 'https://a.example',
+      code_verifier: 'x',
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.json().error).toBe('invalid_client');
     expect((await post(server.baseUrl(), '/oauth/token', { grant_type: 'password' })).json().error).toBe('unsupported_grant_type');
-    const json = await fetch(`${server.baseUrl()}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${server.baseUrl()}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(((await json.json()) as { error: string }).error).toBe('invalid_request');
   });
 });

@@ -30,7 +30,11 @@ beforeAll(async () => {
 
 async function consentPage(clientName: string): Promise<{ secret: string; clientId: string }> {
   const client = await newClient(base(), clientName);
-  const page = await get(base(), authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, state: 'z' }), alice.cookie);
+  const page = await get(
+    base(),
+    authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkcePair().challenge, state: 'z' }),
+    alice.cookie,
+  );
   return { secret: consentSecretOf(page.text), clientId: client.client_id };
 }
 
@@ -135,7 +139,15 @@ describe('registration and revocation delivered twice', () => {
     const revoke = () => post(base(), '/oauth/revoke', { token: String(tokens.refresh_token), client_id: client.client_id });
     expect((await revoke()).status).toBe(200);
     const after = await observable();
-    expect(after.filter((item) => item.client_id === client.client_id && !String(item.PK).startsWith('AUTHCODE#') && !String(item.PK).startsWith('OAUTHCLIENT#') && !String(item.PK).startsWith('CONSENT#'))).toEqual([]);
+    expect(
+      after.filter(
+        (item) =>
+          item.client_id === client.client_id &&
+          !String(item.PK).startsWith('AUTHCODE#') &&
+          !String(item.PK).startsWith('OAUTHCLIENT#') &&
+          !String(item.PK).startsWith('CONSENT#'),
+      ),
+    ).toEqual([]);
     expect((await revoke()).status).toBe(200);
     expect((await Promise.all(Array.from({ length: 16 }, revoke))).map((answer) => answer.status)).toEqual(Array(16).fill(200));
     expect(await observable()).toEqual(after);
@@ -147,6 +159,8 @@ describe('registration and revocation delivered twice', () => {
     const answers = await Promise.all(Array.from({ length: 16 }, () => exchange(base(), client, code, pkce.verifier)));
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([200, ...Array(15).fill(400)]);
-    expect((await observable()).filter((item) => item.client_id === client.client_id && /^(TOKEN|REFRESH)#/.test(String(item.PK)))).toEqual([]);
+    expect((await observable()).filter((item) => item.client_id === client.client_id && /^(TOKEN|REFRESH)#/.test(String(item.PK)))).toEqual(
+      [],
+    );
   });
 });

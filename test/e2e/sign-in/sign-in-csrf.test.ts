@@ -29,7 +29,12 @@ describe('Login CSRF: a sign-in is bound to the browser that started it', () => 
   it("the attacker's callback URL opened in the victim's browser is refused (403), writes nothing, and signs no one in", async () => {
     const mallory = await pds().createAccount('mallory2');
     const attacker = new CookieJar();
-    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: mallory.handle, password: mallory.password, cookieJar: attacker });
+    const { callbackUrl } = await authorizeWithBluesky({
+      baseUrl: server.baseUrl(),
+      handle: mallory.handle,
+      password: mallory.password,
+      cookieJar: attacker,
+    });
     const before = await stored();
 
     // The victim has their own binding cookie (they once started a sign-in) — not the attacker's.
@@ -52,7 +57,9 @@ describe('Login CSRF: a sign-in is bound to the browser that started it', () => 
     const device = await send('GET', `${server.baseUrl()}/device?user_code=BCDF-GHJK`, { jar: victim, headers: { accept: 'text/html' } });
     expect(device.status).toBe(302);
     expect(device.location).toContain('/auth/login?return_to=');
-    expect(before.filter((item) => String(item.PK).startsWith('WEBSESS#'))).toEqual((await stored()).filter((item) => String(item.PK).startsWith('WEBSESS#')));
+    expect(before.filter((item) => String(item.PK).startsWith('WEBSESS#'))).toEqual(
+      (await stored()).filter((item) => String(item.PK).startsWith('WEBSESS#')),
+    );
 
     // The link was not spent: in the attacker's own browser it still signs the attacker in.
     const own = await deliverCallback(callbackUrl, attacker);

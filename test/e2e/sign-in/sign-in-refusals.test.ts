@@ -15,7 +15,9 @@ describe('Sign-in refusals', () => {
   it('a wrong Bluesky password is refused by the PDS and makes no account, handle or session', async () => {
     const carol = await pds().createAccount('carol');
     const before = await stored();
-    const refused = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: carol.handle, password: 'not-her-password' }).catch((error: unknown) => error);
+    const refused = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: carol.handle, password: 'not-her-password' }).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(SignInRefused);
     expect(refused).toMatchObject({ step: 'PDS sign-in', status: 400 });
     expect((refused as SignInRefused).body).toMatch(/invalid identifier or password/i);
@@ -23,7 +25,9 @@ describe('Sign-in refusals', () => {
     expect(people(after)).toEqual(people(before));
     // Only the pending sign-in itself, which expires on its own (10 min).
     const added = after.filter((item) => !before.some((old) => old.PK === item.PK));
-    expect(added).toEqual([expect.objectContaining({ PK: expect.stringMatching(/^OAUTHSTATE#[0-9a-f]{64}$/), expires_at: expect.any(Number) })]);
+    expect(added).toEqual([
+      expect.objectContaining({ PK: expect.stringMatching(/^OAUTHSTATE#[0-9a-f]{64}$/), expires_at: expect.any(Number) }),
+    ]);
     expect(added[0]).not.toHaveProperty('used_at');
   });
 
@@ -54,7 +58,9 @@ describe('Sign-in refusals', () => {
     const dave = await pds().createAccount('dave');
     const before = await stored();
     for (const returnTo of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 'account']) {
-      const answer = await server.fetch(`/auth/login?handle=${dave.handle}&return_to=${encodeURIComponent(returnTo)}`, { redirect: 'manual' });
+      const answer = await server.fetch(`/auth/login?handle=${dave.handle}&return_to=${encodeURIComponent(returnTo)}`, {
+        redirect: 'manual',
+      });
       expect(answer.status, returnTo).toBe(422);
       expect(await answer.json()).toMatchObject({ code: 'validation_failed', details: { fields: { return_to: expect.any(String) } } });
     }
@@ -65,7 +71,13 @@ describe('Sign-in refusals', () => {
     const erin = await pds().createAccount('erin');
     const before = await stored();
     const jar = new CookieJar();
-    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: erin.handle, password: erin.password, consent: 'deny', cookieJar: jar });
+    const { callbackUrl } = await authorizeWithBluesky({
+      baseUrl: server.baseUrl(),
+      handle: erin.handle,
+      password: erin.password,
+      consent: 'deny',
+      cookieJar: jar,
+    });
     expect(new URL(callbackUrl).searchParams.get('error')).toBe('access_denied');
     const page = await deliverCallback(callbackUrl, jar);
     expect(page.status).toBe(403);
@@ -77,7 +89,12 @@ describe('Sign-in refusals', () => {
   it('a callback after the 10 minutes a sign-in lasts is refused as expired and makes no account', async () => {
     const gina = await pds().createAccount('gina');
     const jar = new CookieJar();
-    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: gina.handle, password: gina.password, cookieJar: jar });
+    const { callbackUrl } = await authorizeWithBluesky({
+      baseUrl: server.baseUrl(),
+      handle: gina.handle,
+      password: gina.password,
+      cookieJar: jar,
+    });
     server.app.advance(11 * 60 * 1000);
     const before = await stored();
     const page = await deliverCallback(callbackUrl, jar);
@@ -90,7 +107,12 @@ describe('Sign-in refusals', () => {
   it('a PDS that fails the code exchange is upstream_failed (502), not "already used", and makes no account', async () => {
     const hal = await pds().createAccount('hal');
     const jar = new CookieJar();
-    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: hal.handle, password: hal.password, cookieJar: jar });
+    const { callbackUrl } = await authorizeWithBluesky({
+      baseUrl: server.baseUrl(),
+      handle: hal.handle,
+      password: hal.password,
+      cookieJar: jar,
+    });
     await pds().stop();
     try {
       const page = await deliverCallback(callbackUrl, jar);

@@ -15,7 +15,12 @@ beforeAll(async () => {
   // An internal service that would happily serve a DID document (and anything else).
   internal = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ id: `did:web:localhost%3A${port}`, service: [{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: `http://localhost:${port}` }] }));
+    response.end(
+      JSON.stringify({
+        id: `did:web:localhost%3A${port}`,
+        service: [{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: `http://localhost:${port}` }],
+      }),
+    );
   });
   internal.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
@@ -29,7 +34,10 @@ afterAll(async () => {
 // The loopback development client, as `npm start` runs it: no private-fetch opt-in. Even the
 // operator's resolver settings point at the internal service, so any fetch at all would show.
 const server = useLorebookServer('e2e-sign-in-ssrf', {
-  signIn: () => ({ config: { mode: 'loopback', handleResolver: `http://127.0.0.1:${port}`, plcDirectoryUrl: `http://127.0.0.1:${port}` }, log: () => undefined }),
+  signIn: () => ({
+    config: { mode: 'loopback', handleResolver: `http://127.0.0.1:${port}`, plcDirectoryUrl: `http://127.0.0.1:${port}` },
+    log: () => undefined,
+  }),
 });
 const stored = async () => (await server.app.allItems()).filter((item) => !String(item.PK).startsWith('RATE#'));
 
@@ -41,7 +49,9 @@ describe('Sign in with Bluesky never fetches private addresses by default', () =
     ['a did:plc (resolved at the configured directory)', () => 'did:plc:ewvi7nxzyoun6zhxrhs64oiz'],
   ])('anonymous /auth/login with %s: a typed refusal, no connection to the internal service, nothing stored', async (_, identifier) => {
     const before = await stored();
-    const answer = await send('GET', `${server.baseUrl()}/auth/login?handle=${encodeURIComponent(identifier())}`, { headers: { accept: 'application/json' } });
+    const answer = await send('GET', `${server.baseUrl()}/auth/login?handle=${encodeURIComponent(identifier())}`, {
+      headers: { accept: 'application/json' },
+    });
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'not_found', retryable: false, details: { reason: 'unknown_handle' } });
     expect(connections).toBe(0);

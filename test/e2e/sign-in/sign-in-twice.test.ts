@@ -14,7 +14,13 @@ describe('A replayed sign-in callback', () => {
   it('twice in a row: the second answers "already used" (or the same redirect to the signed-in browser) and changes nothing', async () => {
     const alice = await pds().createAccount('alice');
     const jar = new CookieJar();
-    const { callbackUrl } = await authorizeWithBluesky({ baseUrl: server.baseUrl(), handle: alice.handle, password: alice.password, returnTo: '/account', cookieJar: jar });
+    const { callbackUrl } = await authorizeWithBluesky({
+      baseUrl: server.baseUrl(),
+      handle: alice.handle,
+      password: alice.password,
+      returnTo: '/account',
+      cookieJar: jar,
+    });
     const first = await deliverCallback(callbackUrl, jar);
     expect(first.status).toBe(303);
     expect(first.location).toBe(`${server.baseUrl()}/account`);

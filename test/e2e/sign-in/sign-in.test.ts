@@ -10,7 +10,12 @@ const { server, pds, logs } = useSignInServer('e2e-sign-in');
 describe('Sign in with Bluesky', () => {
   it('signs a person in with their PDS: the account is their DID, the handle theirs, the browser sent to return_to', async () => {
     const alice = await pds().createAccount('alice');
-    const { cookie, finalUrl } = await signInWithBluesky({ baseUrl: server.baseUrl(), handle: alice.handle, password: alice.password, returnTo: '/device?user_code=ABCD-EFGH' });
+    const { cookie, finalUrl } = await signInWithBluesky({
+      baseUrl: server.baseUrl(),
+      handle: alice.handle,
+      password: alice.password,
+      returnTo: '/device?user_code=ABCD-EFGH',
+    });
     expect(finalUrl).toBe(`${server.baseUrl()}/device?user_code=ABCD-EFGH`);
     const session = await readWebSession(server.app.ctx(), cookie);
     expect(session).toEqual({ accountId: alice.did, handle: alice.handle, expiresAt: expect.any(Number) });
@@ -33,7 +38,9 @@ describe('Sign in with Bluesky', () => {
     expect(answer.status).toBe(303);
     expect(answer.location).toBe(`${server.baseUrl()}/account`);
     expect(answer.headers['cache-control']).toBe('no-store');
-    expect(answer.headers['set-cookie']).toEqual([expect.stringMatching(/^lorebook_session=lbs_[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/; HttpOnly; SameSite=Lax$/)]);
+    expect(answer.headers['set-cookie']).toEqual([
+      expect.stringMatching(/^lorebook_session=lbs_[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
   });
 
   it('GET /auth/login without a handle is a plain sign-in form that carries return_to', async () => {

@@ -23,7 +23,11 @@ const logout = (cookie: string | undefined, accept = 'application/json') =>
 describe('The web session', () => {
   it('is read from the cookie: the account and its current handle; the store keeps only the hash', async () => {
     const { cookie, account } = await signedIn('alice');
-    expect(await readWebSession(server.app.ctx(), `other=1; ${cookie}`)).toEqual({ accountId: account, handle: 'alice.test', expiresAt: expect.any(Number) });
+    expect(await readWebSession(server.app.ctx(), `other=1; ${cookie}`)).toEqual({
+      accountId: account,
+      handle: 'alice.test',
+      expiresAt: expect.any(Number),
+    });
     const items = (await stored()).filter((item) => String(item.PK).startsWith('WEBSESS#'));
     expect(JSON.stringify(items)).not.toContain(cookie.split('=')[1]);
   });

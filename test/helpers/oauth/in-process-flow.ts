@@ -39,7 +39,12 @@ export interface ConnectedClient {
 }
 
 /** A registered client whose authorize request was judged valid and whose consent is shown, undecided. */
-export async function pendingConsent(ctx: AppContext, oauth: OAuthServer, person: SignedInPerson, client: ClientRequest): Promise<PendingConsent> {
+export async function pendingConsent(
+  ctx: AppContext,
+  oauth: OAuthServer,
+  person: SignedInPerson,
+  client: ClientRequest,
+): Promise<PendingConsent> {
   const { client_id: clientId } = await registerClient(ctx, oauth, {
     client_name: client.name,
     redirect_uris: [client.redirectUri],
@@ -49,7 +54,13 @@ export async function pendingConsent(ctx: AppContext, oauth: OAuthServer, person
   const verdict = await judgeAuthorizeRequest(
     ctx,
     oauth,
-    new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: client.redirectUri, code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
+    new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: client.redirectUri,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    }),
   );
   if (!verdict.ok) throw verdict.error;
   const { consentSecret } = await showConsent(ctx, oauth, person, verdict.request);
@@ -57,7 +68,12 @@ export async function pendingConsent(ctx: AppContext, oauth: OAuthServer, person
 }
 
 /** As pendingConsent, then approved: the code the client's redirect URI receives. */
-export async function approvedCode(ctx: AppContext, oauth: OAuthServer, person: SignedInPerson, client: ClientRequest): Promise<ApprovedCode> {
+export async function approvedCode(
+  ctx: AppContext,
+  oauth: OAuthServer,
+  person: SignedInPerson,
+  client: ClientRequest,
+): Promise<ApprovedCode> {
   const pending = await pendingConsent(ctx, oauth, person, client);
   const answer = await answerConsent(ctx, oauth, person, pending.secret, true);
   return { ...pending, code: new URL(answer.redirectTo).searchParams.get('code') ?? '' };
@@ -65,12 +81,26 @@ export async function approvedCode(ctx: AppContext, oauth: OAuthServer, person: 
 
 /** The token request exchanging an approved code, as `clientId` (default: the client it was issued to). */
 export const exchangeForm = (approved: ApprovedCode, clientId: string = approved.clientId): URLSearchParams =>
-  new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: approved.code, code_verifier: approved.pkce.verifier, redirect_uri: approved.redirectUri });
+  new URLSearchParams({
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code: approved.code,
+    code_verifier: approved.pkce.verifier,
+    redirect_uri: approved.redirectUri,
+  });
 
 /** As approvedCode, then the code exchanged: the first token set and the grant it belongs to (found in `state`). */
-export async function connectedClient(ctx: AppContext, oauth: OAuthServer, person: SignedInPerson, client: ClientRequest, state: () => Promise<StoredState>): Promise<ConnectedClient> {
+export async function connectedClient(
+  ctx: AppContext,
+  oauth: OAuthServer,
+  person: SignedInPerson,
+  client: ClientRequest,
+  state: () => Promise<StoredState>,
+): Promise<ConnectedClient> {
   const approved = await approvedCode(ctx, oauth, person, client);
   const tokens = await tokenRequest(ctx, oauth, exchangeForm(approved));
-  const grant = (await state()).find((item) => item.client_id === approved.clientId && String(item.PK).startsWith('GRANT#') && item.SK === 'META');
+  const grant = (await state()).find(
+    (item) => item.client_id === approved.clientId && String(item.PK).startsWith('GRANT#') && item.SK === 'META',
+  );
   return { clientId: approved.clientId, grantId: String(grant?.grant_id), tokens };
 }

@@ -45,7 +45,12 @@ async function answer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };
 }
 
-export async function post(baseUrl: string, path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Answer> {
+export async function post(
+  baseUrl: string,
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return answer(
     await fetch(`${baseUrl}${path}`, {
       method: 'POST',
@@ -61,7 +66,13 @@ export async function get(baseUrl: string, pathAndQuery: string, cookie?: string
 }
 
 export async function registerClient(baseUrl: string, metadata: Record<string, unknown>): Promise<Answer> {
-  return answer(await fetch(`${baseUrl}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(metadata) }));
+  return answer(
+    await fetch(`${baseUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(metadata),
+    }),
+  );
 }
 
 export interface AuthorizeParams {
@@ -102,16 +113,30 @@ export interface Client {
 }
 
 export async function newClient(baseUrl: string, name = `app-${randomBytes(4).toString('hex')}`): Promise<Client> {
-  const redirectUri = `http://127.0.0.1:${40000 + randomBytes(2).readUInt16BE() % 20000}/callback`;
+  const redirectUri = `http://127.0.0.1:${40000 + (randomBytes(2).readUInt16BE() % 20000)}/callback`;
   const registered = await registerClient(baseUrl, { client_name: name, redirect_uris: [redirectUri] });
   if (registered.status !== 201) throw new Error(`registration refused: ${registered.text}`);
   return { client_id: String(registered.json().client_id), redirect_uri: redirectUri };
 }
 
 /** Authorize + consent (approve): the authorization code and the PKCE pair it is bound to. */
-export async function authorizationCode(baseUrl: string, person: Person, client: Client): Promise<{ code: string; pkce: Pkce; location: URL }> {
+export async function authorizationCode(
+  baseUrl: string,
+  person: Person,
+  client: Client,
+): Promise<{ code: string; pkce: Pkce; location: URL }> {
   const pkce = pkcePair();
-  const page = await get(baseUrl, authorizePath({ client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge: pkce.challenge, resource: `${baseUrl}/mcp`, state: 'st' }), person.cookie);
+  const page = await get(
+    baseUrl,
+    authorizePath({
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uri,
+      code_challenge: pkce.challenge,
+      resource: `${baseUrl}/mcp`,
+      state: 'st',
+    }),
+    person.cookie,
+  );
   if (page.status !== 200) throw new Error(`no consent page: ${page.status} ${page.text.slice(0, 300)}`);
   const approved = await decide(baseUrl, person.cookie, consentSecretOf(page.text), 'approve');
   const location = new URL(approved.headers.get('location') ?? '');
@@ -120,8 +145,22 @@ export async function authorizationCode(baseUrl: string, person: Person, client:
   return { code, pkce, location };
 }
 
-export const exchange = (baseUrl: string, client: Client, code: string, verifier: string, extra: Record<string, string> = {}): Promise<Answer> =>
-  post(baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: client.redirect_uri, code_verifier: verifier, client_id: client.client_id, resource: `${baseUrl}/mcp`, ...extra });
+export const exchange = (
+  baseUrl: string,
+  client: Client,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+): Promise<Answer> =>
+  post(baseUrl, '/oauth/token', {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: client.redirect_uri,
+    code_verifier: verifier,
+    client_id: client.client_id,
+    resource: `${baseUrl}/mcp`,
+    ...extra,
+  });
 
 export const refreshWith = (baseUrl: string, client: Client, refreshToken: string): Promise<Answer> =>
   post(baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: client.client_id });
@@ -131,7 +170,12 @@ export async function callListNotifications(baseUrl: string, accessToken: string
   return answer(
     await fetch(`${baseUrl}${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18', Authorization: `Bearer ${accessToken}` },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2025-06-18',
+        Authorization: `Bearer ${accessToken}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_notifications', arguments: {} } }),
     }),
   );

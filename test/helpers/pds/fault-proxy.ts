@@ -37,7 +37,9 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-type Rule = { kind: 'fault'; fault: Fault } | { kind: 'hold'; held: HeldRequest & { handle(req: IncomingMessage, res: ServerResponse): void } };
+type Rule =
+  | { kind: 'fault'; fault: Fault }
+  | { kind: 'hold'; held: HeldRequest & { handle(req: IncomingMessage, res: ServerResponse): void } };
 
 export async function startFaultProxy(target: { port: number }): Promise<FaultProxy> {
   const rules = new Map<string, Rule[]>();

@@ -39,7 +39,10 @@ export interface BlueskyFixture {
   /** A Bluesky client for lorebook's account, through the proxy. */
   client(options?: { appPassword?: string; requestTimeoutMs?: number }): BlueskyClient;
   /** An announcer through the proxy; its log lines are collected in `logs`. */
-  announcer(settings?: Partial<AnnounceSettings>, options?: { appPassword?: string; requestTimeoutMs?: number }): Announcer & { logs: string[]; port: BlueskyClient };
+  announcer(
+    settings?: Partial<AnnounceSettings>,
+    options?: { appPassword?: string; requestTimeoutMs?: number },
+  ): Announcer & { logs: string[]; port: BlueskyClient };
   /** Every post of the account, read from the PDS directly (listRecords, paged). */
   posts(): Promise<PostRecord[]>;
   /** The posts whose link card points at the story. */
@@ -77,7 +80,12 @@ export function useBluesky(): BlueskyFixture {
     const all: PostRecord[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const { data } = await reader.com.atproto.repo.listRecords({ repo: need(account).did, collection: 'app.bsky.feed.post', limit: 100, cursor });
+      const { data } = await reader.com.atproto.repo.listRecords({
+        repo: need(account).did,
+        collection: 'app.bsky.feed.post',
+        limit: 100,
+        cursor,
+      });
       all.push(...(data.records as unknown as PostRecord[]));
       cursor = data.cursor;
       if (cursor === undefined || data.records.length === 0) break;
@@ -102,7 +110,10 @@ export function useBluesky(): BlueskyFixture {
  * The suite's AppContext with announcing on: publish and friends start an attempt after commit.
  * `ctx.announcing` is there as `npm start` has it, so a sweep schedule hears of retries owed.
  */
-export function withAnnouncing(base: AppContext, announcer: Announcer): { ctx: AppContext & { announcing: AnnounceSoon }; idle(): Promise<void> } {
+export function withAnnouncing(
+  base: AppContext,
+  announcer: Announcer,
+): { ctx: AppContext & { announcing: AnnounceSoon }; idle(): Promise<void> } {
   const ctx = { ...base } as AppContext & { announcing: AnnounceSoon };
   const announcing = announceSoonWith(ctx, announcer);
   ctx.announcing = announcing;

@@ -92,7 +92,13 @@ export async function authorizeWithBluesky(options: SignInOptions): Promise<{ ca
 
   const back = await send('GET', new URL(url, pds).href, {
     jar,
-    headers: { accept: 'text/html', referer: authorizeUrl, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+    headers: {
+      accept: 'text/html',
+      referer: authorizeUrl,
+      'sec-fetch-site': 'same-origin',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+    },
   });
   if (back.status !== 303 || back.location === undefined) throw new SignInRefused('PDS redirect back', back);
   options.onStep?.('PDS', performance.now() - began);
@@ -109,6 +115,7 @@ export async function signInWithBluesky(options: SignInOptions): Promise<{ cooki
   const { callbackUrl, jar } = await authorizeWithBluesky(options);
   const answer = await deliverCallback(callbackUrl, jar);
   const session = jar.get(options.baseUrl, SESSION_COOKIE);
-  if (answer.status !== 303 || answer.location === undefined || session === undefined) throw new SignInRefused('lorebook /auth/callback', answer);
+  if (answer.status !== 303 || answer.location === undefined || session === undefined)
+    throw new SignInRefused('lorebook /auth/callback', answer);
   return { cookie: `${SESSION_COOKIE}=${session}`, finalUrl: answer.location };
 }

@@ -60,7 +60,9 @@ describe('ensureAccount is safe to call on every sign-in', () => {
     const erin = caller('erin');
     const created = await ensureAccount(app.ctx(), erin);
     const answers = await Promise.all(
-      ['erin-a.test', 'erin-b.test', 'erin-a.test', 'erin-b.test'].map((handle) => ensureAccount(app.ctx(), { account: erin.account, handle })),
+      ['erin-a.test', 'erin-b.test', 'erin-a.test', 'erin-b.test'].map((handle) =>
+        ensureAccount(app.ctx(), { account: erin.account, handle }),
+      ),
     );
     const items = await accountItems(erin.account);
     expect(items).toHaveLength(1);
@@ -82,7 +84,12 @@ describe('ensureAccount is safe to call on every sign-in', () => {
         if (!injected && /^Update(Item)?Command$/.test(String(context.commandName))) {
           injected = true;
           await other.send(
-            new UpdateCommand({ TableName: tableName, Key: accountKey(frank.account), UpdateExpression: 'SET handle = :h', ExpressionAttributeValues: { ':h': 'frank-elsewhere.test' } }),
+            new UpdateCommand({
+              TableName: tableName,
+              Key: accountKey(frank.account),
+              UpdateExpression: 'SET handle = :h',
+              ExpressionAttributeValues: { ':h': 'frank-elsewhere.test' },
+            }),
           );
         }
         return next(args);

@@ -57,7 +57,12 @@ describe('edit_story is safe to deliver twice', () => {
 
   it('the same op_id with a different edit is idempotency_key_reused and writes nothing', async () => {
     const slug = await published('Edit op reused');
-    await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Edit op reused', { extra: 'A.' }), kind: 'rephrase', op_id: 'op-reused' });
+    await editStory(app.ctx(), alice, {
+      slug,
+      markdown: storyTitled('Edit op reused', { extra: 'A.' }),
+      kind: 'rephrase',
+      op_id: 'op-reused',
+    });
     const before = await app.allItems();
     const error = await refusal(
       editStory(app.ctx(), alice, { slug, markdown: storyTitled('Edit op reused', { extra: 'B.' }), kind: 'rephrase', op_id: 'op-reused' }),
@@ -69,7 +74,12 @@ describe('edit_story is safe to deliver twice', () => {
   it('an identical edit with an op_id records the op and changes no story item', async () => {
     const slug = await published('Identical with op');
     const before = await app.state();
-    const answer = await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Identical with op'), kind: 'rephrase', op_id: 'op-noop' });
+    const answer = await editStory(app.ctx(), alice, {
+      slug,
+      markdown: storyTitled('Identical with op'),
+      kind: 'rephrase',
+      op_id: 'op-noop',
+    });
     expect(answer.revision).toBe(1);
     expect(await app.state()).toEqual(before);
     expect((await app.allItems()).some((item) => item.PK === 'OP#acct-alice' && item.SK === 'op-noop')).toBe(true);
@@ -103,14 +113,16 @@ describe('edit_story never re-applies on top of a newer revision', () => {
     const results = await Promise.allSettled(
       // The base is named: without it each edit takes the revision it first reads, and one whose
       // parse finishes after the other's commit (parsing runs on a worker) reads revision 2.
-      ['X', 'Y'].map((tag) => editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: `Edit ${tag}.` }), kind: 'rephrase', base_revision: 1 })),
+      ['X', 'Y'].map((tag) =>
+        editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: `Edit ${tag}.` }), kind: 'rephrase', base_revision: 1 }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect((rejected.reason as LorebookError).code).toBe('revision_conflict');
   });
 
-  it('a hide landing between an edit\'s read and its write is kept: the story stays out of the feed', async () => {
+  it("a hide landing between an edit's read and its write is kept: the story stays out of the feed", async () => {
     const title = 'Hidden while being edited';
     const slug = await published(title, { visibility: 'private' });
     afterNextRead(app.ctx(), () => setVisibility(app.ctx(), alice, { slug, hidden: true }));
@@ -125,8 +137,12 @@ describe('edit_story never re-applies on top of a newer revision', () => {
   it('an identical edit with an op_id does not record "unchanged" when another edit lands before its op commits', async () => {
     const title = 'No-op raced by an edit';
     const slug = await published(title);
-    afterNextRead(app.ctx(), () => editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Raced in.' }), kind: 'rephrase' }));
-    const error = await refusal(editStory(app.ctx(), alice, { slug, markdown: storyTitled(title), kind: 'rephrase', op_id: 'op-noop-raced' }));
+    afterNextRead(app.ctx(), () =>
+      editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Raced in.' }), kind: 'rephrase' }),
+    );
+    const error = await refusal(
+      editStory(app.ctx(), alice, { slug, markdown: storyTitled(title), kind: 'rephrase', op_id: 'op-noop-raced' }),
+    );
     expect(error.code).toBe('revision_conflict');
     expect((await app.allItems()).some((item) => item.PK === 'OP#acct-alice' && item.SK === 'op-noop-raced')).toBe(false);
   });
@@ -145,7 +161,9 @@ describe('edit_story refuses bad input and writes nothing', () => {
   it('an edit by someone other than the author is forbidden on a public story', async () => {
     const slug = await published('Not yours to edit');
     const before = await app.allItems();
-    const error = await refusal(editStory(app.ctx(), bob, { slug, markdown: storyTitled('Not yours to edit', { extra: 'X.' }), kind: 'rephrase' }));
+    const error = await refusal(
+      editStory(app.ctx(), bob, { slug, markdown: storyTitled('Not yours to edit', { extra: 'X.' }), kind: 'rephrase' }),
+    );
     expect(error.code).toBe('forbidden');
     expect(await app.allItems()).toEqual(before);
   });
@@ -154,7 +172,11 @@ describe('edit_story refuses bad input and writes nothing', () => {
     const slug = await published('Private and not yours', { visibility: 'private' });
     const before = await app.allItems();
     const error = await refusal(
-      editStory(app.ctx(), bob, { slug, markdown: storyTitled('Private and not yours', { visibility: 'private', extra: 'X.' }), kind: 'rephrase' }),
+      editStory(app.ctx(), bob, {
+        slug,
+        markdown: storyTitled('Private and not yours', { visibility: 'private', extra: 'X.' }),
+        kind: 'rephrase',
+      }),
     );
     expect(error.code).toBe('not_found');
     expect(await app.allItems()).toEqual(before);
@@ -173,7 +195,14 @@ describe('edit_story refuses bad input and writes nothing', () => {
     if ('markdownDate' in variant) markdown = markdown.replace('date: 2026-10-14', `date: ${variant.markdownDate}`);
     if ('bigMarkdown' in variant) markdown += 'x'.repeat(70 * 1024);
     const before = await app.allItems();
-    const error = await refusal(editStory(app.ctx(), alice, { slug, markdown, kind: 'kind' in variant ? variant.kind : 'rephrase', ...('note' in variant ? { note: variant.note } : {}) }));
+    const error = await refusal(
+      editStory(app.ctx(), alice, {
+        slug,
+        markdown,
+        kind: 'kind' in variant ? variant.kind : 'rephrase',
+        ...('note' in variant ? { note: variant.note } : {}),
+      }),
+    );
     expect(error.code).toBe(code);
     expect(await app.allItems()).toEqual(before);
   });
@@ -233,7 +262,12 @@ describe('edit_story keeps the feed, the announce queue and the notifications in
     await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Reworded.' }), kind: 'rephrase' });
     const outbox = async () => (await app.state()).filter((item) => item.PK === 'OUTBOX' && String(item.SK).includes(slug));
     expect(await outbox()).toEqual([]);
-    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Fixed step 2.' }), kind: 'correction', note: 'Step 2 was wrong.' });
+    await editStory(app.ctx(), alice, {
+      slug,
+      markdown: storyTitled(title, { extra: 'Fixed step 2.' }),
+      kind: 'correction',
+      note: 'Step 2 was wrong.',
+    });
     const events = await outbox();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ kind: 'correction', revision: 3, note: 'Step 2 was wrong.', recipients: [bob.account] });
@@ -266,8 +300,12 @@ describe('edit_story answers how many reproducers it tells (notified)', () => {
   it('a correction answers the number of reproducers; a rephrase, an addition and a correction nobody reproduced answer 0', async () => {
     const title = 'Counted for its reproducers';
     const slug = await reproduced(title);
-    expect((await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Reworded.' }), kind: 'rephrase' })).notified).toBe(0);
-    expect((await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'More.' }), kind: 'addition' })).notified).toBe(0);
+    expect(
+      (await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Reworded.' }), kind: 'rephrase' })).notified,
+    ).toBe(0);
+    expect((await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'More.' }), kind: 'addition' })).notified).toBe(
+      0,
+    );
     expect(await editStory(app.ctx(), alice, correction(slug, title))).toMatchObject({ revision: 4, notified: 2 });
     const lonely = await published('Corrected with nobody to tell');
     expect((await editStory(app.ctx(), alice, correction(lonely, 'Corrected with nobody to tell'))).notified).toBe(0);

@@ -80,7 +80,13 @@ describe('get_story shows a public story to everyone', () => {
     const story = await getStory(app.ctx(), undefined, { slug });
     expect(story).toMatchObject({ agent: 'claude-code', model: 'opus' });
     expect(story).not.toHaveProperty('image');
-    expect(Object.keys(await getStory(app.ctx(), undefined, { slug: (await publishStory(app.ctx(), alice, { markdown: storyTitled('Without an agent') })).slug }))).not.toContain('agent');
+    expect(
+      Object.keys(
+        await getStory(app.ctx(), undefined, {
+          slug: (await publishStory(app.ctx(), alice, { markdown: storyTitled('Without an agent') })).slug,
+        }),
+      ),
+    ).not.toContain('agent');
   });
 });
 
@@ -102,13 +108,23 @@ describe('get_story shows the history of a story', () => {
 
   it('a revision note and source are shown when the revision has them', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Noted revision') });
-    await updateStoredItem(app.ctx(), { PK: `STORY#${slug}`, SK: 'REV#000001' }, {
-      expression: 'SET note = :n, #source = :s',
-      names: { '#source': 'source' },
-      values: { ':n': 'Fixed the step order.', ':s': 'https://example.com/issue/1' },
-    });
+    await updateStoredItem(
+      app.ctx(),
+      { PK: `STORY#${slug}`, SK: 'REV#000001' },
+      {
+        expression: 'SET note = :n, #source = :s',
+        names: { '#source': 'source' },
+        values: { ':n': 'Fixed the step order.', ':s': 'https://example.com/issue/1' },
+      },
+    );
     const [revision] = (await getStory(app.ctx(), undefined, { slug })).revisions;
-    expect(revision).toStrictEqual({ revision: 1, kind: 'publish', note: 'Fixed the step order.', source: 'https://example.com/issue/1', at: expect.any(String) });
+    expect(revision).toStrictEqual({
+      revision: 1,
+      kind: 'publish',
+      note: 'Fixed the step order.',
+      source: 'https://example.com/issue/1',
+      at: expect.any(String),
+    });
   });
 
   it('a long history is read across Query pages', async () => {
@@ -134,10 +150,14 @@ describe('get_story shows the history of a story', () => {
   it('a revision whose TTL has passed (not yet deleted) leaves the history', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring revision') });
     await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring revision', { extra: 'Kept.' }) });
-    await updateStoredItem(app.ctx(), { PK: `STORY#${slug}`, SK: 'REV#000001' }, {
-      expression: 'SET expires_at = :e',
-      values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 },
-    });
+    await updateStoredItem(
+      app.ctx(),
+      { PK: `STORY#${slug}`, SK: 'REV#000001' },
+      {
+        expression: 'SET expires_at = :e',
+        values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 },
+      },
+    );
     app.advance(2 * 3600 * 1000);
     expect((await getStory(app.ctx(), undefined, { slug })).revisions.map((revision) => revision.revision)).toEqual([2]);
   });
@@ -155,7 +175,9 @@ describe('get_story shows the history of a story', () => {
 
   it('a story missing only its history is read a bounded number of times, then shown with an empty history', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Lost history') });
-    await app.ctx().store.client.send(new DeleteCommand({ TableName: app.ctx().store.tableName, Key: { PK: `STORY#${slug}`, SK: 'REV#000001' } }));
+    await app
+      .ctx()
+      .store.client.send(new DeleteCommand({ TableName: app.ctx().store.tableName, Key: { PK: `STORY#${slug}`, SK: 'REV#000001' } }));
     app.counter().reset();
     const story = await getStory(app.ctx(), undefined, { slug });
     expect(app.counter().snapshot()).toEqual({ BatchGetItem: 4, Query: 3 });
@@ -264,7 +286,10 @@ describe('get_story shows counts and the announce state as stored by the other u
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Counted story') });
     await updateStoryMeta(app.ctx(), slug, {
       expression: 'SET #c = :counts, reproducers = :r',
-      values: { ':counts': { worked: 2, partial: 1, failed: 0, has_problem: 3, no_problem: 4 }, ':r': new Set(['acct-x', 'acct-y', 'acct-z']) },
+      values: {
+        ':counts': { worked: 2, partial: 1, failed: 0, has_problem: 3, no_problem: 4 },
+        ':r': new Set(['acct-x', 'acct-y', 'acct-z']),
+      },
       names: { '#c': 'counts' },
     });
     const story = await getStory(app.ctx(), undefined, { slug });
@@ -282,7 +307,10 @@ describe('get_story shows counts and the announce state as stored by the other u
 
   it('a story off the queue with a last error is failed', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Failed announce') });
-    await updateStoryMeta(app.ctx(), slug, { expression: 'SET last_error = :e REMOVE GSI3PK, GSI3SK', values: { ':e': 'PDS answered 502' } });
+    await updateStoryMeta(app.ctx(), slug, {
+      expression: 'SET last_error = :e REMOVE GSI3PK, GSI3SK',
+      values: { ':e': 'PDS answered 502' },
+    });
     expect((await getStory(app.ctx(), undefined, { slug })).announce).toEqual({ state: 'failed', last_error: 'PDS answered 502' });
   });
 });
@@ -321,7 +349,10 @@ describe('get_story hides private and hidden stories from everyone but their aut
 
   it('an expired story (TTL passed, not yet deleted) is not_found', async () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Expiring story') });
-    await updateStoryMeta(app.ctx(), slug, { expression: 'SET expires_at = :e', values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 } });
+    await updateStoryMeta(app.ctx(), slug, {
+      expression: 'SET expires_at = :e',
+      values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 },
+    });
     app.advance(2 * 3600 * 1000);
     expect((await refusal(getStory(app.ctx(), alice, { slug }))).code).toBe('not_found');
   });

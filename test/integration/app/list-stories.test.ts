@@ -17,7 +17,10 @@ const bob = caller('bob');
 const FORTY_DAYS = 40 * 24 * 3600 * 1000;
 
 /** Every page in order, following cursors, with the size of each page. */
-async function allPages(who: Caller | undefined, input: ListStoriesInput): Promise<{ slugs: string[]; sizes: number[]; pages: StoryList[] }> {
+async function allPages(
+  who: Caller | undefined,
+  input: ListStoriesInput,
+): Promise<{ slugs: string[]; sizes: number[]; pages: StoryList[] }> {
   const pages: StoryList[] = [];
   let cursor: string | undefined;
   do {
@@ -26,7 +29,11 @@ async function allPages(who: Caller | undefined, input: ListStoriesInput): Promi
     cursor = page.cursor;
     expect(pages.length).toBeLessThan(50);
   } while (cursor !== undefined);
-  return { slugs: pages.flatMap((page) => page.stories.map((story) => story.slug)), sizes: pages.map((page) => page.stories.length), pages };
+  return {
+    slugs: pages.flatMap((page) => page.stories.map((story) => story.slug)),
+    sizes: pages.map((page) => page.stories.length),
+    pages,
+  };
 }
 
 const slugs = (list: StoryList): string[] => list.stories.map((story) => story.slug);
@@ -39,13 +46,25 @@ let hiddenSlug = '';
 async function publish(who: Caller, title: string, options: { visibility?: 'private' } = {}): Promise<string> {
   app.advance(1_000);
   const { slug } = await publishStory(app.ctx(), who, { markdown: storyTitled(title, options) });
-  published.push({ slug, author: who.account, listed: options.visibility !== 'private', month: new Date(app.ctx().store.now()).toISOString().slice(0, 7) });
+  published.push({
+    slug,
+    author: who.account,
+    listed: options.visibility !== 'private',
+    month: new Date(app.ctx().store.now()).toISOString().slice(0, 7),
+  });
   return slug;
 }
 
-const feedOrder = (): string[] => published.filter((story) => story.listed).map((story) => story.slug).reverse();
+const feedOrder = (): string[] =>
+  published
+    .filter((story) => story.listed)
+    .map((story) => story.slug)
+    .reverse();
 const authorOrder = (account: string, all: boolean): string[] =>
-  published.filter((story) => story.author === account && (all || story.listed)).map((story) => story.slug).reverse();
+  published
+    .filter((story) => story.author === account && (all || story.listed))
+    .map((story) => story.slug)
+    .reverse();
 
 beforeAll(async () => {
   await ensureAccount(app.ctx(), alice);
@@ -80,7 +99,10 @@ describe('list_stories without an author is the public feed, newest first', () =
       const { slugs: paged, sizes } = await allPages(undefined, { limit });
       expect(paged, `limit ${limit}`).toEqual(feedOrder());
       for (const size of sizes) expect(size).toBeLessThanOrEqual(limit);
-      expect(sizes.slice(0, -1).every((size) => size === limit), `limit ${limit}: ${sizes.join(',')}`).toBe(true);
+      expect(
+        sizes.slice(0, -1).every((size) => size === limit),
+        `limit ${limit}: ${sizes.join(',')}`,
+      ).toBe(true);
     }
   });
 
@@ -116,7 +138,22 @@ describe('list_stories without an author is the public feed, newest first', () =
     // Bob never signed in through ensureAccount: his id stands in for the handle.
     expect(bobStory?.author).toEqual({ account: 'acct-bob', handle: 'acct-bob' });
     expect(Object.keys(aliceStory ?? {}).sort()).toEqual(
-      ['author', 'checks', 'counts', 'date', 'has_check', 'published_at', 'reproducers_count', 'slug', 'stack', 'status', 'summary', 'tags', 'title', 'type'].sort(),
+      [
+        'author',
+        'checks',
+        'counts',
+        'date',
+        'has_check',
+        'published_at',
+        'reproducers_count',
+        'slug',
+        'stack',
+        'status',
+        'summary',
+        'tags',
+        'title',
+        'type',
+      ].sort(),
     );
     expect(aliceStory).toMatchObject({
       counts: { worked: 0, partial: 0, failed: 0 },
@@ -247,7 +284,10 @@ describe('list_stories while the feed changes', () => {
 
   it('a story whose TTL has passed (not yet deleted) leaves the feed and the author list', async () => {
     const slug = await publish(bob, 'Bob story that expires');
-    await updateStoryMeta(app.ctx(), slug, { expression: 'SET expires_at = :e', values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 } });
+    await updateStoryMeta(app.ctx(), slug, {
+      expression: 'SET expires_at = :e',
+      values: { ':e': epochSeconds(app.ctx().store.now()) + 3600 },
+    });
     expect(slugs(await listStories(app.ctx(), undefined, {}))).toContain(slug);
     app.advance(2 * 3600 * 1000);
     expect(slugs(await listStories(app.ctx(), undefined, {}))).not.toContain(slug);

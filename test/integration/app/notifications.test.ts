@@ -27,7 +27,11 @@ const BASE = Date.UTC(2026, 10, 1);
 const atSecond = (second: number): string => new Date(BASE + second * 1000).toISOString();
 
 /** `count` notifications for `recipient`, one per second from `from`; returns their ids oldest first. */
-async function deliver(recipient: Caller, count: number, options: { from?: number; extra?: Record<string, unknown>; fixture?: AppFixture } = {}): Promise<string[]> {
+async function deliver(
+  recipient: Caller,
+  count: number,
+  options: { from?: number; extra?: Record<string, unknown>; fixture?: AppFixture } = {},
+): Promise<string[]> {
   const items = Array.from({ length: count }, (_, index) => ({
     ...notificationItem({
       recipient: recipient.account,
@@ -43,7 +47,11 @@ async function deliver(recipient: Caller, count: number, options: { from?: numbe
     ...options.extra,
   }));
   const store = outside(options.fixture).store;
-  for (let start = 0; start < items.length; start += 100) await writeAtomically(store, items.slice(start, start + 100).map((item) => createItem(item)));
+  for (let start = 0; start < items.length; start += 100)
+    await writeAtomically(
+      store,
+      items.slice(start, start + 100).map((item) => createItem(item)),
+    );
   return items.map((item) => item.SK);
 }
 
@@ -157,7 +165,11 @@ describe('list_notifications pages through the caller’s inbox, newest first', 
   it.each([
     ['a cursor that is not base64url', { cursor: '***' }, ['cursor']],
     ['a cursor that decodes to something else', { cursor: encodeCursor('STORY#x') }, ['cursor']],
-    ['a cursor with characters base64url decoding would forgive', { cursor: `${encodeCursor('N#2026-11-01T00:00:00.000Z#0123456789abcdef')}=` }, ['cursor']],
+    [
+      'a cursor with characters base64url decoding would forgive',
+      { cursor: `${encodeCursor('N#2026-11-01T00:00:00.000Z#0123456789abcdef')}=` },
+      ['cursor'],
+    ],
     ['a limit of 0', { limit: 0 }, ['limit']],
     ['a limit of 101', { limit: 101 }, ['limit']],
     ['an unknown field', { all: true }, ['(input)']],

@@ -46,9 +46,7 @@ describe('publish_story is safe to deliver twice', () => {
   it('16 parallel deliveries of one op_id commit one change and the rest replay it', async () => {
     const markdown = storyTitled('Same op sixteen times');
     app.counter().reset();
-    const answers = await Promise.all(
-      Array.from({ length: 16 }, () => publishStory(app.ctx(), alice, { markdown, op_id: 'op-sixteen' })),
-    );
+    const answers = await Promise.all(Array.from({ length: 16 }, () => publishStory(app.ctx(), alice, { markdown, op_id: 'op-sixteen' })));
     const withoutFlag = ({ replayed: _flag, ...answer }: (typeof answers)[number]) => answer;
     for (const answer of answers) expect(withoutFlag(answer)).toEqual(withoutFlag(answers[0]!));
     expect(answers.filter((answer) => answer.replayed !== true)).toHaveLength(1);
@@ -91,8 +89,10 @@ describe('publish_story keeps what a republish must not touch', () => {
       reproducible: false,
       stack: ['debian', 'node'],
       narrative: 'Screenshots from our CI render every label as boxes. The same page looks fine on a laptop.',
-      what_i_tried: '1. Installed fonts-dejavu — no change.\n2. Set FONTCONFIG_PATH to /etc/fonts — no change.\n3. Ran fc-cache -f before the tests — boxes became slightly different boxes.\n4. Switched to the new headless mode — same result.',
-      what_i_need: 'Which package or setting makes Debian\'s Chromium use system fonts when run as root in a container?\nA definite "it can\'t" is a useful answer too.',
+      what_i_tried:
+        '1. Installed fonts-dejavu — no change.\n2. Set FONTCONFIG_PATH to /etc/fonts — no change.\n3. Ran fc-cache -f before the tests — boxes became slightly different boxes.\n4. Switched to the new headless mode — same result.',
+      what_i_need:
+        'Which package or setting makes Debian\'s Chromium use system fonts when run as root in a container?\nA definite "it can\'t" is a useful answer too.',
     };
     const before = await app.state();
     const second = await publishStory(app.ctx(), alice, { parts });
@@ -148,7 +148,9 @@ describe('publish_story refuses bad input with a typed error and writes nothing'
 describe('publish_story targets and lists exactly what it names', () => {
   it('an explicit slug that names no story is not_found: publishing never creates a story under a made-up key', async () => {
     const before = await app.allItems();
-    const error = await refusal(publishStory(app.ctx(), alice, { markdown: storyTitled('Never published'), slug: '2026-10-14-never-published' }));
+    const error = await refusal(
+      publishStory(app.ctx(), alice, { markdown: storyTitled('Never published'), slug: '2026-10-14-never-published' }),
+    );
     expect(error.code).toBe('not_found');
     expect(await app.allItems()).toEqual(before);
   });
@@ -173,4 +175,3 @@ describe('publish_story targets and lists exactly what it names', () => {
     expect(await months()).toContain(privateMonth);
   });
 });
-

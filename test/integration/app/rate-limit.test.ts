@@ -81,9 +81,12 @@ describe('per-account rate limit: 100 calls a minute, held in one DynamoDB windo
     expect(refused).toHaveLength(1);
     expect(refused[0]?.retryAfterMs).toBe(59_000);
     // Every allowed call saw its own count: the remaining values are 0..99, each once.
-    expect(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 100 }, (_, i) => i),
-    );
+    expect(
+      decisions
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 100 }, (_, i) => i));
   });
 
   it('two tokens of one account share one budget, whichever instance serves them (a new token does not reset it)', async () => {

@@ -147,7 +147,9 @@ describe('report_check keeps one check per account', () => {
   it('64 distinct accounts checking in parallel count exactly 64', async () => {
     const slug = await published('Sixty-four checkers');
     await Promise.all(
-      Array.from({ length: 64 }, (_, i) => reportCheck(app.ctx(), caller(`checker-${i}`), { slug, result: i % 2 === 0 ? 'has_problem' : 'no_problem' })),
+      Array.from({ length: 64 }, (_, i) =>
+        reportCheck(app.ctx(), caller(`checker-${i}`), { slug, result: i % 2 === 0 ? 'has_problem' : 'no_problem' }),
+      ),
     );
     expect(await checkCounts(slug)).toEqual({ has_problem: 32, no_problem: 32 });
   });

@@ -131,7 +131,13 @@ describe('set_visibility is safe to deliver twice', () => {
     // (Expired by the app's clock only, so DynamoDB Local's own TTL sweep cannot remove it first.)
     const expiresAt = epochSeconds(ctx.store.now()) + 60;
     await writeAtomically(ctx.store, [
-      replaceItem({ ...opKey(alice.account, 'op-expired'), tool: 'set_visibility', fingerprint: 'v1:other-arguments', outcome: { stale: true }, expires_at: expiresAt }),
+      replaceItem({
+        ...opKey(alice.account, 'op-expired'),
+        tool: 'set_visibility',
+        fingerprint: 'v1:other-arguments',
+        outcome: { stale: true },
+        expires_at: expiresAt,
+      }),
     ]);
     app.advance(120_000);
     const answer = await setVisibility(ctx, alice, { slug, hidden: true, op_id: 'op-expired' });
@@ -216,7 +222,11 @@ describe('hiding takes a story out of the feed and off the announce queue (onto 
     const slug = await published('Month comes back');
     const month = String((await storyMeta(slug)).published_at).slice(0, 7);
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
-    await updateStoredItem(outside(), feedMonthsKey, { expression: 'DELETE #months :month', names: { '#months': 'months' }, values: { ':month': new Set([month]) } });
+    await updateStoredItem(outside(), feedMonthsKey, {
+      expression: 'DELETE #months :month',
+      names: { '#months': 'months' },
+      values: { ':month': new Set([month]) },
+    });
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     const months = (await app.state()).find((item) => item.PK === feedMonthsKey.PK && item.SK === feedMonthsKey.SK);
     expect(months?.months).toContain(month);
@@ -224,7 +234,11 @@ describe('hiding takes a story out of the feed and off the announce queue (onto 
 
   it('unhiding a story already posted lists it again without queueing a second announcement', async () => {
     const slug = await published('Posted before hiding');
-    await updateStoryMeta(outside(), slug, { expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK', names: { '#uri': 'bsky_uri' }, values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3posted' } });
+    await updateStoryMeta(outside(), slug, {
+      expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK',
+      names: { '#uri': 'bsky_uri' },
+      values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3posted' },
+    });
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     const meta = await storyMeta(slug);
@@ -235,7 +249,11 @@ describe('hiding takes a story out of the feed and off the announce queue (onto 
   it('hiding a posted story queues the deletion of its post, due now', async () => {
     const slug = await published('Posted then hidden');
     const uri = 'at://did:plc:lorebook/app.bsky.feed.post/3hidden';
-    await updateStoryMeta(outside(), slug, { expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK', names: { '#uri': 'bsky_uri' }, values: { ':uri': uri } });
+    await updateStoryMeta(outside(), slug, {
+      expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK',
+      names: { '#uri': 'bsky_uri' },
+      values: { ':uri': uri },
+    });
     const at = new Date(app.ctx().store.now()).toISOString();
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
     const hidden = await storyMeta(slug);
@@ -260,7 +278,10 @@ describe('hiding takes a story out of the feed and off the announce queue (onto 
   it('unhiding a story still on the announce queue keeps its place in the queue', async () => {
     const slug = await published('Still queued while hidden');
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
-    await updateStoryMeta(outside(), slug, { expression: 'SET GSI3PK = :queue, GSI3SK = :due', values: { ':queue': 'ANNOUNCE', ':due': `2026-01-01T00:00:00.000Z#${slug}` } });
+    await updateStoryMeta(outside(), slug, {
+      expression: 'SET GSI3PK = :queue, GSI3SK = :due',
+      values: { ':queue': 'ANNOUNCE', ':due': `2026-01-01T00:00:00.000Z#${slug}` },
+    });
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     expect(await storyMeta(slug)).toMatchObject({ hidden: false, GSI3PK: 'ANNOUNCE', GSI3SK: `2026-01-01T00:00:00.000Z#${slug}` });
   });
@@ -282,7 +303,11 @@ describe('set_visibility against competing writes', () => {
     const slug = await published('Made public meanwhile', { visibility: 'private' });
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
     afterNextRead(app.ctx(), () =>
-      updateStoryMeta(outside(), slug, { expression: 'SET #visibility = :public', names: { '#visibility': 'visibility' }, values: { ':public': 'public' } }),
+      updateStoryMeta(outside(), slug, {
+        expression: 'SET #visibility = :public',
+        names: { '#visibility': 'visibility' },
+        values: { ':public': 'public' },
+      }),
     );
     const answer = await setVisibility(app.ctx(), alice, { slug, hidden: false });
     expect(answer).toEqual({ slug, hidden: false, visibility: 'public' });
@@ -303,7 +328,11 @@ describe('set_visibility against competing writes', () => {
     const slug = await published('Posted during unhide');
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
     afterNextRead(app.ctx(), () =>
-      updateStoryMeta(outside(), slug, { expression: 'SET #uri = :uri', names: { '#uri': 'bsky_uri' }, values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3race' } }),
+      updateStoryMeta(outside(), slug, {
+        expression: 'SET #uri = :uri',
+        names: { '#uri': 'bsky_uri' },
+        values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3race' },
+      }),
     );
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     const meta = await storyMeta(slug);

@@ -19,10 +19,16 @@ function story(title: string, tags: string[], stack: string[], options: { date?:
 
 beforeAll(async () => {
   // Published in this order, so the feed (newest first) is the reverse.
-  await publishStory(app.ctx(), alice, { markdown: story('Postgres advisory locks for cron jobs', ['postgres', 'cron'], ['python', 'postgres']) });
-  await publishStory(app.ctx(), alice, { markdown: story('Retry storms after a DynamoDB throttle', ['dynamodb', 'retries'], ['typescript', 'dynamodb']) });
+  await publishStory(app.ctx(), alice, {
+    markdown: story('Postgres advisory locks for cron jobs', ['postgres', 'cron'], ['python', 'postgres']),
+  });
+  await publishStory(app.ctx(), alice, {
+    markdown: story('Retry storms after a DynamoDB throttle', ['dynamodb', 'retries'], ['typescript', 'dynamodb']),
+  });
   await publishStory(app.ctx(), alice, { markdown: story('Flaky Chromium fonts in Debian CI', ['chromium', 'ci'], ['debian', 'node']) });
-  await publishStory(app.ctx(), alice, { markdown: story('A private note about DynamoDB', ['dynamodb'], ['typescript'], { visibility: 'private' }) });
+  await publishStory(app.ctx(), alice, {
+    markdown: story('A private note about DynamoDB', ['dynamodb'], ['typescript'], { visibility: 'private' }),
+  });
 });
 
 const titles = (page: { stories: Array<{ title: string }> }): string[] => page.stories.map((s) => s.title);
@@ -31,7 +37,11 @@ describe('search_stories', () => {
   it('an empty query lists the public stories newest first', async () => {
     const search = createStorySearch(app.ctx());
     const page = await search.search({});
-    expect(titles(page)).toEqual(['Flaky Chromium fonts in Debian CI', 'Retry storms after a DynamoDB throttle', 'Postgres advisory locks for cron jobs']);
+    expect(titles(page)).toEqual([
+      'Flaky Chromium fonts in Debian CI',
+      'Retry storms after a DynamoDB throttle',
+      'Postgres advisory locks for cron jobs',
+    ]);
     expect(page.total).toBe(3);
     expect(page.cursor).toBeUndefined();
   });

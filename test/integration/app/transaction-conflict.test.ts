@@ -77,4 +77,3 @@ describe('a throttled transaction is store trouble, not a conflict', () => {
     }
   });
 });
-

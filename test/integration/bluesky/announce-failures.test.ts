@@ -105,12 +105,18 @@ describe('a record at the story’s key that is not this story’s post', () => 
       url: 'https://elsewhere.test/post',
     });
 
-    expect(await announceStory(app.ctx(), announcer, slug)).toMatchObject({ outcome: 'retry_later', error: expect.stringMatching(/failed with 500/) });
+    expect(await announceStory(app.ctx(), announcer, slug)).toMatchObject({
+      outcome: 'retry_later',
+      error: expect.stringMatching(/failed with 500/),
+    });
     app.advance(TEST_ANNOUNCE_SETTINGS.backoffCapMs);
     expect(await announceStory(app.ctx(), announcer, slug)).toMatchObject({ outcome: 'failed', attempt: 2 });
 
     const announce = (await getStory(app.ctx(), alice, { slug })).announce;
-    expect(announce).toEqual({ state: 'failed', last_error: `a different record already sits at ${stranger.uri}, this story's record key; lorebook never overwrites it` });
+    expect(announce).toEqual({
+      state: 'failed',
+      last_error: `a different record already sits at ${stranger.uri}, this story's record key; lorebook never overwrites it`,
+    });
     expect(announcer.logs.some((line) => line.startsWith(`ANNOUNCE CONFLICT ${slug}`))).toBe(true);
     const [record, ...more] = await bsky.posts().then((posts) => posts.filter((post) => post.uri === stranger.uri));
     expect(more).toHaveLength(0);

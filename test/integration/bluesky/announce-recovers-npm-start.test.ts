@@ -45,34 +45,45 @@ afterAll(async () => {
 }, TEST_MS);
 
 describe('npm start behind a proxy that destroys every connection, then forwards again', () => {
-  it(`the story published during the outage is posted exactly once within ${RECOVERY_BOUND_MS / 1000} s of the restore; npm run sweep then finds nothing due or skipped`, async () => {
-    const { token, account } = await createToken(app.ctx(), { handle: 'alice', expiresInSeconds: 3600 });
-    const alice = { account, handle: 'alice' };
-    await (proxy as TcpFaultProxy).set('destroy');
-    const response = await fetch(`${(server as NpmStart).baseUrl}/v1/stories`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/markdown' },
-      body: storyTitled('Published while every connection was destroyed'),
-    });
-    expect(response.status).toBe(201);
-    const { slug } = (await response.json()) as { slug: string };
-    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
-    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'pending', last_error: expect.stringMatching(/could not be reached/) });
+  it(
+    `the story published during the outage is posted exactly once within ${RECOVERY_BOUND_MS / 1000} s of the restore; npm run sweep then finds nothing due or skipped`,
+    async () => {
+      const { token, account } = await createToken(app.ctx(), { handle: 'alice', expiresInSeconds: 3600 });
+      const alice = { account, handle: 'alice' };
+      await (proxy as TcpFaultProxy).set('destroy');
+      const response = await fetch(`${(server as NpmStart).baseUrl}/v1/stories`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'text/markdown' },
+        body: storyTitled('Published while every connection was destroyed'),
+      });
+      expect(response.status).toBe(201);
+      const { slug } = (await response.json()) as { slug: string };
+      await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+      expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({
+        state: 'pending',
+        last_error: expect.stringMatching(/could not be reached/),
+      });
 
-    await (proxy as TcpFaultProxy).set('forward');
-    const restoredAt = performance.now();
-    while ((await getStory(app.ctx(), alice, { slug })).announce.state !== 'posted' && performance.now() - restoredAt < RECOVERY_BOUND_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const posts = (await bsky.posts()).filter((post) => post.value.embed?.external.uri === `${(server as NpmStart).baseUrl}/s/${slug}`);
-    expect(posts, (server as NpmStart).output()).toHaveLength(1);
-    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
+      await (proxy as TcpFaultProxy).set('forward');
+      const restoredAt = performance.now();
+      while (
+        (await getStory(app.ctx(), alice, { slug })).announce.state !== 'posted' &&
+        performance.now() - restoredAt < RECOVERY_BOUND_MS
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const posts = (await bsky.posts()).filter((post) => post.value.embed?.external.uri === `${(server as NpmStart).baseUrl}/s/${slug}`);
+      expect(posts, (server as NpmStart).output()).toHaveLength(1);
+      expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
 
-    const childEnv: NodeJS.ProcessEnv = {};
-    for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) childEnv[name] = value;
-    Object.assign(childEnv, env(), { LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName });
-    const swept = await run('npm', ['run', '--silent', 'sweep', '--', '--json'], { env: childEnv, timeout: 60_000 });
-    expect(JSON.parse(swept.stdout)).toMatchObject({ due: 0, skipped: [] });
-    expect(await bsky.posts().then((all) => all.filter((post) => post.uri === posts[0]?.uri))).toHaveLength(1);
-  }, TEST_MS);
+      const childEnv: NodeJS.ProcessEnv = {};
+      for (const [name, value] of Object.entries(process.env))
+        if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) childEnv[name] = value;
+      Object.assign(childEnv, env(), { LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName });
+      const swept = await run('npm', ['run', '--silent', 'sweep', '--', '--json'], { env: childEnv, timeout: 60_000 });
+      expect(JSON.parse(swept.stdout)).toMatchObject({ due: 0, skipped: [] });
+      expect(await bsky.posts().then((all) => all.filter((post) => post.uri === posts[0]?.uri))).toHaveLength(1);
+    },
+    TEST_MS,
+  );
 });

@@ -62,7 +62,13 @@ function announcer(): Announcer & { logs: string[]; intervalMs: number } {
 
 /** Publishes through the hono app (POST /v1/stories), as an agent would; answers the slug. */
 async function publishOverHttp(ctx: Parameters<typeof createHttpApp>[0]['ctx'], title: string): Promise<string> {
-  const hono = createHttpApp({ ctx, search: createStorySearch(ctx), baseUrl: BASE_URL, allowedOrigins: [], clientAddress: () => '127.0.0.1' });
+  const hono = createHttpApp({
+    ctx,
+    search: createStorySearch(ctx),
+    baseUrl: BASE_URL,
+    allowedOrigins: [],
+    clientAddress: () => '127.0.0.1',
+  });
   const { token } = await createToken(ctx, { handle: 'alice', expiresInSeconds: 3600 });
   const response = await hono.request(`${BASE_URL}/v1/stories`, {
     method: 'POST',
@@ -100,29 +106,33 @@ const OUTAGES: { mode: ProxyMode; what: string; error: RegExp }[] = [
 
 describe('after an outage of any shape, the owed post goes out exactly once, soon after the PDS answers again', () => {
   for (const { mode, what, error } of OUTAGES) {
-    it(`${what}: published during it, posted once within ${RECOVERY_BOUND_MS / 1000} s of the restore by the npm start sweep timer (1 s backoff, 5 min interval)`, async () => {
-      const announcing = announcer();
-      const { ctx, idle } = withAnnouncing(app.ctx(), announcing);
-      await tcp().set(mode);
-      const schedule = scheduleAnnounceSweeps(ctx, announcing, announcing.intervalMs);
-      try {
-        const slug = await publishOverHttp(ctx, `Published while Bluesky was down with ${mode}`);
-        await idle();
-        expect(await stateOf(slug)).toEqual({ state: 'pending', last_error: expect.stringMatching(error) });
-        // The outage goes on for a while: the retries that fall in it fail too.
-        await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
-        expect(await stateOf(slug)).toMatchObject({ state: 'pending' });
+    it(
+      `${what}: published during it, posted once within ${RECOVERY_BOUND_MS / 1000} s of the restore by the npm start sweep timer (1 s backoff, 5 min interval)`,
+      async () => {
+        const announcing = announcer();
+        const { ctx, idle } = withAnnouncing(app.ctx(), announcing);
+        await tcp().set(mode);
+        const schedule = scheduleAnnounceSweeps(ctx, announcing, announcing.intervalMs);
+        try {
+          const slug = await publishOverHttp(ctx, `Published while Bluesky was down with ${mode}`);
+          await idle();
+          expect(await stateOf(slug)).toEqual({ state: 'pending', last_error: expect.stringMatching(error) });
+          // The outage goes on for a while: the retries that fall in it fail too.
+          await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+          expect(await stateOf(slug)).toMatchObject({ state: 'pending' });
 
-        await tcp().set('forward');
-        const restoredAt = performance.now();
-        await postedWithin(slug, restoredAt, RECOVERY_BOUND_MS);
-        await expectPostedOnce(slug);
-      } finally {
-        await schedule.stop();
-        await idle();
-        await tcp().set('forward');
-      }
-    }, SHAPE_TEST_MS);
+          await tcp().set('forward');
+          const restoredAt = performance.now();
+          await postedWithin(slug, restoredAt, RECOVERY_BOUND_MS);
+          await expectPostedOnce(slug);
+        } finally {
+          await schedule.stop();
+          await idle();
+          await tcp().set('forward');
+        }
+      },
+      SHAPE_TEST_MS,
+    );
   }
 });
 

@@ -91,7 +91,10 @@ describe('the session', () => {
     const signIns = bsky.proxy().seen(SIGN_IN);
     // The first refusal makes the session refresh and retry; the retry is refused too.
     bsky.proxy().inject(CREATE, { kind: 'status', status: 401, error: 'AuthenticationRequired' }, 2);
-    await expect(client.create(story('refused-session'))).rejects.toMatchObject({ kind: 'server', message: expect.stringMatching(/signs in again/) });
+    await expect(client.create(story('refused-session'))).rejects.toMatchObject({
+      kind: 'server',
+      message: expect.stringMatching(/signs in again/),
+    });
     expect(bsky.proxy().seen(SIGN_IN) - signIns).toBe(0);
     await client.create(story('refused-session'));
     expect(bsky.proxy().seen(SIGN_IN) - signIns).toBe(1);

@@ -87,7 +87,9 @@ describe('the story page of an announced story', () => {
     const [, did, rkey] = /^at:\/\/([^/]+)\/app\.bsky\.feed\.post\/(.+)$/.exec(uri ?? '') ?? [];
     const response = await hono.request(`${BASE_URL}/s/${slug}`, { headers: { host: 'lorebook.test' } });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain(`<a href="https://bsky.app/profile/${did}/post/${rkey}" rel="nofollow noopener">announced on Bluesky</a>`);
+    expect(await response.text()).toContain(
+      `<a href="https://bsky.app/profile/${did}/post/${rkey}" rel="nofollow noopener">announced on Bluesky</a>`,
+    );
   });
 
   it('a story whose announcement failed has no such link', async () => {
@@ -159,9 +161,13 @@ describe('getFeedSkeleton', () => {
 
   it('a server with no feed published yet lists no feed and refuses skeletons with a message that says what to do', async () => {
     const bare = createHttpApp({ ctx: app.ctx(), search: createStorySearch(app.ctx()), baseUrl: BASE_URL, allowedOrigins: [] });
-    const describeAnswer = await bare.request(`${BASE_URL}/xrpc/app.bsky.feed.describeFeedGenerator`, { headers: { host: 'lorebook.test' } });
+    const describeAnswer = await bare.request(`${BASE_URL}/xrpc/app.bsky.feed.describeFeedGenerator`, {
+      headers: { host: 'lorebook.test' },
+    });
     expect(await describeAnswer.json()).toEqual({ did: 'did:web:lorebook.test', feeds: [] });
-    const refused = await bare.request(`${BASE_URL}/xrpc/app.bsky.feed.getFeedSkeleton?feed=${encodeURIComponent(feed)}`, { headers: { host: 'lorebook.test' } });
+    const refused = await bare.request(`${BASE_URL}/xrpc/app.bsky.feed.getFeedSkeleton?feed=${encodeURIComponent(feed)}`, {
+      headers: { host: 'lorebook.test' },
+    });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: 'UnknownFeed', message: expect.stringContaining('BLUESKY_FEED_PUBLISHER_DID') });
   });

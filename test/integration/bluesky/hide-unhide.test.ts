@@ -66,7 +66,11 @@ describe('hide and unhide', () => {
     await editStory(ctx, alice, { slug, markdown: storyTitled('Made private after posting', { visibility: 'private' }), kind: 'rephrase' });
     await idle();
     expect(await bsky.postsFor(slug)).toHaveLength(0);
-    await editStory(ctx, alice, { slug, markdown: storyTitled('Made private after posting', { extra: 'Public again.' }), kind: 'addition' });
+    await editStory(ctx, alice, {
+      slug,
+      markdown: storyTitled('Made private after posting', { extra: 'Public again.' }),
+      kind: 'addition',
+    });
     await idle();
     const posts = await bsky.postsFor(slug);
     expect(posts.map((post) => post.uri)).toEqual([first?.uri]);
@@ -82,7 +86,11 @@ describe('hide and unhide', () => {
     await setVisibility(ctx, alice, { slug, hidden: true });
     await idle();
     expect(await bsky.postsFor(slug)).toHaveLength(1);
-    expect(await meta(slug)).toMatchObject({ bsky_uri: post?.uri, GSI3PK: 'ANNOUNCE', last_error: expect.stringMatching(/failed with 503/) });
+    expect(await meta(slug)).toMatchObject({
+      bsky_uri: post?.uri,
+      GSI3PK: 'ANNOUNCE',
+      last_error: expect.stringMatching(/failed with 503/),
+    });
 
     app.advance(TEST_ANNOUNCE_SETTINGS.backoffCapMs);
     const report = await sweepAnnouncements(app.ctx(), announcer);

@@ -31,7 +31,8 @@ interface Output {
 
 async function sweep(args: string[], extra: Record<string, string> = {}): Promise<Output> {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) env[name] = value;
   Object.assign(env, {
     LOREBOOK_DDB_ENDPOINT: testEndpoint(),
     LOREBOOK_TABLE: app.ctx().store.tableName,
@@ -56,57 +57,65 @@ const waitUntil = async (ms: number): Promise<void> => {
 };
 
 describe('the PDS is down at publish', () => {
-  it('publish succeeds and the announcement waits with its error; once the PDS is back, npm run sweep posts exactly once', async () => {
-    await bsky.pds().stop();
-    await bsky.proxy().down();
-    const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({ backoffBaseMs: 200 }));
-    const published = await publishStory(ctx, alice, { markdown: storyTitled('Published while the PDS was down') });
-    expect(published.revision).toBe(1);
-    await idle();
-    const waiting = (await getStory(app.ctx(), alice, { slug: published.slug })).announce;
-    expect(waiting).toEqual({ state: 'pending', last_error: expect.stringMatching(/could not be reached.*ECONNREFUSED/) });
+  it(
+    'publish succeeds and the announcement waits with its error; once the PDS is back, npm run sweep posts exactly once',
+    async () => {
+      await bsky.pds().stop();
+      await bsky.proxy().down();
+      const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({ backoffBaseMs: 200 }));
+      const published = await publishStory(ctx, alice, { markdown: storyTitled('Published while the PDS was down') });
+      expect(published.revision).toBe(1);
+      await idle();
+      const waiting = (await getStory(app.ctx(), alice, { slug: published.slug })).announce;
+      expect(waiting).toEqual({ state: 'pending', last_error: expect.stringMatching(/could not be reached.*ECONNREFUSED/) });
 
-    await bsky.pds().start();
-    await bsky.proxy().up();
-    const meta = (await app.state()).find((item) => item.PK === `STORY#${published.slug}` && item.SK === 'META');
-    await waitUntil(Date.parse(String(meta?.next_attempt_at)) + 10);
+      await bsky.pds().start();
+      await bsky.proxy().up();
+      const meta = (await app.state()).find((item) => item.PK === `STORY#${published.slug}` && item.SK === 'META');
+      await waitUntil(Date.parse(String(meta?.next_attempt_at)) + 10);
 
-    const swept = await sweep(['--json']);
-    expect(swept.code, swept.stderr).toBe(0);
-    expect(swept.stderr).toContain(`sweep: [1/1] ${published.slug}: posted at://`);
-    const report = JSON.parse(swept.stdout) as { due: number; outcomes: Record<string, number> };
-    expect(report).toMatchObject({ due: 1, outcomes: { posted: 1 } });
-    const posts = await bsky.postsFor(published.slug);
-    expect(posts).toHaveLength(1);
-    expect((await getStory(app.ctx(), alice, { slug: published.slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
+      const swept = await sweep(['--json']);
+      expect(swept.code, swept.stderr).toBe(0);
+      expect(swept.stderr).toContain(`sweep: [1/1] ${published.slug}: posted at://`);
+      const report = JSON.parse(swept.stdout) as { due: number; outcomes: Record<string, number> };
+      expect(report).toMatchObject({ due: 1, outcomes: { posted: 1 } });
+      const posts = await bsky.postsFor(published.slug);
+      expect(posts).toHaveLength(1);
+      expect((await getStory(app.ctx(), alice, { slug: published.slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
 
-    const again = await sweep([]);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain('sweep: 0 due');
-    expect(await bsky.postsFor(published.slug)).toHaveLength(1);
-  }, CLI_TEST_MS);
+      const again = await sweep([]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain('sweep: 0 due');
+      expect(await bsky.postsFor(published.slug)).toHaveLength(1);
+    },
+    CLI_TEST_MS,
+  );
 });
 
 describe('an operator retries a failed announcement by its slug', () => {
-  it('after a wrong app password failed it, npm run sweep -- --retry <slug> puts it back and posts it once', async () => {
-    const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({}, { appPassword: 'wrong-password' }));
-    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Failed then retried by hand') });
-    await idle();
-    expect((await getStory(app.ctx(), alice, { slug })).announce.state).toBe('failed');
+  it(
+    'after a wrong app password failed it, npm run sweep -- --retry <slug> puts it back and posts it once',
+    async () => {
+      const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({}, { appPassword: 'wrong-password' }));
+      const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Failed then retried by hand') });
+      await idle();
+      expect((await getStory(app.ctx(), alice, { slug })).announce.state).toBe('failed');
 
-    const swept = await sweep(['--retry', slug, '--json']);
-    expect(swept.code, swept.stderr).toBe(0);
-    expect(swept.stderr).toContain(`sweep: retry ${slug}: requeued`);
-    expect(JSON.parse(swept.stdout)).toMatchObject({ outcomes: { posted: 1 } });
-    const posts = await bsky.postsFor(slug);
-    expect(posts).toHaveLength(1);
-    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
+      const swept = await sweep(['--retry', slug, '--json']);
+      expect(swept.code, swept.stderr).toBe(0);
+      expect(swept.stderr).toContain(`sweep: retry ${slug}: requeued`);
+      expect(JSON.parse(swept.stdout)).toMatchObject({ outcomes: { posted: 1 } });
+      const posts = await bsky.postsFor(slug);
+      expect(posts).toHaveLength(1);
+      expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
 
-    // A story that is posted is not failed: nothing is requeued, nothing posted again.
-    const again = await sweep(['--retry', slug]);
-    expect(again.stderr).toContain(`sweep: retry ${slug}: not_failed (announce is posted)`);
-    expect(await bsky.postsFor(slug)).toHaveLength(1);
-  }, CLI_TEST_MS);
+      // A story that is posted is not failed: nothing is requeued, nothing posted again.
+      const again = await sweep(['--retry', slug]);
+      expect(again.stderr).toContain(`sweep: retry ${slug}: not_failed (announce is posted)`);
+      expect(await bsky.postsFor(slug)).toHaveLength(1);
+    },
+    CLI_TEST_MS,
+  );
 });
 
 describe('the publish answer never waits for Bluesky', () => {
@@ -141,23 +150,31 @@ describe('sweeps on a schedule (what npm start runs)', () => {
 });
 
 describe('npm run sweep as a command', () => {
-  it('--help says what it does and which settings it reads', async () => {
-    const help = await sweep(['--help']);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('usage: npm run sweep');
-    expect(help.stdout).toContain('BLUESKY_APP_PASSWORD');
-  }, CLI_TEST_MS);
+  it(
+    '--help says what it does and which settings it reads',
+    async () => {
+      const help = await sweep(['--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('usage: npm run sweep');
+      expect(help.stdout).toContain('BLUESKY_APP_PASSWORD');
+    },
+    CLI_TEST_MS,
+  );
 
-  it('with announcing off it says so and posts nothing (exit 1); a bad --limit is a usage error (exit 2)', async () => {
-    const off = await sweep([], { BLUESKY_SERVICE: '', BLUESKY_IDENTIFIER: '', BLUESKY_APP_PASSWORD: '' });
-    expect(off.code).toBe(1);
-    expect(off.stderr).toContain('Bluesky announcing is off');
-    const bad = await sweep(['--limit', '0']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--limit must be a whole number from 1 to 100');
-    const notASlug = await sweep(['--retry', 'not a slug']);
-    expect(notASlug.code).toBe(2);
-  }, CLI_TEST_MS);
+  it(
+    'with announcing off it says so and posts nothing (exit 1); a bad --limit is a usage error (exit 2)',
+    async () => {
+      const off = await sweep([], { BLUESKY_SERVICE: '', BLUESKY_IDENTIFIER: '', BLUESKY_APP_PASSWORD: '' });
+      expect(off.code).toBe(1);
+      expect(off.stderr).toContain('Bluesky announcing is off');
+      const bad = await sweep(['--limit', '0']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--limit must be a whole number from 1 to 100');
+      const notASlug = await sweep(['--retry', 'not a slug']);
+      expect(notASlug.code).toBe(2);
+    },
+    CLI_TEST_MS,
+  );
 });
 
 describe('npm run sweep says what it skipped and why, and judges due-ness at --now', () => {
@@ -171,65 +188,85 @@ describe('npm run sweep says what it skipped and why, and judges due-ness at --n
     last_error?: string;
   }
 
-  it('a retry waiting out its backoff: "1 waiting: next attempt in N s"; with --now past its time it is posted, once', async () => {
-    // A long backoff, so the retry is still waiting when the command runs.
-    const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({ backoffBaseMs: 240_000 }));
-    bsky.proxy().inject(CREATE, { kind: 'status', status: 503 });
-    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Waiting out its backoff') });
-    await idle();
-    const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
-    const next = String(meta?.next_attempt_at);
+  it(
+    'a retry waiting out its backoff: "1 waiting: next attempt in N s"; with --now past its time it is posted, once',
+    async () => {
+      // A long backoff, so the retry is still waiting when the command runs.
+      const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({ backoffBaseMs: 240_000 }));
+      bsky.proxy().inject(CREATE, { kind: 'status', status: 503 });
+      const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Waiting out its backoff') });
+      await idle();
+      const meta = (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
+      const next = String(meta?.next_attempt_at);
 
-    const text = await sweep([]);
-    expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/^sweep: 0 due; skipped 1 waiting: next attempt in \d+ s$/m);
-    expect(text.stderr).toContain(`sweep: skipped ${slug}: waiting: next attempt in`);
-    expect(text.stderr).toContain(`(at ${next}); last error: post:`);
-    const json = await sweep(['--json']);
-    const report = JSON.parse(json.stdout) as { due: number; skipped: Skip[] };
-    expect(report.due).toBe(0);
-    expect(report.skipped).toEqual([{ slug, reason: 'waiting', next_attempt_at: next, last_error: expect.stringMatching(/failed with 503/) }]);
-    expect(await bsky.postsFor(slug)).toHaveLength(0);
+      const text = await sweep([]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toMatch(/^sweep: 0 due; skipped 1 waiting: next attempt in \d+ s$/m);
+      expect(text.stderr).toContain(`sweep: skipped ${slug}: waiting: next attempt in`);
+      expect(text.stderr).toContain(`(at ${next}); last error: post:`);
+      const json = await sweep(['--json']);
+      const report = JSON.parse(json.stdout) as { due: number; skipped: Skip[] };
+      expect(report.due).toBe(0);
+      expect(report.skipped).toEqual([
+        { slug, reason: 'waiting', next_attempt_at: next, last_error: expect.stringMatching(/failed with 503/) },
+      ]);
+      expect(await bsky.postsFor(slug)).toHaveLength(0);
 
-    const later = await sweep(['--now', iso(Date.parse(next) + 1_000), '--json']);
-    expect(later.code, later.stderr).toBe(0);
-    expect(JSON.parse(later.stdout)).toMatchObject({ due: 1, outcomes: { posted: 1 }, skipped: [] });
-    const posts = await bsky.postsFor(slug);
-    expect(posts).toHaveLength(1);
-    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
-  }, CLI_TEST_MS);
+      const later = await sweep(['--now', iso(Date.parse(next) + 1_000), '--json']);
+      expect(later.code, later.stderr).toBe(0);
+      expect(JSON.parse(later.stdout)).toMatchObject({ due: 1, outcomes: { posted: 1 }, skipped: [] });
+      const posts = await bsky.postsFor(slug);
+      expect(posts).toHaveLength(1);
+      expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
+    },
+    CLI_TEST_MS,
+  );
 
-  it('a live claim: "1 claimed by a running worker since <time>"; with --now past its stale time it is taken over and posted once', async () => {
-    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Claimed by a running worker') });
-    const claimedAt = iso(Date.now());
-    // What the command's own settings would write: stale after 5 minutes.
-    const staleAt = iso(Date.parse(claimedAt) + 5 * 60_000);
-    await writeAtomically(app.ctx().store, [claimAnnounce({ slug, claimId: 'a-running-worker', claimedAt, staleAt })]);
+  it(
+    'a live claim: "1 claimed by a running worker since <time>"; with --now past its stale time it is taken over and posted once',
+    async () => {
+      const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Claimed by a running worker') });
+      const claimedAt = iso(Date.now());
+      // What the command's own settings would write: stale after 5 minutes.
+      const staleAt = iso(Date.parse(claimedAt) + 5 * 60_000);
+      await writeAtomically(app.ctx().store, [claimAnnounce({ slug, claimId: 'a-running-worker', claimedAt, staleAt })]);
 
-    const text = await sweep([]);
-    expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toContain(`sweep: 0 due; skipped 1 claimed by a running worker since ${claimedAt}`);
-    expect(text.stderr).toContain(`sweep: skipped ${slug}: claimed by a running worker since ${claimedAt} (taken over from ${staleAt} if it never finishes)`);
-    const json = JSON.parse((await sweep(['--json'])).stdout) as { due: number; skipped: Skip[] };
-    expect(json).toMatchObject({ due: 0, skipped: [{ slug, reason: 'claimed', claimed_since: claimedAt, stale_at: staleAt }] });
+      const text = await sweep([]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain(`sweep: 0 due; skipped 1 claimed by a running worker since ${claimedAt}`);
+      expect(text.stderr).toContain(
+        `sweep: skipped ${slug}: claimed by a running worker since ${claimedAt} (taken over from ${staleAt} if it never finishes)`,
+      );
+      const json = JSON.parse((await sweep(['--json'])).stdout) as { due: number; skipped: Skip[] };
+      expect(json).toMatchObject({ due: 0, skipped: [{ slug, reason: 'claimed', claimed_since: claimedAt, stale_at: staleAt }] });
 
-    const taken = await sweep(['--now', iso(Date.parse(staleAt) + 1_000), '--json']);
-    expect(taken.code, taken.stderr).toBe(0);
-    expect(JSON.parse(taken.stdout)).toMatchObject({ due: 1, outcomes: { posted: 1 }, results: [{ slug, outcome: 'posted', attempt: 2 }] });
-    const posts = await bsky.postsFor(slug);
-    expect(posts).toHaveLength(1);
-    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
-  }, CLI_TEST_MS);
+      const taken = await sweep(['--now', iso(Date.parse(staleAt) + 1_000), '--json']);
+      expect(taken.code, taken.stderr).toBe(0);
+      expect(JSON.parse(taken.stdout)).toMatchObject({
+        due: 1,
+        outcomes: { posted: 1 },
+        results: [{ slug, outcome: 'posted', attempt: 2 }],
+      });
+      const posts = await bsky.postsFor(slug);
+      expect(posts).toHaveLength(1);
+      expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
+    },
+    CLI_TEST_MS,
+  );
 
-  it('--now that is not an ISO time with a zone is a usage error (exit 2), and --help names it', async () => {
-    const bad = await sweep(['--now', 'tomorrow']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--now must be an ISO 8601 time with a time zone');
-    const local = await sweep(['--now', '2026-12-01T10:00:00']);
-    expect(local.code).toBe(2);
-    const help = await sweep(['--help']);
-    expect(help.stdout).toContain('--now <iso>');
-  }, CLI_TEST_MS);
+  it(
+    '--now that is not an ISO time with a zone is a usage error (exit 2), and --help names it',
+    async () => {
+      const bad = await sweep(['--now', 'tomorrow']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--now must be an ISO 8601 time with a time zone');
+      const local = await sweep(['--now', '2026-12-01T10:00:00']);
+      expect(local.code).toBe(2);
+      const help = await sweep(['--help']);
+      expect(help.stdout).toContain('--now <iso>');
+    },
+    CLI_TEST_MS,
+  );
 });
 
 describe('the sweep timer after a rate limit', () => {
@@ -243,7 +280,8 @@ describe('the sweep timer after a rate limit', () => {
     const before = bsky.proxy().seen(CREATE);
     const schedule = scheduleAnnounceSweeps(app.ctx(), announcer, 60_000);
     try {
-      for (let poll = 0; poll < 100 && bsky.proxy().seen(CREATE) === before; poll += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let poll = 0; poll < 100 && bsky.proxy().seen(CREATE) === before; poll += 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       // Long enough for several runs, were the timer to follow the queue's head (250 ms apart).
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       expect(bsky.proxy().seen(CREATE) - before).toBe(1);

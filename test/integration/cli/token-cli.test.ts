@@ -88,7 +88,9 @@ describe('npm run token against a running DynamoDB (LOREBOOK_DDB_ENDPOINT)', () 
     // The default lifetime is 30 days.
     expect(Date.parse(answer.expires_at as string) - Date.now()).toBeGreaterThan(29.9 * 86_400_000);
     const listed = JSON.parse((await token(['list', '--handle', 'bob', '--json'], env())).stdout) as { tokens: unknown[] };
-    expect(listed.tokens).toEqual([{ token_id: answer.token_id, client: 'ci', created_at: expect.any(String), expires_at: answer.expires_at }]);
+    expect(listed.tokens).toEqual([
+      { token_id: answer.token_id, client: 'ci', created_at: expect.any(String), expires_at: answer.expires_at },
+    ]);
   });
 
   it('refusals are clear and non-zero: unknown handle, bad handle, bad duration, unknown command', async () => {
@@ -113,7 +115,16 @@ describe('npm run token against a running DynamoDB (LOREBOOK_DDB_ENDPOINT)', () 
   it('--help says what each command does, the lifetimes, and how to use a token', async () => {
     const help = await token(['--help'], {}, 'npm');
     expect(help.code).toBe(0);
-    for (const text of ['create --handle', 'list --handle', 'revoke <token_id>', '--expires', '30d', 'Authorization: Bearer', 'claude mcp add', 'LOREBOOK_DDB_ENDPOINT']) {
+    for (const text of [
+      'create --handle',
+      'list --handle',
+      'revoke <token_id>',
+      '--expires',
+      '30d',
+      'Authorization: Bearer',
+      'claude mcp add',
+      'LOREBOOK_DDB_ENDPOINT',
+    ]) {
       expect(help.stdout).toContain(text);
     }
   });

@@ -78,7 +78,8 @@ describe('announcing from Lambda', () => {
     const meta = await readItem(app.ctx().store, storyKey(slug));
     expect(meta?.bsky_uri).toBe(posts[0]?.uri);
     // The stream function's own writes (claim, completion) come back as records: they change nothing.
-    for (const batch of batchesOf(await newStreamRecords(), 100)) expect(await handler({ Records: batch })).toEqual({ batchItemFailures: [] });
+    for (const batch of batchesOf(await newStreamRecords(), 100))
+      expect(await handler({ Records: batch })).toEqual({ batchItemFailures: [] });
     expect(await bluesky.postsFor(slug)).toHaveLength(1);
     expect(secrets.reads() - readsBefore).toBe(1);
   });
@@ -94,7 +95,7 @@ describe('announcing from Lambda', () => {
     expect(secrets.reads() - readsBefore).toBe(1);
   });
 
-  it('while the secret holds the stack\'s placeholder nothing is posted; once it is set, the next read after the recheck interval turns announcing on', async () => {
+  it("while the secret holds the stack's placeholder nothing is posted; once it is set, the next read after the recheck interval turns announcing on", async () => {
     secrets.set(UNSET_APP_PASSWORD);
     try {
       const readsBefore = secrets.reads();

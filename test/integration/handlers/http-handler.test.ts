@@ -65,7 +65,9 @@ describe('handlers/http.ts behind a Function URL', () => {
     const withoutRate = (items: Record<string, unknown>[]) => items.filter((item) => !String(item.PK).startsWith('RATE#'));
     expect(withoutRate(await app.allItems())).toEqual(withoutRate(before));
 
-    const story = answerOf<{ slug: string; title: string; revision: number }>(await client.callTool({ name: 'get_story', arguments: { slug: first.slug } }));
+    const story = answerOf<{ slug: string; title: string; revision: number }>(
+      await client.callTool({ name: 'get_story', arguments: { slug: first.slug } }),
+    );
     expect(story).toMatchObject({ slug: first.slug, title: 'Published through a Function URL', revision: 1 });
   });
 
@@ -73,7 +75,11 @@ describe('handlers/http.ts behind a Function URL', () => {
     const client = await mcpThroughFunctionUrl({ token });
     const markdown = storyTitled('Sixteen at once through a Function URL');
     const answers = await Promise.all(
-      Array.from({ length: 16 }, async () => answerOf<{ slug: string; replayed?: boolean }>(await client.callTool({ name: 'publish_story', arguments: { markdown, op_id: 'op-lambda-sixteen' } }))),
+      Array.from({ length: 16 }, async () =>
+        answerOf<{ slug: string; replayed?: boolean }>(
+          await client.callTool({ name: 'publish_story', arguments: { markdown, op_id: 'op-lambda-sixteen' } }),
+        ),
+      ),
     );
     expect(answers.filter((answer) => answer.replayed !== true)).toHaveLength(1);
     for (const answer of answers) expect({ ...answer, replayed: undefined }).toEqual({ ...answers[0], replayed: undefined });
@@ -92,7 +98,7 @@ describe('handlers/http.ts behind a Function URL', () => {
     expect(((await metadata.json()) as { resource: string }).resource).toBe(`${FUNCTION_URL}/mcp`);
   });
 
-  it('anonymous calls are rate limited by the Function URL event\'s sourceIp', async () => {
+  it("anonymous calls are rate limited by the Function URL event's sourceIp", async () => {
     const client = await mcpThroughFunctionUrl({ sourceIp: '198.51.100.23' });
     await client.callTool({ name: 'search_stories', arguments: { query: 'function url' } });
     const windows = (await app.allItems()).filter((item) => String(item.PK).startsWith('RATE#'));
@@ -103,7 +109,11 @@ describe('handlers/http.ts behind a Function URL', () => {
     const send = () =>
       functionUrlFetch(handler)(`${FUNCTION_URL}/v1/stories`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/markdown; charset=utf-8', 'Idempotency-Key': 'op-lambda-rest-1' },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'text/markdown; charset=utf-8',
+          'Idempotency-Key': 'op-lambda-rest-1',
+        },
         body: storyTitled('Published as markdown through a Function URL'),
       });
     const first = await send();
@@ -117,7 +127,11 @@ describe('handlers/http.ts behind a Function URL', () => {
   });
 
   it('a request for another host is refused before anything runs', async () => {
-    const answer = await functionUrlFetch(handler)('https://attacker.example/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const answer = await functionUrlFetch(handler)('https://attacker.example/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(answer.status).toBe(403);
   });
 });

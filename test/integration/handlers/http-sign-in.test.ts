@@ -57,7 +57,12 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
 
 function lambda(options: { extra?: NodeJS.ProcessEnv; recheckMs?: number } = {}) {
   const logs: string[] = [];
-  const handler = createHttpHandler({ env: env(options.extra), secrets: secrets.client(), log: (line) => void logs.push(line), ...(options.recheckMs === undefined ? {} : { secretRecheckMs: options.recheckMs }) });
+  const handler = createHttpHandler({
+    env: env(options.extra),
+    secrets: secrets.client(),
+    log: (line) => void logs.push(line),
+    ...(options.recheckMs === undefined ? {} : { secretRecheckMs: options.recheckMs }),
+  });
   return { fetch: functionUrlFetch(handler), logs };
 }
 
@@ -88,7 +93,7 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     expect(logs).toContainEqual(`lorebook: Sign in with Bluesky is on (production client): ${FUNCTION_URL}/auth/login`);
   });
 
-  it('the production client\'s metadata and JWKS are served at the Function URL: private_key_jwt, and only the public half of the key', async () => {
+  it("the production client's metadata and JWKS are served at the Function URL: private_key_jwt, and only the public half of the key", async () => {
     const { fetch } = lambda();
     const metadata = (await (await fetch(`${FUNCTION_URL}/oauth/client-metadata.json`)).json()) as Record<string, unknown>;
     expect(metadata).toMatchObject({
@@ -103,7 +108,7 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     expect(keys[0]?.d).toBeUndefined();
   });
 
-  it('the key\'s secret is read once across many invocations, concurrent first ones included', async () => {
+  it("the key's secret is read once across many invocations, concurrent first ones included", async () => {
     const before = secrets.reads();
     const { fetch, logs } = lambda();
     const first = await Promise.all(Array.from({ length: 8 }, () => fetch(`${FUNCTION_URL}/auth/login`, html)));
@@ -115,9 +120,13 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     expect(logs.filter((line) => line.includes('http cold start'))).toHaveLength(1);
   });
 
-  it('a device-flow start through the Function URL points at the Function URL\'s /device page', async () => {
+  it("a device-flow start through the Function URL points at the Function URL's /device page", async () => {
     const { fetch } = lambda();
-    const answer = await fetch(`${FUNCTION_URL}/v1/auth/device/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=lambda-test' });
+    const answer = await fetch(`${FUNCTION_URL}/v1/auth/device/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'client_id=lambda-test',
+    });
     expect(answer.status).toBe(200);
     const started = (await answer.json()) as { verification_uri: string; user_code: string };
     expect(started.verification_uri).toBe(`${FUNCTION_URL}/device`);
@@ -126,7 +135,11 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
   it('the OAuth server keeps LOREBOOK_OAUTH_PENDING_CLIENT_SECONDS: a client registered through the handler (twice: one client) expires after that long until it completes an authorization', async () => {
     const { fetch } = lambda();
     const register = () =>
-      fetch(`${FUNCTION_URL}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'lambda parity', redirect_uris: ['http://127.0.0.1:33418/callback'] }) });
+      fetch(`${FUNCTION_URL}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'lambda parity', redirect_uris: ['http://127.0.0.1:33418/callback'] }),
+      });
     const first = await register();
     expect(first.status).toBe(201);
     const registered = (await first.json()) as { client_id: string };
@@ -137,38 +150,67 @@ describe('Sign in with Bluesky on Lambda, the key read from Secrets Manager', ()
     expect(client.expires_at - client.client_id_issued_at).toBe(PENDING_CLIENT_SECONDS);
   });
 
-  it('a whole authorization code flow through the handler: the consent lands in the function\'s log, the token lives LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS, the client is then kept LOREBOOK_OAUTH_CLIENT_SECONDS', async () => {
+  it("a whole authorization code flow through the handler: the consent lands in the function's log, the token lives LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS, the client is then kept LOREBOOK_OAUTH_CLIENT_SECONDS", async () => {
     const { fetch, logs } = lambda();
     // Signed in as /auth/callback leaves a person (a real PDS sign-in needs a public client_id).
     const person = await signedInPerson(app.ctx(), 'lambda-consent');
     const redirectUri = 'http://127.0.0.1:33421/callback';
-    const registered = await fetch(`${FUNCTION_URL}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'lambda flow', redirect_uris: [redirectUri] }) });
+    const registered = await fetch(`${FUNCTION_URL}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'lambda flow', redirect_uris: [redirectUri] }),
+    });
     const { client_id } = (await registered.json()) as { client_id: string };
     const pkce = pkcePair();
     const resource = `${FUNCTION_URL}/mcp`;
-    const query = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirectUri, code_challenge: pkce.challenge, code_challenge_method: 'S256', resource, state: 'st' });
-    const page = await fetch(`${FUNCTION_URL}/oauth/authorize?${query.toString()}`, { headers: { cookie: person.cookie, accept: 'text/html' }, redirect: 'manual' });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id,
+      redirect_uri: redirectUri,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      resource,
+      state: 'st',
+    });
+    const page = await fetch(`${FUNCTION_URL}/oauth/authorize?${query.toString()}`, {
+      headers: { cookie: person.cookie, accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(page.status).toBe(200);
     const form = new URLSearchParams({ consent: consentSecretOf(await page.text()), decision: 'approve' });
-    const approved = await fetch(`${FUNCTION_URL}/oauth/consent`, { method: 'POST', headers: { cookie: person.cookie, origin: FUNCTION_URL, 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString(), redirect: 'manual' });
+    const approved = await fetch(`${FUNCTION_URL}/oauth/consent`, {
+      method: 'POST',
+      headers: { cookie: person.cookie, origin: FUNCTION_URL, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      redirect: 'manual',
+    });
     expect(approved.status).toBe(303);
     const code = new URL(approved.headers.get('location') ?? '').searchParams.get('code') ?? '';
     const token = await fetch(`${FUNCTION_URL}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkce.verifier, client_id, resource }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: pkce.verifier,
+        client_id,
+        resource,
+      }).toString(),
     });
     expect(token.status).toBe(200);
     expect(((await token.json()) as { expires_in: number }).expires_in).toBe(ACCESS_TOKEN_SECONDS);
     expect(logs).toContainEqual(expect.stringContaining(`lorebook: oauth consent approved: "lambda flow"`));
     // The client completed an authorization: it is now kept LOREBOOK_OAUTH_CLIENT_SECONDS.
-    const client = toOAuthClient((await readItem(app.ctx().store, oauthClientKey(client_id))) as NonNullable<Awaited<ReturnType<typeof readItem>>>);
+    const client = toOAuthClient(
+      (await readItem(app.ctx().store, oauthClientKey(client_id))) as NonNullable<Awaited<ReturnType<typeof readItem>>>,
+    );
     expect(client.expires_at - Math.floor(app.ctx().store.now() / 1000)).toBeGreaterThan(CLIENT_SECONDS - 60);
     expect(client.expires_at - Math.floor(app.ctx().store.now() / 1000)).toBeLessThanOrEqual(CLIENT_SECONDS);
   });
 });
 
-describe('while the key\'s secret holds the stack\'s placeholder', () => {
+describe("while the key's secret holds the stack's placeholder", () => {
   it('sign-in is off with a clear answer — a page for browsers, problem+json for the rest — and /oauth/authorize and /account lead there; the log says which secret to fill', async () => {
     secrets.set(UNSET_SIGN_IN_KEY);
     try {
@@ -184,16 +226,30 @@ describe('while the key\'s secret holds the stack\'s placeholder', () => {
       expect(account.status).toBe(302);
       expect(account.headers.get('location')).toMatch(/^\/auth\/login\?/);
       const redirectUri = 'http://127.0.0.1:33419/callback';
-      const registered = await fetch(`${FUNCTION_URL}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'sign-in off', redirect_uris: [redirectUri] }) });
+      const registered = await fetch(`${FUNCTION_URL}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'sign-in off', redirect_uris: [redirectUri] }),
+      });
       const { client_id } = (await registered.json()) as { client_id: string };
-      const query = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirectUri, code_challenge: s256('a-verifier-long-enough-for-pkce-0123456789abcdef'), code_challenge_method: 'S256', resource: `${FUNCTION_URL}/mcp`, state: 'st' });
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: redirectUri,
+        code_challenge: s256('a-verifier-long-enough-for-pkce-0123456789abcdef'),
+        code_challenge_method: 'S256',
+        resource: `${FUNCTION_URL}/mcp`,
+        state: 'st',
+      });
       const authorize = await fetch(`${FUNCTION_URL}/oauth/authorize?${query.toString()}`, { ...html, redirect: 'manual' });
       expect(authorize.status).toBe(302);
       const login = authorize.headers.get('location') ?? '';
       expect(login).toMatch(/^\/auth\/login\?return_to=/);
       expect((await fetch(`${FUNCTION_URL}${login}`, html)).status).toBe(404);
       expect((await fetch(`${FUNCTION_URL}/oauth/client-metadata.json`)).status).toBe(404);
-      expect(logs).toContainEqual(expect.stringMatching(new RegExp(`Sign in with Bluesky is off \\(the secret ${KEY_SECRET_ARN} still holds its placeholder`)));
+      expect(logs).toContainEqual(
+        expect.stringMatching(new RegExp(`Sign in with Bluesky is off \\(the secret ${KEY_SECRET_ARN} still holds its placeholder`)),
+      );
     } finally {
       secrets.set(JSON.stringify(privateJwk));
     }
@@ -234,7 +290,9 @@ describe('while the key\'s secret holds the stack\'s placeholder', () => {
       const { fetch, logs } = lambda();
       expect((await fetch(`${FUNCTION_URL}/auth/login`, html)).status).toBe(404);
       expect((await fetch(`${FUNCTION_URL}/v1/stories`)).status).toBe(200);
-      expect(logs).toContainEqual(expect.stringMatching(/Sign in with Bluesky is off \(LOREBOOK_OAUTH_PRIVATE_KEY must be a private JWK.*read from the secret/));
+      expect(logs).toContainEqual(
+        expect.stringMatching(/Sign in with Bluesky is off \(LOREBOOK_OAUTH_PRIVATE_KEY must be a private JWK.*read from the secret/),
+      );
     } finally {
       secrets.set(JSON.stringify(privateJwk));
     }
@@ -242,11 +300,19 @@ describe('while the key\'s secret holds the stack\'s placeholder', () => {
 });
 
 describe('the Bluesky feed generator on Lambda', () => {
-  it('describeFeedGenerator lists the feed record when BLUESKY_FEED_PUBLISHER_DID is set, as the Function URL\'s did:web', async () => {
+  it("describeFeedGenerator lists the feed record when BLUESKY_FEED_PUBLISHER_DID is set, as the Function URL's did:web", async () => {
     const { fetch, logs } = lambda({ extra: { BLUESKY_FEED_RKEY: 'stories' } });
-    const described = (await (await fetch(`${FUNCTION_URL}/xrpc/app.bsky.feed.describeFeedGenerator`)).json()) as { did: string; feeds: { uri: string }[] };
-    expect(described).toEqual({ did: `did:web:${FUNCTION_URL_DOMAIN}`, feeds: [{ uri: `at://${FEED_DID}/app.bsky.feed.generator/stories` }] });
-    const skeleton = await fetch(`${FUNCTION_URL}/xrpc/app.bsky.feed.getFeedSkeleton?feed=${encodeURIComponent(described.feeds[0]?.uri ?? '')}`);
+    const described = (await (await fetch(`${FUNCTION_URL}/xrpc/app.bsky.feed.describeFeedGenerator`)).json()) as {
+      did: string;
+      feeds: { uri: string }[];
+    };
+    expect(described).toEqual({
+      did: `did:web:${FUNCTION_URL_DOMAIN}`,
+      feeds: [{ uri: `at://${FEED_DID}/app.bsky.feed.generator/stories` }],
+    });
+    const skeleton = await fetch(
+      `${FUNCTION_URL}/xrpc/app.bsky.feed.getFeedSkeleton?feed=${encodeURIComponent(described.feeds[0]?.uri ?? '')}`,
+    );
     expect(skeleton.status).toBe(200);
     expect(logs).toContainEqual(`lorebook: the Bluesky feed generator serves at://${FEED_DID}/app.bsky.feed.generator/stories`);
   });

@@ -23,7 +23,10 @@ let runtime: Runtime;
 let seen = 0;
 
 beforeAll(() => {
-  runtime = storeRuntime({ LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName }, (line) => void logs.push(line));
+  runtime = storeRuntime(
+    { LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName },
+    (line) => void logs.push(line),
+  );
 });
 
 async function newStreamRecords(): Promise<DynamoDBRecord[]> {
@@ -58,9 +61,16 @@ async function deliverWithRetries(records: readonly DynamoDBRecord[], firstFailu
 /** A story by alice reproduced by `count` accounts through report_reproduction, then corrected. */
 async function correctedStory(title: string, count: number): Promise<string> {
   const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled(title) });
-  const reproducers = Array.from({ length: count }, (_v, index) => caller(`${title.slice(0, 8).toLowerCase().replace(/\W/g, '')}-${index}`));
+  const reproducers = Array.from({ length: count }, (_v, index) =>
+    caller(`${title.slice(0, 8).toLowerCase().replace(/\W/g, '')}-${index}`),
+  );
   await runBounded(reproducers, 16, (who) => reportReproduction(app.ctx(), who, { slug, result: 'worked' }));
-  await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Corrected.' }), kind: 'correction', note: 'The timeout is 30 s, not 3 s.' });
+  await editStory(app.ctx(), alice, {
+    slug,
+    markdown: storyTitled(title, { extra: 'Corrected.' }),
+    kind: 'correction',
+    note: 'The timeout is 30 s, not 3 s.',
+  });
   return slug;
 }
 
@@ -108,7 +118,12 @@ describe('handlers/stream.ts on DynamoDB Local stream records', () => {
     const bad: DynamoDBRecord = {
       ...insert,
       eventID: 'bad-record',
-      dynamodb: { ...insert.dynamodb, SequenceNumber: badSequence, NewImage: { ...broken, SK: { S: 'correction#unreadable#2' } }, Keys: { PK: { S: 'OUTBOX' }, SK: { S: 'correction#unreadable#2' } } },
+      dynamodb: {
+        ...insert.dynamodb,
+        SequenceNumber: badSequence,
+        NewImage: { ...broken, SK: { S: 'correction#unreadable#2' } },
+        Keys: { PK: { S: 'OUTBOX' }, SK: { S: 'correction#unreadable#2' } },
+      },
     };
     const middle = Math.floor(records.length / 2);
     const batch = [...records.slice(0, middle), bad, ...records.slice(middle)];

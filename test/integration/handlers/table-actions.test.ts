@@ -81,7 +81,12 @@ async function newStreamRecords(): Promise<DynamoDBRecord[]> {
 /** The http function as the stack configures it with sign-in on: production client, key in its secret. */
 const httpHandler = () =>
   createHttpHandler({
-    env: { ...env(), LOREBOOK_BASE_URL: '', LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_SIGN_IN_KEY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:lorebook-sign-in-key' },
+    env: {
+      ...env(),
+      LOREBOOK_BASE_URL: '',
+      LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production',
+      LOREBOOK_SIGN_IN_KEY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:lorebook-sign-in-key',
+    },
     secrets: signInKey.client(),
     ...quiet,
   });
@@ -89,24 +94,35 @@ const httpHandler = () =>
 async function mcp(token: string): Promise<Client> {
   const handler = httpHandler();
   const client = new Client({ name: 'lorebook-iam-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${FUNCTION_URL}/mcp`), { fetch: functionUrlFetch(handler), requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${FUNCTION_URL}/mcp`), {
+      fetch: functionUrlFetch(handler),
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
   clients.push(client);
   return client;
 }
 
-describe('each function\'s role allows exactly the DynamoDB actions its handler sends', () => {
+describe("each function's role allows exactly the DynamoDB actions its handler sends", () => {
   it('http: every tool of the MCP surface, writes and reads, an OAuth client registration and a device-flow start', async () => {
     const alice = await mcp((await createToken(app.ctx(), { handle: 'alice', expiresInSeconds: 3600 })).token);
     const bob = await mcp((await createToken(app.ctx(), { handle: 'bob', expiresInSeconds: 3600 })).token);
     recorder.reset();
-    const call = async (client: Client, name: string, args: Record<string, unknown>) => answerOf(await client.callTool({ name, arguments: args }));
+    const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+      answerOf(await client.callTool({ name, arguments: args }));
     const markdown = storyTitled('Every action the http role needs');
-    const { slug } = await call(alice, 'publish_story', { markdown, op_id: 'op-iam-publish' }) as { slug: string };
+    const { slug } = (await call(alice, 'publish_story', { markdown, op_id: 'op-iam-publish' })) as { slug: string };
     await call(alice, 'publish_story', { markdown, op_id: 'op-iam-publish-again' });
     await call(bob, 'report_reproduction', { slug, result: 'worked' });
     await call(bob, 'report_check', { slug, result: 'has_problem' });
-    await call(alice, 'edit_story', { slug, markdown: storyTitled('Every action the http role needs', { extra: 'Fixed.' }), kind: 'correction', note: 'The flag is --now.' });
-    const { notifications } = await call(alice, 'list_notifications', {}) as { notifications: { id: string }[] };
+    await call(alice, 'edit_story', {
+      slug,
+      markdown: storyTitled('Every action the http role needs', { extra: 'Fixed.' }),
+      kind: 'correction',
+      note: 'The flag is --now.',
+    });
+    const { notifications } = (await call(alice, 'list_notifications', {})) as { notifications: { id: string }[] };
     await call(alice, 'mark_notifications_read', { ids: [notifications[0]?.id] });
     await call(bob, 'withdraw_reproduction', { slug });
     await call(alice, 'set_visibility', { slug, hidden: true });
@@ -114,14 +130,24 @@ describe('each function\'s role allows exactly the DynamoDB actions its handler 
     await call(bob, 'search_stories', { query: 'action' });
     await call(bob, 'get_story', { slug });
     const http = functionUrlFetch(httpHandler());
-    const registered = await http(`${FUNCTION_URL}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'iam', redirect_uris: ['http://127.0.0.1:33420/callback'] }) });
+    const registered = await http(`${FUNCTION_URL}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'iam', redirect_uris: ['http://127.0.0.1:33420/callback'] }),
+    });
     expect(registered.status).toBe(201);
-    const device = await http(`${FUNCTION_URL}/v1/auth/device/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=iam' });
+    const device = await http(`${FUNCTION_URL}/v1/auth/device/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'client_id=iam',
+    });
     expect(device.status).toBe(200);
     expect(recorder.actions()).toEqual(grantedTo('Http'));
     // Its one other AWS call, GetSecretValue on the sign-in key (the fake answers nothing else), is granted too.
     expect(signInKey.reads()).toBeGreaterThanOrEqual(1);
-    const others = roleStatements(json, logicalId(json, 'AWS::Lambda::Function', 'Http')).flatMap(actionsOf).filter((action) => !action.startsWith('dynamodb:'));
+    const others = roleStatements(json, logicalId(json, 'AWS::Lambda::Function', 'Http'))
+      .flatMap(actionsOf)
+      .filter((action) => !action.startsWith('dynamodb:'));
     expect(others).toEqual(['secretsmanager:GetSecretValue']);
   });
 
@@ -129,7 +155,12 @@ describe('each function\'s role allows exactly the DynamoDB actions its handler 
     const author = caller('carol');
     const { slug } = await publishStory(app.ctx(), author, { markdown: storyTitled('Streamed for the role check') });
     await reportReproduction(app.ctx(), caller('dave'), { slug, result: 'partial' });
-    await editStory(app.ctx(), author, { slug, markdown: storyTitled('Streamed for the role check', { extra: 'Again.' }), kind: 'correction', note: 'Wrong port.' });
+    await editStory(app.ctx(), author, {
+      slug,
+      markdown: storyTitled('Streamed for the role check', { extra: 'Again.' }),
+      kind: 'correction',
+      note: 'Wrong port.',
+    });
     const records = await newStreamRecords();
     const handler = createStreamHandler({ env: env(), secrets: secrets.client(), ...quiet });
     recorder.reset();
@@ -142,7 +173,12 @@ describe('each function\'s role allows exactly the DynamoDB actions its handler 
     const author = caller('erin');
     const { slug } = await publishStory(app.ctx(), author, { markdown: storyTitled('Swept for the role check') });
     await reportReproduction(app.ctx(), caller('frank'), { slug, result: 'worked' });
-    await editStory(app.ctx(), author, { slug, markdown: storyTitled('Swept for the role check', { extra: 'Again.' }), kind: 'correction', note: 'Wrong host.' });
+    await editStory(app.ctx(), author, {
+      slug,
+      markdown: storyTitled('Swept for the role check', { extra: 'Again.' }),
+      kind: 'correction',
+      note: 'Wrong host.',
+    });
     const handler = createSweeperHandler({ env: env(), secrets: secrets.client(), ...quiet });
     recorder.reset();
     const report = await handler({ id: 'iam', source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as ScheduledEvent);

@@ -32,7 +32,10 @@ describe('npm run token:aws', () => {
   });
 
   it('without LOREBOOK_TABLE it refuses with a usage error and says what to set', async () => {
-    const failed = await run(process.execPath, ['src/cli/token-aws.ts', 'create', '--handle', 'x'], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 }).catch((error: { code: number; stderr: string }) => error);
+    const failed = await run(process.execPath, ['src/cli/token-aws.ts', 'create', '--handle', 'x'], {
+      env: { PATH: process.env.PATH ?? '' },
+      timeout: 60_000,
+    }).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 2 });
     expect((failed as { stderr: string }).stderr).toContain('set LOREBOOK_TABLE');
   });

@@ -16,7 +16,11 @@ import { approvedCode, exchangeForm } from '../../helpers/oauth/in-process-flow.
 
 const fixture = useAppFixture('integration-oauth-client-binding');
 const oauth = oauthServerAt('http://127.0.0.1:9');
-const person: SignedInPerson = { account: 'did:plc:oauthbinding00000000000', handle: 'binding.test', sessionCookie: 'lbs_session-of-the-binder' };
+const person: SignedInPerson = {
+  account: 'did:plc:oauthbinding00000000000',
+  handle: 'binding.test',
+  sessionCookie: 'lbs_session-of-the-binder',
+};
 
 beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
@@ -40,19 +44,35 @@ describe('a code or refresh token presented by another client', () => {
   it('a code presented by another client with the right redirect URI and verifier is invalid_grant, writes nothing, and still works for its own client', async () => {
     const approved = await approve('code-owner', 'http://127.0.0.1:47200/shared');
     // Another registration of the same redirect URI: a different client_id.
-    const { client_id: thief } = await registerClient(fixture.ctx(), oauth, { client_name: 'code-thief', redirect_uris: [approved.redirectUri] });
+    const { client_id: thief } = await registerClient(fixture.ctx(), oauth, {
+      client_name: 'code-thief',
+      redirect_uris: [approved.redirectUri],
+    });
     const before = await fixture.state();
-    expect(await refusedWith(tokenRequest(fixture.ctx(), oauth, exchangeForm(approved, thief)))).toMatchObject({ error: 'invalid_grant', message: expect.stringMatching(/another client/) });
+    expect(await refusedWith(tokenRequest(fixture.ctx(), oauth, exchangeForm(approved, thief)))).toMatchObject({
+      error: 'invalid_grant',
+      message: expect.stringMatching(/another client/),
+    });
     expect(await fixture.state()).toEqual(before);
-    expect(await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved))).toMatchObject({ access_token: expect.stringMatching(/^lbk_/) });
+    expect(await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved))).toMatchObject({
+      access_token: expect.stringMatching(/^lbk_/),
+    });
   });
 
   it('a refresh token presented by another client is invalid_grant, writes nothing, and still refreshes for its own client', async () => {
     const approved = await approve('refresh-owner', 'http://127.0.0.1:47200/refresh-owner');
     const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
-    const { client_id: thief } = await registerClient(fixture.ctx(), oauth, { client_name: 'refresh-thief', redirect_uris: ['http://127.0.0.1:47200/refresh-thief'] });
+    const { client_id: thief } = await registerClient(fixture.ctx(), oauth, {
+      client_name: 'refresh-thief',
+      redirect_uris: ['http://127.0.0.1:47200/refresh-thief'],
+    });
     const before = await fixture.state();
-    const refreshBy = (clientId: string) => tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token }));
+    const refreshBy = (clientId: string) =>
+      tokenRequest(
+        fixture.ctx(),
+        oauth,
+        new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token }),
+      );
     expect(await refusedWith(refreshBy(thief))).toMatchObject({ error: 'invalid_grant', message: expect.stringMatching(/another client/) });
     expect(await fixture.state()).toEqual(before);
     expect(await refreshBy(approved.clientId)).toMatchObject({ refresh_token: expect.stringMatching(/^lbr_/) });
@@ -64,7 +84,13 @@ describe('a client uses only what it registered', () => {
     const approved = await approve('code-only', 'http://127.0.0.1:47200/code-only', ['authorization_code']);
     const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
     const before = await fixture.state();
-    const refused = await refusedWith(tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: tokens.refresh_token })));
+    const refused = await refusedWith(
+      tokenRequest(
+        fixture.ctx(),
+        oauth,
+        new URLSearchParams({ grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: tokens.refresh_token }),
+      ),
+    );
     expect(refused.error).toBe('unauthorized_client');
     expect(await fixture.state()).toEqual(before);
   });
@@ -74,9 +100,14 @@ describe('a client uses only what it registered', () => {
     const form = exchangeForm(approved);
     form.append('code', approved.code);
     const before = await fixture.state();
-    expect(await refusedWith(tokenRequest(fixture.ctx(), oauth, form))).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/code is sent more than once/) });
+    expect(await refusedWith(tokenRequest(fixture.ctx(), oauth, form))).toMatchObject({
+      error: 'invalid_request',
+      message: expect.stringMatching(/code is sent more than once/),
+    });
     expect(await fixture.state()).toEqual(before);
-    expect(await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved))).toMatchObject({ access_token: expect.stringMatching(/^lbk_/) });
+    expect(await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved))).toMatchObject({
+      access_token: expect.stringMatching(/^lbk_/),
+    });
   });
 });
 
@@ -84,10 +115,14 @@ describe('revocation (RFC 7009) by a client that does not hold the token', () =>
   it("another client's refresh token, access token, or an admin token is unauthorized_client and nothing is revoked", async () => {
     const approved = await approve('revoke-owner', 'http://127.0.0.1:47200/revoke-owner');
     const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
-    const { client_id: other } = await registerClient(fixture.ctx(), oauth, { client_name: 'revoke-other', redirect_uris: ['http://127.0.0.1:47200/revoke-other'] });
+    const { client_id: other } = await registerClient(fixture.ctx(), oauth, {
+      client_name: 'revoke-other',
+      redirect_uris: ['http://127.0.0.1:47200/revoke-other'],
+    });
     const admin = await createToken(fixture.ctx(), { handle: 'binding.test', expiresInSeconds: 3600 });
     const before = await fixture.state();
-    const revoke = (clientId: string, token: string) => revokeByClient(fixture.ctx(), oauth, new URLSearchParams({ client_id: clientId, token }));
+    const revoke = (clientId: string, token: string) =>
+      revokeByClient(fixture.ctx(), oauth, new URLSearchParams({ client_id: clientId, token }));
     expect((await refusedWith(revoke(other, tokens.refresh_token))).error).toBe('unauthorized_client');
     expect((await refusedWith(revoke(other, tokens.access_token))).error).toBe('unauthorized_client');
     // An admin or device token has no client: not any OAuth client's to revoke, not even the owner's app.

@@ -12,7 +12,11 @@ import { approvedCode, exchangeForm } from '../../helpers/oauth/in-process-flow.
 
 const fixture = useAppFixture('integration-oauth-connected-apps');
 const oauth = oauthServerAt('http://127.0.0.1:9');
-const person: SignedInPerson = { account: 'did:plc:oauthconnected0000000000', handle: 'connected.test', sessionCookie: 'lbs_session-of-the-connected' };
+const person: SignedInPerson = {
+  account: 'did:plc:oauthconnected0000000000',
+  handle: 'connected.test',
+  sessionCookie: 'lbs_session-of-the-connected',
+};
 
 beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
@@ -31,8 +35,15 @@ describe('connected apps on the account page', () => {
     await approve('never-exchanged', false);
     fixture.advance(1_000);
     await approve('newest-app', true);
-    expect((await accountAccess(fixture.ctx(), person.account)).grants.map((grant) => grant.client_name)).toEqual(['newest-app', 'never-exchanged', 'oldest-app']);
+    expect((await accountAccess(fixture.ctx(), person.account)).grants.map((grant) => grant.client_name)).toEqual([
+      'newest-app',
+      'never-exchanged',
+      'oldest-app',
+    ]);
     fixture.advance((oauth.settings.authorizationCodeSeconds + 1) * 1000);
-    expect((await accountAccess(fixture.ctx(), person.account)).grants.map((grant) => grant.client_name)).toEqual(['newest-app', 'oldest-app']);
+    expect((await accountAccess(fixture.ctx(), person.account)).grants.map((grant) => grant.client_name)).toEqual([
+      'newest-app',
+      'oldest-app',
+    ]);
   });
 });

@@ -14,7 +14,11 @@ import { pendingConsent } from '../../helpers/oauth/in-process-flow.ts';
 const fixture = useAppFixture('integration-oauth-consent-decision');
 const logs: string[] = [];
 const oauth = oauthServerAt('http://127.0.0.1:9', undefined, (line) => void logs.push(line));
-const person: SignedInPerson = { account: 'did:plc:oauthdecider0000000000', handle: 'decider.test', sessionCookie: 'lbs_session-of-the-decider' };
+const person: SignedInPerson = {
+  account: 'did:plc:oauthdecider0000000000',
+  handle: 'decider.test',
+  sessionCookie: 'lbs_session-of-the-decider',
+};
 
 beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
@@ -22,7 +26,8 @@ beforeAll(async () => {
 
 const pending = (name: string) => pendingConsent(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47400/${name}` });
 
-const itemsOf = async (clientId: string, prefix: string) => (await fixture.state()).filter((item) => item.client_id === clientId && String(item.PK).startsWith(prefix));
+const itemsOf = async (clientId: string, prefix: string) =>
+  (await fixture.state()).filter((item) => item.client_id === clientId && String(item.PK).startsWith(prefix));
 
 describe('one consent decision', () => {
   it('Approve: the grant lives as long as its code, the decided consent as long as the session could reload it', async () => {
@@ -43,10 +48,14 @@ describe('one consent decision', () => {
     const from = logs.length;
     await answerConsent(fixture.ctx(), oauth, person, approved.secret, true);
     // Logged by the click that decided, not by a later one.
-    expect(logs.slice(from)).toEqual([expect.stringMatching(/^lorebook: oauth consent approved: "logged-approve" \(grant [0-9a-f]{32}\) may act as did:plc:oauthdecider/)]);
+    expect(logs.slice(from)).toEqual([
+      expect.stringMatching(/^lorebook: oauth consent approved: "logged-approve" \(grant [0-9a-f]{32}\) may act as did:plc:oauthdecider/),
+    ]);
     await answerConsent(fixture.ctx(), oauth, person, approved.secret, true);
     await answerConsent(fixture.ctx(), oauth, person, denied.secret, false);
-    expect(logs.slice(from + 1)).toEqual(['lorebook: oauth consent denied: "logged-deny" for did:plc:oauthdecider0000000000 (@decider.test)']);
+    expect(logs.slice(from + 1)).toEqual([
+      'lorebook: oauth consent denied: "logged-deny" for did:plc:oauthdecider0000000000 (@decider.test)',
+    ]);
     await answerConsent(fixture.ctx(), oauth, person, denied.secret, false);
     expect(logs).toHaveLength(from + 2);
   });

@@ -11,7 +11,8 @@ import { injectStoreFault } from '../../helpers/inject-store-fault.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 
 const fixture = useAppFixture('integration-device-races');
-const deviceItem = async (userCode: string) => (await fixture.state()).find((item) => item.user_code === userCode && String(item.PK).startsWith('DEVICE#'));
+const deviceItem = async (userCode: string) =>
+  (await fixture.state()).find((item) => item.user_code === userCode && String(item.PK).startsWith('DEVICE#'));
 
 /** Runs `competing` after the second GetItem of the next use case returns (a decision reads the user code, then the request). */
 function afterSecondGet(ctx: AppContext, competing: () => Promise<unknown>): void {
@@ -19,13 +20,22 @@ function afterSecondGet(ctx: AppContext, competing: () => Promise<unknown>): voi
 }
 
 describe('two people deciding one code at the same moment', () => {
-  it('a denial that lands between an approval\'s read and its write stands: the approval is refused and issues nothing', async () => {
+  it("a denial that lands between an approval's read and its write stands: the approval is refused and issues nothing", async () => {
     const started = await startDeviceAuthorization(fixture.ctx(), 'raced-decision');
-    afterSecondGet(fixture.ctx(), () => decideDeviceAuthorization(fixture.ctx(), { account: 'did:plc:denier', userCode: started.user_code, decision: 'denied' }));
-    const approval = await decideDeviceAuthorization(fixture.ctx(), { account: 'did:plc:approver', userCode: started.user_code, decision: 'approved' }).catch((error: unknown) => error);
+    afterSecondGet(fixture.ctx(), () =>
+      decideDeviceAuthorization(fixture.ctx(), { account: 'did:plc:denier', userCode: started.user_code, decision: 'denied' }),
+    );
+    const approval = await decideDeviceAuthorization(fixture.ctx(), {
+      account: 'did:plc:approver',
+      userCode: started.user_code,
+      decision: 'approved',
+    }).catch((error: unknown) => error);
     expect(approval).toMatchObject({ code: 'conflict', details: { status: 'denied' } });
     expect(await deviceItem(started.user_code)).toMatchObject({ status: 'denied', account: 'did:plc:denier' });
-    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code })).toMatchObject({ kind: 'error', error: 'access_denied' });
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code })).toMatchObject({
+      kind: 'error',
+      error: 'access_denied',
+    });
   });
 });
 
@@ -73,7 +83,11 @@ describe('a decided code, decided again', () => {
     const input = { account: 'did:plc:decider', userCode: started.user_code, decision: 'approved' as const };
     const first = await decideDeviceAuthorization(fixture.ctx(), input);
     const after = await fixture.state();
-    expect(await decideDeviceAuthorization(fixture.ctx(), input)).toMatchObject({ status: 'approved', account: 'did:plc:decider', device_hash: first.device_hash });
+    expect(await decideDeviceAuthorization(fixture.ctx(), input)).toMatchObject({
+      status: 'approved',
+      account: 'did:plc:decider',
+      device_hash: first.device_hash,
+    });
     expect(await fixture.state()).toEqual(after);
     expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code })).toMatchObject({ kind: 'token' });
     const issued = await fixture.state();
@@ -105,7 +119,9 @@ describe('a poll that meets a store failure', () => {
     // Calls of a poll: read the request (0), record the poll (1).
     const fault = injectStoreFault(fixture.ctx().store.client, { call: 1, moment: 'before' });
     try {
-      await expect(pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code })).rejects.toMatchObject({ code: 'store_unavailable' });
+      await expect(pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code })).rejects.toMatchObject({
+        code: 'store_unavailable',
+      });
     } finally {
       fault.remove();
     }
@@ -116,15 +132,24 @@ describe('a poll that meets a store failure', () => {
 describe('a poll names a code lorebook issued, to the client it was issued to', () => {
   it('a well-formed device code lorebook never issued is invalid_grant and writes nothing', async () => {
     const before = await fixture.state();
-    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: mintDeviceCode() })).toMatchObject({ kind: 'error', error: 'invalid_grant' });
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: mintDeviceCode() })).toMatchObject({
+      kind: 'error',
+      error: 'invalid_grant',
+    });
     expect(await fixture.state()).toEqual(before);
   });
 
   it('a poll from another client_id is invalid_grant and counts nothing; the right client still gets authorization_pending', async () => {
     const started = await startDeviceAuthorization(fixture.ctx(), 'the-right-client');
     const before = await fixture.state();
-    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code, client: 'another-client' })).toMatchObject({ kind: 'error', error: 'invalid_grant' });
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code, client: 'another-client' })).toMatchObject({
+      kind: 'error',
+      error: 'invalid_grant',
+    });
     expect(await fixture.state()).toEqual(before);
-    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code, client: 'the-right-client' })).toMatchObject({ kind: 'error', error: 'authorization_pending' });
+    expect(await pollDeviceAuthorization(fixture.ctx(), { deviceCode: started.device_code, client: 'the-right-client' })).toMatchObject({
+      kind: 'error',
+      error: 'authorization_pending',
+    });
   });
 });

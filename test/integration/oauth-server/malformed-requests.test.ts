@@ -39,7 +39,9 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
     const code = { grant_type: 'authorization_code', code: 'lba_never-issued', redirect_uri: REDIRECT, code_verifier: pkcePair().verifier };
     for (const fields of [code, { ...code, client_id: `lbc_${'0'.repeat(32)}` }, { ...code, client_id: 'not-a-client-id' }]) {
       expect(await refusal(token(fields))).toBe('invalid_client');
-      expect(await tokenRequest(fixture.ctx(), oauth, new URLSearchParams(fields)).catch((error: unknown) => error)).toMatchObject({ status: 401 });
+      expect(await tokenRequest(fixture.ctx(), oauth, new URLSearchParams(fields)).catch((error: unknown) => error)).toMatchObject({
+        status: 401,
+      });
     }
   });
 
@@ -47,12 +49,29 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
     const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'empty-params', redirect_uris: [REDIRECT] });
     expect(await refusal(token({ grant_type: '', client_id }))).toBe('invalid_request');
     // Not invalid_target: an empty resource is no resource, so the next check (the unknown code) answers.
-    expect(await refusal(token({ grant_type: 'authorization_code', client_id, resource: '', code: 'lba_never-issued', redirect_uri: REDIRECT, code_verifier: pkcePair().verifier }))).toBe('invalid_grant');
+    expect(
+      await refusal(
+        token({
+          grant_type: 'authorization_code',
+          client_id,
+          resource: '',
+          code: 'lba_never-issued',
+          redirect_uri: REDIRECT,
+          code_verifier: pkcePair().verifier,
+        }),
+      ),
+    ).toBe('invalid_grant');
   });
 
   it('an authorization_code request without code, redirect_uri or code_verifier: invalid_request', async () => {
     const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'incomplete-exchange', redirect_uris: [REDIRECT] });
-    const complete = { grant_type: 'authorization_code', client_id, code: 'lba_unknown', redirect_uri: REDIRECT, code_verifier: pkcePair().verifier };
+    const complete = {
+      grant_type: 'authorization_code',
+      client_id,
+      code: 'lba_unknown',
+      redirect_uri: REDIRECT,
+      code_verifier: pkcePair().verifier,
+    };
     for (const missing of ['code', 'redirect_uri', 'code_verifier'] as const) {
       const { [missing]: _left, ...fields } = complete;
       expect(await refusal(token(fields))).toBe('invalid_request');
@@ -61,7 +80,17 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
 
   it('a code lorebook never issued: invalid_grant', async () => {
     const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'unknown-code', redirect_uris: [REDIRECT] });
-    expect(await refusal(token({ grant_type: 'authorization_code', client_id, code: 'lba_never-issued', redirect_uri: REDIRECT, code_verifier: pkcePair().verifier }))).toBe('invalid_grant');
+    expect(
+      await refusal(
+        token({
+          grant_type: 'authorization_code',
+          client_id,
+          code: 'lba_never-issued',
+          redirect_uri: REDIRECT,
+          code_verifier: pkcePair().verifier,
+        }),
+      ),
+    ).toBe('invalid_grant');
   });
 
   it('a refresh_token request without refresh_token is invalid_request; a malformed or unknown one is invalid_grant', async () => {

@@ -21,7 +21,11 @@ import { scenariosFor } from '../../crash/crash-points.ts';
 const fixture = useAppFixture('integration-oauth-writes');
 const logs: string[] = [];
 const oauth = oauthServerAt('http://127.0.0.1:9', undefined, (line) => void logs.push(line));
-const person: SignedInPerson = { account: 'did:plc:oauthwriter000000000000', handle: 'writer.test', sessionCookie: 'lbs_session-of-the-writer' };
+const person: SignedInPerson = {
+  account: 'did:plc:oauthwriter000000000000',
+  handle: 'writer.test',
+  sessionCookie: 'lbs_session-of-the-writer',
+};
 const client = (): DynamoDBDocumentClient => fixture.ctx().store.client;
 const familyItems = async (clientId: string) =>
   (await fixture.state()).filter((item) => item.client_id === clientId && /^(TOKEN|REFRESH|GRANT)#/.test(String(item.PK)));
@@ -38,7 +42,13 @@ async function consentFor(name: string): Promise<{ secret: string; pkce: Pkce; r
   const verdict = await judgeAuthorizeRequest(
     fixture.ctx(),
     oauth,
-    new URLSearchParams({ response_type: 'code', client_id: registered.client_id, redirect_uri: redirectUri, code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
+    new URLSearchParams({
+      response_type: 'code',
+      client_id: registered.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    }),
   );
   if (!verdict.ok) throw verdict.error;
   const { consentSecret } = await showConsent(fixture.ctx(), oauth, person, verdict.request);
@@ -47,7 +57,13 @@ async function consentFor(name: string): Promise<{ secret: string; pkce: Pkce; r
 
 const codeOf = (redirectTo: string): string => new URL(redirectTo).searchParams.get('code') ?? '';
 const exchangeForm = (clientId: string, code: string, pkce: Pkce, redirectUri: string) =>
-  new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkce.verifier, redirect_uri: redirectUri });
+  new URLSearchParams({
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    code_verifier: pkce.verifier,
+    redirect_uri: redirectUri,
+  });
 
 describe('OAuth writes under faults', () => {
   it('a registration that meets TransactionConflicts waits, re-plans and makes one client, counted once in the budget', async () => {
@@ -56,7 +72,10 @@ describe('OAuth writes under faults', () => {
     const conflicts = injectTransactionConflicts(client(), 2);
     let answer: RegisteredClient;
     try {
-      answer = await registerClient(fixture.ctx(), oauth, { client_name: 'conflicted-register', redirect_uris: ['http://127.0.0.1:47000/conflicted-register'] });
+      answer = await registerClient(fixture.ctx(), oauth, {
+        client_name: 'conflicted-register',
+        redirect_uris: ['http://127.0.0.1:47000/conflicted-register'],
+      });
       expect(conflicts.injected()).toBe(2);
     } finally {
       conflicts.remove();
@@ -70,8 +89,16 @@ describe('OAuth writes under faults', () => {
     const before = await fixture.state();
     const conflicts = injectTransactionConflicts(client(), fixture.ctx().config.maxWriteAttempts);
     try {
-      const refused = registerClient(fixture.ctx(), oauth, { client_name: 'crowded-register', redirect_uris: ['http://127.0.0.1:47000/crowded-register'] });
-      await expect(refused).rejects.toMatchObject({ code: 'conflict', retryable: true, retryAfterMs: expect.any(Number), details: { reason: 'registrations_crowded' } });
+      const refused = registerClient(fixture.ctx(), oauth, {
+        client_name: 'crowded-register',
+        redirect_uris: ['http://127.0.0.1:47000/crowded-register'],
+      });
+      await expect(refused).rejects.toMatchObject({
+        code: 'conflict',
+        retryable: true,
+        retryAfterMs: expect.any(Number),
+        details: { reason: 'registrations_crowded' },
+      });
     } finally {
       conflicts.remove();
     }
@@ -87,12 +114,19 @@ describe('OAuth writes under faults', () => {
       expect(conflicts.injected()).toBe(2);
       expect((await answerConsent(fixture.ctx(), oauth, person, secret, true)).redirectTo).toBe(answer.redirectTo);
       // One line for the one decision, however many attempts and clicks it took.
-      expect(logs.slice(logged)).toEqual([expect.stringMatching(/^lorebook: oauth consent approved: "conflicted-approve" \(grant [0-9a-f]{32}\) may act as did:plc:oauthwriter/)]);
+      expect(logs.slice(logged)).toEqual([
+        expect.stringMatching(
+          /^lorebook: oauth consent approved: "conflicted-approve" \(grant [0-9a-f]{32}\) may act as did:plc:oauthwriter/,
+        ),
+      ]);
     } finally {
       conflicts.remove();
     }
     const stored = (await fixture.state()).filter((item) => item.client_id === clientId && /^(GRANT|AUTHCODE)#/.test(String(item.PK)));
-    expect(stored.map((item) => `${String(item.PK).split('#')[0]}/${String(item.SK).split('#')[0]}`).sort()).toEqual(['AUTHCODE/META', 'GRANT/META']);
+    expect(stored.map((item) => `${String(item.PK).split('#')[0]}/${String(item.SK).split('#')[0]}`).sort()).toEqual([
+      'AUTHCODE/META',
+      'GRANT/META',
+    ]);
   });
 
   it('a code exchange that meets a TransactionConflict is re-planned, not mistaken for a replay: one token set', async () => {
@@ -116,14 +150,22 @@ describe('OAuth writes under faults', () => {
     // Calls of the exchange: the client read (0), the snapshot read (1), the transaction (2).
     const fault = injectStoreFault(client(), { call: 2, moment: 'response-lost' });
     try {
-      await expect(tokenRequest(fixture.ctx(), oauth, exchangeForm(clientId, code, pkce, redirectUri))).rejects.toMatchObject({ code: 'store_unavailable' });
+      await expect(tokenRequest(fixture.ctx(), oauth, exchangeForm(clientId, code, pkce, redirectUri))).rejects.toMatchObject({
+        code: 'store_unavailable',
+      });
       expect(fault.firedOn()).toBe('TransactWriteItems');
     } finally {
       fault.remove();
     }
-    const retry = await tokenRequest(fixture.ctx(), oauth, exchangeForm(clientId, code, pkce, redirectUri)).catch((error: unknown) => error);
+    const retry = await tokenRequest(fixture.ctx(), oauth, exchangeForm(clientId, code, pkce, redirectUri)).catch(
+      (error: unknown) => error,
+    );
     expect(isOAuthError(retry) && retry.error).toBe('invalid_grant');
-    expect(logs.at(-1)).toMatch(new RegExp(`^lorebook: WARNING oauth authorization code of grant [0-9a-f]{32} \\(client ${clientId}\\) presented again: revoking the whole grant$`));
+    expect(logs.at(-1)).toMatch(
+      new RegExp(
+        `^lorebook: WARNING oauth authorization code of grant [0-9a-f]{32} \\(client ${clientId}\\) presented again: revoking the whole grant$`,
+      ),
+    );
     expect((await familyItems(clientId)).filter((item) => /^(TOKEN|REFRESH)#/.test(String(item.PK)))).toEqual([]);
   });
 
@@ -131,8 +173,14 @@ describe('OAuth writes under faults', () => {
     const { secret, pkce, redirectUri, clientId } = await consentFor('cut-off-revoke');
     const code = codeOf((await answerConsent(fixture.ctx(), oauth, person, secret, true)).redirectTo);
     const first = await tokenRequest(fixture.ctx(), oauth, exchangeForm(clientId, code, pkce, redirectUri));
-    await tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token }));
-    const grantId = String((await familyItems(clientId)).find((item) => item.SK === 'META' && String(item.PK).startsWith('GRANT#'))?.grant_id);
+    await tokenRequest(
+      fixture.ctx(),
+      oauth,
+      new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token }),
+    );
+    const grantId = String(
+      (await familyItems(clientId)).find((item) => item.SK === 'META' && String(item.PK).startsWith('GRANT#'))?.grant_id,
+    );
     // Calls of a revocation: read the grant (0), mark it revoked (1), query its members (2), delete them (3).
     const fault = injectStoreFault(client(), { call: 3, moment: 'before' });
     try {
@@ -142,10 +190,19 @@ describe('OAuth writes under faults', () => {
       fault.remove();
     }
     // Marked revoked: nothing can be minted from it any more, even before the sweep is finished.
-    expect((await familyItems(clientId)).find((item) => item.SK === 'META' && String(item.PK).startsWith('GRANT#'))).toHaveProperty('revoked_at');
+    expect((await familyItems(clientId)).find((item) => item.SK === 'META' && String(item.PK).startsWith('GRANT#'))).toHaveProperty(
+      'revoked_at',
+    );
     await revokeGrantFamily(fixture.ctx(), grantId);
     expect(await familyItems(clientId)).toEqual([]);
-    expect((await fixture.state()).filter((item) => item.PK === `GRANT#${grantId}` || item.SK === `GRANT#${grantId}` || item.grant_id === grantId && !String(item.PK).startsWith('AUTHCODE#'))).toEqual([]);
+    expect(
+      (await fixture.state()).filter(
+        (item) =>
+          item.PK === `GRANT#${grantId}` ||
+          item.SK === `GRANT#${grantId}` ||
+          (item.grant_id === grantId && !String(item.PK).startsWith('AUTHCODE#')),
+      ),
+    ).toEqual([]);
     const after = await fixture.state();
     expect(await revokeGrantFamily(fixture.ctx(), grantId)).toBe(false);
     expect(await fixture.state()).toEqual(after);
@@ -160,12 +217,20 @@ describe('Approve under a fault at every store step, then the person clicks agai
       const fault = scenario.fault === undefined ? undefined : injectStoreFault(client(), scenario.fault);
       const first = await answerConsent(fixture.ctx(), oauth, person, secret, true).catch((error: unknown) => error);
       fault?.remove();
-      if (scenario.fault !== undefined && scenario.fault.moment !== 'sdk-resend') expect(first).toMatchObject({ code: 'store_unavailable', retryable: true });
+      if (scenario.fault !== undefined && scenario.fault.moment !== 'sdk-resend')
+        expect(first).toMatchObject({ code: 'store_unavailable', retryable: true });
       const retry = await answerConsent(fixture.ctx(), oauth, person, secret, true);
       if (!(first instanceof Error)) expect(retry).toEqual(first);
       expect(new URL(retry.redirectTo).searchParams.get('code')).toMatch(/^lba_/);
-      const stored = (await fixture.state()).filter((item) => item.client_id === clientId && /^(GRANT|AUTHCODE|ACCOUNT|CONSENT)#/.test(String(item.PK)));
-      expect(stored.map((item) => `${String(item.PK).split('#')[0]}/${String(item.SK).split('#')[0]}`).sort()).toEqual(['ACCOUNT/GRANT', 'AUTHCODE/META', 'CONSENT/META', 'GRANT/META']);
+      const stored = (await fixture.state()).filter(
+        (item) => item.client_id === clientId && /^(GRANT|AUTHCODE|ACCOUNT|CONSENT)#/.test(String(item.PK)),
+      );
+      expect(stored.map((item) => `${String(item.PK).split('#')[0]}/${String(item.SK).split('#')[0]}`).sort()).toEqual([
+        'ACCOUNT/GRANT',
+        'AUTHCODE/META',
+        'CONSENT/META',
+        'GRANT/META',
+      ]);
       expect(stored.find((item) => String(item.PK).startsWith('CONSENT#'))).toMatchObject({ decision: 'approved' });
     });
   }

@@ -14,16 +14,24 @@ import { injectStoreFault } from '../../helpers/inject-store-fault.ts';
 
 const fixture = useAppFixture('integration-oauth-revocation');
 const oauth = oauthServerAt('http://127.0.0.1:9');
-const person: SignedInPerson = { account: 'did:plc:oauthrevoker00000000000', handle: 'revoker.test', sessionCookie: 'lbs_session-of-the-revoker' };
+const person: SignedInPerson = {
+  account: 'did:plc:oauthrevoker00000000000',
+  handle: 'revoker.test',
+  sessionCookie: 'lbs_session-of-the-revoker',
+};
 
 beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
 });
 
-const connected = (name: string) => connectedClient(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47500/${name}` }, fixture.state);
+const connected = (name: string) =>
+  connectedClient(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47500/${name}` }, fixture.state);
 
 /** Everything the family left, but the consumed code (kept until its TTL to recognise a replay). */
-const familyOf = async (grantId: string) => (await fixture.state()).filter((item) => (item.grant_id === grantId || String(item.PK) === `GRANT#${grantId}`) && !String(item.PK).startsWith('AUTHCODE#'));
+const familyOf = async (grantId: string) =>
+  (await fixture.state()).filter(
+    (item) => (item.grant_id === grantId || String(item.PK) === `GRANT#${grantId}`) && !String(item.PK).startsWith('AUTHCODE#'),
+  );
 
 describe('revoking a grant family', () => {
   it('a store failure while marking the grant is reported as store_unavailable and the family is left whole for the retry', async () => {
@@ -60,7 +68,13 @@ describe('revoking a grant family', () => {
     const { clientId, grantId, tokens } = await connected('large-family');
     let refreshToken = tokens.refresh_token;
     for (let refresh = 0; refresh < 25; refresh += 1) {
-      refreshToken = (await tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken }))).refresh_token;
+      refreshToken = (
+        await tokenRequest(
+          fixture.ctx(),
+          oauth,
+          new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken }),
+        )
+      ).refresh_token;
     }
     expect((await familyOf(grantId)).filter((item) => String(item.PK).startsWith('TOKEN#'))).toHaveLength(26);
     expect(await revokeGrantFamily(fixture.ctx(), grantId)).toBe(true);

@@ -49,9 +49,7 @@ describe('createToken -> authenticate', () => {
   });
 
   it('16 parallel creates for a new handle make one account, one handle claim and 16 tokens', async () => {
-    const created = await Promise.all(
-      Array.from({ length: 16 }, () => createToken(app.ctx(), { handle: 'carol', expiresInSeconds: DAY })),
-    );
+    const created = await Promise.all(Array.from({ length: 16 }, () => createToken(app.ctx(), { handle: 'carol', expiresInSeconds: DAY })));
     const accounts = new Set(created.map((c) => c.account));
     expect(accounts.size).toBe(1);
     const [account] = [...accounts];
@@ -196,7 +194,7 @@ describe('listTokens', () => {
     expect(error.message).toContain('npm run token -- create --handle nobody');
   });
 
-  it('a local handle that equals a signed-in account\'s handle gets a local account of its own (handles are display data)', async () => {
+  it("a local handle that equals a signed-in account's handle gets a local account of its own (handles are display data)", async () => {
     const signedIn = fixtureCaller('kim');
     await ensureAccount(app.ctx(), signedIn);
     const local = await createToken(app.ctx(), { handle: 'kim.test', expiresInSeconds: DAY });

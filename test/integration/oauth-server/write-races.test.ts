@@ -22,15 +22,21 @@ import { pkcePair } from '../../helpers/oauth/oauth-flow.ts';
 
 const fixture = useAppFixture('integration-oauth-write-races');
 const oauth = oauthServerAt('http://127.0.0.1:9');
-const person: SignedInPerson = { account: 'did:plc:oauthracer0000000000000', handle: 'racer.test', sessionCookie: 'lbs_session-of-the-racer' };
+const person: SignedInPerson = {
+  account: 'did:plc:oauthracer0000000000000',
+  handle: 'racer.test',
+  sessionCookie: 'lbs_session-of-the-racer',
+};
 
 beforeAll(async () => {
   await recordBlueskySignIn(fixture.ctx(), { did: person.account, handle: person.handle });
 });
 
-const connected = (name: string) => connectedClient(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47100/${name}` }, fixture.state);
+const connected = (name: string) =>
+  connectedClient(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47100/${name}` }, fixture.state);
 
-const tokenItems = async (clientId: string) => (await fixture.state()).filter((item) => item.client_id === clientId && /^(TOKEN|REFRESH)#/.test(String(item.PK)));
+const tokenItems = async (clientId: string) =>
+  (await fixture.state()).filter((item) => item.client_id === clientId && /^(TOKEN|REFRESH)#/.test(String(item.PK)));
 
 describe('a revocation that lands inside a refresh', () => {
   it('a refresh whose grant was marked revoked after its read mints nothing: invalid_grant, and the family gains no token', async () => {
@@ -38,10 +44,14 @@ describe('a revocation that lands inside a refresh', () => {
     const before = await tokenItems(clientId);
     // Step one of revoking (the mark every mint is conditioned on), landing between the refresh's
     // read of its token and its transaction; the sweep has not run yet.
-    afterNextRead(fixture.ctx(), () => writeAtomically(fixture.ctx().store, [markGrantRevoked(grantId, new Date(fixture.ctx().store.now()).toISOString())]));
-    const refused = await tokenRequest(fixture.ctx(), oauth, new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token })).catch(
-      (error: unknown) => error,
+    afterNextRead(fixture.ctx(), () =>
+      writeAtomically(fixture.ctx().store, [markGrantRevoked(grantId, new Date(fixture.ctx().store.now()).toISOString())]),
     );
+    const refused = await tokenRequest(
+      fixture.ctx(),
+      oauth,
+      new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token }),
+    ).catch((error: unknown) => error);
     expect(isOAuthError(refused) && refused.error).toBe('invalid_grant');
     expect((refused as Error).message).toMatch(/grant was revoked/);
     // The refresh token is not rotated and no successor exists: the whole transaction was refused.
@@ -69,7 +79,7 @@ describe('one refresh token presented twice at the same moment', () => {
 describe('Approve and Deny of one consent at the same moment', () => {
   const pending = (name: string) => pendingConsent(fixture.ctx(), oauth, person, { name, redirectUri: `http://127.0.0.1:47100/${name}` });
 
-  it('a Deny that lands between an Approve\'s read and its write is the decision: the Approve answers access_denied and no grant or code exists', async () => {
+  it("a Deny that lands between an Approve's read and its write is the decision: the Approve answers access_denied and no grant or code exists", async () => {
     const { clientId, secret } = await pending('deny-inside-approve');
     afterNextRead(fixture.ctx(), () => answerConsent(fixture.ctx(), oauth, person, secret, false));
     const approve = await answerConsent(fixture.ctx(), oauth, person, secret, true);
@@ -80,7 +90,7 @@ describe('Approve and Deny of one consent at the same moment', () => {
     expect(stored[0]).toMatchObject({ decision: 'denied' });
   });
 
-  it('an Approve that lands between a Deny\'s read and its write is the decision: the Deny answers with the code', async () => {
+  it("an Approve that lands between a Deny's read and its write is the decision: the Deny answers with the code", async () => {
     const { clientId, secret } = await pending('approve-inside-deny');
     afterNextRead(fixture.ctx(), () => answerConsent(fixture.ctx(), oauth, person, secret, true));
     const deny = await answerConsent(fixture.ctx(), oauth, person, secret, false);
@@ -132,7 +142,13 @@ describe('a consent page shown in two tabs while one of them answers', () => {
     const verdict = await judgeAuthorizeRequest(
       fixture.ctx(),
       oauth,
-      new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+      new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }),
     );
     if (!verdict.ok) throw verdict.error;
     const request = verdict.request;

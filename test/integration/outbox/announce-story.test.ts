@@ -16,11 +16,19 @@ import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('announce-story');
 const alice = caller('alice');
-const settings: AnnounceSettings = { baseUrl: 'https://lorebook.test', maxAttempts: 2, backoffBaseMs: 1_000, backoffCapMs: 10_000, staleClaimMs: 60_000 };
+const settings: AnnounceSettings = {
+  baseUrl: 'https://lorebook.test',
+  maxAttempts: 2,
+  backoffBaseMs: 1_000,
+  backoffCapMs: 10_000,
+  staleClaimMs: 60_000,
+};
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A port that records its calls and answers from a script. */
-function scripted(options: { create?: (post: StoryPost) => Promise<{ uri: string }>; existing?: ExistingPost } = {}): Announcer & { calls: string[] } {
+function scripted(
+  options: { create?: (post: StoryPost) => Promise<{ uri: string }>; existing?: ExistingPost } = {},
+): Announcer & { calls: string[] } {
   const calls: string[] = [];
   const port: AnnouncePort = {
     describe: 'scripted',
@@ -73,7 +81,9 @@ describe('what an attempt does not do', () => {
     const announcer = scripted();
     const slug = await publish('Someone is posting it');
     const now = app.ctx().store.now();
-    await writeAtomically(app.ctx().store, [claimAnnounce({ slug, claimId: 'other', claimedAt: iso(now), staleAt: iso(now + settings.staleClaimMs) })]);
+    await writeAtomically(app.ctx().store, [
+      claimAnnounce({ slug, claimId: 'other', claimedAt: iso(now), staleAt: iso(now + settings.staleClaimMs) }),
+    ]);
     app.advance(settings.staleClaimMs - 1_000);
     expect(await announceStory(app.ctx(), announcer, slug)).toEqual({ slug, outcome: 'held_elsewhere' });
     expect(announcer.calls).toEqual([]);

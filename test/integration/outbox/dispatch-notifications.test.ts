@@ -160,7 +160,10 @@ describe('the notification dispatcher delivers each correction once', () => {
 describe('the notification dispatcher works in bounded runs', () => {
   it('limit bounds the events handled per run; the rest wait for the next run', async () => {
     const slugs = ['2026-10-14-bounded-a', '2026-10-14-bounded-b', '2026-10-14-bounded-c'];
-    await writeAtomically(outside().store, slugs.map((slug) => createItem(correctionOutboxItem(directEvent(slug, [bob.account])))));
+    await writeAtomically(
+      outside().store,
+      slugs.map((slug) => createItem(correctionOutboxItem(directEvent(slug, [bob.account])))),
+    );
     expect(await dispatchNotifications(app.ctx(), { limit: 2 })).toEqual({ events: 2, notifications_created: 2, already_present: 0 });
     expect(await dispatchNotifications(app.ctx(), { limit: 2 })).toEqual({ events: 1, notifications_created: 1, already_present: 0 });
     expect(await outbox()).toEqual([]);

@@ -42,12 +42,17 @@ function startDispatch(intervalMs: number): AppContext {
   return { ...app.ctx(), dispatchSoon: dispatch.soon };
 }
 
-const reproducers = (tag: string, count: number): string[] => Array.from({ length: count }, (_v, index) => `acct-${tag}-${String(index).padStart(3, '0')}`);
+const reproducers = (tag: string, count: number): string[] =>
+  Array.from({ length: count }, (_v, index) => `acct-${tag}-${String(index).padStart(3, '0')}`);
 
 /** A story by alice with `accounts` as its reproducers (written from outside, as report_reproduction would). */
 async function reproducedStory(title: string, accounts: readonly string[]): Promise<string> {
   const { slug } = await publishStory(outside(), alice, { markdown: storyTitled(title) });
-  await updateStoryMeta(outside(), slug, { expression: 'ADD #reproducers :accounts', names: { '#reproducers': 'reproducers' }, values: { ':accounts': new Set(accounts) } });
+  await updateStoryMeta(outside(), slug, {
+    expression: 'ADD #reproducers :accounts',
+    names: { '#reproducers': 'reproducers' },
+    values: { ':accounts': new Set(accounts) },
+  });
   return slug;
 }
 
@@ -118,7 +123,8 @@ describe('the run after the commit, the backstop, the stream function and anothe
     const ctx = startDispatch(20);
     expect((await correct(ctx, slug, title)).notified).toBe(150);
     const records = (await readStreamRecords(testEndpoint(), app.ctx().store.client, app.ctx().store.tableName)).filter(
-      (record: DynamoDBRecord) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.slug?.S === slug && record.dynamodb.Keys?.PK?.S === 'OUTBOX',
+      (record: DynamoDBRecord) =>
+        record.eventName === 'INSERT' && record.dynamodb?.NewImage?.slug?.S === slug && record.dynamodb.Keys?.PK?.S === 'OUTBOX',
     );
     expect(records).toHaveLength(1);
     // The stream function twice (a redelivered batch) and another process's dispatcher, in parallel.

@@ -32,12 +32,36 @@ const withoutRateWindows = (items: Record<string, unknown>[]) => items.filter((i
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 /** Characters no stored text may hold, and fragments that break XML, CDATA or HTML, mixed with ordinary text. */
-const forbidden = fc.constantFrom('\u0000', '\u0001', '\u0007', '\u000b', '\u001b', '\u007f', '\u0085', '\u009f', '\ud800', '\udfff', '\ufdd0', '\ufffe', '\uffff', '\u{1fffe}', '\u{10ffff}');
+const forbidden = fc.constantFrom(
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\u000b',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009f',
+  '\ud800',
+  '\udfff',
+  '\ufdd0',
+  '\ufffe',
+  '\uffff',
+  '\u{1fffe}',
+  '\u{10ffff}',
+);
 const markup = fc.constantFrom(']]>', '<![CDATA[', '<b>', '</title>', '&', '&amp;', '&#7;', '"', "'", '\t', '\n');
 const ordinary = fc.constantFrom('a', 'Z', '9', ' ', 'é', '😀', 'word', 'Stories');
 const hostileText = (maxLength: number): fc.Arbitrary<string> =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.array(fc.oneof({ weight: 6, arbitrary: ordinary }, { weight: 3, arbitrary: markup }, { weight: 1, arbitrary: forbidden }), { minLength: 1, maxLength }).map((parts) => parts.join('')) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .array(fc.oneof({ weight: 6, arbitrary: ordinary }, { weight: 3, arbitrary: markup }, { weight: 1, arbitrary: forbidden }), {
+          minLength: 1,
+          maxLength,
+        })
+        .map((parts) => parts.join('')),
+    },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength }) },
   );
 
@@ -49,7 +73,10 @@ interface FeedEntry {
 
 /** The minimal HTML decoding an Atom reader does on a `type="html"` element. */
 const decodeHtml = (text: string): string =>
-  text.replace(/&(lt|gt|quot|#39|#13|amp);/g, (_whole, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", '#13': '\r', amp: '&' })[name] as string);
+  text.replace(
+    /&(lt|gt|quot|#39|#13|amp);/g,
+    (_whole, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", '#13': '\r', amp: '&' })[name] as string,
+  );
 
 /** Fetches /feed.atom, proves it well-formed, and answers its entries as a reader would read them. */
 async function readFeed(): Promise<FeedEntry[]> {
@@ -58,7 +85,13 @@ async function readFeed(): Promise<FeedEntry[]> {
   const xml = await response.text();
   expect(NOT_XML_CHAR.exec(xml)?.[0], 'a character XML 1.0 cannot hold').toBeUndefined();
   expect(XMLValidator.validate(xml)).toBe(true);
-  const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', trimValues: false, parseTagValue: false, isArray: (name) => name === 'entry' }).parse(xml) as {
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    trimValues: false,
+    parseTagValue: false,
+    isArray: (name) => name === 'entry',
+  }).parse(xml) as {
     feed: { entry?: Array<{ id: string; title: { '#text'?: string }; summary?: { '#text'?: string } }> };
   };
   return (parsed.feed.entry ?? []).map((entry) => ({
@@ -81,34 +114,45 @@ const publishParts = (title: string, narrative: string): Promise<Response> =>
   });
 
 describe('the Atom feed under hostile text', () => {
-  it('text sent to publish is refused naming the field, with nothing written, or published and read back as written; the feed is always well-formed', async () => {
-    let published = 0;
-    // The state after one run is the state before the next: one table scan per run.
-    let before = await server.app.state();
-    await fc.assert(
-      fc.asyncProperty(hostileText(24), hostileText(60), async (title, narrative) => {
-        const response = await publishParts(title, narrative);
-        const body = (await response.json()) as { code?: string; slug?: string; details?: { fields?: Record<string, string> } };
-        const after = await server.app.state();
-        const previous = before;
-        before = after;
-        const entries = await readFeed();
-        if (response.status >= 400) {
-          expect(['validation_failed', 'payload_too_large']).toContain(body.code);
-          if (body.code === 'validation_failed') expect(Object.keys(body.details?.fields ?? {}).length).toBeGreaterThan(0);
-          expect(withoutRateWindows(after)).toEqual(withoutRateWindows(previous));
-        } else {
-          published += 1;
-          const stored = after.find((item) => item.PK === storyKey(String(body.slug)).PK && item.SK === 'META') as { title: string; summary: string };
-          expect(NOT_XML_CHAR.test(stored.title) || NOT_XML_CHAR.test(stored.summary)).toBe(false);
-          expect(entries.find((entry) => entry.slug === body.slug)).toEqual({ slug: body.slug, title: stored.title, summary: stored.summary });
-        }
-      }),
-      { numRuns: 20 },
-    );
-    // The property would hold vacuously if nothing were ever published.
-    expect(published).toBeGreaterThan(0);
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    'text sent to publish is refused naming the field, with nothing written, or published and read back as written; the feed is always well-formed',
+    async () => {
+      let published = 0;
+      // The state after one run is the state before the next: one table scan per run.
+      let before = await server.app.state();
+      await fc.assert(
+        fc.asyncProperty(hostileText(24), hostileText(60), async (title, narrative) => {
+          const response = await publishParts(title, narrative);
+          const body = (await response.json()) as { code?: string; slug?: string; details?: { fields?: Record<string, string> } };
+          const after = await server.app.state();
+          const previous = before;
+          before = after;
+          const entries = await readFeed();
+          if (response.status >= 400) {
+            expect(['validation_failed', 'payload_too_large']).toContain(body.code);
+            if (body.code === 'validation_failed') expect(Object.keys(body.details?.fields ?? {}).length).toBeGreaterThan(0);
+            expect(withoutRateWindows(after)).toEqual(withoutRateWindows(previous));
+          } else {
+            published += 1;
+            const stored = after.find((item) => item.PK === storyKey(String(body.slug)).PK && item.SK === 'META') as {
+              title: string;
+              summary: string;
+            };
+            expect(NOT_XML_CHAR.test(stored.title) || NOT_XML_CHAR.test(stored.summary)).toBe(false);
+            expect(entries.find((entry) => entry.slug === body.slug)).toEqual({
+              slug: body.slug,
+              title: stored.title,
+              summary: stored.summary,
+            });
+          }
+        }),
+        { numRuns: 20 },
+      );
+      // The property would hold vacuously if nothing were ever published.
+      expect(published).toBeGreaterThan(0);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
   it('a control character in the title, a U+FFFE in the narrative: validation_failed naming each field, nothing written', async () => {
     const before = await server.app.state();
@@ -122,25 +166,33 @@ describe('the Atom feed under hostile text', () => {
     expect(withoutRateWindows(await server.app.state())).toEqual(withoutRateWindows(before));
   });
 
-  it('titles and summaries stored before the rule keep the feed well-formed: the characters XML cannot hold are dropped on the way out', async () => {
-    let index = 0;
-    await fc.assert(
-      fc.asyncProperty(hostileText(40), hostileText(80), async (title, summary) => {
-        index += 1;
-        const { slug } = await publishStory(server.app.ctx(), { account, handle: 'feeder' }, { markdown: storyTitled(`Stored before the rule ${index}`) });
-        await outside().store.client.send(
-          new UpdateCommand({
-            TableName: server.app.ctx().store.tableName,
-            Key: storyKey(slug),
-            UpdateExpression: 'SET title = :title, summary = :summary',
-            ExpressionAttributeValues: { ':title': title, ':summary': summary },
-          }),
-        );
-        const entry = (await readFeed()).find((candidate) => candidate.slug === slug);
-        expect(entry).toEqual({ slug, title: stripForbiddenChars(title), summary: stripForbiddenChars(summary) });
-      }),
-      // A CR once reached readers as LF (XML end-of-line handling): kept as a case of its own.
-      { numRuns: 20, examples: [['\r\u0000', '\u0000']] },
-    );
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    'titles and summaries stored before the rule keep the feed well-formed: the characters XML cannot hold are dropped on the way out',
+    async () => {
+      let index = 0;
+      await fc.assert(
+        fc.asyncProperty(hostileText(40), hostileText(80), async (title, summary) => {
+          index += 1;
+          const { slug } = await publishStory(
+            server.app.ctx(),
+            { account, handle: 'feeder' },
+            { markdown: storyTitled(`Stored before the rule ${index}`) },
+          );
+          await outside().store.client.send(
+            new UpdateCommand({
+              TableName: server.app.ctx().store.tableName,
+              Key: storyKey(slug),
+              UpdateExpression: 'SET title = :title, summary = :summary',
+              ExpressionAttributeValues: { ':title': title, ':summary': summary },
+            }),
+          );
+          const entry = (await readFeed()).find((candidate) => candidate.slug === slug);
+          expect(entry).toEqual({ slug, title: stripForbiddenChars(title), summary: stripForbiddenChars(summary) });
+        }),
+        // A CR once reached readers as LF (XML end-of-line handling): kept as a case of its own.
+        { numRuns: 20, examples: [['\r\u0000', '\u0000']] },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 });

@@ -28,7 +28,8 @@ beforeAll(async () => {
     const author = index % 3 === 0 ? bob : alice;
     listed.push((await publishStory(ctx, author, { markdown: storyTitled(`Listed story number ${index} & <friends>`) })).slug);
   }
-  for (const name of ['carol', 'dave', 'erin']) await reportReproduction(ctx, caller(name), { slug: listed[1] as string, result: 'worked' });
+  for (const name of ['carol', 'dave', 'erin'])
+    await reportReproduction(ctx, caller(name), { slug: listed[1] as string, result: 'worked' });
   await reportReproduction(ctx, caller('frank'), { slug: listed[2] as string, result: 'worked' });
   await reportReproduction(ctx, caller('gina'), { slug: listed[2] as string, result: 'failed' });
   withdrawn = await withdrawnStory(ctx, alice, 'Withdrawn from every list');

@@ -31,7 +31,11 @@ const timed = async (send: () => Promise<Response>): Promise<{ response: Respons
 };
 
 const publish = (markdown: string): Promise<Response> =>
-  server.fetch('/v1/stories', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/markdown' }, body: markdown });
+  server.fetch('/v1/stories', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'text/markdown' },
+    body: markdown,
+  });
 
 const published = async (markdown: string): Promise<string> => {
   const response = await publish(markdown);
@@ -65,12 +69,14 @@ describe('a story stored before the limits existed', () => {
     const slug = await published(storyWithNarrative('Stored before the limits', 'Fine at first.'));
     const hostile = HOSTILE_CASES.find((entry) => entry.name === '`*_` runs');
     const stored = storyWithNarrative('Stored before the limits', `<i>old</i>\n\n${hostile?.narrative}`);
-    await server.app.ctx().store.client.send(new UpdateCommand({
-      TableName: server.app.ctx().store.tableName,
-      Key: bodyKey(slug),
-      UpdateExpression: 'SET markdown = :markdown',
-      ExpressionAttributeValues: { ':markdown': stored },
-    }));
+    await server.app.ctx().store.client.send(
+      new UpdateCommand({
+        TableName: server.app.ctx().store.tableName,
+        Key: bodyKey(slug),
+        UpdateExpression: 'SET markdown = :markdown',
+        ExpressionAttributeValues: { ':markdown': stored },
+      }),
+    );
     // The reference: the first view of a plain story of the same size, rendered in full.
     const plain = await published(storyWithNarrative('Plain, viewed once', PLAIN));
     const reference = await timed(() => server.fetch(`/s/${plain}`));
@@ -132,7 +138,9 @@ async function underLoad(load: () => Promise<void>): Promise<{ stall: number; la
 }
 
 describe('a concurrent GET /', () => {
-  it('is never held up by parsing or rendering while the hostile and the worst accepted stories are published and viewed', { timeout: 300_000 }, async () => {
+  it('is never held up by parsing or rendering while the hostile and the worst accepted stories are published and viewed', {
+    timeout: 300_000,
+  }, async () => {
     // Warm up first: the first request of a process builds routes, schemas and the worker itself.
     const warm = await published(storyWithNarrative('Concurrent warm-up', 'Plain words.'));
     await (await server.fetch(`/s/${warm}`)).arrayBuffer();
@@ -140,7 +148,12 @@ describe('a concurrent GET /', () => {
     // The reference, in the same run: as many plain stories of the same size, published and viewed
     // the same way. What it measures is the machine (other test files, GC, DynamoDB Local), so the
     // bound is on what the hostile shapes add to it.
-    const reference = await underLoad(() => publishAndView('Concurrent plain', hostile.map(() => PLAIN)));
+    const reference = await underLoad(() =>
+      publishAndView(
+        'Concurrent plain',
+        hostile.map(() => PLAIN),
+      ),
+    );
     const during = await underLoad(() => publishAndView('Concurrent hostile', hostile));
     process.stdout.write(
       `GET / during the hostile load: ${during.latencies.length} answered, worst ${Math.max(...during.latencies).toFixed(0)} ms (mostly DynamoDB Local); ` +
@@ -153,17 +166,21 @@ describe('a concurrent GET /', () => {
 });
 
 describe('memory', () => {
-  it('100 views of the issue\'s 2,000-column table, stored before the limits, grow the process by less than 100 MB', { timeout: 300_000 }, async () => {
+  it("100 views of the issue's 2,000-column table, stored before the limits, grow the process by less than 100 MB", {
+    timeout: 300_000,
+  }, async () => {
     // Rendered in full, this 25.6 KB table is a 160 MB page, and the cache used to keep it: RSS went
     // from 168 MB to 1.42 GB. Served degraded, each view is about the size of its markdown.
     const table = HOSTILE_CASES.find((entry) => entry.name.startsWith('a 2,000-column table'));
     const slug = await published(storyWithNarrative('Viewed a hundred times', 'Fine at first.'));
-    await server.app.ctx().store.client.send(new UpdateCommand({
-      TableName: server.app.ctx().store.tableName,
-      Key: bodyKey(slug),
-      UpdateExpression: 'SET markdown = :markdown',
-      ExpressionAttributeValues: { ':markdown': storyWithNarrative('Viewed a hundred times', table?.narrative ?? '') },
-    }));
+    await server.app.ctx().store.client.send(
+      new UpdateCommand({
+        TableName: server.app.ctx().store.tableName,
+        Key: bodyKey(slug),
+        UpdateExpression: 'SET markdown = :markdown',
+        ExpressionAttributeValues: { ':markdown': storyWithNarrative('Viewed a hundred times', table?.narrative ?? '') },
+      }),
+    );
     const before = process.memoryUsage().rss;
     let largest = 0;
     // Four at a time: each view waits mostly on the shared DynamoDB Local (the access count, the reads).

@@ -21,7 +21,14 @@ beforeAll(async () => {
   // A local account as `npm run token` makes one: the handle item and the account item.
   alice = { account: (await server.token('alice')).account, handle: 'alice' };
   full = await storyWithEverything(ctx, alice, 'Counting once under parallel reports');
-  withImage = (await publishStory(ctx, alice, { markdown: storyTitled('A story with a card image').replace('status: n/a\n', 'status: n/a\nimage: https://img.example/card.png\nimage_alt: A chart of duplicate counts\n') })).slug;
+  withImage = (
+    await publishStory(ctx, alice, {
+      markdown: storyTitled('A story with a card image').replace(
+        'status: n/a\n',
+        'status: n/a\nimage: https://img.example/card.png\nimage_alt: A chart of duplicate counts\n',
+      ),
+    })
+  ).slug;
   withdrawn = await withdrawnStory(ctx, alice, 'Withdrawn after a week');
   hidden = await privateStory(ctx, alice, 'Only for me to read');
 });
@@ -50,8 +57,10 @@ describe('a story page', () => {
   it('shows "reproduced 4×" with worked, partial and failed side by side, and the check answers', async () => {
     const page = await text(`/s/${full}`);
     expect(page.body).toContain('<p class="summary-line" data-count="reproduced">Reproduced 4×</p>');
-    expect(page.body).toMatch(/data-count="worked"><strong>2<\/strong>[\s\S]*data-count="partial"><strong>1<\/strong>[\s\S]*data-count="failed"><strong>1<\/strong>/);
-    expect(page.body).toContain("Checked 3 times: 1 had it, 2 didn&#39;t");
+    expect(page.body).toMatch(
+      /data-count="worked"><strong>2<\/strong>[\s\S]*data-count="partial"><strong>1<\/strong>[\s\S]*data-count="failed"><strong>1<\/strong>/,
+    );
+    expect(page.body).toContain('Checked 3 times: 1 had it, 2 didn&#39;t');
   });
 
   it('shows the revision badges — reworded, updated <date>, corrected <date> — and the correction note', async () => {

@@ -27,7 +27,10 @@ afterAll(async () => {
 
 /** The reason a refused fetch gives: the TypeError's cause, as undici reports it. */
 async function refusal(fetching: Promise<Response>): Promise<string> {
-  const error = (await fetching.then(() => undefined, (caught: unknown) => caught)) as (Error & { cause?: Error }) | undefined;
+  const error = (await fetching.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )) as (Error & { cause?: Error }) | undefined;
   if (error === undefined) throw new Error('the fetch was not refused');
   return `${error.message} ${error.cause?.message ?? ''}`;
 }
@@ -56,7 +59,12 @@ describe('the safe fetch, by default', () => {
   it('refuses localhost names, http and other ports — the loopback server is never connected to', async () => {
     const before = connections;
     expect(await refusal(safe('https://localhost/'))).toMatch(/not a public domain/);
-    for (const url of [`http://127.0.0.1:${port}/`, `http://localhost:${port}/`, `https://127.0.0.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`]) {
+    for (const url of [
+      `http://127.0.0.1:${port}/`,
+      `http://localhost:${port}/`,
+      `https://127.0.0.1:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+    ]) {
       expect(await refusal(safe(url))).toMatch(/Forbidden protocol|non-unicast|not a public domain|port/i);
     }
     expect(connections).toBe(before);
@@ -71,7 +79,11 @@ describe('the safe fetch, by default', () => {
     const answering = (addresses: { address: string; family: number }[]) => {
       dns.lookup = (hostname: unknown, options: unknown, callback: unknown) => {
         asked.push(String(hostname));
-        const done = (typeof options === 'function' ? options : callback) as (error: Error | null, address: unknown, family?: number) => void;
+        const done = (typeof options === 'function' ? options : callback) as (
+          error: Error | null,
+          address: unknown,
+          family?: number,
+        ) => void;
         const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
         if (all) done(null, addresses);
         else done(null, addresses[0]?.address, addresses[0]?.family);
@@ -90,7 +102,10 @@ describe('the safe fetch, by default', () => {
     });
 
     it('a name answering a public and a private address (or an IPv4-mapped loopback) is refused', async () => {
-      answering([{ address: '93.184.215.14', family: 4 }, { address: '10.1.2.3', family: 4 }]);
+      answering([
+        { address: '93.184.215.14', family: 4 },
+        { address: '10.1.2.3', family: 4 },
+      ]);
       expect(await refusal(safe('https://mixed.attacker-dns.net/'))).toMatch(/non-unicast address/);
       answering([{ address: '::ffff:127.0.0.1', family: 6 }]);
       expect(await refusal(safe('https://mapped.attacker-dns.net/'))).toMatch(/non-unicast address/);

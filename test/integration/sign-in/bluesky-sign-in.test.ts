@@ -22,7 +22,9 @@ describe('recordBlueskySignIn', () => {
   });
 
   it('16 at once: one account, one handle item, every answer the same account', async () => {
-    const answers = await Promise.all(Array.from({ length: 16 }, () => recordBlueskySignIn(app.ctx(), { did: did('bob'), handle: 'bob.test' })));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => recordBlueskySignIn(app.ctx(), { did: did('bob'), handle: 'bob.test' })),
+    );
     for (const answer of answers) expect(answer.account).toEqual(answers[0]?.account);
     expect(answers.filter((a) => a.created)).not.toHaveLength(0);
     const items = (await app.allItems()).filter((item) => item.PK === `ACCOUNT#${did('bob')}` || item.PK === 'HANDLE#bob.test');

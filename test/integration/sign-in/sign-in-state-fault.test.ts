@@ -12,7 +12,12 @@ const fixture = useAppFixture('integration-sign-in-state-fault');
 describe('consuming a pending sign-in state', () => {
   it('a store failure is store_unavailable, and the state is still there to be consumed once by the retry', async () => {
     const states = createStateStore(fixture.ctx());
-    const saved = { iss: 'http://127.0.0.1:9', verifier: 'v', dpopJwk: { kty: 'EC' }, appState: '{"return_to":"/"}' } as unknown as Parameters<typeof states.set>[1];
+    const saved = {
+      iss: 'http://127.0.0.1:9',
+      verifier: 'v',
+      dpopJwk: { kty: 'EC' },
+      appState: '{"return_to":"/"}',
+    } as unknown as Parameters<typeof states.set>[1];
     await states.set('state-with-a-fault', saved);
     const before = await fixture.state();
     // The consume is the get's one call.

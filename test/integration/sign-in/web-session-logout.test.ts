@@ -9,7 +9,7 @@ import { afterNextRead } from '../../helpers/interleave.ts';
 const fixture = useAppFixture('integration-web-session-logout');
 
 describe('logout', () => {
-  it('without a session cookie (none, or not of lorebook\'s shape) it ends nothing and writes nothing', async () => {
+  it("without a session cookie (none, or not of lorebook's shape) it ends nothing and writes nothing", async () => {
     await startWebSession(fixture.ctx(), 'did:plc:staysignedin');
     const before = await fixture.state();
     for (const header of [undefined, '', 'other=1', `${WEB_SESSION_COOKIE}=lbs_short`]) {
@@ -34,6 +34,8 @@ describe('logout', () => {
     expect(first).toEqual({ ended: true });
     expect(second).toEqual({ ended: false });
     expect(await readWebSession(fixture.ctx(), cookie)).toBeUndefined();
-    expect((await fixture.state()).filter((item) => String(item.PK).startsWith('WEBSESS#') && item.account === 'did:plc:loggingout')).toEqual([]);
+    expect(
+      (await fixture.state()).filter((item) => String(item.PK).startsWith('WEBSESS#') && item.account === 'did:plc:loggingout'),
+    ).toEqual([]);
   });
 });

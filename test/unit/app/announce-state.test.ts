@@ -6,13 +6,21 @@ const uri = 'at://did:plc:lorebook/app.bsky.feed.post/3l2abc';
 describe('the announce state is derived from the announcer fields, never stored', () => {
   it.each([
     ['a post uri is posted', { bsky_uri: uri, queued: false }, { state: 'posted', uri }],
-    ['a post uri wins over a stale queue entry and an old error', { bsky_uri: uri, queued: true, last_error: 'x' }, { state: 'posted', uri }],
+    [
+      'a post uri wins over a stale queue entry and an old error',
+      { bsky_uri: uri, queued: true, last_error: 'x' },
+      { state: 'posted', uri },
+    ],
     ['on the queue, never tried, is pending', { queued: true }, { state: 'pending' }],
     ['a claim in flight is pending', { bsky_uri: 'pending', queued: true }, { state: 'pending' }],
     ['a claim in flight off the queue is still pending', { bsky_uri: 'pending', queued: false }, { state: 'pending' }],
     ['a retry still owed shows the last error', { queued: true, last_error: 'PDS 502' }, { state: 'pending', last_error: 'PDS 502' }],
     ['an error with nothing owed any more is failed', { queued: false, last_error: 'PDS 502' }, { state: 'failed', last_error: 'PDS 502' }],
-    ['a claim in flight after an earlier failure is pending', { bsky_uri: 'pending', queued: false, last_error: 'PDS 502' }, { state: 'pending', last_error: 'PDS 502' }],
+    [
+      'a claim in flight after an earlier failure is pending',
+      { bsky_uri: 'pending', queued: false, last_error: 'PDS 502' },
+      { state: 'pending', last_error: 'PDS 502' },
+    ],
     ['nothing owed and never tried is off (private, hidden)', { queued: false }, { state: 'off' }],
     ['a marker that is not an at:// uri is not a post', { bsky_uri: 'https://bsky.app/x', queued: false }, { state: 'off' }],
   ] as const)('%s', (_name, fields, expected) => {

@@ -121,6 +121,8 @@ describe('WWW-Authenticate (RFC 6750, RFC 9728)', () => {
   });
 
   it('cannot be broken out of its quotes', () => {
-    expect(wwwAuthenticate('http://x', 'a", b="c')).toBe('Bearer resource_metadata="http://x/.well-known/oauth-protected-resource", error="a, b=c"');
+    expect(wwwAuthenticate('http://x', 'a", b="c')).toBe(
+      'Bearer resource_metadata="http://x/.well-known/oauth-protected-resource", error="a, b=c"',
+    );
   });
 });

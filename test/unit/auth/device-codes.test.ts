@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { deriveDeviceCode, isWellFormedDeviceCode, mintDeviceCode, mintSalt, mintUserCode, normalizeUserCode } from '../../../src/auth/device-codes.ts';
+import {
+  deriveDeviceCode,
+  isWellFormedDeviceCode,
+  mintDeviceCode,
+  mintSalt,
+  mintUserCode,
+  normalizeUserCode,
+} from '../../../src/auth/device-codes.ts';
 
 describe('device-flow codes', () => {
   it('user codes are XXXX-XXXX from the 20 consonants, and differ between draws', () => {

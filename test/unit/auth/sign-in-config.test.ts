@@ -12,8 +12,12 @@ describe('the sign-in client switch (LOREBOOK_BLUESKY_OAUTH_CLIENT)', () => {
   it('fetches only public addresses unless LOREBOOK_ALLOW_PRIVATE_FETCH is 1 (a local PDS); the resolver settings alone do not open it', () => {
     const local = { LOREBOOK_BLUESKY_HANDLE_RESOLVER: 'http://127.0.0.1:2583', LOREBOOK_PLC_DIRECTORY_URL: 'http://127.0.0.1:2582' };
     expect(readSignInConfig(local, 'http://127.0.0.1:8787')).not.toHaveProperty('allowPrivateFetch');
-    for (const off of ['', '0', 'false']) expect(readSignInConfig({ LOREBOOK_ALLOW_PRIVATE_FETCH: off }, 'http://127.0.0.1:8787')).toEqual({ mode: 'loopback' });
-    for (const on of ['1', 'true']) expect(readSignInConfig({ ...local, LOREBOOK_ALLOW_PRIVATE_FETCH: on }, 'http://127.0.0.1:8787')).toMatchObject({ allowPrivateFetch: true });
+    for (const off of ['', '0', 'false'])
+      expect(readSignInConfig({ LOREBOOK_ALLOW_PRIVATE_FETCH: off }, 'http://127.0.0.1:8787')).toEqual({ mode: 'loopback' });
+    for (const on of ['1', 'true'])
+      expect(readSignInConfig({ ...local, LOREBOOK_ALLOW_PRIVATE_FETCH: on }, 'http://127.0.0.1:8787')).toMatchObject({
+        allowPrivateFetch: true,
+      });
   });
 
   it('the loopback client redirects to /auth/callback on 127.0.0.1 and asks only for the atproto scope', () => {
@@ -32,7 +36,10 @@ describe('the sign-in client switch (LOREBOOK_BLUESKY_OAUTH_CLIENT)', () => {
   });
 
   it('production: client_id and jwks_uri on the base URL, private_key_jwt', () => {
-    const config = readSignInConfig({ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: KEY }, 'https://lorebook.example');
+    const config = readSignInConfig(
+      { LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: KEY },
+      'https://lorebook.example',
+    );
     if (config === undefined) throw new Error('production config expected');
     expect(config).toEqual({ mode: 'production', privateKeyJwk: KEY });
     expect(clientMetadata('https://lorebook.example', config)).toMatchObject({
@@ -48,9 +55,21 @@ describe('the sign-in client switch (LOREBOOK_BLUESKY_OAUTH_CLIENT)', () => {
   it.each([
     [{ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'prod' }, 'https://l.example', /must be "loopback" \(development\) or "production"/],
     [{ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production' }, 'https://l.example', /needs LOREBOOK_OAUTH_PRIVATE_KEY/],
-    [{ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: KEY }, 'http://l.example', /needs an https LOREBOOK_BASE_URL/],
-    [{ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: 'nope' }, 'https://l.example', /must be a JWK as JSON text/],
-    [{ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: '{"kty":"EC"}' }, 'https://l.example', /private JWK \(with "d"\) and a "kid"/],
+    [
+      { LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: KEY },
+      'http://l.example',
+      /needs an https LOREBOOK_BASE_URL/,
+    ],
+    [
+      { LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: 'nope' },
+      'https://l.example',
+      /must be a JWK as JSON text/,
+    ],
+    [
+      { LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: '{"kty":"EC"}' },
+      'https://l.example',
+      /private JWK \(with "d"\) and a "kid"/,
+    ],
     [{ LOREBOOK_BLUESKY_HANDLE_RESOLVER: 'ftp://x' }, 'http://127.0.0.1:1', /LOREBOOK_BLUESKY_HANDLE_RESOLVER must be an http\(s\) URL/],
     [{ LOREBOOK_ALLOW_PRIVATE_FETCH: 'yes' }, 'http://127.0.0.1:1', /LOREBOOK_ALLOW_PRIVATE_FETCH must be 1/],
   ])('refuses %j on %s with a message that says what to fix', (env, base, message) => {

@@ -8,7 +8,9 @@ const where = 'http://127.0.0.1:1 as lorebook.test';
 
 describe('errors from @atproto/api become the failure kinds the announcer decides on', () => {
   it('a refused connection is unreachable; an aborted call is a timeout', () => {
-    const refused = new XRPCError(1, undefined, 'fetch failed', undefined, { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) });
+    const refused = new XRPCError(1, undefined, 'fetch failed', undefined, {
+      cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+    });
     expect(toAnnounceFailure(refused, 'post', where, now)).toMatchObject({ kind: 'unreachable', permanent: false });
     expect(toAnnounceFailure(refused, 'post', where, now).message).toContain('ECONNREFUSED');
     const timedOut = new XRPCError(1, undefined, 'aborted', undefined, { cause: new DOMException('timeout', 'TimeoutError') });
@@ -22,10 +24,18 @@ describe('errors from @atproto/api become the failure kinds the announcer decide
   });
 
   it('a refused sign-in is credentials (permanent, says which settings to check); another 4xx is rejected', () => {
-    const refused = toAnnounceFailure(new XRPCError(401, 'AuthenticationRequired', 'Invalid identifier or password'), 'sign-in', where, now);
+    const refused = toAnnounceFailure(
+      new XRPCError(401, 'AuthenticationRequired', 'Invalid identifier or password'),
+      'sign-in',
+      where,
+      now,
+    );
     expect(refused).toMatchObject({ kind: 'credentials', permanent: true });
     expect(refused.message).toContain('BLUESKY_APP_PASSWORD');
-    expect(toAnnounceFailure(new XRPCError(400, 'InvalidRequest', 'bad record'), 'post', where, now)).toMatchObject({ kind: 'rejected', permanent: true });
+    expect(toAnnounceFailure(new XRPCError(400, 'InvalidRequest', 'bad record'), 'post', where, now)).toMatchObject({
+      kind: 'rejected',
+      permanent: true,
+    });
   });
 });
 

@@ -1,6 +1,13 @@
 import { RichText, type AppBskyRichtextFacet } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
-import { MAX_POST_GRAPHEMES, hashtag, linksOf, postRecord, postText, withoutUnresolvedMentions } from '../../../integrations/bluesky/post-record.ts';
+import {
+  MAX_POST_GRAPHEMES,
+  hashtag,
+  linksOf,
+  postRecord,
+  postText,
+  withoutUnresolvedMentions,
+} from '../../../integrations/bluesky/post-record.ts';
 import type { StoryPost } from '../../../src/outbox/announce-port.ts';
 
 const graphemes = (text: string): number => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].length;
@@ -47,7 +54,10 @@ describe('facets and the link card', () => {
     index: { byteStart: 0, byteEnd: 5 },
     features: [{ $type: 'app.bsky.richtext.facet#mention', did }],
   });
-  const tag: AppBskyRichtextFacet.Main = { index: { byteStart: 6, byteEnd: 9 }, features: [{ $type: 'app.bsky.richtext.facet#tag', tag: 'x' }] };
+  const tag: AppBskyRichtextFacet.Main = {
+    index: { byteStart: 6, byteEnd: 9 },
+    features: [{ $type: 'app.bsky.richtext.facet#tag', tag: 'x' }],
+  };
 
   it('a mention without a DID is dropped (a PDS refuses it); resolved mentions and tags stay', () => {
     expect(withoutUnresolvedMentions([mention(''), tag, mention('did:plc:abc')])).toEqual([tag, mention('did:plc:abc')]);
@@ -99,7 +109,9 @@ describe('facets and the link card', () => {
   });
 
   it('linksOf finds link-card and link-facet URLs, and nothing in a record without them', () => {
-    expect(linksOf({ facets: [{ features: [{ $type: 'app.bsky.richtext.facet#link', uri: 'https://a.test' }] }] })).toEqual(['https://a.test']);
+    expect(linksOf({ facets: [{ features: [{ $type: 'app.bsky.richtext.facet#link', uri: 'https://a.test' }] }] })).toEqual([
+      'https://a.test',
+    ]);
     expect(linksOf({ text: 'hello' })).toEqual([]);
   });
 });

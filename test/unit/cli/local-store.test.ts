@@ -3,7 +3,14 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { endpointFilePath, lockFilePath, removeEndpointFile, runningEndpoint, tryLockDataDir, writeEndpointFile } from '../../../src/cli/local-store.ts';
+import {
+  endpointFilePath,
+  lockFilePath,
+  removeEndpointFile,
+  runningEndpoint,
+  tryLockDataDir,
+  writeEndpointFile,
+} from '../../../src/cli/local-store.ts';
 
 const freshDataDir = (): string => join(mkdtempSync(join(tmpdir(), 'lorebook-local-store-')), 'dynamodb');
 

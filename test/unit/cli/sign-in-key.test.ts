@@ -18,8 +18,12 @@ describe('npm run sign-in:key', () => {
     expect(printed.split('\n')).toHaveLength(1);
     const jwk = JSON.parse(printed) as Record<string, unknown>;
     expect(jwk).toMatchObject({ kty: 'EC', crv: 'P-256', kid: 'lorebook-test', d: expect.any(String) });
-    expect(readSignInConfig({ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: printed }, BASE)?.privateKeyJwk).toBe(printed);
-    expect(lambdaSignIn({ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_SIGN_IN_KEY_SECRET_ID: 'arn:x' }, BASE, printed).signIn?.mode).toBe('production');
+    expect(
+      readSignInConfig({ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: printed }, BASE)?.privateKeyJwk,
+    ).toBe(printed);
+    expect(
+      lambdaSignIn({ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_SIGN_IN_KEY_SECRET_ID: 'arn:x' }, BASE, printed).signIn?.mode,
+    ).toBe('production');
     const key = await JoseKey.fromImportable(printed);
     expect(key.publicJwk).toMatchObject({ kid: 'lorebook-test', x: jwk.x, y: jwk.y });
     expect((key.publicJwk as Record<string, unknown>).d).toBeUndefined();

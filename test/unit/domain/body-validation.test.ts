@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
 import { failStory, faultFields, readStoryFixture, successStory } from './story-fixtures.ts';
 
-const REPRODUCE = ['Prerequisites: a table.', 'Your agent will need from you: the table name.', 'Steps:', '1. Put with a condition.', 'Verify: one row.'];
+const REPRODUCE = [
+  'Prerequisites: a table.',
+  'Your agent will need from you: the table name.',
+  'Steps:',
+  '1. Put with a condition.',
+  'Verify: one row.',
+];
 
 function successWithReproduce(lines: string[]): string {
   return successStory().replace(/## Reproduce this[\s\S]*$/, `## Reproduce this\n\n${lines.join('\n')}`);
@@ -29,8 +35,10 @@ describe('body: the # title heading', () => {
   });
 
   it('accepts a heading that matches once markup is read as text', () => {
-    const markdown = successStory({ frontMatter: 'title: Using args in Python\ndate: 2026-10-14\ntags: [python]\ntype: success' })
-      .replace('# Retries made two rows', '# Using *args* in Python');
+    const markdown = successStory({ frontMatter: 'title: Using args in Python\ndate: 2026-10-14\ntags: [python]\ntype: success' }).replace(
+      '# Retries made two rows',
+      '# Using *args* in Python',
+    );
     expect(parseStory(markdown).frontMatter.title).toBe('Using args in Python');
   });
 
@@ -122,7 +130,9 @@ describe('body: the optional Check if this applies to you section', () => {
   });
 
   it('refuses a check with no read-only steps between Applies if and Has the problem', () => {
-    const fields = faultFields(() => parseStory(successWithCheck(['Applies if: always.', 'Has the problem: yes.', "Doesn't have it: no."])));
+    const fields = faultFields(() =>
+      parseStory(successWithCheck(['Applies if: always.', 'Has the problem: yes.', "Doesn't have it: no."])),
+    );
     expect(fields['section.check']).toMatch(/read-only steps/);
   });
 

@@ -66,7 +66,10 @@ describe('front matter: title', () => {
   });
 
   it('reads a title that looks like a number as text', () => {
-    const markdown = successStory({ frontMatter: BASE.replace('Retries made two rows', '404') }).replace('# Retries made two rows', '# 404');
+    const markdown = successStory({ frontMatter: BASE.replace('Retries made two rows', '404') }).replace(
+      '# Retries made two rows',
+      '# 404',
+    );
     expect(parseStory(markdown).frontMatter.title).toBe('404');
   });
 });
@@ -169,7 +172,9 @@ describe('front matter: defaults', () => {
 
   it('refuses an empty or over-long stack item', () => {
     const fields = faultFields(() => parseStory(withFrontMatter(`${BASE}\nstack: [node, "  ", ${'x'.repeat(101)}]`)));
-    expect(fields['front_matter.stack']).toBe('A `stack` item is empty; give a value or remove it. A `stack` item is longer than 100 characters; shorten it.');
+    expect(fields['front_matter.stack']).toBe(
+      'A `stack` item is empty; give a value or remove it. A `stack` item is longer than 100 characters; shorten it.',
+    );
   });
 
   it('refuses agent or model given as a list', () => {

@@ -12,7 +12,6 @@ import { measureMarkdownShape } from '../../../src/domain/story/markdown-shape.t
 import { renderMarkdown } from '../../../src/http/pages/render-markdown.ts';
 import { MARKDOWN_TOKENS } from '../../helpers/markdown-tokens.ts';
 
-
 const token = fc.constantFrom(...MARKDOWN_TOKENS);
 /** A document of up to ~2 KiB of structure-making tokens. */
 const freeForm = fc.array(token, { maxLength: 400 }).map((tokens) => tokens.join(''));
@@ -44,7 +43,10 @@ function checkBounded(markdown: string): void {
   // The reference, measured right after on the same machine: plain prose as long as the case.
   const prose = parseAndRender('word '.repeat(Math.ceil(markdown.length / 5))).ms;
   const bound = Math.max(TIME_BOUND_MS, PROSE_RATIO_BOUND * prose);
-  expect(elapsed, `parse + render of ${JSON.stringify(markdown.slice(0, 80))}… took ${elapsed} ms (prose of its size: ${prose} ms)`).toBeLessThan(bound);
+  expect(
+    elapsed,
+    `parse + render of ${JSON.stringify(markdown.slice(0, 80))}… took ${elapsed} ms (prose of its size: ${prose} ms)`,
+  ).toBeLessThan(bound);
   expect(Buffer.byteLength(html), `estimate for ${JSON.stringify(markdown.slice(0, 80))}…`).toBeLessThanOrEqual(shape.renderedBytes);
 }
 

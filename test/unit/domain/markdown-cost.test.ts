@@ -62,7 +62,6 @@ describe('the pre-scan counts emphasis delimiter runs per paragraph', () => {
   it('a blank line starts a new paragraph', () => {
     expect(shape('*a*\n*b*\n\n*c*').emphasisRuns).toEqual({ value: 4, line: 1 });
   });
-
 });
 
 describe('the pre-scan measures what the inline text of a paragraph costs', () => {
@@ -144,8 +143,18 @@ describe('the pre-scan estimates the rendered size', () => {
 });
 
 describe('each limit refuses one past it and accepts it exactly', () => {
-  const { nestingDepth, containers, emphasisRuns, labelEnds, unclosedCodeRuns, unclosedHtml, setextHeadings, lazyLines, tableColumns, tableCells } =
-    MARKDOWN_COST_LIMITS;
+  const {
+    nestingDepth,
+    containers,
+    emphasisRuns,
+    labelEnds,
+    unclosedCodeRuns,
+    unclosedHtml,
+    setextHeadings,
+    lazyLines,
+    tableColumns,
+    tableCells,
+  } = MARKDOWN_COST_LIMITS;
   const table = (columns: number, rows: number) => `${'|a'.repeat(columns)}|\n${'|-'.repeat(columns)}|\n${'|b|\n'.repeat(rows)}`;
   it.each([
     ['nestingDepth', (n: number) => `${'> '.repeat(n)}x`, nestingDepth],
@@ -188,19 +197,33 @@ describe('publishing hostile markdown', () => {
   it('a refusal names every limit broken, with the line to look at', () => {
     const fields = faultFields(() => parseStory(storyWithNarrative('Two faults', `${'> '.repeat(40)}x\n\n${'*a'.repeat(400)}`)));
     expect(fields['markdown']).toMatch(/Line \d+ nests 40 block quotes or list items; the nesting depth limit is 16\./);
-    expect(fields['markdown']).toMatch(/The paragraph at line \d+ has 400 emphasis delimiter runs .*; the emphasis delimiter runs limit is 256\./);
+    expect(fields['markdown']).toMatch(
+      /The paragraph at line \d+ has 400 emphasis delimiter runs .*; the emphasis delimiter runs limit is 256\./,
+    );
   });
 
   it('parts are checked one by one and the refusal names the part', () => {
-    const parts = { title: 'T', date: '2026-10-14', narrative: 'N', tags: ['a'], type: 'fail', what_i_tried: '>'.repeat(100), what_i_need: 'y' };
+    const parts = {
+      title: 'T',
+      date: '2026-10-14',
+      narrative: 'N',
+      tags: ['a'],
+      type: 'fail',
+      what_i_tried: '>'.repeat(100),
+      what_i_need: 'y',
+    };
     const fields = faultFields(() => storyMarkdownFromParts(parts));
     expect(Object.keys(fields)).toEqual(['what_i_tried']);
     expect(fields['what_i_tried']).toContain('the nesting depth limit is 16');
   });
 
   // A 64 KiB story of one-character paragraphs takes a few seconds to parse on a loaded machine.
-  it.each(WORST_ACCEPTED.map((accepted) => [accepted.name, accepted] as const))('the worst accepted shape (%s) is within every limit', { timeout: 60_000 }, (_name, accepted) => {
-    expect(limitsBroken(accepted.narrative)).toEqual([]);
-    expect(() => parseStory(storyWithNarrative('Worst accepted', accepted.narrative))).not.toThrow();
-  });
+  it.each(WORST_ACCEPTED.map((accepted) => [accepted.name, accepted] as const))(
+    'the worst accepted shape (%s) is within every limit',
+    { timeout: 60_000 },
+    (_name, accepted) => {
+      expect(limitsBroken(accepted.narrative)).toEqual([]);
+      expect(() => parseStory(storyWithNarrative('Worst accepted', accepted.narrative))).not.toThrow();
+    },
+  );
 });

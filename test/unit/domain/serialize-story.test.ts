@@ -26,7 +26,11 @@ describe('serializeStory', () => {
 
   it('writes every front matter key, defaults included, in the stable order', () => {
     const text = serializeStory(parseStory(readStoryFixture('unicode-long-title')));
-    const keys = text.split('---\n')[1]?.split('\n').filter(Boolean).map((line) => line.split(':')[0]);
+    const keys = text
+      .split('---\n')[1]
+      ?.split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(':')[0]);
     expect(keys).toEqual(['title', 'date', 'tags', 'type', 'status', 'reproducible', 'visibility', 'stack']);
   });
 

@@ -14,8 +14,7 @@ export function readStoryFixture(name: FixtureName): string {
 
 /** A valid success story; replace lines or the body to make one fault at a time. */
 export function successStory(options: { frontMatter?: string; body?: string } = {}): string {
-  const frontMatter =
-    options.frontMatter ?? 'title: Retries made two rows\ndate: 2026-10-14\ntags: [dynamodb]\ntype: success';
+  const frontMatter = options.frontMatter ?? 'title: Retries made two rows\ndate: 2026-10-14\ntags: [dynamodb]\ntype: success';
   const body =
     options.body ??
     [

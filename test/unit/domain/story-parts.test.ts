@@ -83,7 +83,9 @@ describe('storyMarkdownFromParts', () => {
 
   it('orders sections as the design does: check, reproduce, what I tried, what I need', () => {
     const markdown = storyMarkdownFromParts({ ...fixtureParts(), what_i_need: 'More.', what_i_tried: '1. A.' });
-    const order = ['## Check if this applies to you', '## Reproduce this', '## What I tried', '## What I need'].map((h) => markdown.indexOf(h));
+    const order = ['## Check if this applies to you', '## Reproduce this', '## What I tried', '## What I need'].map((h) =>
+      markdown.indexOf(h),
+    );
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(order.every((index) => index > 0)).toBe(true);
   });

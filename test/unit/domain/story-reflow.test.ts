@@ -13,7 +13,22 @@ import type { ParsedStory } from '../../../src/domain/story/story-types.ts';
 const CHECK = ['Applies if:', 'Has the problem:', "Doesn't have it:"] as const;
 const REPRODUCE = ['Prerequisites:', 'Your agent will need from you:', 'Steps:', 'Verify:'] as const;
 
-const word = fc.constantFrom('table', 'index', 'cache', 'query', 'row', 'file', 'log', 'port', 'token', 'queue', 'build', 'page', 'user', 'date');
+const word = fc.constantFrom(
+  'table',
+  'index',
+  'cache',
+  'query',
+  'row',
+  'file',
+  'log',
+  'port',
+  'token',
+  'queue',
+  'build',
+  'page',
+  'user',
+  'date',
+);
 const sentence = fc.array(word, { minLength: 2, maxLength: 5 }).map((words) => `${words.join(' ')}.`);
 const sentences = fc.array(sentence, { minLength: 1, maxLength: 4 });
 
@@ -21,7 +36,10 @@ const storyContent = fc.record({
   type: fc.constantFrom('success', 'fail'),
   check: fc.option(fc.record({ applies: sentence, steps: sentences, hasProblem: sentence, doesnt: sentence }), { nil: undefined }),
   reproduce: fc.record({ prerequisites: sentence, needs: sentence, steps: sentences, verify: sentence }),
-  tried: fc.array(fc.tuple(sentence, sentence).map(([did, happened]) => `${did} — ${happened}`), { minLength: 1, maxLength: 4 }),
+  tried: fc.array(
+    fc.tuple(sentence, sentence).map(([did, happened]) => `${did} — ${happened}`),
+    { minLength: 1, maxLength: 4 },
+  ),
   need: sentence,
 });
 type StoryContent = typeof storyContent extends fc.Arbitrary<infer T> ? T : never;
@@ -36,7 +54,11 @@ const layout = fc.record({
   checkStepLabel: fc.constantFrom('none', 'own line', 'inline'),
   reproduceStepsInline: fc.boolean(),
   bold: fc.boolean(),
-  heading: fc.constantFrom((text: string) => text, (text: string) => text.toLowerCase(), (text: string) => ` ${text.toUpperCase().replace(' ', '   ')}:`),
+  heading: fc.constantFrom(
+    (text: string) => text,
+    (text: string) => text.toLowerCase(),
+    (text: string) => ` ${text.toUpperCase().replace(' ', '   ')}:`,
+  ),
   crlf: fc.boolean(),
   bom: fc.boolean(),
   trailingSpaces: fc.boolean(),
@@ -63,26 +85,51 @@ function labelled(parts: Array<{ label: string; text: string; steps?: string[]; 
 
 function checkSection(check: NonNullable<StoryContent['check']>, style: Layout): string {
   const applies = { label: 'Applies if:', text: check.applies };
-  const verdicts = [{ label: 'Has the problem:', text: check.hasProblem }, { label: "Doesn't have it:", text: check.doesnt }];
+  const verdicts = [
+    { label: 'Has the problem:', text: check.hasProblem },
+    { label: "Doesn't have it:", text: check.doesnt },
+  ];
   if (style.checkStepLabel === 'none') return labelled([{ ...applies, steps: check.steps }, ...verdicts], style);
   const stepLabel = { label: 'Read-only steps:', text: '', steps: check.steps, stepsInline: style.checkStepLabel === 'inline' };
   return labelled([applies, stepLabel, ...verdicts], style);
 }
 
 function writeStory(content: StoryContent, style: Layout): string {
-  const blocks = ['---', 'title: Reflowed story', 'date: 2026-10-14', 'tags: [format]', `type: ${content.type}`, '---', '', '# Reflowed story', '', 'What happened, in one paragraph.', ''];
-  const section = (heading: string, body: string) => blocks.push(`##${style.heading(heading).startsWith(' ') ? '' : ' '}${style.heading(heading)}`, '', body, '');
+  const blocks = [
+    '---',
+    'title: Reflowed story',
+    'date: 2026-10-14',
+    'tags: [format]',
+    `type: ${content.type}`,
+    '---',
+    '',
+    '# Reflowed story',
+    '',
+    'What happened, in one paragraph.',
+    '',
+  ];
+  const section = (heading: string, body: string) =>
+    blocks.push(`##${style.heading(heading).startsWith(' ') ? '' : ' '}${style.heading(heading)}`, '', body, '');
   if (content.check !== undefined) section('Check if this applies to you', checkSection(content.check, style));
   if (content.type === 'success') {
     const { prerequisites, needs, steps, verify } = content.reproduce;
-    section('Reproduce this', labelled([
-      { label: 'Prerequisites:', text: prerequisites },
-      { label: 'Your agent will need from you:', text: needs },
-      { label: 'Steps:', text: '', steps, stepsInline: style.reproduceStepsInline },
-      { label: 'Verify:', text: verify },
-    ], style));
+    section(
+      'Reproduce this',
+      labelled(
+        [
+          { label: 'Prerequisites:', text: prerequisites },
+          { label: 'Your agent will need from you:', text: needs },
+          { label: 'Steps:', text: '', steps, stepsInline: style.reproduceStepsInline },
+          { label: 'Verify:', text: verify },
+        ],
+        style,
+      ),
+    );
   } else {
-    section('What I tried', content.tried.map((attempt, number) => `${style.marker.replace('1', String(number + 1))}${attempt}`).join('\n'));
+    section(
+      'What I tried',
+      content.tried.map((attempt, number) => `${style.marker.replace('1', String(number + 1))}${attempt}`).join('\n'),
+    );
     section('What I need', content.need);
   }
   let text = blocks.join('\n');
@@ -105,7 +152,10 @@ function wordsUnderLabels(section: string, labels: readonly string[]): string[] 
       const content = text.lines[line] ?? '';
       pieces.push(content.slice(line === from.line ? from.column : 0, line === end.line ? end.column : content.length));
     }
-    return STEP_LABELS.map(comparable).reduce((words, label) => words.split(label).join(' '), pieces.join(' ')).replace(/\s+/g, ' ').trim();
+    return STEP_LABELS.map(comparable)
+      .reduce((words, label) => words.split(label).join(' '), pieces.join(' '))
+      .replace(/\s+/g, ' ')
+      .trim();
   });
 }
 
@@ -113,7 +163,10 @@ function expectedParts(content: StoryContent) {
   const check = content.check;
   return {
     check: check === undefined ? undefined : [[check.applies, ...check.steps].join(' '), check.hasProblem, check.doesnt],
-    reproduce: content.type === 'fail' ? undefined : [content.reproduce.prerequisites, content.reproduce.needs, content.reproduce.steps.join(' '), content.reproduce.verify],
+    reproduce:
+      content.type === 'fail'
+        ? undefined
+        : [content.reproduce.prerequisites, content.reproduce.needs, content.reproduce.steps.join(' '), content.reproduce.verify],
   };
 }
 
@@ -132,7 +185,18 @@ function partsOf(story: ParsedStory) {
   };
 }
 
-const plain: Layout = { joins: Array(8).fill('\n'), marker: '1. ', stepsGap: '\n', checkStepLabel: 'own line', reproduceStepsInline: false, bold: false, heading: (text) => text, crlf: false, bom: false, trailingSpaces: false };
+const plain: Layout = {
+  joins: Array(8).fill('\n'),
+  marker: '1. ',
+  stepsGap: '\n',
+  checkStepLabel: 'own line',
+  reproduceStepsInline: false,
+  bold: false,
+  heading: (text) => text,
+  crlf: false,
+  bom: false,
+  trailingSpaces: false,
+};
 
 describe('a re-flowed story parses to the same parts', () => {
   it('whatever the joins, step markers, bold labels, heading case, line endings and trailing spaces', () => {

@@ -5,7 +5,28 @@ import { parseStory } from '../../../src/domain/story/parse-story.ts';
 import { escapeForLog, findForbiddenChar, forbiddenCharProblem, stripForbiddenChars } from '../../../src/domain/text-controls.ts';
 import { faultFields, successStory } from './story-fixtures.ts';
 
-const FORBIDDEN = ['\u0000', '\u0007', '\u000b', '\u000c', '\u001f', '\u007f', '\u0080', '\u0085', '\u009f', '\ud800', '\udbff', '\udc00', '\ufdd0', '\ufdef', '\ufffe', '\uffff', '\u{1fffe}', '\u{8ffff}', '\u{10fffe}', '\u{10ffff}'];
+const FORBIDDEN = [
+  '\u0000',
+  '\u0007',
+  '\u000b',
+  '\u000c',
+  '\u001f',
+  '\u007f',
+  '\u0080',
+  '\u0085',
+  '\u009f',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\ufdd0',
+  '\ufdef',
+  '\ufffe',
+  '\uffff',
+  '\u{1fffe}',
+  '\u{8ffff}',
+  '\u{10fffe}',
+  '\u{10ffff}',
+];
 const ALLOWED = ['a', ' ', 'é', '\u00a0', '\ufdcf', '\ufdf0', '\ufffd', '😀', '\u{1fffd}', '\u{10fffd}'];
 
 describe('which characters no stored text may hold', () => {
@@ -42,7 +63,9 @@ describe('a log line', () => {
 
 describe('story front matter', () => {
   it('a control character spelled as a YAML escape is refused naming the key, though the markdown holds none', () => {
-    const markdown = successStory({ frontMatter: 'title: "Retries made two rows\\a"\ndate: 2026-10-14\ntags: [dynamodb]\ntype: success\nagent: "claude\\u0085"' });
+    const markdown = successStory({
+      frontMatter: 'title: "Retries made two rows\\a"\ndate: 2026-10-14\ntags: [dynamodb]\ntype: success\nagent: "claude\\u0085"',
+    });
     expect(findForbiddenChar(markdown)).toBeUndefined();
     const fields = faultFields(() => parseStory(markdown));
     expect(fields['front_matter.title']).toMatch(/U\+0007/);
@@ -51,7 +74,9 @@ describe('story front matter', () => {
 
   it('one-line keys refuse a line break spelled in YAML; image_alt is prose and may hold one', () => {
     const base = 'title: Retries made two rows\ndate: 2026-10-14\ntags: [dynamodb]\ntype: success\nimage: "https://example.com/a.png"';
-    const fields = faultFields(() => parseStory(successStory({ frontMatter: `${base}\nimage_alt: "two\\nlines"\nmodel: "a\\nb"\nstack: ["x\\ty"]` })));
+    const fields = faultFields(() =>
+      parseStory(successStory({ frontMatter: `${base}\nimage_alt: "two\\nlines"\nmodel: "a\\nb"\nstack: ["x\\ty"]` })),
+    );
     expect(Object.keys(fields).sort()).toEqual(['front_matter.model', 'front_matter.stack']);
     // A URL parser drops a line break silently, so `image` refuses it here, before the URL rule.
     const image = faultFields(() => parseStory(successStory({ frontMatter: `${base.replace('a.png', 'a\\n.png')}\nimage_alt: one line` })));

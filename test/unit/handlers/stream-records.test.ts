@@ -11,12 +11,28 @@ function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', item: Record<string, 
   const image = marshall(item, { removeUndefinedValues: true }) as NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;
   return {
     eventName,
-    dynamodb: { Keys: { PK: { S: String(item.PK) }, SK: { S: String(item.SK) } }, SequenceNumber: '100', ...(eventName === 'REMOVE' ? { OldImage: image } : { NewImage: image }) },
+    dynamodb: {
+      Keys: { PK: { S: String(item.PK) }, SK: { S: String(item.SK) } },
+      SequenceNumber: '100',
+      ...(eventName === 'REMOVE' ? { OldImage: image } : { NewImage: image }),
+    },
   };
 }
 
-const correction = { PK: 'OUTBOX', SK: 'correction#2026-11-30-a-story#2', kind: 'correction', slug: '2026-11-30-a-story', recipients: new Set(['acct-a']) };
-const queuedStory = { PK: 'STORY#2026-11-30-a-story', SK: 'META', title: 'A story', GSI3PK: 'ANNOUNCE', GSI3SK: `${NOW}#2026-11-30-a-story` };
+const correction = {
+  PK: 'OUTBOX',
+  SK: 'correction#2026-11-30-a-story#2',
+  kind: 'correction',
+  slug: '2026-11-30-a-story',
+  recipients: new Set(['acct-a']),
+};
+const queuedStory = {
+  PK: 'STORY#2026-11-30-a-story',
+  SK: 'META',
+  title: 'A story',
+  GSI3PK: 'ANNOUNCE',
+  GSI3SK: `${NOW}#2026-11-30-a-story`,
+};
 
 describe('the stream function acts only on its own records', () => {
   it('an inserted correction event is delivered, with its item as stored (sets as sets)', () => {
@@ -35,7 +51,10 @@ describe('the stream function acts only on its own records', () => {
 
   it('a story META on the announce queue, unclaimed and due, gets an announce attempt', () => {
     expect(workFor(record('INSERT', queuedStory), NOW)).toEqual({ kind: 'announce', slug: '2026-11-30-a-story' });
-    expect(workFor(record('MODIFY', { ...queuedStory, bsky_uri: 'at://did:plc:x/app.bsky.feed.post/3k' }), NOW)).toEqual({ kind: 'announce', slug: '2026-11-30-a-story' });
+    expect(workFor(record('MODIFY', { ...queuedStory, bsky_uri: 'at://did:plc:x/app.bsky.feed.post/3k' }), NOW)).toEqual({
+      kind: 'announce',
+      slug: '2026-11-30-a-story',
+    });
   });
 
   it('a META whose claim is in flight, whose retry is not due yet, or that is off the queue is skipped', () => {

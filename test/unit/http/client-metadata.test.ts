@@ -11,12 +11,22 @@ import type { HttpEnv } from '../../../src/http/http-env.ts';
 const BASE = 'https://lorebook.example';
 
 // Serving the two documents reads no store: a context that fails loudly if anything does.
-const noStore = new Proxy({}, { get: () => { throw new Error('the client documents must not touch the store'); } });
+const noStore = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the client documents must not touch the store');
+    },
+  },
+);
 const ctx = { store: noStore, config: DEFAULT_APP_CONFIG, sleep: async () => undefined, random: Math.random } as unknown as AppContext;
 
 async function productionApp(): Promise<Hono<HttpEnv>> {
   const key = await JoseKey.generate(['ES256'], 'k1');
-  const config = readSignInConfig({ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: JSON.stringify(key.privateJwk) }, BASE);
+  const config = readSignInConfig(
+    { LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_OAUTH_PRIVATE_KEY: JSON.stringify(key.privateJwk) },
+    BASE,
+  );
   if (config === undefined) throw new Error('production config expected');
   const app = new Hono<HttpEnv>();
   mountSignIn(app, { ctx, baseUrl: BASE, config, log: () => undefined });

@@ -6,8 +6,10 @@ const guard = createRequestGuard({ baseUrl: 'http://127.0.0.1:8787', allowedOrig
 
 describe('the Host/Origin guard (DNS-rebinding protection)', () => {
   it('accepts the base URL host and the loopback names of its port, with or without a known Origin', () => {
-    for (const host of ['127.0.0.1:8787', 'localhost:8787', 'LOCALHOST:8787', '[::1]:8787']) expect(() => guard.check(host, undefined)).not.toThrow();
-    for (const origin of ['http://127.0.0.1:8787', 'http://localhost:8787', 'https://app.example']) expect(() => guard.check('127.0.0.1:8787', origin)).not.toThrow();
+    for (const host of ['127.0.0.1:8787', 'localhost:8787', 'LOCALHOST:8787', '[::1]:8787'])
+      expect(() => guard.check(host, undefined)).not.toThrow();
+    for (const origin of ['http://127.0.0.1:8787', 'http://localhost:8787', 'https://app.example'])
+      expect(() => guard.check('127.0.0.1:8787', origin)).not.toThrow();
   });
 
   it('refuses another host, another port, a missing Host, an unknown Origin and the opaque "null" Origin with forbidden', () => {
@@ -22,7 +24,11 @@ describe('the Host/Origin guard (DNS-rebinding protection)', () => {
   });
 
   it('a public base URL is its own host; extra hosts can be allowed', () => {
-    const publicGuard = createRequestGuard({ baseUrl: 'https://lorebook.example', allowedOrigins: [], allowedHosts: ['abc.lambda-url.example'] });
+    const publicGuard = createRequestGuard({
+      baseUrl: 'https://lorebook.example',
+      allowedOrigins: [],
+      allowedHosts: ['abc.lambda-url.example'],
+    });
     expect(() => publicGuard.check('lorebook.example', 'https://lorebook.example')).not.toThrow();
     expect(() => publicGuard.check('abc.lambda-url.example', undefined)).not.toThrow();
     expect(thrownRefusal(() => publicGuard.check('lorebook.example:8443', undefined)).code).toBe('forbidden');

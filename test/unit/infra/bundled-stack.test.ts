@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { resourcesOf, synthesize } from './synth.ts';
 
 describe('npm run synth bundles every handler', () => {
-  it('each function\'s asset is index.mjs, and a fresh Node 22 process imports it and finds `handler`', { timeout: 180_000 }, () => {
+  it("each function's asset is index.mjs, and a fresh Node 22 process imports it and finds `handler`", { timeout: 180_000 }, () => {
     const { json, outdir } = synthesize({}, { bundle: true });
     const functions = resourcesOf(json, 'AWS::Lambda::Function');
     expect(functions).toHaveLength(3);
@@ -17,10 +17,14 @@ describe('npm run synth bundles every handler', () => {
       const bundle = join(outdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
       expect(existsSync(bundle), `${id}: ${bundle}`).toBe(true);
       // Import only: the handlers build nothing until their first event.
-      const exported = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(bundle)}); console.log(typeof m.handler)`], {
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const exported = execFileSync(
+        process.execPath,
+        ['--input-type=module', '-e', `const m = await import(${JSON.stringify(bundle)}); console.log(typeof m.handler)`],
+        {
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
       expect(exported.trim(), id).toBe('function');
     }
   });

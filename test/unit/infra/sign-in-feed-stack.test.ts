@@ -13,9 +13,11 @@ const FEED_DID = 'did:plc:lorebookfeedpublisher';
 const envOf = (json: TemplateJson, prefix: string): Record<string, unknown> =>
   (json.Resources[logicalId(json, FUNCTION, prefix)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 const secretStatements = (json: TemplateJson, prefix: string) =>
-  roleStatements(json, logicalId(json, FUNCTION, prefix)).filter((statement) => actionsOf(statement).some((action) => action.startsWith('secretsmanager:')));
+  roleStatements(json, logicalId(json, FUNCTION, prefix)).filter((statement) =>
+    actionsOf(statement).some((action) => action.startsWith('secretsmanager:')),
+  );
 
-describe('the sign-in key\'s secret', () => {
+describe("the sign-in key's secret", () => {
   const { json, template } = synthesize();
   const keyId = logicalId(json, SECRET, 'SignInPrivateKey');
 
@@ -32,25 +34,43 @@ describe('the sign-in key\'s secret', () => {
 });
 
 describe('with blueskyOAuthClient=production and a feed publisher', () => {
-  const { json } = synthesize({ blueskyIdentifier: 'lorebook.example.com', blueskyOAuthClient: 'production', feedPublisherDid: FEED_DID, feedRkey: 'stories' });
+  const { json } = synthesize({
+    blueskyIdentifier: 'lorebook.example.com',
+    blueskyOAuthClient: 'production',
+    feedPublisherDid: FEED_DID,
+    feedRkey: 'stories',
+  });
   const keyId = logicalId(json, SECRET, 'SignInPrivateKey');
   const passwordId = logicalId(json, SECRET, 'BlueskyAppPassword');
 
-  it('the http function is told production mode, the key secret\'s ARN (never the key) and the feed record', () => {
+  it("the http function is told production mode, the key secret's ARN (never the key) and the feed record", () => {
     const env = envOf(json, 'Http');
-    expect(env).toMatchObject({ LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production', LOREBOOK_SIGN_IN_KEY_SECRET_ID: { Ref: keyId }, BLUESKY_FEED_PUBLISHER_DID: FEED_DID, BLUESKY_FEED_RKEY: 'stories' });
+    expect(env).toMatchObject({
+      LOREBOOK_BLUESKY_OAUTH_CLIENT: 'production',
+      LOREBOOK_SIGN_IN_KEY_SECRET_ID: { Ref: keyId },
+      BLUESKY_FEED_PUBLISHER_DID: FEED_DID,
+      BLUESKY_FEED_RKEY: 'stories',
+    });
     expect(env.LOREBOOK_OAUTH_PRIVATE_KEY).toBeUndefined();
   });
 
   it('the http role may GetSecretValue on exactly the key secret, nothing else of Secrets Manager', () => {
-    expect(secretStatements(json, 'Http')).toEqual([{ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: { Ref: keyId } }]);
+    expect(secretStatements(json, 'Http')).toEqual([
+      { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: { Ref: keyId } },
+    ]);
   });
 
   it('stream and sweeper neither read the key nor know the sign-in or feed settings; they keep the app password only', () => {
     for (const prefix of ['Stream', 'Sweeper']) {
-      expect(secretStatements(json, prefix).map((statement) => statement.Resource), prefix).toEqual([{ Ref: passwordId }]);
+      expect(
+        secretStatements(json, prefix).map((statement) => statement.Resource),
+        prefix,
+      ).toEqual([{ Ref: passwordId }]);
       const names = Object.keys(envOf(json, prefix));
-      expect(names.filter((name) => name.startsWith('BLUESKY_FEED') || name.startsWith('LOREBOOK_SIGN_IN') || name.includes('OAUTH')), prefix).toEqual([]);
+      expect(
+        names.filter((name) => name.startsWith('BLUESKY_FEED') || name.startsWith('LOREBOOK_SIGN_IN') || name.includes('OAUTH')),
+        prefix,
+      ).toEqual([]);
     }
   });
 });
@@ -69,6 +89,8 @@ describe('settings the http function would refuse at its cold start are refused 
   });
 
   it('production sign-in behind a plain-http base URL', () => {
-    expect(() => synthesize({ blueskyOAuthClient: 'production', baseUrl: 'http://lorebook.example.com' })).toThrow(/needs an https baseUrl/);
+    expect(() => synthesize({ blueskyOAuthClient: 'production', baseUrl: 'http://lorebook.example.com' })).toThrow(
+      /needs an https baseUrl/,
+    );
   });
 });

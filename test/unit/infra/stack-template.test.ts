@@ -34,11 +34,13 @@ function granted(statements: Statement[], resource: unknown): string[] {
 describe('the table matches src/store/schema.ts', () => {
   const schema = createTableInput('ignored');
 
-  it('has the schema\'s key schema, attribute definitions and GSIs (keys-only)', () => {
+  it("has the schema's key schema, attribute definitions and GSIs (keys-only)", () => {
     expect(table.KeySchema).toEqual(schema.KeySchema);
     expect(byName(table.AttributeDefinitions as { AttributeName: string }[])).toEqual(byName(schema.AttributeDefinitions ?? []));
     const indexes = byName(table.GlobalSecondaryIndexes as { IndexName: string }[]);
-    expect(indexes).toEqual(byName(schema.GlobalSecondaryIndexes ?? []).map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection })));
+    expect(indexes).toEqual(
+      byName(schema.GlobalSecondaryIndexes ?? []).map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection })),
+    );
     expect(indexes.map((index) => index.IndexName)).toEqual(['GSI1', 'GSI2', 'GSI3']);
   });
 
@@ -57,16 +59,27 @@ describe('the three functions', () => {
     const expected = { http: [1024, 30], stream: [512, 120], sweeper: [512, 120] } as const;
     for (const [name, [memory, timeout]] of Object.entries(expected)) {
       const props = json.Resources[ids[name as keyof typeof ids]]?.Properties;
-      expect(props, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: memory, Timeout: timeout, Handler: 'index.handler' });
+      expect(props, name).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: memory,
+        Timeout: timeout,
+        Handler: 'index.handler',
+      });
     }
   });
 
   it('know the table by name, and only stream and sweeper know the Bluesky account and where its password is', () => {
-    const env = (name: keyof typeof ids) => (json.Resources[ids[name]]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const env = (name: keyof typeof ids) =>
+      (json.Resources[ids[name]]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     for (const name of ['http', 'stream', 'sweeper'] as const) expect(env(name).LOREBOOK_TABLE).toEqual({ Ref: tableId });
     const secretId = logicalId(json, 'AWS::SecretsManager::Secret', 'BlueskyAppPassword');
     for (const name of ['stream', 'sweeper'] as const) {
-      expect(env(name)).toMatchObject({ BLUESKY_SERVICE: 'https://bsky.social', BLUESKY_IDENTIFIER: 'lorebook.example.com', LOREBOOK_BLUESKY_SECRET_ID: { Ref: secretId } });
+      expect(env(name)).toMatchObject({
+        BLUESKY_SERVICE: 'https://bsky.social',
+        BLUESKY_IDENTIFIER: 'lorebook.example.com',
+        LOREBOOK_BLUESKY_SECRET_ID: { Ref: secretId },
+      });
       expect(env(name).BLUESKY_APP_PASSWORD).toBeUndefined();
     }
     expect(Object.keys(env('http')).filter((key) => key.startsWith('BLUESKY') || key.includes('SECRET'))).toEqual([]);
@@ -80,7 +93,11 @@ describe('the three functions', () => {
   });
 
   it('the http function has a public Function URL (the app does its own bearer auth)', () => {
-    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', InvokeMode: 'BUFFERED', TargetFunctionArn: { 'Fn::GetAtt': [ids.http, 'Arn'] } });
+    template.hasResourceProperties('AWS::Lambda::Url', {
+      AuthType: 'NONE',
+      InvokeMode: 'BUFFERED',
+      TargetFunctionArn: { 'Fn::GetAtt': [ids.http, 'Arn'] },
+    });
   });
 
   it('the secret is created with the placeholder the handlers treat as "announcing off"', () => {
@@ -91,35 +108,64 @@ describe('the three functions', () => {
 describe('least-privilege IAM: each function gets only the table actions it uses', () => {
   it('http: item reads and writes, Query, ConditionCheckItem (transactions), Query on the indexes; nothing else', () => {
     const statements = roleStatements(json, ids.http);
-    expect(granted(statements, tableArn)).toEqual(
-      ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-    );
+    expect(granted(statements, tableArn)).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
     expect(granted(statements, indexArn)).toEqual(['dynamodb:Query']);
     expect(statements.flatMap(actionsOf).sort()).toEqual([...granted(statements, tableArn), 'dynamodb:Query'].sort());
   });
 
   it('stream: the fan-out and announce actions, stream reading, the DLQ and the secret; no Query, no Scan', () => {
     const statements = roleStatements(json, ids.stream);
-    expect(granted(statements, tableArn)).toEqual(['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(granted(statements, tableArn)).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
     expect(granted(statements, indexArn)).toEqual([]);
     expect(granted(statements, streamArn)).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
     // The event source mapping's own grant (Table.grantStreamRead): listing stream ARNs has no table-level resource.
     expect(granted(statements, '*')).toEqual(['dynamodb:ListStreams']);
-    expect(granted(statements, { Ref: logicalId(json, 'AWS::SecretsManager::Secret', 'BlueskyAppPassword') })).toEqual(['secretsmanager:GetSecretValue']);
-    expect(granted(statements, { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'StreamFailures'), 'Arn'] })).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect(granted(statements, { Ref: logicalId(json, 'AWS::SecretsManager::Secret', 'BlueskyAppPassword') })).toEqual([
+      'secretsmanager:GetSecretValue',
+    ]);
+    expect(granted(statements, { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'StreamFailures'), 'Arn'] })).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
     expect(statements.flatMap(actionsOf)).toHaveLength(13);
   });
 
-  it('sweeper: the stream function\'s item actions plus Query on the table (outbox) and the indexes (announce queue), and the secret', () => {
+  it("sweeper: the stream function's item actions plus Query on the table (outbox) and the indexes (announce queue), and the secret", () => {
     const statements = roleStatements(json, ids.sweeper);
-    expect(granted(statements, tableArn)).toEqual(['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(granted(statements, tableArn)).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
     expect(granted(statements, indexArn)).toEqual(['dynamodb:Query']);
     expect(statements.flatMap(actionsOf).filter((action) => !action.startsWith('dynamodb:'))).toEqual(['secretsmanager:GetSecretValue']);
   });
 
   it('no statement anywhere uses a wildcard action, Scan, BatchWriteItem or table management', () => {
-    const all = resourcesOf(json, 'AWS::IAM::Policy').flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement.flatMap(actionsOf));
-    expect(all.filter((action) => action.includes('*') || /Scan|BatchWriteItem|Table|DeleteTable|CreateTable|DescribeTimeToLive/.test(action))).toEqual([]);
+    const all = resourcesOf(json, 'AWS::IAM::Policy').flatMap(([, policy]) =>
+      (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement.flatMap(actionsOf),
+    );
+    expect(
+      all.filter((action) => action.includes('*') || /Scan|BatchWriteItem|Table|DeleteTable|CreateTable|DescribeTimeToLive/.test(action)),
+    ).toEqual([]);
   });
 });
 
@@ -162,7 +208,13 @@ describe('the alarms', () => {
     for (const id of Object.values(ids)) {
       for (const metric of ['Errors', 'Throttles']) {
         expect(alarms, `${id} ${metric}`).toContainEqual(
-          expect.objectContaining({ Namespace: 'AWS/Lambda', MetricName: metric, Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }], Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' }),
+          expect.objectContaining({
+            Namespace: 'AWS/Lambda',
+            MetricName: metric,
+            Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }],
+            Threshold: 1,
+            ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          }),
         );
       }
     }
@@ -175,9 +227,19 @@ describe('the alarms', () => {
       }),
     );
     expect(alarms).toContainEqual(
-      expect.objectContaining({ Namespace: 'AWS/Lambda', MetricName: 'IteratorAge', Statistic: 'Maximum', Dimensions: [{ Name: 'FunctionName', Value: { Ref: ids.stream } }], Threshold: 300_000 }),
+      expect.objectContaining({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'IteratorAge',
+        Statistic: 'Maximum',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: ids.stream } }],
+        Threshold: 300_000,
+      }),
     );
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId },
+    });
   });
 });

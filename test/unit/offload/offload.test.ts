@@ -44,7 +44,10 @@ describe('the offload worker', () => {
     const worker = offload();
     const before = await worker.run(WHICH_THREAD, undefined);
     const started = performance.now();
-    const stopped = await worker.run(SPIN(200), 60_000).then(() => undefined, (error: unknown) => error);
+    const stopped = await worker.run(SPIN(200), 60_000).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(stopped).toBeInstanceOf(OffloadBudgetExceeded);
     expect(performance.now() - started).toBeLessThan(10_000);
     const after = await worker.run(WHICH_THREAD, undefined);
@@ -52,7 +55,12 @@ describe('the offload worker', () => {
   });
 
   it('a refusal thrown in the task arrives as the same typed error', async () => {
-    const error = await offload().run(REFUSE, 'markdown').then(() => undefined, (e: unknown) => e);
+    const error = await offload()
+      .run(REFUSE, 'markdown')
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(LorebookError);
     expect((error as LorebookError).code).toBe('validation_failed');
     expect((error as LorebookError).details).toEqual({ fields: { markdown: 'fix it' } });
@@ -60,7 +68,10 @@ describe('the offload worker', () => {
 
   it('a task that exhausts the capped heap fails alone; the next task runs', { timeout: 60_000 }, async () => {
     const worker = offload({ resourceLimits: { maxOldGenerationSizeMb: 32 } });
-    const error = await worker.run(EXHAUST_MEMORY, undefined).then(() => undefined, (e: unknown) => e);
+    const error = await worker.run(EXHAUST_MEMORY, undefined).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(OffloadFailed);
     expect(typeof (await worker.run(WHICH_THREAD, undefined))).toBe('number');
   });

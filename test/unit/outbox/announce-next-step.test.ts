@@ -48,7 +48,12 @@ describe('nextStep: a claim another worker holds is left to it until it is stale
     expect(nextStep(meta, NOW, rules)).toEqual({ kind: 'post', takeover: true, staleBefore: STALE_BEFORE });
   });
   it('a stale claim on an unlisted story is taken over to delete, from the claim (no recorded post)', () => {
-    const meta = facts({ hidden: true, bsky_uri: 'pending', claimed_at: iso(NOW - STALE_CLAIM_MS - 1), next_attempt_at: iso(NOW + 60_000) });
+    const meta = facts({
+      hidden: true,
+      bsky_uri: 'pending',
+      claimed_at: iso(NOW - STALE_CLAIM_MS - 1),
+      next_attempt_at: iso(NOW + 60_000),
+    });
     expect(nextStep(meta, NOW, rules)).toEqual({ kind: 'delete', takeover: true, staleBefore: STALE_BEFORE, posted: undefined });
   });
   it('staleness is judged at the time given, not the wall clock', () => {
@@ -59,13 +64,19 @@ describe('nextStep: a claim another worker holds is left to it until it is stale
 
 describe('nextStep: the Bluesky side already matches the story, so it leaves the queue', () => {
   it('listed and posted: leave the queue while that post is still recorded', () => {
-    expect(nextStep(facts({ bsky_uri: POST, next_attempt_at: iso(NOW + 60_000) }), NOW, rules)).toEqual({ kind: 'leave_queue', checked: { posted: POST } });
+    expect(nextStep(facts({ bsky_uri: POST, next_attempt_at: iso(NOW + 60_000) }), NOW, rules)).toEqual({
+      kind: 'leave_queue',
+      checked: { posted: POST },
+    });
   });
   it('hidden and never reached (no marker, no attempt): leave the queue while still so', () => {
     expect(nextStep(facts({ hidden: true }), NOW, rules)).toEqual({ kind: 'leave_queue', checked: { neverReached: true } });
   });
   it('private and never reached, attempts counted as zero: leave the queue while still so', () => {
-    expect(nextStep(facts({ visibility: 'private', attempts: 0 }), NOW, rules)).toEqual({ kind: 'leave_queue', checked: { neverReached: true } });
+    expect(nextStep(facts({ visibility: 'private', attempts: 0 }), NOW, rules)).toEqual({
+      kind: 'leave_queue',
+      checked: { neverReached: true },
+    });
   });
 });
 
@@ -75,7 +86,11 @@ describe('nextStep: a failed attempt waits for its retry time', () => {
     expect(nextStep(facts({ attempts: 1, next_attempt_at: next }), NOW, rules)).toEqual({ kind: 'not_due', nextAttemptAt: next });
   });
   it('a retry time of exactly now is due', () => {
-    expect(nextStep(facts({ attempts: 1, next_attempt_at: iso(NOW) }), NOW, rules)).toEqual({ kind: 'post', takeover: false, staleBefore: STALE_BEFORE });
+    expect(nextStep(facts({ attempts: 1, next_attempt_at: iso(NOW) }), NOW, rules)).toEqual({
+      kind: 'post',
+      takeover: false,
+      staleBefore: STALE_BEFORE,
+    });
   });
   it('an operator’s explicit retry ignores the retry time', () => {
     const meta = facts({ attempts: 1, next_attempt_at: iso(NOW + 60_000) });
@@ -83,7 +98,10 @@ describe('nextStep: a failed attempt waits for its retry time', () => {
   });
   it('a deletion waits for its retry time too', () => {
     const next = iso(NOW + 1);
-    expect(nextStep(facts({ hidden: true, bsky_uri: POST, attempts: 1, next_attempt_at: next }), NOW, rules)).toEqual({ kind: 'not_due', nextAttemptAt: next });
+    expect(nextStep(facts({ hidden: true, bsky_uri: POST, attempts: 1, next_attempt_at: next }), NOW, rules)).toEqual({
+      kind: 'not_due',
+      nextAttemptAt: next,
+    });
   });
 });
 
@@ -92,12 +110,27 @@ describe('nextStep: work owed on Bluesky is claimed from nobody', () => {
     expect(nextStep(facts(), NOW, rules)).toEqual({ kind: 'post', takeover: false, staleBefore: STALE_BEFORE });
   });
   it('hidden with a recorded post: delete that post', () => {
-    expect(nextStep(facts({ hidden: true, bsky_uri: POST }), NOW, rules)).toEqual({ kind: 'delete', takeover: false, staleBefore: STALE_BEFORE, posted: POST });
+    expect(nextStep(facts({ hidden: true, bsky_uri: POST }), NOW, rules)).toEqual({
+      kind: 'delete',
+      takeover: false,
+      staleBefore: STALE_BEFORE,
+      posted: POST,
+    });
   });
   it('private with a recorded post: delete that post', () => {
-    expect(nextStep(facts({ visibility: 'private', bsky_uri: POST }), NOW, rules)).toEqual({ kind: 'delete', takeover: false, staleBefore: STALE_BEFORE, posted: POST });
+    expect(nextStep(facts({ visibility: 'private', bsky_uri: POST }), NOW, rules)).toEqual({
+      kind: 'delete',
+      takeover: false,
+      staleBefore: STALE_BEFORE,
+      posted: POST,
+    });
   });
   it('hidden with no marker after an attempt (it may have posted and lost the answer): delete at the record key', () => {
-    expect(nextStep(facts({ hidden: true, attempts: 2 }), NOW, rules)).toEqual({ kind: 'delete', takeover: false, staleBefore: STALE_BEFORE, posted: undefined });
+    expect(nextStep(facts({ hidden: true, attempts: 2 }), NOW, rules)).toEqual({
+      kind: 'delete',
+      takeover: false,
+      staleBefore: STALE_BEFORE,
+      posted: undefined,
+    });
   });
 });

@@ -35,7 +35,9 @@ describe('links', () => {
   });
 
   it('an https link keeps its href and is marked as user content', () => {
-    expect(renderMarkdown('[site](https://example.com/a?b=1&c=2)')).toBe('<p><a rel="nofollow ugc noopener" href="https://example.com/a?b=1&amp;c=2">site</a></p>');
+    expect(renderMarkdown('[site](https://example.com/a?b=1&c=2)')).toBe(
+      '<p><a rel="nofollow ugc noopener" href="https://example.com/a?b=1&amp;c=2">site</a></p>',
+    );
   });
 
   it('a relative link (to another page here) is kept as it is', () => {
@@ -43,17 +45,23 @@ describe('links', () => {
   });
 
   it('a GFM autolink literal to a www address becomes an http link', () => {
-    expect(renderMarkdown('see www.example.com')).toBe('<p>see <a rel="nofollow ugc noopener" href="http://www.example.com">www.example.com</a></p>');
+    expect(renderMarkdown('see www.example.com')).toBe(
+      '<p>see <a rel="nofollow ugc noopener" href="http://www.example.com">www.example.com</a></p>',
+    );
   });
 });
 
 describe('images load only from absolute http(s) URLs', () => {
   it('an https image is kept (and loads lazily)', () => {
-    expect(renderMarkdown('![a chart](https://img.example/c.png)')).toBe('<p><img loading="lazy" src="https://img.example/c.png" alt="a chart" /></p>');
+    expect(renderMarkdown('![a chart](https://img.example/c.png)')).toBe(
+      '<p><img loading="lazy" src="https://img.example/c.png" alt="a chart" /></p>',
+    );
   });
 
   it('an http image with a title is kept', () => {
-    expect(renderMarkdown('![a](http://img.example/c.png "t")')).toBe('<p><img loading="lazy" src="http://img.example/c.png" alt="a" title="t" /></p>');
+    expect(renderMarkdown('![a](http://img.example/c.png "t")')).toBe(
+      '<p><img loading="lazy" src="http://img.example/c.png" alt="a" title="t" /></p>',
+    );
   });
 
   it.each([

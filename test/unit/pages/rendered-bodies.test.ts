@@ -8,7 +8,10 @@ import { RENDER_STORY_BODY_TASK, renderStoryBody } from '../../../src/http/pages
 import { createRenderedBodies, renderOffloaded } from '../../../src/http/pages/rendered-bodies.ts';
 import { HOSTILE_CASES, WORST_ACCEPTED } from '../../helpers/hostile-markdown.ts';
 
-function counted(options: { maxEntries?: number; maxBytes?: number }): { bodies: ReturnType<typeof createRenderedBodies>; renders: string[] } {
+function counted(options: { maxEntries?: number; maxBytes?: number }): {
+  bodies: ReturnType<typeof createRenderedBodies>;
+  renders: string[];
+} {
   const renders: string[] = [];
   const bodies = createRenderedBodies({
     ...options,
@@ -78,7 +81,9 @@ describe('bounded rendering', () => {
     'a stored story over a limit (%s) is shown as escaped text with a note naming the limit',
     (_name, hostile) => {
       const html = renderStoryBody(`# T\n\n<b>kept as text</b>\n\n${hostile.narrative}`);
-      expect(html).toMatch(/^<div class="notes" data-degraded="true"><p>This story is shown as plain text: its markdown is over the .+ limit \(\d+\)\.<\/p><\/div>\n<pre class="plain">/);
+      expect(html).toMatch(
+        /^<div class="notes" data-degraded="true"><p>This story is shown as plain text: its markdown is over the .+ limit \(\d+\)\.<\/p><\/div>\n<pre class="plain">/,
+      );
       expect(html).toContain('&lt;b&gt;kept as text&lt;/b&gt;');
       expect(html).not.toContain('<b>');
       expect(html).not.toContain('<blockquote>');

@@ -25,10 +25,14 @@ function listed(help: string): string[] {
 }
 
 describe("each command's --help", () => {
-  it.each(COMMANDS)('%s lists exactly the settings the table gives it, each with its default', async (surface, file) => {
-    const { stdout } = await run(process.execPath, [file, '--help'], { cwd: ROOT, timeout: HELP_MS });
-    const mine = SETTINGS.filter((setting) => (setting.surfaces as readonly Surface[]).includes(surface));
-    expect(listed(stdout)).toEqual(mine.map((setting) => setting.name));
-    for (const setting of mine) if ('default' in setting) expect(stdout.replace(/\s+/g, ' ')).toContain(`(default ${setting.default})`);
-  }, HELP_MS);
+  it.each(COMMANDS)(
+    '%s lists exactly the settings the table gives it, each with its default',
+    async (surface, file) => {
+      const { stdout } = await run(process.execPath, [file, '--help'], { cwd: ROOT, timeout: HELP_MS });
+      const mine = SETTINGS.filter((setting) => (setting.surfaces as readonly Surface[]).includes(surface));
+      expect(listed(stdout)).toEqual(mine.map((setting) => setting.name));
+      for (const setting of mine) if ('default' in setting) expect(stdout.replace(/\s+/g, ' ')).toContain(`(default ${setting.default})`);
+    },
+    HELP_MS,
+  );
 });

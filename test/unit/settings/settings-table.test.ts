@@ -19,9 +19,12 @@ const files = CODE_DIRS.flatMap(sourceFiles).map((path) => ({ path, text: readFi
 
 describe('the settings table', () => {
   it('names every LOREBOOK_* and BLUESKY_* variable the code mentions', () => {
-    const mentioned = (text: string): string[] => [...text.matchAll(/\b(?:LOREBOOK|BLUESKY)_[A-Z0-9]+(?:_[A-Z0-9]+)*\b/g)].map(([name]) => name);
+    const mentioned = (text: string): string[] =>
+      [...text.matchAll(/\b(?:LOREBOOK|BLUESKY)_[A-Z0-9]+(?:_[A-Z0-9]+)*\b/g)].map(([name]) => name);
     // Constants spelled like variables (BLUESKY_ENV, a list of them) are code, not settings.
-    const constants = new Set(files.flatMap(({ text }) => [...text.matchAll(/\bconst ((?:LOREBOOK|BLUESKY)_[A-Z0-9_]+)\b/g)].map(([, name]) => name)));
+    const constants = new Set(
+      files.flatMap(({ text }) => [...text.matchAll(/\bconst ((?:LOREBOOK|BLUESKY)_[A-Z0-9_]+)\b/g)].map(([, name]) => name)),
+    );
     const unknown = files.flatMap(({ path, text }) =>
       mentioned(text)
         .filter((name) => !isSettingName(name) && !constants.has(name))
@@ -67,9 +70,24 @@ describe('the settings table', () => {
 
   it('gives readConfig the defaults lorebook has always had', () => {
     const config = readConfig({});
-    expect([config.http.port, config.http.baseUrl, config.http.searchRefreshMs, config.http.allowedOrigins]).toEqual([8787, 'http://127.0.0.1:8787', 5000, []]);
-    expect([config.tableName, config.dataDir, config.ddbEndpoint, config.region]).toEqual(['lorebook', '.data/dynamodb', undefined, undefined]);
-    expect(config.app).toMatchObject({ opTtlSeconds: 86_400, reproducerCap: 10_000, rateLimitPerMinute: 100, anonymousRateLimitPerMinute: 60 });
+    expect([config.http.port, config.http.baseUrl, config.http.searchRefreshMs, config.http.allowedOrigins]).toEqual([
+      8787,
+      'http://127.0.0.1:8787',
+      5000,
+      [],
+    ]);
+    expect([config.tableName, config.dataDir, config.ddbEndpoint, config.region]).toEqual([
+      'lorebook',
+      '.data/dynamodb',
+      undefined,
+      undefined,
+    ]);
+    expect(config.app).toMatchObject({
+      opTtlSeconds: 86_400,
+      reproducerCap: 10_000,
+      rateLimitPerMinute: 100,
+      anonymousRateLimitPerMinute: 60,
+    });
     expect(config.dispatchIntervalMs).toBe(60_000);
     expect(config.feedGenerator).toEqual({ publisherDid: undefined, rkey: 'lorebook' });
     expect(config.oauthServer).toEqual({
@@ -84,6 +102,10 @@ describe('the settings table', () => {
   });
 
   it('an empty variable takes the default, as an unset one does', () => {
-    expect(readConfig({ LOREBOOK_DISPATCH_INTERVAL_MS: '', LOREBOOK_TABLE: '', PORT: '' })).toMatchObject({ dispatchIntervalMs: 60_000, tableName: 'lorebook', http: { port: 8787 } });
+    expect(readConfig({ LOREBOOK_DISPATCH_INTERVAL_MS: '', LOREBOOK_TABLE: '', PORT: '' })).toMatchObject({
+      dispatchIntervalMs: 60_000,
+      tableName: 'lorebook',
+      http: { port: 8787 },
+    });
   });
 });

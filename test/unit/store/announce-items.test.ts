@@ -191,9 +191,15 @@ describe('deleting the post of a story that is no longer listed', () => {
     expect(unlistAnnouncement({ slug, announce: {} }, 'now')).toEqual({
       set: {},
       remove: ['GSI3PK', 'GSI3SK'],
-      condition: expect.objectContaining({ expression: 'attribute_not_exists(#marker) AND (attribute_not_exists(#attempts) OR #attempts = :noAttempts)' }),
+      condition: expect.objectContaining({
+        expression: 'attribute_not_exists(#marker) AND (attribute_not_exists(#attempts) OR #attempts = :noAttempts)',
+      }),
     });
-    for (const meta of [{ slug, announce: { bsky_uri: uri } }, { slug, announce: { bsky_uri: 'pending' } }, { slug, announce: { attempts: 2 } }]) {
+    for (const meta of [
+      { slug, announce: { bsky_uri: uri } },
+      { slug, announce: { bsky_uri: 'pending' } },
+      { slug, announce: { attempts: 2 } },
+    ]) {
       expect(unlistAnnouncement(meta, 'now')).toEqual({ set: { GSI3PK: 'ANNOUNCE', GSI3SK: `now#${slug}` }, remove: [] });
     }
   });

@@ -10,7 +10,11 @@ describe('claimMarker lets one worker hold a side effect at a time', () => {
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (attribute_not_exists(#marker))');
     expect(Update.UpdateExpression).toBe('SET #marker = :pending, claim_id = :claimId, claimed_at = :claimedAt');
     expect(Update.ExpressionAttributeNames).toEqual({ '#marker': 'bsky_uri' });
-    expect(Update.ExpressionAttributeValues).toStrictEqual({ ':pending': PENDING, ':claimId': 'claim-1', ':claimedAt': '2026-11-02T10:00:00.000Z' });
+    expect(Update.ExpressionAttributeValues).toStrictEqual({
+      ':pending': PENDING,
+      ':claimId': 'claim-1',
+      ':claimedAt': '2026-11-02T10:00:00.000Z',
+    });
   });
 
   it('with staleBefore, also takes over a pending claim made before then (a crashed holder)', () => {
@@ -46,21 +50,37 @@ describe('only the holder of a claim may complete or release it', () => {
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
     expect(Update.UpdateExpression).toBe('SET #marker = :result REMOVE #r0, #r1');
     expect(Update.ExpressionAttributeNames).toEqual({ '#marker': 'bsky_uri', '#r0': 'claim_id', '#r1': 'claimed_at' });
-    expect(Update.ExpressionAttributeValues).toEqual({ ':result': 'at://did:plc:x/app.bsky.feed.post/3abc', ':pending': PENDING, ':claimId': 'claim-1' });
+    expect(Update.ExpressionAttributeValues).toEqual({
+      ':result': 'at://did:plc:x/app.bsky.feed.post/3abc',
+      ':pending': PENDING,
+      ':claimId': 'claim-1',
+    });
   });
 
   it('releaseClaim removes the marker only while this claim id holds it', () => {
     const { Update } = releaseClaim(claim, { set: { last_error: 'timeout' } });
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
     expect(Update.UpdateExpression).toBe('SET #s0 = :s0 REMOVE #r0, #r1, #r2');
-    expect(Update.ExpressionAttributeNames).toEqual({ '#marker': 'bsky_uri', '#s0': 'last_error', '#r0': 'bsky_uri', '#r1': 'claim_id', '#r2': 'claimed_at' });
+    expect(Update.ExpressionAttributeNames).toEqual({
+      '#marker': 'bsky_uri',
+      '#s0': 'last_error',
+      '#r0': 'bsky_uri',
+      '#r1': 'claim_id',
+      '#r2': 'claimed_at',
+    });
     expect(Update.ExpressionAttributeValues).toEqual({ ':s0': 'timeout', ':pending': PENDING, ':claimId': 'claim-1' });
   });
 });
 
 describe('a claim can carry a guard of its own', () => {
   it('ands the guard after the claim condition', () => {
-    const { Update } = claimMarker(claim, 'now', undefined, {}, { expression: '#q = :q', names: { '#q': 'GSI3PK' }, values: { ':q': 'ANNOUNCE' } });
+    const { Update } = claimMarker(
+      claim,
+      'now',
+      undefined,
+      {},
+      { expression: '#q = :q', names: { '#q': 'GSI3PK' }, values: { ':q': 'ANNOUNCE' } },
+    );
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND ((attribute_not_exists(#marker)) AND (#q = :q))');
     expect(Update.ExpressionAttributeNames).toEqual({ '#marker': 'bsky_uri', '#q': 'GSI3PK' });
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':q': 'ANNOUNCE' });

@@ -24,10 +24,19 @@ describe('inboxQueryParams', () => {
   });
 
   it('up_to bounds the sort key and unread_only filters out read notifications', () => {
-    const params = inboxQueryParams('t', { ...base, upTo: 'N#2026-11-01T00:00:00.000Z#0123456789abcdef', unreadOnly: true }, undefined, 1000);
+    const params = inboxQueryParams(
+      't',
+      { ...base, upTo: 'N#2026-11-01T00:00:00.000Z#0123456789abcdef', unreadOnly: true },
+      undefined,
+      1000,
+    );
     expect(params.KeyConditionExpression).toBe('#pk = :pk AND #sk <= :upTo');
     expect(params.FilterExpression).toBe('#read = :false');
     expect(params.ExpressionAttributeNames).toEqual({ '#pk': 'PK', '#sk': 'SK', '#read': 'read' });
-    expect(params.ExpressionAttributeValues).toEqual({ ':pk': 'INBOX#acct-alice', ':upTo': 'N#2026-11-01T00:00:00.000Z#0123456789abcdef', ':false': false });
+    expect(params.ExpressionAttributeValues).toEqual({
+      ':pk': 'INBOX#acct-alice',
+      ':upTo': 'N#2026-11-01T00:00:00.000Z#0123456789abcdef',
+      ':false': false,
+    });
   });
 });

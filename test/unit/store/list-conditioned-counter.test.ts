@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { storyKey } from '../../../src/store/keys.ts';
-import { countMember, moveMemberCount, shiftCounts, uncountMember, type CounterTarget } from '../../../src/store/list-conditioned-counter.ts';
+import {
+  countMember,
+  moveMemberCount,
+  shiftCounts,
+  uncountMember,
+  type CounterTarget,
+} from '../../../src/store/list-conditioned-counter.ts';
 
 const target: CounterTarget = { key: storyKey('2026-10-14-a-story'), list: 'reproducers', counts: 'counts', member: 'acct-bob' };
 

@@ -20,7 +20,9 @@ describe('single-use conditions', () => {
   });
 
   it('a consent is decided only once', () => {
-    expect(decideConsent('h', 'approved', 9).Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (attribute_not_exists(#decision))');
+    expect(decideConsent('h', 'approved', 9).Update.ConditionExpression).toBe(
+      '(attribute_exists(PK)) AND (attribute_not_exists(#decision))',
+    );
   });
 
   it('a revoked grant mints nothing: every mint extends the grant conditioned on no revocation', () => {
@@ -30,7 +32,13 @@ describe('single-use conditions', () => {
   });
 
   it('a client registration replaces only an absent or expired item', () => {
-    const put = registerOAuthClient({ client_id: 'lbc_x', client_name: 'x', redirect_uris: [], grant_types: [], client_id_issued_at: 0, expires_at: 1 }, 5000);
-    expect(put.Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK) OR expires_at <= :now', ExpressionAttributeValues: { ':now': 5 } });
+    const put = registerOAuthClient(
+      { client_id: 'lbc_x', client_name: 'x', redirect_uris: [], grant_types: [], client_id_issued_at: 0, expires_at: 1 },
+      5000,
+    );
+    expect(put.Put).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(PK) OR expires_at <= :now',
+      ExpressionAttributeValues: { ':now': 5 },
+    });
   });
 });

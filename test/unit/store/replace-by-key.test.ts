@@ -20,7 +20,13 @@ describe('replace-by-key builders', () => {
   });
 
   it('deleteItemIf deletes only while the item holds what was read', () => {
-    expect(deleteItemIf(key, { expression: '#result = :old AND counted = :c', names: { '#result': 'result' }, values: { ':old': 'worked', ':c': true } })).toEqual({
+    expect(
+      deleteItemIf(key, {
+        expression: '#result = :old AND counted = :c',
+        names: { '#result': 'result' },
+        values: { ':old': 'worked', ':c': true },
+      }),
+    ).toEqual({
       Delete: {
         Key: key,
         ConditionExpression: '#result = :old AND counted = :c',

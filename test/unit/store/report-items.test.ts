@@ -36,17 +36,35 @@ describe('a per-account report is written only against what was read', () => {
   });
 
   it('a reproduction item stores only the fields it has, at REPRO#account', () => {
-    const item = reproductionItem({ slug: '2026-10-14-a-story', account: 'acct-bob', result: 'partial', note: undefined, counted: true, at: read.at, tokens: 12 });
+    const item = reproductionItem({
+      slug: '2026-10-14-a-story',
+      account: 'acct-bob',
+      result: 'partial',
+      note: undefined,
+      counted: true,
+      at: read.at,
+      tokens: 12,
+    });
     expect(replaceItem(item).Put.Item).toEqual({
-      PK: 'STORY#2026-10-14-a-story', SK: 'REPRO#acct-bob', slug: '2026-10-14-a-story', account: 'acct-bob', result: 'partial', counted: true, at: read.at, tokens: 12,
+      PK: 'STORY#2026-10-14-a-story',
+      SK: 'REPRO#acct-bob',
+      slug: '2026-10-14-a-story',
+      account: 'acct-bob',
+      result: 'partial',
+      counted: true,
+      at: read.at,
+      tokens: 12,
     });
   });
 
   it('a check item lives at CHECK#account', () => {
-    expect(checkReportItem({ slug: 's', account: 'a', result: 'no_problem', counted: false, at: read.at })).toMatchObject({ PK: 'STORY#s', SK: 'CHECK#a' });
+    expect(checkReportItem({ slug: 's', account: 'a', result: 'no_problem', counted: false, at: read.at })).toMatchObject({
+      PK: 'STORY#s',
+      SK: 'CHECK#a',
+    });
   });
 
-  it('measurements are not part of a reproduction report\'s identity; note, agent and env are', () => {
+  it("measurements are not part of a reproduction report's identity; note, agent and env are", () => {
     expect(sameReproduction({ result: 'worked', note: 'n' }, { result: 'worked', note: 'n' })).toBe(true);
     expect(sameReproduction({ result: 'worked' }, { result: 'failed' })).toBe(false);
     expect(sameReproduction({ result: 'worked', note: 'a' }, { result: 'worked', note: 'b' })).toBe(false);

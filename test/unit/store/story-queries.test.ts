@@ -16,7 +16,9 @@ describe('the story list skeleton query', () => {
   });
 
   it('a later page of an author list starts strictly before the last entry seen', () => {
-    expect(indexQueryParams('t', 'author', { partition: 'AUTHOR#acct-a', before: '2026-11-30T09:00:00.000Z#2026-11-30-x', limit: 5 })).toEqual({
+    expect(
+      indexQueryParams('t', 'author', { partition: 'AUTHOR#acct-a', before: '2026-11-30T09:00:00.000Z#2026-11-30-x', limit: 5 }),
+    ).toEqual({
       TableName: 't',
       IndexName: 'GSI2',
       KeyConditionExpression: '#partition = :partition AND #sort < :before',

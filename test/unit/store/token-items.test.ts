@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { claimHandle, handleKey } from '../../../src/store/identity/handle-items.ts';
-import { accountTokenKey, accountTokensQueryParams, createTokenItems, deleteTokenItems, tokenKey } from '../../../src/store/identity/token-items.ts';
+import {
+  accountTokenKey,
+  accountTokensQueryParams,
+  createTokenItems,
+  deleteTokenItems,
+  tokenKey,
+} from '../../../src/store/identity/token-items.ts';
 
 describe('token and handle items', () => {
   const token = { token_hash: 'ab'.repeat(32), account: 'acct_1', created_at: '2026-01-01T00:00:00.000Z', expires_at: 99 };
@@ -37,7 +43,10 @@ describe('token and handle items', () => {
 
   it('a handle is claimed once', () => {
     expect(claimHandle({ handle: 'alice', account: 'acct_1', created_at: 'x' })).toEqual({
-      Put: { Item: { ...handleKey('alice'), handle: 'alice', account: 'acct_1', created_at: 'x' }, ConditionExpression: 'attribute_not_exists(PK)' },
+      Put: {
+        Item: { ...handleKey('alice'), handle: 'alice', account: 'acct_1', created_at: 'x' },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
     });
   });
 });

@@ -4,7 +4,11 @@ import { DEFAULT_OAUTH_SERVER_SETTINGS, oauthServerAt, readOAuthServerSettings }
 describe('OAuth server settings', () => {
   it('defaults to 1 h access tokens, 30 d refresh tokens, 5 min codes', () => {
     expect(readOAuthServerSettings({})).toEqual(DEFAULT_OAUTH_SERVER_SETTINGS);
-    expect(DEFAULT_OAUTH_SERVER_SETTINGS).toMatchObject({ accessTokenSeconds: 3600, refreshTokenSeconds: 2_592_000, authorizationCodeSeconds: 300 });
+    expect(DEFAULT_OAUTH_SERVER_SETTINGS).toMatchObject({
+      accessTokenSeconds: 3600,
+      refreshTokenSeconds: 2_592_000,
+      authorizationCodeSeconds: 300,
+    });
   });
 
   it('reads each lifetime from env and refuses nonsense', () => {
@@ -14,6 +18,9 @@ describe('OAuth server settings', () => {
   });
 
   it('the issuer is the base URL and the one resource is its /mcp', () => {
-    expect(oauthServerAt('https://lorebook.example/')).toMatchObject({ issuer: 'https://lorebook.example', resource: 'https://lorebook.example/mcp' });
+    expect(oauthServerAt('https://lorebook.example/')).toMatchObject({
+      issuer: 'https://lorebook.example',
+      resource: 'https://lorebook.example/mcp',
+    });
   });
 });
