@@ -14,7 +14,8 @@ import { parseInput } from '../parse-input.ts';
 import { visibleStory } from '../story-access.ts';
 import { announceState } from './announce-state.ts';
 import { GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
-import { authorView, checkCounts, reproductionCounts } from './present-story.ts';
+import { reproductionCounts } from '../../store/story/reproduction-items.ts';
+import { authorView, checkCounts } from './present-story.ts';
 
 export async function getStory(ctx: AppContext, caller: Caller | undefined, raw: unknown): Promise<StoryView> {
   const slug = parseSlug(parseInput(getStoryInputSchema, raw, GET_STORY).slug);
@@ -80,7 +81,7 @@ function presentStory(
     markdown: typeof body?.markdown === 'string' ? body.markdown : '',
     revision: meta.revision,
     revisions: revisions.map(presentRevision),
-    counts: reproductionCounts(meta),
+    counts: reproductionCounts(meta.counts),
     checks: checkCounts(meta),
     reproducers_count: meta.reproducers.length,
     announce: announceState(meta.announce),

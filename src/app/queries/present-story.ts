@@ -3,14 +3,11 @@
 // are split into the outcome of reproductions and the answers to the check.
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Caller } from '../app-context.ts';
-import type { AuthorView, CheckCounts, ReproductionCounts, StorySummary } from '../contract/story-shapes.ts';
+import { reproductionCounts } from '../../store/story/reproduction-items.ts';
+import type { AuthorView, CheckCounts, StorySummary } from '../contract/story-shapes.ts';
 
 export function authorView(meta: StoryMeta, handles: ReadonlyMap<string, string>): AuthorView {
   return { account: meta.author, handle: handles.get(meta.author) ?? meta.author };
-}
-
-export function reproductionCounts(meta: StoryMeta): ReproductionCounts {
-  return { worked: meta.counts.worked, partial: meta.counts.partial, failed: meta.counts.failed };
 }
 
 export function checkCounts(meta: StoryMeta): CheckCounts {
@@ -30,7 +27,7 @@ export function presentSummary(meta: StoryMeta, handles: ReadonlyMap<string, str
     type: meta.type,
     status: meta.status,
     has_check: meta.has_check,
-    counts: reproductionCounts(meta),
+    counts: reproductionCounts(meta.counts),
     checks: checkCounts(meta),
     reproducers_count: meta.reproducers.length,
   };
