@@ -106,8 +106,13 @@ describe('a caller on an older skill gets skill_update', () => {
     expect(await missing.json()).toMatchObject({ code: 'not_found', skill_update: update() });
   });
 
-  it('the current or a newer version, no header, and worklore's X-Worklore-Skill get no skill_update', async () => {
-    const cases: Record<string, string>[] = [{ 'X-Lorebook-Skill': SKILL.version }, { 'X-Lorebook-Skill': '99.0.0' }, {}, { 'X-Worklore-Skill': '0.0.1' }];
+  it('the current or a newer version, no header, and X-Worklore-Skill get no skill_update', async () => {
+    const cases: Record<string, string>[] = [
+      { 'X-Lorebook-Skill': SKILL.version },
+      { 'X-Lorebook-Skill': '99.0.0' },
+      {},
+      { 'X-Worklore-Skill': '0.0.1' },
+    ];
     for (const headers of cases) {
       const body = (await (await get('/v1/stories?limit=1', headers)).json()) as Record<string, unknown>;
       expect(body, JSON.stringify(headers)).not.toHaveProperty('skill_update');
