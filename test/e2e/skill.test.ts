@@ -7,7 +7,7 @@ import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { SKILL } from '../../src/domain/skill/skill-document.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
-import { runSkillSession, skillExamples } from '../helpers/skill-examples.ts';
+import { inSkillWorkdir, runSkillSession, skillExamples } from '../helpers/skill-examples.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 
@@ -25,7 +25,9 @@ afterAll(async () => {
 }, 60_000);
 
 const session = (examples = skillExamples().filter((example) => example.info === 'sh')) =>
-  runSkillSession(examples, { LOREBOOK_URL: server.baseUrl, LOREBOOK_TOKEN: token, LOREBOOK_SKILL: SKILL.version });
+  inSkillWorkdir((workdir) =>
+    runSkillSession(examples, { LOREBOOK_URL: server.baseUrl, LOREBOOK_TOKEN: token, LOREBOOK_SKILL: SKILL.version }, workdir),
+  );
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.baseUrl}${path}`, { headers });
 

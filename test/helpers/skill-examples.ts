@@ -1,7 +1,7 @@
 // The fenced `sh` blocks of lorebook's SKILL.md, in order, and a runner that executes them as
 // one shell session would (variables and files carry from one block to the next), stopping at
-// the first command that fails. Blocks tagged `sh device-flow` need a person to approve a code
-// in a browser and are returned apart.
+// the first command that fails. Blocks tagged `sh device-flow` need sign-in on and a person who
+// approves the code, so their tests pick them by that tag.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,31 +39,43 @@ export interface SessionOutcome {
   stderr: string;
 }
 
+/** A scratch directory for one agent's session (the files the examples write), removed afterwards. */
+export async function inSkillWorkdir<T>(run: (workdir: string) => Promise<T>): Promise<T> {
+  const workdir = mkdtempSync(join(tmpdir(), 'lorebook-skill-'));
+  try {
+    return await run(workdir);
+  } finally {
+    rmSync(workdir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Runs the blocks in one bash with `errexit` and `pipefail`, so any command that fails — a curl
  * answered >= 400 under --fail-with-body included — ends the session with its block named.
+ * `epilogue` runs after the blocks, in the same shell (e.g. to print a variable they set).
  */
-export async function runSkillSession(examples: readonly SkillExample[], env: Record<string, string>): Promise<SessionOutcome> {
+export function runSkillSession(
+  examples: readonly SkillExample[],
+  env: Record<string, string>,
+  workdir: string,
+  epilogue = '',
+): Promise<SessionOutcome> {
   const script = [
     'set -euo pipefail',
     `trap 'echo "@@failed-at $BLOCK_LINE" >&2' ERR`,
     ...examples.flatMap((example) => [`BLOCK_LINE=${example.line}`, example.code]),
+    epilogue,
   ].join('\n');
-  const workdir = mkdtempSync(join(tmpdir(), 'lorebook-skill-'));
-  try {
-    return await new Promise<SessionOutcome>((resolve) => {
-      execFile(
-        'bash',
-        ['-c', script],
-        { cwd: workdir, env: { PATH: process.env['PATH'] ?? '', HOME: workdir, ...env }, timeout: 120_000, maxBuffer: 8 << 20 },
-        (error, stdout, stderr) => {
-          const failed = /@@failed-at (\d+)/.exec(stderr)?.[1];
-          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-          resolve({ exitCode: code, failedAt: failed === undefined ? undefined : Number(failed), stdout, stderr });
-        },
-      );
-    });
-  } finally {
-    rmSync(workdir, { recursive: true, force: true });
-  }
+  return new Promise<SessionOutcome>((resolve) => {
+    execFile(
+      'bash',
+      ['-c', script],
+      { cwd: workdir, env: { PATH: process.env['PATH'] ?? '', HOME: workdir, ...env }, timeout: 120_000, maxBuffer: 8 << 20 },
+      (error, stdout, stderr) => {
+        const failed = /@@failed-at (\d+)/.exec(stderr)?.[1];
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ exitCode: code, failedAt: failed === undefined ? undefined : Number(failed), stdout, stderr });
+      },
+    );
+  });
 }
