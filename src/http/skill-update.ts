@@ -28,7 +28,7 @@ const isJson = (contentType: string | null): boolean => {
   return type === 'application/json' || type.endsWith('+json');
 };
 
-export function skillUpdateFor(sent: string | undefined, baseUrl: string): SkillUpdate | undefined {
+function skillUpdateFor(sent: string | undefined, baseUrl: string): SkillUpdate | undefined {
   if (sent === undefined || !skillIsBehind(sent, SKILL.parsedVersion)) return undefined;
   return { version: SKILL.version, url: `${baseUrl}${SKILL_PATH}` };
 }
@@ -44,6 +44,8 @@ export function skillUpdate(baseUrl: string): MiddlewareHandler<HttpEnv> {
     const { status, headers } = c.res;
     const answer = new Response(JSON.stringify({ ...body, skill_update: update }), { status, headers });
     answer.headers.delete('content-length');
+    // Cleared first: hono's setter would otherwise copy the old answer's headers onto the new one,
+    // its Content-Length (now wrong) included.
     c.res = undefined;
     c.res = answer;
   };
