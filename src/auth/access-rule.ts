@@ -46,6 +46,7 @@ export const ANONYMOUS_HTTP_ROUTES: readonly string[] = [
   'GET /v1/stories',
   'GET /v1/stories/:slug',
   'GET /v1/openapi.json',
+  'GET /v1/skill',
   `GET ${RESOURCE_METADATA_PATH}`,
 ];
 

@@ -21,6 +21,8 @@ import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
 import { mountRoutes } from './v1/route.ts';
 import { V1_ROUTES } from './v1/routes.ts';
 import { mountWellKnown } from './well-known.ts';
+import { mountSkillFile } from './skill-file.ts';
+import { SKILL_HEADER, skillUpdate } from './skill-update.ts';
 import { oauthServerAt, type OAuthServerSettings } from '../auth/oauth/oauth-settings.ts';
 import { mountOAuthServer } from './oauth-server/oauth-routes.ts';
 
@@ -72,6 +74,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     // The rate-limit headers go on every answer, the refusals from onError included.
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) c.res.headers.set(name, value);
   });
+  app.use('/v1/*', skillUpdate(baseUrl));
   if (guard.webOrigins.size > 0) {
     app.use(
       '*',
@@ -83,6 +86,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
           'Content-Type',
           'Idempotency-Key',
           'If-Match',
+          SKILL_HEADER,
           'Mcp-Protocol-Version',
           'Mcp-Session-Id',
           'Last-Event-ID',
@@ -103,6 +107,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   }
 
   mountWellKnown(app, baseUrl);
+  mountSkillFile(app);
   mountOAuthServer(app, {
     ctx: deps.ctx,
     oauth: oauthServerAt(baseUrl, deps.oauthSettings, deps.oauthLog),

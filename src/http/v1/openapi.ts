@@ -5,6 +5,7 @@ import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../app/co
 import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import { ERROR_HTTP_STATUS, errorBodySchema, type ErrorCode } from '../../domain/errors.ts';
 import { MAX_OP_ID_LENGTH } from '../../domain/op-id.ts';
+import { SKILL_HEADER, skillUpdateSchema } from '../skill-update.ts';
 import type { V1Route } from './route.ts';
 import { V1_ROUTES } from './routes.ts';
 
@@ -36,6 +37,24 @@ const HEADER_PARAMETERS = {
     schema: { type: 'string', pattern: '^"[0-9]+"$' },
   },
 } as const;
+
+const SKILL_HEADER_PARAMETER = {
+  name: SKILL_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    "The version of lorebook's skill the caller follows (GET /v1/skill). When it is older than the served one, the JSON answer carries `skill_update`.",
+  schema: { type: 'string', maxLength: 64 },
+} as const;
+
+const SKILL_UPDATE_PROPERTY = outputJsonSchema(skillUpdateSchema);
+
+/** Every JSON answer of /v1 may carry skill_update (src/http/skill-update.ts adds it): in each object shape, or each branch of a union. */
+function withSkillUpdate(schema: JsonSchema): JsonSchema {
+  const branches = schema.anyOf;
+  if (Array.isArray(branches)) return { ...schema, anyOf: branches.map((branch) => withSkillUpdate(branch as JsonSchema)) };
+  return { ...schema, properties: { ...(schema.properties as JsonSchema | undefined), skill_update: SKILL_UPDATE_PROPERTY } };
+}
 
 function describedParameter(name: string, location: 'query' | 'path', schema: JsonSchema, required: boolean): Record<string, unknown> {
   const { description, ...rest } = schema;
@@ -71,6 +90,7 @@ function operation(route: V1Route): Record<string, unknown> {
     parameters.push(describedParameter(name, 'query', inputJsonSchema(param.schema), false));
   }
   for (const header of route.headers ?? []) parameters.push(HEADER_PARAMETERS[header]);
+  parameters.push(SKILL_HEADER_PARAMETER);
 
   const content: Record<string, unknown> = {};
   if (route.jsonBody !== undefined) content['application/json'] = { schema: inputJsonSchema(route.jsonBody) };
@@ -91,7 +111,7 @@ function operation(route: V1Route): Record<string, unknown> {
           'RateLimit-Policy': { schema: { type: 'string' } },
           ...(route.headers?.includes('Idempotency-Key') ? { 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] } } } : {}),
         },
-        content: { 'application/json': { schema: outputJsonSchema(route.success.schema) } },
+        content: { 'application/json': { schema: withSkillUpdate(outputJsonSchema(route.success.schema)) } },
       },
       ...errorResponses(route.errors),
     },
@@ -129,7 +149,7 @@ export function openApiDocument(baseUrl: string, routes: readonly V1Route[] = V1
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A lorebook token: `npm run token -- create --handle <handle>`.' },
       },
-      schemas: { Problem: outputJsonSchema(problemSchema) },
+      schemas: { Problem: withSkillUpdate(outputJsonSchema(problemSchema)) },
     },
     paths,
   };

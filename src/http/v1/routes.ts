@@ -9,6 +9,7 @@ import { reportCheckRoute } from './report-check.ts';
 import { reportReproductionRoute } from './report-reproduction.ts';
 import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
+import { skillRoute } from './skill.ts';
 import { withdrawReproductionRoute } from './withdraw-reproduction.ts';
 
 export const V1_ROUTES: readonly V1Route[] = [
@@ -22,4 +23,5 @@ export const V1_ROUTES: readonly V1Route[] = [
   reportCheckRoute,
   listNotificationsRoute,
   markNotificationsReadRoute,
+  skillRoute,
 ];

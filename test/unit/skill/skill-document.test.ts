@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SKILL, skillDocumentOf } from '../../../src/domain/skill/skill-document.ts';
+import { SKILL_MARKDOWN } from '../../../src/domain/skill/skill-markdown.ts';
+import { SKILL_FILE, skillExamples } from '../../helpers/skill-examples.ts';
+
+describe("lorebook's skill document", () => {
+  it('the served skill is SKILL.md byte for byte (run npm run skill:embed after editing it)', () => {
+    expect(SKILL_MARKDOWN).toBe(readFileSync(SKILL_FILE, 'utf8'));
+  });
+
+  it('its front matter names it, says when to use it and carries a MAJOR.MINOR.PATCH version', () => {
+    expect(SKILL.name).toBe('lorebook');
+    expect(SKILL.description.length).toBeGreaterThan(40);
+    expect(SKILL.version).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('the version the skill tells agents to send is its front-matter version', () => {
+    expect(SKILL.markdown).toContain(`\`LOREBOOK_SKILL\`: this file's version, \`${SKILL.version}\``);
+  });
+
+  it('a skill without a version, or with one that is not a version, is refused when loaded', () => {
+    expect(() => skillDocumentOf('---\nname: x\ndescription: y\n---\n# x\n')).toThrow(/version/);
+    expect(() => skillDocumentOf('---\nname: x\ndescription: y\nversion: soon\n---\n# x\n')).toThrow(/soon/);
+    expect(() => skillDocumentOf('# no front matter\n')).toThrow(/front matter/);
+  });
+
+  it('every example is a fenced sh block; only the two that need a person in a browser are tagged device-flow', () => {
+    const examples = skillExamples();
+    expect(examples.length).toBeGreaterThanOrEqual(12);
+    expect(examples.filter((example) => example.info === 'sh device-flow')).toHaveLength(2);
+    expect(examples.every((example) => example.info === 'sh' || example.info === 'sh device-flow')).toBe(true);
+    expect(SKILL.markdown.match(/^```(?!sh\b|$)/gm) ?? []).toEqual([]);
+  });
+});
