@@ -2,7 +2,7 @@
 // one shell session would (variables and files carry from one block to the next), stopping at
 // the first command that fails. Blocks tagged `sh device-flow` need sign-in on and a person who
 // approves the code, so their tests pick them by that tag.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,15 @@ export interface SessionOutcome {
   stdout: string;
   stderr: string;
 }
+
+/**
+ * The examples are shell for an agent's machine: they need `curl` and `jq` on PATH. Where either
+ * is missing (a bare container), the sessions that run them are skipped, naming what is missing;
+ * everything else about the skill (served, versioned, skill_update) is still tested.
+ */
+export const SKILL_TOOLS_MISSING = ['curl', 'jq'].filter(
+  (tool) => spawnSync('bash', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status !== 0,
+);
 
 /** A scratch directory for one agent's session (the files the examples write), removed afterwards. */
 export async function inSkillWorkdir<T>(run: (workdir: string) => Promise<T>): Promise<T> {
