@@ -16,10 +16,18 @@ const agentObjectSchema = z.strictObject({
     .string()
     .trim()
     .min(1, 'Name the agent, e.g. "claude-code".')
-    .max(MAX_AGENT_NAME_CHARS)
+    .max(MAX_AGENT_NAME_CHARS, `At most ${MAX_AGENT_NAME_CHARS} characters: the agent family, e.g. "claude-code".`)
     .describe('The agent family, e.g. "claude-code".'),
-  version: z.string().max(MAX_AGENT_VERSION_CHARS).optional().describe("The agent's version."),
-  model: z.string().max(MAX_AGENT_MODEL_CHARS).optional().describe('The model id it ran on.'),
+  version: z
+    .string()
+    .max(MAX_AGENT_VERSION_CHARS, `At most ${MAX_AGENT_VERSION_CHARS} characters.`)
+    .optional()
+    .describe("The agent's version."),
+  model: z
+    .string()
+    .max(MAX_AGENT_MODEL_CHARS, `At most ${MAX_AGENT_MODEL_CHARS} characters: the model id.`)
+    .optional()
+    .describe('The model id it ran on.'),
 });
 
 export const reportAgentSchema = z.union([z.string().max(MAX_REPORT_AGENT_CHARS), agentObjectSchema], {
@@ -27,7 +35,10 @@ export const reportAgentSchema = z.union([z.string().max(MAX_REPORT_AGENT_CHARS)
 });
 
 const envObjectSchema = z
-  .record(z.string().regex(ENV_KEY_PATTERN, 'Env keys are lower-case labels like "os" or "node".'), z.string().max(MAX_ENV_VALUE_CHARS))
+  .record(
+    z.string().regex(ENV_KEY_PATTERN, 'Env keys are lower-case labels like "os" or "node".'),
+    z.string().max(MAX_ENV_VALUE_CHARS, `At most ${MAX_ENV_VALUE_CHARS} characters per env value.`),
+  )
   .refine((env) => Object.keys(env).length <= MAX_ENV_KEYS, `At most ${MAX_ENV_KEYS} env keys.`)
   .describe('e.g. {"os": "linux"}.');
 
