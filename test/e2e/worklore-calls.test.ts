@@ -149,7 +149,7 @@ describe('/reproduced and /checked, with agent and env as objects', () => {
     ['an agent with a machine identifier key', { result: 'worked', agent: { name: 'claude-code', hostname: 'my-mac' } }, 'agent'],
     ['env with a path as its key', { result: 'worked', env: { '/Users/me': 'x' } }, 'env'],
   ])('/reproduced refuses %s naming the field, and writes nothing', async (what, body, field) => {
-    const { slug } = await publish(`Refused: ${what}`);
+    const { slug } = await publish(`Refused report with ${what}`);
     const before = await observable();
     const answer = await server.fetch(`/v1/stories/${String(slug)}/reproduced`, {
       method: 'POST',
