@@ -80,6 +80,17 @@ describe("worklore's revision headers on PUT text/markdown", () => {
     );
   });
 
+  it('a note that is not UTF-8 bytes (a Latin-1 "é") is kept as it came rather than refused', async () => {
+    const { slug } = await publish('Edited with a Latin-1 note');
+    const answer = await edit(String(slug), storyTitled('Edited with a Latin-1 note', { extra: 'Better words.' }), {
+      'X-Revision-Kind': 'rephrase',
+      'X-Revision-Note': 'café',
+    });
+    expect(answer.status).toBe(200);
+    const story = (await (await server.fetch(`/v1/stories/${String(slug)}`)).json()) as { revisions: Record<string, unknown>[] };
+    expect(story.revisions).toContainEqual(expect.objectContaining({ revision: 2, kind: 'rephrase', note: 'café' }));
+  });
+
   it('a header that disagrees with the query is validation_failed naming the header, and nothing is written', async () => {
     const { slug } = await publish('Headers disagree');
     const before = await observable();

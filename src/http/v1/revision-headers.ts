@@ -10,16 +10,18 @@ const REVISION_HEADERS = { 'X-Revision-Kind': 'kind', 'X-Revision-Note': 'note',
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A header value as the text the caller meant. HTTP carries header bytes, which the server hands
- * over one character per byte; a note typed with accents arrives as UTF-8 bytes and is decoded.
+ * A header value as the text the caller meant. Node hands header bytes over one character per
+ * byte, so a note typed with accents arrives as its UTF-8 bytes and is decoded here. A value that
+ * is not UTF-8 bytes is kept as it came: a runtime that already decoded its headers (Lambda's
+ * event) passes text, and decoding that again would refuse a correct note.
  */
-export function headerText(raw: string, header: string): string {
+function headerText(raw: string): string {
   // Plain ASCII needs no decoding; a character past one byte never came off the wire as bytes.
   if (!/[^\x00-\x7f]/.test(raw) || /[^\x00-\xff]/.test(raw)) return raw;
   try {
     return utf8.decode(Uint8Array.from(raw, (char) => char.charCodeAt(0)));
   } catch {
-    throw validationFailed(`${header} is not UTF-8.`, { [header]: 'Send the header as UTF-8 text.' });
+    return raw;
   }
 }
 
@@ -28,7 +30,7 @@ export function withRevisionHeaders(c: Context<HttpEnv>, input: Record<string, u
   for (const [header, field] of Object.entries(REVISION_HEADERS)) {
     const raw = c.req.header(header);
     if (raw === undefined) continue;
-    const value = headerText(raw, header);
+    const value = headerText(raw);
     if (merged[field] !== undefined && merged[field] !== value) {
       throw validationFailed(`The ${header} header and ${field} differ.`, {
         [header]: `Send the ${field} once: in the ${header} header, or as ${field}, not both with different values.`,
