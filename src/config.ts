@@ -138,6 +138,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       reproducerCap: positiveInteger(env, 'LOREBOOK_REPRODUCER_CAP'),
       rateLimitPerMinute: positiveInteger(env, 'LOREBOOK_RATE_LIMIT_PER_MINUTE'),
       anonymousRateLimitPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE'),
+      publicBaseUrl: baseUrl(env, listenPort),
     },
     http: {
       port: listenPort,

@@ -15,6 +15,8 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   /** Calls per minute per IP address for calls without a token. */
   anonymousRateLimitPerMinute: number;
+  /** The public base URL (LOREBOOK_BASE_URL): write answers carry the story page's absolute URL on it. */
+  publicBaseUrl: string;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -24,6 +26,7 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   conflictBackoffMs: 25,
   rateLimitPerMinute: 100,
   anonymousRateLimitPerMinute: 60,
+  publicBaseUrl: 'http://127.0.0.1:8787',
 };
 
 export interface AppContext {

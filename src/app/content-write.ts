@@ -23,15 +23,23 @@ import {
   type StoryMeta,
 } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
-import type { Caller } from './app-context.ts';
-import type { ContentOutcome } from './contract/content-outcome.ts';
+import type { AppContext, Caller } from './app-context.ts';
+import type { StoredContentOutcome } from './contract/content-outcome.ts';
 import type { WritePlan } from './write-once.ts';
 
 export const storyPath = (slug: string): string => `/s/${slug}`;
 
+/**
+ * The answer with the story page's absolute URL. Added after the write rather than stored, so an
+ * op record from before story_url existed replays with it too.
+ */
+export function withStoryUrl<O extends StoredContentOutcome>(ctx: AppContext, outcome: O): O & { story_url: string } {
+  return { ...outcome, story_url: `${ctx.config.publicBaseUrl}${storyPath(outcome.slug)}` };
+}
+
 export function contentOutcome(
   meta: Pick<StoryMeta, 'slug' | 'revision' | 'content_hash' | 'title' | 'visibility' | 'hidden'>,
-): ContentOutcome {
+): StoredContentOutcome {
   return {
     slug: meta.slug,
     revision: meta.revision,
@@ -44,7 +52,7 @@ export function contentOutcome(
 }
 
 /** Identical content: nothing to write. With an op_id, the op commits with a check that it still is. */
-export function planUnchanged(meta: StoryMeta): WritePlan<ContentOutcome> {
+export function planUnchanged(meta: StoryMeta): WritePlan<StoredContentOutcome> {
   return {
     outcome: contentOutcome(meta),
     actions: [],
@@ -78,7 +86,7 @@ export function revisionConflict(meta: StoryMeta, baseRevision: number): Loreboo
 }
 
 /** A new revision's plan, and how many reproducers its outbox event tells (0 when it writes none). */
-export interface RevisionPlan extends WritePlan<ContentOutcome> {
+export interface RevisionPlan extends WritePlan<StoredContentOutcome> {
   notified: number;
 }
 

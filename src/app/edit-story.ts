@@ -12,8 +12,8 @@ import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { planNewRevision } from './content-write.ts';
-import { EDIT_TOOL, editStoryInputSchema, type EditOutcome } from './edit-story.contract.ts';
+import { planNewRevision, withStoryUrl } from './content-write.ts';
+import { EDIT_TOOL, editStoryInputSchema, type EditOutcome, type StoredEditOutcome } from './edit-story.contract.ts';
 import { parseInput } from './parse-input.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { ownStory } from './story-access.ts';
@@ -33,7 +33,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
   const story = await parseStoryOffloaded({ markdown: input.markdown });
   const { slug } = input;
 
-  const outcome = await writeOnce<EditOutcome>(ctx, {
+  const outcome = await writeOnce<StoredEditOutcome>(ctx, {
     tool: EDIT_TOOL,
     caller,
     opId,
@@ -68,13 +68,13 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       return { ...plan, outcome: { ...plan.outcome, notified } };
     },
   });
-  return notifyAfterCommit(ctx, announceAfterCommit(ctx, withNotified(outcome)));
+  return notifyAfterCommit(ctx, announceAfterCommit(ctx, withStoryUrl(ctx, withNotified(outcome))));
 }
 
 /**
  * An op record stored before edits answered `notified` (up to a day of them when this deploys)
  * replays without it; its count was never kept, so it answers 0 rather than fail the output schema.
  */
-function withNotified(outcome: Replayed<EditOutcome>): Replayed<EditOutcome> {
+function withNotified(outcome: Replayed<StoredEditOutcome>): Replayed<StoredEditOutcome> {
   return typeof outcome.notified === 'number' ? outcome : { ...outcome, notified: 0 };
 }

@@ -14,8 +14,8 @@ import { pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
 import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { contentOutcome, planNewRevision } from './content-write.ts';
-import type { ContentOutcome } from './contract/content-outcome.ts';
+import { contentOutcome, planNewRevision, withStoryUrl } from './content-write.ts';
+import type { ContentOutcome, StoredContentOutcome } from './contract/content-outcome.ts';
 import { parseInput } from './parse-input.ts';
 import { PUBLISH_TOOL, publishStoryInputSchema } from './publish-story.contract.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
@@ -31,38 +31,36 @@ export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown
   );
   const slug = targetSlug(input.slug, story);
 
-  return announceAfterCommit(
-    ctx,
-    await writeOnce(ctx, {
-      tool: PUBLISH_TOOL,
-      caller,
-      opId,
-      // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
-      fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
-      reads: [storyKey(slug), feedMonthsKey],
-      plan(read, { firstRead, now }): WritePlan<ContentOutcome> {
-        const at = new Date(now).toISOString();
-        const stored = pick(read, storyKey(slug));
-        const months = monthsOf(pick(read, feedMonthsKey));
-        if (stored === undefined) {
-          if (input.slug !== undefined || input.base_revision !== undefined) throw notFound(slug);
-          return planFirstPublish(slug, story, caller, at, months);
-        }
-        const meta = toStoryMeta(stored);
-        // Another author's private or hidden story answers exactly as an unknown slug does, so
-        // publishing cannot probe which unseen slugs exist; only a story the caller can see is "taken".
-        if (meta.author !== caller.account) throw canSee(meta, caller) ? slugTaken(slug) : notFound(slug);
-        if (meta.date !== story.frontMatter.date) {
-          throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
-            'front_matter.date': `Send date ${meta.date}, the date this story was first published with; it never changes.`,
-          });
-        }
-        const first = pick(firstRead, storyKey(slug));
-        const baseRevision = input.base_revision ?? (first === undefined ? 0 : toStoryMeta(first).revision);
-        return planNewRevision({ meta, story, caller, baseRevision, record: { kind: 'republish' }, at, feedMonths: months });
-      },
-    }),
-  );
+  const outcome = await writeOnce(ctx, {
+    tool: PUBLISH_TOOL,
+    caller,
+    opId,
+    // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
+    fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
+    reads: [storyKey(slug), feedMonthsKey],
+    plan(read, { firstRead, now }): WritePlan<StoredContentOutcome> {
+      const at = new Date(now).toISOString();
+      const stored = pick(read, storyKey(slug));
+      const months = monthsOf(pick(read, feedMonthsKey));
+      if (stored === undefined) {
+        if (input.slug !== undefined || input.base_revision !== undefined) throw notFound(slug);
+        return planFirstPublish(slug, story, caller, at, months);
+      }
+      const meta = toStoryMeta(stored);
+      // Another author's private or hidden story answers exactly as an unknown slug does, so
+      // publishing cannot probe which unseen slugs exist; only a story the caller can see is "taken".
+      if (meta.author !== caller.account) throw canSee(meta, caller) ? slugTaken(slug) : notFound(slug);
+      if (meta.date !== story.frontMatter.date) {
+        throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
+          'front_matter.date': `Send date ${meta.date}, the date this story was first published with; it never changes.`,
+        });
+      }
+      const first = pick(firstRead, storyKey(slug));
+      const baseRevision = input.base_revision ?? (first === undefined ? 0 : toStoryMeta(first).revision);
+      return planNewRevision({ meta, story, caller, baseRevision, record: { kind: 'republish' }, at, feedMonths: months });
+    },
+  });
+  return announceAfterCommit(ctx, withStoryUrl(ctx, outcome));
 }
 
 function targetSlug(explicit: string | undefined, story: ParsedStory): string {
@@ -81,7 +79,7 @@ function planFirstPublish(
   caller: Caller,
   at: string,
   months: readonly string[],
-): WritePlan<ContentOutcome> {
+): WritePlan<StoredContentOutcome> {
   const meta = newStoryMetaItem({ slug, author: caller.account, story, at });
   const listed = isListedPublicly(story.frontMatter.visibility, false);
   return {

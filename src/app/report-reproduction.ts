@@ -7,6 +7,7 @@ import { LorebookError } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { normaliseText } from '../domain/free-text.ts';
 import { parseOpId } from '../domain/op-id.ts';
+import { agentMetadata, envMetadata } from '../domain/report-metadata.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { reproductionKey, storyKey } from '../store/keys.ts';
@@ -34,13 +35,12 @@ export async function reportReproduction(ctx: AppContext, caller: Caller, raw: u
   const input = parseInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
-  const report = {
-    result: input.result,
-    note: normaliseText(input.note),
-    agent: normaliseText(input.agent),
-    env: normaliseText(input.env),
-  };
+  const agent = agentMetadata(input.agent);
+  const env = envMetadata(input.env);
+  // The summaries are the report's identity: an object and its summary string describe one report.
+  const report = { result: input.result, note: normaliseText(input.note), agent: agent.summary, env: env.summary };
   const measurements = { duration_min: input.duration_min, tokens: input.tokens };
+  const metadata = { agent_fields: agent.fields, env_fields: env.fields };
 
   return writeOnce(ctx, {
     tool: REPORT_REPRODUCTION_TOOL,
@@ -58,7 +58,7 @@ export async function reportReproduction(ctx: AppContext, caller: Caller, raw: u
     plan(read, { now }): WritePlan<ReproductionOutcome> {
       const meta = visibleStory(storyMetaOf(read, slug), slug, caller);
       const existing = reproductionOf(read, slug, caller.account);
-      const next = { slug, account: caller.account, ...report, ...measurements, at: new Date(now).toISOString() };
+      const next = { slug, account: caller.account, ...report, ...measurements, ...metadata, at: new Date(now).toISOString() };
       // The author's own report is kept but never counted; `counted` is decided once, at the first report.
       if (existing === undefined) return planFirstReport(ctx, meta, { ...next, counted: meta.author !== caller.account }, caller);
       if (sameReproduction(existing, report)) return planUnchanged(meta, existing);

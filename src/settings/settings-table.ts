@@ -18,7 +18,7 @@ export const SETTINGS = [
     name: 'LOREBOOK_BASE_URL',
     type: 'URL',
     default: 'http://127.0.0.1:<PORT>',
-    doc: 'the public base URL: links, OAuth metadata and Host checks use it; on Lambda the Function URL by default',
+    doc: 'the public base URL: links (story_url in publish and edit answers included), OAuth metadata and Host checks use it; on Lambda the Function URL by default',
     surfaces: ['start', 'sweep', 'bsky:publish-feed', 'lambda'],
   },
   {

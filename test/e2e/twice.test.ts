@@ -1,7 +1,7 @@
 // The twice-tests of the story core, repeated end to end for every write tool, through MCP (the
-// real SDK client over Streamable HTTP) and through /v1: the same call twice in a row, 16 times
-// in parallel, and an op_id replay after a different change. Each answers the first answer and
-// changes nothing more.
+// real SDK client over Streamable HTTP), through /v1, and through /v1 as worklore's skill calls it
+// (its aliases and headers): the same call twice in a row, 16 times in parallel, and an op_id
+// replay after a different change. Each answers the first answer and changes nothing more.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/app/app-context.ts';
 import { listNotifications } from '../../src/app/queries/list-notifications.ts';
@@ -33,6 +33,8 @@ beforeAll(async () => {
   };
   people = { alice: await person('alice'), bob: await person('bob'), carol: await person('carol') };
 });
+
+const WORKLORE_AGENT = { name: 'claude-code', version: '2.0.14', model: 'claude-sonnet-4-5' };
 
 const published = async (title: string, options: Parameters<typeof storyTitled>[1] = {}): Promise<string> =>
   (await publishStory(server.app.ctx(), people.alice, { markdown: storyTitled(title, options) })).slug;
@@ -87,12 +89,19 @@ const CASES: Case[] = [
       const slug = await published(`Reproduce ${name}`);
       return {
         target: slug,
-        args: { slug, result: 'worked', note: 'Ran the steps.' },
+        // agent and env as worklore's skill sends them: objects.
+        args: { slug, result: 'worked', note: 'Ran the steps.', agent: WORKLORE_AGENT, env: { os: 'linux' } },
         differentChange: () => send.write('report_reproduction', { slug, result: 'failed', note: 'Ran them again.' }),
       };
     },
     async appliedOnce(slug) {
       expect(await meta(slug)).toMatchObject({ counts: { worked: 1, partial: 0, failed: 0 }, reproducers: [people.bob.account] });
+      expect((await storyItems(slug)).find((item) => item.SK === `REPRO#${people.bob.account}`)).toMatchObject({
+        agent: 'claude-code 2.0.14 (claude-sonnet-4-5)',
+        agent_fields: WORKLORE_AGENT,
+        env: 'os: linux',
+        env_fields: { os: 'linux' },
+      });
       const notices = (await observable()).filter((item) => item.PK === `INBOX#${people.alice.account}` && item.story === slug);
       expect(notices).toHaveLength(1);
     },
@@ -164,7 +173,7 @@ const CASES: Case[] = [
 
 const withoutReplayed = ({ replayed: _replayed, ...body }: Record<string, unknown>): Record<string, unknown> => body;
 
-describe.each<Surface>(['mcp', 'http'])('every write through %s is safe to deliver twice', (surface) => {
+describe.each<Surface>(['mcp', 'http', 'worklore'])('every write through %s is safe to deliver twice', (surface) => {
   const writers = new Map<keyof People, Writer>();
   beforeAll(async () => {
     for (const name of ['alice', 'bob', 'carol'] as const) writers.set(name, await writer(server, surface, people[name].token));
@@ -210,7 +219,7 @@ describe.each<Surface>(['mcp', 'http'])('every write through %s is safe to deliv
       const before = await observable();
       const replay = await w.write(c.tool, { ...args, op_id: opId });
       expect(replay.body).toEqual({ ...first.body, replayed: true });
-      if (surface === 'http') {
+      if (surface !== 'mcp') {
         expect(replay.status).toBe(first.status);
         expect(replay.replayedHeader).toBe('true');
         expect(first.replayedHeader).toBeNull();
@@ -248,6 +257,38 @@ describe('one op_id across the surfaces is one change', () => {
     expect(again.body).toEqual({ ...first.body, replayed: true });
     expect(await observable()).toEqual(before);
   });
+
+  it.each([
+    ['report_reproduction', '/reproductions', '/reproduced', { result: 'partial', note: 'Step 3 differed.', agent: WORKLORE_AGENT }],
+    ['report_check', '/checks', '/checked', { result: 'no_problem' }],
+  ] as const)(
+    '%s under one Idempotency-Key through %s, then %s, then MCP, is one change: the alias replays the first answer',
+    async (tool, path, alias, body) => {
+      const slug = await published(`Alias ${tool}`);
+      const send = (suffix: string) =>
+        server.fetch(`/v1/stories/${slug}${suffix}`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${people.bob.token}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': `op-alias-${tool}`,
+          },
+          body: JSON.stringify(body),
+        });
+      const first = await send(path);
+      expect(first.status).toBe(200);
+      const firstBody = (await first.json()) as Record<string, unknown>;
+      expect(firstBody.replayed).toBeUndefined();
+      const before = await observable();
+      const viaAlias = await send(alias);
+      expect(viaAlias.status).toBe(200);
+      expect(viaAlias.headers.get('idempotent-replayed')).toBe('true');
+      expect(await viaAlias.json()).toEqual({ ...firstBody, replayed: true });
+      const viaMcp = await (await writer(server, 'mcp', people.bob.token)).write(tool, { slug, ...body, op_id: `op-alias-${tool}` });
+      expect(viaMcp.body).toEqual({ ...firstBody, replayed: true });
+      expect(await observable()).toEqual(before);
+    },
+  );
 
   it('the same op_id with other arguments through the other surface is idempotency_key_reused and writes nothing', async () => {
     const viaHttp = await writer(server, 'http', people.alice.token);

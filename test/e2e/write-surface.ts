@@ -1,11 +1,12 @@
-// One write, sent through either surface: an MCP tools/call with the real SDK client, or the
-// matching /v1 request with fetch. Both answer the use case's outcome, so a test written once
-// proves the promise for both.
+// One write, sent through any surface: an MCP tools/call with the real SDK client, the matching
+// /v1 request with fetch, or the /v1 request as worklore's skill writes it (/reproduced, /checked,
+// an edit as text/markdown with X-Revision-* headers). All answer the use case's outcome, so a test
+// written once proves the promise for each.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LorebookServer } from '../helpers/lorebook-server.ts';
 
-export type Surface = 'mcp' | 'http';
+export type Surface = 'mcp' | 'http' | 'worklore';
 
 export interface WriteAnswer {
   /** The outcome (or the error body of a refusal). */
@@ -27,7 +28,15 @@ export type WriteTool =
 
 type Args = Record<string, unknown>;
 
-function httpRequest(tool: WriteTool, args: Args): { method: string; path: string; body: Args | undefined } {
+interface HttpRequest {
+  method: string;
+  path: string;
+  body: Args | undefined;
+  /** Sent as text/markdown instead of JSON, with these headers. */
+  markdown?: { text: string; headers: Record<string, string> };
+}
+
+function httpRequest(tool: WriteTool, args: Args): HttpRequest {
   const { slug, op_id: _opId, ...rest } = args;
   const story = `/v1/stories/${String(slug)}`;
   switch (tool) {
@@ -48,6 +57,22 @@ function httpRequest(tool: WriteTool, args: Args): { method: string; path: strin
   }
 }
 
+const REVISION_HEADERS = { kind: 'X-Revision-Kind', note: 'X-Revision-Note', source: 'X-Revision-Source' } as const;
+
+/** The request as worklore's skill sends it, where its names differ from lorebook's. */
+function workloreRequest(tool: WriteTool, args: Args): HttpRequest {
+  const story = `/v1/stories/${String(args.slug)}`;
+  const request = httpRequest(tool, args);
+  if (tool === 'report_reproduction') return { ...request, path: `${story}/reproduced` };
+  if (tool === 'report_check') return { ...request, path: `${story}/checked` };
+  if (tool === 'edit_story') {
+    const headers: Record<string, string> = {};
+    for (const [field, header] of Object.entries(REVISION_HEADERS)) if (typeof args[field] === 'string') headers[header] = args[field];
+    return { ...request, body: undefined, markdown: { text: String(args.markdown), headers } };
+  }
+  return request;
+}
+
 export interface Writer {
   write(tool: WriteTool, args: Args): Promise<WriteAnswer>;
 }
@@ -64,15 +89,13 @@ export async function writer(server: LorebookServer, surface: Surface, token: st
   }
   return {
     async write(tool, args) {
-      const request = httpRequest(tool, args);
-      const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+      const request = surface === 'worklore' ? workloreRequest(tool, args) : httpRequest(tool, args);
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, ...request.markdown?.headers };
       if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+      if (request.markdown !== undefined) headers['Content-Type'] = 'text/markdown';
       if (typeof args.op_id === 'string') headers['Idempotency-Key'] = args.op_id;
-      const response = await server.fetch(request.path, {
-        method: request.method,
-        headers,
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-      });
+      const body = request.markdown?.text ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+      const response = await server.fetch(request.path, { method: request.method, headers, ...(body === undefined ? {} : { body }) });
       return {
         body: (await response.json()) as Args,
         refused: !response.ok,

@@ -78,6 +78,8 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
   beforeAll(async () => {
     const instance = await listen();
     base = instance.baseUrl;
+    // The port, and so the public base URL answers link to, is known only now.
+    app.ctx().config.publicBaseUrl = base;
     storySearch = createStorySearch(app.ctx(), { refreshMs: options.searchRefreshMs ?? 60_000 });
     honoApp = createHttpApp({
       ctx: app.ctx(),

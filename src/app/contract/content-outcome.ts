@@ -11,7 +11,10 @@ export const contentOutcomeSchema = z.object({
   visibility: visibilitySchema,
   hidden: z.boolean(),
   url: z.string().describe('The path of the story page.'),
+  story_url: z.string().describe("The story page's absolute URL (the server's public base URL and `url`): the link to give a person."),
   replayed: replayedField,
 });
 
 export type ContentOutcome = Outcome<typeof contentOutcomeSchema>;
+/** What a content write's plan answers and its op record keeps: story_url is added on the way out, from the configured base URL. */
+export type StoredContentOutcome = Omit<ContentOutcome, 'story_url'>;

@@ -42,10 +42,14 @@ export interface DeviceDeps {
 const oauthError = (c: Context<HttpEnv>, error: string, description: string) =>
   c.json({ error, error_description: description }, 400, NO_STORE);
 
-/** Form-encoded (what RFC 8628 specifies) or JSON, a few KiB at most. */
+/**
+ * Form-encoded (what RFC 8628 specifies) or JSON, a few KiB at most. A body that opens with `{`
+ * is JSON whatever its content type: worklore's skill sends `-d '{"device_code":"…"}'`, which
+ * curl labels form-encoded, and no form's first field name starts with a brace.
+ */
 async function readParams(c: Context<HttpEnv>): Promise<Record<string, string> | undefined> {
   const text = await readBodyText(c.req.raw, MAX_FORM_BYTES);
-  if (mediaType(c.req.header('content-type')) === 'application/json') {
+  if (mediaType(c.req.header('content-type')) === 'application/json' || text.trimStart().startsWith('{')) {
     try {
       const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
@@ -104,6 +108,8 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
     return c.json(
       {
         access_token: result.access_token,
+        // The same token under the name worklore's skill polls for.
+        token: result.access_token,
         token_type: 'Bearer',
         expires_in: result.expires_in,
         token_id: result.token_id,

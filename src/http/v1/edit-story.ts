@@ -1,9 +1,11 @@
-// PUT /v1/stories/{slug}: edit_story, as JSON or text/markdown (kind, note, source as query).
+// PUT /v1/stories/{slug}: edit_story, as JSON or text/markdown (kind, note, source as query or as
+// worklore's X-Revision-* headers).
 import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
 import { editStory } from '../../app/edit-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import { defineRoute } from './route.ts';
+import { withRevisionHeaders } from './revision-headers.ts';
 import { etagOf, jsonBody, queryInput, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
 const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
@@ -21,11 +23,11 @@ export const editStoryRoute = defineRoute({
   operationId: 'editStory',
   summary: `Edit your story (${EDIT_TOOL})`,
   description:
-    'The new whole story as JSON (`markdown`, `kind`, `note`, `source`) or as `text/markdown` with `?kind=&note=&source=`. `If-Match: "<revision>"` (the ETag of GET) is the base revision: if the story moved past it the answer is 409 revision_conflict and nothing is overwritten. The same edit twice changes nothing.',
+    'The new whole story as JSON (`markdown`, `kind`, `note`, `source`) or as `text/markdown` with `?kind=&note=&source=` or the headers `X-Revision-Kind`, `X-Revision-Note`, `X-Revision-Source` (the names worklore uses). `If-Match: "<revision>"` (the ETag of GET) is the base revision: if the story moved past it the answer is 409 revision_conflict and nothing is overwritten. The same edit twice changes nothing.',
   jsonBody: editStoryInputSchema.omit({ slug: true }),
   markdownBody: 'The whole new story; kind (and note for a correction) go in the query.',
   query: markdownQuery,
-  headers: ['Idempotency-Key', 'If-Match'],
+  headers: ['Idempotency-Key', 'If-Match', 'X-Revision-Kind', 'X-Revision-Note', 'X-Revision-Source'],
   success: {
     status: 200,
     description: 'The story as stored, and how many reproducers the edit tells (`notified`).',
@@ -47,7 +49,7 @@ export const editStoryRoute = defineRoute({
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
       ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }
       : { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    const outcome = await editStory(ctx, signedIn(caller), withPathSlug(c, withIfMatch(c, withOpId(c, input))));
+    const outcome = await editStory(ctx, signedIn(caller), withPathSlug(c, withIfMatch(c, withOpId(c, withRevisionHeaders(c, input)))));
     search.invalidate();
     return writeAnswer(c, outcome, 200, { ETag: etagOf(outcome.revision) });
   },

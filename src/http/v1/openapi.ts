@@ -36,6 +36,28 @@ const HEADER_PARAMETERS = {
     description: 'The ETag of the story version the change is based on ("<revision>", quotes included): its base_revision.',
     schema: { type: 'string', pattern: '^"[0-9]+"$' },
   },
+  'X-Revision-Kind': {
+    name: 'X-Revision-Kind',
+    in: 'header',
+    required: false,
+    description:
+      "The edit's kind, as worklore's skill sends it: the same as `kind` (rephrase, addition or correction). Send it once: header and query/body must agree.",
+    schema: { type: 'string', enum: ['rephrase', 'addition', 'correction'] },
+  },
+  'X-Revision-Note': {
+    name: 'X-Revision-Note',
+    in: 'header',
+    required: false,
+    description: 'What changed, as worklore names it: the same as `note` (required for a correction). UTF-8 is accepted.',
+    schema: { type: 'string' },
+  },
+  'X-Revision-Source': {
+    name: 'X-Revision-Source',
+    in: 'header',
+    required: false,
+    description: 'Where the new information came from, as worklore names it: the same as `source`. UTF-8 is accepted.',
+    schema: { type: 'string' },
+  },
 } as const;
 
 const SKILL_HEADER_PARAMETER = {

@@ -1,8 +1,8 @@
-// POST /v1/stories/{slug}/checks: report_check.
+// POST /v1/stories/{slug}/checks: report_check; /checked is worklore's name for it.
 import { REPORT_CHECK_TOOL, reportCheckInputSchema, reportCheckOutputSchema } from '../../app/report-check.contract.ts';
 import { reportCheck } from '../../app/report-check.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
+import { aliasRoute, defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
 export const reportCheckRoute = defineRoute({
@@ -20,4 +20,10 @@ export const reportCheckRoute = defineRoute({
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await reportCheck(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },
+});
+
+export const reportCheckedRoute = aliasRoute(reportCheckRoute, {
+  path: '/v1/stories/:slug/checked',
+  operationId: 'reportChecked',
+  origin: "worklore's name for",
 });

@@ -1,4 +1,4 @@
-// POST /v1/stories/{slug}/reproductions: report_reproduction.
+// POST /v1/stories/{slug}/reproductions: report_reproduction; /reproduced is worklore's name for it.
 import {
   REPORT_REPRODUCTION_TOOL,
   reportReproductionInputSchema,
@@ -6,7 +6,7 @@ import {
 } from '../../app/report-reproduction.contract.ts';
 import { reportReproduction } from '../../app/report-reproduction.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
+import { aliasRoute, defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
 export const reportReproductionRoute = defineRoute({
@@ -24,4 +24,10 @@ export const reportReproductionRoute = defineRoute({
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await reportReproduction(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },
+});
+
+export const reportReproducedRoute = aliasRoute(reportReproductionRoute, {
+  path: '/v1/stories/:slug/reproduced',
+  operationId: 'reportReproduced',
+  origin: "worklore's name for",
 });

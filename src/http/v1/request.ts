@@ -6,11 +6,16 @@ import { badBody, mediaType, parseJsonObject, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
 import type { QueryParam } from './route.ts';
 
-/** The JSON object body of a write (an empty body is `{}`). */
+/**
+ * The JSON object body of a write (an empty body is `{}`). A JSON object labelled form-encoded is
+ * read as JSON: that is what `curl -d '{…}'` sends without `-H 'Content-Type: application/json'`
+ * (as worklore's skill writes its calls), and no form's first field name starts with a brace.
+ */
 export async function jsonBody(c: Context<HttpEnv>): Promise<Record<string, unknown>> {
   const text = await readBodyText(c.req.raw);
   const type = mediaType(c.req.header('content-type'));
-  if (text.trim() !== '' && type !== 'application/json' && !type.endsWith('+json')) {
+  const curlJson = type === 'application/x-www-form-urlencoded' && text.trimStart().startsWith('{');
+  if (text.trim() !== '' && type !== 'application/json' && !type.endsWith('+json') && !curlJson) {
     throw badBody(`The body is sent as "${type || 'no content type'}"; this endpoint takes application/json.`);
   }
   return parseJsonObject(text);

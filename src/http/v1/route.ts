@@ -36,8 +36,8 @@ export interface V1Route {
   /** What a text/markdown body is, when the route takes one. */
   markdownBody?: string;
   query?: Record<string, QueryParam>;
-  /** `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes. */
-  headers?: ReadonlyArray<'Idempotency-Key' | 'If-Match'>;
+  /** `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes; worklore's `X-Revision-*` (= kind, note, source) on edits. */
+  headers?: ReadonlyArray<'Idempotency-Key' | 'If-Match' | 'X-Revision-Kind' | 'X-Revision-Note' | 'X-Revision-Source'>;
   success: { status: 200 | 201; description: string; schema: z.ZodType };
   errors: readonly ErrorCode[];
   handle(c: Context<HttpEnv>, caller: Caller | undefined, deps: V1Deps): Promise<Response>;
@@ -45,6 +45,22 @@ export interface V1Route {
 
 export function defineRoute(route: V1Route): V1Route {
   return route;
+}
+
+/**
+ * The same endpoint under a second path (worklore's names for lorebook's routes): the same
+ * handler, so the same use case, op record and Idempotency-Key; listed in OpenAPI as its own
+ * operation that says which route it aliases.
+ */
+export function aliasRoute(route: V1Route, alias: { path: string; operationId: string; origin: string }): V1Route {
+  const canonical = route.path.replace(/:(\w+)/g, '{$1}');
+  return {
+    ...route,
+    path: alias.path,
+    operationId: alias.operationId,
+    summary: `${route.summary}: alias of ${route.method} ${canonical}`,
+    description: `${alias.origin} ${route.method} ${canonical} under another name: the same use case, op record and Idempotency-Key, so one change whichever path carries it. ${route.description}`,
+  };
 }
 
 export function mountRoutes(app: Hono<HttpEnv>, routes: readonly V1Route[], deps: V1Deps): void {

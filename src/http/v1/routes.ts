@@ -5,8 +5,8 @@ import { listNotificationsRoute } from './list-notifications.ts';
 import { listStoriesRoute } from './list-stories.ts';
 import { markNotificationsReadRoute } from './mark-notifications-read.ts';
 import { publishStoryRoute } from './publish-story.ts';
-import { reportCheckRoute } from './report-check.ts';
-import { reportReproductionRoute } from './report-reproduction.ts';
+import { reportCheckedRoute, reportCheckRoute } from './report-check.ts';
+import { reportReproducedRoute, reportReproductionRoute } from './report-reproduction.ts';
 import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
 import { skillRoute } from './skill.ts';
@@ -19,8 +19,10 @@ export const V1_ROUTES: readonly V1Route[] = [
   editStoryRoute,
   setVisibilityRoute,
   reportReproductionRoute,
+  reportReproducedRoute,
   withdrawReproductionRoute,
   reportCheckRoute,
+  reportCheckedRoute,
   listNotificationsRoute,
   markNotificationsReadRoute,
   skillRoute,

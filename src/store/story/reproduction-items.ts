@@ -1,6 +1,7 @@
 // The reproduction item: one per (story, account) at STORY#slug / REPRO#account. Replaced by key
 // when the account changes its report; `counted` is decided at the first report (the author's
 // own is never counted) and kept from then on.
+import type { AgentFields, EnvFields } from '../../domain/report-metadata.ts';
 import type { StoredItem } from '../actions.ts';
 import { reproductionKey, storyKey } from '../keys.ts';
 import type { CounterTarget } from '../list-conditioned-counter.ts';
@@ -24,7 +25,13 @@ export interface ReproductionMeasurements {
   tokens?: number | undefined;
 }
 
-export interface Reproduction extends ReproductionIdentity, ReproductionMeasurements {
+/** The structured agent and env, when the report sent objects: for aggregates only, never shown per person. */
+export interface ReproductionMetadata {
+  agent_fields?: AgentFields | undefined;
+  env_fields?: EnvFields | undefined;
+}
+
+export interface Reproduction extends ReproductionIdentity, ReproductionMeasurements, ReproductionMetadata {
   slug: string;
   account: string;
   counted: boolean;

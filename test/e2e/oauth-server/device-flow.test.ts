@@ -114,6 +114,7 @@ describe('Device flow', () => {
       status: 200,
       body: {
         access_token: expect.stringMatching(/^lbk_/),
+        token: expect.stringMatching(/^lbk_/),
         token_type: 'Bearer',
         expires_in: 30 * 24 * 60 * 60,
         token_id: expect.any(String),
@@ -121,6 +122,7 @@ describe('Device flow', () => {
         handle: account.handle,
       },
     });
+    expect(granted.body.token).toBe(granted.body.access_token);
     const tokens = (await stored()).filter((item) => item.PK === 'TOKEN#' + String(granted.body.token_id));
     expect(tokens).toEqual([expect.objectContaining({ account: account.did, client: 'my-agent-skill', expires_at: expect.any(Number) })]);
 
