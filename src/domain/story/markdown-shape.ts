@@ -89,13 +89,6 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
   let lazyLines = 0;
   let afterBlank = true;
   let fence: Fence | undefined;
-  let block = { firstLine: 1, emphasis: 0, inline: [] as string[], previousContent: false };
-  const endBlock = (): void => {
-    const cost = measureInlineCost(block.inline.join('\n'));
-    labelEnds.offer(cost.labelEnds, block.firstLine);
-    unclosedCodeRuns.offer(cost.unclosedCodeRuns, block.firstLine);
-    unclosedHtml.offer(cost.unclosedHtml, block.firstLine);
-  };
   let table: { columns: number; rows: number; line: number } | undefined;
   const endTable = (): void => {
     if (table === undefined) return;
@@ -103,6 +96,16 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
     tableCells.offer(cells, table.line);
     rendered += cells * HTML_BYTES_PER_TABLE_CELL;
     table = undefined;
+  };
+  let block = { firstLine: 1, emphasis: 0, inline: [] as string[], previousContent: false };
+  /** Ends the block (and any table in it), measuring its inline text, and starts one at `firstLine`. */
+  const startBlock = (firstLine: number): void => {
+    endTable();
+    const cost = measureInlineCost(block.inline.join('\n'));
+    labelEnds.offer(cost.labelEnds, block.firstLine);
+    unclosedCodeRuns.offer(cost.unclosedCodeRuns, block.firstLine);
+    unclosedHtml.offer(cost.unclosedHtml, block.firstLine);
+    block = { firstLine, emphasis: 0, inline: [], previousContent: false };
   };
 
   const lines = markdown.split('\n');
@@ -128,23 +131,18 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
     }
     const code = inFence || fence !== undefined;
 
-    afterBlank = /^[ \t]*$/.test(line.slice(containers.contentStart)) && !containers.opensEmptyItem;
+    const content = line.slice(containers.contentStart);
+    afterBlank = /^[ \t]*$/.test(content) && !containers.opensEmptyItem;
     if (afterBlank) {
-      endTable();
-      endBlock();
-      block = { firstLine: number + 1, emphasis: 0, inline: [], previousContent: false };
+      startBlock(number + 1);
       return;
     }
-    if (containers.interrupts && block.previousContent) {
-      endTable();
-      endBlock();
-      block = { firstLine: number, emphasis: 0, inline: [], previousContent: false };
-    }
+    if (containers.interrupts && block.previousContent) startBlock(number);
     block.emphasis += emphasisRunsIn(line, containers.contentStart);
     emphasisRuns.offer(block.emphasis, block.firstLine);
     if (!code) {
-      block.inline.push(line.slice(containers.contentStart));
-      if (block.previousContent && SETEXT_UNDERLINE.test(line.slice(containers.contentStart))) setextHeadings += 1;
+      block.inline.push(content);
+      if (block.previousContent && SETEXT_UNDERLINE.test(content)) setextHeadings += 1;
     }
 
     const columns = block.previousContent ? delimiterRowColumns(line, containers.contentStart) : 0;
@@ -155,8 +153,7 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
     } else if (table !== undefined) table.rows += 1;
     block.previousContent = true;
   });
-  endTable();
-  endBlock();
+  startBlock(lines.length + 1);
   rendered += closingBrackets * longestDefinition * HTML_BYTES_PER_DEFINITION_BYTE + footnoteCalls * HTML_BYTES_PER_FOOTNOTE_CALL;
   return {
     nestingDepth,
