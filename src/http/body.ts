@@ -35,6 +35,15 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
+/**
+ * Whether a body opens a JSON object. `curl -d '{…}'` without `-H 'Content-Type:
+ * application/json'` (as worklore's skill writes its calls) labels JSON form-encoded, and no
+ * form's first field name starts with a brace, so such a body is read as JSON.
+ */
+export function opensJsonObject(text: string): boolean {
+  return text.trimStart().startsWith('{');
+}
+
 /** A JSON object body; anything else is validation_failed naming the body. */
 export function parseJsonObject(text: string): Record<string, unknown> {
   let value: unknown;

@@ -14,7 +14,7 @@ import {
 } from '../../app/oauth-server/device-flow.ts';
 import { readWebSession, type WebSession } from '../../app/sign-in/web-session.ts';
 import { isLorebookError, validationFailed } from '../../domain/errors.ts';
-import { mediaType, readBodyText } from '../body.ts';
+import { mediaType, opensJsonObject, readBodyText } from '../body.ts';
 import { admit, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { refusalPage } from '../sign-in/auth-pages.ts';
@@ -42,14 +42,10 @@ export interface DeviceDeps {
 const oauthError = (c: Context<HttpEnv>, error: string, description: string) =>
   c.json({ error, error_description: description }, 400, NO_STORE);
 
-/**
- * Form-encoded (what RFC 8628 specifies) or JSON, a few KiB at most. A body that opens with `{`
- * is JSON whatever its content type: worklore's skill sends `-d '{"device_code":"…"}'`, which
- * curl labels form-encoded, and no form's first field name starts with a brace.
- */
+/** Form-encoded (what RFC 8628 specifies) or JSON, a few KiB at most; a body that opens a JSON object is JSON whatever its label (opensJsonObject). */
 async function readParams(c: Context<HttpEnv>): Promise<Record<string, string> | undefined> {
   const text = await readBodyText(c.req.raw, MAX_FORM_BYTES);
-  if (mediaType(c.req.header('content-type')) === 'application/json' || text.trimStart().startsWith('{')) {
+  if (mediaType(c.req.header('content-type')) === 'application/json' || opensJsonObject(text)) {
     try {
       const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;

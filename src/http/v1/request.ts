@@ -2,19 +2,15 @@
 // Idempotency-Key and If-Match headers; and how a write is answered.
 import type { Context } from 'hono';
 import { validationFailed } from '../../domain/errors.ts';
-import { badBody, mediaType, parseJsonObject, readBodyText } from '../body.ts';
+import { badBody, mediaType, opensJsonObject, parseJsonObject, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
 import type { QueryParam } from './route.ts';
 
-/**
- * The JSON object body of a write (an empty body is `{}`). A JSON object labelled form-encoded is
- * read as JSON: that is what `curl -d '{…}'` sends without `-H 'Content-Type: application/json'`
- * (as worklore's skill writes its calls), and no form's first field name starts with a brace.
- */
+/** The JSON object body of a write (an empty body is `{}`); a JSON object labelled form-encoded too (opensJsonObject). */
 export async function jsonBody(c: Context<HttpEnv>): Promise<Record<string, unknown>> {
   const text = await readBodyText(c.req.raw);
   const type = mediaType(c.req.header('content-type'));
-  const curlJson = type === 'application/x-www-form-urlencoded' && text.trimStart().startsWith('{');
+  const curlJson = type === 'application/x-www-form-urlencoded' && opensJsonObject(text);
   if (text.trim() !== '' && type !== 'application/json' && !type.endsWith('+json') && !curlJson) {
     throw badBody(`The body is sent as "${type || 'no content type'}"; this endpoint takes application/json.`);
   }
