@@ -9,6 +9,7 @@ import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { admit, type AdmissionDeps } from './admission.ts';
 import { readBodyText } from './body.ts';
+import { withSkillUpdate } from './mcp-skill-update.ts';
 import type { HttpEnv } from './http-env.ts';
 import {
   JSON_RPC_INVALID_PARAMS,
@@ -19,9 +20,12 @@ import {
   jsonRpcErrorBody,
   MCP_PATH,
 } from './problem.ts';
+import { SKILL_HEADER, skillUpdateFor } from './skill-update.ts';
 
 export interface McpRouteDeps extends AdmissionDeps {
   search: StorySearch;
+  /** The public base URL: skill_update's url points under it. */
+  baseUrl: string;
 }
 
 interface MessageShape {
@@ -99,7 +103,8 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw, { parsedBody: message });
+      const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
+      return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
     } finally {
       await server.close();
     }
