@@ -8,7 +8,7 @@ export function accessTable(): string {
   return [
     '# Who may call what on lorebook',
     '',
-    'Without a token you may read; a write needs `Authorization: Bearer <token>`. A token that is sent must be live, even on a public call. Every call counts against the rate limit (per account, or per IP address without a token).',
+    'Public reads need no token; your notifications and every write need `Authorization: Bearer <token>`. A token that is sent must be live, even on a public call. Every call counts against the rate limit (per account, or per IP address without a token).',
     '',
     '## MCP methods',
     '',
