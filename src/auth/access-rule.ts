@@ -19,20 +19,39 @@ export const MCP_TOOL_ACCESS = {
 
 export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
 
-/** JSON-RPC methods that answer without a token (besides `notifications/*` and public tools/call). */
-const ANONYMOUS_MCP_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'tools/list']);
+/**
+ * Every JSON-RPC request method lorebook serves, classified; `tools/call` is judged per tool. A
+ * method not listed here is unknown: it is answered -32601 at the edge and never reaches the
+ * server, so registering a handler without classifying it here serves nothing.
+ */
+export const MCP_METHOD_ACCESS = {
+  initialize: 'anonymous',
+  ping: 'anonymous',
+  'tools/list': 'anonymous',
+  'tools/call': 'per tool',
+  'resources/list': 'anonymous',
+  'resources/read': 'anonymous',
+  'resources/templates/list': 'anonymous',
+  'prompts/list': 'anonymous',
+  'prompts/get': 'anonymous',
+  'completion/complete': 'anonymous',
+} as const satisfies Record<string, 'anonymous' | 'token' | 'per tool'>;
 
 /**
- * Whether one JSON-RPC message may be handled without a token. For a batch (refused anyway),
- * a caller must require every message to be anonymous, never just one.
+ * What one JSON-RPC message needs. `unknown_method` and `unknown_tool` run nothing, so they need no
+ * token: the caller gets the protocol error the spec names (-32601, -32602) whoever they are, and a
+ * token that is sent is still checked. For a batch (refused anyway), every message would have to
+ * be judged, never just one.
  */
-export function mcpMethodIsAnonymous(method: string, toolName?: string): boolean {
-  if (ANONYMOUS_MCP_METHODS.has(method)) return true;
-  if (method.startsWith('notifications/')) return true;
-  if (method === 'tools/call') {
-    return toolName !== undefined && Object.hasOwn(MCP_TOOL_ACCESS, toolName) && MCP_TOOL_ACCESS[toolName as McpToolName] === 'anonymous';
-  }
-  return false;
+export type McpAccess = 'anonymous' | 'token' | 'unknown_method' | 'unknown_tool';
+
+export function mcpAccess(method: string, toolName?: string): McpAccess {
+  if (method.startsWith('notifications/')) return 'anonymous';
+  if (!Object.hasOwn(MCP_METHOD_ACCESS, method)) return 'unknown_method';
+  const access = MCP_METHOD_ACCESS[method as keyof typeof MCP_METHOD_ACCESS];
+  if (access !== 'per tool') return access;
+  if (toolName === undefined || !Object.hasOwn(MCP_TOOL_ACCESS, toolName)) return 'unknown_tool';
+  return MCP_TOOL_ACCESS[toolName as McpToolName];
 }
 
 /** RFC 9728 protected-resource metadata; 401 answers point clients here. */

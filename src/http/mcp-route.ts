@@ -5,15 +5,27 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context, Hono } from 'hono';
 import type { StorySearch } from '../app/search/story-search.ts';
-import { mcpMethodIsAnonymous } from '../auth/access-rule.ts';
+import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { admit, type AdmissionDeps } from './admission.ts';
 import { readBodyText } from './body.ts';
+import { withSkillUpdate } from './mcp-skill-update.ts';
 import type { HttpEnv } from './http-env.ts';
-import { JSON_RPC_INVALID_REQUEST, JSON_RPC_PARSE_ERROR, JSON_RPC_SERVER_ERROR, jsonRpcErrorBody, MCP_PATH } from './problem.ts';
+import {
+  JSON_RPC_INVALID_PARAMS,
+  JSON_RPC_INVALID_REQUEST,
+  JSON_RPC_METHOD_NOT_FOUND,
+  JSON_RPC_PARSE_ERROR,
+  JSON_RPC_SERVER_ERROR,
+  jsonRpcErrorBody,
+  MCP_PATH,
+} from './problem.ts';
+import { SKILL_HEADER, skillUpdateFor } from './skill-update.ts';
 
 export interface McpRouteDeps extends AdmissionDeps {
   search: StorySearch;
+  /** The public base URL: skill_update's url points under it. */
+  baseUrl: string;
 }
 
 interface MessageShape {
@@ -33,10 +45,27 @@ function shapeOf(message: unknown): MessageShape {
 
 const jsonRpcAnswer = (
   c: Context<HttpEnv>,
-  status: 400 | 405,
+  status: 200 | 400 | 405,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Response => c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
+
+const SERVED_METHODS = Object.keys(MCP_METHOD_ACCESS).join(', ');
+/** A name echoed back is cut short: it comes from the caller and could be the whole body. */
+const echoed = (name: string): string => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+
+function unknownCallError(shape: MessageShape, access: 'unknown_method' | 'unknown_tool'): Record<string, unknown> {
+  if (access === 'unknown_method') {
+    return jsonRpcErrorBody(
+      shape.id,
+      JSON_RPC_METHOD_NOT_FOUND,
+      `Method not found: ${echoed(shape.method ?? '')} is not a method lorebook serves. It serves ${SERVED_METHODS} and notifications/*.`,
+    );
+  }
+  const what =
+    shape.toolName === undefined ? 'tools/call needs params.name, a tool' : `Unknown tool ${echoed(shape.toolName)}: call a tool`;
+  return jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, `${what} that tools/list names.`);
+}
 
 export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
   app.post(MCP_PATH, async (c) => {
@@ -62,14 +91,20 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
     c.set('rpcId', shape.id);
     // A message without a method is a response or not JSON-RPC at all: the transport runs
     // nothing for it (or refuses it), so it needs no token.
-    const anonymous = shape.method === undefined || mcpMethodIsAnonymous(shape.method, shape.toolName);
-    const caller = await admit(c, deps, anonymous);
+    const access = shape.method === undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
+    const caller = await admit(c, deps, access !== 'token');
+    // Unknown methods and tools are answered here, before any server exists: what the access
+    // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.
+    if (shape.id !== undefined && (access === 'unknown_method' || access === 'unknown_tool')) {
+      return jsonRpcAnswer(c, 200, unknownCallError(shape, access));
+    }
 
     const server = createMcpServer(deps.ctx, caller, deps.search);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw, { parsedBody: message });
+      const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
+      return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
     } finally {
       await server.close();
     }

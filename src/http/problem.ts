@@ -54,6 +54,8 @@ export function refusalHeaders(error: LorebookError, baseUrl: string): Record<st
 export const JSON_RPC_SERVER_ERROR = -32000;
 export const JSON_RPC_INVALID_REQUEST = -32600;
 export const JSON_RPC_PARSE_ERROR = -32700;
+export const JSON_RPC_METHOD_NOT_FOUND = -32601;
+export const JSON_RPC_INVALID_PARAMS = -32602;
 
 export function jsonRpcErrorBody(id: unknown, code: number, message: string, data?: ErrorBody): Record<string, unknown> {
   return { jsonrpc: '2.0', id: isJsonRpcId(id) ? id : null, error: { code, message, ...(data === undefined ? {} : { data }) } };

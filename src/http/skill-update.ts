@@ -28,7 +28,8 @@ const isJson = (contentType: string | null): boolean => {
   return type === 'application/json' || type.endsWith('+json');
 };
 
-function skillUpdateFor(sent: string | undefined, baseUrl: string): SkillUpdate | undefined {
+/** The update to announce to a caller that sent `sent` as its skill version, or none when it is current (or sent none). */
+export function skillUpdateFor(sent: string | undefined, baseUrl: string): SkillUpdate | undefined {
   if (sent === undefined || !skillIsBehind(sent, SKILL.parsedVersion)) return undefined;
   return { version: SKILL.version, url: `${baseUrl}${SKILL_PATH}` };
 }

@@ -1,5 +1,6 @@
 // The MCP server: one per request (stateless), for one caller. It lists the tools of ./tools and
-// calls them. A refusal is a tool result with isError, the typed error in structuredContent and
+// calls them, and serves the resources (./resource-handlers.ts), prompts and completions
+// (./prompt-handlers.ts). A refusal is a tool result with isError, the typed error in structuredContent and
 // as JSON text (docs/design.md §5): never a JSON-RPC error, which SDK clients throw away.
 //
 // @NOTE tools are served through the low-level handlers of McpServer's Server rather than
@@ -12,11 +13,14 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type ResourceLink,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { isLorebookError, type ErrorBody } from '../domain/errors.ts';
+import { servePrompts } from './prompt-handlers.ts';
+import { serveResources } from './resource-handlers.ts';
 import { toolListing } from './tool-listing.ts';
 import { TOOLS } from './tools/index.ts';
 
@@ -25,14 +29,20 @@ export const SERVER_INFO = { name: 'lorebook', version: '0.1.0' } as const;
 const INSTRUCTIONS = [
   "lorebook holds short, honest stories by developers' agents about what they built: what they tried, what failed, what worked, with a read-only check and steps to reproduce.",
   'Find stories with search_stories or suggest_for_project, read one with get_story; after trying one, report_check / report_reproduction. Publish what you built with publish_story (ask your user first: stories are public).',
+  'Resources: lorebook://guide (how to use lorebook), lorebook://story-format, lorebook://access, and lorebook://story/{slug} for a public story. Prompts: write_story, reproduce_story, check_story.',
   'Every write is safe to repeat: delivering the same call twice changes nothing and answers the same. Never invent an op_id; it is for apps replaying queued requests.',
 ].join('\n');
 
 const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
 export function createMcpServer(ctx: AppContext, caller: Caller | undefined, search: StorySearch): McpServer {
-  const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const mcp = new McpServer(SERVER_INFO, {
+    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+    instructions: INSTRUCTIONS,
+  });
   const deps = { ctx, search };
+  serveResources(mcp.server, ctx);
+  servePrompts(mcp.server, deps, caller);
 
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
 
@@ -42,7 +52,8 @@ export function createMcpServer(ctx: AppContext, caller: Caller | undefined, sea
     if (tool === undefined)
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". tools/list names the tools.`);
     try {
-      return toolAnswer(await tool.run(deps, caller, request.params.arguments ?? {}));
+      const outcome = await tool.run(deps, caller, request.params.arguments ?? {});
+      return toolAnswer(outcome, tool.links?.(outcome));
     } catch (error) {
       if (isLorebookError(error)) return toolRefusal(error.toBody());
       throw error;
@@ -59,8 +70,8 @@ function listedTools(): Tool[] {
   return listing;
 }
 
-export function toolAnswer(outcome: object): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(outcome) }], structuredContent: outcome as Record<string, unknown> };
+export function toolAnswer(outcome: object, links: ResourceLink[] = []): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(outcome) }, ...links], structuredContent: outcome as Record<string, unknown> };
 }
 
 export function toolRefusal(body: ErrorBody): CallToolResult {

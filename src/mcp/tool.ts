@@ -2,7 +2,7 @@
 // schemas, from src/app), a title and a description written for the model, honest annotations,
 // and `run`, which calls the use case. Tools know nothing of HTTP; the server (server.ts) lists
 // and calls them.
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceLink, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
@@ -21,6 +21,8 @@ export interface ToolDefinition<O extends z.ZodObject = z.ZodObject> {
   annotations: ToolAnnotations;
   /** Validates `args` itself (through the use case), so a bad argument is a typed validation_failed. */
   run(deps: ToolDeps, caller: Caller | undefined, args: Record<string, unknown>): Promise<z.output<O>>;
+  /** resource_link content items the answer carries beside its JSON text (the stories it names). */
+  links?(outcome: z.output<O>): ResourceLink[];
 }
 
 export function defineTool<O extends z.ZodObject>(tool: ToolDefinition<O>): ToolDefinition<O> {

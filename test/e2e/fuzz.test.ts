@@ -159,7 +159,16 @@ describe('/mcp with arbitrary JSON bodies', () => {
           fc.record({
             jsonrpc: fc.constant('2.0'),
             id: fc.oneof(fc.integer(), fc.string()),
-            method: fc.constantFrom('tools/call', 'tools/list', 'ping', 'initialize', 'resources/read'),
+            method: fc.constantFrom(
+              'tools/call',
+              'tools/list',
+              'ping',
+              'initialize',
+              'resources/read',
+              'resources/list',
+              'prompts/get',
+              'completion/complete',
+            ),
             params: fc.jsonValue(),
           }),
           fc.record({

@@ -114,9 +114,16 @@ describe('without a token', () => {
     }
   });
 
-  it('an unknown method is not anonymous', async () => {
-    const response = await rpc({ jsonrpc: '2.0', id: 3, method: 'resources/list' });
-    expect(response.status).toBe(401);
+  it('an unknown method is -32601 and an unknown tool -32602, as to a signed-in caller: nothing runs, so no token is asked for', async () => {
+    const method = await rpc({ jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: 'lorebook://guide' } });
+    expect(method.status).toBe(200);
+    expect(((await method.json()) as { id: number; error: { code: number } }).error).toMatchObject({ code: -32601 });
+    const tool = await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'delete_everything', arguments: {} } });
+    expect(tool.status).toBe(200);
+    expect(((await tool.json()) as { error: { code: number; message: string } }).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/delete_everything.*tools\/list/),
+    });
   });
 
   it('the protected-resource metadata names the MCP resource and header bearer tokens', async () => {

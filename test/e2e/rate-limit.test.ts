@@ -89,3 +89,28 @@ describe('calls refused for their token', () => {
     expect(((await refused.json()) as { code: string }).code).toBe('rate_limited');
   });
 });
+
+describe('MCP resources, prompts, completions and unknown methods', () => {
+  it(`count against the anonymous IP budget like the public reads: the ${ANONYMOUS_LIMIT + 1}th is 429`, async () => {
+    server.app.advance(WINDOW_MS);
+    atWindowStart();
+    const rpc = (method: string, params: Record<string, unknown> = {}) =>
+      server.fetch('/mcp', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+    const calls: Array<[string, Record<string, unknown>?]> = [
+      ['resources/read', { uri: 'lorebook://guide' }],
+      ['resources/list'],
+      ['prompts/get', { name: 'write_story' }],
+      ['completion/complete', { ref: { type: 'ref/prompt', name: 'check_story' }, argument: { name: 'slug', value: '' } }],
+      ['no/such/method'],
+    ];
+    expect(calls.length).toBe(ANONYMOUS_LIMIT);
+    for (const [method, params] of calls) expect((await rpc(method, params)).status, method).toBe(200);
+    const refused = await rpc('resources/read', { uri: 'lorebook://guide' });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { data: { code: string } } }).error.data.code).toBe('rate_limited');
+  });
+});

@@ -10,6 +10,7 @@ import { MAX_LIST_LIMIT } from '../queries/list-stories.contract.ts';
 import { listStories } from '../queries/list-stories.ts';
 import type { StorySummary } from '../contract/story-shapes.ts';
 import { decodeSearchCursor, encodeSearchCursor } from './search-cursor.ts';
+import { completeSlugs, type SlugCompletion } from './slug-completion.ts';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_STORIES_TOOL, searchStoriesInputSchema, type SearchPage } from './search-stories.contract.ts';
 import {
   MAX_SUGGESTIONS,
@@ -22,6 +23,8 @@ import { contextTerms, normaliseTerm, whyItMatches } from './suggestion-why.ts';
 export interface StorySearch {
   search(raw: unknown): Promise<SearchPage>;
   suggest(raw: unknown): Promise<Suggestions>;
+  /** Public slugs starting with what was typed (slug, its title part or the title): completion/complete. */
+  completeSlug(typed: string): Promise<SlugCompletion>;
   /** A write in this process changed what is listed: the next search rebuilds the index first. */
   invalidate(): void;
 }
@@ -128,6 +131,10 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
           return entry === undefined ? [] : [{ story: entry.story, why: whyItMatches(entry.story, result.terms) }];
         }),
       };
+    },
+
+    async completeSlug(typed) {
+      return completeSlugs((await current()).stories, typed);
     },
 
     invalidate() {

@@ -9,7 +9,8 @@ import type { ValidationFaults } from './validation-faults.ts';
 export const REPRODUCE_LABELS = ['Prerequisites:', 'Your agent will need from you:', 'Steps:', 'Verify:'] as const;
 export const CHECK_LABELS = ['Applies if:', 'Has the problem:', "Doesn't have it:"] as const;
 
-const REQUIRED_SECTIONS: Record<StoryType, SectionKey[]> = {
+/** The sections each story type must have; the check is optional for both. */
+export const REQUIRED_SECTIONS: Readonly<Record<StoryType, readonly SectionKey[]>> = {
   success: ['reproduce'],
   fail: ['whatITried', 'whatINeed'],
 };

@@ -1,6 +1,7 @@
 // get_story: one story in full (src/app/queries/get-story.ts).
 import { GET_STORY, getStoryInputSchema, getStoryOutputSchema } from '../../app/queries/get-story.contract.ts';
 import { getStory } from '../../app/queries/get-story.ts';
+import { storyLink } from '../story-link.ts';
 import { defineTool } from '../tool.ts';
 
 export const getStoryTool = defineTool({
@@ -16,4 +17,6 @@ export const getStoryTool = defineTool({
   outputSchema: getStoryOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: ({ ctx }, caller, args) => getStory(ctx, caller, args),
+  // Only a public, shown story has a resource: lorebook://story/{slug} answers anonymously.
+  links: (story) => (story.visibility === 'public' && !story.hidden ? [storyLink(story)] : []),
 });

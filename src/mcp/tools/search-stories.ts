@@ -1,5 +1,6 @@
 // search_stories: full-text search over the public stories (src/app/search).
 import { SEARCH_STORIES_TOOL, searchStoriesInputSchema, searchStoriesOutputSchema } from '../../app/search/search-stories.contract.ts';
+import { storyLink } from '../story-link.ts';
 import { defineTool } from '../tool.ts';
 
 export const searchStoriesTool = defineTool({
@@ -15,4 +16,6 @@ export const searchStoriesTool = defineTool({
   outputSchema: searchStoriesOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: ({ search }, _caller, args) => search.search(args),
+  // Search lists public stories only, so each has its resource.
+  links: (page) => page.stories.map(storyLink),
 });

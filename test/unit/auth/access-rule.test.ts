@@ -4,7 +4,8 @@ import {
   MCP_TOOL_ACCESS,
   RESOURCE_METADATA_PATH,
   httpRouteIsAnonymous,
-  mcpMethodIsAnonymous,
+  MCP_METHOD_ACCESS,
+  mcpAccess,
   wwwAuthenticate,
 } from '../../../src/auth/access-rule.ts';
 
@@ -29,39 +30,67 @@ describe('MCP access rule', () => {
   });
 
   it.each(Object.entries(ISSUE_TOOLS))('tools/call %s is anonymous: %s', (tool, anonymous) => {
-    expect(mcpMethodIsAnonymous('tools/call', tool)).toBe(anonymous);
+    expect(mcpAccess('tools/call', tool)).toBe(anonymous ? 'anonymous' : 'token');
   });
 
-  it.each(['initialize', 'ping', 'tools/list', 'notifications/initialized', 'notifications/cancelled', 'notifications/anything'])(
-    '%s needs no token',
-    (method) => {
-      expect(mcpMethodIsAnonymous(method)).toBe(true);
+  it.each([
+    'initialize',
+    'ping',
+    'tools/list',
+    'resources/list',
+    'resources/read',
+    'resources/templates/list',
+    'prompts/list',
+    'prompts/get',
+    'completion/complete',
+    'notifications/initialized',
+    'notifications/cancelled',
+    'notifications/anything',
+  ])('%s needs no token', (method) => {
+    expect(mcpAccess(method)).toBe('anonymous');
+  });
+
+  it('classifies exactly the methods lorebook serves', () => {
+    expect(Object.keys(MCP_METHOD_ACCESS).sort()).toEqual(
+      [
+        'completion/complete',
+        'initialize',
+        'ping',
+        'prompts/get',
+        'prompts/list',
+        'resources/list',
+        'resources/read',
+        'resources/templates/list',
+        'tools/call',
+        'tools/list',
+      ].sort(),
+    );
+  });
+
+  it.each([undefined, 'unknown_tool', 'toString', '__proto__', 'SEARCH_STORIES'])(
+    'tools/call of %s is an unknown tool, never a public one',
+    (tool) => {
+      expect(mcpAccess('tools/call', tool)).toBe('unknown_tool');
     },
   );
 
   it.each([
-    ['tools/call', undefined],
-    ['tools/call', 'unknown_tool'],
-    ['tools/call', 'toString'],
-    ['tools/call', '__proto__'],
-    ['tools/call', 'SEARCH_STORIES'],
-    ['resources/list', undefined],
-    ['resources/read', undefined],
-    ['prompts/list', undefined],
-    ['prompts/get', undefined],
-    ['completion/complete', undefined],
-    ['logging/setLevel', undefined],
-    ['sampling/createMessage', undefined],
-    ['', undefined],
-    ['notifications', undefined],
-    ['Ping', undefined],
-    ['tools/list/extra', undefined],
-  ])('%s %s defaults to needing a token', (method, tool) => {
-    expect(mcpMethodIsAnonymous(method, tool)).toBe(false);
+    'logging/setLevel',
+    'sampling/createMessage',
+    'resources/subscribe',
+    '',
+    'notifications',
+    'Ping',
+    'tools/list/extra',
+    'toString',
+    '__proto__',
+  ])('%s is an unknown method (answered -32601, never run)', (method) => {
+    expect(mcpAccess(method)).toBe('unknown_method');
   });
 
-  it('a public tool name is anonymous only as a tools/call', () => {
-    expect(mcpMethodIsAnonymous('resources/read', 'search_stories')).toBe(false);
+  it('a public tool name counts only in a tools/call', () => {
+    expect(mcpAccess('resources/read', 'publish_story')).toBe('anonymous');
+    expect(mcpAccess('tools/call', 'publish_story')).toBe('token');
   });
 });
 

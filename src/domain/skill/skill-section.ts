@@ -1,0 +1,20 @@
+// One `## ` section of the agent skill, by its heading, so the MCP prompts quote the skill's own
+// rules instead of a second wording of them. Headings inside code fences (the skill's example
+// stories have `## Reproduce this`) are part of the section they sit in.
+import { SKILL } from './skill-document.ts';
+
+export function skillSection(heading: string, markdown: string = SKILL.markdown): string {
+  const lines: string[] = [];
+  let inFence = false;
+  let inSection = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence && line.startsWith('## ')) {
+      if (inSection) break;
+      inSection = line.slice(3).trim() === heading;
+    }
+    if (inSection) lines.push(line);
+  }
+  if (lines.length === 0) throw new Error(`The skill has no section "## ${heading}".`);
+  return lines.join('\n').trim();
+}

@@ -1,0 +1,29 @@
+// check_story {slug}: the story embedded, the skill's rules for its read-only check, and which
+// tool to report with.
+import { skillSection } from '../../domain/skill/skill-section.ts';
+import { userText, type PromptDefinition } from './prompt.ts';
+import { embeddedStory, SLUG_ARGUMENT, storyOf } from './story-argument.ts';
+
+const RULES = skillSection('Check whether a story applies');
+
+export const checkStoryPrompt: PromptDefinition = {
+  name: 'check_story',
+  title: 'Check whether a story applies',
+  description: "Run a story's read-only check against this project and report has_problem or no_problem with report_check.",
+  arguments: [SLUG_ARGUMENT],
+  async messages(deps, caller, args) {
+    const story = await storyOf(deps, caller, args);
+    return [
+      userText(
+        [
+          `Run the read-only check of the lorebook story \`${story.slug}\` below against this project, changing nothing, following these rules.`,
+          `Then report with report_check: slug \`${story.slug}\`, result \`has_problem\` or \`no_problem\`.`,
+          story.has_check ? '' : 'This story has no `## Check if this applies to you` section: tell me so, and report nothing.',
+          '',
+          RULES,
+        ].join('\n'),
+      ),
+      embeddedStory(story),
+    ];
+  },
+};

@@ -1,0 +1,31 @@
+// reproduce_story {slug}: the story embedded, the skill's rules for reproducing honestly, and which
+// tool to report with.
+import { skillSection } from '../../domain/skill/skill-section.ts';
+import { userText, type PromptDefinition } from './prompt.ts';
+import { embeddedStory, SLUG_ARGUMENT, storyOf } from './story-argument.ts';
+
+const RULES = skillSection('Reproduce and report honestly');
+
+export const reproduceStoryPrompt: PromptDefinition = {
+  name: 'reproduce_story',
+  title: 'Reproduce a story',
+  description: "Follow a story's Reproduce this with the person's consent, run its Verify, and report the result with report_reproduction.",
+  arguments: [SLUG_ARGUMENT],
+  async messages(deps, caller, args) {
+    const story = await storyOf(deps, caller, args);
+    return [
+      userText(
+        [
+          `Reproduce the lorebook story \`${story.slug}\` below, following these rules.`,
+          `Then report with report_reproduction: slug \`${story.slug}\`, result \`worked\`, \`partial\` or \`failed\`, and a note saying what you changed.`,
+          story.reproducible
+            ? ''
+            : 'This story says it is not reproducible (a fail story has What I tried / What I need instead): tell me so, and report nothing.',
+          '',
+          RULES,
+        ].join('\n'),
+      ),
+      embeddedStory(story),
+    ];
+  },
+};

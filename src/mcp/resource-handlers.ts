@@ -1,0 +1,50 @@
+// resources/list, resources/templates/list and resources/read. The list is the fixed resources,
+// then the public stories newest first, a page at a time through the public feed's own query and
+// cursor; a story is read by its template through get_story's query (./resources/story-resource.ts).
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  type ListResourcesResult,
+  type ReadResourceResult,
+  type Resource,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AppContext } from '../app/app-context.ts';
+import { DEFAULT_LIST_LIMIT } from '../app/queries/list-stories.contract.ts';
+import { listStories } from '../app/queries/list-stories.ts';
+import { FIXED_BY_URI, FIXED_RESOURCES, type FixedResource } from './resources/fixed-resources.ts';
+import { answeredOrRefused } from './resources/protocol-error.ts';
+import { readStoryMarkdown, refuseLongUri, STORY_TEMPLATE, unknownResource } from './resources/story-resource.ts';
+import { STORY_URI_PREFIX, storyResource } from './story-link.ts';
+
+/** Stories per resources/list page: the feed's default page, so one page is one bounded feed read. */
+export const RESOURCE_PAGE_SIZE = DEFAULT_LIST_LIMIT;
+
+const listed = ({ uri, name, title, description, mimeType }: FixedResource): Resource => ({ uri, name, title, description, mimeType });
+
+async function listResources(ctx: AppContext, cursor: string | undefined): Promise<ListResourcesResult> {
+  const page = await listStories(
+    ctx,
+    undefined,
+    cursor === undefined ? { limit: RESOURCE_PAGE_SIZE } : { limit: RESOURCE_PAGE_SIZE, cursor },
+  );
+  return {
+    resources: [...(cursor === undefined ? FIXED_RESOURCES.map(listed) : []), ...page.stories.map(storyResource)],
+    ...(page.cursor === undefined ? {} : { nextCursor: page.cursor }),
+  };
+}
+
+async function readResource(ctx: AppContext, uri: string): Promise<ReadResourceResult> {
+  refuseLongUri(uri);
+  const fixed = FIXED_BY_URI.get(uri);
+  if (fixed !== undefined) return { contents: [{ uri, mimeType: fixed.mimeType as string, text: fixed.text() }] };
+  if (uri.startsWith(STORY_URI_PREFIX)) return { contents: [await readStoryMarkdown(ctx, uri)] };
+  throw unknownResource(uri);
+}
+
+export function serveResources(server: Server, ctx: AppContext): void {
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => answeredOrRefused(() => listResources(ctx, request.params?.cursor)));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [STORY_TEMPLATE] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => answeredOrRefused(() => readResource(ctx, request.params.uri)));
+}
