@@ -78,6 +78,7 @@ export const READ_ONLY = new Set([
   'pgrep',
   'free',
   'uptime',
+  'pidof',
   'true',
   'false',
   'test',
@@ -258,8 +259,7 @@ export const NETWORK_COMMANDS = new Set([
   'rclone',
   'git-lfs',
   'deno',
-  'bsky',
-  'goat',
+  'ssh-keyscan',
 ]);
 
 /** Raw sockets: they send whatever they are given to a host and port. */

@@ -337,7 +337,7 @@ function nameHits(command: ShellCommand, unwrapped: UnwrappedCommand, state: Blo
     return packageHits(args[1], args.slice(2));
   const packaged = packageHits(name, args);
   if (packaged !== undefined) return packaged;
-  if (DOWNLOADERS.has(name)) return [hit('network', 'downloads'), ...uploadHits(unwrapped, state)];
+  if (DOWNLOADERS.has(name)) return [hit('network', 'calls-url'), ...uploadHits(unwrapped, state)];
   if (SOCKET_COMMANDS.has(name)) {
     const probe = args.some((arg) => /^-[a-zA-Z]*z/.test(arg)) || args.some((arg) => /^(?:localhost|127\.0\.0\.1|::1)$/.test(arg));
     return [probe ? hit('network', 'probes-port') : hit('exfiltration', 'raw-socket')];
