@@ -2,7 +2,7 @@
 // text, would do to the machine that runs them. Pure: text in, report out, same text and scanner
 // version → the same report, byte for byte.
 import { validationFailed } from '../errors.ts';
-import { assertMarkdownCostWithinLimits } from '../story/markdown-cost.ts';
+import { markdownCostFaults } from '../story/markdown-cost.ts';
 import { normalizeMarkdown } from '../story/normalize-markdown.ts';
 import { utf8Bytes } from '../story/story-limits.ts';
 import { type BlockReader, looksLikeCommands, readerFor, transcriptCommands } from './code-languages.ts';
@@ -33,27 +33,37 @@ interface PlacedHit {
 const HIDDEN_CHARACTERS = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
 const ENCODED_BLOB = /[A-Za-z0-9+/]{200,}={0,2}/;
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
-  return line;
+/** Offset → 1-based line of `text`, by binary search over its line starts (a block has many commands). */
+function lineFinder(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
 }
 
 function shellHits(source: string): PlacedHit[] {
   const reading = readShell(source);
+  const lineAt = lineFinder(source);
   const state: BlockState = { downloaded: new Set(), written: new Set() };
   const placed: PlacedHit[] = [];
   const via = (tokenScanned: boolean): FindingSource => (tokenScanned ? 'shell-token-scan' : 'shell');
   for (const command of reading.commands) {
     for (const hit of commandHits(command, state))
-      placed.push({ hit, evidence: command.text, line: lineAt(source, command.offset), via: via(command.tokenScanned) });
+      placed.push({ hit, evidence: command.text, line: lineAt(command.offset), via: via(command.tokenScanned) });
   }
   for (const members of reading.pipelines) {
     const first = members[0];
     if (first === undefined) continue;
     const evidence = members.map((member) => member.text).join(' | ');
-    for (const hit of pipelineHits(members))
-      placed.push({ hit, evidence, line: lineAt(source, first.offset), via: via(first.tokenScanned) });
+    for (const hit of pipelineHits(members)) placed.push({ hit, evidence, line: lineAt(first.offset), via: via(first.tokenScanned) });
   }
   return placed;
 }
@@ -69,16 +79,17 @@ function scriptHits(language: ScriptLanguage, source: string): PlacedHit[] {
   });
 }
 
+/** Each statement (up to its `;`) of an SQL block, found on the line where it starts. */
 function sqlBlockHits(source: string): PlacedHit[] {
-  return source.split(/;\s*\n|\n\s*\n/).flatMap((statement) => {
-    const start = source.indexOf(statement);
-    return sqlHits(statement).map((hit) => ({
-      hit,
-      evidence: statement,
-      line: lineAt(source, start + (statement.length - statement.trimStart().length)),
-      via: 'sql' as const,
-    }));
-  });
+  const lineAt = lineFinder(source);
+  const placed: PlacedHit[] = [];
+  let offset = 0;
+  for (const part of source.split(';')) {
+    const start = offset + (part.length - part.trimStart().length);
+    offset += part.length + 1;
+    for (const hit of sqlHits(`${part};`)) placed.push({ hit, evidence: part, line: lineAt(start), via: 'sql' });
+  }
+  return placed;
 }
 
 function blockHits(reader: BlockReader, value: string): PlacedHit[] {
@@ -161,6 +172,12 @@ export function scanText(text: string): CapabilityReport {
     });
   }
   const normalized = normalizeMarkdown(text);
-  assertMarkdownCostWithinLimits(normalized, { subject: 'The text', renameField: () => 'text' });
+  // The parser's cost limits apply as to a story; the rendered size does not: nothing is rendered.
+  const faults = markdownCostFaults(normalized).filter((fault) => fault.limit !== 'renderedBytes');
+  if (faults.length > 0) {
+    throw validationFailed(`The text is too costly to read as markdown: ${faults.map((fault) => fault.fix).join(' ')}`, {
+      text: faults.map((fault) => fault.fix).join(' '),
+    });
+  }
   return buildReport(normalized, scanSection(normalized, 'text', 1));
 }

@@ -451,23 +451,29 @@ export function commandHits(command: ShellCommand, state: BlockState): Hit[] {
 
 /** `curl … | sh`, `echo … | base64 -d | bash`, `printenv | nc host 9000`: what flows through a pipe. */
 export function pipelineHits(members: readonly ShellCommand[]): Hit[] {
-  const hits: Hit[] = [];
-  const unwrapped = members.map((member) => unwrap(member.words));
-  unwrapped.forEach((member, index) => {
-    const before = unwrapped.slice(0, index);
-    if (readsStdinAsScript(member)) {
-      if (before.some((source) => DOWNLOADERS.has(source.name))) hits.push(hit('remote_execution', 'download-piped-to-shell'));
-      if (before.some((source) => decodes(source.name, source.args))) hits.push(hit('obfuscation', 'decoded-piped-to-shell'));
+  const hits = new Map<string, Hit>();
+  const add = (found: Hit): void => {
+    hits.set(found.rule, found);
+  };
+  // What has flowed into the pipe so far, kept as it goes: one pass, however long the pipeline.
+  let downloaded = false;
+  let decoded = false;
+  let secret = false;
+  for (const member of members) {
+    const unwrapped = unwrap(member.words);
+    if (readsStdinAsScript(unwrapped)) {
+      if (downloaded) add(hit('remote_execution', 'download-piped-to-shell'));
+      if (decoded) add(hit('obfuscation', 'decoded-piped-to-shell'));
     }
+    const { name, args } = unwrapped;
     const sendsStdin =
-      SOCKET_COMMANDS.has(member.name) ||
-      (member.name === 'curl' && member.args.some((arg) => /^@-$|^-$/.test(arg) || /=@-$/.test(arg))) ||
-      (member.name === 'wget' && member.args.some((arg) => /^--(?:post|body)-file=?(?:\/dev\/stdin|-)?$/.test(arg)));
-    const scratch: BlockState = { downloaded: new Set(), written: new Set() };
-    const readsSecrets = members
-      .slice(0, index)
-      .some((source) => commandHits(source, scratch).some((found) => found.category === 'secrets'));
-    if (sendsStdin && readsSecrets) hits.push(hit('exfiltration', 'pipes-secrets-to-host'));
-  });
-  return hits;
+      SOCKET_COMMANDS.has(name) ||
+      (name === 'curl' && args.some((arg) => /^@-$|^-$/.test(arg) || /=@-$/.test(arg))) ||
+      (name === 'wget' && args.some((arg) => /^--(?:post|body)-file=?(?:\/dev\/stdin|-)?$/.test(arg)));
+    if (sendsStdin && secret) add(hit('exfiltration', 'pipes-secrets-to-host'));
+    downloaded ||= DOWNLOADERS.has(name);
+    decoded ||= decodes(name, args);
+    secret ||= commandHits(member, { downloaded: new Set(), written: new Set() }).some((found) => found.category === 'secrets');
+  }
+  return [...hits.values()];
 }

@@ -2,6 +2,8 @@
 // that is half output): split each line at the shell's operators and take each piece as one
 // command. Quotes are not honoured, so it reads more commands than are there — a conservative
 // reading: it may report what a parse would not, never the other way round on the same words.
+import { SHELLS } from './command-names.ts';
+import { baseName } from './command-words.ts';
 import type { Redirection, ShellCommand, ShellReading } from './shell-command.ts';
 
 const SEPARATOR = /(\$\(|<\(|>\(|\|\||&&|\||;|&|\(|\)|`|\{|\})/;
@@ -25,6 +27,9 @@ function commandOf(piece: string, offset: number): ShellCommand | undefined {
     const target = redirect[2] === '' ? tokens[++index] : redirect[2];
     if (target !== undefined) redirects.push({ operator: redirect[1] ?? '>', target });
   }
+  // With quotes gone, `bash -c 'curl … | sh'` reads as `bash -c curl …` then `sh`: the string's
+  // own command is what follows `-c`.
+  while (SHELLS.has(baseName(words[0] ?? '')) && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(words[1] ?? '')) words.splice(0, 2);
   if (words.length === 0 && redirects.length === 0) return undefined;
   return { words, redirects, substituted: [], offset, text: piece.trim(), tokenScanned: true };
 }
