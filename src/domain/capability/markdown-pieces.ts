@@ -55,7 +55,6 @@ function phrasingPieces(children: readonly PhrasingContent[], pieces: Piece[]): 
         else if (QUOTE_OPEN.has(char)) quoted = true;
         else if (QUOTE_CLOSE.has(char)) quoted = false;
         else if (!quoted) unquoted += char;
-        if (quoted) unquoted += ' ';
       }
       if (unquoted.trim() !== '') pieces.push({ kind: 'prose', value: unquoted, line: line + offset });
     });
