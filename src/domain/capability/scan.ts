@@ -49,10 +49,9 @@ function lineFinder(text: string): (offset: number) => number {
   };
 }
 
-function shellHits(source: string): PlacedHit[] {
+function shellHits(source: string, state: BlockState): PlacedHit[] {
   const reading = readShell(source);
   const lineAt = lineFinder(source);
-  const state: BlockState = { downloaded: new Set(), written: new Set() };
   const placed: PlacedHit[] = [];
   const via = (tokenScanned: boolean): FindingSource => (tokenScanned ? 'shell-token-scan' : 'shell');
   for (const command of reading.commands) {
@@ -68,12 +67,12 @@ function shellHits(source: string): PlacedHit[] {
   return placed;
 }
 
-function scriptHits(language: ScriptLanguage, source: string): PlacedHit[] {
+function scriptHits(language: ScriptLanguage, source: string, state: BlockState): PlacedHit[] {
   return source.split('\n').flatMap((text, index) => {
     const { hits, shellStrings } = scriptLineHits(language, text);
     const own = hits.map((hit) => ({ hit, evidence: text, line: index + 1, via: language }));
     const inner = shellStrings.flatMap((string) =>
-      shellHits(string).map((placed) => ({ ...placed, evidence: text, line: index + 1, via: language })),
+      shellHits(string, state).map((placed) => ({ ...placed, evidence: text, line: index + 1, via: language })),
     );
     return [...own, ...inner];
   });
@@ -92,7 +91,7 @@ function sqlBlockHits(source: string): PlacedHit[] {
   return placed;
 }
 
-function blockHits(reader: BlockReader, value: string): PlacedHit[] {
+function blockHits(reader: BlockReader, value: string, state: BlockState): PlacedHit[] {
   const hidden: PlacedHit[] = [];
   value.split('\n').forEach((text, index) => {
     if (HIDDEN_CHARACTERS.test(text))
@@ -103,13 +102,13 @@ function blockHits(reader: BlockReader, value: string): PlacedHit[] {
   switch (reader) {
     case 'shell':
     case 'console':
-      return [...hidden, ...shellHits(transcriptCommands(value, reader))];
+      return [...hidden, ...shellHits(transcriptCommands(value, reader), state)];
     case 'sql':
       return [...hidden, ...sqlBlockHits(value)];
     case 'python':
     case 'javascript':
     case 'powershell':
-      return [...hidden, ...scriptHits(reader, value)];
+      return [...hidden, ...scriptHits(reader, value, state)];
     case 'none':
       return hidden;
   }
@@ -124,16 +123,25 @@ function inlineIsCommand(value: string): boolean {
   return looksLikeCommands(value) && (words.length >= 2 || (words[0] ?? '').startsWith('./'));
 }
 
-function pieceHits(piece: Piece): PlacedHit[] {
+function pieceHits(piece: Piece, state: BlockState): PlacedHit[] {
   const at = (placed: PlacedHit): PlacedHit => ({ ...placed, line: piece.line + placed.line - 1 });
-  if (piece.kind === 'code') return blockHits(readerFor(piece.lang, piece.value), piece.value).map(at);
+  if (piece.kind === 'code') return blockHits(readerFor(piece.lang, piece.value), piece.value, state).map(at);
   if (piece.kind === 'inline' && inlineIsCommand(piece.value))
-    return shellHits(piece.value.replace(/^\s*\$ /, '')).map((placed) => ({ ...placed, line: piece.line }));
+    return shellHits(piece.value.replace(/^\s*\$ /, ''), state).map((placed) => ({ ...placed, line: piece.line }));
   return proseHits(piece.value).map((hit) => ({ hit, evidence: piece.value, line: piece.line, via: 'prose' }));
 }
 
+/**
+ * Files written or downloaded by one block are known to the blocks after it, through the whole
+ * scanned text: a download run two blocks later is still remote code, and a file the steps wrote
+ * and then post is not the reader's.
+ */
+function newBlockState(): BlockState {
+  return { downloaded: new Set(), written: new Set() };
+}
+
 /** The findings of one section's markdown, with lines counted from `firstLine`. */
-function scanSection(markdown: string, section: ScannedSection, firstLine: number): CapabilityFinding[] {
+function scanSection(markdown: string, section: ScannedSection, firstLine: number, state: BlockState): CapabilityFinding[] {
   const pieces = readPieces(markdown);
   const code = pieces.filter((piece) => piece.kind !== 'prose').length;
   if (code > MAX_SCANNED_PIECES) {
@@ -142,7 +150,7 @@ function scanSection(markdown: string, section: ScannedSection, firstLine: numbe
     });
   }
   return pieces.flatMap((piece) =>
-    pieceHits(piece).map(({ hit, evidence, line, via }) => finding(hit, evidence, firstLine + line - 1, section, via)),
+    pieceHits(piece, state).map(({ hit, evidence, line, via }) => finding(hit, evidence, firstLine + line - 1, section, via)),
   );
 }
 
@@ -153,9 +161,10 @@ function scanSection(markdown: string, section: ScannedSection, firstLine: numbe
  */
 export function scanStory(markdown: string): CapabilityReport {
   const source = readStorySource(markdown);
+  const state = newBlockState();
   return buildReport(
     source.text,
-    source.sections.flatMap(({ section, markdown: text, firstLine }) => scanSection(text, section, firstLine)),
+    source.sections.flatMap(({ section, markdown: text, firstLine }) => scanSection(text, section, firstLine, state)),
   );
 }
 
@@ -179,5 +188,5 @@ export function scanText(text: string): CapabilityReport {
       text: faults.map((fault) => fault.fix).join(' '),
     });
   }
-  return buildReport(normalized, scanSection(normalized, 'text', 1));
+  return buildReport(normalized, scanSection(normalized, 'text', 1, newBlockState()));
 }

@@ -2,7 +2,7 @@
 // pipelines, and-or lists, subshells, substitutions, redirections and here-documents come from
 // its syntax tree, and the strings of `bash -c '…'` (and a here-document fed to a shell) are
 // parsed in turn, to MAX_SHELL_DEPTH. A block unbash cannot parse is token-scanned instead.
-import { type Command, forEachChild, parse, type SyntaxNode, type Word } from 'unbash';
+import { type Assignment, type Command, forEachChild, parse, type SyntaxNode, type Word } from 'unbash';
 import { SHELLS } from './command-names.ts';
 import { unwrap } from './command-words.ts';
 import { MAX_SHELL_DEPTH } from './scan-limits.ts';
@@ -81,16 +81,17 @@ class Reader {
   private command(node: Command, source: string, at: number | undefined): ShellCommand {
     const known = this.built.get(node);
     if (known !== undefined) return known;
-    const words: Word[] = [];
+    // Assignments after the name are operands too (`export X=1`, `make CC=gcc`); only their text is kept.
+    const words: Array<Word | Assignment> = [];
     if (node.name !== undefined) words.push(node.name);
-    for (const arg of node.suffix) if (arg.type === 'Word') words.push(arg);
+    for (const arg of node.suffix) if (arg.type === 'Word' || arg.type === 'Assignment') words.push(arg);
     const redirects: Redirection[] = [];
     for (const redirect of node.redirects) {
       if (redirect.type === 'Redirect' && redirect.target !== undefined)
         redirects.push({ operator: redirect.operator, target: redirect.target.value });
     }
     const command: ShellCommand = {
-      words: words.map((word) => word.value),
+      words: words.map((word) => (word.type === 'Word' ? word.value : word.text)),
       redirects,
       substituted: [],
       offset: at ?? node.pos,

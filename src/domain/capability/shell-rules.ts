@@ -21,7 +21,7 @@ import { expandsTokenVariable, isDotEnv, isPersistencePath, isSecretPath, isToke
 import type { ShellCommand } from './shell-command.ts';
 import { sqlHits } from './sql-rules.ts';
 
-/** What the block's earlier commands left behind, by file name. */
+/** What the text's earlier commands left behind, by file name (the blocks of one scanned text share it, in order). */
 export interface BlockState {
   /** Files fetched from a URL (`curl -o x`, `wget URL`): running one is running remote code. */
   downloaded: Set<string>;
@@ -193,7 +193,7 @@ function pathHits(command: ShellCommand, unwrapped: UnwrappedCommand, written: r
 }
 
 /** curl and wget sending local files, command output or secrets. */
-function uploadHits(unwrapped: UnwrappedCommand, state: BlockState): Hit[] {
+function uploadHits(command: ShellCommand, unwrapped: UnwrappedCommand, state: BlockState): Hit[] {
   const { name, args } = unwrapped;
   if (name !== 'curl' && name !== 'wget') return [];
   const data =
@@ -223,7 +223,12 @@ function uploadHits(unwrapped: UnwrappedCommand, state: BlockState): Hit[] {
   ].filter((file) => file !== '-' && file !== '.' && !state.written.has(baseName(file)));
   const hits: Hit[] = [];
   if (files.length > 0) hits.push(hit('exfiltration', 'uploads-local-file'));
-  if (data.some((value) => expandsTokenVariable(value) || /\$\(|`/.test(value))) hits.push(hit('exfiltration', 'posts-secret-or-output'));
+  // Command output posted is exfiltration when the command reads secrets (`-d "$(cat ~/.ssh/id_rsa)"`), not for any `$(jq …)`.
+  const scratch: BlockState = { downloaded: new Set(), written: new Set() };
+  const postsSecretOutput =
+    data.some((value) => /\$\(|`/.test(value)) &&
+    command.substituted.some(({ command: inner }) => commandHits(inner, scratch).some((found) => found.category === 'secrets'));
+  if (postsSecretOutput || data.some(expandsTokenVariable)) hits.push(hit('exfiltration', 'posts-secret-or-output'));
   if (args.some((arg) => /^[a-z]+:\/\//.test(arg) && expandsTokenVariable(arg))) hits.push(hit('exfiltration', 'sends-secret-in-url'));
   return hits;
 }
@@ -337,7 +342,7 @@ function nameHits(command: ShellCommand, unwrapped: UnwrappedCommand, state: Blo
     return packageHits(args[1], args.slice(2));
   const packaged = packageHits(name, args);
   if (packaged !== undefined) return packaged;
-  if (DOWNLOADERS.has(name)) return [hit('network', 'calls-url'), ...uploadHits(unwrapped, state)];
+  if (DOWNLOADERS.has(name)) return [hit('network', 'calls-url'), ...uploadHits(command, unwrapped, state)];
   if (SOCKET_COMMANDS.has(name)) {
     const probe = args.some((arg) => /^-[a-zA-Z]*z/.test(arg)) || args.some((arg) => /^(?:localhost|127\.0\.0\.1|::1)$/.test(arg));
     return [probe ? hit('network', 'probes-port') : hit('exfiltration', 'raw-socket')];
