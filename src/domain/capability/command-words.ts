@@ -3,9 +3,11 @@
 // mistaken for the command.
 
 /** Wrapper → its options that take a separate value. */
-const WRAPPERS: Record<string, ReadonlySet<string>> = {
+const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   sudo: new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '--user', '--group']),
   doas: new Set(['-u', '-C']),
+  pkexec: new Set(['--user']),
+  run0: new Set(['-u', '--user', '-D', '--chdir']),
   env: new Set(['-u', '-C', '--unset', '--chdir']),
   nohup: new Set(),
   time: new Set(['-f', '-o']),
@@ -22,8 +24,6 @@ const WRAPPERS: Record<string, ReadonlySet<string>> = {
 
 /** Wrappers that run the command as another user. */
 export const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas', 'pkexec', 'run0']);
-
-for (const name of PRIVILEGE_WRAPPERS) WRAPPERS[name] ??= new Set();
 
 export interface UnwrappedCommand {
   /** The command's name as it would be looked up (`/usr/bin/curl` → `curl`), or "" when none. */

@@ -134,7 +134,7 @@ function destinations(command: ShellCommand, unwrapped: UnwrappedCommand): strin
 }
 
 /** True when the command runs the program it reads on stdin (`sh`, `bash -s`, `python3 -`). */
-export function readsStdinAsScript(command: UnwrappedCommand): boolean {
+function readsStdinAsScript(command: UnwrappedCommand): boolean {
   const { name, args } = command;
   if (SHELLS.has(name)) {
     if (args.some((arg) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg))) return false;
