@@ -4,6 +4,8 @@
 import { validationFailed } from '../errors.ts';
 import { markdownCostFaults } from '../story/markdown-cost.ts';
 import { normalizeMarkdown } from '../story/normalize-markdown.ts';
+import { parseStory } from '../story/parse-story.ts';
+import type { ParsedStory } from '../story/story-types.ts';
 import { utf8Bytes } from '../story/story-limits.ts';
 import { type BlockReader, looksLikeCommands, readerFor, transcriptCommands } from './code-languages.ts';
 import { type CapabilityFinding, finding, type FindingSource, type Hit, type ScannedSection } from './finding.ts';
@@ -160,7 +162,12 @@ function scanSection(markdown: string, section: ScannedSection, firstLine: numbe
  * as stored (normalised, see normalizeMarkdown).
  */
 export function scanStory(markdown: string): CapabilityReport {
-  const source = readStorySource(markdown);
+  return scanParsedStory(parseStory(markdown));
+}
+
+/** The same for a story already parsed (publish and edit have one): nothing is parsed twice. */
+export function scanParsedStory(story: ParsedStory): CapabilityReport {
+  const source = readStorySource(story);
   const state = newBlockState();
   return buildReport(
     source.text,

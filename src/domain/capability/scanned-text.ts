@@ -6,7 +6,7 @@ import type { Heading } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString } from 'mdast-util-to-string';
 import { splitFrontMatter } from '../story/front-matter.ts';
-import { parseStory } from '../story/parse-story.ts';
+import type { ParsedStory } from '../story/story-types.ts';
 import { SECTION_HEADINGS, sectionForHeading } from '../story/section-headings.ts';
 
 export type ScannedStorySection = 'check' | 'reproduce';
@@ -50,9 +50,8 @@ function linesBefore(text: string, offset: number): number {
   return count;
 }
 
-/** Parses and validates the story (refusing it as publish would), then locates its scanned sections. */
-export function readStorySource(markdown: string): StorySource {
-  const story = parseStory(markdown);
+/** Locates the scanned sections of a story the story parser has read and validated. */
+export function readStorySource(story: ParsedStory): StorySource {
   const body = splitFrontMatter(story.markdown).body;
   const bodyOffset = story.markdown.length - body.length;
   const headings = fromMarkdown(body).children.filter((node): node is Heading => node.type === 'heading' && node.depth === 2);

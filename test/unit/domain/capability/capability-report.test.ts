@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MAX_EVIDENCE_CHARS, MAX_FINDINGS } from '../../../../src/domain/capability/scan-limits.ts';
-import { scanStory, scanText } from '../../../../src/domain/capability/scan.ts';
+import { scanParsedStory, scanStory, scanText } from '../../../../src/domain/capability/scan.ts';
+import { parseStory } from '../../../../src/domain/story/parse-story.ts';
 import { capabilityText } from '../../../../src/domain/capability/scanned-text.ts';
 import { SCANNER_VERSION } from '../../../../src/domain/capability/scanner-version.ts';
 import { successStory } from '../story-fixtures.ts';
@@ -38,6 +39,10 @@ describe('the capability report', () => {
     const { findings, scanner_version } = scanStory(STORY);
     expect(scanner_version).toBe(SCANNER_VERSION);
     expect(findings.map((found) => found.line)).toEqual([...findings.map((found) => found.line)].sort((a, b) => a - b));
+  });
+
+  it('gives the same report for a story already parsed', () => {
+    expect(JSON.stringify(scanParsedStory(parseStory(STORY)))).toBe(JSON.stringify(scanStory(STORY)));
   });
 
   it('does not depend on how the story was typed (CRLF, a byte-order mark)', () => {
