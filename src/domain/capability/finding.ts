@@ -30,6 +30,8 @@ export interface Hit {
   rule: string;
 }
 
+export const hit = (category: Category, rule: string): Hit => ({ category, rule });
+
 // Characters a reader cannot see, shown as escapes so the evidence shows what is really there.
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 

@@ -6,7 +6,6 @@ import {
   decodes,
   EVALUATORS,
   FILE_WRITERS,
-  INSTALLS_BARE,
   INTERPRETERS,
   NETWORK_COMMANDS,
   PACKAGE_NETWORK,
@@ -15,11 +14,13 @@ import {
   SOCKET_COMMANDS,
   VERSION_FLAGS,
 } from './command-names.ts';
+import { destinations, downloadedFiles, flagValue, isScratchPath, OUTPUT_REDIRECT, positional } from './command-operands.ts';
 import { baseName, PRIVILEGE_WRAPPERS, type UnwrappedCommand, unwrap } from './command-words.ts';
-import type { Hit } from './finding.ts';
+import { type Hit, hit } from './finding.ts';
 import { expandsTokenVariable, isDotEnv, isPersistencePath, isSecretPath, isTokenVariableName } from './path-rules.ts';
 import type { ShellCommand } from './shell-command.ts';
 import { sqlHits } from './sql-rules.ts';
+import { CREDENTIAL_STORES, gitHits, packageHits } from './subcommand-rules.ts';
 
 /** What the text's earlier commands left behind, by file name (the blocks of one scanned text share it, in order). */
 export interface BlockState {
@@ -27,110 +28,6 @@ export interface BlockState {
   downloaded: Set<string>;
   /** Files the steps wrote themselves: uploading one sends nothing the reader had before. */
   written: Set<string>;
-}
-
-const hit = (category: Hit['category'], rule: string): Hit => ({ category, rule });
-
-const QUIET_TARGETS = /^(?:\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)|&?\d+|-)$/;
-const OUTPUT_REDIRECT = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-
-/** Build output and caches: deleting them loses nothing a rebuild cannot bring back. */
-const BUILD_DIRS = new Set([
-  'node_modules',
-  'dist',
-  'build',
-  'out',
-  'target',
-  'coverage',
-  '.next',
-  '.nuxt',
-  '.svelte-kit',
-  '.cache',
-  '.turbo',
-  '.parcel-cache',
-  '__pycache__',
-  '.pytest_cache',
-  '.mypy_cache',
-  '.ruff_cache',
-  '.tox',
-  '.venv',
-  'venv',
-  '.gradle',
-  'bin',
-  'obj',
-  'tmp',
-  '.tmp',
-  'cdk.out',
-  '.vite',
-  '.angular',
-  'lib-cov',
-  '.eslintcache',
-  '.tsbuildinfo',
-  'tsconfig.tsbuildinfo',
-]);
-
-function positional(args: readonly string[]): string[] {
-  return args.filter((arg) => arg === '-' || !arg.startsWith('-'));
-}
-
-/** A relative path into a build directory, or a named scratch path under /tmp. */
-function isScratchPath(target: string): boolean {
-  if (/[*?$`~]|(^|\/)\.\.(\/|$)/.test(target)) return false;
-  const trimmed = target.replace(/\/+$/, '');
-  if (/^\/tmp\/[^/]+/.test(trimmed)) return true;
-  if (trimmed.startsWith('/') || trimmed === '' || trimmed === '.') return false;
-  return BUILD_DIRS.has(baseName(trimmed)) || BUILD_DIRS.has(trimmed.replace(/^\.\//, '').split('/')[0] ?? '');
-}
-
-function flagValue(args: readonly string[], names: readonly string[], shortLetter?: string): string[] {
-  const values: string[] = [];
-  args.forEach((arg, index) => {
-    const next = args[index + 1];
-    if (names.includes(arg) && next !== undefined) values.push(next);
-    for (const name of names) if (name.startsWith('--') && arg.startsWith(`${name}=`)) values.push(arg.slice(name.length + 1));
-    // Short flags run together: `-fsSLo install.sh`.
-    if (shortLetter !== undefined && /^-[a-zA-Z]+$/.test(arg) && arg.length > 2 && arg.endsWith(shortLetter) && next !== undefined)
-      values.push(next);
-  });
-  return values;
-}
-
-function urlBaseName(url: string): string {
-  return baseName(url.replace(/[?#].*$/, '').replace(/\/+$/, ''));
-}
-
-/** Files a downloader writes (`curl -o x`, `curl -O URL`, `wget URL`, `wget -O x`). */
-function downloadedFiles(command: UnwrappedCommand): string[] {
-  const { name, args } = command;
-  const urls = args.filter((arg) => /^(?:https?|ftp):\/\//.test(arg));
-  if (name === 'curl') {
-    const named = flagValue(args, ['-o', '--output'], 'o');
-    const remote = args.some((arg) => arg === '-O' || arg === '--remote-name' || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(arg))
-      ? urls.map(urlBaseName)
-      : [];
-    return [...named, ...remote].filter((file) => file !== '-');
-  }
-  if (name === 'wget') {
-    const named = flagValue(args, ['-O', '--output-document'], 'O');
-    if (named.length > 0 || args.some((arg) => /^-[a-zA-Z]*O-$/.test(arg))) return named.filter((file) => file !== '-');
-    return urls.map(urlBaseName);
-  }
-  return [];
-}
-
-/** Files the command writes: output redirections, and the destinations of the common writers. */
-function destinations(command: ShellCommand, unwrapped: UnwrappedCommand): string[] {
-  const { name, args } = unwrapped;
-  const written = command.redirects.filter((redirect) => OUTPUT_REDIRECT.has(redirect.operator)).map((redirect) => redirect.target);
-  const operands = positional(args);
-  if (name === 'tee') written.push(...operands);
-  if (['cp', 'mv', 'ln', 'install', 'rsync'].includes(name) && operands.length >= 2) written.push(operands.at(-1) ?? '');
-  if ((name === 'sed' || name === 'perl') && args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place')))
-    written.push(...operands.slice(1));
-  if (name === 'dd') written.push(...args.filter((arg) => arg.startsWith('of=')).map((arg) => arg.slice(3)));
-  if (['touch', 'mkdir', 'truncate'].includes(name)) written.push(...operands);
-  written.push(...downloadedFiles(unwrapped));
-  return written.filter((target) => !QUIET_TARGETS.test(target));
 }
 
 /** True when the command runs the program it reads on stdin (`sh`, `bash -s`, `python3 -`). */
@@ -232,107 +129,6 @@ function uploadHits(command: ShellCommand, unwrapped: UnwrappedCommand, state: B
   if (args.some((arg) => /^[a-z]+:\/\//.test(arg) && expandsTokenVariable(arg))) hits.push(hit('exfiltration', 'sends-secret-in-url'));
   return hits;
 }
-
-function gitHits(args: readonly string[]): Hit[] {
-  const sub = positional(args)[0] ?? '';
-  const rest = args.slice(args.indexOf(sub) + 1);
-  if (sub === 'push') {
-    const forced = rest.some(
-      (arg) =>
-        /^(?:-f|--force|--force-with-lease|--force-if-includes|--mirror|--delete|-d)$/.test(arg) || /^\+/.test(arg) || /^:/.test(arg),
-    );
-    return forced ? [hit('destructive', 'force-push'), hit('network', 'git-remote')] : [hit('network', 'git-remote')];
-  }
-  if (['clone', 'fetch', 'pull', 'ls-remote', 'submodule', 'remote-update'].includes(sub)) return [hit('network', 'git-remote')];
-  if (sub === 'reset' && rest.includes('--hard')) return [hit('destructive', 'discards-changes')];
-  if (sub === 'clean' && rest.some((arg) => /^-[a-zA-Z]*f/.test(arg) || arg === '--force')) return [hit('destructive', 'discards-changes')];
-  if (sub === 'config' && rest.includes('core.hooksPath')) return [hit('persistence', 'sets-git-hooks')];
-  if (
-    [
-      'status',
-      'log',
-      'diff',
-      'show',
-      'rev-parse',
-      'blame',
-      'ls-files',
-      'describe',
-      'grep',
-      'shortlog',
-      'cat-file',
-      'reflog',
-      'version',
-      'help',
-      '',
-    ].includes(sub)
-  )
-    return [];
-  if (
-    (sub === 'branch' || sub === 'tag' || sub === 'remote' || sub === 'stash') &&
-    positional(rest).length === 0 &&
-    !rest.some((arg) => /^-[dDmM]/.test(arg))
-  )
-    return [];
-  if (sub === 'config' && rest.some((arg) => /^--(?:get|list|get-all)$|^-l$/.test(arg))) return [];
-  return [hit('file_write', 'changes-repository')];
-}
-
-function packageHits(name: string, args: readonly string[]): Hit[] | undefined {
-  const network = PACKAGE_NETWORK[name];
-  if (network === undefined) return undefined;
-  const sub = positional(args)[0];
-  if (sub === undefined && args.some((arg) => VERSION_FLAGS.has(arg))) return [];
-  const hits: Hit[] = [];
-  if (
-    (name === 'docker' || name === 'podman') &&
-    args.some((arg) => arg === '--privileged' || /^--(?:pid|network|ipc)=host$/.test(arg) || /^\/:/.test(arg) || /^-v\/:/.test(arg))
-  ) {
-    hits.push(hit('privilege', 'privileged-container'));
-  }
-  if (
-    (sub !== undefined && network.has(sub)) ||
-    (sub === undefined && INSTALLS_BARE.has(name)) ||
-    args.includes('-S') ||
-    /^-S/.test(sub ?? '')
-  )
-    hits.push(hit('network', 'installs-or-fetches'));
-  else if (
-    ![
-      'ls',
-      'list',
-      'ps',
-      'images',
-      'inspect',
-      'logs',
-      'version',
-      'config',
-      'root',
-      'prefix',
-      'why',
-      'explain',
-      'show',
-      'search',
-      'env',
-      'doctor',
-      'freeze',
-      'check',
-    ].includes(sub ?? '')
-  ) {
-    hits.push(hit('local_execution', 'runs-package-script'));
-  }
-  return hits;
-}
-
-const CREDENTIAL_STORES: ReadonlyArray<(name: string, args: readonly string[]) => boolean> = [
-  (name, args) =>
-    name === 'security' && /^(?:find-generic-password|find-internet-password|dump-keychain|export|find-certificate)$/.test(args[0] ?? ''),
-  (name, args) => name === 'secret-tool' && /^(?:lookup|search)$/.test(args[0] ?? ''),
-  (name, args) => name === 'gh' && args[0] === 'auth' && args[1] === 'token',
-  (name, args) => name === 'op' && (args[0] === 'read' || (args[0] === 'item' && args[1] === 'get')),
-  (name, args) => name === 'pass' && (args[0] === 'show' || (args.length === 1 && !args[0]?.startsWith('-'))),
-  (name, args) => name === 'aws' && args[0] === 'configure' && /^(?:get|export-credentials)$/.test(args[1] ?? ''),
-  (name, args) => name === 'gpg' && args.some((arg) => /^--export-secret/.test(arg)),
-];
 
 /** The command's own capability, by its name; `undefined` for a name no rule knows. */
 function nameHits(command: ShellCommand, unwrapped: UnwrappedCommand, state: BlockState): Hit[] | undefined {
