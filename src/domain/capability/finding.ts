@@ -1,0 +1,58 @@
+import { CATEGORY_TIERS, type Category, type Tier } from './categories.ts';
+import { MAX_EVIDENCE_CHARS } from './scan-limits.ts';
+
+/** Where a finding was read: a section of a story, or the whole text given to check_capability. */
+export type ScannedSection = 'check' | 'reproduce' | 'text';
+
+/**
+ * How the evidence was read: shell parsed by unbash, shell token-scanned because unbash could not
+ * parse it (a weaker, more suspicious reading), a script language read line by line, a code
+ * block's characters whatever its language, or prose.
+ */
+export type FindingSource = 'shell' | 'shell-token-scan' | 'python' | 'javascript' | 'powershell' | 'sql' | 'code' | 'prose';
+
+export interface CapabilityFinding {
+  category: Category;
+  tier: Tier;
+  /** A stable name for the rule that matched, e.g. `download-piped-to-shell`. */
+  rule: string;
+  /** The command or line that matched, whitespace collapsed, at most MAX_EVIDENCE_CHARS characters. */
+  evidence: string;
+  /** 1-based line in the scanned markdown (the story as stored, or the text as normalised). */
+  line: number;
+  section: ScannedSection;
+  via: FindingSource;
+}
+
+/** What a rule reports before the scan knows the section and the line in the whole text. */
+export interface Hit {
+  category: Category;
+  rule: string;
+}
+
+export const hit = (category: Category, rule: string): Hit => ({ category, rule });
+
+// Characters a reader cannot see, shown as escapes so the evidence shows what is really there.
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** The evidence as shown: invisible characters escaped, whitespace runs made one space, bounded. */
+export function boundEvidence(text: string): string {
+  const visible = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(INVISIBLE, (char) => `\\u{${char.codePointAt(0)?.toString(16).toUpperCase()}}`);
+  const chars = [...visible];
+  return chars.length <= MAX_EVIDENCE_CHARS ? visible : `${chars.slice(0, MAX_EVIDENCE_CHARS - 1).join('')}…`;
+}
+
+export function finding(hit: Hit, evidence: string, line: number, section: ScannedSection, via: FindingSource): CapabilityFinding {
+  return {
+    category: hit.category,
+    tier: CATEGORY_TIERS[hit.category],
+    rule: hit.rule,
+    evidence: boundEvidence(evidence),
+    line,
+    section,
+    via,
+  };
+}

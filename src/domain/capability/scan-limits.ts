@@ -1,0 +1,13 @@
+// What one scan may cost. A story is already at most 64 KiB (src/domain/story/story-limits.ts);
+// these bound the scan of any text (a skill, a contract) and keep the report small.
+
+/** Largest text accepted, in UTF-8 bytes. */
+export const MAX_SCAN_TEXT_BYTES = 256 * 1024;
+/** Code blocks and inline code spans read in one text: each costs a parse. */
+export const MAX_SCANNED_PIECES = 4096;
+/** `bash -c '…'` inside `sh -c "…"`: strings parsed as shell past this depth are token-scanned instead. */
+export const MAX_SHELL_DEPTH = 3;
+/** Characters of evidence kept per finding (an ellipsis marks a cut). */
+export const MAX_EVIDENCE_CHARS = 200;
+/** Findings listed per report; the tier is taken over all of them, and the rest are counted. */
+export const MAX_FINDINGS = 256;
