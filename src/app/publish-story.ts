@@ -19,7 +19,13 @@ import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta
 import type { AppContext, Caller } from './app-context.ts';
 import { contentOutcome, planNewRevision, storyUrl, withStoryUrl } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
-import { PUBLISH_TOOL, publishStoryInputSchema, type PublishOutcome, type StoredPublishOutcome } from './publish-story.contract.ts';
+import {
+  PUBLISH_TOOL,
+  publishStoryInputSchema,
+  publishStoryOutputSchema,
+  type PublishOutcome,
+  type StoredPublishOutcome,
+} from './publish-story.contract.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import type { SimilarFinder } from './search/similar-stories.ts';
@@ -81,17 +87,20 @@ export async function publishStory(
       return { ...plan, outcome: { ...plan.outcome, similar: meta.similar ?? [] } };
     },
   });
-  return announceAfterCommit(ctx, withSimilarUrls(ctx, withStoryUrl(ctx, outcome)));
+  return announceAfterCommit(ctx, publishAnswer(ctx, outcome));
 }
 
 /**
- * Each similar story with its absolute URL, added on the way out like story_url. An op record
- * stored before publish answered `similar` (up to a day of them when this deploys) replays
- * with an empty list rather than fail the output schema.
+ * The answer on the way out: story_url on the story and on each similar one, from the configured
+ * base URL, in the order the output schema lists its fields (META and the op record give maps back
+ * in an order of their own, and a replay answers the first answer's bytes). An op record stored
+ * before publish answered `similar` (up to a day of them when this deploys) replays with an empty
+ * list rather than fail the output schema.
  */
-function withSimilarUrls<O extends StoredPublishOutcome>(ctx: AppContext, outcome: O): O & Pick<PublishOutcome, 'similar'> {
+function publishAnswer(ctx: AppContext, outcome: Replayed<StoredPublishOutcome>): Replayed<PublishOutcome> {
   const stored: RelatedStory[] = Array.isArray(outcome.similar) ? outcome.similar : [];
-  return { ...outcome, similar: stored.map((related) => ({ ...related, story_url: storyUrl(ctx, related.slug) })) };
+  const similar = stored.map((related) => ({ ...related, story_url: storyUrl(ctx, related.slug) }));
+  return publishStoryOutputSchema.parse({ ...withStoryUrl(ctx, outcome), similar });
 }
 
 function targetSlug(explicit: string | undefined, story: ParsedStory): string {

@@ -1,7 +1,9 @@
 // The `similar` of a publish answer: up to three listed stories ranked by the published story's
 // title, tags, stack and summary against the in-memory index (one search, no feed read of its
 // own). Never the story itself; for a fail story only successes, as stories that may answer it.
-import type { SearchOptions } from 'minisearch';
+// A story is similar when it shares a tag or stack entry, or at least two words: one common word
+// ("never", "error") alone would make nearly every story similar to every other.
+import type { SearchOptions, SearchResult } from 'minisearch';
 import { relationTo, type RelatedStory } from '../../domain/story/story-relation.ts';
 import type { StoryType } from '../../domain/story/story-types.ts';
 import { MAX_SIMILAR } from '../publish-story.contract.ts';
@@ -37,7 +39,7 @@ export function findSimilar(indexed: StoryIndex, query: SimilarQuery): RelatedSt
   const related: RelatedStory[] = [];
   for (const result of sortByScoreThenNewest(indexed, indexed.index.search(terms.join(' '), SIMILAR_OPTIONS))) {
     const story = indexed.bySlug.get(String(result.id))?.story;
-    if (story === undefined || story.slug === query.slug) continue;
+    if (story === undefined || story.slug === query.slug || !sharesEnough(result)) continue;
     const relation = relationTo(query.type, story.type);
     if (relation === undefined) continue;
     related.push({
@@ -51,4 +53,11 @@ export function findSimilar(indexed: StoryIndex, query: SimilarQuery): RelatedSt
     if (related.length === MAX_SIMILAR) break;
   }
   return related;
+}
+
+const TOPIC_FIELDS = new Set(['tags', 'stack']);
+
+function sharesEnough(result: SearchResult): boolean {
+  if (result.queryTerms.length >= 2) return true;
+  return Object.values(result.match).some((fields) => fields.some((field) => TOPIC_FIELDS.has(field)));
 }

@@ -4,7 +4,10 @@ import { findSimilar, type SimilarQuery } from '../../../src/app/search/similar-
 import { indexStories } from '../../../src/app/search/story-index.ts';
 
 /** A listed story's summary: only what ranking reads varies. */
-function listed(slug: string, fields: Partial<Pick<StorySummary, 'title' | 'summary' | 'tags' | 'stack' | 'type' | 'status'>>): StorySummary {
+function listed(
+  slug: string,
+  fields: Partial<Pick<StorySummary, 'title' | 'summary' | 'tags' | 'stack' | 'type' | 'status'>>,
+): StorySummary {
   return {
     slug,
     title: fields.title ?? slug,
@@ -64,13 +67,13 @@ describe("a publish's similar stories", () => {
     expect(slugs(findSimilar(indexed, { ...failQuery, type: 'success' }))).toEqual(['fixed-fonts']);
   });
 
-  it('at most three, best match first: shared stack and tags outrank a shared summary word', () => {
-    const summaryOnly = listed('summary-only', { title: 'Office printers', summary: 'Our label printer jammed.' });
+  it('at most three, best match first: shared stack and tags outrank shared summary words', () => {
+    const summaryOnly = listed('summary-only', { title: 'Office printers', summary: 'Our label printer drew a box.' });
     // On its own it is similar: it is left out below only because three others rank above it.
     expect(slugs(findSimilar(indexStories([summaryOnly]), failQuery))).toEqual(['summary-only']);
     const indexed = indexStories([
       summaryOnly,
-      listed('one-tag', { title: 'Printing receipts', tags: ['fonts'] }),
+      listed('two-tags', { title: 'Printing receipts', tags: ['fonts', 'chromium'] }),
       listed('tags-and-stack', { title: 'Fonts in containers', tags: ['chromium', 'fonts'], stack: ['debian', 'node'] }),
       listed('title-and-tag', { title: 'Headless Chromium in CI', tags: ['chromium'] }),
       listed('unrelated', { title: 'Postgres advisory locks', tags: ['postgres'], stack: ['python'] }),
@@ -84,12 +87,32 @@ describe("a publish's similar stories", () => {
 
   it('three successes for a fail story even when fail stories rank above them', () => {
     const fails = ['a', 'b', 'c', 'd'].map((id) =>
-      listed(`fail-${id}`, { title: 'Headless Chromium fonts boxes', tags: ['chromium', 'fonts'], stack: ['debian', 'node'], type: 'fail' }),
+      listed(`fail-${id}`, {
+        title: 'Headless Chromium fonts boxes',
+        tags: ['chromium', 'fonts'],
+        stack: ['debian', 'node'],
+        type: 'fail',
+      }),
     );
     const successes = ['a', 'b', 'c', 'd'].map((id) => listed(`success-${id}`, { title: `Chromium ${id}`, tags: ['chromium'] }));
     const related = findSimilar(indexStories([...fails, ...successes]), failQuery);
     expect(related).toHaveLength(3);
     expect(related.every((story) => story.type === 'success')).toBe(true);
+  });
+
+  it('one shared word is not enough; a shared tag or stack entry, or two shared words, are', () => {
+    const query = { ...failQuery, type: 'success' as const };
+    const oneWord = listed('one-word', { title: 'Printers jammed', summary: 'Every morning.' });
+    expect(findSimilar(indexStories([oneWord]), query)).toEqual([]);
+    const indexed = indexStories([
+      oneWord,
+      listed('two-words', { title: 'Printers jammed', summary: 'Every label.' }),
+      listed('one-tag', { title: 'Printers jammed', tags: ['fonts'] }),
+    ]);
+    expect(slugs(findSimilar(indexed, query)).sort()).toEqual(['one-tag', 'two-words']);
+    expect(slugs(findSimilar(indexStories([listed('one-stack', { title: 'Printers jammed', stack: ['debian'] })]), query))).toEqual([
+      'one-stack',
+    ]);
   });
 
   it('an empty list when no listed story shares a word', () => {
