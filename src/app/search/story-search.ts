@@ -1,9 +1,8 @@
 // search_stories, suggest_for_project and the `similar` of a publish answer: full-text search over
 // the public feed with MiniSearch (BM25 ranking, prefix and typo matching) rather than hand-rolled
 // ranking. The index (story-index.ts) is built in memory from listStories (title, summary, tags,
-// stack) and rebuilt at most every
-// `refreshMs`, or on the next search after a write in this process changed what is listed
-// (`invalidate`), so an agent finds the story it has just published.
+// stack) and rebuilt at most every `refreshMs`, or on the next search after a write in this
+// process changed what is listed (`invalidate`), so an agent finds the story it has just published.
 import type { SearchOptions, SearchResult } from 'minisearch';
 import type { AppContext } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
