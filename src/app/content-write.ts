@@ -29,12 +29,15 @@ import type { WritePlan } from './write-once.ts';
 
 export const storyPath = (slug: string): string => `/s/${slug}`;
 
+/** The story page's absolute URL, on the public base URL. */
+export const storyUrl = (ctx: AppContext, slug: string): string => `${ctx.config.publicBaseUrl}${storyPath(slug)}`;
+
 /**
  * The answer with the story page's absolute URL. Added after the write rather than stored, so an
  * op record from before story_url existed replays with it too.
  */
 export function withStoryUrl<O extends StoredContentOutcome>(ctx: AppContext, outcome: O): O & { story_url: string } {
-  return { ...outcome, story_url: `${ctx.config.publicBaseUrl}${storyPath(outcome.slug)}` };
+  return { ...outcome, story_url: storyUrl(ctx, outcome.slug) };
 }
 
 export function contentOutcome(

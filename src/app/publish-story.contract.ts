@@ -1,8 +1,11 @@
 // publish_story's contract: its name, its described input (markdown or parts) and its answer.
 // MCP's tool and POST /v1/stories list and accept exactly these.
 import { z } from 'zod';
-import { contentOutcomeSchema } from './contract/content-outcome.ts';
+import { STORY_RELATIONS, type RelatedStory } from '../domain/story/story-relation.ts';
+import { contentOutcomeSchema, type StoredContentOutcome } from './contract/content-outcome.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
+import type { Outcome } from './contract/replayed.ts';
+import { storySummarySchema } from './contract/story-shapes.ts';
 
 export const PUBLISH_TOOL = 'publish_story';
 
@@ -75,4 +78,25 @@ export const publishStoryInputSchema = describedObject(
 
 export type PublishStoryInput = z.input<typeof publishStoryInputSchema>;
 
-export const publishStoryOutputSchema = contentOutcomeSchema;
+export const MAX_SIMILAR = 3;
+
+export const similarStorySchema = storySummarySchema.pick({ slug: true, title: true, type: true, status: true }).extend({
+  relation: z
+    .enum(STORY_RELATIONS)
+    .describe('"may_answer": a success story that may answer your fail story; "related": a public story about the same things.'),
+  why: z.string().describe('One line: what it shares with your story, and what kind of story it is.'),
+  story_url: z.string().describe("The story page's absolute URL."),
+});
+
+export const publishStoryOutputSchema = contentOutcomeSchema.extend({
+  similar: z
+    .array(similarStorySchema)
+    .max(MAX_SIMILAR)
+    .describe(
+      `Up to ${MAX_SIMILAR} public stories related to yours, best match first, ranked by its title, tags, stack and summary; for a fail story only success stories that may answer it. Found when the story was first published and kept with it: a repeat, a republish and an op_id replay answer the same list. Empty when nothing matches.`,
+    ),
+});
+
+export type PublishOutcome = Outcome<typeof publishStoryOutputSchema>;
+/** What a publish's op record keeps: story_url (on the story and on each similar one) is added on the way out. */
+export type StoredPublishOutcome = StoredContentOutcome & { similar: RelatedStory[] };

@@ -2,11 +2,14 @@
 // announce-queue entry in one transaction; a republish by the author is a new revision of the
 // content only; identical content writes nothing and answers the same. Another author's slug is
 // slug_taken when the caller can see that story, and not_found (as an unknown slug) when not.
+// The answer lists `similar` stories: searched before the write, kept on META by the first
+// publish, so a repeat, a republish and an op_id replay all answer the first publish's list.
 import { LorebookError, notFound, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { isValidSlug, slugFor } from '../domain/story/slug.ts';
 import type { StoryParts } from '../domain/story/story-parts.ts';
+import type { RelatedStory } from '../domain/story/story-relation.ts';
 import type { ParsedStory } from '../domain/story/story-types.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
@@ -14,37 +17,52 @@ import { pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
 import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { contentOutcome, planNewRevision, withStoryUrl } from './content-write.ts';
-import type { ContentOutcome, StoredContentOutcome } from './contract/content-outcome.ts';
+import { contentOutcome, planNewRevision, storyUrl, withStoryUrl } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
-import { PUBLISH_TOOL, publishStoryInputSchema } from './publish-story.contract.ts';
+import {
+  PUBLISH_TOOL,
+  publishStoryInputSchema,
+  publishStoryOutputSchema,
+  type PublishOutcome,
+  type StoredPublishOutcome,
+} from './publish-story.contract.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
+import type { SimilarFinder } from './search/similar-stories.ts';
 import { canSee } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
-export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ContentOutcome>> {
+/** `related` is the surface's story search; without one (a script, a test of other rules) `similar` is empty. */
+export async function publishStory(
+  ctx: AppContext,
+  caller: Caller,
+  raw: unknown,
+  related?: SimilarFinder,
+): Promise<Replayed<PublishOutcome>> {
   const input = parseInput(publishStoryInputSchema, raw, PUBLISH_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const story: ParsedStory = await parseStoryOffloaded(
     input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts },
   );
   const slug = targetSlug(input.slug, story);
+  // Before the write, so the plan stays pure: one search of the in-memory index, used only if
+  // this turns out to be the first publish.
+  const similar = related === undefined ? [] : await related.similar({ slug, ...story.frontMatter, summary: story.summary });
 
-  const outcome = await writeOnce(ctx, {
+  const outcome = await writeOnce<StoredPublishOutcome>(ctx, {
     tool: PUBLISH_TOOL,
     caller,
     opId,
     // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
     fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
     reads: [storyKey(slug), feedMonthsKey],
-    plan(read, { firstRead, now }): WritePlan<StoredContentOutcome> {
+    plan(read, { firstRead, now }): WritePlan<StoredPublishOutcome> {
       const at = new Date(now).toISOString();
       const stored = pick(read, storyKey(slug));
       const months = monthsOf(pick(read, feedMonthsKey));
       if (stored === undefined) {
         if (input.slug !== undefined || input.base_revision !== undefined) throw notFound(slug);
-        return planFirstPublish(slug, story, caller, at, months);
+        return planFirstPublish({ slug, story, caller, at, months, similar });
       }
       const meta = toStoryMeta(stored);
       // Another author's private or hidden story answers exactly as an unknown slug does, so
@@ -57,10 +75,32 @@ export async function publishStory(ctx: AppContext, caller: Caller, raw: unknown
       }
       const first = pick(firstRead, storyKey(slug));
       const baseRevision = input.base_revision ?? (first === undefined ? 0 : toStoryMeta(first).revision);
-      return planNewRevision({ meta, story, caller, baseRevision, record: { kind: 'republish' }, at, feedMonths: months });
+      const { notified: _none, ...plan } = planNewRevision({
+        meta,
+        story,
+        caller,
+        baseRevision,
+        record: { kind: 'republish' },
+        at,
+        feedMonths: months,
+      });
+      return { ...plan, outcome: { ...plan.outcome, similar: meta.similar ?? [] } };
     },
   });
-  return announceAfterCommit(ctx, withStoryUrl(ctx, outcome));
+  return announceAfterCommit(ctx, publishAnswer(ctx, outcome));
+}
+
+/**
+ * The answer on the way out: story_url on the story and on each similar one, from the configured
+ * base URL, in the order the output schema lists its fields (META and the op record give maps back
+ * in an order of their own, and a replay answers the first answer's bytes). An op record stored
+ * before publish answered `similar` (up to a day of them when this deploys) replays with an empty
+ * list rather than fail the output schema.
+ */
+function publishAnswer(ctx: AppContext, outcome: Replayed<StoredPublishOutcome>): Replayed<PublishOutcome> {
+  const stored: RelatedStory[] = Array.isArray(outcome.similar) ? outcome.similar : [];
+  const similar = stored.map((related) => ({ ...related, story_url: storyUrl(ctx, related.slug) }));
+  return publishStoryOutputSchema.parse({ ...withStoryUrl(ctx, outcome), similar });
 }
 
 function targetSlug(explicit: string | undefined, story: ParsedStory): string {
@@ -73,24 +113,30 @@ function targetSlug(explicit: string | undefined, story: ParsedStory): string {
   return explicit;
 }
 
-function planFirstPublish(
-  slug: string,
-  story: ParsedStory,
-  caller: Caller,
-  at: string,
-  months: readonly string[],
-): WritePlan<StoredContentOutcome> {
-  const meta = newStoryMetaItem({ slug, author: caller.account, story, at });
+interface FirstPublish {
+  slug: string;
+  story: ParsedStory;
+  caller: Caller;
+  at: string;
+  months: readonly string[];
+  similar: RelatedStory[];
+}
+
+function planFirstPublish({ slug, story, caller, at, months, similar }: FirstPublish): WritePlan<StoredPublishOutcome> {
+  const meta = newStoryMetaItem({ slug, author: caller.account, story, at, similar });
   const listed = isListedPublicly(story.frontMatter.visibility, false);
   return {
-    outcome: contentOutcome({
-      slug,
-      revision: 1,
-      content_hash: story.contentHash,
-      title: story.frontMatter.title,
-      visibility: story.frontMatter.visibility,
-      hidden: false,
-    }),
+    outcome: {
+      ...contentOutcome({
+        slug,
+        revision: 1,
+        content_hash: story.contentHash,
+        title: story.frontMatter.title,
+        visibility: story.frontMatter.visibility,
+        hidden: false,
+      }),
+      similar,
+    },
     actions: [
       createItem(meta),
       createItem(bodyItem(slug, story, 1)),

@@ -1,9 +1,9 @@
-// search_stories and suggest_for_project: full-text search over the public feed with MiniSearch
-// (BM25 ranking, prefix and typo matching) rather than hand-rolled ranking. The index is built
-// in memory from listStories (title, summary, tags, stack) and rebuilt at most every
-// `refreshMs`, or on the next search after a write in this process changed what is listed
-// (`invalidate`), so an agent finds the story it has just published.
-import MiniSearch, { type SearchOptions } from 'minisearch';
+// search_stories, suggest_for_project and the `similar` of a publish answer: full-text search over
+// the public feed with MiniSearch (BM25 ranking, prefix and typo matching) rather than hand-rolled
+// ranking. The index (story-index.ts) is built in memory from listStories (title, summary, tags,
+// stack) and rebuilt at most every `refreshMs`, or on the next search after a write in this
+// process changed what is listed (`invalidate`), so an agent finds the story it has just published.
+import type { SearchOptions, SearchResult } from 'minisearch';
 import type { AppContext } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { MAX_LIST_LIMIT } from '../queries/list-stories.contract.ts';
@@ -18,9 +18,11 @@ import {
   suggestForProjectInputSchema,
   type Suggestions,
 } from './suggest-for-project.contract.ts';
-import { contextTerms, normaliseTerm, whyItMatches } from './suggestion-why.ts';
+import { findSimilar, type SimilarFinder } from './similar-stories.ts';
+import { indexStories, sortByScoreThenNewest, type StoryIndex } from './story-index.ts';
+import { contextTerms, whyItMatches } from './suggestion-why.ts';
 
-export interface StorySearch {
+export interface StorySearch extends SimilarFinder {
   search(raw: unknown): Promise<SearchPage>;
   suggest(raw: unknown): Promise<Suggestions>;
   /** Public slugs starting with what was typed (slug, its title part or the title): completion/complete. */
@@ -39,24 +41,10 @@ export const DEFAULT_SEARCH_REFRESH_MS = 5000;
 /** A bound on the feed pages one rebuild reads (50 stories each). */
 const MAX_FEED_PAGES = 400;
 
-interface IndexedStory {
-  id: string;
-  title: string;
-  summary: string;
-  tags: string;
-  stack: string;
-}
-
-interface Snapshot {
+interface Snapshot extends StoryIndex {
   generation: number;
   builtAt: number;
-  index: MiniSearch<IndexedStory>;
-  /** Newest first, as the feed lists them. */
-  stories: StorySummary[];
-  bySlug: Map<string, { story: StorySummary; newest: number }>;
 }
-
-const FIELDS = ['title', 'summary', 'tags', 'stack'] as const;
 
 const SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'AND',
@@ -137,6 +125,10 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       return completeSlugs((await current()).stories, typed);
     },
 
+    async similar(query) {
+      return findSimilar(await current(), query);
+    },
+
     invalidate() {
       generation += 1;
     },
@@ -145,17 +137,7 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
 
 const hasWords = (query: string): boolean => /[\p{L}\p{N}]/u.test(query);
 
-interface Ranked {
-  id: unknown;
-  score: number;
-}
-
-function sortByScoreThenNewest<R extends Ranked>(snap: Snapshot, results: R[]): R[] {
-  const newest = (result: R): number => snap.bySlug.get(String(result.id))?.newest ?? Number.MAX_SAFE_INTEGER;
-  return [...results].sort((a, b) => b.score - a.score || newest(a) - newest(b));
-}
-
-function ranked(snap: Snapshot, results: Ranked[]): StorySummary[] {
+function ranked(snap: Snapshot, results: SearchResult[]): StorySummary[] {
   return sortByScoreThenNewest(snap, results).flatMap((result) => {
     const entry = snap.bySlug.get(String(result.id));
     return entry === undefined ? [] : [entry.story];
@@ -171,13 +153,5 @@ async function buildSnapshot(ctx: AppContext, generation: number, builtAt: numbe
     cursor = list.cursor;
     if (cursor === undefined) break;
   }
-  const index = new MiniSearch<IndexedStory>({ fields: [...FIELDS], processTerm: normaliseTerm });
-  const bySlug = new Map<string, { story: StorySummary; newest: number }>();
-  stories.forEach((story, position) => {
-    // A story listed twice (it moved while the feed was walked) is indexed once.
-    if (bySlug.has(story.slug)) return;
-    bySlug.set(story.slug, { story, newest: position });
-    index.add({ id: story.slug, title: story.title, summary: story.summary, tags: story.tags.join(' '), stack: story.stack.join(' ') });
-  });
-  return { generation, builtAt, index, stories: [...bySlug.values()].map((entry) => entry.story), bySlug };
+  return { generation, builtAt, ...indexStories(stories) };
 }

@@ -41,7 +41,7 @@ export const publishStoryRoute = defineRoute({
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
       ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }
       : { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    const outcome = await publishStory(ctx, signedIn(caller), withIfMatch(c, withOpId(c, input)));
+    const outcome = await publishStory(ctx, signedIn(caller), withIfMatch(c, withOpId(c, input)), search);
     search.invalidate();
     return writeAnswer(c, outcome, outcome.revision === 1 ? 201 : 200, {
       ETag: etagOf(outcome.revision),

@@ -18,7 +18,7 @@ export const publishStoryTool = defineTool({
   outputSchema: publishStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
-    const outcome = await publishStory(ctx, signedIn(caller), args);
+    const outcome = await publishStory(ctx, signedIn(caller), args, search);
     search.invalidate();
     return outcome;
   },

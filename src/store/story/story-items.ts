@@ -1,5 +1,6 @@
 // Item mappers for a story: META (small, everything lists need), BODY (the current markdown) and
 // REV#n (every revision, kept). Domain types in, plain items out; nothing here talks to DynamoDB.
+import type { RelatedStory } from '../../domain/story/story-relation.ts';
 import type { ParsedStory } from '../../domain/story/story-types.ts';
 import type { StoredItem } from '../actions.ts';
 import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
@@ -44,6 +45,11 @@ export interface StoryMeta {
   in_feed: boolean;
   /** The announcer's bookkeeping, apart from the content. */
   announce: AnnounceProgress;
+  /**
+   * The related stories its first publish answered, kept so every later publish answer of it
+   * lists the same ones; absent on stories first published before publish answered them.
+   */
+  similar?: RelatedStory[];
 }
 
 /** The fields a content write replaces; counts, reproductions, checks, announce state and date are kept. */
@@ -96,10 +102,11 @@ export interface NewStory {
   author: string;
   story: ParsedStory;
   at: string;
+  similar: readonly RelatedStory[];
 }
 
 /** META of a first publish: revision 1, zero counts, in the feed and announce queue when public. */
-export function newStoryMetaItem({ slug, author, story, at }: NewStory): StoredItem {
+export function newStoryMetaItem({ slug, author, story, at, similar }: NewStory): StoredItem {
   const listed = isListedPublicly(story.frontMatter.visibility, false);
   return {
     ...storyKey(slug),
@@ -112,6 +119,7 @@ export function newStoryMetaItem({ slug, author, story, at }: NewStory): StoredI
     published_at: at,
     updated_at: at,
     counts: zeroCounts(),
+    similar,
     [INDEXES.author.partition]: authorPartition(author),
     [INDEXES.author.sort]: listSortKey(at, slug),
     ...(listed ? feedIndexFields(slug, at) : {}),

@@ -2,15 +2,17 @@
 // with its bodies and headers exactly as it writes them (curl's defaults included: `-d '{…}'` is
 // labelled form-encoded, and every call carries X-Worklore-Skill), sent to a real `npm start`.
 // Each effect is checked through lorebook's own reads: the story stored verbatim, the counts, the
-// revision kinds, the correction notification, the tombstone and the raw .md's 410.
+// revision kinds, the correction notification, the tombstone and the raw .md's 410, and the
+// publish answer's `similar` (for a fail story: successes that may answer it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../../src/app/app-context.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { startNpmStart, type NpmStart } from '../../helpers/npm-start.ts';
-import { storyTitled } from '../../helpers/stories.ts';
+import { failStory, storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
+import { topicStory } from '../../helpers/topic-stories.ts';
 
 const SKILL_HEADER = { 'X-Worklore-Skill': '2026-08-21.1' };
 /** What curl sends for `-d '…'` without a -H Content-Type. */
@@ -160,5 +162,26 @@ describe("worklore's skill against npm start", () => {
     expect(((await skillCall('GET', `/v1/stories/${slug}`)).json() as { counts: Record<string, number> }).counts).toMatchObject({
       worked: 1,
     });
+  });
+
+  it('publish answers the live URL and `similar` stories; for a fail story, similar successes as possible answers', async () => {
+    const answer = (topic: { title: string; type: 'success' | 'fail' }) =>
+      topicStory({
+        ...topic,
+        tags: ['chromium', 'fonts'],
+        stack: ['debian', 'node'],
+        summary: 'Headless Chromium rendered every label as boxes.',
+      });
+    const fixed = (await publish(bob, answer({ title: 'Chromium fonts fixed in a Debian container', type: 'success' }))).json() as {
+      slug: string;
+    };
+    await publish(bob, answer({ title: 'Chromium fonts still missing after fc-cache', type: 'fail' }));
+
+    const asked = await publish(alice, failStory());
+    expect(asked.status, asked.text).toBe(201);
+    const { slug, story_url, similar } = asked.json() as { slug: string; story_url: string; similar: Record<string, unknown>[] };
+    expect(story_url).toBe(`${server.baseUrl}/s/${slug}`);
+    expect(similar[0]).toMatchObject({ slug: fixed.slug, relation: 'may_answer', story_url: `${server.baseUrl}/s/${fixed.slug}` });
+    for (const story of similar) expect(story).toMatchObject({ type: 'success', title: expect.any(String) });
   });
 });
