@@ -85,7 +85,8 @@ describe('breakdowns name only what 3 reports share', () => {
 
   it('largest first, ties by name, at most the named-bucket limit; the rest count as other', () => {
     const families = Array.from({ length: MAX_NAMED_BUCKETS + 2 }, (_, index) => `agent-${String(index).padStart(2, '0')}`);
-    const reports = families.flatMap((agentFamily, index) => times(index === 5 ? 4 : 3, { agentFamily }));
+    // Reported in reverse name order, so the tie-break by name is what puts agent-00 first.
+    const reports = families.flatMap((agentFamily, index) => times(index === 5 ? 4 : 3, { agentFamily })).reverse();
     const breakdown = aggregateReports(reports).by_agent_family;
     expect(breakdown?.buckets).toHaveLength(MAX_NAMED_BUCKETS);
     expect(breakdown?.buckets[0]).toEqual({ name: 'agent-05', reports: 4 });
