@@ -6,7 +6,7 @@ import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { PAGE_CSP } from '../../../src/http/pages/mount-pages.ts';
 import type { Caller } from '../../../src/app/app-context.ts';
-import { useLorebookServer } from '../../helpers/lorebook-server.ts';
+import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { CORRECTION_NOTE, privateStory, storyWithEverything, withdrawnStory } from '../../helpers/page-stories.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
@@ -154,18 +154,23 @@ describe('a story page shows the reproductions in aggregate', () => {
     expect(page.body).not.toMatch(/<script|<img/i);
   });
 
-  it('GET /v1/stories/{slug} carries the same aggregates', async () => {
+  it('GET /v1/stories/{slug} and the MCP tool get_story (its output schema checked by the SDK client) carry the same aggregates', async () => {
     const slug = (await publishStory(server.app.ctx(), alice, { markdown: storyTitled('Aggregates over HTTP') })).slug;
     await reportedBy(slug, 3);
-    const response = await server.fetch(`/v1/stories/${slug}`);
-    expect(response.status).toBe(200);
-    const story = (await response.json()) as { aggregates: unknown };
-    expect(story.aggregates).toEqual({
+    const expected = {
       by_agent_family: { reports: 3, buckets: [{ name: HOSTILE_AGENT, reports: 3 }], other: 0 },
       by_os: { reports: 3, buckets: [{ name: `"'><img-src=x-onerror=alert(1)>`, reports: 3 }], other: 0 },
       duration_min: { reports: 3, median: 10 },
       tokens: { reports: 3, median: 12_010 },
-    });
+    };
+    const response = await server.fetch(`/v1/stories/${slug}`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { aggregates: unknown }).aggregates).toEqual(expected);
+    const client = await server.mcp();
+    // The SDK checks an answer against the output schema tools/list gave it.
+    await client.listTools();
+    const story = answerOf<{ aggregates: unknown }>(await client.callTool({ name: 'get_story', arguments: { slug } }));
+    expect(story.aggregates).toEqual(expected);
   });
 });
 
