@@ -42,6 +42,8 @@ export interface BenchResults {
 }
 
 const MUTATION_HEADING = '## Mutation testing';
+/** Measured by its own command (`node test/bench/story-aggregates.ts`); npm run bench keeps it as written. */
+const AGGREGATES_HEADING = '## Reproduction aggregates';
 
 export function renderReport(results: BenchResults): string {
   const { plan, machine } = results;
@@ -74,6 +76,7 @@ export function renderReport(results: BenchResults): string {
     ...markdownCostSection(results.markdownCost),
     ...closingNote(results),
     mutationSection(results.existing),
+    keptSection(results.existing, AGGREGATES_HEADING),
   ].join('\n');
 }
 
@@ -437,6 +440,15 @@ function closingNote({ idempotency, deaths, surface, fanOut, memory, plan }: Ben
     ...other.map((line) => `- ${line}`),
     '',
   ];
+}
+
+/** A section another command wrote, as it stands in the existing report (nothing when it is not there). */
+function keptSection(existing: string | undefined, heading: string): string {
+  const start = existing?.indexOf(`\n${heading}\n`) ?? -1;
+  if (existing === undefined || start < 0) return '';
+  const rest = existing.slice(start + 1);
+  const end = rest.slice(heading.length).search(/\n## /);
+  return `\n${end >= 0 ? rest.slice(0, heading.length + end + 1) : rest}`.trimEnd() + '\n';
 }
 
 function mutationSection(existing: string | undefined): string {

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
+import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
@@ -26,6 +27,11 @@ let browser: Browser | undefined;
 let full = '';
 let hostile = '';
 let withdrawn = '';
+let aggregated = '';
+
+/** Agent and OS names a stranger chose, at the longest a report allows; each would open a dialog if it ran. */
+const HOSTILE_AGENT = '<script>alert("x")</script>';
+const HOSTILE_OS = '"><img src=x onerror=alert(1)>';
 
 /** Each payload would set window.__pwned (and the title) if it ever ran. */
 const PAYLOADS = [
@@ -50,6 +56,21 @@ beforeAll(async () => {
     })
   ).slug;
   withdrawn = await withdrawnStory(ctx, alice, 'Withdrawn by its author');
+  aggregated = (await publishStory(ctx, alice, { markdown: storyTitled('Reproduced by three strangers') })).slug;
+  for (const [index, minutes] of [4, 9, 30].entries()) {
+    await reportReproduction(
+      ctx,
+      { account: `acct-stranger-${index}`, handle: `stranger-${index}` },
+      {
+        slug: aggregated,
+        result: 'worked',
+        agent: { name: HOSTILE_AGENT },
+        env: { os: HOSTILE_OS },
+        duration_min: minutes,
+        tokens: minutes * 1000,
+      },
+    );
+  }
   server = await startNpmStart({ endpoint: testEndpoint(), table: ctx.store.tableName });
   browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -128,6 +149,24 @@ describe('a story page from npm start, in Chromium', () => {
     expect(await tomb.page.locator('main').innerText()).toContain('This story was withdrawn by its author.');
     await tomb.page.screenshot({ path: new URL('tombstone-page.png', ARTIFACTS).pathname });
     await tomb.page.context().close();
+  }, 60_000);
+});
+
+describe('the aggregates card, in Chromium', () => {
+  it('shows hostile agent and OS names as text a reader sees, with the CSP stripped: nothing runs', async () => {
+    const { page, dialogs, status } = await open(`/s/${aggregated}`, { stripCsp: true });
+    expect(status).toBe(200);
+    const card = page.locator('.aggregates');
+    expect(await card.locator('h2').innerText()).toBe('Across reproductions');
+    expect(await card.locator('[data-aggregate="agent-family"]').innerText()).toBe(`${HOSTILE_AGENT}: 3 (3 reports)`);
+    expect(await card.locator('[data-aggregate="os"]').innerText()).toBe('"><img-src=x-onerror=alert(1)>: 3 (3 reports)');
+    expect(await card.locator('[data-aggregate="duration-min"]').innerText()).toBe('9 min (3 reports)');
+    expect(await card.locator('[data-aggregate="tokens"]').innerText()).toBe('9,000 (3 reports)');
+    expect(await page.locator('script, img').count()).toBe(0);
+    await page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+    await page.screenshot({ path: new URL('story-aggregates.png', ARTIFACTS).pathname, fullPage: true });
+    await page.context().close();
   }, 60_000);
 });
 

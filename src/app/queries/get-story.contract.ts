@@ -2,6 +2,7 @@
 // GET /v1/stories/{slug} use exactly these.
 import { z } from 'zod';
 import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { reproductionAggregatesSchema } from '../contract/reproduction-aggregates-schema.ts';
 import { authorSchema, checkCountsSchema, reproductionCountsSchema, visibilitySchema } from '../contract/story-shapes.ts';
 
 export const GET_STORY = 'get_story';
@@ -60,6 +61,7 @@ export const getStoryOutputSchema = z.object({
   counts: reproductionCountsSchema,
   checks: checkCountsSchema,
   reproducers_count: z.number().int(),
+  aggregates: reproductionAggregatesSchema,
   announce: announceStateSchema,
   replayed: replayedField,
 });

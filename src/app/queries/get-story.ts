@@ -1,7 +1,8 @@
 // get_story — one story with its body, history, counts and announce state. Private and hidden
 // stories are not_found to everyone but their author.
 // Round trips: META + BODY (one BatchGetItem) in parallel with the revision history (one Query),
-// then the author's handle (one BatchGetItem): three calls, two in sequence.
+// then the author's handle (one BatchGetItem) in parallel with the reproduction aggregates (a
+// Query, only from 3 counted reproducers on): three or four calls, two in sequence.
 import { parseSlug } from '../../domain/story/slug.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
@@ -16,13 +17,15 @@ import { announceState } from './announce-state.ts';
 import { GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
 import { reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
+import { readReproductionAggregates } from './reproduction-aggregates.ts';
+import type { ReproductionAggregates } from '../../domain/reproduction-aggregates.ts';
 
 export async function getStory(ctx: AppContext, caller: Caller | undefined, raw: unknown): Promise<StoryView> {
   const slug = parseSlug(parseInput(getStoryInputSchema, raw, GET_STORY).slug);
   const snapshot = await readStorySnapshot(ctx, slug);
   const meta = visibleStory(snapshot.meta, slug, caller);
-  const handles = await handlesFor(ctx, [meta.author]);
-  return presentStory(meta, snapshot.body, snapshot.revisions, handles);
+  const [handles, aggregates] = await Promise.all([handlesFor(ctx, [meta.author]), readReproductionAggregates(ctx, meta)]);
+  return presentStory(meta, snapshot.body, snapshot.revisions, handles, aggregates);
 }
 
 interface StorySnapshot {
@@ -60,6 +63,7 @@ function presentStory(
   body: StoredItem | undefined,
   revisions: StoredItem[],
   handles: ReadonlyMap<string, string>,
+  aggregates: ReproductionAggregates,
 ): StoryView {
   const view: StoryView = {
     slug: meta.slug,
@@ -84,6 +88,7 @@ function presentStory(
     counts: reproductionCounts(meta.counts),
     checks: checkCounts(meta),
     reproducers_count: meta.reproducers.length,
+    aggregates,
     announce: announceState(meta.announce),
   };
   for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {

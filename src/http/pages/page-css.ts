@@ -49,6 +49,10 @@ h3 { font-size: 1.05rem; margin: 1.3em 0 0.4em; }
 .outcome.worked strong { color: var(--worked); } .outcome.partial strong { color: var(--partial); } .outcome.failed strong { color: var(--failed); }
 .summary-line { font-weight: 600; margin: 0 0 8px; }
 .checks { font-size: 0.95rem; color: var(--muted); margin: 0; }
+.aggregates h2 { font-size: 1.05rem; margin: 0 0 8px; }
+.aggregates dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 14px; margin: 0 0 8px; }
+.aggregates dt { color: var(--muted); } .aggregates dd { margin: 0; overflow-wrap: anywhere; }
+.aggregates .of, .fine-print { color: var(--muted); font-size: 0.85rem; } .fine-print { margin: 0; }
 .story-body { overflow-wrap: anywhere; }
 .story-body img { max-width: 100%; height: auto; border-radius: 6px; }
 .story-body pre { background: var(--wash); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; overflow-x: auto; font-size: 0.88rem; line-height: 1.45; }

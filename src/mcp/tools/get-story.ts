@@ -8,7 +8,7 @@ export const getStoryTool = defineTool({
   name: GET_STORY,
   title: 'Read a story',
   description: [
-    'Read one story in full: its markdown (the narrative, "Check if this applies to you", "Reproduce this" or "What I tried" / "What I need"), its revision history, reproduction and check counts, and whether it was announced.',
+    'Read one story in full: its markdown (the narrative, "Check if this applies to you", "Reproduce this" or "What I tried" / "What I need"), its revision history, reproduction and check counts, the reproductions in aggregate (by agent family and OS, median duration and tokens: each figure only once 3 counted reports carry it), and whether it was announced.',
     '`slug` is the key, exactly as search_stories, suggest_for_project or publish_story returned it.',
     "Private and hidden stories are visible only to their author; to anyone else they are not_found. `revision` is what edit_story's base_revision refers to.",
     'Read-only. Do not call it for every search result just to compare them: the summaries search_stories returns are enough to choose.',

@@ -46,6 +46,7 @@ describe('get_story shows a public story to everyone', () => {
       counts: { worked: 0, partial: 0, failed: 0 },
       checks: { has_problem: 0, no_problem: 0 },
       reproducers_count: 0,
+      aggregates: {},
       announce: { state: 'pending' },
     });
     expect(story.markdown).toContain('# A whole story');

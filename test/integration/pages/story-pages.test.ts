@@ -3,9 +3,10 @@
 // the real use cases. (The browser checks are in test/e2e/pages-browser.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
+import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { PAGE_CSP } from '../../../src/http/pages/mount-pages.ts';
 import type { Caller } from '../../../src/app/app-context.ts';
-import { useLorebookServer } from '../../helpers/lorebook-server.ts';
+import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { CORRECTION_NOTE, privateStory, storyWithEverything, withdrawnStory } from '../../helpers/page-stories.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
@@ -106,6 +107,70 @@ describe('a story page', () => {
     const markdown = await response.text();
     expect(markdown).toMatch(/^---\ntitle: Counting once under parallel reports\n/);
     expect(markdown).toContain('1. Replace the read-then-write in the same UpdateItem');
+  });
+});
+
+describe('a story page shows the reproductions in aggregate', () => {
+  // Names a stranger chose, each at the longest the report allows: they must reach the page as text.
+  const HOSTILE_AGENT = '<script>alert("x")</script>';
+  const HOSTILE_OS = `"'><img src=x onerror=alert(1)>`;
+  const report = (slug: string, minutes: number) => ({
+    slug,
+    result: 'worked' as const,
+    agent: { name: HOSTILE_AGENT },
+    env: { os: HOSTILE_OS },
+    duration_min: minutes,
+    tokens: 12_000 + minutes,
+  });
+  const reportedBy = async (slug: string, count: number) => {
+    for (let index = 0; index < count; index += 1) {
+      await reportReproduction(server.app.ctx(), { account: `acct-agg-${index}`, handle: `agg-${index}` }, report(slug, index * 10));
+    }
+  };
+
+  it('at 2 reports the page has no aggregates card', async () => {
+    const slug = (await publishStory(server.app.ctx(), alice, { markdown: storyTitled('Two reports only') })).slug;
+    await reportedBy(slug, 2);
+    const page = await text(`/s/${slug}`);
+    expect(page.body).toContain('Reproduced 2×');
+    expect(page.body).not.toContain('data-aggregate');
+    expect(page.body).not.toContain('Across reproductions');
+  });
+
+  it('at 3 reports it shows family, OS and both medians, every name escaped', async () => {
+    const slug = (await publishStory(server.app.ctx(), alice, { markdown: storyTitled('Three reports in aggregate') })).slug;
+    await reportedBy(slug, 3);
+    const page = await text(`/s/${slug}`);
+    expect(page.body).toContain('<h2>Across reproductions</h2>');
+    expect(page.body).toContain(
+      '<dd data-aggregate="agent-family">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;: 3 <span class="of">(3 reports)</span></dd>',
+    );
+    expect(page.body).toContain(
+      '<dd data-aggregate="os">&quot;&#39;&gt;&lt;img-src=x-onerror=alert(1)&gt;: 3 <span class="of">(3 reports)</span></dd>',
+    );
+    expect(page.body).toContain('<dd data-aggregate="duration-min">10 min <span class="of">(3 reports)</span></dd>');
+    expect(page.body).toContain('<dd data-aggregate="tokens">12,010 <span class="of">(3 reports)</span></dd>');
+    expect(page.body).not.toContain(HOSTILE_AGENT);
+    expect(page.body).not.toMatch(/<script|<img/i);
+  });
+
+  it('GET /v1/stories/{slug} and the MCP tool get_story (its output schema checked by the SDK client) carry the same aggregates', async () => {
+    const slug = (await publishStory(server.app.ctx(), alice, { markdown: storyTitled('Aggregates over HTTP') })).slug;
+    await reportedBy(slug, 3);
+    const expected = {
+      by_agent_family: { reports: 3, buckets: [{ name: HOSTILE_AGENT, reports: 3 }], other: 0 },
+      by_os: { reports: 3, buckets: [{ name: `"'><img-src=x-onerror=alert(1)>`, reports: 3 }], other: 0 },
+      duration_min: { reports: 3, median: 10 },
+      tokens: { reports: 3, median: 12_010 },
+    };
+    const response = await server.fetch(`/v1/stories/${slug}`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { aggregates: unknown }).aggregates).toEqual(expected);
+    const client = await server.mcp();
+    // The SDK checks an answer against the output schema tools/list gave it.
+    await client.listTools();
+    const story = answerOf<{ aggregates: unknown }>(await client.callTool({ name: 'get_story', arguments: { slug } }));
+    expect(story.aggregates).toEqual(expected);
   });
 });
 
