@@ -7,6 +7,7 @@ import { OAuthError } from '../../domain/oauth-error.ts';
 import { isCodeChallenge } from '../../auth/oauth/pkce.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isRegisteredRedirect } from '../../auth/oauth/redirect-uri.ts';
+import { parseScope, SCOPES, scopeString } from '../../auth/oauth/scopes.ts';
 import type { OAuthClient } from '../../store/identity/oauth-client-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { findClient } from './register-client.ts';
@@ -16,6 +17,8 @@ export interface AuthorizeRequest {
   redirect_uri: string;
   code_challenge: string;
   resource: string;
+  /** The granted scopes, space-separated: what the request asked for, or every scope when it named none. */
+  scope: string;
   state?: string;
 }
 
@@ -82,6 +85,15 @@ export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer,
   if (resources.length > 1 || (resources.length === 1 && resources[0] !== oauth.resource)) {
     return back(new OAuthError('invalid_target', `lorebook issues tokens for one resource only: ${oauth.resource}.`));
   }
+  const scopes = params.getAll('scope');
+  const asked = scopes.length === 1 ? parseScope(scopes[0] as string) : scopes.length === 0 ? [...SCOPES] : undefined;
+  if (asked === undefined || asked.length === 0)
+    return back(
+      new OAuthError(
+        'invalid_scope',
+        `scope must be one space-separated list of lorebook's scopes (${SCOPES.join(', ')}), or left out for all of them.`,
+      ),
+    );
   return {
     ok: true,
     request: {
@@ -89,6 +101,7 @@ export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer,
       redirect_uri: redirectUri,
       code_challenge: challenge,
       resource: oauth.resource,
+      scope: scopeString(asked),
       ...(state === undefined ? {} : { state }),
     },
   };

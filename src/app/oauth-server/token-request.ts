@@ -8,6 +8,7 @@
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
 import { verifierMatches } from '../../auth/oauth/pkce.ts';
+import { heldScopes, parseScope, scopeString } from '../../auth/oauth/scopes.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/identity/auth-code-items.ts';
@@ -114,6 +115,7 @@ async function exchangeCode(
           client_id: issued.client_id,
           client_name: issued.client_name,
           resource: issued.resource,
+          ...(issued.scope === undefined ? {} : { scope: issued.scope }),
         },
         now,
       );
@@ -138,6 +140,7 @@ async function refresh(
   field: (name: string) => string | undefined,
 ): Promise<TokenAnswer> {
   const presented = field('refresh_token');
+  const askedScope = field('scope');
   if (presented === undefined) throw new OAuthError('invalid_request', 'A refresh_token request needs refresh_token.');
   if (!isWellFormedRefreshToken(presented))
     throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
@@ -151,6 +154,12 @@ async function refresh(
       const token = toRefreshToken(stored);
       if (token.client_id !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
       if (token.rotated_at !== undefined) throw new CredentialReused(token.grant_id);
+      const held = scopeString(heldScopes(token.scope));
+      if (askedScope !== undefined && scopeString(parseScope(askedScope) ?? []) !== held)
+        throw new OAuthError(
+          'invalid_scope',
+          `A refresh keeps the scopes of the authorization (${held}); send that scope or none. For other scopes, authorize again.`,
+        );
       const minted = mintTokens(
         oauth,
         {
@@ -159,6 +168,7 @@ async function refresh(
           client_id: token.client_id,
           client_name: token.client_name,
           resource: token.resource,
+          ...(token.scope === undefined ? {} : { scope: token.scope }),
         },
         now,
       );
