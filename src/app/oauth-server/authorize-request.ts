@@ -8,12 +8,11 @@ import { isCodeChallenge } from '../../auth/oauth/pkce.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isRegisteredRedirect } from '../../auth/oauth/redirect-uri.ts';
 import { parseScope, SCOPES, scopeString } from '../../auth/oauth/scopes.ts';
-import type { OAuthClient } from '../../store/identity/oauth-client-items.ts';
 import type { AppContext } from '../app-context.ts';
-import { findClient } from './register-client.ts';
+import { knownClient, type KnownClient } from './known-client.ts';
 
 export interface AuthorizeRequest {
-  client: OAuthClient;
+  client: KnownClient;
   redirect_uri: string;
   code_challenge: string;
   resource: string;
@@ -32,7 +31,14 @@ export type AuthorizeVerdict =
 export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer, params: URLSearchParams): Promise<AuthorizeVerdict> {
   const single = (name: string): string | undefined => (params.getAll(name).length === 1 ? (params.get(name) ?? undefined) : undefined);
   const clientId = single('client_id');
-  const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
+  let client: KnownClient | undefined;
+  try {
+    client = clientId === undefined ? undefined : await knownClient(ctx, oauth, clientId);
+  } catch (error) {
+    // A metadata document that cannot be fetched or used: its redirect URIs are not trusted either.
+    if (error instanceof OAuthError) return { ok: false, error };
+    throw error;
+  }
   if (client === undefined) {
     return {
       ok: false,

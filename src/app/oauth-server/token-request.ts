@@ -20,7 +20,7 @@ import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
 import { writeLoop, type LoopPlan } from '../write-loop.ts';
 import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
-import { findClient } from './register-client.ts';
+import { knownClient, type KnownClient } from './known-client.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 
 /** Thrown out of a plan when a used credential comes back: the family is revoked, then refused. */
@@ -44,7 +44,7 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
     throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported: use authorization_code or refresh_token.`);
   }
   const clientId = field('client_id');
-  const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
+  const client = clientId === undefined ? undefined : await knownClient(ctx, oauth, clientId).catch(asUnauthorized);
   if (clientId === undefined || client === undefined) {
     throw new OAuthError(
       'invalid_client',
@@ -63,9 +63,7 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
     throw new OAuthError('invalid_target', `lorebook issues tokens for one resource only: ${oauth.resource}.`);
   }
   try {
-    return grantType === 'authorization_code'
-      ? await exchangeCode(ctx, oauth, clientId, field)
-      : await refresh(ctx, oauth, clientId, field);
+    return grantType === 'authorization_code' ? await exchangeCode(ctx, oauth, client, field) : await refresh(ctx, oauth, client, field);
   } catch (error) {
     if (!(error instanceof CredentialReused)) throw error;
     oauth.log(
@@ -84,9 +82,10 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
 async function exchangeCode(
   ctx: AppContext,
   oauth: OAuthServer,
-  clientId: string,
+  client: KnownClient,
   field: (name: string) => string | undefined,
 ): Promise<TokenAnswer> {
+  const clientId = client.client_id;
   const code = field('code');
   const redirectUri = field('redirect_uri');
   const verifier = field('code_verifier');
@@ -125,8 +124,8 @@ async function exchangeCode(
           consumeAuthCode(issued.code_hash, new Date(now).toISOString()),
           ...extendGrant({ grant_id: issued.grant_id, account: issued.account }, minted.refreshExpiresAt),
           ...minted.actions,
-          // The client completed an authorization: no longer a pending registration.
-          keepAuthorizedClient(clientId, now, epochSeconds(now) + oauth.settings.clientSeconds),
+          // The client completed an authorization: no longer a pending registration (a document client has no record).
+          ...keepClient(client, now, oauth),
         ],
       };
     },
@@ -136,9 +135,10 @@ async function exchangeCode(
 async function refresh(
   ctx: AppContext,
   oauth: OAuthServer,
-  clientId: string,
+  client: KnownClient,
   field: (name: string) => string | undefined,
 ): Promise<TokenAnswer> {
+  const clientId = client.client_id;
   const presented = field('refresh_token');
   const askedScope = field('scope');
   if (presented === undefined) throw new OAuthError('invalid_request', 'A refresh_token request needs refresh_token.');
@@ -179,11 +179,22 @@ async function refresh(
           ...extendGrant({ grant_id: token.grant_id, account: token.account }, minted.refreshExpiresAt),
           ...minted.actions,
           // A client in use outlives its longest refresh family.
-          keepAuthorizedClient(clientId, now, epochSeconds(now) + oauth.settings.clientSeconds),
+          ...keepClient(client, now, oauth),
         ],
       };
     },
   }).catch((error: unknown) => Promise.reject(grantGone(error)));
+}
+
+const keepClient = (client: KnownClient, nowMs: number, oauth: OAuthServer) =>
+  client.metadata_document === true
+    ? []
+    : [keepAuthorizedClient(client.client_id, nowMs, epochSeconds(nowMs) + oauth.settings.clientSeconds)];
+
+/** A metadata document client whose document cannot be used is refused like an unknown client: 401 invalid_client. */
+function asUnauthorized(error: unknown): never {
+  if (error instanceof OAuthError && error.error === 'invalid_client') throw new OAuthError('invalid_client', error.message, 401);
+  throw error;
 }
 
 /** writeLoop gives up with `conflict` when a condition keeps failing: here that means the grant was revoked meanwhile. */
