@@ -10,7 +10,7 @@ import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { refuseForbiddenChars } from '../../domain/text-controls.ts';
-import type { KnownClient } from './known-client.ts';
+import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 

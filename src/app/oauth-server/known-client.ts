@@ -3,15 +3,10 @@
 // so a document client meets exactly the rules a registered one does (PKCE S256, exact redirect).
 import { isClientIdUrl } from '../../auth/oauth/client-id-url.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
-import type { OAuthClient } from '../../store/identity/oauth-client-items.ts';
+import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { clientFromMetadataDocument } from './client-metadata-document.ts';
 import { findClient } from './register-client.ts';
-
-export type KnownClient = Pick<OAuthClient, 'client_id' | 'client_name' | 'redirect_uris' | 'grant_types'> & {
-  /** Described by the document at its client_id URL, not registered: nothing of it is stored. */
-  metadata_document?: true;
-};
 
 /** The client, or undefined for an unknown registration; a document client that cannot be used throws its invalid_client. */
 export async function knownClient(ctx: AppContext, oauth: OAuthServer, clientId: string): Promise<KnownClient | undefined> {

@@ -10,6 +10,7 @@ import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-sec
 import { verifierMatches } from '../../auth/oauth/pkce.ts';
 import { heldScopes, parseScope, scopeString } from '../../auth/oauth/scopes.ts';
 import { isLorebookError } from '../../domain/errors.ts';
+import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/identity/auth-code-items.ts';
 import { extendGrant } from '../../store/identity/grant-items.ts';
@@ -20,7 +21,7 @@ import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
 import { writeLoop, type LoopPlan } from '../write-loop.ts';
 import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
-import { knownClient, type KnownClient } from './known-client.ts';
+import { knownClient } from './known-client.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 
 /** Thrown out of a plan when a used credential comes back: the family is revoked, then refused. */

@@ -13,7 +13,6 @@ import {
   authorizationCode,
   authorizePath,
   callListNotifications,
-  consentSecretOf,
   exchange,
   get,
   pkcePair,
