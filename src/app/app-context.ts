@@ -1,6 +1,7 @@
 // What every use case receives. Built once per process (src/context.ts) or per test suite; use
 // cases never read env or construct clients themselves.
 import type { Store } from '../store/store.ts';
+import type { Scope } from '../auth/oauth/scopes.ts';
 
 export interface AppConfig {
   /** How long an op_id is remembered (docs/design.md §4: 24 h, configurable). */
@@ -56,4 +57,6 @@ export interface Caller {
   handle: string;
   /** The client the token was issued to (e.g. an MCP client), when known; display and logs only. */
   client?: string;
+  /** What the token may do (src/auth/oauth/scopes.ts); absent = every scope (admin and device tokens, OAuth tokens asked without a scope). */
+  scopes?: readonly Scope[];
 }

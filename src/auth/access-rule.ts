@@ -1,6 +1,7 @@
 // The access rule (docs/design.md §6), one table in code for MCP, the /v1 API and pages alike: what may
 // be called without a token. Anything not listed here needs one — an unknown method, tool or
 // route defaults to closed, so a new tool is private until someone decides otherwise here.
+import type { Scope } from './oauth/scopes.ts';
 
 /** Every MCP tool, classified. `anonymous`: public reads; `token`: needs a caller. */
 export const MCP_TOOL_ACCESS = {
@@ -18,6 +19,26 @@ export const MCP_TOOL_ACCESS = {
 } as const satisfies Record<string, 'anonymous' | 'token'>;
 
 export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
+
+type TokenTool = { [Name in McpToolName]: (typeof MCP_TOOL_ACCESS)[Name] extends 'token' ? Name : never }[McpToolName];
+
+/** The scope (src/auth/oauth/scopes.ts) each tool that needs a token needs: reads `lorebook:read`, writes `lorebook:write`. */
+export const MCP_TOOL_SCOPE = {
+  list_notifications: 'lorebook:read',
+  publish_story: 'lorebook:write',
+  edit_story: 'lorebook:write',
+  report_reproduction: 'lorebook:write',
+  withdraw_reproduction: 'lorebook:write',
+  report_check: 'lorebook:write',
+  set_visibility: 'lorebook:write',
+  mark_notifications_read: 'lorebook:write',
+} as const satisfies Record<TokenTool, Scope>;
+
+/** The scope a call that needs a token needs: per tool on MCP; on HTTP a GET reads and anything else writes. */
+export function scopeNeeded(call: { mcpTool: string } | { httpMethod: string }): Scope {
+  if ('mcpTool' in call) return Object.hasOwn(MCP_TOOL_SCOPE, call.mcpTool) ? MCP_TOOL_SCOPE[call.mcpTool as TokenTool] : 'lorebook:write';
+  return ['GET', 'HEAD'].includes(call.httpMethod.toUpperCase()) ? 'lorebook:read' : 'lorebook:write';
+}
 
 /**
  * Every JSON-RPC request method lorebook serves, classified; `tools/call` is judged per tool. A
@@ -99,6 +120,16 @@ export function wwwAuthenticate(baseUrl: string, error?: string): string {
   const parts = [`Bearer resource_metadata="${quoted(metadata)}"`];
   if (error !== undefined) parts.push(`error="${quoted(error)}"`);
   return parts.join(', ');
+}
+
+/**
+ * The WWW-Authenticate value of a 403 for a token that lacks a scope (RFC 6750 §3.1, MCP
+ * authorization "scope challenge"): `scope` names every scope the client should ask for next —
+ * what the token holds plus what the call needs — so one step-up authorization is enough.
+ */
+export function insufficientScope(baseUrl: string, scopes: readonly string[]): string {
+  const metadata = `${baseUrl.replace(/\/+$/, '')}${RESOURCE_METADATA_PATH}`;
+  return `Bearer error="insufficient_scope", scope="${quoted(scopes.join(' '))}", resource_metadata="${quoted(metadata)}"`;
 }
 
 const quoted = (value: string): string => value.replace(/["\\]/g, '');

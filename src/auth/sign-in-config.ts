@@ -33,10 +33,10 @@ export const SIGN_IN_ENV = {
 } as const;
 
 /** `1`/`true` turns it on; unset, empty, `0`/`false` leave it off; anything else is a typo worth stopping for. */
-function allowPrivateFetch(env: NodeJS.ProcessEnv): { allowPrivateFetch?: true } {
+export function readAllowPrivateFetch(env: NodeJS.ProcessEnv): boolean {
   const raw = env[SIGN_IN_ENV.allowPrivateFetch];
-  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return {};
-  if (raw === '1' || raw === 'true') return { allowPrivateFetch: true };
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
   throw new Error(`${SIGN_IN_ENV.allowPrivateFetch} must be 1 (development against a local PDS) or unset, got "${raw}"`);
 }
 
@@ -63,7 +63,7 @@ export function readSignInConfig(env: NodeJS.ProcessEnv, baseUrl: string): SignI
   const resolution = {
     ...(handleResolver === undefined ? {} : { handleResolver }),
     ...(plcDirectoryUrl === undefined ? {} : { plcDirectoryUrl }),
-    ...allowPrivateFetch(env),
+    ...(readAllowPrivateFetch(env) ? { allowPrivateFetch: true as const } : {}),
   };
   if (mode === 'loopback') {
     if (new URL(baseUrl).hostname !== '127.0.0.1') {

@@ -13,6 +13,7 @@ export type OAuthErrorCode =
   | 'unsupported_response_type'
   | 'unsupported_token_type'
   | 'invalid_target'
+  | 'invalid_scope'
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
   | 'access_denied';

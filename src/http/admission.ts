@@ -1,10 +1,14 @@
-// Who may make this call, and whether they have budget left: the access rule (src/auth/access-rule.ts)
-// and the rate limit, applied before anything runs, for MCP and /v1 alike.
-import type { Context } from 'hono';
+// Who may make this call, and whether they have budget left: the access rule (src/auth/access-rule.ts),
+// the token's scope (src/auth/oauth/scopes.ts) and the rate limit, applied before anything runs,
+// for MCP and /v1 alike.
+import type { Context, Next } from 'hono';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import { authenticate } from '../app/oauth-server/authenticate.ts';
 import { accountRateSubject, consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../app/rate-limit.ts';
+import { scopeNeeded } from '../auth/access-rule.ts';
+import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';
+import { readBodyText } from './body.ts';
 import type { HttpEnv } from './http-env.ts';
 
 export type ClientAddress = (c: Context<HttpEnv>) => string | undefined;
@@ -25,7 +29,7 @@ export function resourceOf(baseUrl: string | undefined, path: string): string | 
 
 /**
  * Authenticates (a token that is sent must be live, even on an anonymous call), refuses a call
- * that needs a token without one, then counts the call: per account when signed in (whichever
+ * that needs a token without one or with a token lacking the call's scope, then counts the call: per account when signed in (whichever
  * token or client), per IP address otherwise. A call refused for its token is counted against
  * its IP too, so guessing tokens runs into the anonymous budget. The RateLimit headers go on
  * every answer.
@@ -40,8 +44,52 @@ export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous:
     throw error;
   }
   await countCall(c, deps, caller);
+  // After counting: a call refused for its scope spends the account's budget, like any other call it makes.
+  if (caller !== undefined && !anonymous) requireScope(caller, neededScope(c));
   c.set('caller', caller);
   return caller;
+}
+
+/** On /mcp the tool decides (noteMcpTool); on /v1 the HTTP method does. */
+function neededScope(c: Context<HttpEnv>): Scope {
+  const tool = c.get('mcpTool');
+  return tool === undefined ? scopeNeeded({ httpMethod: c.req.method }) : scopeNeeded({ mcpTool: tool });
+}
+
+/** A live token without the scope the call needs: 403 insufficient_scope, which the renderer turns into a step-up challenge. */
+function requireScope(caller: Caller, needed: Scope): void {
+  const held = caller.scopes ?? SCOPES;
+  if (held.includes(needed)) return;
+  const wanted = SCOPES.filter((scope) => scope === needed || held.includes(scope));
+  throw new LorebookError(
+    'forbidden',
+    `This token may do ${held.join(', ') || 'nothing'}; this call needs ${needed}. Authorize again asking for scope "${wanted.join(' ')}" (the WWW-Authenticate header says the same) and retry with the new token.`,
+    { details: { reason: 'insufficient_scope', needed, held: [...held], scope: wanted.join(' ') } },
+  );
+}
+
+/**
+ * Reads which tool a POST /mcp calls, before the route runs, so admit() can ask for that tool's
+ * scope. It reads a copy of the body (the route reads the original), within the same cap, and
+ * leaves every judgement of the message (batches, bad JSON, unknown tools) to the route.
+ */
+export async function noteMcpTool(c: Context<HttpEnv>, next: Next): Promise<void> {
+  if (c.req.method === 'POST' && c.req.header('authorization') !== undefined) {
+    c.set('mcpTool', toolNameOf(await readBodyText(c.req.raw.clone())));
+  }
+  await next();
+}
+
+function toolNameOf(text: string): string | undefined {
+  try {
+    const message: unknown = JSON.parse(text);
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+    const { method, params } = message as Record<string, unknown>;
+    const name = typeof params === 'object' && params !== null ? (params as Record<string, unknown>).name : undefined;
+    return method === 'tools/call' && typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function countCall(c: Context<HttpEnv>, deps: AdmissionDeps, caller: Caller | undefined): Promise<void> {

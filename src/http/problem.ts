@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { isLorebookError, LorebookError, type ErrorBody, type ErrorCode } from '../domain/errors.ts';
 import { escapeForLog } from '../domain/text-controls.ts';
-import { wwwAuthenticate } from '../auth/access-rule.ts';
+import { insufficientScope, wwwAuthenticate } from '../auth/access-rule.ts';
 import type { HttpEnv } from './http-env.ts';
 
 const TITLES: Record<ErrorCode, string> = {
@@ -45,6 +45,10 @@ export function refusalHeaders(error: LorebookError, baseUrl: string): Record<st
     // RFC 6750 §3.1: `invalid_token` when a token was sent but is not live; no error code when none was sent.
     const missing = error.details?.['reason'] === 'missing';
     headers['WWW-Authenticate'] = wwwAuthenticate(baseUrl, missing ? undefined : 'invalid_token');
+  }
+  const scope = error.details?.['scope'];
+  if (error.code === 'forbidden' && error.details?.['reason'] === 'insufficient_scope' && typeof scope === 'string') {
+    headers['WWW-Authenticate'] = insufficientScope(baseUrl, scope.split(' '));
   }
   const retryAfterMs = error.retryAfterMs ?? (error.httpStatus === 503 || error.httpStatus === 502 ? 1000 : undefined);
   if (retryAfterMs !== undefined && error.retryable) headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));

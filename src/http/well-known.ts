@@ -2,6 +2,7 @@
 // Served at the root path (what WWW-Authenticate points at) and at the path-inserted form for
 // the /mcp resource (RFC 9728 §3.1), which MCP clients also try.
 import type { Hono } from 'hono';
+import { SCOPES } from '../auth/oauth/scopes.ts';
 import { RESOURCE_METADATA_PATH } from '../auth/access-rule.ts';
 import type { HttpEnv } from './http-env.ts';
 import { MCP_PATH } from './problem.ts';
@@ -12,6 +13,7 @@ export function resourceMetadata(baseUrl: string): Record<string, unknown> {
     // lorebook is its own authorization server (RFC 8414 metadata at the root, issuer = base URL).
     authorization_servers: [baseUrl],
     bearer_methods_supported: ['header'],
+    scopes_supported: [...SCOPES],
     resource_name: 'lorebook',
   };
 }

@@ -132,7 +132,7 @@ export const SETTINGS = [
   {
     name: 'LOREBOOK_ALLOW_PRIVATE_FETCH',
     type: '1 | true | 0 | false',
-    doc: '1 = sign-in may fetch loopback/private addresses (a local PDS; development only); unset = public addresses only (SSRF-safe)',
+    doc: '1 = sign-in and client ID metadata documents may be fetched from loopback/private addresses, over http too (a local PDS or client; development only); unset = public https addresses only (SSRF-safe)',
     surfaces: ['start', 'lambda'],
   },
   // lorebook's OAuth server (docs/auth.md).
@@ -183,6 +183,13 @@ export const SETTINGS = [
     type: WHOLE,
     default: OAUTH.registrationsPerHour,
     doc: 'new client registrations per clock hour, across all instances',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_OAUTH_CLIENT_METADATA_TIMEOUT_MS',
+    type: WHOLE,
+    default: OAUTH.clientMetadataTimeoutMs,
+    doc: 'a client ID metadata document (a client_id that is an https URL) must arrive within this many milliseconds',
     surfaces: ['start', 'lambda'],
   },
   // Announcing on Bluesky (all three account settings, or announcing is off).

@@ -134,6 +134,7 @@ describe('without a token', () => {
         resource: `${server.baseUrl()}/mcp`,
         authorization_servers: [server.baseUrl()],
         bearer_methods_supported: ['header'],
+        scopes_supported: ['lorebook:read', 'lorebook:write'],
         resource_name: 'lorebook',
       });
     }

@@ -10,6 +10,7 @@ import type { AppContext, Caller } from '../app-context.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { readItem } from '../../store/read-items.ts';
 import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
+import { heldScopes } from '../../auth/oauth/scopes.ts';
 import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
 
 /** RFC 6750 §2.1 (the scheme is case-insensitive, RFC 9110 §11.1). */
@@ -40,7 +41,12 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
     );
   }
   const handle = (await handlesFor(ctx, [stored.account])).get(stored.account) ?? stored.account;
-  return { account: stored.account, handle, ...(stored.client === undefined ? {} : { client: stored.client }) };
+  return {
+    account: stored.account,
+    handle,
+    ...(stored.client === undefined ? {} : { client: stored.client }),
+    ...(stored.scope === undefined ? {} : { scopes: heldScopes(stored.scope) }),
+  };
 }
 
 function unauthenticated(what: string, reason: 'malformed' | 'invalid'): LorebookError {

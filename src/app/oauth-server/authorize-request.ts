@@ -3,19 +3,22 @@
 // unverified URI would make lorebook an open redirector, RFC 6749 §4.1.2.1); every other fault
 // is addressed to the client's registered redirect URI as `error=…` — which the route offers as
 // a link, never as an automatic redirect (RFC 9700 §4.11.2: anyone can register any https URI).
+import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { isCodeChallenge } from '../../auth/oauth/pkce.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isRegisteredRedirect } from '../../auth/oauth/redirect-uri.ts';
-import type { OAuthClient } from '../../store/identity/oauth-client-items.ts';
+import { parseScope, SCOPES, scopeString } from '../../auth/oauth/scopes.ts';
 import type { AppContext } from '../app-context.ts';
-import { findClient } from './register-client.ts';
+import { knownClient } from './known-client.ts';
 
 export interface AuthorizeRequest {
-  client: OAuthClient;
+  client: KnownClient;
   redirect_uri: string;
   code_challenge: string;
   resource: string;
+  /** The granted scopes, space-separated: what the request asked for, or every scope when it named none. */
+  scope: string;
   state?: string;
 }
 
@@ -29,7 +32,14 @@ export type AuthorizeVerdict =
 export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer, params: URLSearchParams): Promise<AuthorizeVerdict> {
   const single = (name: string): string | undefined => (params.getAll(name).length === 1 ? (params.get(name) ?? undefined) : undefined);
   const clientId = single('client_id');
-  const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
+  let client: KnownClient | undefined;
+  try {
+    client = clientId === undefined ? undefined : await knownClient(ctx, oauth, clientId);
+  } catch (error) {
+    // A metadata document that cannot be fetched or used: its redirect URIs are not trusted either.
+    if (error instanceof OAuthError) return { ok: false, error };
+    throw error;
+  }
   if (client === undefined) {
     return {
       ok: false,
@@ -82,6 +92,15 @@ export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer,
   if (resources.length > 1 || (resources.length === 1 && resources[0] !== oauth.resource)) {
     return back(new OAuthError('invalid_target', `lorebook issues tokens for one resource only: ${oauth.resource}.`));
   }
+  const scopes = params.getAll('scope');
+  const asked = scopes.length === 1 ? parseScope(scopes[0] as string) : scopes.length === 0 ? [...SCOPES] : undefined;
+  if (asked === undefined || asked.length === 0)
+    return back(
+      new OAuthError(
+        'invalid_scope',
+        `scope must be one space-separated list of lorebook's scopes (${SCOPES.join(', ')}), or left out for all of them.`,
+      ),
+    );
   return {
     ok: true,
     request: {
@@ -89,6 +108,7 @@ export async function judgeAuthorizeRequest(ctx: AppContext, oauth: OAuthServer,
       redirect_uri: redirectUri,
       code_challenge: challenge,
       resource: oauth.resource,
+      scope: scopeString(asked),
       ...(state === undefined ? {} : { state }),
     },
   };

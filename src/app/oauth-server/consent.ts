@@ -47,6 +47,7 @@ export async function showConsent(
     redirect_uri: request.redirect_uri,
     code_challenge: request.code_challenge,
     resource: request.resource,
+    scope: request.scope,
     state: request.state,
   });
   const consentHash = secretHash(consentSecret);
@@ -64,6 +65,7 @@ export async function showConsent(
         redirect_uri: request.redirect_uri,
         code_challenge: request.code_challenge,
         resource: request.resource,
+        scope: request.scope,
         ...(request.state === undefined ? {} : { state: request.state }),
         created_at: new Date(now).toISOString(),
         expires_at: epochSeconds(now) + oauth.settings.consentSeconds,
@@ -133,6 +135,7 @@ export async function answerConsent(
             redirect_uri: consent.redirect_uri,
             code_challenge: consent.code_challenge,
             resource: consent.resource,
+            ...(consent.scope === undefined ? {} : { scope: consent.scope }),
             expires_at: epochSeconds(now) + oauth.settings.authorizationCodeSeconds,
           }),
         ],

@@ -3,6 +3,7 @@
 // token, and their member entries under the grant so revoking the family finds them.
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { mintRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
+import { heldScopes, scopeString } from '../../auth/oauth/scopes.ts';
 import { mintToken, tokenId } from '../../auth/token-secret.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import { addGrantMember, type Grant } from '../../store/identity/grant-items.ts';
@@ -16,6 +17,8 @@ export interface TokenAnswer {
   token_type: 'Bearer';
   expires_in: number;
   refresh_token: string;
+  /** RFC 6749 §5.1: what the tokens may do, always said (a client that asked for less learns it got it). */
+  scope: string;
 }
 
 export interface MintedTokens {
@@ -27,7 +30,7 @@ export interface MintedTokens {
 
 export function mintTokens(
   oauth: OAuthServer,
-  grant: Pick<Grant, 'grant_id' | 'account' | 'client_id' | 'client_name' | 'resource'>,
+  grant: Pick<Grant, 'grant_id' | 'account' | 'client_id' | 'client_name' | 'resource'> & { scope?: string },
   nowMs: number,
 ): MintedTokens {
   const access = mintToken();
@@ -38,7 +41,13 @@ export function mintTokens(
   const accessExpiresAt = epochSeconds(nowMs) + oauth.settings.accessTokenSeconds;
   const refreshExpiresAt = epochSeconds(nowMs) + oauth.settings.refreshTokenSeconds;
   return {
-    answer: { access_token: access, token_type: 'Bearer', expires_in: oauth.settings.accessTokenSeconds, refresh_token: refresh },
+    answer: {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: oauth.settings.accessTokenSeconds,
+      refresh_token: refresh,
+      scope: scopeString(heldScopes(grant.scope)),
+    },
     refreshExpiresAt,
     actions: [
       ...createTokenItems({
@@ -50,6 +59,7 @@ export function mintTokens(
         resource: grant.resource,
         grant_id: grant.grant_id,
         client_id: grant.client_id,
+        ...(grant.scope === undefined ? {} : { scope: grant.scope }),
       }),
       addGrantMember(grant.grant_id, { kind: 'TOKEN', hash: accessHash, account: grant.account }, accessExpiresAt),
       createRefreshToken({
@@ -59,6 +69,7 @@ export function mintTokens(
         client_id: grant.client_id,
         client_name: grant.client_name,
         resource: grant.resource,
+        ...(grant.scope === undefined ? {} : { scope: grant.scope }),
         created_at: createdAt,
         expires_at: refreshExpiresAt,
       }),

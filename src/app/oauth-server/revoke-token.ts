@@ -13,14 +13,14 @@ import { writeAtomically } from '../../store/run-write.ts';
 import { deleteTokenItems, tokenKey, toStoredToken, type StoredToken } from '../../store/identity/token-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
-import { findClient } from './register-client.ts';
+import { knownClient } from './known-client.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 
 export async function revokeByClient(ctx: AppContext, oauth: OAuthServer, form: URLSearchParams): Promise<void> {
   const token = form.get('token') ?? '';
   if (token === '') throw new OAuthError('invalid_request', 'token is required.');
   const clientId = form.get('client_id') ?? '';
-  if (clientId === '' || (await findClient(ctx, clientId)) === undefined) {
+  if (clientId === '' || (await knownClient(ctx, oauth, clientId).catch(() => undefined)) === undefined) {
     throw new OAuthError('invalid_client', 'client_id is missing, unknown or expired.', 401);
   }
   if (isWellFormedRefreshToken(token)) {

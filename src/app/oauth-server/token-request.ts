@@ -8,7 +8,9 @@
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
 import { verifierMatches } from '../../auth/oauth/pkce.ts';
+import { heldScopes, parseScope, scopeString } from '../../auth/oauth/scopes.ts';
 import { isLorebookError } from '../../domain/errors.ts';
+import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/identity/auth-code-items.ts';
 import { extendGrant } from '../../store/identity/grant-items.ts';
@@ -19,7 +21,7 @@ import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
 import { writeLoop, type LoopPlan } from '../write-loop.ts';
 import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
-import { findClient } from './register-client.ts';
+import { knownClient } from './known-client.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 
 /** Thrown out of a plan when a used credential comes back: the family is revoked, then refused. */
@@ -43,7 +45,7 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
     throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported: use authorization_code or refresh_token.`);
   }
   const clientId = field('client_id');
-  const client = clientId === undefined ? undefined : await findClient(ctx, clientId);
+  const client = clientId === undefined ? undefined : await knownClient(ctx, oauth, clientId).catch(asUnauthorized);
   if (clientId === undefined || client === undefined) {
     throw new OAuthError(
       'invalid_client',
@@ -62,9 +64,7 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
     throw new OAuthError('invalid_target', `lorebook issues tokens for one resource only: ${oauth.resource}.`);
   }
   try {
-    return grantType === 'authorization_code'
-      ? await exchangeCode(ctx, oauth, clientId, field)
-      : await refresh(ctx, oauth, clientId, field);
+    return grantType === 'authorization_code' ? await exchangeCode(ctx, oauth, client, field) : await refresh(ctx, oauth, client, field);
   } catch (error) {
     if (!(error instanceof CredentialReused)) throw error;
     oauth.log(
@@ -83,9 +83,10 @@ export async function tokenRequest(ctx: AppContext, oauth: OAuthServer, form: UR
 async function exchangeCode(
   ctx: AppContext,
   oauth: OAuthServer,
-  clientId: string,
+  client: KnownClient,
   field: (name: string) => string | undefined,
 ): Promise<TokenAnswer> {
+  const clientId = client.client_id;
   const code = field('code');
   const redirectUri = field('redirect_uri');
   const verifier = field('code_verifier');
@@ -114,6 +115,7 @@ async function exchangeCode(
           client_id: issued.client_id,
           client_name: issued.client_name,
           resource: issued.resource,
+          ...(issued.scope === undefined ? {} : { scope: issued.scope }),
         },
         now,
       );
@@ -123,8 +125,8 @@ async function exchangeCode(
           consumeAuthCode(issued.code_hash, new Date(now).toISOString()),
           ...extendGrant({ grant_id: issued.grant_id, account: issued.account }, minted.refreshExpiresAt),
           ...minted.actions,
-          // The client completed an authorization: no longer a pending registration.
-          keepAuthorizedClient(clientId, now, epochSeconds(now) + oauth.settings.clientSeconds),
+          // The client completed an authorization: no longer a pending registration (a document client has no record).
+          ...keepClient(client, now, oauth),
         ],
       };
     },
@@ -134,10 +136,12 @@ async function exchangeCode(
 async function refresh(
   ctx: AppContext,
   oauth: OAuthServer,
-  clientId: string,
+  client: KnownClient,
   field: (name: string) => string | undefined,
 ): Promise<TokenAnswer> {
+  const clientId = client.client_id;
   const presented = field('refresh_token');
+  const askedScope = field('scope');
   if (presented === undefined) throw new OAuthError('invalid_request', 'A refresh_token request needs refresh_token.');
   if (!isWellFormedRefreshToken(presented))
     throw new OAuthError('invalid_grant', 'The refresh token is unknown, revoked or expired: start the authorization again.');
@@ -151,6 +155,12 @@ async function refresh(
       const token = toRefreshToken(stored);
       if (token.client_id !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
       if (token.rotated_at !== undefined) throw new CredentialReused(token.grant_id);
+      const held = scopeString(heldScopes(token.scope));
+      if (askedScope !== undefined && scopeString(parseScope(askedScope) ?? []) !== held)
+        throw new OAuthError(
+          'invalid_scope',
+          `A refresh keeps the scopes of the authorization (${held}); send that scope or none. For other scopes, authorize again.`,
+        );
       const minted = mintTokens(
         oauth,
         {
@@ -159,6 +169,7 @@ async function refresh(
           client_id: token.client_id,
           client_name: token.client_name,
           resource: token.resource,
+          ...(token.scope === undefined ? {} : { scope: token.scope }),
         },
         now,
       );
@@ -169,11 +180,22 @@ async function refresh(
           ...extendGrant({ grant_id: token.grant_id, account: token.account }, minted.refreshExpiresAt),
           ...minted.actions,
           // A client in use outlives its longest refresh family.
-          keepAuthorizedClient(clientId, now, epochSeconds(now) + oauth.settings.clientSeconds),
+          ...keepClient(client, now, oauth),
         ],
       };
     },
   }).catch((error: unknown) => Promise.reject(grantGone(error)));
+}
+
+const keepClient = (client: KnownClient, nowMs: number, oauth: OAuthServer) =>
+  client.metadata_document === true
+    ? []
+    : [keepAuthorizedClient(client.client_id, nowMs, epochSeconds(nowMs) + oauth.settings.clientSeconds)];
+
+/** A metadata document client whose document cannot be used is refused like an unknown client: 401 invalid_client. */
+function asUnauthorized(error: unknown): never {
+  if (error instanceof OAuthError && error.error === 'invalid_client') throw new OAuthError('invalid_client', error.message, 401);
+  throw error;
 }
 
 /** writeLoop gives up with `conflict` when a condition keeps failing: here that means the grant was revoked meanwhile. */

@@ -1,5 +1,9 @@
 // The authorization server's lifetimes, from env, read once (src/config.ts calls this). Every
 // record the server writes has a TTL from here; none lives forever.
+import { createSafeFetch } from '../../../integrations/safe-fetch/index.ts';
+import { readAllowPrivateFetch } from '../sign-in-config.ts';
+import { CLIENT_DOCUMENT_MAX_BYTES } from './client-id-url.ts';
+import { ClientDocumentCache } from './client-document-cache.ts';
 
 export interface OAuthServerSettings {
   /** Access tokens are short-lived: a leaked one is useless after this. */
@@ -19,7 +23,16 @@ export interface OAuthServerSettings {
   pendingClientSeconds: number;
   /** New registrations, across all instances, per clock hour: bounds how many pending clients live at once. */
   registrationsPerHour: number;
+  /** A client ID metadata document must arrive within this (connect, redirects refused, body), in milliseconds. */
+  clientMetadataTimeoutMs: number;
+  /**
+   * Development and tests only (LOREBOOK_ALLOW_PRIVATE_FETCH, the sign-in's switch): client ID
+   * metadata documents may then be fetched from loopback and private addresses, over http too.
+   */
+  allowPrivateFetch: boolean;
 }
+
+type WholeNumberSetting = Exclude<keyof OAuthServerSettings, 'allowPrivateFetch'>;
 
 export const DEFAULT_OAUTH_SERVER_SETTINGS: OAuthServerSettings = {
   accessTokenSeconds: 60 * 60,
@@ -29,9 +42,11 @@ export const DEFAULT_OAUTH_SERVER_SETTINGS: OAuthServerSettings = {
   clientSeconds: 180 * 24 * 60 * 60,
   pendingClientSeconds: 24 * 60 * 60,
   registrationsPerHour: 100,
+  clientMetadataTimeoutMs: 5000,
+  allowPrivateFetch: false,
 };
 
-const ENV: Record<keyof OAuthServerSettings, string> = {
+const ENV: Record<WholeNumberSetting, string> = {
   accessTokenSeconds: 'LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS',
   refreshTokenSeconds: 'LOREBOOK_OAUTH_REFRESH_TOKEN_SECONDS',
   authorizationCodeSeconds: 'LOREBOOK_OAUTH_CODE_SECONDS',
@@ -39,11 +54,12 @@ const ENV: Record<keyof OAuthServerSettings, string> = {
   clientSeconds: 'LOREBOOK_OAUTH_CLIENT_SECONDS',
   pendingClientSeconds: 'LOREBOOK_OAUTH_PENDING_CLIENT_SECONDS',
   registrationsPerHour: 'LOREBOOK_OAUTH_REGISTRATIONS_PER_HOUR',
+  clientMetadataTimeoutMs: 'LOREBOOK_OAUTH_CLIENT_METADATA_TIMEOUT_MS',
 };
 
 export function readOAuthServerSettings(env: NodeJS.ProcessEnv): OAuthServerSettings {
-  const settings = { ...DEFAULT_OAUTH_SERVER_SETTINGS };
-  for (const [field, name] of Object.entries(ENV) as [keyof OAuthServerSettings, string][]) {
+  const settings = { ...DEFAULT_OAUTH_SERVER_SETTINGS, allowPrivateFetch: readAllowPrivateFetch(env) };
+  for (const [field, name] of Object.entries(ENV) as [WholeNumberSetting, string][]) {
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
     const value = Number(raw);
@@ -61,6 +77,8 @@ export interface OAuthServer {
   /** The one resource tokens are minted for (RFC 8707): the MCP endpoint. */
   resource: string;
   settings: OAuthServerSettings;
+  /** Client ID metadata documents: the SSRF-safe fetch they come through, and the documents kept by their cache headers. */
+  clientDocuments: { fetch: typeof globalThis.fetch; cache: ClientDocumentCache };
   /** One line per grant decided or revoked, and loudly on a reused code or refresh token. */
   log: (line: string) => void;
 }
@@ -71,5 +89,13 @@ export function oauthServerAt(
   log: (line: string) => void = () => {},
 ): OAuthServer {
   const issuer = baseUrl.replace(/\/+$/, '');
-  return { issuer, resource: `${issuer}/mcp`, settings, log };
+  const clientDocuments = {
+    fetch: createSafeFetch({
+      allowPrivateAddresses: settings.allowPrivateFetch,
+      maxResponseBytes: CLIENT_DOCUMENT_MAX_BYTES,
+      timeoutMs: settings.clientMetadataTimeoutMs,
+    }),
+    cache: new ClientDocumentCache(),
+  };
+  return { issuer, resource: `${issuer}/mcp`, settings, clientDocuments, log };
 }

@@ -3,6 +3,8 @@
 // the person back to, and says plainly what the app may do as this account.
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { isClientIdUrl } from '../../auth/oauth/client-id-url.ts';
+import { heldScopes, type Scope } from '../../auth/oauth/scopes.ts';
 import type { ConsentRequest } from '../../store/identity/consent-items.ts';
 import type { OAuthError } from '../../domain/oauth-error.ts';
 import { layout } from '../sign-in/auth-pages.ts';
@@ -10,21 +12,22 @@ import { OAUTH_PATHS } from './metadata.ts';
 
 type Page = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-/** What a connected app may do: the MCP write tools and the inbox, as this account. */
-export const GRANTED_ABILITIES = [
-  'publish stories and edit your stories',
-  'report reproductions and checks on stories',
-  'read your notifications and mark them read',
-] as const;
+/** What a connected app may do as this account, per scope it asked for. */
+export const GRANTED_ABILITIES: Record<Scope, readonly string[]> = {
+  'lorebook:read': ['read your notifications'],
+  'lorebook:write': ['publish stories and edit your stories', 'report reproductions and checks on stories', 'mark your notifications read'],
+};
 
 export function consentPage(consent: ConsentRequest, consentSecret: string, handle: string): Page {
   const host = new URL(consent.redirect_uri).host || consent.redirect_uri;
+  const abilities = heldScopes(consent.scope).flatMap((scope) => GRANTED_ABILITIES[scope]);
   return layout(
     'Connect an app',
     html`<h1>Connect “${consent.client_name}” to lorebook?</h1>
 <p>You are signed in as <strong>@${handle}</strong>.</p>
 <p>The app <strong>${consent.client_name}</strong> (it will return to <code>${host}</code>) asks to act as you. It may:</p>
-<ul>${GRANTED_ABILITIES.map((ability) => html`<li>${ability}</li>`)}</ul>
+<ul>${abilities.map((ability) => html`<li>${ability}</li>`)}</ul>
+${whoSaysSo(consent.client_id)}
 <p>It cannot change your Bluesky account. You can disconnect it any time on <a href="/account">your account page</a>.</p>
 <form method="post" action="${OAUTH_PATHS.consent}">
 <input type="hidden" name="consent" value="${consentSecret}">
@@ -32,6 +35,13 @@ export function consentPage(consent: ConsentRequest, consentSecret: string, hand
 <button type="submit" name="decision" value="deny">Deny</button>
 </form>`,
   );
+}
+
+/** Where the app's name comes from: a document at a URL (its host vouches for it) or the app's own registration. */
+function whoSaysSo(clientId: string): Page {
+  return isClientIdUrl(clientId)
+    ? html`<p class="client-kind">This app is identified by its metadata document at <code>${clientId}</code>: its name is what <code>${new URL(clientId).host}</code> says.</p>`
+    : html`<p class="client-kind">This app registered itself with lorebook; its name is its own claim, not verified.</p>`;
 }
 
 export function authorizeRefusalPage(error: OAuthError): Page {

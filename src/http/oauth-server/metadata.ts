@@ -2,6 +2,7 @@
 // sits at the root well-known path; the protected-resource metadata (well-known.ts) names this
 // issuer in `authorization_servers`.
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+import { SCOPES } from '../../auth/oauth/scopes.ts';
 
 export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server';
 export const OAUTH_PATHS = {
@@ -26,6 +27,9 @@ export function authorizationServerMetadata(oauth: OAuthServer): Record<string, 
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
     authorization_response_iss_parameter_supported: true,
+    // A client may name itself by the URL of its metadata document instead of registering.
+    client_id_metadata_document_supported: true,
+    scopes_supported: [...SCOPES],
     service_documentation: `${oauth.issuer}/v1/openapi.json`,
   };
 }

@@ -16,6 +16,8 @@ export interface AuthorizationCode {
   redirect_uri: string;
   code_challenge: string;
   resource: string;
+  /** The granted scopes, space-separated (src/auth/oauth/scopes.ts); absent on items stored before scopes = every scope. */
+  scope?: string;
   /** Epoch seconds (TTL). */
   expires_at: number;
   consumed_at?: string;
@@ -45,6 +47,7 @@ export function toAuthCode(item: StoredItem): AuthorizationCode {
     redirect_uri: String(item.redirect_uri),
     code_challenge: String(item.code_challenge),
     resource: String(item.resource),
+    ...(typeof item.scope === 'string' ? { scope: item.scope } : {}),
     expires_at: Number(item.expires_at),
     ...(typeof item.consumed_at === 'string' ? { consumed_at: item.consumed_at } : {}),
   };

@@ -21,6 +21,8 @@ export interface ConsentRequest {
   code_challenge: string;
   resource: string;
   state?: string;
+  /** The granted scopes, space-separated (src/auth/oauth/scopes.ts); absent on items stored before scopes = every scope. */
+  scope?: string;
   created_at: string;
   /** Epoch seconds (TTL). */
   expires_at: number;
@@ -60,6 +62,7 @@ export function toConsent(item: StoredItem): ConsentRequest {
     redirect_uri: String(item.redirect_uri),
     code_challenge: String(item.code_challenge),
     resource: String(item.resource),
+    ...(typeof item.scope === 'string' ? { scope: item.scope } : {}),
     ...(typeof item.state === 'string' ? { state: item.state } : {}),
     created_at: String(item.created_at),
     expires_at: Number(item.expires_at),

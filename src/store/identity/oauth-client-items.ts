@@ -22,6 +22,15 @@ export interface OAuthClient {
   authorized_at?: string;
 }
 
+/**
+ * A client as the authorize, token and revocation steps see it, whichever way it introduced
+ * itself: a registered OAuthClient, or one described by the document at its client_id URL.
+ */
+export type KnownClient = Pick<OAuthClient, 'client_id' | 'client_name' | 'redirect_uris' | 'grant_types'> & {
+  /** Described by the document at its client_id URL, not registered: nothing of it is stored. */
+  metadata_document?: true;
+};
+
 export const oauthClientKey = (clientId: string): ItemKey => ({ PK: `OAUTHCLIENT#${clientId}`, SK: 'META' });
 
 /** Creates the client unless a live one holds the key (a lingering expired item may be replaced). */

@@ -14,6 +14,8 @@ export interface RefreshToken {
   client_id: string;
   client_name: string;
   resource: string;
+  /** The granted scopes, space-separated (src/auth/oauth/scopes.ts); absent on items stored before scopes = every scope. */
+  scope?: string;
   created_at: string;
   /** Epoch seconds (TTL). */
   expires_at: number;
@@ -42,6 +44,7 @@ export function toRefreshToken(item: StoredItem): RefreshToken {
     client_id: String(item.client_id),
     client_name: String(item.client_name),
     resource: String(item.resource),
+    ...(typeof item.scope === 'string' ? { scope: item.scope } : {}),
     created_at: String(item.created_at),
     expires_at: Number(item.expires_at),
     ...(typeof item.rotated_at === 'string' ? { rotated_at: item.rotated_at } : {}),

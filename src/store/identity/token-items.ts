@@ -24,6 +24,8 @@ export interface StoredToken {
   /** OAuth access tokens only: the grant (family) that minted it, and the client it was issued to. */
   grant_id?: string;
   client_id?: string;
+  /** OAuth access tokens only: the granted scopes, space-separated (src/auth/oauth/scopes.ts); absent = every scope. */
+  scope?: string;
 }
 
 const TOKEN_PREFIX = 'TOKEN#';
@@ -44,6 +46,7 @@ function tokenFields(token: StoredToken): Record<string, unknown> {
     ...(token.resource === undefined ? {} : { resource: token.resource }),
     ...(token.grant_id === undefined ? {} : { grant_id: token.grant_id }),
     ...(token.client_id === undefined ? {} : { client_id: token.client_id }),
+    ...(token.scope === undefined ? {} : { scope: token.scope }),
   };
 }
 
@@ -73,6 +76,7 @@ export function toStoredToken(item: StoredItem): StoredToken {
     ...(typeof item.resource === 'string' ? { resource: item.resource } : {}),
     ...(typeof item.grant_id === 'string' ? { grant_id: item.grant_id } : {}),
     ...(typeof item.client_id === 'string' ? { client_id: item.client_id } : {}),
+    ...(typeof item.scope === 'string' ? { scope: item.scope } : {}),
   };
 }
 

@@ -67,6 +67,7 @@ describe('the authorization code flow', () => {
       token_type: 'Bearer',
       expires_in: 3600,
       refresh_token: expect.stringMatching(/^lbr_/),
+      scope: 'lorebook:read lorebook:write',
     });
     const called = await callListNotifications(base(), String(token.json().access_token));
     expect(called.status).toBe(200);

@@ -83,6 +83,7 @@ export interface AuthorizeParams {
   resource?: string;
   state?: string;
   response_type?: string;
+  scope?: string;
 }
 
 export function authorizePath(params: AuthorizeParams): string {
@@ -124,6 +125,7 @@ export async function authorizationCode(
   baseUrl: string,
   person: Person,
   client: Client,
+  extra: Partial<AuthorizeParams> = {},
 ): Promise<{ code: string; pkce: Pkce; location: URL }> {
   const pkce = pkcePair();
   const page = await get(
@@ -134,6 +136,7 @@ export async function authorizationCode(
       code_challenge: pkce.challenge,
       resource: `${baseUrl}/mcp`,
       state: 'st',
+      ...extra,
     }),
     person.cookie,
   );

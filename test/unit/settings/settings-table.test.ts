@@ -103,6 +103,8 @@ describe('the settings table', () => {
       clientSeconds: 15_552_000,
       pendingClientSeconds: 86_400,
       registrationsPerHour: 100,
+      clientMetadataTimeoutMs: 5000,
+      allowPrivateFetch: false,
     });
   });
 
