@@ -13,6 +13,8 @@ export interface AppFixture {
   counter(): RoundTripCounter;
   /** Moves the store clock forward (op expiry, later events). */
   advance(ms: number): void;
+  /** Stops the store clock where it is (advance still moves it): a long test stays in one window. */
+  freeze(): void;
   /** Every item except op records, sorted by key, sets as sorted arrays: the observable state. */
   state(): Promise<StoredState>;
   /** Every item including op records. */
@@ -28,6 +30,7 @@ export function caller(name: string): Caller {
 export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): AppFixture {
   const table = useTestTable(suite);
   let offsetMs = 0;
+  let frozenAt: number | undefined;
   let context: AppContext | undefined;
   let roundTrips: RoundTripCounter | undefined;
   let appClient: DynamoDBDocumentClient | undefined;
@@ -39,7 +42,7 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
     if (context === undefined) {
       appClient = createStoreClient({ endpoint: testEndpoint() });
       context = {
-        store: { client: appClient, tableName: table.tableName, now: () => Date.now() + offsetMs },
+        store: { client: appClient, tableName: table.tableName, now: () => (frozenAt ?? Date.now()) + offsetMs },
         config: { ...DEFAULT_APP_CONFIG, ...config },
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         random: Math.random,
@@ -68,6 +71,9 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
     },
     advance: (ms) => {
       offsetMs += ms;
+    },
+    freeze: () => {
+      frozenAt ??= Date.now();
     },
     allItems,
     state: async () => (await allItems()).filter((item) => !String(item.PK).startsWith('OP#')),
