@@ -27,6 +27,7 @@ export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
 export const MCP_METHOD_ACCESS = {
   initialize: 'anonymous',
   ping: 'anonymous',
+  'server/discover': 'anonymous',
   'tools/list': 'anonymous',
   'tools/call': 'per tool',
   'resources/list': 'anonymous',

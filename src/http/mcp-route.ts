@@ -1,14 +1,24 @@
-// MCP at /mcp: Streamable HTTP, stateless, JSON responses (docs/design.md §6). Each POST gets a new
-// McpServer and transport. The body is read and judged here, before the transport: a batch is
-// refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
-// public one), and the access rule is applied to the one message's method and tool.
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+// MCP at /mcp: both protocol eras on one endpoint, stateless, JSON responses (docs/design.md §6).
+// Each POST gets a new server. The body is read and judged here, before any server runs: a batch
+// is refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
+// public one), a 2026-07-28 request whose envelope or Mcp-* headers the SDK refuses is answered
+// with that refusal, and the access rule is applied to the one message's method and tool. The
+// SDK's handler then serves the request in the era it declares: a 2026-07-28 request (a `_meta`
+// envelope) on the modern path, anything else through the stateless 2025 fallback.
+import {
+  classifyInboundRequest,
+  type InboundClassificationOutcome,
+  type InboundHttpRequest,
+  type InboundLadderRejection,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { admit, type AdmissionDeps } from './admission.ts';
 import { readBodyText } from './body.ts';
+import { serveLegacy, serveModern } from './mcp-eras.ts';
 import { withSkillUpdate } from './mcp-skill-update.ts';
 import type { HttpEnv } from './http-env.ts';
 import {
@@ -67,6 +77,33 @@ function unknownCallError(shape: MessageShape, access: 'unknown_method' | 'unkno
   return jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, `${what} that tools/list names.`);
 }
 
+/** Which era the SDK reads this request as, from the body and the MCP-Protocol-Version / Mcp-* headers. */
+function classified(c: Context<HttpEnv>, message: unknown): InboundClassificationOutcome {
+  const header = (name: string, key: keyof InboundHttpRequest): Partial<InboundHttpRequest> => {
+    const value = c.req.header(name);
+    return value === undefined ? {} : { [key]: value };
+  };
+  return classifyInboundRequest({
+    httpMethod: 'POST',
+    body: message,
+    ...header('mcp-protocol-version', 'protocolVersionHeader'),
+    ...header('mcp-method', 'mcpMethodHeader'),
+    ...header('mcp-name', 'mcpNameHeader'),
+  });
+}
+
+/**
+ * The SDK's own refusal of a 2026-07-28 request: an unsupported revision (-32022 with the
+ * supported list), a malformed envelope (-32602), an Mcp-Method or Mcp-Name header that disagrees
+ * with the body (-32020). 2025-era requests carry no envelope and are never refused this way.
+ */
+function envelopeRefusal(c: Context<HttpEnv>, rejection: InboundLadderRejection, id: unknown): Response {
+  const error = { code: rejection.code, message: rejection.message, ...(rejection.data === undefined ? {} : { data: rejection.data }) };
+  return c.body(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }), rejection.httpStatus as 400, {
+    'Content-Type': 'application/json',
+  });
+}
+
 export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
   app.post(MCP_PATH, async (c) => {
     const text = await readBodyText(c.req.raw);
@@ -89,25 +126,21 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
     }
     const shape = shapeOf(message);
     c.set('rpcId', shape.id);
+    const era = classified(c, message);
     // A message without a method is a response or not JSON-RPC at all: the transport runs
-    // nothing for it (or refuses it), so it needs no token.
-    const access = shape.method === undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
+    // nothing for it (or refuses it), so it needs no token; nor does one the SDK refuses unrun.
+    const access = shape.method === undefined || era.kind === 'reject' ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
     const caller = await admit(c, deps, access !== 'token');
+    if (era.kind === 'reject') return envelopeRefusal(c, era, shape.id);
     // Unknown methods and tools are answered here, before any server exists: what the access
     // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.
     if (shape.id !== undefined && (access === 'unknown_method' || access === 'unknown_tool')) {
       return jsonRpcAnswer(c, 200, unknownCallError(shape, access));
     }
 
-    const server = createMcpServer(deps.ctx, caller, deps.search);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
-      return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
-    } finally {
-      await server.close();
-    }
+    const server = (): Server => createMcpServer(deps.ctx, caller, deps.search);
+    const answer = era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
+    return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
   });
 
   // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).

@@ -3,19 +3,19 @@
 // (code, message, retryable, retry_after_ms), so a client still reads what went wrong and whether
 // to retry. Not found is the spec's -32002 (resource not found), bad input -32602, anything else
 // -32603 with its body (a store_unavailable says retryable: true).
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { isLorebookError, type ErrorBody } from '../../domain/errors.ts';
 
 export const RESOURCE_NOT_FOUND = -32002;
 
 function jsonRpcCodeOf(body: ErrorBody): number {
   if (body.code === 'not_found') return RESOURCE_NOT_FOUND;
-  if (body.code === 'validation_failed' || body.code === 'payload_too_large') return ErrorCode.InvalidParams;
-  return ErrorCode.InternalError;
+  if (body.code === 'validation_failed' || body.code === 'payload_too_large') return ProtocolErrorCode.InvalidParams;
+  return ProtocolErrorCode.InternalError;
 }
 
-export function protocolError(body: ErrorBody): McpError {
-  return new McpError(jsonRpcCodeOf(body), body.message, body);
+export function protocolError(body: ErrorBody): ProtocolError {
+  return new ProtocolError(jsonRpcCodeOf(body), body.message, body);
 }
 
 /** Runs `answer`, turning a LorebookError into its protocol error; anything else stays a bug. */
