@@ -18,7 +18,9 @@ export async function serveLegacy(server: Server, request: Request, message: unk
 
 /** A 2026-07-28 request (a `_meta` envelope, no handshake): server/discover, cache hints, resultType. */
 export async function serveModern(server: () => Server, request: Request, message: unknown): Promise<Response> {
-  const handler = createMcpHandler(server, { legacy: 'reject', responseMode: 'json' });
+  // 'auto' answers one JSON body unless a handler sends a message before its result, which none
+  // does; 'json' would say the same and warn about it on every request.
+  const handler = createMcpHandler(server, { legacy: 'reject', responseMode: 'auto' });
   try {
     return await handler.fetch(request, { parsedBody: message });
   } finally {

@@ -5,19 +5,14 @@
 // with that refusal, and the access rule is applied to the one message's method and tool. The
 // SDK's handler then serves the request in the era it declares: a 2026-07-28 request (a `_meta`
 // envelope) on the modern path, anything else through the stateless 2025 fallback.
-import {
-  classifyInboundRequest,
-  type InboundClassificationOutcome,
-  type InboundHttpRequest,
-  type InboundLadderRejection,
-  type Server,
-} from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
-import { createMcpServer } from '../mcp/server.ts';
+import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
 import { admit, type AdmissionDeps } from './admission.ts';
 import { readBodyText } from './body.ts';
+import { eraOf, eraRefusal } from './mcp-era-gate.ts';
 import { serveLegacy, serveModern } from './mcp-eras.ts';
 import { withSkillUpdate } from './mcp-skill-update.ts';
 import type { HttpEnv } from './http-env.ts';
@@ -55,7 +50,7 @@ function shapeOf(message: unknown): MessageShape {
 
 const jsonRpcAnswer = (
   c: Context<HttpEnv>,
-  status: 200 | 400 | 405,
+  status: 200 | 400 | 405 | 406 | 415,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Response => c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
@@ -75,33 +70,6 @@ function unknownCallError(shape: MessageShape, access: 'unknown_method' | 'unkno
   const what =
     shape.toolName === undefined ? 'tools/call needs params.name, a tool' : `Unknown tool ${echoed(shape.toolName)}: call a tool`;
   return jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, `${what} that tools/list names.`);
-}
-
-/** Which era the SDK reads this request as, from the body and the MCP-Protocol-Version / Mcp-* headers. */
-function classified(c: Context<HttpEnv>, message: unknown): InboundClassificationOutcome {
-  const header = (name: string, key: keyof InboundHttpRequest): Partial<InboundHttpRequest> => {
-    const value = c.req.header(name);
-    return value === undefined ? {} : { [key]: value };
-  };
-  return classifyInboundRequest({
-    httpMethod: 'POST',
-    body: message,
-    ...header('mcp-protocol-version', 'protocolVersionHeader'),
-    ...header('mcp-method', 'mcpMethodHeader'),
-    ...header('mcp-name', 'mcpNameHeader'),
-  });
-}
-
-/**
- * The SDK's own refusal of a 2026-07-28 request: an unsupported revision (-32022 with the
- * supported list), a malformed envelope (-32602), an Mcp-Method or Mcp-Name header that disagrees
- * with the body (-32020). 2025-era requests carry no envelope and are never refused this way.
- */
-function envelopeRefusal(c: Context<HttpEnv>, rejection: InboundLadderRejection, id: unknown): Response {
-  const error = { code: rejection.code, message: rejection.message, ...(rejection.data === undefined ? {} : { data: rejection.data }) };
-  return c.body(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }), rejection.httpStatus as 400, {
-    'Content-Type': 'application/json',
-  });
 }
 
 export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
@@ -126,12 +94,13 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
     }
     const shape = shapeOf(message);
     c.set('rpcId', shape.id);
-    const era = classified(c, message);
+    const era = eraOf(c.req.raw.headers, message);
+    const refusal = eraRefusal(era, shape.id, MODERN_PROTOCOL_VERSIONS);
     // A message without a method is a response or not JSON-RPC at all: the transport runs
-    // nothing for it (or refuses it), so it needs no token; nor does one the SDK refuses unrun.
-    const access = shape.method === undefined || era.kind === 'reject' ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
+    // nothing for it (or refuses it), so it needs no token; nor does one refused for its era.
+    const access = shape.method === undefined || refusal !== undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
     const caller = await admit(c, deps, access !== 'token');
-    if (era.kind === 'reject') return envelopeRefusal(c, era, shape.id);
+    if (refusal !== undefined) return jsonRpcAnswer(c, refusal.status, refusal.body);
     // Unknown methods and tools are answered here, before any server exists: what the access
     // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.
     if (shape.id !== undefined && (access === 'unknown_method' || access === 'unknown_tool')) {

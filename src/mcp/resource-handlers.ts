@@ -29,17 +29,24 @@ async function listResources(ctx: AppContext, cursor: string | undefined): Promi
   };
 }
 
-async function readResource(ctx: AppContext, uri: string): Promise<ReadResourceResult> {
+/**
+ * `cacheScope`/`ttlMs` on a result the handler builds are sent as they are, in either era; the SDK
+ * adds the server-wide hints only to 2026-07-28 answers. So a story's own, shorter hint is set only
+ * for a request that carried the 2026-07-28 envelope: 2025-era answers keep their old shape.
+ */
+async function readResource(ctx: AppContext, uri: string, modern: boolean): Promise<ReadResourceResult> {
   refuseLongUri(uri);
   const fixed = FIXED_BY_URI.get(uri);
   if (fixed !== undefined) return { contents: [{ uri, mimeType: fixed.mimeType as string, text: fixed.text() }] };
   // A story moves with its author (the server-wide hint is for the fixed resources).
-  if (uri.startsWith(STORY_URI_PREFIX)) return { contents: [await readStoryMarkdown(ctx, uri)], ...MOVES_WITH_STORIES };
+  if (uri.startsWith(STORY_URI_PREFIX)) return { contents: [await readStoryMarkdown(ctx, uri)], ...(modern ? MOVES_WITH_STORIES : {}) };
   throw unknownResource(uri);
 }
 
 export function serveResources(server: Server, ctx: AppContext): void {
   server.setRequestHandler('resources/list', (request) => answeredOrRefused(() => listResources(ctx, request.params?.cursor)));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [STORY_TEMPLATE] }));
-  server.setRequestHandler('resources/read', (request) => answeredOrRefused(() => readResource(ctx, request.params.uri)));
+  server.setRequestHandler('resources/read', (request, handling) =>
+    answeredOrRefused(() => readResource(ctx, request.params.uri, handling.mcpReq.envelope !== undefined)),
+  );
 }

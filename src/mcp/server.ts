@@ -40,8 +40,8 @@ const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
  * request) first, then the SDK's 2025-era list, which `initialize` negotiates from. The SDK's
  * default list holds the 2025 era only, so the modern revision is named here.
  */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
-export const PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+export const PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** One server for either era: the SDK's codec shapes each answer for the era the request declared. */
 export function createMcpServer(ctx: AppContext, caller: Caller | undefined, search: StorySearch): Server {
