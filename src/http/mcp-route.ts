@@ -50,7 +50,7 @@ function shapeOf(message: unknown): MessageShape {
 
 const jsonRpcAnswer = (
   c: Context<HttpEnv>,
-  status: 200 | 400 | 405 | 406 | 415,
+  status: 200 | 400 | 404 | 405 | 406 | 415,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Response => c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
@@ -104,7 +104,10 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
     // Unknown methods and tools are answered here, before any server exists: what the access
     // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.
     if (shape.id !== undefined && (access === 'unknown_method' || access === 'unknown_tool')) {
-      return jsonRpcAnswer(c, 200, unknownCallError(shape, access));
+      // 2026-07-28 over HTTP: an unknown method is also a 404 (the spec's MUST); an unknown tool
+      // stays an in-band 200, and the 2025 era answers both in-band as it always has.
+      const status = access === 'unknown_method' && era.kind === 'modern' ? 404 : 200;
+      return jsonRpcAnswer(c, status, unknownCallError(shape, access));
     }
 
     const server = (): Server => createMcpServer(deps.ctx, caller, deps.search);

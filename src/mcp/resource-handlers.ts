@@ -47,6 +47,7 @@ export function serveResources(server: Server, ctx: AppContext): void {
   server.setRequestHandler('resources/list', (request) => answeredOrRefused(() => listResources(ctx, request.params?.cursor)));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [STORY_TEMPLATE] }));
   server.setRequestHandler('resources/read', (request, handling) =>
-    answeredOrRefused(() => readResource(ctx, request.params.uri, handling.mcpReq.envelope !== undefined)),
+    // A URI that reaches not-found is at most MAX_RESOURCE_URI_CHARS long: a longer one is refused as bad input first.
+    answeredOrRefused(() => readResource(ctx, request.params.uri, handling.mcpReq.envelope !== undefined), { uri: request.params.uri }),
   );
 }

@@ -120,9 +120,26 @@ describe('2026-07-28: discovery and the envelope', () => {
     expect(body?.result?._meta?.[SKILL_UPDATE_META_KEY]).toMatchObject({ url: `${server.baseUrl()}/skill.md` });
   });
 
-  it('an unknown method is -32601 and an unknown tool -32602, anonymously, in this era too', async () => {
-    expect((await modern({ method: 'logging/setLevel', params: { level: 'info' } })).body?.error?.code).toBe(-32601);
-    expect((await modern({ method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } })).body?.error?.code).toBe(-32602);
+  it('an unknown method is -32601 with HTTP 404 and an unknown tool -32602 in-band, anonymously, in this era too', async () => {
+    const method = await modern({ method: 'logging/setLevel', params: { level: 'info' } });
+    expect([method.status, method.body?.error?.code]).toEqual([404, -32601]);
+    const tool = await modern({ method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+    expect([tool.status, tool.body?.error?.code]).toEqual([200, -32602]);
+  });
+});
+
+describe('resource not found, both eras', () => {
+  it('names the uri it could not find in data (SEP-2164), beside the typed body, as -32602 in both eras', async () => {
+    const uri = 'lorebook://story/2026-01-01-nothing-here';
+    const modernMiss = await modern({ method: 'resources/read', params: { uri } });
+    expect(modernMiss.body?.error?.code).toBe(-32602);
+    expect(modernMiss.body?.error?.data).toMatchObject({ uri, code: 'not_found', retryable: false });
+    const legacyMiss = await (await server.mcp()).readResource({ uri }).then(
+      () => undefined,
+      (error: { code: number; data: unknown }) => error,
+    );
+    expect(legacyMiss?.code).toBe(-32602);
+    expect(legacyMiss?.data).toMatchObject({ uri, code: 'not_found' });
   });
 });
 
