@@ -1,11 +1,14 @@
-// The MCP server: one per request (stateless), for one caller. It lists the tools of ./tools and
-// calls them, and serves the resources (./resource-handlers.ts), prompts and completions
-// (./prompt-handlers.ts). A refusal is a tool result with isError, the typed error in structuredContent and
-// as JSON text (docs/design.md §5): never a JSON-RPC error, which SDK clients throw away.
+// The MCP server: one per request (stateless), for one caller, in either protocol era — the SDK's
+// codec shapes each answer for the era the request declared (2026-07-28 gets resultType, the
+// cache fields and serverInfo in _meta; 2025 answers stay as they were). It lists the tools of
+// ./tools and calls them, and serves the resources (./resource-handlers.ts), prompts and
+// completions (./prompt-handlers.ts). A refusal is a tool result with isError, the typed error in
+// structuredContent and as JSON text (docs/design.md §5): never a JSON-RPC error, which SDK
+// clients throw away.
 //
-// @NOTE tools are served through the low-level handlers of McpServer's Server rather than
-// registerTool: registerTool validates arguments itself and turns a bad one into an untyped text
-// message, while our use cases answer a typed validation_failed naming each field.
+// @NOTE tools are served through the SDK's low-level Server rather than McpServer's registerTool:
+// registerTool validates arguments itself and turns a bad one into an untyped text message, while
+// our use cases answer a typed validation_failed naming each field.
 import {
   type CallToolResult,
   ProtocolError,
@@ -43,7 +46,6 @@ const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 export const PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
 
-/** One server for either era: the SDK's codec shapes each answer for the era the request declared. */
 export function createMcpServer(ctx: AppContext, caller: Caller | undefined, search: StorySearch): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
