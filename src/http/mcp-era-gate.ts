@@ -38,12 +38,13 @@ const refusal = (status: number, id: unknown, error: { code: number; message: st
 });
 
 /**
- * A 2026-07-28 request the SDK refuses unrun — a malformed envelope (-32602), an Mcp-Method or
- * Mcp-Name header that disagrees with the body (-32020) — or one naming a modern revision not in
- * `served`: UnsupportedProtocolVersion (-32022) with the supported list. The SDK's handler
- * answers the last one too, but only after the access rule would have asked for a token; answered
- * here, a client learns which revision to speak before anything else. 2025-era requests carry no
- * envelope and are never refused here.
+ * A 2026-07-28 request the SDK's classification refuses unrun — a malformed envelope (-32602), an
+ * Mcp-Method or MCP-Protocol-Version header that disagrees with the body (-32020) — or one naming
+ * a modern revision not in `served`: UnsupportedProtocolVersion (-32022) with the supported list.
+ * The SDK's handler answers the last one too, but only after the access rule would have asked for
+ * a token; answered here, a client learns which revision to speak before anything else. (Mcp-Name
+ * and missing headers are checked inside the SDK's handler, before anything runs.) 2025-era
+ * requests carry no envelope and are never refused here.
  */
 export function eraRefusal(era: InboundClassificationOutcome, id: unknown, served: readonly string[]): EraRefusal | undefined {
   if (era.kind === 'reject') return refusal(era.httpStatus, id, era);

@@ -1,8 +1,8 @@
 // MCP at /mcp: both protocol eras on one endpoint, stateless, JSON responses (docs/design.md §6).
 // Each POST gets a new server. The body is read and judged here, before any server runs: a batch
 // is refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
-// public one), a 2026-07-28 request whose envelope or Mcp-* headers the SDK refuses is answered
-// with that refusal, and the access rule is applied to the one message's method and tool. The
+// public one), a 2026-07-28 request whose envelope or revision the SDK's classification refuses
+// (or lorebook does not serve) is answered with that refusal, and the access rule is applied to the one message's method and tool. The
 // SDK's handler then serves the request in the era it declares: a 2026-07-28 request (a `_meta`
 // envelope) on the modern path, anything else through the stateless 2025 fallback.
 import type { Server } from '@modelcontextprotocol/server';

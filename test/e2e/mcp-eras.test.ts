@@ -87,6 +87,7 @@ describe('2026-07-28: discovery and the envelope', () => {
     expect(status).toBe(400);
     expect(body?.error?.code).toBe(-32022);
     expect(body?.error?.data).toEqual({ supported: [MODERN], requested: '2099-01-01' });
+    server.search().invalidate();
     const search = await modern({ method: 'tools/call', params: { name: 'search_stories', arguments: { query: 'Never published' } } });
     expect((search.body?.result?.structuredContent as { total: number }).total).toBe(0);
   });
@@ -104,6 +105,21 @@ describe('2026-07-28: discovery and the envelope', () => {
       expect(body?.result).toBeUndefined();
     },
   );
+
+  it('a write whose Mcp-Name names another tool is -32020 and publishes nothing', async () => {
+    const { token } = await server.token('era-mismatch');
+    const markdown = storyTitled('Mismatched header never published');
+    const { status, body } = await modern({
+      method: 'tools/call',
+      params: { name: 'publish_story', arguments: { markdown } },
+      headers: { 'Mcp-Name': 'search_stories' },
+      token,
+    });
+    expect([status, body?.error?.code]).toEqual([400, -32020]);
+    server.search().invalidate();
+    const search = await modern({ method: 'tools/call', params: { name: 'search_stories', arguments: { query: 'Mismatched header' } } });
+    expect((search.body?.result?.structuredContent as { total: number }).total).toBe(0);
+  });
 
   it('a missing Mcp-Name on a named call is refused as a header mismatch too', async () => {
     const { body } = await modern({
