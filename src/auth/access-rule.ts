@@ -48,6 +48,7 @@ export function scopeNeeded(call: { mcpTool: string } | { httpMethod: string }):
 export const MCP_METHOD_ACCESS = {
   initialize: 'anonymous',
   ping: 'anonymous',
+  'server/discover': 'anonymous',
   'tools/list': 'anonymous',
   'tools/call': 'per tool',
   'resources/list': 'anonymous',

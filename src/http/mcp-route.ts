@@ -1,14 +1,19 @@
-// MCP at /mcp: Streamable HTTP, stateless, JSON responses (docs/design.md §6). Each POST gets a new
-// McpServer and transport. The body is read and judged here, before the transport: a batch is
-// refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
-// public one), and the access rule is applied to the one message's method and tool.
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+// MCP at /mcp: both protocol eras on one endpoint, stateless, JSON responses (docs/design.md §6).
+// Each POST gets a new server. The body is read and judged here, before any server runs: a batch
+// is refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
+// public one), a 2026-07-28 request whose envelope or revision the SDK's classification refuses
+// (or lorebook does not serve) is answered with that refusal, and the access rule is applied to the one message's method and tool. The
+// SDK's handler then serves the request in the era it declares: a 2026-07-28 request (a `_meta`
+// envelope) on the modern path, anything else through the stateless 2025 fallback.
+import type { Server } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
-import { createMcpServer } from '../mcp/server.ts';
+import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
 import { admit, type AdmissionDeps } from './admission.ts';
 import { readBodyText } from './body.ts';
+import { eraOf, eraRefusal } from './mcp-era-gate.ts';
+import { serveLegacy, serveModern } from './mcp-eras.ts';
 import { withSkillUpdate } from './mcp-skill-update.ts';
 import type { HttpEnv } from './http-env.ts';
 import {
@@ -45,7 +50,7 @@ function shapeOf(message: unknown): MessageShape {
 
 const jsonRpcAnswer = (
   c: Context<HttpEnv>,
-  status: 200 | 400 | 405,
+  status: 200 | 400 | 404 | 405 | 406 | 415,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Response => c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
@@ -89,25 +94,25 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
     }
     const shape = shapeOf(message);
     c.set('rpcId', shape.id);
+    const era = eraOf(c.req.raw.headers, message);
+    const refusal = eraRefusal(era, shape.id, MODERN_PROTOCOL_VERSIONS);
     // A message without a method is a response or not JSON-RPC at all: the transport runs
-    // nothing for it (or refuses it), so it needs no token.
-    const access = shape.method === undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
+    // nothing for it (or refuses it), so it needs no token; nor does one refused for its era.
+    const access = shape.method === undefined || refusal !== undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
     const caller = await admit(c, deps, access !== 'token');
+    if (refusal !== undefined) return jsonRpcAnswer(c, refusal.status, refusal.body);
     // Unknown methods and tools are answered here, before any server exists: what the access
     // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.
     if (shape.id !== undefined && (access === 'unknown_method' || access === 'unknown_tool')) {
-      return jsonRpcAnswer(c, 200, unknownCallError(shape, access));
+      // 2026-07-28 over HTTP: an unknown method is also a 404 (the spec's MUST); an unknown tool
+      // stays an in-band 200, and the 2025 era answers both in-band as it always has.
+      const status = access === 'unknown_method' && era.kind === 'modern' ? 404 : 200;
+      return jsonRpcAnswer(c, status, unknownCallError(shape, access));
     }
 
-    const server = createMcpServer(deps.ctx, caller, deps.search);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
-      return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
-    } finally {
-      await server.close();
-    }
+    const server = (): Server => createMcpServer(deps.ctx, caller, deps.search);
+    const answer = era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
+    return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
   });
 
   // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).

@@ -2,15 +2,8 @@
 // get_story (not found, bad slug) through the protocol error of ./resources/protocol-error.ts.
 // Completion suggests public slugs for every `slug` argument (the prompts' and the story
 // template's); for any other argument it has nothing to suggest and says so with no values.
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  type CompleteRequest,
-  type CompleteResult,
-  type Prompt,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
+import type { CompleteRequest, CompleteResult, Prompt } from '@modelcontextprotocol/server';
 import type { Caller } from '../app/app-context.ts';
 import { LorebookError } from '../domain/errors.ts';
 import { PROMPTS } from './prompts/index.ts';
@@ -41,15 +34,15 @@ function asksForSlug({ ref, argument }: CompleteRequest['params']): boolean {
 const NOTHING_TO_COMPLETE: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
 
 export function servePrompts(server: Server, deps: ToolDeps, caller: Caller | undefined): void {
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS.map(listed) }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS.map(listed) }));
+  server.setRequestHandler('prompts/get', (request) =>
     answeredOrRefused(async () => {
       const prompt = promptNamed(request.params.name);
       return { description: prompt.description, messages: await prompt.messages(deps, caller, request.params.arguments ?? {}) };
     }),
   );
-  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+  server.setRequestHandler('completion/complete', async (request) => {
     if (!asksForSlug(request.params)) return NOTHING_TO_COMPLETE;
-    return { completion: await deps.search.completeSlug(request.params.argument.value) };
+    return { completion: { ...(await deps.search.completeSlug(request.params.argument.value)) } };
   });
 }

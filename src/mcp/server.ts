@@ -1,24 +1,27 @@
-// The MCP server: one per request (stateless), for one caller. It lists the tools of ./tools and
-// calls them, and serves the resources (./resource-handlers.ts), prompts and completions
-// (./prompt-handlers.ts). A refusal is a tool result with isError, the typed error in structuredContent and
-// as JSON text (docs/design.md §5): never a JSON-RPC error, which SDK clients throw away.
+// The MCP server: one per request (stateless), for one caller, in either protocol era — the SDK's
+// codec shapes each answer for the era the request declared (2026-07-28 gets resultType, the
+// cache fields and serverInfo in _meta; 2025 answers stay as they were). It lists the tools of
+// ./tools and calls them, and serves the resources (./resource-handlers.ts), prompts and
+// completions (./prompt-handlers.ts). A refusal is a tool result with isError, the typed error in
+// structuredContent and as JSON text (docs/design.md §5): never a JSON-RPC error, which SDK
+// clients throw away.
 //
-// @NOTE tools are served through the low-level handlers of McpServer's Server rather than
-// registerTool: registerTool validates arguments itself and turns a bad one into an untyped text
-// message, while our use cases answer a typed validation_failed naming each field.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// @NOTE tools are served through the SDK's low-level Server rather than McpServer's registerTool:
+// registerTool validates arguments itself and turns a bad one into an untyped text message, while
+// our use cases answer a typed validation_failed naming each field.
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
   type CallToolResult,
+  ProtocolError,
+  ProtocolErrorCode,
   type ResourceLink,
+  Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { isLorebookError, type ErrorBody } from '../domain/errors.ts';
+import { CACHE_HINTS } from './cache-hints.ts';
 import { servePrompts } from './prompt-handlers.ts';
 import { serveResources } from './resource-handlers.ts';
 import { toolListing } from './tool-listing.ts';
@@ -35,36 +38,48 @@ const INSTRUCTIONS = [
 
 const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
-export function createMcpServer(ctx: AppContext, caller: Caller | undefined, search: StorySearch): McpServer {
-  const mcp = new McpServer(SERVER_INFO, {
+/**
+ * The revisions served: 2026-07-28 (negotiated by server/discover, a `_meta` envelope on every
+ * request) first, then the SDK's 2025-era list, which `initialize` negotiates from. The SDK's
+ * default list holds the 2025 era only, so the modern revision is named here.
+ */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+export const PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+export function createMcpServer(ctx: AppContext, caller: Caller | undefined, search: StorySearch): Server {
+  const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
     instructions: INSTRUCTIONS,
+    supportedProtocolVersions: [...PROTOCOL_VERSIONS],
+    cacheHints: CACHE_HINTS,
   });
   const deps = { ctx, search };
-  serveResources(mcp.server, ctx);
-  servePrompts(mcp.server, deps, caller);
+  serveResources(server, ctx);
+  servePrompts(server, deps, caller);
 
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
+  server.setRequestHandler('tools/list', () => ({ tools: listedTools() }));
 
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
     // An unknown tool is a protocol error (MCP spec): the client asked for something not listed.
     if (tool === undefined)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". tools/list names the tools.`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". tools/list names the tools.`);
+    let result: CallToolResult;
     try {
       const outcome = await tool.run(deps, caller, request.params.arguments ?? {});
-      return toolAnswer(outcome, tool.links?.(outcome));
+      result = toolAnswer(outcome, tool.links?.(outcome));
     } catch (error) {
-      if (isLorebookError(error)) return toolRefusal(error.toBody());
-      throw error;
+      if (!isLorebookError(error)) throw error;
+      result = toolRefusal(error.toBody());
     }
+    return server.projectCallToolResult(result, listedTools().find((listed) => listed.name === tool.name)?.outputSchema);
   });
 
-  return mcp;
+  return server;
 }
 
 let listing: Tool[] | undefined;
-/** JSON Schemas are generated once per process: the tools never change while it runs. */
+/** JSON Schemas are generated once per process: the tools never change while it runs. Their order is TOOLS', the same on every call. */
 function listedTools(): Tool[] {
   listing ??= TOOLS.map(toolListing);
   return listing;

@@ -1,6 +1,6 @@
 // How a story is named as an MCP resource, lorebook://story/{slug}: its URI, its resources/list
 // entry and the resource_link that get_story and search_stories results carry to it.
-import type { Resource, ResourceLink } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource, ResourceLink } from '@modelcontextprotocol/server';
 import type { StorySummary } from '../app/contract/story-shapes.ts';
 
 export const STORY_URI_PREFIX = 'lorebook://story/';

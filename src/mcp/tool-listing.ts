@@ -1,5 +1,5 @@
 // How a tool appears in tools/list.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../app/contract/json-schema.ts';
 import { errorBodySchema } from '../domain/errors.ts';

@@ -2,7 +2,7 @@
 // schemas, from src/app), a title and a description written for the model, honest annotations,
 // and `run`, which calls the use case. Tools know nothing of HTTP; the server (server.ts) lists
 // and calls them.
-import type { ResourceLink, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceLink, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';

@@ -112,29 +112,29 @@ describe('resources', () => {
     expect(contents).toEqual([{ uri: `lorebook://story/${slug}`, mimeType: 'text/markdown', text: story.markdown }]);
   });
 
-  it('a hidden, a private and an unknown story answer resource-not-found (-32002) alike, even with the author’s token', async () => {
+  it('a hidden, a private and an unknown story answer resource-not-found (-32602, data.code not_found, data.uri) alike, even with the author’s token', async () => {
     const authorToken = (await server.token('resources-author')).token;
     for (const client of [await server.mcp(), await server.mcp(authorToken)]) {
       for (const slug of [hiddenSlug, privateSlug, '2026-01-01-nothing-here']) {
         const error = await protocolErrorOf(client.readResource({ uri: `lorebook://story/${slug}` }));
-        expect(error.code, slug).toBe(-32002);
-        expect(error.data, slug).toMatchObject({ code: 'not_found', retryable: false });
+        expect(error.code, slug).toBe(-32602);
+        expect(error.data, slug).toMatchObject({ code: 'not_found', retryable: false, uri: `lorebook://story/${slug}` });
       }
     }
   });
 
   it.each([
-    ['a path escape', 'lorebook://story/../../etc/passwd', -32602],
-    ['an encoded NUL', 'lorebook://story/2026-10-14-a%00b', -32602],
-    ['a 10 KB slug', `lorebook://story/${'a'.repeat(10_000)}`, -32602],
-    ['another scheme', 'file:///etc/passwd', -32002],
-    ['an unknown lorebook resource', 'lorebook://secrets', -32002],
+    ['a path escape', 'lorebook://story/../../etc/passwd', 'validation_failed'],
+    ['an encoded NUL', 'lorebook://story/2026-10-14-a%00b', 'validation_failed'],
+    ['a 10 KB slug', `lorebook://story/${'a'.repeat(10_000)}`, 'validation_failed'],
+    ['another scheme', 'file:///etc/passwd', 'not_found'],
+    ['an unknown lorebook resource', 'lorebook://secrets', 'not_found'],
   ])('%s in resources/read is a typed error and reads nothing', async (_what, uri, code) => {
     const before = await observable();
     const error = await protocolErrorOf((await server.mcp()).readResource({ uri }));
-    expect(error.code).toBe(code);
+    expect(error.code).toBe(-32602);
     expect(error.data).toMatchObject({
-      code: code === -32002 ? 'not_found' : 'validation_failed',
+      code,
       message: expect.any(String),
       retryable: false,
     });
@@ -209,7 +209,7 @@ describe('prompts', () => {
   it('a prompt for a hidden story is not found, one without its slug or an unknown prompt is -32602, each typed', async () => {
     const client = await server.mcp();
     const hidden = await protocolErrorOf(client.getPrompt({ name: 'check_story', arguments: { slug: hiddenSlug } }));
-    expect([hidden.code, (hidden.data as { code: string }).code]).toEqual([-32002, 'not_found']);
+    expect([hidden.code, (hidden.data as { code: string }).code]).toEqual([-32602, 'not_found']);
     const missing = await protocolErrorOf(client.getPrompt({ name: 'reproduce_story', arguments: {} }));
     expect(missing.code).toBe(-32602);
     expect(missing.data).toMatchObject({ code: 'validation_failed', details: { fields: { slug: expect.any(String) } } });

@@ -1,14 +1,17 @@
 // Third-party clients against `npm start`, as a newcomer would run it: the MCP inspector CLI
 // lists the tools and calls a read and a write tool with a token from `npm run token`, then the
-// MCP conformance suite runs its server scenarios against a baseline of the ones that do not
-// apply (test/third-party/conformance-baseline.yml). Ctrl-C (SIGINT to the process group) must
-// stop `npm start` cleanly. Run: npm run test:third-party
+// MCP conformance suite runs the server scenarios each protocol revision requires
+// (`--requirements 2025-11-25` and `2026-07-28`, each against its baseline of what does not apply,
+// test/third-party/conformance-<revision>.yml) and its authorization-server scenarios
+// (conformance-authorization.yml, judged by ./authorization-baseline.ts). Ctrl-C (SIGINT to the
+// process group) must stop `npm start` cleanly. Run: npm run test:third-party
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { judge, readBaseline, readResults } from './authorization-baseline.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const results: Array<{ name: string; ok: boolean; detail?: string }> = [];
@@ -140,26 +143,42 @@ try {
     refused.code !== 0 && /401|unauthenticated/.test(refused.stdout + refused.stderr),
   );
 
-  const conformance = await run(
-    process.execPath,
-    [
-      join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'),
-      'server',
-      '--url',
-      url,
-      '--expected-failures',
-      join(root, 'test/third-party/conformance-baseline.yml'),
-      '-o',
-      join(scratch, 'conformance'),
-    ],
-    { timeoutMs: 300_000 },
-  );
-  const summary = conformance.stdout.slice(conformance.stdout.indexOf('=== SUMMARY ==='));
-  process.stdout.write(`${summary}\n`);
+  const suite = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+  for (const revision of ['2025-11-25', '2026-07-28']) {
+    const conformance = await run(
+      process.execPath,
+      [
+        suite,
+        'server',
+        '--url',
+        url,
+        '--requirements',
+        revision,
+        '--expected-failures',
+        join(root, `test/third-party/conformance-${revision}.yml`),
+        '-o',
+        join(scratch, `conformance-${revision}`),
+      ],
+      { timeoutMs: 300_000 },
+    );
+    process.stdout.write(`${conformance.stdout.slice(conformance.stdout.indexOf('=== SUMMARY ==='))}\n`);
+    check(
+      `MCP conformance --requirements ${revision}: every scenario passes or is in its baseline, and no baseline entry passes`,
+      conformance.code === 0,
+      conformance.code === 0 ? undefined : conformance.stderr.slice(0, 500),
+    );
+  }
+
+  const authorizationDir = join(scratch, 'conformance-authorization');
+  const authorization = await run(process.execPath, [suite, 'authorization', '--url', `http://127.0.0.1:${port}`, '-o', authorizationDir], {
+    timeoutMs: 120_000,
+  });
+  process.stdout.write(`${authorization.stdout.slice(authorization.stdout.indexOf('=== SUMMARY ==='))}\n`);
+  const judged = judge(readResults(authorizationDir), readBaseline(join(root, 'test/third-party/conformance-authorization.yml')));
   check(
-    'MCP conformance suite: every scenario passes or is in the baseline',
-    conformance.code === 0,
-    conformance.code === 0 ? undefined : conformance.stderr.slice(0, 500),
+    'MCP conformance authorization: every check passes or is in its baseline, and no baseline entry passes',
+    judged.unexpected.length === 0 && judged.stale.length === 0,
+    `unexpected: ${judged.unexpected.join(', ') || 'none'}; stale: ${judged.stale.join(', ') || 'none'}`,
   );
 } catch (error) {
   check('npm start serves', false, (error as Error).message);

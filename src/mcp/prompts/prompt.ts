@@ -1,7 +1,7 @@
 // What a lorebook MCP prompt is: a name, a description for the person choosing it, its arguments,
 // and the messages it expands to for one caller. Prompts run under the same access rule as the
 // read tools (anonymous); one that names a story reads it through get_story's query.
-import type { Prompt, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, PromptMessage } from '@modelcontextprotocol/server';
 import type { Caller } from '../../app/app-context.ts';
 import type { ToolDeps } from '../tool.ts';
 

@@ -1,6 +1,6 @@
 // The `slug` argument of reproduce_story and check_story, and the story it names embedded as a
 // resource (lorebook://story/{slug}), read as get_story reads it for this caller.
-import type { PromptArgument, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { PromptArgument, PromptMessage } from '@modelcontextprotocol/server';
 import type { Caller } from '../../app/app-context.ts';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import { getStory } from '../../app/queries/get-story.ts';

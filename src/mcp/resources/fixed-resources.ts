@@ -1,6 +1,6 @@
 // The resources every lorebook serves, whatever stories it holds: listed first in resources/list.
 // Each text is generated once per process from code (it cannot change while the process runs).
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/server';
 import { storyFormatReference } from '../../domain/story/story-format-reference.ts';
 import { accessTable } from './access-table.ts';
 import { guide } from './guide.ts';

@@ -1,7 +1,7 @@
 // lorebook://story/{slug}: a public story's markdown, as /s/{slug}.md serves it. It is read through
 // get_story's own query as an anonymous caller, so a private or hidden story is not_found here
 // exactly as it is to get_story without a token — even to its author, like the pages.
-import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { AppContext } from '../../app/app-context.ts';
 import { getStory } from '../../app/queries/get-story.ts';
 import { LorebookError, validationFailed } from '../../domain/errors.ts';
@@ -11,7 +11,7 @@ import { STORY_MIME_TYPE, STORY_URI_PREFIX } from '../story-link.ts';
 /** Far above any slug (a date and at most 60 characters): a longer URI is refused unread. */
 export const MAX_RESOURCE_URI_CHARS = 256;
 
-export const STORY_TEMPLATE: ResourceTemplate = {
+export const STORY_TEMPLATE: ResourceTemplateType = {
   uriTemplate: `${STORY_URI_PREFIX}{slug}`,
   name: 'story',
   title: 'A story',

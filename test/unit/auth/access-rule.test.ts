@@ -36,6 +36,7 @@ describe('MCP access rule', () => {
   it.each([
     'initialize',
     'ping',
+    'server/discover',
     'tools/list',
     'resources/list',
     'resources/read',
@@ -60,6 +61,7 @@ describe('MCP access rule', () => {
         'prompts/list',
         'resources/list',
         'resources/read',
+        'server/discover',
         'resources/templates/list',
         'tools/call',
         'tools/list',
