@@ -1,14 +1,13 @@
 // Who may make this call, and whether they have budget left: the access rule (src/auth/access-rule.ts),
 // the token's scope (src/auth/oauth/scopes.ts) and the rate limit, applied before anything runs,
 // for MCP and /v1 alike.
-import type { Context, Next } from 'hono';
+import type { Context } from 'hono';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import { authenticate } from '../app/oauth-server/authenticate.ts';
 import { accountRateSubject, consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../app/rate-limit.ts';
 import { scopeNeeded } from '../auth/access-rule.ts';
 import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';
-import { readBodyText } from './body.ts';
 import type { HttpEnv } from './http-env.ts';
 
 export type ClientAddress = (c: Context<HttpEnv>) => string | undefined;
@@ -34,7 +33,7 @@ export function resourceOf(baseUrl: string | undefined, path: string): string | 
  * its IP too, so guessing tokens runs into the anonymous budget. The RateLimit headers go on
  * every answer.
  */
-export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean): Promise<Caller | undefined> {
+export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean, mcpTool?: string): Promise<Caller | undefined> {
   let caller: Caller | undefined;
   try {
     caller = await authenticate(deps.ctx, c.req.header('authorization'), resourceOf(deps.baseUrl, c.req.path));
@@ -45,15 +44,14 @@ export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous:
   }
   await countCall(c, deps, caller);
   // After counting: a call refused for its scope spends the account's budget, like any other call it makes.
-  if (caller !== undefined && !anonymous) requireScope(caller, neededScope(c));
+  if (caller !== undefined && !anonymous) requireScope(caller, neededScope(c, mcpTool));
   c.set('caller', caller);
   return caller;
 }
 
-/** On /mcp the tool decides (noteMcpTool); on /v1 the HTTP method does. */
-function neededScope(c: Context<HttpEnv>): Scope {
-  const tool = c.get('mcpTool');
-  return tool === undefined ? scopeNeeded({ httpMethod: c.req.method }) : scopeNeeded({ mcpTool: tool });
+/** On /mcp the tool the route read from the message decides; on /v1 the HTTP method does. */
+function neededScope(c: Context<HttpEnv>, mcpTool: string | undefined): Scope {
+  return mcpTool === undefined ? scopeNeeded({ httpMethod: c.req.method }) : scopeNeeded({ mcpTool });
 }
 
 /** A live token without the scope the call needs: 403 insufficient_scope, which the renderer turns into a step-up challenge. */
@@ -66,30 +64,6 @@ function requireScope(caller: Caller, needed: Scope): void {
     `This token may do ${held.join(', ') || 'nothing'}; this call needs ${needed}. Authorize again asking for scope "${wanted.join(' ')}" (the WWW-Authenticate header says the same) and retry with the new token.`,
     { details: { reason: 'insufficient_scope', needed, held: [...held], scope: wanted.join(' ') } },
   );
-}
-
-/**
- * Reads which tool a POST /mcp calls, before the route runs, so admit() can ask for that tool's
- * scope. It reads a copy of the body (the route reads the original), within the same cap, and
- * leaves every judgement of the message (batches, bad JSON, unknown tools) to the route.
- */
-export async function noteMcpTool(c: Context<HttpEnv>, next: Next): Promise<void> {
-  if (c.req.method === 'POST' && c.req.header('authorization') !== undefined) {
-    c.set('mcpTool', toolNameOf(await readBodyText(c.req.raw.clone())));
-  }
-  await next();
-}
-
-function toolNameOf(text: string): string | undefined {
-  try {
-    const message: unknown = JSON.parse(text);
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-    const { method, params } = message as Record<string, unknown>;
-    const name = typeof params === 'object' && params !== null ? (params as Record<string, unknown>).name : undefined;
-    return method === 'tools/call' && typeof name === 'string' ? name : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 async function countCall(c: Context<HttpEnv>, deps: AdmissionDeps, caller: Caller | undefined): Promise<void> {

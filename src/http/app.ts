@@ -7,11 +7,11 @@ import { cors } from 'hono/cors';
 import type { AppContext } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
 import type { FeedGeneratorConfig } from '../config.ts';
-import { noteMcpTool, type ClientAddress } from './admission.ts';
+import type { ClientAddress } from './admission.ts';
 import type { HttpEnv } from './http-env.ts';
 import { mountMcp } from './mcp-route.ts';
 import { mountPages } from './pages/mount-pages.ts';
-import { MCP_PATH, noSuchEndpoint, renderError } from './problem.ts';
+import { noSuchEndpoint, renderError } from './problem.ts';
 import { createRequestGuard } from './request-guard.ts';
 import { denyFraming } from './frame-guard.ts';
 import { mountSignIn, type SignInDeps } from './sign-in/sign-in-routes.ts';
@@ -113,7 +113,6 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     oauth: oauthServerAt(baseUrl, deps.oauthSettings, deps.oauthLog),
     clientAddress: admission.clientAddress,
   });
-  app.use(MCP_PATH, noteMcpTool);
   mountMcp(app, { ...admission, search: deps.search });
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));

@@ -8,7 +8,5 @@ export interface HttpEnv {
     /** Headers every answer to this request carries (the rate limit), success or refusal. */
     answerHeaders: Record<string, string>;
     caller: Caller | undefined;
-    /** The tool a tools/call on /mcp names (noteMcpTool in admission.ts), for the scope it needs. */
-    mcpTool: string | undefined;
   };
 }

@@ -99,7 +99,7 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
     // A message without a method is a response or not JSON-RPC at all: the transport runs
     // nothing for it (or refuses it), so it needs no token; nor does one refused for its era.
     const access = shape.method === undefined || refusal !== undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
-    const caller = await admit(c, deps, access !== 'token');
+    const caller = await admit(c, deps, access !== 'token', shape.toolName);
     if (refusal !== undefined) return jsonRpcAnswer(c, refusal.status, refusal.body);
     // Unknown methods and tools are answered here, before any server exists: what the access
     // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.
