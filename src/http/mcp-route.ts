@@ -13,6 +13,7 @@ import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
 import { admit, type AdmissionDeps } from './admission.ts';
 import { readBodyText } from './body.ts';
 import { eraOf, eraRefusal } from './mcp-era-gate.ts';
+import { paramsProblem } from './mcp-params.ts';
 import { serveLegacy, serveModern } from './mcp-eras.ts';
 import { withSkillUpdate } from './mcp-skill-update.ts';
 import type { HttpEnv } from './http-env.ts';
@@ -109,6 +110,10 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
       const status = access === 'unknown_method' && era.kind === 'modern' ? 404 : 200;
       return jsonRpcAnswer(c, status, unknownCallError(shape, access));
     }
+
+    const problem =
+      era.kind === 'legacy' && shape.id !== undefined && shape.method !== undefined ? paramsProblem(shape.method, message) : undefined;
+    if (problem !== undefined) return jsonRpcAnswer(c, 200, jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, problem));
 
     const server = (): Server => createMcpServer(deps.ctx, caller, deps.search);
     const answer = era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);

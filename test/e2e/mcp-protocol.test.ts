@@ -146,6 +146,16 @@ describe('errors where the spec puts them', () => {
     expect([status, body?.error?.code]).toEqual([400, -32700]);
   });
 
+  it('params of the wrong shape for a known method are -32602 naming each field, never -32603 (an internal error)', async () => {
+    const initialize = await rpc({ jsonrpc: '2.0', id: 21, method: 'initialize', params: {} });
+    expect([initialize.status, initialize.body?.error?.code]).toEqual([200, -32602]);
+    expect(initialize.body?.error?.message).toMatch(/^Invalid params for initialize: params\.protocolVersion: .*params\.clientInfo: /);
+    const read = await rpc({ jsonrpc: '2.0', id: 22, method: 'resources/read', params: { uri: 5 } });
+    expect([read.body?.error?.code, read.body?.error?.message]).toEqual([-32602, expect.stringContaining('params.uri: ')]);
+    const tool = await rpc({ jsonrpc: '2.0', id: 23, method: 'tools/call', params: { name: 'get_story', arguments: 5 } });
+    expect([tool.body?.error?.code, tool.body?.error?.message]).toEqual([-32602, expect.stringContaining('params.arguments: ')]);
+  });
+
   it('a missing argument is an isError result with readable text naming the field, not a protocol error', async () => {
     const { status, body } = await call('get_story', {});
     expect(status).toBe(200);
