@@ -9,22 +9,13 @@ import { freshnessMs, type CachedDocument } from '../../auth/oauth/client-docume
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
-import { refuseForbiddenChars } from '../../domain/text-controls.ts';
 import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
+import { CLIENT_METADATA_FIELDS, SUPPORTED_GRANT_TYPES } from './client-metadata-fields.ts';
 
-const GRANT_TYPES = ['authorization_code', 'refresh_token'];
-
-// Loose like a registration: unknown metadata (client_uri, logo_uri, scope…) is ignored.
+// Loose like a registration: unknown metadata is ignored; a secret is named so it can be refused.
 const documentSchema = z.looseObject({
   client_id: z.string(),
-  redirect_uris: z
-    .array(z.string().max(2000).superRefine(refuseForbiddenChars('single-line')))
-    .min(1)
-    .max(10),
-  client_name: z.string().trim().min(1).max(100).superRefine(refuseForbiddenChars('single-line')).optional(),
-  token_endpoint_auth_method: z.string().optional(),
-  grant_types: z.array(z.string()).optional(),
-  response_types: z.array(z.string()).optional(),
+  ...CLIENT_METADATA_FIELDS,
   client_secret: z.unknown().optional(),
   client_secret_expires_at: z.unknown().optional(),
 });
@@ -53,9 +44,10 @@ export function clientFromDocument(clientId: string, body: unknown): KnownClient
     const problem = redirectUriProblem(uri);
     if (problem !== undefined) throw refused(clientId, `lists the redirect URI "${uri}", which ${problem}.`);
   }
-  const grantTypes = doc.grant_types ?? [...GRANT_TYPES];
-  const unknownGrant = grantTypes.find((grant) => !GRANT_TYPES.includes(grant));
-  if (unknownGrant !== undefined) throw refused(clientId, `lists grant type "${unknownGrant}"; supported: ${GRANT_TYPES.join(', ')}.`);
+  const grantTypes = doc.grant_types ?? [...SUPPORTED_GRANT_TYPES];
+  const unknownGrant = grantTypes.find((grant) => !SUPPORTED_GRANT_TYPES.includes(grant));
+  if (unknownGrant !== undefined)
+    throw refused(clientId, `lists grant type "${unknownGrant}"; supported: ${SUPPORTED_GRANT_TYPES.join(', ')}.`);
   if (!grantTypes.includes('authorization_code')) throw refused(clientId, 'must list the authorization_code grant type.');
   const unknownResponse = (doc.response_types ?? ['code']).find((type) => type !== 'code');
   if (unknownResponse !== undefined) throw refused(clientId, `lists response type "${unknownResponse}"; only "code" is supported.`);

@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { isLorebookError, LorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
-import { refuseForbiddenChars } from '../../domain/text-controls.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { clientIdFor } from '../../auth/oauth/oauth-secrets.ts';
 import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
@@ -15,21 +14,11 @@ import { pick, readItem } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
 import { writeLoop, type LoopPlan } from '../write-loop.ts';
+import { CLIENT_METADATA_FIELDS, SUPPORTED_GRANT_TYPES } from './client-metadata-fields.ts';
 import { isWindowFull, registrationBudgetSpent, registrationWindow } from './registration-budget.ts';
 
-const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
-
-// Loose: RFC 7591 §2 says unknown metadata is ignored (client_uri, logo_uri, scope, software_id…).
-const registrationSchema = z.looseObject({
-  redirect_uris: z
-    .array(z.string().max(2000).superRefine(refuseForbiddenChars('single-line')))
-    .min(1)
-    .max(10),
-  client_name: z.string().trim().min(1).max(100).superRefine(refuseForbiddenChars('single-line')).optional(),
-  token_endpoint_auth_method: z.string().optional(),
-  grant_types: z.array(z.string()).optional(),
-  response_types: z.array(z.string()).optional(),
-});
+// Loose: RFC 7591 §2 says unknown metadata is ignored.
+const registrationSchema = z.looseObject(CLIENT_METADATA_FIELDS);
 
 export interface RegisteredClient {
   client_id: string;
@@ -61,10 +50,10 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
       `token_endpoint_auth_method "${input.token_endpoint_auth_method}" is not supported: lorebook registers public clients ("none") that prove themselves with PKCE.`,
     );
   }
-  const grantTypes = input.grant_types ?? [...GRANT_TYPES];
-  const unknownGrant = grantTypes.find((grant) => !(GRANT_TYPES as readonly string[]).includes(grant));
+  const grantTypes = input.grant_types ?? [...SUPPORTED_GRANT_TYPES];
+  const unknownGrant = grantTypes.find((grant) => !SUPPORTED_GRANT_TYPES.includes(grant));
   if (unknownGrant !== undefined)
-    throw new OAuthError('invalid_client_metadata', `grant_types holds "${unknownGrant}"; supported: ${GRANT_TYPES.join(', ')}.`);
+    throw new OAuthError('invalid_client_metadata', `grant_types holds "${unknownGrant}"; supported: ${SUPPORTED_GRANT_TYPES.join(', ')}.`);
   if (!grantTypes.includes('authorization_code'))
     throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code.');
   const unknownResponse = (input.response_types ?? ['code']).find((type) => type !== 'code');
