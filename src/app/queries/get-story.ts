@@ -1,7 +1,7 @@
 // get_story — one story with its body, history, counts and announce state. Private and hidden
 // stories are not_found to everyone but their author.
 // Round trips: META + BODY (one BatchGetItem) in parallel with the revision history (one Query),
-// then the author's handle (one BatchGetItem) in parallel with the reproduction aggregates (a
+// then the author's handle with the author's own reproduction (one BatchGetItem) in parallel with the reproduction aggregates (a
 // Query, only from 3 counted reproducers on): three or four calls, two in sequence.
 import { parseSlug } from '../../domain/story/slug.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
@@ -9,11 +9,11 @@ import { pick, readItems } from '../../store/read-items.ts';
 import { queryRevisions } from '../../store/story/revisions-query.ts';
 import { toStoryMeta, type RevisionKind, type StoryMeta } from '../../store/story/story-items.ts';
 import type { StoredItem } from '../../store/actions.ts';
-import { handlesFor } from '../accounts.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { visibleStory } from '../story-access.ts';
 import { announceState } from './announce-state.ts';
+import { readAuthorSide, type AuthorSide } from './author-side.ts';
 import { GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
 import { reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
@@ -24,8 +24,9 @@ export async function getStory(ctx: AppContext, caller: Caller | undefined, raw:
   const slug = parseSlug(parseInput(getStoryInputSchema, raw, GET_STORY).slug);
   const snapshot = await readStorySnapshot(ctx, slug);
   const meta = visibleStory(snapshot.meta, slug, caller);
-  const [handles, aggregates] = await Promise.all([handlesFor(ctx, [meta.author]), readReproductionAggregates(ctx, meta)]);
-  return presentStory(meta, snapshot.body, snapshot.revisions, handles, aggregates);
+  const revisions = snapshot.revisions.map(presentRevision);
+  const [author, aggregates] = await Promise.all([readAuthorSide(ctx, meta, revisions), readReproductionAggregates(ctx, meta)]);
+  return presentStory(meta, snapshot.body, revisions, author, aggregates);
 }
 
 interface StorySnapshot {
@@ -61,8 +62,8 @@ async function readStorySnapshot(ctx: AppContext, slug: string): Promise<StorySn
 function presentStory(
   meta: StoryMeta,
   body: StoredItem | undefined,
-  revisions: StoredItem[],
-  handles: ReadonlyMap<string, string>,
+  revisions: RevisionView[],
+  { handles, recheck }: AuthorSide,
   aggregates: ReproductionAggregates,
 ): StoryView {
   const view: StoryView = {
@@ -84,13 +85,14 @@ function presentStory(
     // BODY and META are written in one transaction, so a visible META always has its BODY.
     markdown: typeof body?.markdown === 'string' ? body.markdown : '',
     revision: meta.revision,
-    revisions: revisions.map(presentRevision),
+    revisions,
     counts: reproductionCounts(meta.counts),
     checks: checkCounts(meta),
     reproducers_count: meta.reproducers.length,
     aggregates,
     announce: announceState(meta.announce),
   };
+  if (recheck !== undefined) view.author_recheck = recheck;
   for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {
     const value = meta[field];
     if (value !== undefined) view[field] = value;

@@ -7,6 +7,7 @@ import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import { layout, type Html } from './layout.ts';
 import { linkCardTags } from './link-card.ts';
 import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
+import { authorRecheckLine } from './author-recheck-line.ts';
 import { aggregatesCard } from './reproduction-aggregates.ts';
 import { revisionBadges } from './revision-badges.ts';
 
@@ -76,6 +77,7 @@ ${
     ? html`<p class="checks" data-count="checked">${checked === 0 ? 'Nobody has run the check yet.' : `Checked ${plural(checked, 'time')}: ${story.checks.has_problem} had it, ${story.checks.no_problem} didn't`}</p>`
     : ''
 }
+${authorRecheckLine(story)}
 </section>`;
 }
 

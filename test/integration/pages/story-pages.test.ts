@@ -2,9 +2,11 @@
 // one, served by the real hono app on 127.0.0.1 over DynamoDB Local, with stories written through
 // the real use cases. (The browser checks are in test/e2e/pages-browser.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
+import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { PAGE_CSP } from '../../../src/http/pages/mount-pages.ts';
+import { displayDate } from '../../../src/http/pages/page-format.ts';
 import type { Caller } from '../../../src/app/app-context.ts';
 import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { CORRECTION_NOTE, privateStory, storyWithEverything, withdrawnStory } from '../../helpers/page-stories.ts';
@@ -171,6 +173,25 @@ describe('a story page shows the reproductions in aggregate', () => {
     await client.listTools();
     const story = answerOf<{ aggregates: unknown }>(await client.callTool({ name: 'get_story', arguments: { slug } }));
     expect(story.aggregates).toEqual(expected);
+  });
+});
+
+describe("the author's own re-run", () => {
+  it('shows "author re-checked <date> — still works", then "not re-checked by the author since" after a correction', async () => {
+    const ctx = server.app.ctx();
+    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Re-run by its author') });
+    expect((await text(`/s/${slug}`)).body).not.toContain('data-author-recheck');
+    await reportReproduction(ctx, alice, { slug, result: 'worked' });
+    const today = displayDate(new Date().toISOString());
+    const current = (await text(`/s/${slug}`)).body;
+    expect(current).toContain(`<p class="author-recheck" data-author-recheck="current">Author re-checked ${today} — still works</p>`);
+    // Never counted: the outcome line still invites the first reproduction.
+    expect(current).toContain('Not reproduced yet — be the first.');
+    const markdown = storyTitled('Re-run by its author', { extra: 'Pin the SDK version.' });
+    await editStory(ctx, alice, { slug, markdown, kind: 'correction', note: 'Pin the SDK version.' });
+    expect((await text(`/s/${slug}`)).body).toContain(
+      `<p class="author-recheck" data-author-recheck="outdated">Not re-checked by the author since the correction of ${today}</p>`,
+    );
   });
 });
 
