@@ -13,6 +13,7 @@ import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { visibleStory } from '../story-access.ts';
 import { announceState } from './announce-state.ts';
+import { readAnsweredBy } from './answer-pairs.ts';
 import { readAuthorSide, type AuthorSide } from './author-side.ts';
 import { GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
 import { reproductionCounts } from '../../store/story/reproduction-items.ts';
@@ -25,8 +26,12 @@ export async function getStory(ctx: AppContext, caller: Caller | undefined, raw:
   const snapshot = await readStorySnapshot(ctx, slug);
   const meta = visibleStory(snapshot.meta, slug, caller);
   const revisions = snapshot.revisions.map(presentRevision);
-  const [author, aggregates] = await Promise.all([readAuthorSide(ctx, meta, revisions), readReproductionAggregates(ctx, meta)]);
-  return presentStory(meta, snapshot.body, revisions, author, aggregates);
+  const [author, aggregates, answeredBy] = await Promise.all([
+    readAuthorSide(ctx, meta, revisions),
+    readReproductionAggregates(ctx, meta),
+    readAnsweredBy(ctx, meta),
+  ]);
+  return presentStory(meta, snapshot.body, revisions, author, aggregates, answeredBy);
 }
 
 interface StorySnapshot {
@@ -63,8 +68,9 @@ function presentStory(
   meta: StoryMeta,
   body: StoredItem | undefined,
   revisions: RevisionView[],
-  { handles, recheck }: AuthorSide,
+  { handles, recheck, answers }: AuthorSide,
   aggregates: ReproductionAggregates,
+  answeredBy: StoryView['answered_by'],
 ): StoryView {
   const view: StoryView = {
     slug: meta.slug,
@@ -93,6 +99,8 @@ function presentStory(
     announce: announceState(meta.announce),
   };
   if (recheck !== undefined) view.author_recheck = recheck;
+  if (answers !== undefined) view.answers = answers;
+  if (answeredBy !== undefined) view.answered_by = answeredBy;
   for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {
     const value = meta[field];
     if (value !== undefined) view[field] = value;
