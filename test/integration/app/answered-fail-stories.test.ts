@@ -120,6 +120,8 @@ describe('the pair follows edits and visibility', () => {
     await editStory(app.ctx(), alice, { slug, markdown: storyTitled('Dropped fonts fixed', { extra: 'No link now.' }), kind: 'rephrase' });
     expect(await answersOf(slug)).toEqual([]);
     expect(await answeredBy(fail)).toEqual([]);
+    // Kept unlinked, not deleted: naming it again must find the pair, not notify anew.
+    expect((await pairItems(fail)).map((item) => item.linked)).toEqual([false]);
     await editStory(app.ctx(), alice, { slug, markdown: answering('Dropped fonts fixed', `${BASE}/s/${fail}`), kind: 'addition' });
     expect(await answeredBy(fail)).toEqual([slug]);
     expect(await answerNotices(fail)).toHaveLength(1);
