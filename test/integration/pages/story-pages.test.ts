@@ -10,7 +10,7 @@ import { displayDate } from '../../../src/http/pages/page-format.ts';
 import type { Caller } from '../../../src/app/app-context.ts';
 import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { CORRECTION_NOTE, privateStory, storyWithEverything, withdrawnStory } from '../../helpers/page-stories.ts';
-import { storyTitled } from '../../helpers/stories.ts';
+import { failStory, storyTitled } from '../../helpers/stories.ts';
 
 const server = useLorebookServer('pages-story');
 let alice: Caller;
@@ -192,6 +192,24 @@ describe("the author's own re-run", () => {
     expect((await text(`/s/${slug}`)).body).toContain(
       `<p class="author-recheck" data-author-recheck="outdated">Not re-checked by the author since the correction of ${today}</p>`,
     );
+  });
+});
+
+describe('an answered fail story', () => {
+  it('links both pages: "Answers" on the success, "Answered by" on the fail, and "closed" once its author set status: n/a', async () => {
+    const ctx = server.app.ctx();
+    const question = failStory().replaceAll("Agent can't make headless Chromium find its fonts after four attempts", 'Fonts vanish in CI');
+    const fail = (await publishStory(ctx, alice, { markdown: question })).slug;
+    const answer = storyTitled('Fonts came back with fontconfig', { extra: `This answers /s/${fail}.` });
+    const success = (await publishStory(ctx, alice, { markdown: answer })).slug;
+    expect((await text(`/s/${success}`)).body).toContain(
+      `<p class="answer-pairs" data-answer-pairs="answers">Answers: <a href="/s/${fail}">Fonts vanish in CI</a></p>`,
+    );
+    expect((await text(`/s/${fail}`)).body).toContain(
+      `<p class="answer-pairs" data-answer-pairs="answered-by">Answered by: <a href="/s/${success}">Fonts came back with fontconfig</a></p>`,
+    );
+    await editStory(ctx, alice, { slug: fail, markdown: question.replace('status: open', 'status: n/a'), kind: 'rephrase' });
+    expect((await text(`/s/${fail}`)).body).toContain('Fonts came back with fontconfig</a> — closed by its author</p>');
   });
 });
 
