@@ -211,6 +211,26 @@ describe('an answered fail story', () => {
     await editStory(ctx, alice, { slug: fail, markdown: question.replace('status: open', 'status: n/a'), kind: 'rephrase' });
     expect((await text(`/s/${fail}`)).body).toContain('Fonts came back with fontconfig</a> — closed by its author</p>');
   });
+
+  it('get_story over MCP (checked by the SDK client against the listed output schema) and GET /v1/stories/{slug} carry the pair', async () => {
+    const ctx = server.app.ctx();
+    const question = failStory().replaceAll(
+      "Agent can't make headless Chromium find its fonts after four attempts",
+      'Fonts vanish over MCP',
+    );
+    const fail = (await publishStory(ctx, alice, { markdown: question })).slug;
+    const answer = storyTitled('Fonts back over MCP', { extra: `This answers /s/${fail}.` });
+    const success = (await publishStory(ctx, alice, { markdown: answer })).slug;
+    await reportReproduction(ctx, alice, { slug: success, result: 'partial' });
+    const client = await server.mcp();
+    await client.listTools();
+    const asked = answerOf<{ answered_by: unknown }>(await client.callTool({ name: 'get_story', arguments: { slug: fail } }));
+    expect(asked.answered_by).toEqual([{ slug: success, title: 'Fonts back over MCP', status: 'n/a', url: `/s/${success}` }]);
+    const response = await server.fetch(`/v1/stories/${success}`);
+    const answered = (await response.json()) as { answers: unknown; author_recheck: unknown };
+    expect(answered.answers).toEqual([{ slug: fail, title: 'Fonts vanish over MCP', status: 'open', url: `/s/${fail}` }]);
+    expect(answered.author_recheck).toMatchObject({ result: 'partial', state: 'current', text: expect.stringMatching(/— partly works$/) });
+  });
 });
 
 describe('a withdrawn (hidden) story', () => {
