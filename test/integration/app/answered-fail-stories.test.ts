@@ -113,6 +113,21 @@ describe('the link is safe to deliver twice', () => {
   });
 });
 
+describe('an edit that adds the name is safe to deliver twice', () => {
+  it('16 parallel edits, then an op_id replay of one, link the pair once with one notification', async () => {
+    const fail = await bobAsks('Edited fonts');
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Edited fonts fixed') });
+    const edit = { slug, markdown: answering('Edited fonts fixed', `/s/${fail}`), kind: 'addition' as const, op_id: 'op-edit-answer' };
+    const answers = await Promise.all(Array.from({ length: 16 }, () => editStory(app.ctx(), alice, edit)));
+    expect(answers.filter((answer) => answer.replayed !== true)).toHaveLength(1);
+    const after = await app.state();
+    expect(await editStory(app.ctx(), alice, edit)).toMatchObject({ revision: 2, replayed: true });
+    expect(await app.state()).toEqual(after);
+    expect((await pairItems(fail)).map((item) => [item.SK, item.linked])).toEqual([[`ANSWER#${slug}`, true]]);
+    expect(await answerNotices(fail)).toHaveLength(1);
+  });
+});
+
 describe('the pair follows edits and visibility', () => {
   it('an edit that drops the name removes the pair from both stories; naming it again restores it without a second notification', async () => {
     const fail = await bobAsks('Dropped fonts');
