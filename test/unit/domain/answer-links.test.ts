@@ -36,11 +36,10 @@ describe('the fail stories a narrative names', () => {
     expect(named(`${slugs[1]} ${slugs[0]} /s/${slugs[1]} ${slugs.join(' ')}`)).toEqual([slugs[1], slugs[0], ...slugs.slice(2, 5)]);
   });
 
-  it('a text of 64 KiB of unmatched backticks and slugs is read in one pass', () => {
-    const hostile = '`'.repeat(1).concat(' x ``'.repeat(13_000));
-    const started = performance.now();
-    expect(named(hostile)).toEqual([]);
-    // Generous: a quadratic scan of this text takes minutes; a linear one milliseconds.
-    expect(performance.now() - started).toBeLessThan(2_000);
+  it('a 64 KiB text of backtick runs, opened and never closed at most lengths, still finds the slug after them', () => {
+    // Every run length from 1 to 300 once: no run closes, so each is literal text. Its cost is
+    // measured against plain prose in test/bench/answer-links.ts.
+    const hostile = Array.from({ length: 300 }, (_, index) => '`'.repeat(index + 1)).join(' x ');
+    expect(named(`${hostile} ${FAIL}`)).toEqual([FAIL]);
   });
 });
