@@ -1,7 +1,7 @@
 // The answer-link scan on hostile text, as a ratio against plain prose of the same length measured
 // in the same run: 64 KiB narratives of backtick runs (every length once, unclosed; and thousands
-// of single backticks), and of slugs and URLs, against 64 KiB of ordinary words. A scan that searched onward from each backtick
-// would be quadratic here; the per-length queues keep it linear.
+// of single backticks), and of slugs and URLs, against 64 KiB of ordinary words. A scan that
+// searched onward from each backtick would be quadratic here; the per-length queues keep it linear.
 // Run: node_modules/.bin/node test/bench/answer-links.ts
 import { namedStorySlugs } from '../../src/domain/story/answer-links.ts';
 
