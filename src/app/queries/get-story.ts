@@ -1,8 +1,10 @@
 // get_story — one story with its body, history, counts and announce state. Private and hidden
 // stories are not_found to everyone but their author.
 // Round trips: META + BODY (one BatchGetItem) in parallel with the revision history (one Query),
-// then the author's handle with the author's own reproduction (one BatchGetItem) in parallel with the reproduction aggregates (a
-// Query, only from 3 counted reproducers on): three or four calls, two in sequence.
+// then one BatchGetItem (the author's handle, the author's own reproduction, and the fail stories
+// a success story answers) in parallel with the reproduction aggregates (a Query, only from 3
+// counted reproducers on) and, on a fail story, its linked answers (a Query, then a BatchGetItem
+// when there are any): three to six calls, at most three in sequence.
 import { parseSlug } from '../../domain/story/slug.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';

@@ -44,6 +44,13 @@ describe('a success story that names a fail story links the pair', () => {
     ]);
     const notices = await answerNotices(fail);
     expect(notices).toHaveLength(1);
+    // The success side rides on the author BatchGetItem; the fail side adds its Query and one BatchGetItem.
+    app.counter().reset();
+    await getStory(app.ctx(), undefined, { slug });
+    expect(app.counter().snapshot()).toEqual({ BatchGetItem: 2, Query: 1 });
+    app.counter().reset();
+    await getStory(app.ctx(), undefined, { slug: fail });
+    expect(app.counter().snapshot()).toEqual({ BatchGetItem: 3, Query: 2 });
     expect(notices[0]).toMatchObject({ actor: alice.account, read: false, text: expect.stringContaining(`/s/${slug}`) });
   });
 
