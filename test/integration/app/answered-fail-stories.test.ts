@@ -68,6 +68,10 @@ describe('a success story that names a fail story links the pair', () => {
     expect(await pairItems(hidden)).toEqual([]);
     const bare = (await publishStory(app.ctx(), alice, { markdown: answering('Fonts fixed two again', fail) })).slug;
     expect(await answeredBy(fail)).toEqual([bare, slug].sort().reverse());
+    // A private success story answers nothing.
+    const quiet = storyTitled('Fonts fixed privately', { extra: `This answers /s/${fail}.`, visibility: 'private' });
+    await publishStory(app.ctx(), alice, { markdown: quiet });
+    expect((await pairItems(fail)).map((item) => item.SK)).toEqual([`ANSWER#${bare}`, `ANSWER#${slug}`].sort());
   });
 
   it('a fail story naming another, or a success naming a success, links nothing', async () => {
