@@ -23,6 +23,7 @@ import {
   type StoryMeta,
 } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
+import type { AnswerLinkPlan } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import type { StoredContentOutcome } from './contract/content-outcome.ts';
 import type { WritePlan } from './write-once.ts';
@@ -78,6 +79,8 @@ export interface NewRevision {
   at: string;
   /** Months already in the feed index, so a newly listed story's month is added once. */
   feedMonths: readonly string[];
+  /** The fail stories this revision answers (./answer-links.ts); written only when the content changes. */
+  links?: AnswerLinkPlan;
 }
 
 export function revisionConflict(meta: StoryMeta, baseRevision: number): LorebookError {
@@ -105,7 +108,9 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
   const set: Record<string, unknown> = { revision, updated_at: at };
   for (const [field, value] of Object.entries(content)) if (value !== undefined) set[field] = value;
   const remove: string[] = OPTIONAL_CONTENT_FIELDS.filter((field) => content[field] === undefined);
-  const actions: WriteAction[] = [];
+  const actions: WriteAction[] = [...(change.links?.actions ?? [])];
+  if (change.links !== undefined && change.links.answers.length > 0) set.answers = change.links.answers;
+  else if (meta.answers !== undefined) remove.push('answers');
   let queueCondition: Condition | undefined;
 
   if (listed && !meta.in_feed) {

@@ -11,6 +11,7 @@ import { monthsOf } from '../store/story/feed-months.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
+import { answerCandidates, answerReads, revisionAnswerLinks } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { planNewRevision, withStoryUrl } from './content-write.ts';
 import { EDIT_TOOL, editStoryInputSchema, type EditOutcome, type StoredEditOutcome } from './edit-story.contract.ts';
@@ -32,6 +33,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
   }
   const story = await parseStoryOffloaded({ markdown: input.markdown });
   const { slug } = input;
+  const candidates = answerCandidates(slug, story, ctx.config.publicBaseUrl);
 
   const outcome = await writeOnce<StoredEditOutcome>(ctx, {
     tool: EDIT_TOOL,
@@ -45,7 +47,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       source: input.source ?? null,
       base_revision: input.base_revision ?? null,
     }),
-    reads: [storyKey(slug), feedMonthsKey],
+    reads: [storyKey(slug), feedMonthsKey, ...answerReads(slug, candidates)],
     plan(read, { firstRead, now }) {
       const stored = pick(read, storyKey(slug));
       const meta = ownStory(stored === undefined ? undefined : toStoryMeta(stored), slug, caller, 'edit it');
@@ -56,14 +58,16 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       }
       const first = pick(firstRead, storyKey(slug));
       const baseRevision = input.base_revision ?? (first === undefined ? meta.revision : toStoryMeta(first).revision);
+      const at = new Date(now).toISOString();
       const { notified, ...plan } = planNewRevision({
         meta,
         story,
         caller,
         baseRevision,
         record: { kind: input.kind, note, source: input.source },
-        at: new Date(now).toISOString(),
+        at,
         feedMonths: monthsOf(pick(read, feedMonthsKey)),
+        links: revisionAnswerLinks(meta, story, candidates, read, caller, at),
       });
       return { ...plan, outcome: { ...plan.outcome, notified } };
     },

@@ -16,6 +16,7 @@ import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
 import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta } from '../store/story/story-items.ts';
+import { answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks, type AnswerLinkPlan } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { contentOutcome, planNewRevision, storyUrl, withStoryUrl } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
@@ -45,6 +46,7 @@ export async function publishStory(
     input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts },
   );
   const slug = targetSlug(input.slug, story);
+  const candidates = answerCandidates(slug, story, ctx.config.publicBaseUrl);
   // Before the write, so the plan stays pure: one search of the in-memory index, used only if
   // this turns out to be the first publish.
   const similar = related === undefined ? [] : await related.similar({ slug, ...story.frontMatter, summary: story.summary });
@@ -55,14 +57,21 @@ export async function publishStory(
     opId,
     // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
     fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
-    reads: [storyKey(slug), feedMonthsKey],
+    reads: [storyKey(slug), feedMonthsKey, ...answerReads(slug, candidates)],
     plan(read, { firstRead, now }): WritePlan<StoredPublishOutcome> {
       const at = new Date(now).toISOString();
       const stored = pick(read, storyKey(slug));
       const months = monthsOf(pick(read, feedMonthsKey));
       if (stored === undefined) {
         if (input.slug !== undefined || input.base_revision !== undefined) throw notFound(slug);
-        return planFirstPublish({ slug, story, caller, at, months, similar });
+        const links = planAnswerLinks(
+          { slug, title: story.frontMatter.title, published_at: at, hidden: false, previous: [] },
+          candidates,
+          read,
+          caller,
+          at,
+        );
+        return planFirstPublish({ slug, story, caller, at, months, similar, links });
       }
       const meta = toStoryMeta(stored);
       // Another author's private or hidden story answers exactly as an unknown slug does, so
@@ -83,6 +92,7 @@ export async function publishStory(
         record: { kind: 'republish' },
         at,
         feedMonths: months,
+        links: revisionAnswerLinks(meta, story, candidates, read, caller, at),
       });
       return { ...plan, outcome: { ...plan.outcome, similar: meta.similar ?? [] } };
     },
@@ -120,10 +130,14 @@ interface FirstPublish {
   at: string;
   months: readonly string[];
   similar: RelatedStory[];
+  links: AnswerLinkPlan;
 }
 
-function planFirstPublish({ slug, story, caller, at, months, similar }: FirstPublish): WritePlan<StoredPublishOutcome> {
-  const meta = newStoryMetaItem({ slug, author: caller.account, story, at, similar });
+function planFirstPublish({ slug, story, caller, at, months, similar, links }: FirstPublish): WritePlan<StoredPublishOutcome> {
+  const meta = {
+    ...newStoryMetaItem({ slug, author: caller.account, story, at, similar }),
+    ...(links.answers.length > 0 ? { answers: links.answers } : {}),
+  };
   const listed = isListedPublicly(story.frontMatter.visibility, false);
   return {
     outcome: {
@@ -142,6 +156,7 @@ function planFirstPublish({ slug, story, caller, at, months, similar }: FirstPub
       createItem(bodyItem(slug, story, 1)),
       createItem(revisionItem(slug, 1, story, { kind: 'publish', at, by: caller.account })),
       ...(listed && !months.includes(feedMonth(at)) ? [addFeedMonth(feedMonth(at))] : []),
+      ...links.actions,
     ],
     guards: [],
   };

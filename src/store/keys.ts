@@ -23,6 +23,9 @@ export const checkKey = (slug: string, account: string): ItemKey => ({
   PK: `STORY#${slug}`,
   SK: `CHECK#${account}`,
 });
+/** A success story that answers the fail story `fail`, under the fail story's partition (design §11). */
+export const answerKey = (fail: string, answer: string): ItemKey => ({ PK: `STORY#${fail}`, SK: `ANSWER#${answer}` });
+export const answerPrefix = 'ANSWER#';
 export const inboxPartition = (account: string): string => `INBOX#${account}`;
 export const notificationKey = (account: string, notificationId: string): ItemKey => ({
   PK: inboxPartition(account),

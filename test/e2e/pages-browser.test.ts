@@ -15,7 +15,7 @@ import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
 import { CORRECTION_NOTE, storyWithEverything, withdrawnStory } from '../helpers/page-stories.ts';
-import { storyTitled } from '../helpers/stories.ts';
+import { failStory, storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 
@@ -28,6 +28,8 @@ let full = '';
 let hostile = '';
 let withdrawn = '';
 let aggregated = '';
+let question = '';
+let answer = '';
 
 /** Agent and OS names a stranger chose, at the longest a report allows; each would open a dialog if it ran. */
 const HOSTILE_AGENT = '<script>alert("x")</script>';
@@ -71,6 +73,16 @@ beforeAll(async () => {
       },
     );
   }
+  // A fail story by a stranger, answered by alice's success story naming its page.
+  const asker = { account: 'acct-asker', handle: 'asker' };
+  const asked = failStory().replaceAll(
+    "Agent can't make headless Chromium find its fonts after four attempts",
+    'Fonts vanish in headless CI',
+  );
+  question = (await publishStory(ctx, asker, { markdown: asked })).slug;
+  answer = (
+    await publishStory(ctx, alice, { markdown: storyTitled('Fonts came back with fontconfig', { extra: `This answers /s/${question}.` }) })
+  ).slug;
   server = await startNpmStart({ endpoint: testEndpoint(), table: ctx.store.tableName });
   browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -149,6 +161,19 @@ describe('a story page from npm start, in Chromium', () => {
     expect(await tomb.page.locator('main').innerText()).toContain('This story was withdrawn by its author.');
     await tomb.page.screenshot({ path: new URL('tombstone-page.png', ARTIFACTS).pathname });
     await tomb.page.context().close();
+  }, 60_000);
+});
+
+describe('an answered fail story, in Chromium', () => {
+  it('the success page links the fail story it answers, and the fail page links back under "Answered by" (screenshot saved)', async () => {
+    const { page } = await open(`/s/${answer}`);
+    expect(await page.locator('[data-answer-pairs="answers"]').innerText()).toBe('Answers: Fonts vanish in headless CI');
+    await page.locator('[data-answer-pairs="answers"] a').click();
+    await page.waitForURL(`${base()}/s/${question}`);
+    expect(await page.locator('h1').innerText()).toBe('Fonts vanish in headless CI');
+    expect(await page.locator('[data-answer-pairs="answered-by"]').innerText()).toBe('Answered by: Fonts came back with fontconfig');
+    await page.screenshot({ path: new URL('answered-fail-story.png', ARTIFACTS).pathname, fullPage: true });
+    await page.context().close();
   }, 60_000);
 });
 

@@ -2,6 +2,8 @@
 // GET /v1/stories/{slug} use exactly these.
 import { z } from 'zod';
 import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { answeredByField, answersField } from '../contract/answer-link-schema.ts';
+import { authorRecheckSchema } from '../contract/author-recheck-schema.ts';
 import { reproductionAggregatesSchema } from '../contract/reproduction-aggregates-schema.ts';
 import { authorSchema, checkCountsSchema, reproductionCountsSchema, visibilitySchema } from '../contract/story-shapes.ts';
 
@@ -62,6 +64,9 @@ export const getStoryOutputSchema = z.object({
   checks: checkCountsSchema,
   reproducers_count: z.number().int(),
   aggregates: reproductionAggregatesSchema,
+  author_recheck: authorRecheckSchema.optional(),
+  answers: answersField,
+  answered_by: answeredByField,
   announce: announceStateSchema,
   replayed: replayedField,
 });

@@ -1,19 +1,22 @@
 // get_story — one story with its body, history, counts and announce state. Private and hidden
 // stories are not_found to everyone but their author.
 // Round trips: META + BODY (one BatchGetItem) in parallel with the revision history (one Query),
-// then the author's handle (one BatchGetItem) in parallel with the reproduction aggregates (a
-// Query, only from 3 counted reproducers on): three or four calls, two in sequence.
+// then one BatchGetItem (the author's handle, the author's own reproduction, and the fail stories
+// a success story answers) in parallel with the reproduction aggregates (a Query, only from 3
+// counted reproducers on) and, on a fail story, its linked answers (a Query, then a BatchGetItem
+// when there are any): three to six calls, at most three in sequence.
 import { parseSlug } from '../../domain/story/slug.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { queryRevisions } from '../../store/story/revisions-query.ts';
 import { toStoryMeta, type RevisionKind, type StoryMeta } from '../../store/story/story-items.ts';
 import type { StoredItem } from '../../store/actions.ts';
-import { handlesFor } from '../accounts.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { visibleStory } from '../story-access.ts';
 import { announceState } from './announce-state.ts';
+import { readAnsweredBy } from './answer-pairs.ts';
+import { readAuthorSide, type AuthorSide } from './author-side.ts';
 import { GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
 import { reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
@@ -24,8 +27,13 @@ export async function getStory(ctx: AppContext, caller: Caller | undefined, raw:
   const slug = parseSlug(parseInput(getStoryInputSchema, raw, GET_STORY).slug);
   const snapshot = await readStorySnapshot(ctx, slug);
   const meta = visibleStory(snapshot.meta, slug, caller);
-  const [handles, aggregates] = await Promise.all([handlesFor(ctx, [meta.author]), readReproductionAggregates(ctx, meta)]);
-  return presentStory(meta, snapshot.body, snapshot.revisions, handles, aggregates);
+  const revisions = snapshot.revisions.map(presentRevision);
+  const [author, aggregates, answeredBy] = await Promise.all([
+    readAuthorSide(ctx, meta, revisions),
+    readReproductionAggregates(ctx, meta),
+    readAnsweredBy(ctx, meta),
+  ]);
+  return presentStory(meta, snapshot.body, revisions, author, aggregates, answeredBy);
 }
 
 interface StorySnapshot {
@@ -61,9 +69,10 @@ async function readStorySnapshot(ctx: AppContext, slug: string): Promise<StorySn
 function presentStory(
   meta: StoryMeta,
   body: StoredItem | undefined,
-  revisions: StoredItem[],
-  handles: ReadonlyMap<string, string>,
+  revisions: RevisionView[],
+  { handles, recheck, answers }: AuthorSide,
   aggregates: ReproductionAggregates,
+  answeredBy: StoryView['answered_by'],
 ): StoryView {
   const view: StoryView = {
     slug: meta.slug,
@@ -84,13 +93,16 @@ function presentStory(
     // BODY and META are written in one transaction, so a visible META always has its BODY.
     markdown: typeof body?.markdown === 'string' ? body.markdown : '',
     revision: meta.revision,
-    revisions: revisions.map(presentRevision),
+    revisions,
     counts: reproductionCounts(meta.counts),
     checks: checkCounts(meta),
     reproducers_count: meta.reproducers.length,
     aggregates,
     announce: announceState(meta.announce),
   };
+  if (recheck !== undefined) view.author_recheck = recheck;
+  if (answers !== undefined) view.answers = answers;
+  if (answeredBy !== undefined) view.answered_by = answeredBy;
   for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {
     const value = meta[field];
     if (value !== undefined) view[field] = value;

@@ -7,6 +7,8 @@ import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import { layout, type Html } from './layout.ts';
 import { linkCardTags } from './link-card.ts';
 import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
+import { answerPairsLine } from './answer-pairs-line.ts';
+import { authorRecheckLine } from './author-recheck-line.ts';
 import { aggregatesCard } from './reproduction-aggregates.ts';
 import { revisionBadges } from './revision-badges.ts';
 
@@ -28,6 +30,7 @@ ${announceLink(story)}
 ${story.tags.length === 0 ? '' : html`<ul class="tags">${story.tags.map((tag) => html`<li class="tag">#${tag}</li>`)}</ul>`}
 ${story.stack.length === 0 ? '' : html`<p class="stack">Stack: ${story.stack.map((item, index) => html`${index === 0 ? '' : ', '}<code>${item}</code>`)}</p>`}
 ${corrections(story)}
+${answerPairsLine(story)}
 </header>
 ${outcomes(story)}
 ${aggregatesCard(story.aggregates)}
@@ -76,6 +79,7 @@ ${
     ? html`<p class="checks" data-count="checked">${checked === 0 ? 'Nobody has run the check yet.' : `Checked ${plural(checked, 'time')}: ${story.checks.has_problem} had it, ${story.checks.no_problem} didn't`}</p>`
     : ''
 }
+${authorRecheckLine(story)}
 </section>`;
 }
 

@@ -50,6 +50,8 @@ export interface StoryMeta {
    * lists the same ones; absent on stories first published before publish answered them.
    */
   similar?: RelatedStory[];
+  /** The fail stories this success story answers now (design §11); absent when none. */
+  answers?: string[];
 }
 
 /** The fields a content write replaces; counts, reproductions, checks, announce state and date are kept. */

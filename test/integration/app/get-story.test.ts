@@ -47,6 +47,7 @@ describe('get_story shows a public story to everyone', () => {
       checks: { has_problem: 0, no_problem: 0 },
       reproducers_count: 0,
       aggregates: {},
+      answers: [],
       announce: { state: 'pending' },
     });
     expect(story.markdown).toContain('# A whole story');

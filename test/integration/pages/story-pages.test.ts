@@ -2,13 +2,15 @@
 // one, served by the real hono app on 127.0.0.1 over DynamoDB Local, with stories written through
 // the real use cases. (The browser checks are in test/e2e/pages-browser.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
+import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { PAGE_CSP } from '../../../src/http/pages/mount-pages.ts';
+import { displayDate } from '../../../src/http/pages/page-format.ts';
 import type { Caller } from '../../../src/app/app-context.ts';
 import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { CORRECTION_NOTE, privateStory, storyWithEverything, withdrawnStory } from '../../helpers/page-stories.ts';
-import { storyTitled } from '../../helpers/stories.ts';
+import { failStory, storyTitled } from '../../helpers/stories.ts';
 
 const server = useLorebookServer('pages-story');
 let alice: Caller;
@@ -171,6 +173,63 @@ describe('a story page shows the reproductions in aggregate', () => {
     await client.listTools();
     const story = answerOf<{ aggregates: unknown }>(await client.callTool({ name: 'get_story', arguments: { slug } }));
     expect(story.aggregates).toEqual(expected);
+  });
+});
+
+describe("the author's own re-run", () => {
+  it('shows "author re-checked <date> — still works", then "not re-checked by the author since" after a correction', async () => {
+    const ctx = server.app.ctx();
+    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Re-run by its author') });
+    expect((await text(`/s/${slug}`)).body).not.toContain('data-author-recheck');
+    await reportReproduction(ctx, alice, { slug, result: 'worked' });
+    const today = displayDate(new Date().toISOString());
+    const current = (await text(`/s/${slug}`)).body;
+    expect(current).toContain(`<p class="author-recheck" data-author-recheck="current">Author re-checked ${today} — still works</p>`);
+    // Never counted: the outcome line still invites the first reproduction.
+    expect(current).toContain('Not reproduced yet — be the first.');
+    const markdown = storyTitled('Re-run by its author', { extra: 'Pin the SDK version.' });
+    await editStory(ctx, alice, { slug, markdown, kind: 'correction', note: 'Pin the SDK version.' });
+    expect((await text(`/s/${slug}`)).body).toContain(
+      `<p class="author-recheck" data-author-recheck="outdated">Not re-checked by the author since the correction of ${today}</p>`,
+    );
+  });
+});
+
+describe('an answered fail story', () => {
+  it('links both pages: "Answers" on the success, "Answered by" on the fail, and "closed" once its author set status: n/a', async () => {
+    const ctx = server.app.ctx();
+    const question = failStory().replaceAll("Agent can't make headless Chromium find its fonts after four attempts", 'Fonts vanish in CI');
+    const fail = (await publishStory(ctx, alice, { markdown: question })).slug;
+    const answer = storyTitled('Fonts came back with fontconfig', { extra: `This answers /s/${fail}.` });
+    const success = (await publishStory(ctx, alice, { markdown: answer })).slug;
+    expect((await text(`/s/${success}`)).body).toContain(
+      `<p class="answer-pairs" data-answer-pairs="answers">Answers: <a href="/s/${fail}">Fonts vanish in CI</a></p>`,
+    );
+    expect((await text(`/s/${fail}`)).body).toContain(
+      `<p class="answer-pairs" data-answer-pairs="answered-by">Answered by: <a href="/s/${success}">Fonts came back with fontconfig</a></p>`,
+    );
+    await editStory(ctx, alice, { slug: fail, markdown: question.replace('status: open', 'status: n/a'), kind: 'rephrase' });
+    expect((await text(`/s/${fail}`)).body).toContain('Fonts came back with fontconfig</a> — closed by its author</p>');
+  });
+
+  it('get_story over MCP (checked by the SDK client against the listed output schema) and GET /v1/stories/{slug} carry the pair', async () => {
+    const ctx = server.app.ctx();
+    const question = failStory().replaceAll(
+      "Agent can't make headless Chromium find its fonts after four attempts",
+      'Fonts vanish over MCP',
+    );
+    const fail = (await publishStory(ctx, alice, { markdown: question })).slug;
+    const answer = storyTitled('Fonts back over MCP', { extra: `This answers /s/${fail}.` });
+    const success = (await publishStory(ctx, alice, { markdown: answer })).slug;
+    await reportReproduction(ctx, alice, { slug: success, result: 'partial' });
+    const client = await server.mcp();
+    await client.listTools();
+    const asked = answerOf<{ answered_by: unknown }>(await client.callTool({ name: 'get_story', arguments: { slug: fail } }));
+    expect(asked.answered_by).toEqual([{ slug: success, title: 'Fonts back over MCP', status: 'n/a', url: `/s/${success}` }]);
+    const response = await server.fetch(`/v1/stories/${success}`);
+    const answered = (await response.json()) as { answers: unknown; author_recheck: unknown };
+    expect(answered.answers).toEqual([{ slug: fail, title: 'Fonts vanish over MCP', status: 'open', url: `/s/${fail}` }]);
+    expect(answered.author_recheck).toMatchObject({ result: 'partial', state: 'current', text: expect.stringMatching(/— partly works$/) });
   });
 });
 

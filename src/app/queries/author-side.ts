@@ -1,0 +1,37 @@
+// What get_story reads once META is known, in one BatchGetItem: the author's current handle
+// (ACCOUNT#id), their own reproduction of the story (REPRO#author) for the author's re-run
+// (docs/design.md §10), and on a success story the fail stories it answers (§11). All the keys
+// are known from META, so neither costs a round trip.
+import { authorRecheck, recheckText } from '../../domain/story/author-recheck.ts';
+import { toAccount } from '../../store/identity/account-items.ts';
+import { accountKey, reproductionKey } from '../../store/keys.ts';
+import { pick, readItems } from '../../store/read-items.ts';
+import { toReproduction } from '../../store/story/reproduction-items.ts';
+import type { StoryMeta } from '../../store/story/story-items.ts';
+import type { AppContext } from '../app-context.ts';
+import type { AnswerLinkView } from '../contract/answer-link-schema.ts';
+import type { AuthorRecheckView } from '../contract/author-recheck-schema.ts';
+import { answeredStoryKeys, answersOf } from './answer-pairs.ts';
+import type { RevisionView } from './get-story.contract.ts';
+
+export interface AuthorSide {
+  handles: ReadonlyMap<string, string>;
+  recheck: AuthorRecheckView | undefined;
+  answers: AnswerLinkView[] | undefined;
+}
+
+export async function readAuthorSide(ctx: AppContext, meta: StoryMeta, revisions: readonly RevisionView[]): Promise<AuthorSide> {
+  const items = await readItems(ctx.store, [accountKey(meta.author), reproductionKey(meta.slug, meta.author), ...answeredStoryKeys(meta)]);
+  const account = pick(items, accountKey(meta.author));
+  // An account with no item (an admin-made id, or one from before accounts were recorded) shows its id.
+  const handles = new Map([[meta.author, account === undefined ? meta.author : toAccount(account).handle]]);
+  const report = pick(items, reproductionKey(meta.slug, meta.author));
+  const recheck = authorRecheck(report === undefined ? undefined : toReproduction(report), revisions);
+  return {
+    handles,
+    recheck: recheck === undefined ? undefined : { ...recheck, text: recheckText(recheck, isoDay) },
+    answers: answersOf(meta, items),
+  };
+}
+
+const isoDay = (iso: string): string => iso.slice(0, 10);
