@@ -90,6 +90,7 @@ function presentStory(
     reproducers_count: meta.reproducers.length,
     aggregates,
     announce: announceState(meta.announce),
+    capability: meta.capability ?? null,
   };
   for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {
     const value = meta[field];

@@ -48,8 +48,10 @@ describe('get_story shows a public story to everyone', () => {
       reproducers_count: 0,
       aggregates: {},
       announce: { state: 'pending' },
+      capability: meta.capability,
     });
     expect(story.markdown).toContain('# A whole story');
+    expect(story.capability).toMatchObject({ tier: 'T0', findings: [] });
     expect(await getStory(app.ctx(), bob, { slug })).toEqual(story);
   });
 
