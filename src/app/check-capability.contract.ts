@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MAX_SCAN_TEXT_BYTES } from '../domain/capability/scan-limits.ts';
 import { capabilityReportSchema } from './contract/capability-schemas.ts';
 import { describedObject } from './contract/described-object.ts';
-import type { Outcome } from './contract/replayed.ts';
+import { replayedField, type Outcome } from './contract/replayed.ts';
 
 export const CHECK_CAPABILITY_TOOL = 'check_capability';
 
@@ -23,6 +23,7 @@ export const checkCapabilityOutputSchema = capabilityReportSchema.extend({
     .describe(
       '"story": the text is a valid lorebook story, so only its check and reproduce sections were scanned, exactly as publish scans them (lines are lines of the story); "text": anything else, scanned whole as one markdown section.',
     ),
+  replayed: replayedField,
 });
 
 export type CheckCapabilityOutcome = Outcome<typeof checkCapabilityOutputSchema>;
