@@ -1,6 +1,7 @@
-// check_capability — anonymous and read-only: what running the given steps would do to the
-// machine that runs them (docs/capability.md). Nothing is stored; the same text under the same
-// scanner version answers the same report.
+// check_capability — read-only: what running the given steps would do to the machine that runs
+// them (docs/capability.md). Text is anonymous; a URL is read for signed-in callers only (each
+// fetch costs this server a connection to a host a stranger picks). Nothing is stored; the same
+// text under the same scanner version answers the same report.
 import { MAX_SCAN_TEXT_BYTES } from '../domain/capability/scan-limits.ts';
 import { payloadTooLarge } from '../domain/errors.ts';
 import { utf8Bytes } from '../domain/story/story-limits.ts';
@@ -11,10 +12,14 @@ import {
   type CheckCapabilityOutcome,
 } from './check-capability.contract.ts';
 import { scanCapabilityOffloaded } from './check-capability-task.ts';
+import type { Caller } from './app-context.ts';
+import { textAtUrl } from './capability-url-text.ts';
 import { parseInput } from './parse-input.ts';
+import { signedIn } from './signed-in.ts';
 
-export async function checkCapability(raw: unknown): Promise<CheckCapabilityOutcome> {
-  const { text } = parseInput(checkCapabilityInputSchema, raw, CHECK_CAPABILITY_TOOL);
+export async function checkCapability(caller: Caller | undefined, raw: unknown): Promise<CheckCapabilityOutcome> {
+  const input = parseInput(checkCapabilityInputSchema, raw, CHECK_CAPABILITY_TOOL);
+  const text = await textOf(caller, input);
   const bytes = utf8Bytes(text);
   // Refused before it reaches the worker: nothing past the scanner's cap is read at all.
   if (bytes > MAX_SCAN_TEXT_BYTES) {
@@ -27,4 +32,11 @@ export async function checkCapability(raw: unknown): Promise<CheckCapabilityOutc
   }
   // In the order the output schema lists its fields, as every answer is.
   return checkCapabilityOutputSchema.parse(await scanCapabilityOffloaded(text));
+}
+
+/** The text sent, or the text at the URL sent: read only for a signed-in caller. */
+async function textOf(caller: Caller | undefined, input: { text?: string; url?: string }): Promise<string> {
+  if (input.url === undefined) return input.text ?? '';
+  signedIn(caller);
+  return textAtUrl(input.url);
 }

@@ -1,7 +1,9 @@
 // check_capability over both surfaces on the real server: POST /v1/capability (text/markdown and
 // JSON) and the MCP tool through the SDK client (which checks each answer against the listed
 // output schema), anonymous, bounded, rate limited by the anonymous budget, storing nothing.
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { MAX_SCAN_TEXT_BYTES } from '../../src/domain/capability/scan-limits.ts';
 import { scanStory, scanText } from '../../src/domain/capability/scan.ts';
@@ -83,5 +85,54 @@ describe('check_capability is counted against the anonymous budget', () => {
     const refused = await call();
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ code: 'rate_limited', retry_after_ms: expect.any(Number) });
+  });
+});
+
+describe('check_capability by URL: signed-in callers only, through the SSRF-safe fetch', () => {
+  // A loopback server that counts connections: a refused URL must never reach it.
+  let target: Server;
+  let port = 0;
+  let connections = 0;
+  beforeAll(async () => {
+    target = createServer((_request, response) => response.end(STEPS));
+    target.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    port = (target.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    target.closeAllConnections();
+    await new Promise<void>((resolve) => target.close(() => resolve()));
+  });
+
+  const postJson = (body: unknown, token?: string) =>
+    server.fetch('/v1/capability', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body),
+    });
+
+  it('an anonymous url is 401 unauthenticated and fetches nothing', async () => {
+    const refused = await postJson({ url: `https://127.0.0.1:${port}/steps.md` });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'unauthenticated' });
+    expect(connections).toBe(0);
+  });
+
+  it.each([
+    ['loopback with a port', () => `https://127.0.0.1:${port}/steps.md`],
+    ['loopback by name', () => `https://localhost:${port}/steps.md`],
+    ['plain http', () => `http://127.0.0.1:${port}/steps.md`],
+    ['cloud metadata', () => 'https://169.254.169.254/latest/meta-data/'],
+  ])("a signed-in caller's %s url is 422 validation_failed on url, without a connection", async (_name, url) => {
+    const { token } = await server.token('url-checker');
+    const refused = await postJson({ url: url() }, token);
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ code: 'validation_failed', details: { fields: { url: expect.any(String) } } });
+    expect(connections).toBe(0);
+  });
+
+  it('text and url together are 422 validation_failed: exactly one is read', async () => {
+    const refused = await postJson({ text: STEPS, url: 'https://example.com/steps.md' });
+    expect(refused.status).toBe(422);
   });
 });
