@@ -3,7 +3,7 @@
 // fails the re-plan sees the new state: the same content means the writes converged; anything
 // else is revision_conflict. A content write never re-applies on top of a newer revision.
 import { LorebookError } from '../domain/errors.ts';
-import type { ParsedStory } from '../domain/story/story-types.ts';
+import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
 import { and, type Condition } from '../store/condition.ts';
@@ -12,6 +12,7 @@ import { storyKey } from '../store/keys.ts';
 import { correctionOutboxItem, correctionRecipients, type CorrectionEvent } from '../store/story/outbox-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import {
+  capabilitySummary,
   FEED_INDEX_ATTRIBUTES,
   OPTIONAL_CONTENT_FIELDS,
   bodyItem,
@@ -42,7 +43,7 @@ export function withStoryUrl<O extends StoredContentOutcome>(ctx: AppContext, ou
 }
 
 export function contentOutcome(
-  meta: Pick<StoryMeta, 'slug' | 'revision' | 'content_hash' | 'title' | 'visibility' | 'hidden'>,
+  meta: Pick<StoryMeta, 'slug' | 'revision' | 'content_hash' | 'title' | 'visibility' | 'hidden' | 'capability'>,
 ): StoredContentOutcome {
   return {
     slug: meta.slug,
@@ -52,7 +53,20 @@ export function contentOutcome(
     visibility: meta.visibility,
     hidden: meta.hidden,
     url: storyPath(meta.slug),
+    // A story last written before publish scanned stories has none; an identical republish keeps it so.
+    capability: meta.capability === undefined ? null : capabilitySummary(meta.capability),
   };
+}
+
+type WithoutCapability = Omit<StoredContentOutcome, 'capability'>;
+
+/**
+ * An op record stored before content writes answered `capability` (up to a day of them when this
+ * deploys) replays with null, "not scanned", rather than fail the output schema.
+ */
+export function withCapabilityField<O extends WithoutCapability>(outcome: O): O & Pick<StoredContentOutcome, 'capability'> {
+  const stored = (outcome as { capability?: StoredContentOutcome['capability'] }).capability;
+  return { ...outcome, capability: stored ?? null };
 }
 
 /** Identical content: nothing to write. With an op_id, the op commits with a check that it still is. */
@@ -71,7 +85,7 @@ export function planUnchanged(meta: StoryMeta): WritePlan<StoredContentOutcome> 
 
 export interface NewRevision {
   meta: StoryMeta;
-  story: ParsedStory;
+  story: ScannedStory;
   caller: Caller;
   /** The revision the caller based the change on: base_revision, or the revision first read. */
   baseRevision: number;
@@ -153,6 +167,7 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
       content_hash: story.contentHash,
       title: story.frontMatter.title,
       visibility: story.frontMatter.visibility,
+      capability: story.capability,
     }),
     actions,
     guards: [],

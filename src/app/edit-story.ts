@@ -13,7 +13,7 @@ import { pick } from '../store/read-items.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
 import { answerCandidates, answerReads, revisionAnswerLinks } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { planNewRevision, withStoryUrl } from './content-write.ts';
+import { planNewRevision, withCapabilityField, withStoryUrl } from './content-write.ts';
 import { EDIT_TOOL, editStoryInputSchema, type EditOutcome, type StoredEditOutcome } from './edit-story.contract.ts';
 import { parseInput } from './parse-input.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
@@ -72,7 +72,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       return { ...plan, outcome: { ...plan.outcome, notified } };
     },
   });
-  return notifyAfterCommit(ctx, announceAfterCommit(ctx, withStoryUrl(ctx, withNotified(outcome))));
+  return notifyAfterCommit(ctx, announceAfterCommit(ctx, withStoryUrl(ctx, withCapabilityField(withNotified(outcome)))));
 }
 
 /**

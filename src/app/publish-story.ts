@@ -10,7 +10,7 @@ import { parseOpId } from '../domain/op-id.ts';
 import { isValidSlug, slugFor } from '../domain/story/slug.ts';
 import type { StoryParts } from '../domain/story/story-parts.ts';
 import type { RelatedStory } from '../domain/story/story-relation.ts';
-import type { ParsedStory } from '../domain/story/story-types.ts';
+import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
@@ -18,7 +18,7 @@ import { createItem } from '../store/replace-by-key.ts';
 import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta } from '../store/story/story-items.ts';
 import { answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks, type AnswerLinkPlan } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { contentOutcome, planNewRevision, storyUrl, withStoryUrl } from './content-write.ts';
+import { contentOutcome, planNewRevision, storyUrl, withCapabilityField, withStoryUrl } from './content-write.ts';
 import { parseInput } from './parse-input.ts';
 import {
   PUBLISH_TOOL,
@@ -42,7 +42,7 @@ export async function publishStory(
 ): Promise<Replayed<PublishOutcome>> {
   const input = parseInput(publishStoryInputSchema, raw, PUBLISH_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
-  const story: ParsedStory = await parseStoryOffloaded(
+  const story: ScannedStory = await parseStoryOffloaded(
     input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts },
   );
   const slug = targetSlug(input.slug, story);
@@ -104,16 +104,16 @@ export async function publishStory(
  * The answer on the way out: story_url on the story and on each similar one, from the configured
  * base URL, in the order the output schema lists its fields (META and the op record give maps back
  * in an order of their own, and a replay answers the first answer's bytes). An op record stored
- * before publish answered `similar` (up to a day of them when this deploys) replays with an empty
- * list rather than fail the output schema.
+ * before publish answered `similar` or `capability` (up to a day of them when this deploys)
+ * replays with an empty list and null rather than fail the output schema.
  */
 function publishAnswer(ctx: AppContext, outcome: Replayed<StoredPublishOutcome>): Replayed<PublishOutcome> {
   const stored: RelatedStory[] = Array.isArray(outcome.similar) ? outcome.similar : [];
   const similar = stored.map((related) => ({ ...related, story_url: storyUrl(ctx, related.slug) }));
-  return publishStoryOutputSchema.parse({ ...withStoryUrl(ctx, outcome), similar });
+  return publishStoryOutputSchema.parse({ ...withStoryUrl(ctx, withCapabilityField(outcome)), similar });
 }
 
-function targetSlug(explicit: string | undefined, story: ParsedStory): string {
+function targetSlug(explicit: string | undefined, story: ScannedStory): string {
   if (explicit === undefined) return slugFor(story.frontMatter.date, story.frontMatter.title);
   if (!isValidSlug(explicit)) {
     throw validationFailed('The slug is not a lorebook slug.', {
@@ -125,7 +125,7 @@ function targetSlug(explicit: string | undefined, story: ParsedStory): string {
 
 interface FirstPublish {
   slug: string;
-  story: ParsedStory;
+  story: ScannedStory;
   caller: Caller;
   at: string;
   months: readonly string[];
@@ -148,6 +148,7 @@ function planFirstPublish({ slug, story, caller, at, months, similar, links }: F
         title: story.frontMatter.title,
         visibility: story.frontMatter.visibility,
         hidden: false,
+        capability: story.capability,
       }),
       similar,
     },

@@ -8,6 +8,7 @@ export const MCP_TOOL_ACCESS = {
   search_stories: 'anonymous',
   get_story: 'anonymous',
   suggest_for_project: 'anonymous',
+  check_capability: 'anonymous',
   list_notifications: 'token',
   publish_story: 'token',
   edit_story: 'token',
@@ -86,6 +87,7 @@ export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 export const ANONYMOUS_HTTP_ROUTES: readonly string[] = [
   'GET /v1/stories',
   'GET /v1/stories/:slug',
+  'POST /v1/capability',
   'GET /v1/openapi.json',
   'GET /v1/skill',
   `GET ${RESOURCE_METADATA_PATH}`,

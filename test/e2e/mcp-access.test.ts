@@ -20,7 +20,7 @@ const WRITE_TOOLS = [
   'set_visibility',
   'mark_notifications_read',
 ];
-const READ_TOOLS = ['search_stories', 'get_story', 'suggest_for_project', 'list_notifications'];
+const READ_TOOLS = ['search_stories', 'get_story', 'suggest_for_project', 'check_capability', 'list_notifications'];
 
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));
 

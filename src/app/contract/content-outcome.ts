@@ -1,5 +1,6 @@
 // The answer of a content write (publish_story, and edit_story on top): the story as stored.
 import { z } from 'zod';
+import { capabilitySummarySchema } from './capability-schemas.ts';
 import { replayedField, type Outcome } from './replayed.ts';
 import { visibilitySchema } from './story-shapes.ts';
 
@@ -11,6 +12,7 @@ export const contentOutcomeSchema = z.object({
   visibility: visibilitySchema,
   hidden: z.boolean(),
   url: z.string().describe('The path of the story page.'),
+  capability: capabilitySummarySchema,
   story_url: z.string().describe("The story page's absolute URL (the server's public base URL and `url`): the link to give a person."),
   replayed: replayedField,
 });

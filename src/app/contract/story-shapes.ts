@@ -2,6 +2,7 @@
 // the summary that lists, searches and suggestions show. The types are derived from the schemas,
 // so an answer and its listed schema cannot drift apart.
 import { z } from 'zod';
+import { capabilityTierSchema } from './capability-schemas.ts';
 
 export const visibilitySchema = z.enum(['public', 'private']);
 
@@ -42,6 +43,9 @@ export const storySummarySchema = z.object({
   counts: reproductionCountsSchema,
   checks: checkCountsSchema,
   reproducers_count: z.number().int(),
+  capability_tier: capabilityTierSchema
+    .nullable()
+    .describe("The capability tier of the story's check and reproduce steps (get_story has the findings); null when not scanned."),
   // Only on the author's own stories: to anyone else a listed story is always public and shown.
   hidden: z.boolean().optional().describe('Only on your own stories.'),
   visibility: visibilitySchema.optional().describe('Only on your own stories.'),

@@ -99,6 +99,7 @@ function presentStory(
     reproducers_count: meta.reproducers.length,
     aggregates,
     announce: announceState(meta.announce),
+    capability: meta.capability ?? null,
   };
   if (recheck !== undefined) view.author_recheck = recheck;
   if (answers !== undefined) view.answers = answers;

@@ -30,6 +30,7 @@ export function presentSummary(meta: StoryMeta, handles: ReadonlyMap<string, str
     counts: reproductionCounts(meta.counts),
     checks: checkCounts(meta),
     reproducers_count: meta.reproducers.length,
+    capability_tier: meta.capability?.tier ?? null,
   };
   if (caller !== undefined && caller.account === meta.author) {
     summary.hidden = meta.hidden;

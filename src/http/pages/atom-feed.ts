@@ -1,12 +1,14 @@
 // `/feed.atom`: the newest public stories as an Atom 1.0 feed, generated with the `feed` package
 // (well kept, writes every element Atom requires). It puts titles and summaries into CDATA as
 // `type="html"` and escapes only `&` elsewhere, so every text from the store goes through
-// xml-text.ts first. Hidden and private stories are not in the public feed index, and the read
-// pipeline drops any lingering entry.
-import { Feed } from 'feed';
+// xml-text.ts first. Each entry carries its capability tier as a category. Hidden and private
+// stories are not in the public feed index, and the read pipeline drops any lingering entry.
+import { Feed, type Category } from 'feed';
+import type { StorySummary } from '../../app/contract/story-shapes.ts';
 import type { AppContext } from '../../app/app-context.ts';
 import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
 import { listStories } from '../../app/queries/list-stories.ts';
+import { TIER_MEANINGS } from './capability-box.ts';
 import { ATOM_PATH } from './layout.ts';
 import { authorPath, storyPath } from './page-format.ts';
 import { atomHtmlText, xmlSafe } from './xml-text.ts';
@@ -37,8 +39,18 @@ export async function atomFeed(ctx: AppContext, baseUrl: string): Promise<string
       published: new Date(story.published_at),
       description: atomHtmlText(story.summary),
       author: [{ name: xmlSafe(`@${story.author.handle}`), link: `${baseUrl}${authorPath(story.author.handle)}` }],
-      category: story.tags.map((tag) => ({ name: tag, term: tag })),
+      category: [...story.tags.map((tag) => ({ name: tag, term: tag })), ...capabilityCategory(story.capability_tier, baseUrl)],
     });
   }
   return feed.atom1();
+}
+
+/**
+ * The tier as a category in its own scheme, so a reader can filter on it without mistaking it
+ * for a tag; a story not scanned has none.
+ */
+function capabilityCategory(tier: StorySummary['capability_tier'], baseUrl: string): Category[] {
+  return tier === null
+    ? []
+    : [{ name: `capability ${tier}: ${TIER_MEANINGS[tier]}`, term: `capability-${tier}`, scheme: `${baseUrl}/capability` }];
 }

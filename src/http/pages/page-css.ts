@@ -53,6 +53,10 @@ h3 { font-size: 1.05rem; margin: 1.3em 0 0.4em; }
 .aggregates dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 14px; margin: 0 0 8px; }
 .aggregates dt { color: var(--muted); } .aggregates dd { margin: 0; overflow-wrap: anywhere; }
 .aggregates .of, .fine-print { color: var(--muted); font-size: 0.85rem; } .fine-print { margin: 0; }
+.capability h2 { font-size: 1.05rem; margin: 0 0 8px; }
+.capability .findings { margin: 0 0 8px; padding-left: 1.2em; font-size: 0.93rem; overflow-wrap: anywhere; }
+.badge.tier-T3, .badge.tier-T4 { border-color: var(--failed); color: var(--failed); }
+.badge.tier-T2 { border-color: var(--partial); color: var(--partial); }
 .story-body { overflow-wrap: anywhere; }
 .story-body img { max-width: 100%; height: auto; border-radius: 6px; }
 .story-body pre { background: var(--wash); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; overflow-x: auto; font-size: 0.88rem; line-height: 1.45; }

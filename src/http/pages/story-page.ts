@@ -1,6 +1,6 @@
 // `/s/{slug}`: one story — badges, title, author, tags, stack, how reproducing and checking it
-// went (and its aggregates, once enough reports carry them), its announcement on Bluesky, and the
-// story itself rendered safely. A withdrawn story is a tombstone: its title and "withdrawn by
+// went (and its aggregates, once enough reports carry them), what running its steps does (the
+// capability box), its announcement on Bluesky, and the story itself rendered safely. A withdrawn story is a tombstone: its title and "withdrawn by
 // author", nothing else.
 import { html, raw } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
@@ -10,6 +10,7 @@ import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath, type
 import { answerPairsLine } from './answer-pairs-line.ts';
 import { authorRecheckLine } from './author-recheck-line.ts';
 import { aggregatesCard } from './reproduction-aggregates.ts';
+import { capabilityBox } from './capability-box.ts';
 import { revisionBadges } from './revision-badges.ts';
 
 /** `body` is the story's body as HTML (rendered-bodies.ts). */
@@ -34,6 +35,7 @@ ${answerPairsLine(story)}
 </header>
 ${outcomes(story)}
 ${aggregatesCard(story.aggregates)}
+${capabilityBox(story.capability)}
 <section class="card story-body">
 ${isHttpUrl(story.image) ? html`<img class="hero" src="${story.image}" alt="${story.image_alt ?? ''}">` : ''}
 ${raw(body)}

@@ -1,4 +1,5 @@
 // Every /v1 endpoint. The OpenAPI document is generated from this list.
+import { checkCapabilityRoute } from './check-capability.ts';
 import { editStoryRoute } from './edit-story.ts';
 import { getStoryRoute } from './get-story.ts';
 import { listNotificationsRoute } from './list-notifications.ts';
@@ -23,6 +24,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   withdrawReproductionRoute,
   reportCheckRoute,
   reportCheckedRoute,
+  checkCapabilityRoute,
   listNotificationsRoute,
   markNotificationsReadRoute,
   skillRoute,

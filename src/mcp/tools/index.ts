@@ -1,5 +1,6 @@
 // Every lorebook MCP tool, in the order tools/list shows them: reads first, then writes.
 import type { ToolDefinition } from '../tool.ts';
+import { checkCapabilityTool } from './check-capability.ts';
 import { editStoryTool } from './edit-story.ts';
 import { getStoryTool } from './get-story.ts';
 import { listNotificationsTool } from './list-notifications.ts';
@@ -16,6 +17,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   searchStoriesTool,
   getStoryTool,
   suggestForProjectTool,
+  checkCapabilityTool,
   listNotificationsTool,
   publishStoryTool,
   editStoryTool,

@@ -1,7 +1,8 @@
 // Item mappers for a story: META (small, everything lists need), BODY (the current markdown) and
 // REV#n (every revision, kept). Domain types in, plain items out; nothing here talks to DynamoDB.
+import type { CapabilityReport } from '../../domain/capability/report.ts';
+import type { ScannedStory } from '../../domain/capability/scanned-story.ts';
 import type { RelatedStory } from '../../domain/story/story-relation.ts';
-import type { ParsedStory } from '../../domain/story/story-types.ts';
 import type { StoredItem } from '../actions.ts';
 import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
 import { announcePartition, authorPartition, bodyKey, feedPartition, listSortKey, revisionKey, storyKey } from '../keys.ts';
@@ -52,10 +53,22 @@ export interface StoryMeta {
   similar?: RelatedStory[];
   /** The fail stories this success story answers now (design §11); absent when none. */
   answers?: string[];
+  /**
+   * The capability report of the current revision's text (docs/capability.md), under the scanner
+   * version that made it; absent on stories last written before publish scanned them.
+   */
+  capability?: CapabilityReport;
+}
+
+/** What a revision keeps of its capability report: enough to tell which text and version it was. */
+export type CapabilitySummary = Pick<CapabilityReport, 'tier' | 'scanner_version' | 'sha256'>;
+
+export function capabilitySummary(report: CapabilityReport): CapabilitySummary {
+  return { tier: report.tier, scanner_version: report.scanner_version, sha256: report.sha256 };
 }
 
 /** The fields a content write replaces; counts, reproductions, checks, announce state and date are kept. */
-export function storyContentFields(story: ParsedStory): Record<string, unknown> {
+export function storyContentFields(story: ScannedStory): Record<string, unknown> {
   const fm = story.frontMatter;
   return {
     title: fm.title,
@@ -72,6 +85,7 @@ export function storyContentFields(story: ParsedStory): Record<string, unknown> 
     model: fm.model,
     has_check: story.hasCheck,
     content_hash: story.contentHash,
+    capability: story.capability,
   };
 }
 
@@ -102,7 +116,7 @@ export function isListedPublicly(visibility: string, hidden: boolean): boolean {
 export interface NewStory {
   slug: string;
   author: string;
-  story: ParsedStory;
+  story: ScannedStory;
   at: string;
   similar: readonly RelatedStory[];
 }
@@ -129,7 +143,7 @@ export function newStoryMetaItem({ slug, author, story, at, similar }: NewStory)
   };
 }
 
-export function bodyItem(slug: string, story: ParsedStory, revision: number): StoredItem {
+export function bodyItem(slug: string, story: ScannedStory, revision: number): StoredItem {
   return { ...bodyKey(slug), markdown: story.markdown, sections: story.sections, narrative: story.narrative, revision };
 }
 
@@ -141,12 +155,13 @@ export interface RevisionRecord {
   by: string;
 }
 
-export function revisionItem(slug: string, revision: number, story: ParsedStory, record: RevisionRecord): StoredItem {
+export function revisionItem(slug: string, revision: number, story: ScannedStory, record: RevisionRecord): StoredItem {
   return {
     ...revisionKey(slug, revision),
     revision,
     ...record,
     content_hash: story.contentHash,
+    capability: capabilitySummary(story.capability),
     markdown: story.markdown,
   };
 }

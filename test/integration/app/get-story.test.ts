@@ -49,8 +49,10 @@ describe('get_story shows a public story to everyone', () => {
       aggregates: {},
       answers: [],
       announce: { state: 'pending' },
+      capability: meta.capability,
     });
     expect(story.markdown).toContain('# A whole story');
+    expect(story.capability).toMatchObject({ tier: 'T0', findings: [] });
     expect(await getStory(app.ctx(), bob, { slug })).toEqual(story);
   });
 

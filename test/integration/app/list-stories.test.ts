@@ -140,6 +140,7 @@ describe('list_stories without an author is the public feed, newest first', () =
     expect(Object.keys(aliceStory ?? {}).sort()).toEqual(
       [
         'author',
+        'capability_tier',
         'checks',
         'counts',
         'date',
@@ -159,6 +160,7 @@ describe('list_stories without an author is the public feed, newest first', () =
       counts: { worked: 0, partial: 0, failed: 0 },
       checks: { has_problem: 0, no_problem: 0 },
       reproducers_count: 0,
+      capability_tier: 'T0',
       date: '2026-10-14',
       type: 'success',
       has_check: true,

@@ -23,6 +23,7 @@ function listed(
     counts: { worked: 0, partial: 0, failed: 0 },
     checks: { has_problem: 0, no_problem: 0 },
     reproducers_count: 0,
+    capability_tier: null,
   };
 }
 

@@ -9,11 +9,12 @@ import {
   wwwAuthenticate,
 } from '../../../src/auth/access-rule.ts';
 
-// The tools of issue 3, each with the access the issue gives it.
+// The tools of issue 3 (and check_capability, issue 16), each with the access its issue gives it.
 const ISSUE_TOOLS = {
   search_stories: true,
   get_story: true,
   suggest_for_project: true,
+  check_capability: true,
   list_notifications: false,
   publish_story: false,
   edit_story: false,
@@ -133,8 +134,12 @@ describe('HTTP access rule', () => {
     expect(httpRouteIsAnonymous(method, route)).toBe(false);
   });
 
-  it('lists its anonymous routes as METHOD pattern', () => {
-    for (const route of ANONYMOUS_HTTP_ROUTES) expect(route).toMatch(/^GET \//);
+  it('lists its anonymous routes as METHOD pattern: reads, and the one POST that only reads its body', () => {
+    for (const route of ANONYMOUS_HTTP_ROUTES) expect(route).toMatch(/^GET \/|^POST \/v1\/capability$/);
+  });
+
+  it('POST /v1/capability (check_capability) answers without a token', () => {
+    expect(httpRouteIsAnonymous('POST', '/v1/capability')).toBe(true);
   });
 });
 
