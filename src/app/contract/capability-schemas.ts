@@ -40,6 +40,6 @@ export const capabilityReportSchema = z.object({
   findings: z
     .array(capabilityFindingSchema)
     .max(MAX_FINDINGS)
-    .describe('What was recognised, by line; at most 256, the rest counted in omitted_findings.'),
+    .describe(`What was recognised, by line; at most ${MAX_FINDINGS}, the rest counted in omitted_findings.`),
   omitted_findings: z.number().int().describe('Findings past the listed ones, dropped lowest tier first (the tier counts them).'),
 });
