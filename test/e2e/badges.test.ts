@@ -6,11 +6,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { setVisibility } from '../../src/app/set-visibility.ts';
+import { storyBadgeFacts } from '../../src/app/queries/badge-facts.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';
+import { countRoundTrips } from '../helpers/round-trips.ts';
 import { storyPipingToShell } from '../helpers/capability-stories.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
+const ANONYMOUS_LIMIT = 2;
 const server = useLorebookServer('e2e-badges');
+const limited = useLorebookServer('e2e-badges-limited', { config: { anonymousRateLimitPerMinute: ANONYMOUS_LIMIT } });
 const author = { account: '', handle: 'badge-author' };
 const slugs = { plain: '', piped: '', hidden: '', private: '', hostile: '' };
 
@@ -115,8 +119,48 @@ describe('a story or author that cannot be shown is the neutral "not found" badg
     }
   });
 
+  it("the author's own token still gets the not-found badge for a private or hidden story: a badge is cached publicly", async () => {
+    const { token } = await server.token(author.handle);
+    for (const slug of [slugs.private, slugs.hidden]) {
+      const badge = await badgeOf(await get(`/v1/badge/s/${slug}.svg`, { Authorization: `Bearer ${token}` }));
+      expect(badge.title).toBe('lorebook: not found');
+    }
+  });
+
   it('a request without .svg is not a badge route', async () => {
     expect((await get(`/v1/badge/s/${slugs.plain}`)).status).toBe(404);
+  });
+});
+
+describe('what a story badge costs and how it is admitted', () => {
+  it('a story badge reads one item (the story META), whatever the story has', async () => {
+    const counter = countRoundTrips(server.app.ctx().store.client);
+    try {
+      expect(await storyBadgeFacts(server.app.ctx(), slugs.plain)).toEqual({
+        worked: expect.any(Number),
+        tier: expect.stringMatching(/^T[0-4]$/),
+      });
+      expect(counter.reads()).toBe(1);
+      expect(counter.writes()).toBe(0);
+    } finally {
+      counter.detach();
+    }
+  });
+
+  it(`anonymous badges count against the anonymous budget per IP: past ${ANONYMOUS_LIMIT} a minute, 429 rate_limited`, async () => {
+    const answers = [];
+    for (let call = 0; call <= ANONYMOUS_LIMIT; call += 1) answers.push(await limited.fetch('/v1/badge/s/2026-01-01-no-such-story.svg'));
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(ANONYMOUS_LIMIT).fill(200), 429]);
+    expect(await answers.at(-1)?.json()).toMatchObject({ code: 'rate_limited', retryable: true });
+  });
+
+  it('the OpenAPI document lists both badges as anonymous image/svg+xml answers', async () => {
+    const document = (await (await get('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, any>> };
+    for (const path of ['/v1/badge/s/{slug}.svg', '/v1/badge/a/{handle}.svg']) {
+      const operation = document.paths[path]?.get;
+      expect(Object.keys(operation.responses['200'].content)).toEqual(['image/svg+xml']);
+      expect(operation.security).toEqual([{}, { bearer: [] }]);
+    }
   });
 });
 

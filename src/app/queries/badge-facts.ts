@@ -4,9 +4,13 @@
 // than the public pages do.
 import type { Tier } from '../../domain/capability/categories.ts';
 import { LorebookError } from '../../domain/errors.ts';
+import { parseSlug } from '../../domain/story/slug.ts';
+import { storyKey } from '../../store/keys.ts';
+import { pick, readItems } from '../../store/read-items.ts';
+import { toStoryMeta } from '../../store/story/story-items.ts';
+import { visibleStory } from '../story-access.ts';
 import type { AppContext } from '../app-context.ts';
 import { authorByHandle } from './author-by-handle.ts';
-import { getStory } from './get-story.ts';
 import { MAX_LIST_LIMIT } from './list-stories.contract.ts';
 import { listStories } from './list-stories.ts';
 
@@ -15,10 +19,14 @@ export interface StoryBadgeFacts {
   tier: Tier | null;
 }
 
+/** One GetItem of the story's META (a badge is fetched far more often than a story is read), seen as an anonymous reader sees it. */
 export async function storyBadgeFacts(ctx: AppContext, slug: string): Promise<StoryBadgeFacts | undefined> {
-  const story = await unlessAbsent(getStory(ctx, undefined, { slug }));
-  if (story === undefined) return undefined;
-  return { worked: story.counts.worked, tier: story.capability?.tier ?? null };
+  return unlessAbsent(async () => {
+    const key = storyKey(parseSlug(slug));
+    const stored = pick(await readItems(ctx.store, [key]), key);
+    const meta = visibleStory(stored === undefined ? undefined : toStoryMeta(stored), slug, undefined);
+    return { worked: meta.counts.worked, tier: meta.capability?.tier ?? null };
+  });
 }
 
 /**
@@ -27,16 +35,16 @@ export async function storyBadgeFacts(ctx: AppContext, slug: string): Promise<St
  * a walk of every story.
  */
 export async function authorBadgeWorked(ctx: AppContext, handle: string): Promise<number | undefined> {
-  const author = await unlessAbsent(authorByHandle(ctx, handle));
+  const author = await unlessAbsent(() => authorByHandle(ctx, handle));
   if (author === undefined) return undefined;
   const list = await listStories(ctx, undefined, { author: author.account, limit: MAX_LIST_LIMIT });
   return list.stories.reduce((sum, story) => sum + story.counts.worked, 0);
 }
 
 /** not_found and an unparsable key are "no such badge"; anything else (a store outage) stays an error. */
-async function unlessAbsent<T>(read: Promise<T>): Promise<T | undefined> {
+async function unlessAbsent<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await read;
+    return await read();
   } catch (error) {
     if (error instanceof LorebookError && (error.code === 'not_found' || error.code === 'validation_failed')) return undefined;
     throw error;
