@@ -45,6 +45,7 @@ async function badgeOf(response: Response): Promise<{ svg: string; title: string
   expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml\b/);
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+  expect(response.headers.get('content-security-policy')).toBe("default-src 'none'");
   const svg = await response.text();
   expect(XMLValidator.validate(svg)).toBe(true);
   const parsed = new XMLParser({ ignoreAttributes: false }).parse(svg) as { svg?: { title?: string; '@_xmlns'?: string } };
@@ -140,8 +141,7 @@ describe('what a story badge costs and how it is admitted', () => {
         worked: expect.any(Number),
         tier: expect.stringMatching(/^T[0-4]$/),
       });
-      expect(counter.reads()).toBe(1);
-      expect(counter.writes()).toBe(0);
+      expect(counter.snapshot()).toEqual({ GetItem: 1 });
     } finally {
       counter.detach();
     }

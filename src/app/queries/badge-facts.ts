@@ -6,7 +6,7 @@ import type { Tier } from '../../domain/capability/categories.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
 import { storyKey } from '../../store/keys.ts';
-import { pick, readItems } from '../../store/read-items.ts';
+import { readItem } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { visibleStory } from '../story-access.ts';
 import type { AppContext } from '../app-context.ts';
@@ -22,8 +22,7 @@ export interface StoryBadgeFacts {
 /** One GetItem of the story's META (a badge is fetched far more often than a story is read), seen as an anonymous reader sees it. */
 export async function storyBadgeFacts(ctx: AppContext, slug: string): Promise<StoryBadgeFacts | undefined> {
   return unlessAbsent(async () => {
-    const key = storyKey(parseSlug(slug));
-    const stored = pick(await readItems(ctx.store, [key]), key);
+    const stored = await readItem(ctx.store, storyKey(parseSlug(slug)));
     const meta = visibleStory(stored === undefined ? undefined : toStoryMeta(stored), slug, undefined);
     return { worked: meta.counts.worked, tier: meta.capability?.tier ?? null };
   });

@@ -9,10 +9,18 @@ import type { HttpEnv } from '../http-env.ts';
 /** Five minutes: a README shows a new reproduction soon, and a popular badge costs one read per cache per 5 minutes. */
 export const BADGE_CACHE_CONTROL = 'public, max-age=300';
 
+/** An SVG opened on its own is a document: it may run nothing and load nothing, should a future renderer ever emit more than shapes and text. */
+export const BADGE_CSP = "default-src 'none'";
+
 export function badgeAnswer(c: Context<HttpEnv>, spec: BadgeSpec): Response {
   const svg = makeBadge({ label: spec.label, message: spec.message, color: spec.color, style: 'flat' });
   const etag = `"${createHash('sha256').update(svg).digest('base64url')}"`;
-  const headers = { ETag: etag, 'Cache-Control': BADGE_CACHE_CONTROL, 'X-Content-Type-Options': 'nosniff' };
+  const headers = {
+    ETag: etag,
+    'Cache-Control': BADGE_CACHE_CONTROL,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': BADGE_CSP,
+  };
   if (namesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
   return c.body(svg, 200, { ...headers, 'Content-Type': 'image/svg+xml; charset=utf-8' });
 }
