@@ -63,12 +63,15 @@ describe('a story badge says how often it was reproduced, in its tier colour', (
     expect(messageFill(svg)).toBe(BADGE_MAKER_RED);
   });
 
-  it("the count rises after a counted worked reproduction, and the author's own does not count", async () => {
+  it("the count rises after a counted worked reproduction; the author's own and a failed one do not count", async () => {
     const before = await badgeOf(await get(`/v1/badge/s/${slugs.plain}.svg`));
     expect(before.title).toMatch(/^reproduced: 0× · T\d$/);
     await reportReproduction(server.app.ctx(), author, { slug: slugs.plain, result: 'worked' }).catch(() => undefined);
     expect((await badgeOf(await get(`/v1/badge/s/${slugs.plain}.svg`))).title).toBe(before.title);
     await reproduce('badge-reader', slugs.plain);
+    expect((await badgeOf(await get(`/v1/badge/s/${slugs.plain}.svg`))).title).toBe(before.title.replace('0×', '1×'));
+    const { account } = await server.token('badge-failer');
+    await reportReproduction(server.app.ctx(), { account, handle: 'badge-failer' }, { slug: slugs.plain, result: 'failed' });
     expect((await badgeOf(await get(`/v1/badge/s/${slugs.plain}.svg`))).title).toBe(before.title.replace('0×', '1×'));
   });
 
