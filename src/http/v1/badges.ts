@@ -21,7 +21,7 @@ export const storyBadgeRoute = defineRoute({
   path: `/v1/badge/s/:slug${SVG_FILE}`,
   operationId: 'getStoryBadge',
   summary: 'A story badge: reproduced N×, coloured by its capability tier',
-  description: `"reproduced N× · T2": N is the counted worked reproductions, the colour and the T is the tier of its check and reproduce steps (grey when not scanned). A private, hidden or unknown story, or a slug that does not parse, is a grey "not found" badge, status 200. ${ANSWERS}`,
+  description: `"reproduced N× · T2": N is the counted worked reproductions; the colour and T2 are the tier of its check and reproduce steps (grey and no tier when not scanned). A private, hidden or unknown story, or a slug that does not parse, is a grey "not found" badge, status 200. ${ANSWERS}`,
   success: { status: 200, mediaType: 'image/svg+xml', description: 'The badge.', schema: svgSchema },
   errors: ['rate_limited', 'store_unavailable'],
   async handle(c, _caller, { ctx }) {
