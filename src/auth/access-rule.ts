@@ -90,6 +90,8 @@ export const ANONYMOUS_HTTP_ROUTES: readonly string[] = [
   'POST /v1/capability',
   'GET /v1/openapi.json',
   'GET /v1/skill',
+  'GET /v1/badge/s/:slug',
+  'GET /v1/badge/a/:handle',
   `GET ${RESOURCE_METADATA_PATH}`,
 ];
 

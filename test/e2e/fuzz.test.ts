@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { ERROR_HTTP_STATUS } from '../../src/domain/errors.ts';
+import { openApiPath } from '../../src/http/v1/route.ts';
 import { V1_ROUTES } from '../../src/http/v1/routes.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';
@@ -116,7 +117,7 @@ const queryArb = fc.dictionary(
 
 describe('every /v1 endpoint with arbitrary bodies, content types and queries', () => {
   for (const route of V1_ROUTES) {
-    it(`${route.method} ${route.path}: never a 500; a refusal is a typed problem that wrote nothing`, async () => {
+    it(`${route.method} ${openApiPath(route.path)}: never a 500; a refusal is a typed problem that wrote nothing`, async () => {
       await fc.assert(
         fc.asyncProperty(
           bodyArb,
@@ -132,7 +133,7 @@ describe('every /v1 endpoint with arbitrary bodies, content types and queries', 
             if (signedIn) headers.Authorization = `Bearer ${token}`;
             if (ifMatch !== undefined && /^[\x20-\x7e]*$/.test(ifMatch)) headers['If-Match'] = ifMatch;
             const search = new URLSearchParams(query).toString();
-            const path = `${route.path.replace(':slug', encodeURIComponent(slug))}${search === '' ? '' : `?${search}`}`;
+            const path = `${openApiPath(route.path).replace(/\{(slug|handle)\}/, encodeURIComponent(slug))}${search === '' ? '' : `?${search}`}`;
             const response = await server.fetch(path, { method: route.method, headers, ...(route.method === 'GET' ? {} : { body }) });
             expect(response.status).not.toBe(500);
             if (response.ok) return;

@@ -2,6 +2,7 @@
 // notifications, errors as application/problem+json, and an OpenAPI document listing every route.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
+import { openApiPath } from '../../src/http/v1/route.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';
 import { fixture, storyTitled } from '../helpers/stories.ts';
 
@@ -250,7 +251,7 @@ describe('the OpenAPI document', () => {
     const served = server
       .hono()
       .routes.filter((route) => route.path.startsWith('/v1/') && route.method !== 'ALL')
-      .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
+      .map((route) => `${route.method.toLowerCase()} ${openApiPath(route.path)}`);
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method} ${path}`),
     );

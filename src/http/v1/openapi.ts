@@ -6,7 +6,7 @@ import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import { ERROR_HTTP_STATUS, errorBodySchema, type ErrorCode } from '../../domain/errors.ts';
 import { MAX_OP_ID_LENGTH } from '../../domain/op-id.ts';
 import { SKILL_HEADER, skillUpdateSchema } from '../skill-update.ts';
-import type { V1Route } from './route.ts';
+import { openApiPath, type V1Route } from './route.ts';
 import { V1_ROUTES } from './routes.ts';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -106,7 +106,13 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
 function operation(route: V1Route): Record<string, unknown> {
   const parameters: Record<string, unknown>[] = [];
   for (const match of route.path.matchAll(/:(\w+)/g)) {
-    parameters.push({ name: match[1], in: 'path', required: true, description: 'The story key.', schema: { type: 'string' } });
+    parameters.push({
+      name: match[1],
+      in: 'path',
+      required: true,
+      description: match[1] === 'handle' ? "The author's handle (or account id)." : 'The story key.',
+      schema: { type: 'string' },
+    });
   }
   for (const [name, param] of Object.entries(route.query ?? {})) {
     parameters.push(describedParameter(name, 'query', inputJsonSchema(param.schema), false));
@@ -133,7 +139,10 @@ function operation(route: V1Route): Record<string, unknown> {
           'RateLimit-Policy': { schema: { type: 'string' } },
           ...(route.headers?.includes('Idempotency-Key') ? { 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] } } } : {}),
         },
-        content: { 'application/json': { schema: withSkillUpdate(outputJsonSchema(route.success.schema)) } },
+        content:
+          route.success.mediaType === undefined
+            ? { 'application/json': { schema: withSkillUpdate(outputJsonSchema(route.success.schema)) } }
+            : { [route.success.mediaType]: { schema: { type: 'string', description: route.success.schema.description } } },
       },
       ...errorResponses(route.errors),
     },
@@ -145,7 +154,7 @@ function operation(route: V1Route): Record<string, unknown> {
 export function openApiDocument(baseUrl: string, routes: readonly V1Route[] = V1_ROUTES): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) };
   }
   paths[OPENAPI_PATH] = {

@@ -38,9 +38,21 @@ export interface V1Route {
   query?: Record<string, QueryParam>;
   /** `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes; worklore's `X-Revision-*` (= kind, note, source) on edits. */
   headers?: ReadonlyArray<'Idempotency-Key' | 'If-Match' | 'X-Revision-Kind' | 'X-Revision-Note' | 'X-Revision-Source'>;
-  success: { status: 200 | 201; description: string; schema: z.ZodType };
+  /** `mediaType` when the answer is not JSON (a badge's SVG). */
+  success: { status: 200 | 201; description: string; schema: z.ZodType; mediaType?: 'image/svg+xml' };
   errors: readonly ErrorCode[];
   handle(c: Context<HttpEnv>, caller: Caller | undefined, deps: V1Deps): Promise<Response>;
+}
+
+/**
+ * Appended to a path parameter, it matches only a file name ending in `.svg` (`:slug${SVG_FILE}`
+ * is `{slug}.svg`); the parameter keeps the suffix, for the handler to strip.
+ */
+export const SVG_FILE = '{.+\\.svg}';
+
+/** A hono pattern as an OpenAPI path: `:slug` is `{slug}`, and `:slug${SVG_FILE}` is `{slug}.svg`. */
+export function openApiPath(path: string): string {
+  return path.replaceAll(SVG_FILE, '.svg').replace(/:(\w+)/g, '{$1}');
 }
 
 export function defineRoute(route: V1Route): V1Route {
@@ -53,7 +65,7 @@ export function defineRoute(route: V1Route): V1Route {
  * operation that says which route it aliases.
  */
 export function aliasRoute(route: V1Route, alias: { path: string; operationId: string; origin: string }): V1Route {
-  const canonical = route.path.replace(/:(\w+)/g, '{$1}');
+  const canonical = openApiPath(route.path);
   return {
     ...route,
     path: alias.path,

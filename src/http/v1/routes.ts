@@ -1,4 +1,5 @@
 // Every /v1 endpoint. The OpenAPI document is generated from this list.
+import { authorBadgeRoute, storyBadgeRoute } from './badges.ts';
 import { checkCapabilityRoute } from './check-capability.ts';
 import { editStoryRoute } from './edit-story.ts';
 import { getStoryRoute } from './get-story.ts';
@@ -28,4 +29,6 @@ export const V1_ROUTES: readonly V1Route[] = [
   listNotificationsRoute,
   markNotificationsReadRoute,
   skillRoute,
+  storyBadgeRoute,
+  authorBadgeRoute,
 ];
