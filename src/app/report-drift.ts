@@ -119,15 +119,12 @@ function tallyJoin(
 ): WriteAction {
   if (stored === undefined) return startTally(meta.slug, sha256, meta.revision, reporter);
   if (stored.revision !== meta.revision) return restartTally(meta.slug, stored, meta.revision, reporter);
-  const corroborates = stored.reporters.length + 1 === CORROBORATING_REPORTERS;
   return joinTally({
     slug: meta.slug,
     sha256,
     revision: meta.revision,
     reporter,
     cap: ctx.config.reproducerCap,
-    // The second reporter decides the flag and the notice: the set must still be the one read.
-    ...(corroborates ? { readSize: stored.reporters.length } : {}),
     ...(notifiedAt === undefined ? {} : { notifiedAt }),
   });
 }

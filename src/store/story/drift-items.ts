@@ -99,11 +99,6 @@ export interface JoinTally {
   revision: number;
   reporter: string;
   cap: number;
-  /**
-   * How many reporters the plan read, when its decision depends on exactly that (the second
-   * reporter flags the story and tells the author): then the set must still be that size.
-   */
-  readSize?: number;
   /** Set when this join tells the author (the hash's first corroboration). */
   notifiedAt?: string;
 }
@@ -111,16 +106,13 @@ export interface JoinTally {
 /**
  * Adds the reporter to the current revision's tally. `NOT contains` is the guard against a second
  * count of one reporter (primitive 2); the revision guard keeps a report planned before an edit
- * out of the new revision's tally.
+ * out of the new revision's tally. A join that tells the author needs the hash still untold: of
+ * two second reporters planned from one read, only one writes the notice.
  */
 export function joinTally(join: JoinTally): UpdateAction {
   const names: Record<string, string> = { '#reporters': 'reporters', '#revision': 'revision' };
   const values: Record<string, unknown> = { ':reporter': join.reporter, ':revision': join.revision, ':cap': join.cap };
   const guards = ['NOT contains(#reporters, :reporter)', 'size(#reporters) < :cap', '#revision = :revision'];
-  if (join.readSize !== undefined) {
-    guards.push('size(#reporters) = :readSize');
-    values[':readSize'] = join.readSize;
-  }
   const set: Record<string, unknown> = {};
   if (join.notifiedAt !== undefined) {
     set.notified_at = join.notifiedAt;

@@ -4,7 +4,7 @@ import { getStory } from '../../../src/app/queries/get-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportDrift } from '../../../src/app/report-drift.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
-import { scanText } from '../../../src/domain/capability/scan.ts';
+import { scanStory, scanText } from '../../../src/domain/capability/scan.ts';
 import { storyKey } from '../../../src/store/keys.ts';
 import { updateItem } from '../../../src/store/update-item.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
@@ -12,6 +12,7 @@ import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixtur
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { refusal } from '../../helpers/refusal.ts';
 import { storySetup } from '../../helpers/story-setup.ts';
+import { storyPipingToShell } from '../../helpers/capability-stories.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('report-drift');
@@ -144,6 +145,18 @@ describe('two independent readers of one other hash mark the story changed since
       expect((await storyMeta(slug)).drift).toMatchObject({ sha256: PIPED.sha256 });
       expect(await driftNotices(slug)).toHaveLength(1);
     }
+  });
+
+  it('two readers joining one reader at the same moment tell the author of that hash once, even when the story is already marked', async () => {
+    const slug = await published('Drift joined at once');
+    for (const reader of [bob, carol]) await reportDrift(app.ctx(), reader, { slug, sha256: PIPED.sha256 });
+    await reportDrift(app.ctx(), bob, { slug, sha256: OTHER.sha256 });
+    // dave's report lands between carol's read and her write: both read one reporter of OTHER.
+    afterNextRead(app.ctx(), () => reportDrift(app.ctx(), dave, { slug, sha256: OTHER.sha256 }));
+    const answer = await reportDrift(app.ctx(), carol, { slug, sha256: OTHER.sha256 });
+    expect(answer).toMatchObject({ counted: true, reporters: 3 });
+    const told = (await driftNotices(slug)).filter((item) => String(item.text).includes(OTHER.sha256.slice(0, 12)));
+    expect(told).toHaveLength(1);
   });
 
   it('one reader alone does not mark it, whatever it reports', async () => {
@@ -281,6 +294,21 @@ describe('"changed since publish" holds until the author changes the story', () 
     await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Edited.' }), kind: 'rephrase' });
     expect((await storyMeta(slug)).revision).toBe(2);
     expect((await storyMeta(slug)).drift).toBeUndefined();
+  });
+
+  it('a hash the edit adopted matches from then on: sent again, the report is judged against the new revision and counts no more', async () => {
+    const title = 'Drift adopted by an edit';
+    const slug = await published(title);
+    const adopted = scanStory(storyPipingToShell(title)).sha256;
+    expect(await reportDrift(app.ctx(), bob, { slug, sha256: adopted })).toMatchObject({ matches: false, counted: true });
+    await editStory(app.ctx(), alice, { slug, markdown: storyPipingToShell(title), kind: 'addition' });
+    const again = await reportDrift(app.ctx(), bob, { slug, sha256: adopted });
+    expect(again).toMatchObject({ matches: true, counted: false, reporters: 0, published: { sha256: adopted } });
+    expect((await driftItems(slug)).find((item) => item.SK === `DRIFT#${adopted}#${bob.account}`)).toMatchObject({
+      revision: 2,
+      matches: true,
+      counted: false,
+    });
   });
 
   it('get_story answers changed_since_publish with the hash and since, and false after the edit', async () => {
