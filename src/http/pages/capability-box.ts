@@ -41,7 +41,7 @@ export function capabilityBox(capability: StoryView['capability']): Html {
 <p>Not scanned: this story was last edited before lorebook scanned stories' steps.</p>
 </section>`;
   }
-  return html`<section class="card capability" aria-label="What running this does" data-tier="${capability.tier}" data-changed="${capability.changed_since_publish}">
+  return html`<section class="card capability" aria-label="What running this does" data-tier="${capability.tier}"${capability.changed_since_publish ? html` data-changed="true"` : ''}>
 <h2>What running this does</h2>
 ${changedSincePublish(capability.drift)}<p><span class="badge tier tier-${capability.tier}">${capability.tier}</span> ${TIER_MEANINGS[capability.tier]}</p>
 ${categoryList(capability)}
