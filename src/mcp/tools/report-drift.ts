@@ -12,6 +12,7 @@ export const reportDriftTool = defineTool({
     'The key is the story `slug`, the `sha256` and you: sending the same report again changes nothing. A hash equal to the published one, or your own story, is kept but never counts.',
     'When two independent readers report the same different hash, the story shows "changed since publish" until its author edits it, and the author is told once per hash.',
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
+    'Do not call it for a story whose steps you did not run, nor with a sha256 you did not compute from exactly what you ran.',
   ].join('\n'),
   inputSchema: reportDriftInputSchema,
   outputSchema: reportDriftOutputSchema,
