@@ -94,16 +94,16 @@ export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown)
       }
       if (reporters.length >= ctx.config.reproducerCap) throw reporterCapReached(slug, ctx.config.reproducerCap);
       const corroborates = reporters.length + 1 === CORROBORATING_REPORTERS;
-      const raises = corroborates && meta.drift === undefined;
-      const flag = raises ? { sha256, since: report.at } : meta.drift;
+      // The second reporter marks the story, unless another hash already did.
+      const raised = corroborates && meta.drift === undefined ? { sha256, since: report.at } : undefined;
       const tellsAuthor = corroborates && stored?.notified_at === undefined;
       const actions: WriteAction[] = [
         reportWrite,
         tallyJoin(ctx, meta, sha256, stored, caller.account, tellsAuthor ? report.at : undefined),
-        raises ? setDriftFlag(slug, meta.revision, { sha256, since: report.at }) : checkItem(storyKey(slug), atRevision(meta.revision)),
+        raised === undefined ? checkItem(storyKey(slug), atRevision(meta.revision)) : setDriftFlag(slug, meta.revision, raised),
       ];
       if (tellsAuthor) actions.push(createItem(notificationItem(driftNotice(meta, sha256, caller, report.at))));
-      return { outcome: answer(reporters.length + 1, flag), actions, guards: [] };
+      return { outcome: answer(reporters.length + 1, raised ?? meta.drift), actions, guards: [] };
     },
   });
 }

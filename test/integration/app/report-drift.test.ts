@@ -16,6 +16,7 @@ import { storyPipingToShell } from '../../helpers/capability-stories.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('report-drift');
+const capped = useAppFixture('report-drift-capped', { reproducerCap: 1 });
 const alice = caller('alice');
 const bob = caller('bob');
 const carol = caller('carol');
@@ -341,6 +342,15 @@ describe('report_drift refuses what it cannot take, writing nothing', () => {
     expect(error.code).toBe('validation_failed');
     expect(error.retryable).toBe(false);
     expect(await app.allItems()).toEqual(before);
+  });
+
+  it('a reporter past the cap of one hash is a non-retryable conflict and writes nothing', async () => {
+    const { slug } = await publishStory(capped.ctx(), alice, { markdown: storyTitled('Drift past the cap') });
+    await reportDrift(capped.ctx(), bob, { slug, sha256: PIPED.sha256 });
+    const before = await capped.allItems();
+    const error = await refusal(reportDrift(capped.ctx(), carol, { slug, sha256: PIPED.sha256 }));
+    expect(error).toMatchObject({ code: 'conflict', retryable: false, details: { reporter_cap: 1 } });
+    expect(await capped.allItems()).toEqual(before);
   });
 
   it('an unknown story is not_found', async () => {
