@@ -39,6 +39,7 @@ const driftNotices = async (slug: string): Promise<Item[]> => (await authorInbox
 describe('report_drift is safe to deliver twice', () => {
   it('a second identical report answers the same and writes nothing', async () => {
     const slug = await published('Drift reported twice');
+    app.counter().reset();
     const first = await reportDrift(app.ctx(), bob, { slug, sha256: PIPED.sha256, findings: PIPED.findings });
     expect(first).toMatchObject({
       slug,
@@ -49,9 +50,11 @@ describe('report_drift is safe to deliver twice', () => {
       changed_since_publish: false,
       drift: null,
     });
+    console.log('first drift report round trips', app.counter().snapshot());
     const before = await app.state();
     app.counter().reset();
     const second = await reportDrift(app.ctx(), bob, { slug, sha256: PIPED.sha256, findings: PIPED.findings });
+    console.log('identical drift report round trips', app.counter().snapshot());
     expect(app.counter().writes()).toBe(0);
     expect(second).toEqual(first);
     expect(await app.state()).toEqual(before);
@@ -60,7 +63,9 @@ describe('report_drift is safe to deliver twice', () => {
   it('the corroborating report sent twice answers the same, keeps one flag and one notification', async () => {
     const slug = await published('Corroboration sent twice');
     await reportDrift(app.ctx(), bob, { slug, sha256: PIPED.sha256 });
+    app.counter().reset();
     const first = await reportDrift(app.ctx(), carol, { slug, sha256: PIPED.sha256 });
+    console.log('corroborating drift report round trips', app.counter().snapshot());
     expect(first).toMatchObject({ reporters: 2, changed_since_publish: true, drift: { sha256: PIPED.sha256 } });
     const before = await app.state();
     const second = await reportDrift(app.ctx(), carol, { slug, sha256: PIPED.sha256 });
