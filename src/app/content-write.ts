@@ -7,6 +7,7 @@ import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
 import { and, type Condition } from '../store/condition.ts';
+import { driftFlagCleared } from '../store/story/drift-flag.ts';
 import { addFeedMonth, feedMonth } from '../store/story/feed-months.ts';
 import { storyKey } from '../store/keys.ts';
 import { correctionOutboxItem, correctionRecipients, type CorrectionEvent } from '../store/story/outbox-items.ts';
@@ -122,6 +123,8 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
   const set: Record<string, unknown> = { revision, updated_at: at };
   for (const [field, value] of Object.entries(content)) if (value !== undefined) set[field] = value;
   const remove: string[] = OPTIONAL_CONTENT_FIELDS.filter((field) => content[field] === undefined);
+  // A content change ends "changed since publish" (design §12).
+  remove.push(...driftFlagCleared());
   const actions: WriteAction[] = [...(change.links?.actions ?? [])];
   if (change.links !== undefined && change.links.answers.length > 0) set.answers = change.links.answers;
   else if (meta.answers !== undefined) remove.push('answers');

@@ -15,6 +15,7 @@ export const MCP_TOOL_ACCESS = {
   report_reproduction: 'token',
   withdraw_reproduction: 'token',
   report_check: 'token',
+  report_drift: 'token',
   set_visibility: 'token',
   mark_notifications_read: 'token',
 } as const satisfies Record<string, 'anonymous' | 'token'>;
@@ -31,6 +32,7 @@ export const MCP_TOOL_SCOPE = {
   report_reproduction: 'lorebook:write',
   withdraw_reproduction: 'lorebook:write',
   report_check: 'lorebook:write',
+  report_drift: 'lorebook:write',
   set_visibility: 'lorebook:write',
   mark_notifications_read: 'lorebook:write',
 } as const satisfies Record<TokenTool, Scope>;

@@ -25,6 +25,8 @@ export const TIER_COLORS = {
 
 export const UNSCANNED_COLOR = 'lightgrey';
 
+export const CHANGED_SINCE_PUBLISH = 'changed since publish';
+
 /** One badge for every story or author that cannot be shown, so a hidden story looks exactly like none. */
 export const NOT_FOUND_BADGE: BadgeSpec = { label: 'lorebook', message: 'not found', color: 'lightgrey' };
 
@@ -32,11 +34,16 @@ export const NOT_FOUND_BADGE: BadgeSpec = { label: 'lorebook', message: 'not fou
  * "reproduced N×": N counts the worked reproductions lorebook counts (the author's own never does),
  * not the tries, since a badge in a README advertises that the story worked for others. The tier
  * is written next to N as well as coloured, for a reader who cannot tell the colours apart.
+ * A story marked changed since publish says so after the tier, in red.
  */
-export function storyBadge(facts: { worked: number; tier: Tier | null }): BadgeSpec {
+export function storyBadge(facts: { worked: number; tier: Tier | null; changed?: boolean }): BadgeSpec {
   const count = `${facts.worked}×`;
   if (facts.tier === null) return { label: 'reproduced', message: count, color: UNSCANNED_COLOR };
-  return { label: 'reproduced', message: `${count} · ${facts.tier}`, color: TIER_COLORS[facts.tier] };
+  const tiered = `${count} · ${facts.tier}`;
+  // Changed since publish (design §12): readers ran steps that are not the text the tier describes,
+  // which is what T4 warns of, so it takes T4's colour; the tier stays written for what was reviewed.
+  if (facts.changed === true) return { label: 'reproduced', message: `${tiered} · ${CHANGED_SINCE_PUBLISH}`, color: TIER_COLORS.T4 };
+  return { label: 'reproduced', message: tiered, color: TIER_COLORS[facts.tier] };
 }
 
 /** "worked for N people": the sum the author page shows, of each story's counted worked reproductions. */

@@ -23,6 +23,13 @@ export const checkKey = (slug: string, account: string): ItemKey => ({
   PK: `STORY#${slug}`,
   SK: `CHECK#${account}`,
 });
+/** One account's drift report of one hash of a story's steps (design §12). */
+export const driftReportKey = (slug: string, sha256: string, account: string): ItemKey => ({
+  PK: `STORY#${slug}`,
+  SK: `DRIFT#${sha256}#${account}`,
+});
+/** The counted reporters of one drifted hash of a story's steps (design §12). */
+export const driftTallyKey = (slug: string, sha256: string): ItemKey => ({ PK: `STORY#${slug}`, SK: `DRIFTHASH#${sha256}` });
 /** A success story that answers the fail story `fail`, under the fail story's partition (design §11). */
 export const answerKey = (fail: string, answer: string): ItemKey => ({ PK: `STORY#${fail}`, SK: `ANSWER#${answer}` });
 export const answerPrefix = 'ANSWER#';

@@ -143,6 +143,7 @@ describe('what a story badge costs and how it is admitted', () => {
       expect(await storyBadgeFacts(server.app.ctx(), slugs.plain)).toEqual({
         worked: expect.any(Number),
         tier: expect.stringMatching(/^T[0-4]$/),
+        changed: false,
       });
       expect(counter.snapshot()).toEqual({ GetItem: 1 });
     } finally {

@@ -17,6 +17,7 @@ const WRITE_TOOLS = [
   'report_reproduction',
   'withdraw_reproduction',
   'report_check',
+  'report_drift',
   'set_visibility',
   'mark_notifications_read',
 ];

@@ -23,6 +23,7 @@ export type WriteTool =
   | 'report_reproduction'
   | 'withdraw_reproduction'
   | 'report_check'
+  | 'report_drift'
   | 'set_visibility'
   | 'mark_notifications_read';
 
@@ -50,6 +51,8 @@ function httpRequest(tool: WriteTool, args: Args): HttpRequest {
       return { method: 'DELETE', path: `${story}/reproductions`, body: undefined };
     case 'report_check':
       return { method: 'POST', path: `${story}/checks`, body: rest };
+    case 'report_drift':
+      return { method: 'POST', path: `${story}/drift`, body: rest };
     case 'set_visibility':
       return { method: 'POST', path: `${story}/visibility`, body: rest };
     case 'mark_notifications_read':

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CATEGORY_TIERS, TIERS } from '../../domain/capability/categories.ts';
 import { MAX_FINDINGS } from '../../domain/capability/scan-limits.ts';
 
-const CATEGORIES = Object.keys(CATEGORY_TIERS) as [keyof typeof CATEGORY_TIERS, ...(keyof typeof CATEGORY_TIERS)[]];
+export const CATEGORIES = Object.keys(CATEGORY_TIERS) as [keyof typeof CATEGORY_TIERS, ...(keyof typeof CATEGORY_TIERS)[]];
 
 export const capabilityTierSchema = z
   .enum(TIERS)
@@ -12,7 +12,7 @@ export const capabilityTierSchema = z
     'T4: fetches code and runs it, or hides what runs; T3: persistence, secrets, destructive, privilege or exfiltration; T2: network; T1: runs programs or writes local files; T0: nothing recognised (not a promise of harmless).',
   );
 
-const capabilityFindingSchema = z.object({
+export const capabilityFindingSchema = z.object({
   category: z.enum(CATEGORIES),
   tier: capabilityTierSchema,
   rule: z.string().describe('A stable name for what matched, e.g. "download-piped-to-shell".'),

@@ -17,6 +17,8 @@ import { listStories } from './list-stories.ts';
 export interface StoryBadgeFacts {
   worked: number;
   tier: Tier | null;
+  /** Changed since publish (design §12). */
+  changed: boolean;
 }
 
 /** One GetItem of the story's META (a badge is fetched far more often than a story is read), seen as an anonymous reader sees it. */
@@ -24,7 +26,7 @@ export async function storyBadgeFacts(ctx: AppContext, slug: string): Promise<St
   return unlessAbsent(async () => {
     const stored = await readItem(ctx.store, storyKey(parseSlug(slug)));
     const meta = visibleStory(stored === undefined ? undefined : toStoryMeta(stored), slug, undefined);
-    return { worked: meta.counts.worked, tier: meta.capability?.tier ?? null };
+    return { worked: meta.counts.worked, tier: meta.capability?.tier ?? null, changed: meta.drift !== undefined };
   });
 }
 

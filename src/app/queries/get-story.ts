@@ -99,7 +99,7 @@ function presentStory(
     reproducers_count: meta.reproducers.length,
     aggregates,
     announce: announceState(meta.announce),
-    capability: meta.capability ?? null,
+    capability: storyCapability(meta),
   };
   if (recheck !== undefined) view.author_recheck = recheck;
   if (answers !== undefined) view.answers = answers;
@@ -116,4 +116,10 @@ function presentRevision(item: StoredItem): RevisionView {
   if (typeof item.note === 'string') view.note = item.note;
   if (typeof item.source === 'string') view.source = item.source;
   return view;
+}
+
+/** The stored report with the drift flag beside it (design §12); null for a story never scanned. */
+function storyCapability(meta: StoryMeta): StoryView['capability'] {
+  if (meta.capability === undefined) return null;
+  return { ...meta.capability, changed_since_publish: meta.drift !== undefined, drift: meta.drift ?? null };
 }

@@ -1,6 +1,7 @@
 // The story page's "What running this does" box: the tier of the story's check and reproduce
-// steps, what that tier means, and the findings behind it by category and line. Evidence strings
-// are a stranger's commands, so like every other value they go through hono's escaping.
+// steps, what that tier means, the findings behind it by category and line, and "changed since
+// publish" when readers ran other steps. Evidence strings are a stranger's commands, so like
+// every other value they go through hono's escaping.
 import { html } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import type { Html } from './layout.ts';
@@ -40,12 +41,22 @@ export function capabilityBox(capability: StoryView['capability']): Html {
 <p>Not scanned: this story was last edited before lorebook scanned stories' steps.</p>
 </section>`;
   }
-  return html`<section class="card capability" aria-label="What running this does" data-tier="${capability.tier}">
+  return html`<section class="card capability" aria-label="What running this does" data-tier="${capability.tier}"${capability.changed_since_publish ? html` data-changed="true"` : ''}>
 <h2>What running this does</h2>
-<p><span class="badge tier tier-${capability.tier}">${capability.tier}</span> ${TIER_MEANINGS[capability.tier]}</p>
+${changedSincePublish(capability.drift)}<p><span class="badge tier tier-${capability.tier}">${capability.tier}</span> ${TIER_MEANINGS[capability.tier]}</p>
 ${categoryList(capability)}
 <p class="fine-print">Scanned by lorebook's capability scanner ${capability.scanner_version}: it discloses what the check and reproduce steps do, it does not certify them.</p>
 </section>`;
+}
+
+/**
+ * Two independent readers ran other steps than these since the story last changed (design §12):
+ * said first, because the tier below describes the text as published, not what readers ran.
+ */
+function changedSincePublish(drift: Report['drift']): Html | string {
+  if (drift === null) return '';
+  return html`<p class="changed"><strong>Changed since publish.</strong> Two readers ran steps that differ from these (sha256 <code>${drift.sha256.slice(0, 12)}…</code>, since ${drift.since.slice(0, 10)}). Read the steps again before running them; the mark stays until the author edits the story.</p>
+`;
 }
 
 function categoryList(capability: Report): Html | string {

@@ -55,6 +55,7 @@ h3 { font-size: 1.05rem; margin: 1.3em 0 0.4em; }
 .aggregates .of, .fine-print { color: var(--muted); font-size: 0.85rem; } .fine-print { margin: 0; }
 .capability h2 { font-size: 1.05rem; margin: 0 0 8px; }
 .capability .findings { margin: 0 0 8px; padding-left: 1.2em; font-size: 0.93rem; overflow-wrap: anywhere; }
+.capability .changed { border-left: 3px solid var(--failed); padding-left: 8px; margin: 0 0 8px; overflow-wrap: anywhere; }
 .badge.tier-T3, .badge.tier-T4 { border-color: var(--failed); color: var(--failed); }
 .badge.tier-T2 { border-color: var(--partial); color: var(--partial); }
 .story-body { overflow-wrap: anywhere; }

@@ -8,6 +8,7 @@ import { listStoriesRoute } from './list-stories.ts';
 import { markNotificationsReadRoute } from './mark-notifications-read.ts';
 import { publishStoryRoute } from './publish-story.ts';
 import { reportCheckedRoute, reportCheckRoute } from './report-check.ts';
+import { reportDriftRoute } from './report-drift.ts';
 import { reportReproducedRoute, reportReproductionRoute } from './report-reproduction.ts';
 import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
@@ -25,6 +26,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   withdrawReproductionRoute,
   reportCheckRoute,
   reportCheckedRoute,
+  reportDriftRoute,
   checkCapabilityRoute,
   listNotificationsRoute,
   markNotificationsReadRoute,

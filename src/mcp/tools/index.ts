@@ -7,6 +7,7 @@ import { listNotificationsTool } from './list-notifications.ts';
 import { markNotificationsReadTool } from './mark-notifications-read.ts';
 import { publishStoryTool } from './publish-story.ts';
 import { reportCheckTool } from './report-check.ts';
+import { reportDriftTool } from './report-drift.ts';
 import { reportReproductionTool } from './report-reproduction.ts';
 import { searchStoriesTool } from './search-stories.ts';
 import { setVisibilityTool } from './set-visibility.ts';
@@ -24,6 +25,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   reportReproductionTool,
   withdrawReproductionTool,
   reportCheckTool,
+  reportDriftTool,
   setVisibilityTool,
   markNotificationsReadTool,
 ] as ToolDefinition[];

@@ -4,6 +4,7 @@ import type { CapabilityReport } from '../../domain/capability/report.ts';
 import type { ScannedStory } from '../../domain/capability/scanned-story.ts';
 import type { RelatedStory } from '../../domain/story/story-relation.ts';
 import type { StoredItem } from '../actions.ts';
+import type { DriftFlag } from './drift-flag.ts';
 import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
 import { announcePartition, authorPartition, bodyKey, feedPartition, listSortKey, revisionKey, storyKey } from '../keys.ts';
 import { pick, type ItemsByKey } from '../read-items.ts';
@@ -58,6 +59,8 @@ export interface StoryMeta {
    * version that made it; absent on stories last written before publish scanned them.
    */
   capability?: CapabilityReport;
+  /** "Changed since publish" (design §12): absent unless two readers corroborated a drifted hash since the last content change. */
+  drift?: DriftFlag;
 }
 
 /** What a revision keeps of its capability report: enough to tell which text and version it was. */

@@ -49,7 +49,7 @@ describe('get_story shows a public story to everyone', () => {
       aggregates: {},
       answers: [],
       announce: { state: 'pending' },
-      capability: meta.capability,
+      capability: { ...(meta.capability as object), changed_since_publish: false, drift: null },
     });
     expect(story.markdown).toContain('# A whole story');
     expect(story.capability).toMatchObject({ tier: 'T0', findings: [] });

@@ -24,6 +24,15 @@ describe('the story badge', () => {
     expect(storyBadge({ worked: 0, tier: null })).toEqual({ label: 'reproduced', message: '0×', color: 'lightgrey' });
   });
 
+  it.each(['T0', 'T2', 'T3'] as const)('a %s story changed since publish says so after its tier, in the T4 red', (tier) => {
+    expect(storyBadge({ worked: 2, tier, changed: true })).toEqual({
+      label: 'reproduced',
+      message: `2× · ${tier} · changed since publish`,
+      color: TIER_COLORS.T4,
+    });
+    expect(storyBadge({ worked: 2, tier, changed: false })).toEqual(storyBadge({ worked: 2, tier }));
+  });
+
   it('N is the worked count given, unrounded', () => {
     expect(storyBadge({ worked: 1234, tier: 'T2' }).message).toBe('1234× · T2');
   });

