@@ -1,11 +1,14 @@
 // The sweeper function, invoked every minute by an EventBridge rule: one run of the announce
 // sweeper (stories whose attempt was lost, failed ones whose backoff has passed, stale claims),
 // and one run of the notification dispatcher as a backstop for outbox events whose stream
-// records ended in the DLQ. Both are twice-safe, so an overlapping or repeated run changes nothing.
+// records ended in the DLQ, and one batch of the capability re-scan (stories scanned by an older
+// scanner version, docs/capability.md). All are twice-safe, so an overlapping or repeated run
+// changes nothing.
 // @NOTE the Bluesky session is not persisted: a cold start signs in again (on first use only:
 // a run with nothing due never signs in). At a 1-minute rate the container stays warm, so that
 // is a few sign-ins a day, far below Bluesky's createSession limits (docs/deploy.md).
 import type { ScheduledEvent } from 'aws-lambda';
+import { describeBatch, rescanBatch, type RescanBatchOptions, type RescanBatchReport } from '../src/app/capability/rescan-batch.ts';
 import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
 import { announcingRuntime, type HandlerDeps } from './lambda-runtime.ts';
@@ -14,11 +17,13 @@ export interface SweeperResult {
   dispatch: DispatchResult;
   /** Undefined when announcing is off. */
   announce: Omit<SweepReport, 'results'> | undefined;
+  rescan: RescanBatchReport;
 }
 
 export type SweeperHandler = (event: ScheduledEvent) => Promise<SweeperResult>;
 
-export function createSweeperHandler(deps: HandlerDeps = {}): SweeperHandler {
+/** `rescan`: the re-scan batch's options (a test's version bump); the running scanner's by default. */
+export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatchOptions = {}): SweeperHandler {
   const runtime = announcingRuntime(deps);
   return async () => {
     const { ctx, announcer, log } = await runtime();
@@ -28,7 +33,10 @@ export function createSweeperHandler(deps: HandlerDeps = {}): SweeperHandler {
         `lorebook: sweeper delivered ${dispatch.events} outbox event(s) the stream did not: ${dispatch.notifications_created} notification(s) created, ${dispatch.already_present} already present`,
       );
     }
-    if (announcer === undefined) return { dispatch, announce: undefined };
+    // Before announcing: a re-scan batch is bounded by its page, an announce run by Bluesky's answers.
+    const rescanned = await rescanBatch(ctx, rescan);
+    if (rescanned.results.length > 0) log(`lorebook: capability re-scan to ${rescanned.scanner_version}: ${describeBatch(rescanned)}`);
+    if (announcer === undefined) return { dispatch, announce: undefined, rescan: rescanned };
     const report = await sweepAnnouncements(ctx, announcer, {
       onStory: (result, index, of) =>
         log(
@@ -37,7 +45,7 @@ export function createSweeperHandler(deps: HandlerDeps = {}): SweeperHandler {
     });
     log(`lorebook: announce sweep: ${summarize(report)}`);
     const { results: _results, ...announce } = report;
-    return { dispatch, announce };
+    return { dispatch, announce, rescan: rescanned };
   };
 }
 
