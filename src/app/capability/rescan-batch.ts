@@ -14,14 +14,17 @@ import type { AppContext } from '../app-context.ts';
 import { needsRescan, rescanStory, type RescanResult, type RescanScan } from './rescan-story.ts';
 
 /** Items one batch reads (of every kind: a story is at least META, BODY and REV#1, so at most a third are stories to scan). */
-export const DEFAULT_RESCAN_BATCH = 300;
+export const DEFAULT_RESCAN_BATCH = 1000;
 export const MAX_RESCAN_BATCH = 1000;
 /**
- * Stale stories one batch re-scans at most: each is a parse and a scan of up to 64 KiB on the
- * worker (milliseconds for most stories, up to seconds for the costliest), so a batch stays far
- * inside the sweeper's 120 s; the position then stops at the last story re-scanned.
+ * Stale stories one batch re-scans at most, and the time it may spend on them: each is a parse and
+ * a scan of up to 64 KiB on the worker (milliseconds for most stories, seconds for the costliest).
+ * Past either, the position stops at the last story re-scanned, so a batch stays inside the
+ * sweeper's 120 s and every batch moves on by at least one story: a page of costly stories can
+ * never time the sweeper out run after run.
  */
-export const DEFAULT_RESCAN_STORIES = 25;
+export const DEFAULT_RESCAN_STORIES = 100;
+export const DEFAULT_RESCAN_BUDGET_MS = 60_000;
 
 export interface RescanBatchOptions {
   /** The version to bring stories to: the running scanner's, unless a test runs a version bump. */
@@ -32,6 +35,8 @@ export interface RescanBatchOptions {
   dryRun?: boolean;
   /** Stale stories re-scanned at most (DEFAULT_RESCAN_STORIES). */
   maxStories?: number;
+  /** Once this much time has gone on re-scans, no further story is started (DEFAULT_RESCAN_BUDGET_MS). */
+  budgetMs?: number;
   /** Start here instead of the stored position (a dry run's next page, a restarted walk). */
   from?: RescanPosition;
   scan?: RescanScan;
@@ -62,12 +67,13 @@ export async function rescanBatch(ctx: AppContext, options: RescanBatchOptions =
 
   const page = await scanStoryCapabilities(ctx.store, from.at === 'key' ? from.key : undefined, limit);
   const maxStories = options.maxStories ?? DEFAULT_RESCAN_STORIES;
+  const deadline = Date.now() + (options.budgetMs ?? DEFAULT_RESCAN_BUDGET_MS);
   const results: RescanBatchReport['results'] = [];
   // Past the last story handled when the batch is full: a Scan resumes after any key it returned.
   let stoppedAt: RescanPosition | undefined;
   for (const story of page.stories) {
     if (!needsRescan(story.scanner_version, scannerVersion)) continue;
-    if (results.length === maxStories) {
+    if (results.length === maxStories || (results.length > 0 && Date.now() >= deadline)) {
       stoppedAt = { at: 'key', key: storyKey(results[results.length - 1]?.slug ?? story.slug) };
       break;
     }

@@ -182,6 +182,14 @@ describe('a re-scan after a version bump', () => {
     expect(rest.every((result) => result.outcome === 'rescanned')).toBe(true);
   });
 
+  it('a batch out of time starts no further story: with no time left it re-scans exactly one and moves on', async () => {
+    const version = '1.6.1';
+    await Promise.all(['Out of time one', 'Out of time two'].map(publish));
+    const first = await rescanBatch(app.ctx(), { scannerVersion: version, budgetMs: 0, limit: 1000 });
+    expect(first.results).toHaveLength(1);
+    expect(first.next).toEqual({ at: 'key', key: { PK: `STORY#${first.results[0]?.slug}`, SK: 'META' } });
+  });
+
   it('a dry run names the stale stories and writes nothing', async () => {
     const version = '1.7.0';
     const story = await publish('Listed by a dry run');
