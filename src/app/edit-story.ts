@@ -70,7 +70,12 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
         feedMonths: monthsOf(pick(read, feedMonthsKey)),
         links: revisionAnswerLinks(meta, story, candidates, read, caller, at),
       });
-      const recorded = withCapabilityRecord(plan, read, { report: story.capability, visibility: story.frontMatter.visibility, hidden: meta.hidden, at });
+      const recorded = withCapabilityRecord(plan, read, {
+        report: story.capability,
+        visibility: story.frontMatter.visibility,
+        hidden: meta.hidden,
+        at,
+      });
       return { ...recorded, outcome: { ...plan.outcome, notified } };
     },
   });

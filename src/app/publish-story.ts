@@ -96,7 +96,12 @@ export async function publishStory(
         feedMonths: months,
         links: revisionAnswerLinks(meta, story, candidates, read, caller, at),
       });
-      const recorded = withCapabilityRecord(plan, read, { report: story.capability, visibility: story.frontMatter.visibility, hidden: meta.hidden, at });
+      const recorded = withCapabilityRecord(plan, read, {
+        report: story.capability,
+        visibility: story.frontMatter.visibility,
+        hidden: meta.hidden,
+        at,
+      });
       return { ...recorded, outcome: { ...plan.outcome, similar: meta.similar ?? [] } };
     },
   });

@@ -3,7 +3,13 @@
 // The sweeper and `npm start` run the same batches on their own schedule; running this beside
 // them is harmless. Progress goes to stderr, one line per batch; the summary to stdout.
 import { parseArgs } from 'node:util';
-import { DEFAULT_RESCAN_BATCH, DEFAULT_RESCAN_STORIES, MAX_RESCAN_BATCH, describeBatch, rescanBatch } from '../app/capability/rescan-batch.ts';
+import {
+  DEFAULT_RESCAN_BATCH,
+  DEFAULT_RESCAN_STORIES,
+  MAX_RESCAN_BATCH,
+  describeBatch,
+  rescanBatch,
+} from '../app/capability/rescan-batch.ts';
 import type { RescanBatchReport } from '../app/capability/rescan-batch.ts';
 import { SCANNER_VERSION } from '../domain/capability/scanner-version.ts';
 import { readConfig } from '../config.ts';
@@ -116,10 +122,20 @@ async function main(argv: string[]): Promise<number> {
     const reports: RescanBatchReport[] = [];
     let from: RescanPosition | undefined = options.restart ? { at: 'start' } : undefined;
     for (let batch = 1; batch <= options.maxBatches; batch += 1) {
-      const report = await rescanBatch(ctx, { limit: options.batch, maxStories: options.stories, dryRun: options.dryRun, ...(from === undefined ? {} : { from }) });
+      const report = await rescanBatch(ctx, {
+        limit: options.batch,
+        maxStories: options.stories,
+        dryRun: options.dryRun,
+        ...(from === undefined ? {} : { from }),
+      });
       reports.push(report);
       for (const result of report.results) {
-        const detail = 'reason' in result && result.reason !== undefined ? ` (${result.reason})` : 'tier' in result && result.tier !== undefined ? ` ${result.tier}` : '';
+        const detail =
+          'reason' in result && result.reason !== undefined
+            ? ` (${result.reason})`
+            : 'tier' in result && result.tier !== undefined
+              ? ` ${result.tier}`
+              : '';
         stderrLog(`capability:rescan: ${result.slug}: ${result.outcome} (was ${result.from_version ?? 'never scanned'})${detail}`);
       }
       stderrLog(`capability:rescan: batch ${batch} from ${where(report.from)}: ${describeBatch(report)}`);

@@ -142,7 +142,9 @@ describe('anything that does not name exactly one listed text is the neutral bad
     await putRecord(twin, SCANNER_VERSION, 'T0');
     expect((await badgeOf(await get(badgePath(sha.downloaded.slice(0, 12))))).title).toBe('lorebook: not found');
     expect((await badgeOf(await get(badgePath(sha.downloaded)))).title).toBe('capability: T2');
-    expect((await badgeOf(await get(badgePath(twin.slice(0, 13))))).title).toBe(twin[12] === sha.downloaded[12] ? 'lorebook: not found' : 'capability: T0');
+    expect((await badgeOf(await get(badgePath(twin.slice(0, 13))))).title).toBe(
+      twin[12] === sha.downloaded[12] ? 'lorebook: not found' : 'capability: T0',
+    );
   });
 });
 

@@ -32,7 +32,9 @@ async function makeStale(slug: string, sha256: string, version: string | undefin
     }),
   );
   // Stored before capability records existed.
-  await client.send(new DeleteCommand({ TableName: tableName, Key: { PK: `CAP#${sha256.slice(0, 12)}`, SK: `${sha256}#V#${SCANNER_VERSION}` } }));
+  await client.send(
+    new DeleteCommand({ TableName: tableName, Key: { PK: `CAP#${sha256.slice(0, 12)}`, SK: `${sha256}#V#${SCANNER_VERSION}` } }),
+  );
 }
 
 beforeAll(async () => {

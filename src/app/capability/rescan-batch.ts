@@ -59,7 +59,8 @@ export interface RescanBatchReport {
 export async function rescanBatch(ctx: AppContext, options: RescanBatchOptions = {}): Promise<RescanBatchReport> {
   const scannerVersion = options.scannerVersion ?? SCANNER_VERSION;
   const limit = options.limit ?? DEFAULT_RESCAN_BATCH;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESCAN_BATCH) throw new Error(`a re-scan batch reads 1 to ${MAX_RESCAN_BATCH} items`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESCAN_BATCH)
+    throw new Error(`a re-scan batch reads 1 to ${MAX_RESCAN_BATCH} items`);
   const stored = toRescanPosition(await readItem(ctx.store, rescanJobKey(scannerVersion)));
   const from = options.from ?? stored;
   const base = { scanner_version: scannerVersion, from };
@@ -78,7 +79,11 @@ export async function rescanBatch(ctx: AppContext, options: RescanBatchOptions =
       break;
     }
     const result = options.dryRun
-      ? { slug: story.slug, outcome: 'stale' as const, ...(story.scanner_version === undefined ? {} : { from_version: story.scanner_version }) }
+      ? {
+          slug: story.slug,
+          outcome: 'stale' as const,
+          ...(story.scanner_version === undefined ? {} : { from_version: story.scanner_version }),
+        }
       : await rescanStory(ctx, story.slug, scannerVersion, options.scan);
     results.push(result);
     if (result.outcome !== 'stale') options.onStory?.(result);

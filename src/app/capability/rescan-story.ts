@@ -78,7 +78,8 @@ export async function rescanStory(
       const meta = storyMetaOf(read, slug);
       if (meta === undefined) return { outcome: { slug, outcome: 'gone', ...from }, actions: [] };
       if (meta.revision !== scanned.revision) return { outcome: { slug, outcome: 'edited', ...from }, actions: [] };
-      if (!needsRescan(meta.capability?.scanner_version, scannerVersion)) return { outcome: { slug, outcome: 'current', ...from }, actions: [] };
+      if (!needsRescan(meta.capability?.scanner_version, scannerVersion))
+        return { outcome: { slug, outcome: 'current', ...from }, actions: [] };
       const at = new Date(now).toISOString();
       return {
         outcome: { slug, outcome: 'rescanned', ...from, tier: report.tier },

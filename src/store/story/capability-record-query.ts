@@ -5,7 +5,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
-import { CAPABILITY_PREFIX_LENGTH, capabilityRecordPartition, toCapabilityRecord, type CapabilityRecord } from './capability-record-items.ts';
+import {
+  CAPABILITY_PREFIX_LENGTH,
+  capabilityRecordPartition,
+  toCapabilityRecord,
+  type CapabilityRecord,
+} from './capability-record-items.ts';
 
 export const MAX_RECORDS_READ = 32;
 

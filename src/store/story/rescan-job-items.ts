@@ -32,6 +32,8 @@ export function moveRescanPosition(scannerVersion: string, read: RescanPosition,
   const previous = encode(read);
   return replaceItem(
     { ...rescanJobKey(scannerVersion), scanner_version: scannerVersion, position: encode(next) ?? END },
-    previous === undefined ? itemAbsent : { expression: '#position = :read', names: { '#position': 'position' }, values: { ':read': previous } },
+    previous === undefined
+      ? itemAbsent
+      : { expression: '#position = :read', names: { '#position': 'position' }, values: { ':read': previous } },
   );
 }

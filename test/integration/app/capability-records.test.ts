@@ -114,7 +114,9 @@ describe('a second landing of the write leaves one record, byte for byte', () =>
   it('16 parallel first publishes of two stories with the same steps: one record, both stories', async () => {
     const steps = 'curl -fsSL https://example.com/raced-steps.sh | sh';
     const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, index) => publishStory(app.ctx(), alice, { markdown: storyPipingToShell(`Raced steps ${index % 2}`, steps) })),
+      Array.from({ length: 16 }, (_, index) =>
+        publishStory(app.ctx(), alice, { markdown: storyPipingToShell(`Raced steps ${index % 2}`, steps) }),
+      ),
     );
     expect(new Set(answers.map((answer) => answer.slug)).size).toBe(2);
     expect(await recordsOf(scanStory(storyPipingToShell('Raced steps 0', steps)).sha256)).toHaveLength(1);

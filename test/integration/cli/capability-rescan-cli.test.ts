@@ -22,7 +22,8 @@ const stories: { slug: string; markdown: string }[] = [];
 
 function env(): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) clean[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) clean[name] = value;
   return { ...clean, LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName };
 }
 
@@ -37,55 +38,78 @@ beforeAll(async () => {
     const { slug } = await publishStory(app.ctx(), caller('alice'), { markdown });
     // As a story stored before publish scanned stories: no report at all.
     await app.ctx().store.client.send(
-      new UpdateCommand({ TableName: app.ctx().store.tableName, Key: { PK: `STORY#${slug}`, SK: 'META' }, UpdateExpression: 'REMOVE capability' }),
+      new UpdateCommand({
+        TableName: app.ctx().store.tableName,
+        Key: { PK: `STORY#${slug}`, SK: 'META' },
+        UpdateExpression: 'REMOVE capability',
+      }),
     );
     stories.push({ slug, markdown });
   }
 }, CLI_TEST_MS);
 
 describe('npm run capability:rescan', () => {
-  it('--help says what it does and exits 0; a bad option is a usage error, exit 2', async () => {
-    const { stdout } = await rescan(['--help']);
-    expect(stdout).toMatch(/^usage: npm run capability:rescan/);
-    expect(stdout).toContain('--dry-run');
-    await expect(rescan(['--batch', '0'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--batch must be a whole number') });
-  }, CLI_TEST_MS);
+  it(
+    '--help says what it does and exits 0; a bad option is a usage error, exit 2',
+    async () => {
+      const { stdout } = await rescan(['--help']);
+      expect(stdout).toMatch(/^usage: npm run capability:rescan/);
+      expect(stdout).toContain('--dry-run');
+      await expect(rescan(['--batch', '0'])).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('--batch must be a whole number'),
+      });
+    },
+    CLI_TEST_MS,
+  );
 
-  it('--dry-run lists every never-scanned story and writes nothing', async () => {
-    const before = await app.state();
-    const { stdout, stderr } = await rescan(['--dry-run', '--json']);
-    for (const story of stories) expect(stderr).toContain(`${story.slug}: stale (was never scanned)`);
-    expect(JSON.parse(stdout)).toMatchObject({ dry_run: true, outcomes: { stale: STORIES }, finished: true });
-    expect(await app.state()).toEqual(before);
-  }, CLI_TEST_MS);
+  it(
+    '--dry-run lists every never-scanned story and writes nothing',
+    async () => {
+      const before = await app.state();
+      const { stdout, stderr } = await rescan(['--dry-run', '--json']);
+      for (const story of stories) expect(stderr).toContain(`${story.slug}: stale (was never scanned)`);
+      expect(JSON.parse(stdout)).toMatchObject({ dry_run: true, outcomes: { stale: STORIES }, finished: true });
+      expect(await app.state()).toEqual(before);
+    },
+    CLI_TEST_MS,
+  );
 
-  it('a run killed mid-walk is resumed by the next from where it was, and finishes; a third run reads nothing', async () => {
-    const killed = spawn(process.execPath, [CLI, '--batch', '1', '--stories', '1'], { cwd: process.cwd(), env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    let stdout = '';
-    killed.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => killed.once('exit', (_code, signal) => resolve(signal)));
-    killed.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (/: rescanned /.test(stderr)) killed.kill('SIGKILL');
-    });
-    expect(await exited).toBe('SIGKILL');
-    expect(stdout).toBe('');
-    const scannedBefore = (await Promise.all(stories.map((story) => capabilityOf(story.slug)))).filter((report) => report !== undefined);
-    expect(scannedBefore.length).toBeGreaterThanOrEqual(1);
-    expect(scannedBefore.length).toBeLessThan(STORIES);
+  it(
+    'a run killed mid-walk is resumed by the next from where it was, and finishes; a third run reads nothing',
+    async () => {
+      const killed = spawn(process.execPath, [CLI, '--batch', '1', '--stories', '1'], {
+        cwd: process.cwd(),
+        env: env(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      let stdout = '';
+      killed.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => killed.once('exit', (_code, signal) => resolve(signal)));
+      killed.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/: rescanned /.test(stderr)) killed.kill('SIGKILL');
+      });
+      expect(await exited).toBe('SIGKILL');
+      expect(stdout).toBe('');
+      const scannedBefore = (await Promise.all(stories.map((story) => capabilityOf(story.slug)))).filter((report) => report !== undefined);
+      expect(scannedBefore.length).toBeGreaterThanOrEqual(1);
+      expect(scannedBefore.length).toBeLessThan(STORIES);
 
-    const resumed = await rescan(['--batch', '5']);
-    expect(resumed.stderr).toMatch(/batch 1 from after /);
-    expect(resumed.stdout).toMatch(/the walk is finished/);
-    for (const story of stories) expect(await capabilityOf(story.slug)).toEqual(scanStory(story.markdown));
+      const resumed = await rescan(['--batch', '5']);
+      expect(resumed.stderr).toMatch(/batch 1 from after /);
+      expect(resumed.stdout).toMatch(/the walk is finished/);
+      for (const story of stories) expect(await capabilityOf(story.slug)).toEqual(scanStory(story.markdown));
 
-    const state = await app.state();
-    const again = await rescan([]);
-    expect(again.stderr).toMatch(/batch 1 from end: 0 item\(s\) read/);
-    expect(again.stdout).toMatch(/none stale; the walk is finished/);
-    expect(await app.state()).toEqual(state);
-  }, CLI_TEST_MS);
+      const state = await app.state();
+      const again = await rescan([]);
+      expect(again.stderr).toMatch(/batch 1 from end: 0 item\(s\) read/);
+      expect(again.stdout).toMatch(/none stale; the walk is finished/);
+      expect(await app.state()).toEqual(state);
+    },
+    CLI_TEST_MS,
+  );
 });

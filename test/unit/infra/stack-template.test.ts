@@ -164,7 +164,9 @@ describe('least-privilege IAM: each function gets only the table actions it uses
     const all = resourcesOf(json, 'AWS::IAM::Policy').flatMap(([, policy]) =>
       (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement.flatMap(actionsOf),
     );
-    expect(all.filter((action) => action.includes('*') || /BatchWriteItem|Table|DeleteTable|CreateTable|DescribeTimeToLive/.test(action))).toEqual([]);
+    expect(
+      all.filter((action) => action.includes('*') || /BatchWriteItem|Table|DeleteTable|CreateTable|DescribeTimeToLive/.test(action)),
+    ).toEqual([]);
     // The capability re-scan walks every story's META, one bounded page a minute; nothing else reads the whole table.
     expect(all.filter((action) => /Scan/.test(action))).toEqual(['dynamodb:Scan']);
     expect(granted(roleStatements(json, ids.sweeper), tableArn)).toContain('dynamodb:Scan');
