@@ -158,7 +158,7 @@ describe('how the badge by hash is admitted', () => {
 
   it('the OpenAPI document lists it as an anonymous image/svg+xml answer', async () => {
     const document = (await (await get('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, any>> };
-    const operation = document.paths['/v1/badge/capability/{sha}.svg']?.get;
+    const operation = document.paths['/v1/badge/capability/{sha12}.svg']?.get;
     expect(Object.keys(operation.responses['200'].content)).toEqual(['image/svg+xml']);
     expect(operation.security).toEqual([{}, { bearer: [] }]);
   });
