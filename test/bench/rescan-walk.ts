@@ -90,7 +90,10 @@ async function feedWalk(store: Store): Promise<number> {
         ExclusiveStartKey: start,
       }),
     );
-    const metas = await readItems(store, (page.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
+    const metas = await readItems(
+      store,
+      (page.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })),
+    );
     found += metas.size;
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
