@@ -35,7 +35,8 @@ export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatch
     }
     // Before announcing: a re-scan batch is bounded by its page, an announce run by Bluesky's answers.
     const rescanned = await rescanBatch(ctx, rescan);
-    if (rescanned.results.length > 0) log(`lorebook: capability re-scan to ${rescanned.scanner_version}: ${describeBatch(rescanned)}`);
+    if (rescanned.results.length > 0 || rescanned.recorded.length > 0)
+      log(`lorebook: capability re-scan to ${rescanned.scanner_version}: ${describeBatch(rescanned)}`);
     if (announcer === undefined) return { dispatch, announce: undefined, rescan: rescanned };
     const report = await sweepAnnouncements(ctx, announcer, {
       onStory: (result, index, of) =>

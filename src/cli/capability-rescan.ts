@@ -26,7 +26,8 @@ Re-scans the stories whose capability report was made by an older scanner versio
 code's (${SCANNER_VERSION}), or that were never scanned, from their current text. Each new
 report replaces the old one only while the story is still at the revision that was scanned (an
 edit in the meantime wins), and a publicly listed story's text gets its capability record for
-GET /v1/badge/capability/{sha12}.svg. A rerun, or a second run at the same time, changes
+GET /v1/badge/capability/{sha12}.svg (current stories too, when theirs is missing: stories
+stored before records existed). A rerun, or a second run at the same time, changes
 nothing more. The job keeps its position in the table: a run that was stopped resumes where it
 was, and a finished walk reads nothing more. The sweeper (AWS) and npm start run the same
 batches every minute.
@@ -138,6 +139,7 @@ async function main(argv: string[]): Promise<number> {
               : '';
         stderrLog(`capability:rescan: ${result.slug}: ${result.outcome} (was ${result.from_version ?? 'never scanned'})${detail}`);
       }
+      for (const slug of report.recorded) stderrLog(`capability:rescan: ${slug}: capability record created`);
       stderrLog(`capability:rescan: batch ${batch} from ${where(report.from)}: ${describeBatch(report)}`);
       if (report.next.at === 'end') break;
       // A dry run moves nothing, so it carries its own position; a real run reads the stored one.
@@ -163,6 +165,8 @@ interface Summary {
   items_read: number;
   stories: number;
   outcomes: Record<string, number>;
+  /** Current, listed stories whose missing capability record was created. */
+  records_created: number;
   finished: boolean;
 }
 
@@ -176,13 +180,15 @@ function summarize(reports: readonly RescanBatchReport[], dryRun: boolean): Summ
     items_read: reports.reduce((sum, report) => sum + report.looked_at, 0),
     stories: reports.reduce((sum, report) => sum + report.stories, 0),
     outcomes,
+    records_created: reports.reduce((sum, report) => sum + report.recorded.length, 0),
     finished: reports.at(-1)?.next.at === 'end',
   };
 }
 
 function describeSummary(summary: Summary): string {
   const outcomes = Object.entries(summary.outcomes).map(([outcome, n]) => `${n} ${outcome}`);
-  return `${summary.batches} batch(es), ${summary.stories} stor(ies) read, ${outcomes.length === 0 ? 'none stale' : outcomes.join(', ')}; ${summary.finished ? 'the walk is finished' : 'stopped before the end: run again to resume'}`;
+  const records = summary.records_created > 0 ? `, ${summary.records_created} capability record(s) created` : '';
+  return `${summary.batches} batch(es), ${summary.stories} stor(ies) read, ${outcomes.length === 0 ? 'none stale' : outcomes.join(', ')}${records}; ${summary.finished ? 'the walk is finished' : 'stopped before the end: run again to resume'}`;
 }
 
 process.exitCode = await main(process.argv.slice(2));

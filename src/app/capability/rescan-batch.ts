@@ -1,6 +1,7 @@
 // One bounded batch of the capability re-scan job (docs/capability.md, "The re-scan"): one page of
 // the walk over every story's META from where the job got to, each stale story in it re-scanned
-// (rescan-story.ts), then the job's position moved past the page. The sweeper runs one batch a
+// (rescan-story.ts), the missing capability records of its current listed stories created
+// (record-missing.ts), then the job's position moved past the page. The sweeper runs one batch a
 // minute, `npm start` the same, and `npm run capability:rescan` batch after batch. A batch that
 // dies before moving the position is simply done again: every re-scan is twice-safe.
 import { SCANNER_VERSION } from '../../domain/capability/scanner-version.ts';
@@ -11,6 +12,7 @@ import { moveRescanPosition, rescanJobKey, toRescanPosition, type RescanPosition
 import { scanStoryCapabilities } from '../../store/story/story-capability-scan.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
+import { recordMissing } from './record-missing.ts';
 import { needsRescan, rescanStory, type RescanResult, type RescanScan } from './rescan-story.ts';
 
 /** Items one batch reads (of every kind: a story is at least META, BODY and REV#1, so at most a third are stories to scan). */
@@ -52,6 +54,8 @@ export interface RescanBatchReport {
   stories: number;
   /** Stale stories in the page: re-scanned, or in a dry run only named (outcome `stale`). */
   results: (RescanResult | { slug: string; outcome: 'stale'; from_version?: string })[];
+  /** Current, listed stories whose missing capability record the batch created (none in a dry run). */
+  recorded: string[];
   /** False when another job moved the position first (its batch covered the same ground), or in a dry run. */
   moved: boolean;
 }
@@ -64,7 +68,7 @@ export async function rescanBatch(ctx: AppContext, options: RescanBatchOptions =
   const stored = toRescanPosition(await readItem(ctx.store, rescanJobKey(scannerVersion)));
   const from = options.from ?? stored;
   const base = { scanner_version: scannerVersion, from };
-  if (from.at === 'end') return { ...base, next: from, looked_at: 0, stories: 0, results: [], moved: false };
+  if (from.at === 'end') return { ...base, next: from, looked_at: 0, stories: 0, results: [], recorded: [], moved: false };
 
   const page = await scanStoryCapabilities(ctx.store, from.at === 'key' ? from.key : undefined, limit);
   const maxStories = options.maxStories ?? DEFAULT_RESCAN_STORIES;
@@ -72,8 +76,12 @@ export async function rescanBatch(ctx: AppContext, options: RescanBatchOptions =
   const results: RescanBatchReport['results'] = [];
   // Past the last story handled when the batch is full: a Scan resumes after any key it returned.
   let stoppedAt: RescanPosition | undefined;
+  const current: typeof page.stories = [];
   for (const story of page.stories) {
-    if (!needsRescan(story.scanner_version, scannerVersion)) continue;
+    if (!needsRescan(story.scanner_version, scannerVersion)) {
+      current.push(story);
+      continue;
+    }
     if (results.length === maxStories || (results.length > 0 && Date.now() >= deadline)) {
       stoppedAt = { at: 'key', key: storyKey(results[results.length - 1]?.slug ?? story.slug) };
       break;
@@ -90,8 +98,9 @@ export async function rescanBatch(ctx: AppContext, options: RescanBatchOptions =
   }
   const next: RescanPosition = stoppedAt ?? (page.next === undefined ? { at: 'end' } : { at: 'key', key: page.next });
   const report = { ...base, next, looked_at: page.looked_at, stories: page.stories.length, results };
-  if (options.dryRun) return { ...report, moved: false };
-  return { ...report, moved: await movePosition(ctx, scannerVersion, stored, next) };
+  if (options.dryRun) return { ...report, recorded: [], moved: false };
+  const recorded = await recordMissing(ctx, current);
+  return { ...report, recorded, moved: await movePosition(ctx, scannerVersion, stored, next) };
 }
 
 async function movePosition(ctx: AppContext, scannerVersion: string, read: RescanPosition, next: RescanPosition): Promise<boolean> {
@@ -112,5 +121,6 @@ export function describeBatch(report: RescanBatchReport): string {
     const n = count(outcome);
     if (n > 0) parts.push(`${n} ${outcome}`);
   }
+  if (report.recorded.length > 0) parts.push(`${report.recorded.length} capability record(s) created`);
   return `${parts.join(', ')}${report.next.at === 'end' ? '; walk finished' : ''}`;
 }

@@ -27,7 +27,7 @@ export function startCapabilityRescan(ctx: AppContext, schedule: RescanSchedule)
     try {
       for (;;) {
         const report = await rescanBatch(ctx, schedule.batch);
-        if (report.results.length > 0 || (report.next.at === 'end' && report.from.at !== 'end')) {
+        if (report.results.length > 0 || report.recorded.length > 0 || (report.next.at === 'end' && report.from.at !== 'end')) {
           schedule.log(`lorebook: capability re-scan to ${report.scanner_version}: ${describeBatch(report)}`);
         }
         if (report.next.at === 'end' || stopped) break;

@@ -1,7 +1,7 @@
 // The capability re-scan after a scanner version bump, on DynamoDB Local. The bump is the job's
 // injected version (the running scanner's rules stamped with a newer version, as a bump that
 // changes no rule would), a different one per test so each walk starts fresh.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScheduledEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createSweeperHandler } from '../../../handlers/sweeper.ts';
@@ -188,6 +188,29 @@ describe('a re-scan after a version bump', () => {
     const first = await rescanBatch(app.ctx(), { scannerVersion: version, budgetMs: 0, limit: 1000 });
     expect(first.results).toHaveLength(1);
     expect(first.next).toEqual({ at: 'key', key: { PK: `STORY#${first.results[0]?.slug}`, SK: 'META' } });
+  });
+
+  it('a walk creates the missing record of a current, listed story (stored before records existed), not of a private one', async () => {
+    const listed = await publish('Current but its record is missing');
+    const privateMarkdown = storyWithOwnSteps('Current, private, no record').replace('status: n/a\n', 'status: n/a\nvisibility: private\n');
+    const unlisted = (await publishStory(app.ctx(), alice, { markdown: privateMarkdown })).slug;
+    const { sha256 } = scanStory(listed.markdown);
+    const [record] = await recordsOf(sha256);
+    await app.ctx().store.client.send(new DeleteCommand({ TableName: app.ctx().store.tableName, Key: { PK: record?.PK, SK: record?.SK } }));
+    const metaBefore = await meta(listed.slug);
+
+    const reports = await walk({ scannerVersion: SCANNER_VERSION, from: { at: 'start' } });
+    const recorded = reports.flatMap((report) => report.recorded);
+    expect(recorded).toContain(listed.slug);
+    expect(recorded).not.toContain(unlisted);
+    expect(await recordsOf(sha256)).toEqual([{ ...record, scanned_at: expect.any(String) }]);
+    expect(await recordsOf(scanStory(privateMarkdown).sha256)).toEqual([]);
+    expect(await meta(listed.slug)).toEqual(metaBefore);
+
+    const state = (await app.state()).filter((stored) => !String(stored.PK).startsWith('JOB#'));
+    const again = await walk({ scannerVersion: SCANNER_VERSION, from: { at: 'start' } });
+    expect(again.flatMap((report) => report.recorded)).toEqual([]);
+    expect((await app.state()).filter((stored) => !String(stored.PK).startsWith('JOB#'))).toEqual(state);
   });
 
   it('a dry run names the stale stories and writes nothing', async () => {
