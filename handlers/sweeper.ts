@@ -11,6 +11,8 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { describeBatch, rescanBatch, type RescanBatchOptions, type RescanBatchReport } from '../src/app/capability/rescan-batch.ts';
 import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
+import type { AppContext } from '../src/app/app-context.ts';
+import type { Announcer } from '../src/outbox/announcer.ts';
 import { announcingRuntime, type HandlerDeps } from './lambda-runtime.ts';
 
 export interface SweeperResult {
@@ -19,6 +21,8 @@ export interface SweeperResult {
   announce: Omit<SweepReport, 'results'> | undefined;
   rescan: RescanBatchReport;
 }
+
+export const SWEEPER_RESCAN_BUDGET_MS = 30_000;
 
 export type SweeperHandler = (event: ScheduledEvent) => Promise<SweeperResult>;
 
@@ -33,21 +37,26 @@ export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatch
         `lorebook: sweeper delivered ${dispatch.events} outbox event(s) the stream did not: ${dispatch.notifications_created} notification(s) created, ${dispatch.already_present} already present`,
       );
     }
-    // Before announcing: a re-scan batch is bounded by its page, an announce run by Bluesky's answers.
-    const rescanned = await rescanBatch(ctx, rescan);
+    const announce = announcer === undefined ? undefined : await announceDue(ctx, announcer, log);
+    // After announcing, the time-sensitive part, and with half the default scanning budget, so an
+    // announce run slowed by Bluesky timeouts and a batch of costly stories still fit in 120 s.
+    const rescanned = await rescanBatch(ctx, { budgetMs: SWEEPER_RESCAN_BUDGET_MS, ...rescan });
     if (rescanned.results.length > 0 || rescanned.recorded.length > 0)
       log(`lorebook: capability re-scan to ${rescanned.scanner_version}: ${describeBatch(rescanned)}`);
-    if (announcer === undefined) return { dispatch, announce: undefined, rescan: rescanned };
-    const report = await sweepAnnouncements(ctx, announcer, {
-      onStory: (result, index, of) =>
-        log(
-          `lorebook: sweep [${index + 1}/${of}] ${result.slug}: ${result.outcome}${result.error === undefined ? '' : ` (${result.error})`}`,
-        ),
-    });
-    log(`lorebook: announce sweep: ${summarize(report)}`);
-    const { results: _results, ...announce } = report;
     return { dispatch, announce, rescan: rescanned };
   };
+}
+
+async function announceDue(ctx: AppContext, announcer: Announcer, log: (line: string) => void): Promise<SweeperResult['announce']> {
+  const report = await sweepAnnouncements(ctx, announcer, {
+    onStory: (result, index, of) =>
+      log(
+        `lorebook: sweep [${index + 1}/${of}] ${result.slug}: ${result.outcome}${result.error === undefined ? '' : ` (${result.error})`}`,
+      ),
+  });
+  log(`lorebook: announce sweep: ${summarize(report)}`);
+  const { results: _results, ...announce } = report;
+  return announce;
 }
 
 export const handler: SweeperHandler = createSweeperHandler();

@@ -42,7 +42,6 @@ export interface RescanBatchOptions {
   /** Start here instead of the stored position (a dry run's next page, a restarted walk). */
   from?: RescanPosition;
   scan?: RescanScan;
-  onStory?(result: RescanResult): void;
 }
 
 export interface RescanBatchReport {
@@ -94,7 +93,6 @@ export async function rescanBatch(ctx: AppContext, options: RescanBatchOptions =
         }
       : await rescanStory(ctx, story.slug, scannerVersion, options.scan);
     results.push(result);
-    if (result.outcome !== 'stale') options.onStory?.(result);
   }
   const next: RescanPosition = stoppedAt ?? (page.next === undefined ? { at: 'end' } : { at: 'key', key: page.next });
   const report = { ...base, next, looked_at: page.looked_at, stories: page.stories.length, results };
