@@ -1,24 +1,33 @@
 // The sweeper function, invoked every minute by an EventBridge rule: one run of the announce
 // sweeper (stories whose attempt was lost, failed ones whose backoff has passed, stale claims),
 // and one run of the notification dispatcher as a backstop for outbox events whose stream
-// records ended in the DLQ. Both are twice-safe, so an overlapping or repeated run changes nothing.
+// records ended in the DLQ, and one batch of the capability re-scan (stories scanned by an older
+// scanner version, docs/capability.md). All are twice-safe, so an overlapping or repeated run
+// changes nothing.
 // @NOTE the Bluesky session is not persisted: a cold start signs in again (on first use only:
 // a run with nothing due never signs in). At a 1-minute rate the container stays warm, so that
 // is a few sign-ins a day, far below Bluesky's createSession limits (docs/deploy.md).
 import type { ScheduledEvent } from 'aws-lambda';
+import { describeBatch, rescanBatch, type RescanBatchOptions, type RescanBatchReport } from '../src/app/capability/rescan-batch.ts';
 import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
+import type { AppContext } from '../src/app/app-context.ts';
+import type { Announcer } from '../src/outbox/announcer.ts';
 import { announcingRuntime, type HandlerDeps } from './lambda-runtime.ts';
 
 export interface SweeperResult {
   dispatch: DispatchResult;
   /** Undefined when announcing is off. */
   announce: Omit<SweepReport, 'results'> | undefined;
+  rescan: RescanBatchReport;
 }
+
+export const SWEEPER_RESCAN_BUDGET_MS = 30_000;
 
 export type SweeperHandler = (event: ScheduledEvent) => Promise<SweeperResult>;
 
-export function createSweeperHandler(deps: HandlerDeps = {}): SweeperHandler {
+/** `rescan`: the re-scan batch's options (a test's version bump); the running scanner's by default. */
+export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatchOptions = {}): SweeperHandler {
   const runtime = announcingRuntime(deps);
   return async () => {
     const { ctx, announcer, log } = await runtime();
@@ -28,17 +37,26 @@ export function createSweeperHandler(deps: HandlerDeps = {}): SweeperHandler {
         `lorebook: sweeper delivered ${dispatch.events} outbox event(s) the stream did not: ${dispatch.notifications_created} notification(s) created, ${dispatch.already_present} already present`,
       );
     }
-    if (announcer === undefined) return { dispatch, announce: undefined };
-    const report = await sweepAnnouncements(ctx, announcer, {
-      onStory: (result, index, of) =>
-        log(
-          `lorebook: sweep [${index + 1}/${of}] ${result.slug}: ${result.outcome}${result.error === undefined ? '' : ` (${result.error})`}`,
-        ),
-    });
-    log(`lorebook: announce sweep: ${summarize(report)}`);
-    const { results: _results, ...announce } = report;
-    return { dispatch, announce };
+    const announce = announcer === undefined ? undefined : await announceDue(ctx, announcer, log);
+    // After announcing, the time-sensitive part, and with half the default scanning budget, so an
+    // announce run slowed by Bluesky timeouts and a batch of costly stories still fit in 120 s.
+    const rescanned = await rescanBatch(ctx, { budgetMs: SWEEPER_RESCAN_BUDGET_MS, ...rescan });
+    if (rescanned.results.length > 0 || rescanned.recorded.length > 0)
+      log(`lorebook: capability re-scan to ${rescanned.scanner_version}: ${describeBatch(rescanned)}`);
+    return { dispatch, announce, rescan: rescanned };
   };
+}
+
+async function announceDue(ctx: AppContext, announcer: Announcer, log: (line: string) => void): Promise<SweeperResult['announce']> {
+  const report = await sweepAnnouncements(ctx, announcer, {
+    onStory: (result, index, of) =>
+      log(
+        `lorebook: sweep [${index + 1}/${of}] ${result.slug}: ${result.outcome}${result.error === undefined ? '' : ` (${result.error})`}`,
+      ),
+  });
+  log(`lorebook: announce sweep: ${summarize(report)}`);
+  const { results: _results, ...announce } = report;
+  return announce;
 }
 
 export const handler: SweeperHandler = createSweeperHandler();

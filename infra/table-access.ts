@@ -39,12 +39,14 @@ export const TABLE_ACCESS = {
     table: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
     indexes: [],
   },
-  /** The stream function's actions, plus Query: the outbox (base table) and the announce queue (GSI3). */
+  /** The stream function's actions, plus Query: the outbox (base table) and the announce queue (GSI3);
+   * and Scan: the capability re-scan walks every story's META, one bounded page per run. */
   sweeper: {
     table: [
       'dynamodb:GetItem',
       'dynamodb:BatchGetItem',
       'dynamodb:Query',
+      'dynamodb:Scan',
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
       'dynamodb:DeleteItem',

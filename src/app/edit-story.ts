@@ -19,6 +19,7 @@ import { parseInput } from './parse-input.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { ownStory } from './story-access.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
+import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
 import { notifyAfterCommit } from './notify-after-commit.ts';
 import { writeOnce, type Replayed } from './write-once.ts';
 
@@ -47,7 +48,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       source: input.source ?? null,
       base_revision: input.base_revision ?? null,
     }),
-    reads: [storyKey(slug), feedMonthsKey, ...answerReads(slug, candidates)],
+    reads: [storyKey(slug), feedMonthsKey, capabilityRecordRead(story.capability), ...answerReads(slug, candidates)],
     plan(read, { firstRead, now }) {
       const stored = pick(read, storyKey(slug));
       const meta = ownStory(stored === undefined ? undefined : toStoryMeta(stored), slug, caller, 'edit it');
@@ -69,7 +70,13 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
         feedMonths: monthsOf(pick(read, feedMonthsKey)),
         links: revisionAnswerLinks(meta, story, candidates, read, caller, at),
       });
-      return { ...plan, outcome: { ...plan.outcome, notified } };
+      const recorded = withCapabilityRecord(plan, read, {
+        report: story.capability,
+        visibility: story.frontMatter.visibility,
+        hidden: meta.hidden,
+        at,
+      });
+      return { ...recorded, outcome: { ...plan.outcome, notified } };
     },
   });
   return notifyAfterCommit(ctx, announceAfterCommit(ctx, withStoryUrl(ctx, withCapabilityField(withNotified(outcome)))));

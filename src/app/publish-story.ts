@@ -29,6 +29,7 @@ import {
 } from './publish-story.contract.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
+import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
 import type { SimilarFinder } from './search/similar-stories.ts';
 import { canSee } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
@@ -57,7 +58,7 @@ export async function publishStory(
     opId,
     // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
     fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
-    reads: [storyKey(slug), feedMonthsKey, ...answerReads(slug, candidates)],
+    reads: [storyKey(slug), feedMonthsKey, capabilityRecordRead(story.capability), ...answerReads(slug, candidates)],
     plan(read, { firstRead, now }): WritePlan<StoredPublishOutcome> {
       const at = new Date(now).toISOString();
       const stored = pick(read, storyKey(slug));
@@ -71,7 +72,8 @@ export async function publishStory(
           caller,
           at,
         );
-        return planFirstPublish({ slug, story, caller, at, months, similar, links });
+        const first = planFirstPublish({ slug, story, caller, at, months, similar, links });
+        return withCapabilityRecord(first, read, { report: story.capability, visibility: story.frontMatter.visibility, hidden: false, at });
       }
       const meta = toStoryMeta(stored);
       // Another author's private or hidden story answers exactly as an unknown slug does, so
@@ -94,7 +96,13 @@ export async function publishStory(
         feedMonths: months,
         links: revisionAnswerLinks(meta, story, candidates, read, caller, at),
       });
-      return { ...plan, outcome: { ...plan.outcome, similar: meta.similar ?? [] } };
+      const recorded = withCapabilityRecord(plan, read, {
+        report: story.capability,
+        visibility: story.frontMatter.visibility,
+        hidden: meta.hidden,
+        at,
+      });
+      return { ...recorded, outcome: { ...plan.outcome, similar: meta.similar ?? [] } };
     },
   });
   return announceAfterCommit(ctx, publishAnswer(ctx, outcome));

@@ -94,6 +94,7 @@ export const ANONYMOUS_HTTP_ROUTES: readonly string[] = [
   'GET /v1/skill',
   'GET /v1/badge/s/:slug',
   'GET /v1/badge/a/:handle',
+  'GET /v1/badge/capability/:sha12',
   `GET ${RESOURCE_METADATA_PATH}`,
 ];
 

@@ -14,6 +14,7 @@ import { readSettings } from '../settings/read-settings.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
+import { startCapabilityRescan } from '../app/capability/rescan-schedule.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stdoutLog } from '../log-sink.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
@@ -37,6 +38,8 @@ ${settingsHelp('start')}`);
 
 const config = readConfig();
 const LOCK_WAIT_MS = 60_000;
+/** The sweeper's every-minute schedule (infra), so a local table is re-scanned as the cloud's is. */
+const RESCAN_INTERVAL_MS = 60_000;
 
 /** The data dir's lock: a token command running its own DynamoDB Local holds it for a few seconds. */
 async function lockDataDir(): Promise<DataDirLock> {
@@ -85,6 +88,9 @@ const sweeps: SweepSchedule | undefined =
 const notifying = startNotificationDispatch(ctx, { intervalMs: config.dispatchIntervalMs, log });
 ctx.dispatchSoon = notifying.soon;
 
+// What the sweeper Lambda does every minute: stories scanned by an older scanner version are re-scanned.
+const rescanning = startCapabilityRescan(ctx, { intervalMs: RESCAN_INTERVAL_MS, log });
+
 const { baseUrl, port } = config.http;
 const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(readSettings(), baseUrl), log });
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
@@ -118,6 +124,7 @@ async function stopStore(): Promise<void> {
   await sweeps?.stop();
   await ctx.announcing?.idle();
   await notifying.stop();
+  await rescanning.stop();
   ctx.store.client.destroy();
   if (ddb !== undefined) {
     removeEndpointFile(config.dataDir);

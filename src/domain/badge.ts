@@ -50,3 +50,12 @@ export function storyBadge(facts: { worked: number; tier: Tier | null; changed?:
 export function authorBadge(worked: number): BadgeSpec {
   return { label: 'worked for', message: `${worked} ${worked === 1 ? 'person' : 'people'}`, color: worked > 0 ? 'blue' : UNSCANNED_COLOR };
 }
+
+/**
+ * "capability T2": the tier of a scanned text (a skill, a contract) by its hash, coloured as a
+ * story badge's tier. The tier is all it says: a badge cannot carry the findings, and the reader
+ * checks them with check_capability on the text itself.
+ */
+export function capabilityBadge(tier: Tier): BadgeSpec {
+  return { label: 'capability', message: tier, color: TIER_COLORS[tier] };
+}

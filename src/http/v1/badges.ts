@@ -1,11 +1,12 @@
-// GET /v1/badge/s/{slug}.svg and /v1/badge/a/{handle}.svg: SVG badges to embed in a README. A story
-// or author that cannot be shown is the one neutral "not found" badge, answered 200 like any
-// other, because image proxies (GitHub's among them) drop a non-2xx image and a README would show
-// a broken image instead.
+// GET /v1/badge/s/{slug}.svg, /v1/badge/a/{handle}.svg and /v1/badge/capability/{sha12}.svg: SVG
+// badges to embed in a README. A story or author that cannot be shown is the one neutral "not
+// found" badge, answered 200 like any other, because image proxies (GitHub's among them) drop a
+// non-2xx image and a README would show a broken image instead.
 import { z } from 'zod';
 import { authorBadgeWorked, storyBadgeFacts } from '../../app/queries/badge-facts.ts';
+import { capabilityBadgeRecord } from '../../app/queries/capability-badge-facts.ts';
 import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
-import { authorBadge, NOT_FOUND_BADGE, storyBadge } from '../../domain/badge.ts';
+import { authorBadge, capabilityBadge, NOT_FOUND_BADGE, storyBadge } from '../../domain/badge.ts';
 import { badgeAnswer } from './badge-answer.ts';
 import { defineRoute, SVG_FILE } from './route.ts';
 
@@ -41,5 +42,19 @@ export const authorBadgeRoute = defineRoute({
   async handle(c, _caller, { ctx }) {
     const worked = await authorBadgeWorked(ctx, fileStem(c.req.param('handle')));
     return badgeAnswer(c, worked === undefined ? NOT_FOUND_BADGE : authorBadge(worked));
+  },
+});
+
+export const capabilityBadgeRoute = defineRoute({
+  method: 'GET',
+  path: `/v1/badge/capability/:sha12${SVG_FILE}`,
+  operationId: 'getCapabilityBadge',
+  summary: 'A capability badge: the tier of a scanned text, by its hash',
+  description: `"capability · T2": the tier of the check and reproduce steps whose sha256 (capability.sha256 in get_story, check_capability's sha256) starts with {sha12}, 12 hex digits (or more, up to all 64), under the newest scanner version that scanned that text. Texts of publicly listed stories are recorded when they are published, edited or re-scanned. An unknown or malformed hash, a text only private or hidden stories hold, or 12 digits shared by two different texts (send more digits) is a grey "not found" badge, status 200. ${ANSWERS}`,
+  success: { status: 200, mediaType: 'image/svg+xml', description: 'The badge.', schema: svgSchema },
+  errors: ['rate_limited', 'store_unavailable'],
+  async handle(c, _caller, { ctx }) {
+    const record = await capabilityBadgeRecord(ctx, fileStem(c.req.param('sha12')));
+    return badgeAnswer(c, record === undefined ? NOT_FOUND_BADGE : capabilityBadge(record.tier));
   },
 });

@@ -1,5 +1,5 @@
 // Every /v1 endpoint. The OpenAPI document is generated from this list.
-import { authorBadgeRoute, storyBadgeRoute } from './badges.ts';
+import { authorBadgeRoute, capabilityBadgeRoute, storyBadgeRoute } from './badges.ts';
 import { checkCapabilityRoute } from './check-capability.ts';
 import { editStoryRoute } from './edit-story.ts';
 import { getStoryRoute } from './get-story.ts';
@@ -33,4 +33,5 @@ export const V1_ROUTES: readonly V1Route[] = [
   skillRoute,
   storyBadgeRoute,
   authorBadgeRoute,
+  capabilityBadgeRoute,
 ];
