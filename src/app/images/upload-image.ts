@@ -47,7 +47,7 @@ export interface ImageUpload {
 /** The MCP tool's input: the image as base64 in `data`. */
 export async function uploadImage(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ImageOutcome>> {
   const data = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).data : undefined;
-  if (typeof data === 'string' && data.length > MAX_IMAGE_BASE64_CHARS) throw tooLarge();
+  if (typeof data === 'string' && data.length > MAX_IMAGE_BASE64_CHARS) throw imageTooLarge();
   const input = parseInput(uploadImageInputSchema, raw, UPLOAD_IMAGE_TOOL);
   if (input.data.length % 4 !== 0 || !BASE64.test(input.data)) {
     throw validationFailed('`data` is not base64.', { data: "Send the file's bytes base64-encoded (A-Z, a-z, 0-9, +, /, padded with =)." });
@@ -58,7 +58,7 @@ export async function uploadImage(ctx: AppContext, caller: Caller, raw: unknown)
 /** Both surfaces end here: /v1 with the body's bytes, MCP with the decoded `data`. */
 export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageUpload): Promise<Replayed<ImageOutcome>> {
   const opId = upload.opId === undefined ? undefined : parseOpId(upload.opId);
-  if (upload.bytes.byteLength > MAX_IMAGE_BYTES) throw tooLarge();
+  if (upload.bytes.byteLength > MAX_IMAGE_BYTES) throw imageTooLarge();
   const blobs = imageBlobsOf(ctx);
   const encoded = await reencodeImage(upload.bytes, upload.type);
   const sha256 = createHash('sha256').update(encoded.data).digest('hex');
@@ -138,6 +138,7 @@ function dailyLimitReached(now: number): LorebookError {
   );
 }
 
-function tooLarge(): LorebookError {
+/** The refusal of an image over MAX_IMAGE_BYTES, for both surfaces. */
+export function imageTooLarge(): LorebookError {
   return payloadTooLarge(`The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB. Nothing was stored.`, { limit_bytes: MAX_IMAGE_BYTES });
 }

@@ -12,6 +12,7 @@ import { reportReproducedRoute, reportReproductionRoute } from './report-reprodu
 import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
 import { skillRoute } from './skill.ts';
+import { uploadImageRoute } from './upload-image.ts';
 import { withdrawReproductionRoute } from './withdraw-reproduction.ts';
 
 export const V1_ROUTES: readonly V1Route[] = [
@@ -28,6 +29,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   checkCapabilityRoute,
   listNotificationsRoute,
   markNotificationsReadRoute,
+  uploadImageRoute,
   skillRoute,
   storyBadgeRoute,
   authorBadgeRoute,

@@ -11,6 +11,7 @@ import { reportReproductionTool } from './report-reproduction.ts';
 import { searchStoriesTool } from './search-stories.ts';
 import { setVisibilityTool } from './set-visibility.ts';
 import { suggestForProjectTool } from './suggest-for-project.ts';
+import { uploadImageTool } from './upload-image.ts';
 import { withdrawReproductionTool } from './withdraw-reproduction.ts';
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -26,4 +27,5 @@ export const TOOLS: readonly ToolDefinition[] = [
   reportCheckTool,
   setVisibilityTool,
   markNotificationsReadTool,
+  uploadImageTool,
 ] as ToolDefinition[];
