@@ -29,6 +29,14 @@ export function htmlBehindPngHeader(): Buffer {
 
 export const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
 
+/** The first half of a noisy JPEG: its header is whole, its picture stops in the middle. */
+export async function truncatedJpeg(): Promise<Buffer> {
+  const whole = await sharp({ create: { width: 256, height: 256, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .jpeg()
+    .toBuffer();
+  return whole.subarray(0, Math.floor(whole.length / 2));
+}
+
 /** A 1×1 GIF. */
 export const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { storeImage, uploadImage } from '../../../src/app/images/upload-image.ts';
 import { DAILY_IMAGE_UPLOADS } from '../../../src/domain/image/image-limits.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { decompressionBomb, GIF, htmlBehindPngHeader, jpegWithGps, pictureOf, sixMegabytes, SVG } from '../../helpers/images.ts';
+import { decompressionBomb, GIF, htmlBehindPngHeader, jpegWithGps, pictureOf, sixMegabytes, SVG, truncatedJpeg } from '../../helpers/images.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('upload-image');
@@ -57,7 +57,8 @@ describe('bad input gets a typed error and nothing is stored', () => {
     ['a PNG header on an HTML body', htmlBehindPngHeader, 'image/png', 'validation_failed'],
     ['an SVG sent as PNG', () => SVG, 'image/png', 'validation_failed'],
     ['a GIF sent as PNG', () => GIF, 'image/png', 'validation_failed'],
-    ['a truncated PNG', async () => (await pictureOf(11)).subarray(0, 60), 'image/png', 'validation_failed'],
+    ['a PNG cut off inside its header', async () => (await pictureOf(11)).subarray(0, 60), 'image/png', 'validation_failed'],
+    ['a JPEG cut off halfway through its picture', truncatedJpeg, 'image/jpeg', 'validation_failed'],
     ['a JPEG sent as PNG', () => pictureOf(12, 'jpeg'), 'image/png', 'validation_failed'],
     ['a decompression bomb (7000 × 7000 pixels in a few KB)', decompressionBomb, 'image/png', 'validation_failed'],
   ];
