@@ -31,7 +31,7 @@ export const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1
 
 /** The first half of a noisy JPEG: its header is whole, its picture stops in the middle. */
 export async function truncatedJpeg(): Promise<Buffer> {
-  const whole = await sharp({ create: { width: 256, height: 256, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  const whole = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
     .jpeg()
     .toBuffer();
   return whole.subarray(0, Math.floor(whole.length / 2));
