@@ -38,7 +38,8 @@ export function buildContext(
 /** The image store the configuration names: S3 when a bucket is set (Lambda), else the local directory. */
 function imageBlobsFor(config: Config): ImageBlobs {
   if ('bucket' in config.images) {
-    return imageBlobsInS3({ bucket: config.images.bucket, ...(config.region === undefined ? {} : { region: config.region }) });
+    const { bucket, endpoint } = config.images;
+    return imageBlobsInS3({ bucket, ...(endpoint === undefined ? {} : { endpoint }), ...(config.region === undefined ? {} : { region: config.region }) });
   }
   return imageBlobsInDirectory(config.images.directory);
 }

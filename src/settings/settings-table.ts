@@ -69,6 +69,12 @@ export const SETTINGS = [
     surfaces: ['start', 'sweep', 'lambda'],
   },
   {
+    name: 'LOREBOOK_IMAGE_S3_ENDPOINT',
+    type: 'URL',
+    doc: 'use this S3-compatible server for LOREBOOK_IMAGE_BUCKET (e.g. http://127.0.0.1:9000; requests signed with placeholder credentials, as for LOREBOOK_DDB_ENDPOINT); unset = AWS',
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
     name: 'AWS_REGION',
     type: 'AWS region',
     doc: "the table's region when no endpoint is set (credentials from the default chain)",

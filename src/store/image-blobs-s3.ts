@@ -8,12 +8,15 @@ import type { ImageBlobs } from './image-blobs.ts';
 export interface S3ImageBlobsOptions {
   bucket: string;
   region?: string;
-  /** An S3-compatible endpoint instead of AWS. */
+  /** An S3-compatible server instead of AWS (path-style, placeholder credentials, as the DynamoDB client does for DynamoDB Local). */
   endpoint?: string;
 }
 
 /** Objects are immutable: browsers and CDNs may keep them for a year (the served answer says the same). */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+const LOCAL_REGION = 'local';
+const LOCAL_CREDENTIALS = { accessKeyId: 'lorebooklocal', secretAccessKey: 'lorebooklocal' };
 
 export function imageBlobsInS3(options: S3ImageBlobsOptions, client = s3Client(options)): ImageBlobs {
   const { bucket } = options;
@@ -42,7 +45,10 @@ function s3Client(options: S3ImageBlobsOptions): S3Client {
   return new S3Client({
     maxAttempts: 3,
     requestHandler: { requestTimeout: 10_000, connectionTimeout: 2_000 },
-    ...(options.region === undefined ? {} : { region: options.region }),
-    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint, forcePathStyle: true }),
+    ...(options.endpoint === undefined
+      ? options.region === undefined
+        ? {}
+        : { region: options.region }
+      : { endpoint: options.endpoint, forcePathStyle: true, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
   });
 }
