@@ -144,7 +144,10 @@ export class LorebookStack extends Stack {
     });
 
     new CfnOutput(this, 'FunctionUrl', { value: url.url, description: 'MCP at <url>mcp, the API at <url>v1' });
-    new CfnOutput(this, 'ImageBucketName', { value: images.bucketName, description: 'where uploaded images are kept (LOREBOOK_IMAGE_BUCKET)' });
+    new CfnOutput(this, 'ImageBucketName', {
+      value: images.bucketName,
+      description: 'where uploaded images are kept (LOREBOOK_IMAGE_BUCKET)',
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'LOREBOOK_TABLE for npm run token:aws' });
     new CfnOutput(this, 'BlueskySecretArn', { value: secret.secretArn, description: 'put the app password here (docs/deploy.md)' });
     new CfnOutput(this, 'SignInKeySecretArn', {

@@ -39,7 +39,11 @@ export function buildContext(
 function imageBlobsFor(config: Config): ImageBlobs {
   if ('bucket' in config.images) {
     const { bucket, endpoint } = config.images;
-    return imageBlobsInS3({ bucket, ...(endpoint === undefined ? {} : { endpoint }), ...(config.region === undefined ? {} : { region: config.region }) });
+    return imageBlobsInS3({
+      bucket,
+      ...(endpoint === undefined ? {} : { endpoint }),
+      ...(config.region === undefined ? {} : { region: config.region }),
+    });
   }
   return imageBlobsInDirectory(config.images.directory);
 }

@@ -33,7 +33,13 @@ export function mountImages(app: Hono<HttpEnv>, deps: ImageRouteDeps): void {
       'Content-Security-Policy': IMAGE_CSP,
       ETag: etag,
     };
-    if (c.req.header('if-none-match')?.split(',').some((tag) => tag.trim() === etag)) return c.body(null, 304, headers);
+    if (
+      c.req
+        .header('if-none-match')
+        ?.split(',')
+        .some((tag) => tag.trim() === etag)
+    )
+      return c.body(null, 304, headers);
     return c.body(image.data as Uint8Array<ArrayBuffer>, 200, { ...headers, 'Content-Type': image.type });
   });
 }
@@ -45,5 +51,8 @@ async function countVisit(c: Context<HttpEnv>, deps: ImageRouteDeps): Promise<vo
 }
 
 function noSuchImage(): LorebookError {
-  return new LorebookError('not_found', 'No image is stored under this name. Image addresses are /i/<sha256>.<png|jpg|webp>, as upload_image answers them.');
+  return new LorebookError(
+    'not_found',
+    'No image is stored under this name. Image addresses are /i/<sha256>.<png|jpg|webp>, as upload_image answers them.',
+  );
 }

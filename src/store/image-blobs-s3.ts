@@ -24,7 +24,9 @@ export function imageBlobsInS3(options: S3ImageBlobsOptions, client = s3Client(o
     describe: `the S3 bucket ${bucket}`,
     async put(file, data, contentType) {
       try {
-        await client.send(new PutObjectCommand({ Bucket: bucket, Key: file, Body: data, ContentType: contentType, CacheControl: CACHE_CONTROL }));
+        await client.send(
+          new PutObjectCommand({ Bucket: bucket, Key: file, Body: data, ContentType: contentType, CacheControl: CACHE_CONTROL }),
+        );
       } catch (error) {
         throw storeUnavailable('write', error);
       }

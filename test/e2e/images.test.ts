@@ -79,9 +79,16 @@ describe('POST /v1/images', () => {
     for (const type of ['multipart/form-data; boundary=x', 'application/json', 'image/svg+xml', 'image/gif']) {
       const response = await post('x', type);
       expect(response.status, type).toBe(422);
-      expect(await response.json()).toMatchObject({ code: 'validation_failed', details: { fields: { 'Content-Type': expect.any(String) } } });
+      expect(await response.json()).toMatchObject({
+        code: 'validation_failed',
+        details: { fields: { 'Content-Type': expect.any(String) } },
+      });
     }
-    const anonymous = await server.fetch('/v1/images', { method: 'POST', body: await pictureOf(301), headers: { 'content-type': 'image/png' } });
+    const anonymous = await server.fetch('/v1/images', {
+      method: 'POST',
+      body: await pictureOf(301),
+      headers: { 'content-type': 'image/png' },
+    });
     expect(anonymous.status).toBe(401);
   });
 });
@@ -90,7 +97,9 @@ describe('upload_image over MCP', () => {
   it('takes the image base64 in `data` and answers the same as POST /v1/images for the same bytes', async () => {
     const picture = await pictureOf(302, 'webp');
     const client = await server.mcp(token);
-    const viaMcp = answerOf(await client.callTool({ name: 'upload_image', arguments: { data: picture.toString('base64'), type: 'image/webp' } }));
+    const viaMcp = answerOf(
+      await client.callTool({ name: 'upload_image', arguments: { data: picture.toString('base64'), type: 'image/webp' } }),
+    );
     const viaHttp = await (await post(picture, 'image/webp')).json();
     expect(viaMcp).toEqual(viaHttp);
   });
@@ -99,7 +108,9 @@ describe('upload_image over MCP', () => {
     const picture = await pictureOf(303, 'png', { width: 1200, height: 1200 });
     const padded = Buffer.concat([picture, Buffer.alloc(4 * 1024 * 1024 - picture.length, 0x41)]);
     const client = await server.mcp(token);
-    const answer = answerOf(await client.callTool({ name: 'upload_image', arguments: { data: padded.toString('base64'), type: 'image/png' } })) as Uploaded;
+    const answer = answerOf(
+      await client.callTool({ name: 'upload_image', arguments: { data: padded.toString('base64'), type: 'image/png' } }),
+    ) as Uploaded;
     expect(answer).toMatchObject({ width: 1200, height: 1200, type: 'image/png' });
     expect(answer.bytes).toBeLessThan(picture.length * 2);
   });
@@ -108,14 +119,21 @@ describe('upload_image over MCP', () => {
     const response = await server.fetch('/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'upload_image', arguments: { data: 'A'.repeat(600_000), type: 'image/png' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'upload_image', arguments: { data: 'A'.repeat(600_000), type: 'image/png' } },
+      }),
     });
     expect(response.status).toBe(413);
   });
 
   it('more than 5 MiB of image is payload_too_large, as a tool result', async () => {
     const client = await server.mcp(token);
-    const answer = refusalOf(await client.callTool({ name: 'upload_image', arguments: { data: 'A'.repeat(7_000_000), type: 'image/png' } }));
+    const answer = refusalOf(
+      await client.callTool({ name: 'upload_image', arguments: { data: 'A'.repeat(7_000_000), type: 'image/png' } }),
+    );
     expect(answer.code).toBe('payload_too_large');
   });
 });

@@ -58,7 +58,11 @@ export async function startFakeS3(bucket = 'lorebook-images-test'): Promise<Fake
         actions.add('s3:GetObject');
         const object = objects.get(key);
         if (object === undefined) answer(404, xmlError('NoSuchKey', 'The specified key does not exist.'));
-        else answer(200, object.body, { 'content-type': object.contentType ?? 'application/octet-stream', 'content-length': String(object.body.length) });
+        else
+          answer(200, object.body, {
+            'content-type': object.contentType ?? 'application/octet-stream',
+            'content-length': String(object.body.length),
+          });
       } else {
         actions.add(`s3:${req.method} ${url.pathname}`);
         answer(400, xmlError('InvalidRequest', 'the fake answers PutObject and GetObject only'));

@@ -24,14 +24,19 @@ export function jpegWithGps(): Promise<Buffer> {
 
 /** An HTML page behind a PNG signature: a header that lies about the rest. */
 export function htmlBehindPngHeader(): Buffer {
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('<html><script>alert(1)</script></html>')]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.from('<html><script>alert(1)</script></html>'),
+  ]);
 }
 
 export const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
 
 /** The first half of a noisy JPEG: its header is whole, its picture stops in the middle. */
 export async function truncatedJpeg(): Promise<Buffer> {
-  const whole = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  const whole = await sharp({
+    create: { width: 256, height: 256, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
     .jpeg()
     .toBuffer();
   return whole.subarray(0, Math.floor(whole.length / 2));

@@ -33,7 +33,13 @@ import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { writeOnce, type Replayed } from '../write-once.ts';
 import { reencodeImage } from './reencode-image.ts';
-import { DAILY_LIMIT_TEXT, MAX_IMAGE_BASE64_CHARS, UPLOAD_IMAGE_TOOL, uploadImageInputSchema, type ImageOutcome } from './upload-image.contract.ts';
+import {
+  DAILY_LIMIT_TEXT,
+  MAX_IMAGE_BASE64_CHARS,
+  UPLOAD_IMAGE_TOOL,
+  uploadImageInputSchema,
+  type ImageOutcome,
+} from './upload-image.contract.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -140,5 +146,7 @@ function dailyLimitReached(now: number): LorebookError {
 
 /** The refusal of an image over MAX_IMAGE_BYTES, for both surfaces. */
 export function imageTooLarge(): LorebookError {
-  return payloadTooLarge(`The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB. Nothing was stored.`, { limit_bytes: MAX_IMAGE_BYTES });
+  return payloadTooLarge(`The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB. Nothing was stored.`, {
+    limit_bytes: MAX_IMAGE_BYTES,
+  });
 }

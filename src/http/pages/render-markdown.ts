@@ -24,9 +24,7 @@ const allowedImageSource = (src: string): boolean =>
 export function renderMarkdown(markdown: string): string {
   const html = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   return html
-    .replace(IMAGE, (tag, src: string, alt: string) =>
-      allowedImageSource(src) ? tag.replace('<img ', '<img loading="lazy" ') : alt,
-    )
+    .replace(IMAGE, (tag, src: string, alt: string) => (allowedImageSource(src) ? tag.replace('<img ', '<img loading="lazy" ') : alt))
     .replace(/<a href=""/g, '<a')
     .replace(/<a href="(https?:)/gi, '<a rel="nofollow ugc noopener" href="$1');
 }

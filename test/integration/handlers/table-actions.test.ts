@@ -78,7 +78,11 @@ function s3GrantedTo(functionPrefix: string): string[] {
 /** The path of one of lorebook's own images, stored in the fake bucket: announcing a story with it reads the bucket. */
 async function ownImagePath(seed: number): Promise<string> {
   const images = imageBlobsInS3({ bucket: s3.bucket, endpoint: s3.url });
-  const { url } = await storeImage({ ...app.ctx(), images }, caller('imager'), { bytes: await pictureOf(seed), type: 'image/png', opId: undefined });
+  const { url } = await storeImage({ ...app.ctx(), images }, caller('imager'), {
+    bytes: await pictureOf(seed),
+    type: 'image/png',
+    opId: undefined,
+  });
   return new URL(url).pathname;
 }
 
@@ -134,7 +138,9 @@ async function mcp(token: string): Promise<Client> {
 
 describe("each function's role allows exactly the DynamoDB actions its handler sends", () => {
   // Some twenty calls through a fresh handler each: on a loaded machine this passes the default 30 s.
-  it('http: every tool of the MCP surface, writes and reads, an OAuth client registration and a device-flow start', { timeout: 90_000 }, async () => {
+  it('http: every tool of the MCP surface, writes and reads, an OAuth client registration and a device-flow start', {
+    timeout: 90_000,
+  }, async () => {
     const alice = await mcp((await createToken(app.ctx(), { handle: 'alice', expiresInSeconds: 3600 })).token);
     const bob = await mcp((await createToken(app.ctx(), { handle: 'bob', expiresInSeconds: 3600 })).token);
     recorder.reset();
@@ -159,7 +165,9 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
     await call(alice, 'set_visibility', { slug, hidden: false });
     await call(bob, 'search_stories', { query: 'action' });
     await call(bob, 'get_story', { slug });
-    const image = (await call(alice, 'upload_image', { data: (await pictureOf(500)).toString('base64'), type: 'image/png' })) as { url: string };
+    const image = (await call(alice, 'upload_image', { data: (await pictureOf(500)).toString('base64'), type: 'image/png' })) as {
+      url: string;
+    };
     const http = functionUrlFetch(httpHandler());
     const served = await http(`${FUNCTION_URL}${new URL(image.url).pathname}`);
     expect(served.status).toBe(200);

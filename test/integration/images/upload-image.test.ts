@@ -8,7 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { storeImage, uploadImage } from '../../../src/app/images/upload-image.ts';
 import { DAILY_IMAGE_UPLOADS } from '../../../src/domain/image/image-limits.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { decompressionBomb, GIF, htmlBehindPngHeader, jpegWithGps, pictureOf, sixMegabytes, SVG, truncatedJpeg } from '../../helpers/images.ts';
+import {
+  decompressionBomb,
+  GIF,
+  htmlBehindPngHeader,
+  jpegWithGps,
+  pictureOf,
+  sixMegabytes,
+  SVG,
+  truncatedJpeg,
+} from '../../helpers/images.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const app = useAppFixture('upload-image');
@@ -46,7 +55,11 @@ describe('an uploaded image is re-encoded without its metadata', () => {
   it('answers the url on the public base URL, named by the sha256 of the stored bytes', async () => {
     const answer = await upload(alice, await pictureOf(3, 'webp'), 'image/webp');
     const { createHash } = await import('node:crypto');
-    expect(answer.sha256).toBe(createHash('sha256').update(stored(`${answer.sha256}.webp`)).digest('hex'));
+    expect(answer.sha256).toBe(
+      createHash('sha256')
+        .update(stored(`${answer.sha256}.webp`))
+        .digest('hex'),
+    );
     expect(answer.url).toBe(`${app.ctx().config.publicBaseUrl}/i/${answer.sha256}.webp`);
   });
 });

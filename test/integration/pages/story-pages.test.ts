@@ -88,7 +88,7 @@ describe('a story page', () => {
     expect(page.body).toContain(`<strong>Corrected ${today}:</strong> ${CORRECTION_NOTE}`);
   });
 
-  it('carries Open Graph and Twitter card tags for the link card, with the image when the story has one of lorebook\'s own', async () => {
+  it("carries Open Graph and Twitter card tags for the link card, with the image when the story has one of lorebook's own", async () => {
     const plain = await text(`/s/${full}`);
     expect(plain.body).toContain('<meta property="og:title" content="Counting once under parallel reports">');
     expect(plain.body).toContain(`<meta property="og:url" content="${server.baseUrl()}/s/${full}">`);

@@ -119,7 +119,9 @@ describe('least-privilege IAM: each function gets only the table actions it uses
     ]);
     expect(granted(statements, indexArn)).toEqual(['dynamodb:Query']);
     // Besides the table, only the image bucket's objects (test/unit/infra/image-bucket-stack.test.ts).
-    expect(statements.flatMap(actionsOf).sort()).toEqual([...granted(statements, tableArn), 'dynamodb:Query', 's3:GetObject', 's3:PutObject'].sort());
+    expect(statements.flatMap(actionsOf).sort()).toEqual(
+      [...granted(statements, tableArn), 'dynamodb:Query', 's3:GetObject', 's3:PutObject'].sort(),
+    );
   });
 
   it('stream: the fan-out and announce actions, stream reading, the DLQ and the secret; no Query, no Scan', () => {
