@@ -57,6 +57,18 @@ describe('POST /v1/images', () => {
     expect(await replay.json()).toEqual({ ...((await first.json()) as object), replayed: true });
   });
 
+  it('the same image twice, or 16 times at once, over HTTP: one blob, one count, every answer the same', async () => {
+    const picture = await pictureOf(305);
+    const files = server.app.imageFiles();
+    const first = await (await post(picture, 'image/png')).json();
+    const answers = await Promise.all(Array.from({ length: 16 }, async () => (await post(picture, 'image/png')).json()));
+    for (const answer of answers) expect(answer).toEqual(first);
+    const { sha256 } = first as Uploaded;
+    expect(server.app.imageFiles()).toEqual([...files, `${sha256}.png`].sort());
+    const days = (await storedItems()).filter((item) => String(item.PK).startsWith('IMGDAY#'));
+    expect(days.flatMap((day) => day.hashes as string[]).filter((hash) => hash === sha256)).toHaveLength(1);
+  });
+
   it('a 6 MB body is 413 payload_too_large, refused at the cap; nothing is stored', async () => {
     const before = await storedItems();
     const files = server.app.imageFiles();
