@@ -52,6 +52,15 @@ export function decompressionBomb(): Promise<Buffer> {
     .toBuffer();
 }
 
+/** A 4 MB palette PNG of noise: stored as true colour it would be over 6 MB. */
+export function paletteNoise(): Promise<Buffer> {
+  return sharp({
+    create: { width: 2000, height: 2000, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+  })
+    .png({ palette: true, colours: 256, dither: 0, effort: 1, compressionLevel: 1 })
+    .toBuffer();
+}
+
 /** More than 5 MiB: noise does not compress. */
 export function sixMegabytes(): Buffer {
   const bytes = Buffer.alloc(6 * 1024 * 1024);

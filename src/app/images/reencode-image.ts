@@ -3,7 +3,7 @@
 // header, which must agree. sharp is told the most pixels it may decode (limitInputPixels), so a
 // small file that claims a huge canvas is refused before anything is allocated, and any decoder
 // warning (a truncated file) fails the image. The output is re-encoded in the same type, turned
-// upright by its EXIF orientation first, scaled to fit MAX_IMAGE_SIDE, and written without any
+// upright by its EXIF orientation first, scaled to fit MAX_IMAGE_SIDE, kept under MAX_IMAGE_BYTES, and written without any
 // metadata: sharp keeps none unless asked (no EXIF, GPS, XMP, IPTC; colour converted to sRGB and
 // the ICC profile dropped). The same input and settings give the same bytes, so the content
 // hash of the output names one image however often it is sent.
@@ -11,7 +11,7 @@
 // and only this path needs it. Its work runs on libuv's thread pool, off the event loop.
 import type { Sharp } from 'sharp';
 import { LorebookError } from '../../domain/errors.ts';
-import { MAX_IMAGE_SIDE, MAX_INPUT_PIXELS } from '../../domain/image/image-limits.ts';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, MAX_INPUT_PIXELS } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, sniffImageType, type ImageType } from '../../domain/image/image-type.ts';
 
 export interface EncodedImage {
@@ -54,6 +54,13 @@ export async function reencodeImage(bytes: Uint8Array, declared: ImageType): Pro
     .catch((error: unknown) => {
       throw unreadable(error);
     });
+  // A palette PNG is stored as true colour, so a 4 MB input can come out larger than any upload may be.
+  if (encoded.data.byteLength > MAX_IMAGE_BYTES) {
+    throw badImage(
+      `Re-encoded, the image would be ${(encoded.data.byteLength / 1024 / 1024).toFixed(1)} MiB, more than the ${MAX_IMAGE_BYTES / 1024 / 1024} MiB an image may be.`,
+      'Send it as JPEG or WebP, or with fewer pixels.',
+    );
+  }
   return { data: new Uint8Array(encoded.data), type: sniffed, width: encoded.info.width, height: encoded.info.height };
 }
 

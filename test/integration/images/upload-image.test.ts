@@ -14,6 +14,7 @@ import {
   htmlBehindPngHeader,
   jpegWithGps,
   pictureOf,
+  paletteNoise,
   sixMegabytes,
   SVG,
   truncatedJpeg,
@@ -74,6 +75,7 @@ describe('bad input gets a typed error and nothing is stored', () => {
     ['a JPEG cut off halfway through its picture', truncatedJpeg, 'image/jpeg', 'validation_failed'],
     ['a JPEG sent as PNG', () => pictureOf(12, 'jpeg'), 'image/png', 'validation_failed'],
     ['a decompression bomb (7000 × 7000 pixels in a few KB)', decompressionBomb, 'image/png', 'validation_failed'],
+    ['a 4 MB palette PNG that would be stored as over 5 MiB', paletteNoise, 'image/png', 'validation_failed'],
   ];
   for (const [what, bytes, type, code] of cases) {
     it(`${what}: ${code}`, async () => {
