@@ -98,7 +98,10 @@ describe('bad input gets a typed error and nothing is stored', () => {
 });
 
 describe('30 distinct images a day per account', () => {
-  it('the 31st distinct upload of the day is rate_limited until midnight UTC, stores nothing, and the 30 can still be sent again', async () => {
+  // Thirty uploads one after another, three store round trips each: minutes on a loaded DynamoDB Local.
+  it('the 31st distinct upload of the day is rate_limited until midnight UTC, stores nothing, and the 30 can still be sent again', {
+    timeout: 300_000,
+  }, async () => {
     app.freeze();
     const carol = caller('carol');
     const pictures = await Promise.all(Array.from({ length: DAILY_IMAGE_UPLOADS + 1 }, (_, i) => pictureOf(100 + i)));
@@ -139,7 +142,9 @@ describe('upload_image is safe to deliver twice', () => {
     expect(await dayOf(dave.account)).toEqual([[first.sha256]]);
   });
 
-  it('16 parallel uploads of one image store one blob and one record, count once, and all answer the same', async () => {
+  it('16 parallel uploads of one image store one blob and one record, count once, and all answer the same', {
+    timeout: 120_000,
+  }, async () => {
     const erin = caller('erin');
     const picture = await pictureOf(201);
     const files = app.imageFiles();
