@@ -24,10 +24,28 @@ export interface EncodedImage {
 const SHARP_FORMATS: Readonly<Record<string, ImageType>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 let sharpModule: Promise<typeof import('sharp')> | undefined;
-const loadSharp = (): Promise<typeof import('sharp')> => (sharpModule ??= import('sharp'));
+/** No two uploads run the same operation, so libvips' operation cache would only hold memory. */
+const loadSharp = (): Promise<typeof import('sharp')> =>
+  (sharpModule ??= import('sharp').then((module) => {
+    module.default.cache(false);
+    return module;
+  }));
+
+/**
+ * One re-encode at a time per process: a 12-megapixel photo takes ~200 MB of libvips buffers
+ * while it is decoded and scaled (test/bench/image-upload.ts), so parallel uploads wait their turn
+ * instead of adding up. Each waits for the one before, whether it succeeded or was refused.
+ */
+let previous: Promise<unknown> = Promise.resolve();
 
 /** The stored form of an upload, or validation_failed naming what is wrong with the bytes. */
-export async function reencodeImage(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
+export function reencodeImage(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
+  const turn = previous.then(() => reencodeNow(bytes, declared));
+  previous = turn.catch(() => undefined);
+  return turn;
+}
+
+async function reencodeNow(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
   const sniffed = sniffImageType(bytes);
   if (sniffed === undefined) throw notAnImage();
   if (sniffed !== declared) {
