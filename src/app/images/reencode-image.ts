@@ -13,6 +13,7 @@ import type { Sharp } from 'sharp';
 import { LorebookError } from '../../domain/errors.ts';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, MAX_INPUT_PIXELS } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, sniffImageType, type ImageType } from '../../domain/image/image-type.ts';
+import { oneAtATime } from './one-at-a-time.ts';
 
 export interface EncodedImage {
   data: Uint8Array;
@@ -34,15 +35,13 @@ const loadSharp = (): Promise<typeof import('sharp')> =>
 /**
  * One re-encode at a time per process: a 12-megapixel photo takes ~200 MB of libvips buffers
  * while it is decoded and scaled (test/bench/image-upload.ts), so parallel uploads wait their turn
- * instead of adding up. Each waits for the one before, whether it succeeded or was refused.
+ * instead of adding up.
  */
-let previous: Promise<unknown> = Promise.resolve();
+const inTurn = oneAtATime();
 
 /** The stored form of an upload, or validation_failed naming what is wrong with the bytes. */
 export function reencodeImage(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
-  const turn = previous.then(() => reencodeNow(bytes, declared));
-  previous = turn.catch(() => undefined);
-  return turn;
+  return inTurn(() => reencodeNow(bytes, declared));
 }
 
 async function reencodeNow(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
