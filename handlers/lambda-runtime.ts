@@ -14,6 +14,8 @@ import { defaultSecretsClient, secretReader } from './bluesky-secret.ts';
 
 export const LAMBDA_ENV = {
   table: 'LOREBOOK_TABLE',
+  /** The S3 bucket of uploaded images (infra/image-bucket.ts). */
+  imageBucket: 'LOREBOOK_IMAGE_BUCKET',
   baseUrl: 'LOREBOOK_BASE_URL',
   blueskyService: 'BLUESKY_SERVICE',
   blueskyIdentifier: 'BLUESKY_IDENTIFIER',

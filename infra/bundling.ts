@@ -21,11 +21,22 @@ export const ESBUILD_SETTINGS = {
   mainFields: ['module', 'main'],
   banner: REQUIRE_SHIM,
   /**
-   * Nothing external: the AWS SDK is bundled at the version the tests ran against, rather than
-   * whatever the nodejs22.x runtime ships that month.
+   * Only native modules are external: the AWS SDK is bundled at the version the tests ran
+   * against, rather than whatever the nodejs22.x runtime ships that month. sharp loads a
+   * platform binary (a `.node` file and libvips), which esbuild cannot bundle: it is installed
+   * beside the bundle instead (nativeModulesBundling).
    */
-  external: [] as string[],
+  external: ['sharp'] as string[],
 } as const;
+
+/**
+ * The functions run on Graviton (infra/handler-function.ts: arm64, Amazon Linux 2023, glibc).
+ * npm picks a package's platform binaries by these (npm_config_os / _cpu / _libc), so the `npm ci`
+ * NodejsFunction runs for `nodeModules` installs sharp's linux-arm64 glibc binaries from the
+ * registry on any build machine — no Docker, nothing but the registry, the versions from
+ * package-lock.json.
+ */
+export const LAMBDA_PLATFORM = { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' } as const;
 
 export const BUNDLING: BundlingOptions = {
   forceDockerBundling: false,
@@ -38,3 +49,8 @@ export const BUNDLING: BundlingOptions = {
   banner: ESBUILD_SETTINGS.banner,
   externalModules: ESBUILD_SETTINGS.external,
 };
+
+/** The bundling of a function that needs native modules: they are installed, for the Lambda platform, beside its bundle. */
+export function nativeModulesBundling(modules: readonly string[]): BundlingOptions {
+  return { ...BUNDLING, nodeModules: [...modules], environment: { ...LAMBDA_PLATFORM } };
+}

@@ -5,7 +5,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUNDLING } from './bundling.ts';
+import { BUNDLING, nativeModulesBundling } from './bundling.ts';
 
 export const REPO_ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
@@ -16,6 +16,8 @@ export interface HandlerFunctionProps {
   timeout: Duration;
   environment: Record<string, string>;
   description: string;
+  /** Native modules the handler loads (sharp), installed beside the bundle for linux-arm64. */
+  nativeModules?: readonly string[];
 }
 
 export function handlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): NodejsFunction {
@@ -32,6 +34,6 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
     description: props.description,
     logGroup,
     environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
-    bundling: BUNDLING,
+    bundling: props.nativeModules === undefined ? BUNDLING : nativeModulesBundling(props.nativeModules),
   });
 }

@@ -1,4 +1,4 @@
-// The whole cloud deployment (docs/design.md §7): the table, the three functions, the http function's
+// The whole cloud deployment (docs/design.md §7): the table, the image bucket, the three functions, the http function's
 // URL, the stream wiring with its DLQ, the every-minute sweeper, the Bluesky secret, the sign-in
 // key's secret, least-privilege IAM and the alarms. Each piece is built in a file of its own;
 // this file only connects them.
@@ -14,6 +14,7 @@ import { SIGN_IN_ENV } from '../src/auth/sign-in-config.ts';
 import { readConfig } from '../src/config.ts';
 import { createAlarms } from './alarms.ts';
 import { handlerFunction } from './handler-function.ts';
+import { IMAGE_ACCESS, createImageBucket, grantImageAccess } from './image-bucket.ts';
 import { connectStream } from './stream-source.ts';
 import { scheduleSweeper } from './sweeper-schedule.ts';
 import { TABLE_ACCESS, grantTableAccess } from './table-access.ts';
@@ -54,6 +55,7 @@ export class LorebookStack extends Stack {
   constructor(scope: Construct, id: string, settings: LorebookSettings, props: StackProps = {}) {
     super(scope, id, props);
     const table = createLorebookTable(this, 'Table');
+    const images = createImageBucket(this, 'ImageBucket');
     const secret = new Secret(this, 'BlueskyAppPassword', {
       description: 'lorebook: the Bluesky app password of the announcing account (a plain string; see docs/deploy.md)',
       // A placeholder, not a secret: the handlers keep announcing off until it is replaced.
@@ -73,12 +75,15 @@ export class LorebookStack extends Stack {
     checkHttpSettings(settings, feed);
     const store = {
       [LAMBDA_ENV.table]: table.tableName,
+      [LAMBDA_ENV.imageBucket]: images.bucketName,
       ...(settings.allowedOrigins === undefined ? {} : { LOREBOOK_ALLOWED_ORIGINS: settings.allowedOrigins }),
     };
 
     const http = handlerFunction(this, 'Http', {
       file: 'http.ts',
       description: 'lorebook: MCP at /mcp and the HTTP API at /v1',
+      // Image uploads re-encode with sharp, a native module: shipped beside the bundle for the function's architecture.
+      nativeModules: ['sharp'],
       ...FUNCTION_SETTINGS.http,
       environment: {
         ...store,
@@ -119,6 +124,9 @@ export class LorebookStack extends Stack {
     grantTableAccess(http, table, TABLE_ACCESS.http);
     grantTableAccess(stream, table, TABLE_ACCESS.stream);
     grantTableAccess(sweeper, table, TABLE_ACCESS.sweeper);
+    grantImageAccess(http, images, IMAGE_ACCESS.http);
+    grantImageAccess(stream, images, IMAGE_ACCESS.stream);
+    grantImageAccess(sweeper, images, IMAGE_ACCESS.sweeper);
     for (const fn of [stream, sweeper]) {
       // Only the value, never DescribeSecret/ListSecrets; the http function gets nothing of it.
       fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
@@ -136,6 +144,10 @@ export class LorebookStack extends Stack {
     });
 
     new CfnOutput(this, 'FunctionUrl', { value: url.url, description: 'MCP at <url>mcp, the API at <url>v1' });
+    new CfnOutput(this, 'ImageBucketName', {
+      value: images.bucketName,
+      description: 'where uploaded images are kept (LOREBOOK_IMAGE_BUCKET)',
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'LOREBOOK_TABLE for npm run token:aws' });
     new CfnOutput(this, 'BlueskySecretArn', { value: secret.secretArn, description: 'put the app password here (docs/deploy.md)' });
     new CfnOutput(this, 'SignInKeySecretArn', {

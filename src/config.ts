@@ -12,6 +12,8 @@ export interface Config {
   tableName: string;
   /** Where the embedded DynamoDB keeps its files between local runs. */
   dataDir: string;
+  /** Where uploaded images are kept: an S3 bucket when named, else a local directory. */
+  images: { bucket: string; endpoint: string | undefined } | { directory: string };
   app: AppConfig;
   http: HttpConfig;
   /** Announcing new stories on Bluesky; undefined = off (BLUESKY_* unset). */
@@ -132,6 +134,9 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
     region: env.AWS_REGION || undefined,
     tableName: env.LOREBOOK_TABLE || text('LOREBOOK_TABLE'),
     dataDir: env.LOREBOOK_DATA_DIR || text('LOREBOOK_DATA_DIR'),
+    images: env.LOREBOOK_IMAGE_BUCKET
+      ? { bucket: env.LOREBOOK_IMAGE_BUCKET, endpoint: env.LOREBOOK_IMAGE_S3_ENDPOINT || undefined }
+      : { directory: env.LOREBOOK_IMAGE_DIR || text('LOREBOOK_IMAGE_DIR') },
     app: {
       ...DEFAULT_APP_CONFIG,
       opTtlSeconds: positiveInteger(env, 'LOREBOOK_OP_TTL_SECONDS'),

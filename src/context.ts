@@ -7,6 +7,9 @@ import { announceSoonWith, type AnnounceSoon } from './outbox/announce-soon.ts';
 import { DEFAULT_ANNOUNCE_SETTINGS } from './outbox/announce-settings.ts';
 import type { Announcer } from './outbox/announcer.ts';
 import { createStoreClient } from './store/client.ts';
+import type { ImageBlobs } from './store/image-blobs.ts';
+import { imageBlobsInDirectory } from './store/image-blobs-dir.ts';
+import { imageBlobsInS3 } from './store/image-blobs-s3.ts';
 
 export function buildContext(
   config: Config,
@@ -20,6 +23,7 @@ export function buildContext(
   const ctx: AppContext & { announcing?: AnnounceSoon } = {
     store: { client, tableName: config.tableName, now: Date.now },
     config: config.app,
+    images: imageBlobsFor(config),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
   };
@@ -29,6 +33,19 @@ export function buildContext(
     ctx.announceSoon = announcing.soon;
   }
   return ctx;
+}
+
+/** The image store the configuration names: S3 when a bucket is set (Lambda), else the local directory. */
+function imageBlobsFor(config: Config): ImageBlobs {
+  if ('bucket' in config.images) {
+    const { bucket, endpoint } = config.images;
+    return imageBlobsInS3({
+      bucket,
+      ...(endpoint === undefined ? {} : { endpoint }),
+      ...(config.region === undefined ? {} : { region: config.region }),
+    });
+  }
+  return imageBlobsInDirectory(config.images.directory);
 }
 
 /**

@@ -2,6 +2,7 @@
 // cases never read env or construct clients themselves.
 import type { Store } from '../store/store.ts';
 import type { Scope } from '../auth/oauth/scopes.ts';
+import type { ImageBlobs } from '../store/image-blobs.ts';
 
 export interface AppConfig {
   /** How long an op_id is remembered (docs/design.md §4: 24 h, configurable). */
@@ -33,6 +34,8 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
 export interface AppContext {
   store: Store;
   config: AppConfig;
+  /** Where uploaded images live (docs/design.md §13): a directory under `npm start`, S3 in the cloud; absent = no uploads. */
+  images?: ImageBlobs;
   /** Waits between re-plans; injectable so tests of the conflict path need not sleep. */
   sleep(ms: number): Promise<void>;
   /** Random in [0, 1) for jitter. */

@@ -18,6 +18,7 @@ export const MCP_TOOL_ACCESS = {
   report_drift: 'token',
   set_visibility: 'token',
   mark_notifications_read: 'token',
+  upload_image: 'token',
 } as const satisfies Record<string, 'anonymous' | 'token'>;
 
 export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
@@ -35,6 +36,7 @@ export const MCP_TOOL_SCOPE = {
   report_drift: 'lorebook:write',
   set_visibility: 'lorebook:write',
   mark_notifications_read: 'lorebook:write',
+  upload_image: 'lorebook:write',
 } as const satisfies Record<TokenTool, Scope>;
 
 /** The scope a call that needs a token needs: per tool on MCP; on HTTP a GET reads and anything else writes. */
@@ -95,6 +97,7 @@ export const ANONYMOUS_HTTP_ROUTES: readonly string[] = [
   'GET /v1/badge/s/:slug',
   'GET /v1/badge/a/:handle',
   'GET /v1/badge/capability/:sha12',
+  'GET /i/:file',
   `GET ${RESOURCE_METADATA_PATH}`,
 ];
 

@@ -9,6 +9,7 @@ import type { StorySearch } from '../app/search/story-search.ts';
 import type { FeedGeneratorConfig } from '../config.ts';
 import type { ClientAddress } from './admission.ts';
 import type { HttpEnv } from './http-env.ts';
+import { mountImages } from './image-route.ts';
 import { mountMcp } from './mcp-route.ts';
 import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
@@ -117,6 +118,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   const document = openApiDocument(baseUrl);
   app.get(OPENAPI_PATH, (c) => c.json(document));
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
+  mountImages(app, admission);
   mountPages(app, { ...admission, baseUrl, ...(deps.feedGenerator === undefined ? {} : { feedGenerator: deps.feedGenerator }) });
   if (deps.signIn !== undefined) {
     mountSignIn(app, { ctx: deps.ctx, baseUrl, admission, ...deps.signIn });

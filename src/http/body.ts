@@ -5,9 +5,17 @@ import { payloadTooLarge, validationFailed } from '../domain/errors.ts';
 export const MAX_BODY_BYTES = 512 * 1024;
 
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  return Buffer.from(await readBodyBytes(request, limit, () => tooLarge(limit))).toString('utf8');
+}
+
+/**
+ * The body's bytes, read chunk by chunk and refused (`overLimit`) the moment they pass `limit`,
+ * so a body is never buffered beyond the cap whatever its Content-Length says.
+ */
+export async function readBodyBytes(request: Request, limit: number, overLimit: () => Error): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) throw tooLarge(limit);
-  if (request.body === null) return '';
+  if (declared > limit) throw overLimit();
+  if (request.body === null) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -17,11 +25,11 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw tooLarge(limit);
+      throw overLimit();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(limit: number) {

@@ -11,7 +11,7 @@ import type { StorySearch } from '../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
 import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
 import { admit, type AdmissionDeps } from './admission.ts';
-import { readBodyText } from './body.ts';
+import { readMcpBody } from './mcp-body.ts';
 import { eraOf, eraRefusal } from './mcp-era-gate.ts';
 import { paramsProblem } from './mcp-params.ts';
 import { serveLegacy, serveModern } from './mcp-eras.ts';
@@ -75,7 +75,7 @@ function unknownCallError(shape: MessageShape, access: 'unknown_method' | 'unkno
 
 export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
   app.post(MCP_PATH, async (c) => {
-    const text = await readBodyText(c.req.raw);
+    const text = await readMcpBody(c.req.raw);
     let message: unknown;
     try {
       message = JSON.parse(text);

@@ -13,6 +13,7 @@ import type { ClaimFrom } from './announce-next-step.ts';
 import { done, type AnnounceResult, type Step } from './announce-outcome.ts';
 import { AnnounceFailure, type StoryPost } from './announce-port.ts';
 import { retryTime } from './announce-settings.ts';
+import { storyThumb } from './announce-thumb.ts';
 import type { Announcer } from './announcer.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -27,7 +28,7 @@ export async function postOnce(
 ): Promise<Step> {
   const { settings } = announcer;
   const slug = meta.slug;
-  const post = await storyPost(ctx, meta, settings.baseUrl);
+  const post = await storyPost(ctx, meta, settings.baseUrl, announcer.log);
   const claimId = randomUUID();
   const claim = claimAnnounce({
     slug,
@@ -71,8 +72,9 @@ export async function postOnce(
   }
 }
 
-async function storyPost(ctx: AppContext, meta: StoryMeta, baseUrl: string): Promise<StoryPost> {
+async function storyPost(ctx: AppContext, meta: StoryMeta, baseUrl: string, log: (line: string) => void): Promise<StoryPost> {
   const handles = await handlesFor(ctx, [meta.author]);
+  const thumb = await storyThumb(ctx, meta.image, baseUrl, log);
   return {
     slug: meta.slug,
     publishedAt: meta.published_at,
@@ -81,6 +83,7 @@ async function storyPost(ctx: AppContext, meta: StoryMeta, baseUrl: string): Pro
     authorHandle: handles.get(meta.author) ?? meta.author,
     tags: meta.tags,
     url: `${baseUrl}${storyPath(meta.slug)}`,
+    ...(thumb === undefined ? {} : { thumb }),
   };
 }
 

@@ -56,6 +56,25 @@ export const SETTINGS = [
     surfaces: STORE_USERS,
   },
   {
+    name: 'LOREBOOK_IMAGE_DIR',
+    type: 'path',
+    default: '.data/images',
+    doc: 'where uploaded images are kept when LOREBOOK_IMAGE_BUCKET is unset (one file per image, named by its sha256)',
+    surfaces: ['start', 'sweep'],
+  },
+  {
+    name: 'LOREBOOK_IMAGE_BUCKET',
+    type: 'S3 bucket name',
+    doc: 'keep uploaded images in this S3 bucket instead of LOREBOOK_IMAGE_DIR (the CDK stack sets it on Lambda)',
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_IMAGE_S3_ENDPOINT',
+    type: 'URL',
+    doc: 'use this S3-compatible server for LOREBOOK_IMAGE_BUCKET (e.g. http://127.0.0.1:9000; requests signed with placeholder credentials, as for LOREBOOK_DDB_ENDPOINT); unset = AWS',
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
     name: 'AWS_REGION',
     type: 'AWS region',
     doc: "the table's region when no endpoint is set (credentials from the default chain)",

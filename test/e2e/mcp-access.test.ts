@@ -12,6 +12,7 @@ const ALLOWED_ORIGIN = 'https://app.example';
 const server = useLorebookServer('e2e-mcp-access', { allowedOrigins: [ALLOWED_ORIGIN] });
 
 const WRITE_TOOLS = [
+  'upload_image',
   'publish_story',
   'edit_story',
   'report_reproduction',

@@ -1,10 +1,14 @@
 // An AppContext on a fresh per-suite table, with a clock the test can move, a round-trip counter
 // on the client, and a snapshot of every stored item so a test can say "byte-for-byte unchanged".
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_APP_CONFIG, type AppConfig, type AppContext, type Caller } from '../../src/app/app-context.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStoreClient } from '../../src/store/client.ts';
+import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
 import { countRoundTrips, type RoundTripCounter } from './round-trips.ts';
 import { testEndpoint, useTestTable } from './test-table.ts';
 
@@ -19,6 +23,9 @@ export interface AppFixture {
   state(): Promise<StoredState>;
   /** Every item including op records. */
   allItems(): Promise<Record<string, unknown>[]>;
+  /** The suite's image directory (the app's image store) and the blob names in it, sorted. */
+  imageDir(): string;
+  imageFiles(): string[];
 }
 
 export type StoredState = Record<string, unknown>[];
@@ -34,7 +41,12 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
   let context: AppContext | undefined;
   let roundTrips: RoundTripCounter | undefined;
   let appClient: DynamoDBDocumentClient | undefined;
-  afterAll(() => appClient?.destroy());
+  let images: string | undefined;
+  const imageDir = (): string => (images ??= mkdtempSync(join(tmpdir(), 'lorebook-images-')));
+  afterAll(() => {
+    appClient?.destroy();
+    if (images !== undefined) rmSync(images, { recursive: true, force: true });
+  });
 
   // The app gets a client of its own, so the round-trip counter sees only the app's calls and
   // never the test's own snapshots.
@@ -44,6 +56,7 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
       context = {
         store: { client: appClient, tableName: table.tableName, now: () => (frozenAt ?? Date.now()) + offsetMs },
         config: { ...DEFAULT_APP_CONFIG, ...config },
+        images: imageBlobsInDirectory(imageDir()),
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         random: Math.random,
       };
@@ -76,6 +89,8 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
       frozenAt ??= Date.now();
     },
     allItems,
+    imageDir,
+    imageFiles: () => readdirSync(imageDir()).sort(),
     state: async () => (await allItems()).filter((item) => !String(item.PK).startsWith('OP#')),
   };
 }

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { MAX_TITLE_CHARS, titleLength } from './story-limits.ts';
 import { isCalendarDate, isIsoDateShape } from './calendar-date.ts';
 import { STORY_STATUSES, STORY_TYPES, STORY_VISIBILITIES } from './story-types.ts';
+import { IMAGE_PATH_PREFIX, parseImageFile } from '../image/image-name.ts';
 import { check, describe, oneOf, shortText, text } from './zod-fix-it.ts';
 
 // The front matter rules of docs/design.md §2 as one zod schema. Every message is the fix-it sentence an
@@ -96,10 +97,12 @@ const stack = z
 const image = text('image', undefined, 'single-line').superRefine(
   check((value) => {
     if (value.length > MAX_IMAGE_URL_CHARS) return `The image URL is longer than ${MAX_IMAGE_URL_CHARS} characters.`;
+    // lorebook's own image may also be named by its path alone (/i/<sha256>.<ext>), which outlives a change of base URL.
+    if (value.startsWith(IMAGE_PATH_PREFIX) && parseImageFile(value.slice(IMAGE_PATH_PREFIX.length)) !== undefined) return undefined;
     const url = URL.canParse(value) ? new URL(value) : undefined;
     return url !== undefined && (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== ''
       ? undefined
-      : `\`image\` must be an http(s) URL such as \`https://example.com/picture.png\`.`;
+      : `\`image\` must be an http(s) URL such as \`https://example.com/picture.png\`, or a lorebook image (upload_image answers its url).`;
   }),
 );
 

@@ -1,13 +1,13 @@
 // Link-card tags for a story page: Open Graph (Bluesky's card, most unfurlers) and Twitter cards.
-// The story's own image when it has one (an http(s) URL), else a text-only card. Also the
+// The story's image when it is one of lorebook's own (story-image.ts), else a text-only card. Also the
 // markdown alternate, for agents that land on the page and want the source.
 import { html } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import type { Html } from './layout.ts';
-import { isHttpUrl } from './page-format.ts';
+import { cardImageUrl } from './story-image.ts';
 
-export function linkCardTags(story: StoryView, url: string): Html {
-  const image = isHttpUrl(story.image) ? story.image : undefined;
+export function linkCardTags(story: StoryView, url: string, baseUrl: string): Html {
+  const image = cardImageUrl(story.image, baseUrl);
   const alt = story.image_alt ?? story.title;
   return html`<link rel="alternate" type="text/markdown" href="${url}.md">
 <meta property="og:site_name" content="lorebook">

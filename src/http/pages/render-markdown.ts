@@ -3,25 +3,28 @@
 // targets outside http(s)/mailto/irc/xmpp or relative paths (javascript:, data:, vbscript:, ...)
 // come out as an empty href. Two rules are ours, applied to micromark's output, which holds no
 // tag it did not write itself (any tag in the source was escaped to text):
-// - images only from absolute http(s) URLs: micromark keeps relative and protocol-relative
-//   sources, which would load from this site or a host the author merely implied; such an image
-//   becomes its alt text;
+// - images only from absolute http(s) URLs or lorebook's own image path (`/i/<sha256>.<ext>`,
+//   what upload_image stores): micromark keeps relative and protocol-relative sources, which
+//   would load from this site or a host the author merely implied; any other such image becomes
+//   its alt text;
 // - a refused link stays as its text without an href (an `href=""` would reload the page), and
 //   outside links get rel="nofollow ugc noopener" (user content, no referrer-side window access).
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { CHECK_LABELS, REPRODUCE_LABELS } from '../../domain/story/check-story-body.ts';
 import { splitFrontMatter } from '../../domain/story/front-matter.ts';
+import { IMAGE_PATH_PREFIX, parseImageFile } from '../../domain/image/image-name.ts';
 
 const IMAGE = /<img src="([^"]*)" alt="([^"]*)"[^>]*\/>/g;
-const ALLOWED_IMAGE_SOURCE = /^https?:\/\//i;
+const ABSOLUTE_HTTP = /^https?:\/\//i;
+
+const allowedImageSource = (src: string): boolean =>
+  ABSOLUTE_HTTP.test(src) || (src.startsWith(IMAGE_PATH_PREFIX) && parseImageFile(src.slice(IMAGE_PATH_PREFIX.length)) !== undefined);
 
 export function renderMarkdown(markdown: string): string {
   const html = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   return html
-    .replace(IMAGE, (tag, src: string, alt: string) =>
-      ALLOWED_IMAGE_SOURCE.test(src) ? tag.replace('<img ', '<img loading="lazy" ') : alt,
-    )
+    .replace(IMAGE, (tag, src: string, alt: string) => (allowedImageSource(src) ? tag.replace('<img ', '<img loading="lazy" ') : alt))
     .replace(/<a href=""/g, '<a')
     .replace(/<a href="(https?:)/gi, '<a rel="nofollow ugc noopener" href="$1');
 }

@@ -6,18 +6,24 @@ import { html, raw } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import { layout, type Html } from './layout.ts';
 import { linkCardTags } from './link-card.ts';
-import { authorPath, displayDate, isHttpUrl, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
+import { authorPath, displayDate, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
 import { answerPairsLine } from './answer-pairs-line.ts';
 import { authorRecheckLine } from './author-recheck-line.ts';
 import { aggregatesCard } from './reproduction-aggregates.ts';
 import { capabilityBox } from './capability-box.ts';
 import { revisionBadges } from './revision-badges.ts';
+import { storyImageSrc } from './story-image.ts';
+
+function heroImage(story: StoryView, baseUrl: string): Html | string {
+  const src = storyImageSrc(story.image, baseUrl);
+  return src === undefined ? '' : html`<img class="hero" src="${src}" alt="${story.image_alt ?? ''}">`;
+}
 
 /** `body` is the story's body as HTML (rendered-bodies.ts). */
 export function storyPage(story: StoryView, baseUrl: string, body: string): Html {
   const url = `${baseUrl}${storyPath(story.slug)}`;
   return layout(
-    { title: `${story.title} — lorebook`, description: story.summary, url, extra: linkCardTags(story, url) },
+    { title: `${story.title} — lorebook`, description: story.summary, url, extra: linkCardTags(story, url, baseUrl) },
     html`<article>
 <header class="card">
 ${badges(story)}
@@ -37,7 +43,7 @@ ${outcomes(story)}
 ${aggregatesCard(story.aggregates)}
 ${capabilityBox(story.capability)}
 <section class="card story-body">
-${isHttpUrl(story.image) ? html`<img class="hero" src="${story.image}" alt="${story.image_alt ?? ''}">` : ''}
+${heroImage(story, baseUrl)}
 ${raw(body)}
 <p class="actions"><a href="${storyPath(story.slug)}.md">Raw markdown</a><span>Revision ${story.revision}</span></p>
 </section>

@@ -123,6 +123,9 @@ function operation(route: V1Route): Record<string, unknown> {
   const content: Record<string, unknown> = {};
   if (route.jsonBody !== undefined) content['application/json'] = { schema: inputJsonSchema(route.jsonBody) };
   if (route.markdownBody !== undefined) content['text/markdown'] = { schema: { type: 'string', description: route.markdownBody } };
+  for (const type of route.binaryBody?.types ?? []) {
+    content[type] = { schema: { type: 'string', format: 'binary', description: route.binaryBody?.description } };
+  }
 
   const anonymous = httpRouteIsAnonymous(route.method, route.path);
   return {

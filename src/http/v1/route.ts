@@ -35,6 +35,8 @@ export interface V1Route {
   jsonBody?: z.ZodType;
   /** What a text/markdown body is, when the route takes one. */
   markdownBody?: string;
+  /** A body of raw bytes in one of these media types (an image upload). */
+  binaryBody?: { types: readonly string[]; description: string };
   query?: Record<string, QueryParam>;
   /** `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes; worklore's `X-Revision-*` (= kind, note, source) on edits. */
   headers?: ReadonlyArray<'Idempotency-Key' | 'If-Match' | 'X-Revision-Kind' | 'X-Revision-Note' | 'X-Revision-Source'>;

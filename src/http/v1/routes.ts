@@ -13,6 +13,7 @@ import { reportReproducedRoute, reportReproductionRoute } from './report-reprodu
 import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
 import { skillRoute } from './skill.ts';
+import { uploadImageRoute } from './upload-image.ts';
 import { withdrawReproductionRoute } from './withdraw-reproduction.ts';
 
 export const V1_ROUTES: readonly V1Route[] = [
@@ -30,6 +31,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   checkCapabilityRoute,
   listNotificationsRoute,
   markNotificationsReadRoute,
+  uploadImageRoute,
   skillRoute,
   storyBadgeRoute,
   authorBadgeRoute,

@@ -12,6 +12,7 @@ import { reportReproductionTool } from './report-reproduction.ts';
 import { searchStoriesTool } from './search-stories.ts';
 import { setVisibilityTool } from './set-visibility.ts';
 import { suggestForProjectTool } from './suggest-for-project.ts';
+import { uploadImageTool } from './upload-image.ts';
 import { withdrawReproductionTool } from './withdraw-reproduction.ts';
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -28,4 +29,5 @@ export const TOOLS: readonly ToolDefinition[] = [
   reportDriftTool,
   setVisibilityTool,
   markNotificationsReadTool,
+  uploadImageTool,
 ] as ToolDefinition[];

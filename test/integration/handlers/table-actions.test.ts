@@ -1,7 +1,8 @@
 // What each handler really sends to DynamoDB, recorded by a proxy in front of DynamoDB Local
 // while it does its whole job, against what the synthesized stack grants its role: every action
 // used is granted (nothing would be AccessDenied on AWS) and every action granted is used
-// (nothing is granted "just in case").
+// (nothing is granted "just in case"). The same for the image bucket, recorded by a FAKE S3
+// (test/helpers/fake-s3.ts) the handlers are pointed at.
 import type { DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
 import { JoseKey } from '@atproto/oauth-client-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,12 +12,16 @@ import { createHttpHandler } from '../../../handlers/http.ts';
 import { createStreamHandler } from '../../../handlers/stream.ts';
 import { createSweeperHandler } from '../../../handlers/sweeper.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
+import { storeImage } from '../../../src/app/images/upload-image.ts';
+import { imageBlobsInS3 } from '../../../src/store/image-blobs-s3.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { startDynamoDbRecorder, type DynamoDbRecorder } from '../../helpers/dynamodb-recorder.ts';
+import { startFakeS3, type FakeS3 } from '../../helpers/fake-s3.ts';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
+import { pictureOf } from '../../helpers/images.ts';
 import { FUNCTION_URL, functionUrlFetch } from '../../helpers/function-url.ts';
 import { batchesOf, readStreamRecords } from '../../helpers/local-stream.ts';
 import { answerOf } from '../../helpers/lorebook-server.ts';
@@ -30,6 +35,7 @@ const bluesky = useBluesky();
 let recorder: DynamoDbRecorder;
 let secrets: FakeSecretsManager;
 let signInKey: FakeSecretsManager;
+let s3: FakeS3;
 const clients: Client[] = [];
 const { json } = synthesize({ blueskyIdentifier: 'lorebook.example.com', blueskyOAuthClient: 'production' });
 const tableId = logicalId(json, 'AWS::DynamoDB::Table', 'Table');
@@ -38,12 +44,14 @@ beforeAll(async () => {
   recorder = await startDynamoDbRecorder(testEndpoint());
   secrets = await startFakeSecretsManager(bluesky.account().appPassword);
   signInKey = await startFakeSecretsManager(JSON.stringify((await JoseKey.generate(['ES256'], 'k1')).privateJwk));
+  s3 = await startFakeS3();
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
   await recorder?.close();
   await secrets?.close();
   await signInKey?.close();
+  await s3?.close();
 });
 
 /** The role's DynamoDB grants in the recorder's notation: `table dynamodb:X`, `index dynamodb:Query`. */
@@ -59,6 +67,28 @@ function grantedTo(functionPrefix: string): string[] {
     .sort();
 }
 
+/** The role's grants on the image bucket's objects. */
+function s3GrantedTo(functionPrefix: string): string[] {
+  return roleStatements(json, logicalId(json, 'AWS::Lambda::Function', functionPrefix))
+    .flatMap(actionsOf)
+    .filter((action) => action.startsWith('s3:'))
+    .sort();
+}
+
+/** The path of one of lorebook's own images, stored in the fake bucket: announcing a story with it reads the bucket. */
+async function ownImagePath(seed: number): Promise<string> {
+  const images = imageBlobsInS3({ bucket: s3.bucket, endpoint: s3.url });
+  const { url } = await storeImage({ ...app.ctx(), images }, caller('imager'), {
+    bytes: await pictureOf(seed),
+    type: 'image/png',
+    opId: undefined,
+  });
+  return new URL(url).pathname;
+}
+
+const withImage = (markdown: string, image: string): string =>
+  markdown.replace('status: n/a\n', `status: n/a\nimage: ${image}\nimage_alt: A picture\n`);
+
 const env = (): NodeJS.ProcessEnv => ({
   LOREBOOK_DDB_ENDPOINT: recorder.url,
   LOREBOOK_TABLE: app.ctx().store.tableName,
@@ -68,6 +98,8 @@ const env = (): NodeJS.ProcessEnv => ({
   LOREBOOK_BLUESKY_SECRET_ID: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:lorebook-bluesky',
   LOREBOOK_RATE_LIMIT_PER_MINUTE: '100000',
   LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
+  LOREBOOK_IMAGE_BUCKET: s3.bucket,
+  LOREBOOK_IMAGE_S3_ENDPOINT: s3.url,
 });
 const quiet = { log: () => {} };
 let seen = 0;
@@ -105,10 +137,14 @@ async function mcp(token: string): Promise<Client> {
 }
 
 describe("each function's role allows exactly the DynamoDB actions its handler sends", () => {
-  it('http: every tool of the MCP surface, writes and reads, an OAuth client registration and a device-flow start', async () => {
+  // Some twenty calls through a fresh handler each: on a loaded machine this passes the default 30 s.
+  it('http: every tool of the MCP surface, writes and reads, an OAuth client registration and a device-flow start', {
+    timeout: 90_000,
+  }, async () => {
     const alice = await mcp((await createToken(app.ctx(), { handle: 'alice', expiresInSeconds: 3600 })).token);
     const bob = await mcp((await createToken(app.ctx(), { handle: 'bob', expiresInSeconds: 3600 })).token);
     recorder.reset();
+    s3.reset();
     const call = async (client: Client, name: string, args: Record<string, unknown>) =>
       answerOf(await client.callTool({ name, arguments: args }));
     const markdown = storyTitled('Every action the http role needs');
@@ -129,7 +165,13 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
     await call(alice, 'set_visibility', { slug, hidden: false });
     await call(bob, 'search_stories', { query: 'action' });
     await call(bob, 'get_story', { slug });
+    const image = (await call(alice, 'upload_image', { data: (await pictureOf(500)).toString('base64'), type: 'image/png' })) as {
+      url: string;
+    };
     const http = functionUrlFetch(httpHandler());
+    const served = await http(`${FUNCTION_URL}${new URL(image.url).pathname}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
     const registered = await http(`${FUNCTION_URL}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -145,45 +187,52 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
     expect(recorder.actions()).toEqual(grantedTo('Http'));
     // Its one other AWS call, GetSecretValue on the sign-in key (the fake answers nothing else), is granted too.
     expect(signInKey.reads()).toBeGreaterThanOrEqual(1);
+    expect(s3.actions()).toEqual(s3GrantedTo('Http'));
     const others = roleStatements(json, logicalId(json, 'AWS::Lambda::Function', 'Http'))
       .flatMap(actionsOf)
-      .filter((action) => !action.startsWith('dynamodb:'));
+      .filter((action) => !action.startsWith('dynamodb:') && !action.startsWith('s3:'));
     expect(others).toEqual(['secretsmanager:GetSecretValue']);
   });
 
-  it('stream: a correction fanned out and a new story announced', async () => {
+  it('stream: a correction fanned out and a new story announced, its card thumbnail read from the bucket', async () => {
     const author = caller('carol');
-    const { slug } = await publishStory(app.ctx(), author, { markdown: storyTitled('Streamed for the role check') });
+    const image = await ownImagePath(501);
+    const { slug } = await publishStory(app.ctx(), author, { markdown: withImage(storyTitled('Streamed for the role check'), image) });
     await reportReproduction(app.ctx(), caller('dave'), { slug, result: 'partial' });
     await editStory(app.ctx(), author, {
       slug,
-      markdown: storyTitled('Streamed for the role check', { extra: 'Again.' }),
+      markdown: withImage(storyTitled('Streamed for the role check', { extra: 'Again.' }), image),
       kind: 'correction',
       note: 'Wrong port.',
     });
     const records = await newStreamRecords();
     const handler = createStreamHandler({ env: env(), secrets: secrets.client(), ...quiet });
     recorder.reset();
+    s3.reset();
     for (const batch of batchesOf(records, 100)) expect(await handler({ Records: batch })).toEqual({ batchItemFailures: [] });
     expect(await bluesky.postsFor(slug)).toHaveLength(1);
     expect(recorder.actions()).toEqual(grantedTo('Stream'));
+    expect(s3.actions()).toEqual(s3GrantedTo('Stream'));
   });
 
-  it('sweeper: an announcement and an outbox event the stream never handled', async () => {
+  it('sweeper: an announcement (its thumbnail read from the bucket) and an outbox event the stream never handled', async () => {
     const author = caller('erin');
-    const { slug } = await publishStory(app.ctx(), author, { markdown: storyTitled('Swept for the role check') });
+    const image = await ownImagePath(502);
+    const { slug } = await publishStory(app.ctx(), author, { markdown: withImage(storyTitled('Swept for the role check'), image) });
     await reportReproduction(app.ctx(), caller('frank'), { slug, result: 'worked' });
     await editStory(app.ctx(), author, {
       slug,
-      markdown: storyTitled('Swept for the role check', { extra: 'Again.' }),
+      markdown: withImage(storyTitled('Swept for the role check', { extra: 'Again.' }), image),
       kind: 'correction',
       note: 'Wrong host.',
     });
     const handler = createSweeperHandler({ env: env(), secrets: secrets.client(), ...quiet });
     recorder.reset();
+    s3.reset();
     const report = await handler({ id: 'iam', source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as ScheduledEvent);
     expect(report.dispatch.notifications_created).toBeGreaterThanOrEqual(1);
     expect(report.announce?.outcomes.posted).toBeGreaterThanOrEqual(1);
     expect(recorder.actions()).toEqual(grantedTo('Sweeper'));
+    expect(s3.actions()).toEqual(s3GrantedTo('Sweeper'));
   });
 });

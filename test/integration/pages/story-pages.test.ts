@@ -8,6 +8,8 @@ import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { PAGE_CSP } from '../../../src/http/pages/mount-pages.ts';
 import { displayDate } from '../../../src/http/pages/page-format.ts';
 import type { Caller } from '../../../src/app/app-context.ts';
+import { storeImage } from '../../../src/app/images/upload-image.ts';
+import { pictureOf } from '../../helpers/images.ts';
 import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { CORRECTION_NOTE, privateStory, storyWithEverything, withdrawnStory } from '../../helpers/page-stories.ts';
 import { failStory, storyTitled } from '../../helpers/stories.ts';
@@ -16,6 +18,8 @@ const server = useLorebookServer('pages-story');
 let alice: Caller;
 let full = '';
 let withImage = '';
+let withOwnImage = '';
+let ownImageUrl = '';
 let withdrawn = '';
 let hidden = '';
 
@@ -29,6 +33,15 @@ beforeAll(async () => {
       markdown: storyTitled('A story with a card image').replace(
         'status: n/a\n',
         'status: n/a\nimage: https://img.example/card.png\nimage_alt: A chart of duplicate counts\n',
+      ),
+    })
+  ).slug;
+  ownImageUrl = (await storeImage(ctx, alice, { bytes: await pictureOf(1), type: 'image/png', opId: undefined })).url;
+  withOwnImage = (
+    await publishStory(ctx, alice, {
+      markdown: storyTitled('A story with an uploaded card image').replace(
+        'status: n/a\n',
+        `status: n/a\nimage: ${new URL(ownImageUrl).pathname}\nimage_alt: A chart of duplicate counts\n`,
       ),
     })
   ).slug;
@@ -75,7 +88,7 @@ describe('a story page', () => {
     expect(page.body).toContain(`<strong>Corrected ${today}:</strong> ${CORRECTION_NOTE}`);
   });
 
-  it('carries Open Graph and Twitter card tags for the link card, with the image when the story has one', async () => {
+  it("carries Open Graph and Twitter card tags for the link card, with the image when the story has one of lorebook's own", async () => {
     const plain = await text(`/s/${full}`);
     expect(plain.body).toContain('<meta property="og:title" content="Counting once under parallel reports">');
     expect(plain.body).toContain(`<meta property="og:url" content="${server.baseUrl()}/s/${full}">`);
@@ -84,11 +97,20 @@ describe('a story page', () => {
     expect(plain.body).toContain(`<link rel="alternate" type="text/markdown" href="${server.baseUrl()}/s/${full}.md">`);
     expect(plain.body).not.toContain('og:image');
 
-    const carded = await text(`/s/${withImage}`);
-    expect(carded.body).toContain('<meta property="og:image" content="https://img.example/card.png">');
+    const carded = await text(`/s/${withOwnImage}`);
+    expect(carded.body).toContain(`<meta property="og:image" content="${ownImageUrl}">`);
     expect(carded.body).toContain('<meta property="og:image:alt" content="A chart of duplicate counts">');
     expect(carded.body).toContain('<meta name="twitter:card" content="summary_large_image">');
-    expect(carded.body).toContain('<meta name="twitter:image" content="https://img.example/card.png">');
+    expect(carded.body).toContain(`<meta name="twitter:image" content="${ownImageUrl}">`);
+    expect(carded.body).toContain(`<img class="hero" src="${ownImageUrl}"`);
+  });
+
+  it("an image on another site is shown on the page but is never the card image: the card names only lorebook's own", async () => {
+    const page = await text(`/s/${withImage}`);
+    expect(page.body).toContain('<img class="hero" src="https://img.example/card.png"');
+    expect(page.body).not.toContain('og:image');
+    expect(page.body).not.toContain('twitter:image');
+    expect(page.body).toContain('<meta name="twitter:card" content="summary">');
   });
 
   it('is served with a CSP that allows no script at all, and holds no <script>', async () => {

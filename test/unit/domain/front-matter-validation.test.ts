@@ -198,6 +198,17 @@ describe('front matter: image and image_alt', () => {
     expect(story.frontMatter).toMatchObject({ image: 'https://example.com/a.png', image_alt: 'A chart' });
   });
 
+  it("accepts lorebook's own image by its path alone (/i/<sha256>.<ext>, what upload_image stores)", () => {
+    const path = `/i/${'9f'.repeat(32)}.jpg`;
+    const story = parseStory(withFrontMatter(`${BASE}\nimage: ${path}\nimage_alt: A chart`));
+    expect(story.frontMatter).toMatchObject({ image: path });
+  });
+
+  it.each([['/i/../../etc/passwd.png'], [`/i/${'9f'.repeat(32)}.gif`], ['/uploads/a.png']])('refuses the relative image %s', (path) => {
+    const fields = faultFields(() => parseStory(withFrontMatter(`${BASE}\nimage: ${path}\nimage_alt: A chart`)));
+    expect(Object.keys(fields)).toEqual(['front_matter.image']);
+  });
+
   it('refuses an image without image_alt', () => {
     const fields = faultFields(() => parseStory(withFrontMatter(`${BASE}\nimage: https://example.com/a.png`)));
     expect(Object.keys(fields)).toEqual(['front_matter.image_alt']);

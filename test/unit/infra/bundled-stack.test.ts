@@ -26,6 +26,13 @@ describe('npm run synth bundles every handler', () => {
         },
       );
       expect(exported.trim(), id).toBe('function');
+      // sharp is not in the bundle: only the http function carries it, as linux-arm64 glibc binaries.
+      const modules = join(outdir, `asset.${key.replace(/\.zip$/, '')}`, 'node_modules');
+      const isHttp = id.startsWith('Http');
+      expect(existsSync(join(modules, 'sharp', 'package.json')), id).toBe(isHttp);
+      expect(existsSync(join(modules, '@img', 'sharp-linux-arm64', 'package.json')), id).toBe(isHttp);
+      expect(existsSync(join(modules, '@img', 'sharp-libvips-linux-arm64', 'package.json')), id).toBe(isHttp);
+      expect(existsSync(join(modules, '@img', 'sharp-linux-x64')), id).toBe(false);
     }
   });
 });

@@ -118,7 +118,10 @@ describe('least-privilege IAM: each function gets only the table actions it uses
       'dynamodb:UpdateItem',
     ]);
     expect(granted(statements, indexArn)).toEqual(['dynamodb:Query']);
-    expect(statements.flatMap(actionsOf).sort()).toEqual([...granted(statements, tableArn), 'dynamodb:Query'].sort());
+    // Besides the table, only the image bucket's objects (test/unit/infra/image-bucket-stack.test.ts).
+    expect(statements.flatMap(actionsOf).sort()).toEqual(
+      [...granted(statements, tableArn), 'dynamodb:Query', 's3:GetObject', 's3:PutObject'].sort(),
+    );
   });
 
   it('stream: the fan-out and announce actions, stream reading, the DLQ and the secret; no Query, no Scan', () => {
@@ -142,7 +145,8 @@ describe('least-privilege IAM: each function gets only the table actions it uses
       'sqs:GetQueueUrl',
       'sqs:SendMessage',
     ]);
-    expect(statements.flatMap(actionsOf)).toHaveLength(13);
+    // ...and GetObject on the image bucket's objects, for the link card's thumbnail.
+    expect(statements.flatMap(actionsOf)).toHaveLength(14);
   });
 
   it("sweeper: the stream function's item actions plus Query on the table (outbox) and the indexes (announce queue), Scan on the table (the capability re-scan's walk), and the secret", () => {
@@ -157,7 +161,12 @@ describe('least-privilege IAM: each function gets only the table actions it uses
       'dynamodb:UpdateItem',
     ]);
     expect(granted(statements, indexArn)).toEqual(['dynamodb:Query']);
-    expect(statements.flatMap(actionsOf).filter((action) => !action.startsWith('dynamodb:'))).toEqual(['secretsmanager:GetSecretValue']);
+    expect(
+      statements
+        .flatMap(actionsOf)
+        .filter((action) => !action.startsWith('dynamodb:'))
+        .sort(),
+    ).toEqual(['s3:GetObject', 'secretsmanager:GetSecretValue']);
   });
 
   it('no statement anywhere uses a wildcard action, BatchWriteItem or table management, and only the sweeper may Scan', () => {

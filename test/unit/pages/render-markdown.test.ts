@@ -51,7 +51,21 @@ describe('links', () => {
   });
 });
 
-describe('images load only from absolute http(s) URLs', () => {
+describe("images load only from absolute http(s) URLs and lorebook's own image path", () => {
+  const OWN = `/i/${'c3'.repeat(32)}.webp`;
+
+  it("lorebook's own image path (/i/<sha256>.<ext>, as upload_image stores it) is kept", () => {
+    expect(renderMarkdown(`![a chart](${OWN})`)).toBe(`<p><img loading="lazy" src="${OWN}" alt="a chart" /></p>`);
+  });
+
+  it.each([
+    ['an /i/ path that is not a content hash', '![pixel](/i/../secret.png)'],
+    ['an /i/ path with a query', `![pixel](/i/${'c3'.repeat(32)}.webp?x)`],
+    ['an /i/ path of another type', `![pixel](/i/${'c3'.repeat(32)}.svg)`],
+  ])('%s becomes its alt text', (_name, markdown) => {
+    expect(renderMarkdown(markdown)).toBe('<p>pixel</p>');
+  });
+
   it('an https image is kept (and loads lazily)', () => {
     expect(renderMarkdown('![a chart](https://img.example/c.png)')).toBe(
       '<p><img loading="lazy" src="https://img.example/c.png" alt="a chart" /></p>',

@@ -1,0 +1,152 @@
+// upload_image / POST /v1/images (docs/design.md §13): an image checked by its bytes, re-encoded
+// without metadata (reencode-image.ts), stored under the sha256 of the stored bytes and counted
+// against the account's day. Safe to deliver twice:
+// - the blob's name is its content hash, so writing it again writes the same bytes;
+// - the blob is written before the records, so a crash between leaves only an unreferenced blob
+//   (never served: serving reads the record first; never counted);
+// - the day item's set of hashes is the day's count, and a hash joins it under the condition that
+//   it is absent and the day is below its limit: the same image twice (or 16 at once) counts once;
+// - an op_id replays the first answer (write-once.ts).
+import { createHash } from 'node:crypto';
+import { LorebookError, payloadTooLarge, validationFailed } from '../../domain/errors.ts';
+import { fingerprint } from '../../domain/fingerprint.ts';
+import { DAILY_IMAGE_UPLOADS, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
+import { imageName, imageUrl } from '../../domain/image/image-name.ts';
+import type { ImageType } from '../../domain/image/image-type.ts';
+import { parseOpId } from '../../domain/op-id.ts';
+import type { ImageBlobs } from '../../store/image-blobs.ts';
+import {
+  countImageInDay,
+  createImageRecord,
+  hashesOfDay,
+  imageCountedIn,
+  imageDayKey,
+  imageKey,
+  startImageDay,
+  type ImageDay,
+} from '../../store/image-items.ts';
+import { pick, readSnapshot } from '../../store/read-items.ts';
+import { checkItem } from '../../store/replace-by-key.ts';
+import { epochSeconds } from '../../store/store.ts';
+import type { WriteAction } from '../../store/actions.ts';
+import type { AppContext, Caller } from '../app-context.ts';
+import { parseInput } from '../parse-input.ts';
+import { writeOnce, type Replayed } from '../write-once.ts';
+import { reencodeImage } from './reencode-image.ts';
+import {
+  DAILY_LIMIT_TEXT,
+  MAX_IMAGE_BASE64_CHARS,
+  UPLOAD_IMAGE_TOOL,
+  uploadImageInputSchema,
+  type ImageOutcome,
+} from './upload-image.contract.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export interface ImageUpload {
+  bytes: Uint8Array;
+  type: ImageType;
+  opId: string | undefined;
+}
+
+/** The MCP tool's input: the image as base64 in `data`. */
+export async function uploadImage(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ImageOutcome>> {
+  const data = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).data : undefined;
+  if (typeof data === 'string' && data.length > MAX_IMAGE_BASE64_CHARS) throw imageTooLarge();
+  const input = parseInput(uploadImageInputSchema, raw, UPLOAD_IMAGE_TOOL);
+  if (input.data.length % 4 !== 0 || !BASE64.test(input.data)) {
+    throw validationFailed('`data` is not base64.', { data: "Send the file's bytes base64-encoded (A-Z, a-z, 0-9, +, /, padded with =)." });
+  }
+  return storeImage(ctx, caller, { bytes: Buffer.from(input.data, 'base64'), type: input.type, opId: input.op_id });
+}
+
+/** Both surfaces end here: /v1 with the body's bytes, MCP with the decoded `data`. */
+export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageUpload): Promise<Replayed<ImageOutcome>> {
+  const opId = upload.opId === undefined ? undefined : parseOpId(upload.opId);
+  if (upload.bytes.byteLength > MAX_IMAGE_BYTES) throw imageTooLarge();
+  const blobs = imageBlobsOf(ctx);
+  const encoded = await reencodeImage(upload.bytes, upload.type);
+  const sha256 = createHash('sha256').update(encoded.data).digest('hex');
+  const name = imageName(sha256, encoded.type);
+  const outcome: ImageOutcome = {
+    url: imageUrl(ctx.config.publicBaseUrl, name),
+    sha256,
+    width: encoded.width,
+    height: encoded.height,
+    bytes: encoded.data.byteLength,
+    type: encoded.type,
+  };
+  const now = ctx.store.now();
+  const day: ImageDay = {
+    account: caller.account,
+    day: new Date(now).toISOString().slice(0, 10),
+    sha256,
+    limit: DAILY_IMAGE_UPLOADS,
+    expiresAt: epochSeconds(startOfNextDay(now) + DAY_MS),
+  };
+  const dayKey = imageDayKey(day.account, day.day);
+  const recordKey = imageKey(sha256);
+
+  // The blob goes first, and only when the records may follow: a day already full writes nothing.
+  const before = await readSnapshot(ctx.store, [dayKey, recordKey]);
+  const counted = hashesOfDay(pick(before, dayKey));
+  if (!counted.has(sha256) && counted.size < day.limit && pick(before, recordKey) === undefined) {
+    await blobs.put(name.file, encoded.data, encoded.type);
+  }
+
+  return writeOnce(ctx, {
+    tool: UPLOAD_IMAGE_TOOL,
+    caller,
+    opId,
+    // The input bytes, not the output: a replay must match before anything is decoded again.
+    fingerprint: fingerprint(UPLOAD_IMAGE_TOOL, { sha256: createHash('sha256').update(upload.bytes).digest('hex'), type: upload.type }),
+    reads: [dayKey, recordKey],
+    plan(read, context) {
+      const dayItem = pick(read, dayKey);
+      const hashes = hashesOfDay(dayItem);
+      if (hashes.has(sha256)) return { outcome, actions: [], guards: [checkItem(dayKey, imageCountedIn(sha256))] };
+      if (hashes.size >= day.limit) throw dailyLimitReached(context.now);
+      const actions: WriteAction[] = [dayItem === undefined ? startImageDay(day) : countImageInDay(day)];
+      if (pick(read, recordKey) === undefined) {
+        actions.push(
+          createImageRecord({
+            sha256,
+            type: encoded.type,
+            width: encoded.width,
+            height: encoded.height,
+            bytes: encoded.data.byteLength,
+            uploaded_by: caller.account,
+            uploaded_at: new Date(context.now).toISOString(),
+          }),
+        );
+      }
+      return { outcome, actions, guards: [] };
+    },
+  });
+}
+
+function imageBlobsOf(ctx: AppContext): ImageBlobs {
+  if (ctx.images !== undefined) return ctx.images;
+  throw new LorebookError('conflict', 'This server stores no images (it was started without an image store). Nothing was stored.', {
+    retryable: false,
+  });
+}
+
+const startOfNextDay = (now: number): number => (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+
+function dailyLimitReached(now: number): LorebookError {
+  const retryAfterMs = startOfNextDay(now) - now;
+  return new LorebookError(
+    'rate_limited',
+    `You have uploaded ${DAILY_LIMIT_TEXT} already today. Nothing was stored. An image you uploaded today can be sent again (it is not counted twice); new ones after retry_after_ms (midnight UTC).`,
+    { retryAfterMs, details: { limit: DAILY_IMAGE_UPLOADS, window: 'UTC day' } },
+  );
+}
+
+/** The refusal of an image over MAX_IMAGE_BYTES, for both surfaces. */
+export function imageTooLarge(): LorebookError {
+  return payloadTooLarge(`The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB. Nothing was stored.`, {
+    limit_bytes: MAX_IMAGE_BYTES,
+  });
+}
