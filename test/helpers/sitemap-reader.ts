@@ -5,7 +5,13 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { expect } from 'vitest';
 
 const NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, htmlEntities: true, isArray: (name) => name === 'url' || name === 'sitemap' });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseTagValue: false,
+  htmlEntities: true,
+  isArray: (name) => name === 'url' || name === 'sitemap',
+});
 
 export interface SitemapUrl {
   loc: string;

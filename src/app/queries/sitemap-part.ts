@@ -34,10 +34,12 @@ export async function readSitemapPart(ctx: AppContext, ref: SitemapPartRef, maxU
   const perPart = storiesPerPart(maxUrls);
   const entries = await feedMonthEntries(ctx.store, ref.month, { skip: (ref.part - 1) * perPart, take: perPart });
   if (entries.length === 0) throw noSuchSitemapPart(ref);
-  const facts = (await readListingFacts(
-    ctx.store,
-    entries.map((entry) => entry.key),
-  )).filter((story) => isListedPublicly(story.visibility, story.hidden));
+  const facts = (
+    await readListingFacts(
+      ctx.store,
+      entries.map((entry) => entry.key),
+    )
+  ).filter((story) => isListedPublicly(story.visibility, story.hidden));
 
   const newestByAuthor = new Map<string, string>();
   for (const story of facts) newestByAuthor.set(story.author, newest(newestByAuthor.get(story.author) ?? '', lastmodOf(story)));

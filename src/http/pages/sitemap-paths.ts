@@ -10,8 +10,7 @@ export const SITEMAP_DIR = '/sitemap';
 /** Part numbers up to five digits: far past any month's parts (and bounded before any read). */
 const PART_NAME = /^(\d{4}-(?:0[1-9]|1[0-2]))(?:-p([2-9]|[1-9]\d{1,4}))?\.xml$/;
 
-export const sitemapPartPath = (ref: SitemapPartRef): string =>
-  `${SITEMAP_DIR}/${ref.month}${ref.part === 1 ? '' : `-p${ref.part}`}.xml`;
+export const sitemapPartPath = (ref: SitemapPartRef): string => `${SITEMAP_DIR}/${ref.month}${ref.part === 1 ? '' : `-p${ref.part}`}.xml`;
 
 /** The part a file name under /sitemap/ names; undefined for any other name (part 1 has no -p1). */
 export function parseSitemapPartName(name: string): SitemapPartRef | undefined {

@@ -53,7 +53,8 @@ export function mountSitemaps(app: Hono<HttpEnv>, deps: SitemapDeps): void {
   app.get(`${SITEMAP_DIR}/:name`, async (c) => {
     await visit(c);
     const name = c.req.param('name');
-    if (name === SITEMAP_HOME_NAME) return c.body(urlsetXml([{ loc: `${baseUrl}/`, lastmod: await newestPublishedAt(ctx) }]), 200, SITEMAP_HEADERS);
+    if (name === SITEMAP_HOME_NAME)
+      return c.body(urlsetXml([{ loc: `${baseUrl}/`, lastmod: await newestPublishedAt(ctx) }]), 200, SITEMAP_HEADERS);
     const ref = parseSitemapPartName(name);
     if (ref === undefined) return c.text(NO_SUCH_SITEMAP, 404);
     try {

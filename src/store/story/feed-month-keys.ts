@@ -38,7 +38,12 @@ function monthQuery(store: Store, month: string, limit: number | undefined, star
  * Counts `upTo` entries (all of them when undefined) from `start`: the count and where the next
  * Query carries on. Each round trip reads at most 1 MB of keys and returns none of them.
  */
-async function countFrom(store: Store, month: string, upTo: number | undefined, start: StartKey): Promise<{ counted: number; next: StartKey }> {
+async function countFrom(
+  store: Store,
+  month: string,
+  upTo: number | undefined,
+  start: StartKey,
+): Promise<{ counted: number; next: StartKey }> {
   let counted = 0;
   let next = start;
   do {

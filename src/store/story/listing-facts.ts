@@ -35,7 +35,9 @@ async function readBatch(store: Store, keys: readonly ItemKey[]): Promise<Record
   for (let round = 0; pending.length > 0; round += 1) {
     if (round === MAX_UNPROCESSED_ROUNDS) throw storeUnavailable({ name: 'ThrottlingException' }) as Error;
     const output = await callStore(() =>
-      store.client.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...pending], ConsistentRead: true, ...PROJECTION } } })),
+      store.client.send(
+        new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...pending], ConsistentRead: true, ...PROJECTION } } }),
+      ),
     );
     found.push(...((output.Responses?.[store.tableName] ?? []) as Record<string, unknown>[]));
     pending = (output.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];

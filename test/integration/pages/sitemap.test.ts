@@ -46,7 +46,11 @@ beforeAll(async () => {
   server.app.advance(1000);
   edited = firstMonth[1] as string;
   const story = await getStory(ctx, alice, { slug: edited });
-  await editStory(ctx, alice, { slug: edited, markdown: story.markdown.replace('One evening two agents', 'One night two agents'), kind: 'rephrase' });
+  await editStory(ctx, alice, {
+    slug: edited,
+    markdown: story.markdown.replace('One evening two agents', 'One night two agents'),
+    kind: 'rephrase',
+  });
 });
 
 const read = (): Promise<ReadSitemap> => readSitemap(server.fetch, server.baseUrl());
@@ -96,7 +100,7 @@ describe('the sitemaps', () => {
     expect(part(first)).toEqual([`/s/${firstMonth[0]}`, `/s/${firstMonth[1]}`, '/a/alice']);
   });
 
-  it("give each story its newest change as lastmod, and each author the newest of theirs in the file", async () => {
+  it('give each story its newest change as lastmod, and each author the newest of theirs in the file', async () => {
     const sitemap = await read();
     const urls = allUrls(sitemap);
     const story = await getStory(server.app.ctx(), undefined, { slug: edited });
@@ -125,19 +129,22 @@ describe('the sitemaps', () => {
 });
 
 describe('caching', () => {
-  it.each(['/sitemap.xml', '/sitemap/home.xml', 'part'])('%s carries a strong ETag and Cache-Control; If-None-Match naming it is a 304 with no body', async (which) => {
-    const path = which === 'part' ? `/sitemap/${months[0]}-p2.xml` : which;
-    const first = await server.fetch(path);
-    const tag = first.headers.get('etag');
-    expect(tag).toMatch(/^"[^"]+"$/);
-    expect(first.headers.get('cache-control')).toBe('public, max-age=3600');
-    const again = await server.fetch(path, { headers: { 'If-None-Match': tag as string } });
-    expect(again.status).toBe(304);
-    expect(await again.text()).toBe('');
-    expect(again.headers.get('etag')).toBe(tag);
-    const other = await server.fetch(path, { headers: { 'If-None-Match': '"something-else"' } });
-    expect(other.status).toBe(200);
-  });
+  it.each(['/sitemap.xml', '/sitemap/home.xml', 'part'])(
+    '%s carries a strong ETag and Cache-Control; If-None-Match naming it is a 304 with no body',
+    async (which) => {
+      const path = which === 'part' ? `/sitemap/${months[0]}-p2.xml` : which;
+      const first = await server.fetch(path);
+      const tag = first.headers.get('etag');
+      expect(tag).toMatch(/^"[^"]+"$/);
+      expect(first.headers.get('cache-control')).toBe('public, max-age=3600');
+      const again = await server.fetch(path, { headers: { 'If-None-Match': tag as string } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      expect(again.headers.get('etag')).toBe(tag);
+      const other = await server.fetch(path, { headers: { 'If-None-Match': '"something-else"' } });
+      expect(other.status).toBe(200);
+    },
+  );
 });
 
 describe('how it reads the store', () => {
@@ -153,7 +160,7 @@ describe('how it reads the store', () => {
   // Last: it leaves a stale index entry behind. DynamoDB's indexes are updated after the write
   // (eventually); DynamoDB Local's at once, so the lag is written by hand: the hidden story's
   // item carries its feed keys again, as the index may still show them just after a hide.
-  it("drops a hidden story whose feed index entry has not caught up with the hide yet", async () => {
+  it('drops a hidden story whose feed index entry has not caught up with the hide yet', async () => {
     const ctx = server.app.ctx();
     const slug = hiddenOnes[0] as string;
     const story = await getStory(ctx, alice, { slug });
