@@ -10,6 +10,7 @@ import { markdownCostSection } from './markdown-cost-report.ts';
 import { WARM_CALLS, type MemoryRun } from './memory.ts';
 import { mib, mmm, ms, ratio, spread, type Spread } from './stats.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
+import { sitemapSection, type SitemapBenchRun } from './sitemap.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -38,6 +39,8 @@ export interface BenchResults {
   fanOut: FanOutRun[];
   memory: MemoryRun[];
   markdownCost: MarkdownCostRun | undefined;
+  /** Section 6; also written on its own by `npm run bench:sitemap`. */
+  sitemap: SitemapBenchRun | undefined;
   existing: string | undefined;
 }
 
@@ -74,6 +77,7 @@ export function renderReport(results: BenchResults): string {
     ...fanOutSection(results),
     ...memorySection(results),
     ...markdownCostSection(results.markdownCost),
+    ...(results.sitemap === undefined ? [] : sitemapSection(results.sitemap, 'npm run bench')),
     ...closingNote(results),
     mutationSection(results.existing),
     keptSection(results.existing, AGGREGATES_HEADING),
