@@ -15,7 +15,9 @@ const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
 const ddb = shared === undefined ? await startDynamoDbLocal({ log }) : undefined;
-const client = createStoreClient({ endpoint: shared ?? (ddb?.endpoint as string) });
+// A long request timeout: DynamoDB Local pages a 50,000-entry month far slower than DynamoDB does,
+// and a timed-out read would end the run instead of measuring it.
+const client = createStoreClient({ endpoint: shared ?? (ddb?.endpoint as string), requestTimeoutMs: 120_000 });
 try {
   const ctx: AppContext = {
     store: { client, tableName: `bench-sitemap-${Date.now()}`, now: Date.now },

@@ -80,9 +80,18 @@ export async function runSitemapBench(ctx: AppContext, plan: SitemapPlan, log: (
     }
     sides.forEach((side, index) => {
       const result = last[index] as Awaited<ReturnType<typeof get>>;
-      const measure = { what: side.what, stories, p50: percentile(times[index] ?? [], 50), bytes: result.bytes, urls: result.urls, calls: result.calls };
+      const measure = {
+        what: side.what,
+        stories,
+        p50: percentile(times[index] ?? [], 50),
+        bytes: result.bytes,
+        urls: result.urls,
+        calls: result.calls,
+      };
       measures.push(measure);
-      log(`  ${stories} stories, ${side.what}: p50 ${ms(measure.p50)} ms, ${Math.round(measure.bytes / 1024)} KiB, ${measure.urls} URLs, calls ${JSON.stringify(measure.calls)}`);
+      log(
+        `  ${stories} stories, ${side.what}: p50 ${ms(measure.p50)} ms, ${Math.round(measure.bytes / 1024)} KiB, ${measure.urls} URLs, calls ${JSON.stringify(measure.calls)}`,
+      );
     });
   };
 
@@ -104,7 +113,9 @@ export async function runSitemapBench(ctx: AppContext, plan: SitemapPlan, log: (
     { what: 'before: /sitemap.xml (one urlset, stops at 5,000)', path: BEFORE_PATH },
     { what: 'index /sitemap.xml', path: '/sitemap.xml' },
     { what: `month part 1 /sitemap/${MONTH}.xml`, path: `/sitemap/${MONTH}.xml` },
-    ...(plan.large > storiesPerPart(SITEMAP_MAX_URLS) ? [{ what: `month part 2 /sitemap/${MONTH}-p2.xml`, path: `/sitemap/${MONTH}-p2.xml` }] : []),
+    ...(plan.large > storiesPerPart(SITEMAP_MAX_URLS)
+      ? [{ what: `month part 2 /sitemap/${MONTH}-p2.xml`, path: `/sitemap/${MONTH}-p2.xml` }]
+      : []),
   ]);
   counter.detach();
   return { plan, setupMs, measures };
@@ -126,7 +137,9 @@ export function sitemapSection(run: SitemapBenchRun, command: string): string[] 
     '',
     `Command: \`${command}\`. ${run.plan.small.toLocaleString('en')} then ${run.plan.large.toLocaleString('en')} stories in one feed month by ${run.plan.authors.toLocaleString('en')} authors, written straight into DynamoDB Local (${ms(run.setupMs)} ms); each figure the p50 of ${run.plan.rounds} requests through the hono app in-process, sides interleaved. The reference is the sitemap as it was (\`test/bench/sitemap-before.ts\`), at ${run.plan.small.toLocaleString('en')} stories, in the same run. A part holds at most 25,000 stories (half the 50,000-URL cap, so its authors fit too).`,
     '',
-    '| stories | request | p50 ms | p50 / before at ' + run.plan.small.toLocaleString('en') + ' | size | URLs | DynamoDB calls per request |',
+    '| stories | request | p50 ms | p50 / before at ' +
+      run.plan.small.toLocaleString('en') +
+      ' | size | URLs | DynamoDB calls per request |',
     '|---|---|---|---|---|---|---|',
     ...run.measures.map(
       (measure) =>
