@@ -8,7 +8,8 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
-import { announcingRuntime, type HandlerDeps } from './lambda-runtime.ts';
+import { announcingRuntime } from './announcing-runtime.ts';
+import type { HandlerDeps } from './lambda-runtime.ts';
 
 export interface SweeperResult {
   dispatch: DispatchResult;
