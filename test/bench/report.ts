@@ -47,6 +47,8 @@ export interface BenchResults {
 const MUTATION_HEADING = '## Mutation testing';
 /** Measured by its own command (`node test/bench/story-aggregates.ts`); npm run bench keeps it as written. */
 const AGGREGATES_HEADING = '## Reproduction aggregates';
+/** Measured with `npm run bench:coldstart` before and after the bundle was split; npm run bench keeps it as written. */
+const BUNDLES_HEADING = '## Lambda bundles and cold starts';
 
 export function renderReport(results: BenchResults): string {
   const { plan, machine } = results;
@@ -81,6 +83,7 @@ export function renderReport(results: BenchResults): string {
     ...closingNote(results),
     mutationSection(results.existing),
     keptSection(results.existing, AGGREGATES_HEADING),
+    keptSection(results.existing, BUNDLES_HEADING),
   ].join('\n');
 }
 
