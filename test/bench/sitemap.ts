@@ -142,10 +142,10 @@ export function sitemapSection(run: SitemapBenchRun, command: string): string[] 
     '|---|---|---|---|---|---|---|---|',
     ...run.measures.map(
       (measure) =>
-        `| ${measure.stories.toLocaleString('en')} | ${measure.what} | ${ms(measure.p50)} | ${ratio(measure.p50 / refP50)} | ${ratio(measure.p50 / measure.urls / (refP50 / refUrls))} | ${Math.round(measure.bytes / 1024)} KiB | ${measure.urls.toLocaleString('en')} | ${callsText(measure.calls)} |`,
+        `| ${measure.stories.toLocaleString('en')} | ${measure.what} | ${ms(measure.p50)} | ${ratio(measure.p50 / refP50)} | ${measure.what.startsWith('index') ? '–' : ratio(measure.p50 / measure.urls / (refP50 / refUrls))} | ${Math.round(measure.bytes / 1024)} KiB | ${measure.urls.toLocaleString('en')} | ${callsText(measure.calls)} |`,
     ),
     '',
-    "What it says: the old sitemap never lists more than 5,000 stories, so past that the index and its parts are the only way every story is listed. A part costs one key-ordered Query per thousand stories (twice that for a later part, which first counts past the earlier ones) and one projected BatchGetItem per hundred stories and per hundred authors; the index counts each month's index keys and reads no story, so it grows with the stories but stays under a part. The per-URL column compares a part with the old sitemap fairly. DynamoDB Local pages a large index partition far slower than DynamoDB does (the reason for a thousand keys a round trip: src/store/story/feed-month-keys.ts), so the absolute times here overstate AWS's.",
+    "What it says: the old sitemap never lists more than 5,000 stories, so past that the index and its parts are the only way every story is listed. A part costs one key-ordered Query per thousand stories (twice that for a later part, which first counts past the earlier ones) and one projected BatchGetItem per hundred stories and per hundred authors; the index counts each month's index keys (one Query per thousand stories) and reads no story, so it grows with the stories like a later part's Queries do; it lists sitemaps, not pages, so it has no per-URL figure. The per-URL column compares a part with the old sitemap fairly. DynamoDB Local pages a large index partition far slower than DynamoDB does (the reason for a thousand keys a round trip: src/store/story/feed-month-keys.ts), so the absolute times here overstate AWS's.",
     '',
   ];
 }
