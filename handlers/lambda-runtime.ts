@@ -1,16 +1,14 @@
-// What every handler builds once per cold start: the config from the environment (src/config.ts),
-// the AppContext on the table, and — for the functions that announce — the Bluesky announcer
-// with the app password read from Secrets Manager. The CDK stack sets the same variable names
+// What every handler builds once per cold start: the config from the environment (src/config.ts)
+// and the AppContext on the table; the functions that announce add the Bluesky announcer
+// (announcing-runtime.ts), which the http function never loads. The CDK stack sets the same variable names
 // (infra/ imports LAMBDA_ENV), so a renamed variable cannot silently turn announcing off.
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { AppContext } from '../src/app/app-context.ts';
 import { readConfig, type Config } from '../src/config.ts';
-import { buildAnnouncer, buildContext } from '../src/context.ts';
+import { buildContext } from '../src/context.ts';
 import { consoleLog } from '../src/log-sink.ts';
 import type { Announcer } from '../src/outbox/announcer.ts';
-import { readSettings } from '../src/settings/read-settings.ts';
 import type { SettingName } from '../src/settings/settings-table.ts';
-import { defaultSecretsClient, secretReader } from './bluesky-secret.ts';
 
 export const LAMBDA_ENV = {
   table: 'LOREBOOK_TABLE',
@@ -52,47 +50,6 @@ export const defaultLog = consoleLog;
 export function storeRuntime(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {
   const config = readConfig(withoutBluesky(env));
   return { config, ctx: buildContext(config), announcer: undefined, log };
-}
-
-/**
- * The config, context and announcer of a function that announces, built once per cold start —
- * and again only if the app password changes from the placeholder to a value (set after the
- * deploy). Reads the secret only when the posting account is configured, so a stack deployed
- * without one never calls Secrets Manager.
- */
-export function announcingRuntime(deps: HandlerDeps): () => Promise<Runtime> {
-  const env = deps.env ?? readSettings();
-  const log = deps.log ?? defaultLog;
-  const secretId = env[LAMBDA_ENV.blueskySecretId];
-  if (!secretId || !env[LAMBDA_ENV.blueskyIdentifier] || !env[LAMBDA_ENV.blueskyService]) {
-    let off: Runtime | undefined;
-    return async () => (off ??= announcingOff(env, log));
-  }
-  const readPassword = secretReader(deps.secrets ?? defaultSecretsClient(), secretId, deps.secretRecheckMs);
-  let built: { password: string | undefined; runtime: Runtime } | undefined;
-  return async () => {
-    const password = await readPassword();
-    if (built !== undefined && built.password === password) return built.runtime;
-    built?.runtime.ctx.store.client.destroy();
-    if (password === undefined) {
-      log(
-        `lorebook: Bluesky announcing is off: the secret ${secretId} still holds its placeholder (docs/deploy.md, "Set the Bluesky secret"); stories wait on the announce queue`,
-      );
-      built = { password, runtime: storeRuntime(env, log) };
-    } else {
-      const config = readConfig({ ...env, BLUESKY_APP_PASSWORD: password });
-      built = { password, runtime: { config, ctx: buildContext(config), announcer: buildAnnouncer(config, log), log } };
-    }
-    return built.runtime;
-  };
-}
-
-function announcingOff(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {
-  const runtime = storeRuntime(env, log);
-  log(
-    `lorebook: Bluesky announcing is off (set ${LAMBDA_ENV.blueskyService}, ${LAMBDA_ENV.blueskyIdentifier} and ${LAMBDA_ENV.blueskySecretId}); stories wait on the announce queue`,
-  );
-  return runtime;
 }
 
 function withoutBluesky(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

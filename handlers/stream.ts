@@ -9,7 +9,8 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { deliverCorrection } from '../src/outbox/dispatch-notifications.ts';
 import { announceStory } from '../src/outbox/announce-story.ts';
-import { announcingRuntime, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
+import { announcingRuntime } from './announcing-runtime.ts';
+import type { HandlerDeps, Runtime } from './lambda-runtime.ts';
 import { workFor, type StreamWork } from './stream-records.ts';
 
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;

@@ -13,7 +13,8 @@ import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispat
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
 import type { AppContext } from '../src/app/app-context.ts';
 import type { Announcer } from '../src/outbox/announcer.ts';
-import { announcingRuntime, type HandlerDeps } from './lambda-runtime.ts';
+import { announcingRuntime } from './announcing-runtime.ts';
+import type { HandlerDeps } from './lambda-runtime.ts';
 
 export interface SweeperResult {
   dispatch: DispatchResult;

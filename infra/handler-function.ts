@@ -1,11 +1,12 @@
-// One lorebook Lambda: a handler from handlers/ bundled by local esbuild, on nodejs22.x arm64
-// (Graviton: ~20% cheaper per GB-second than x86 for the same work), with its own log group.
+// One lorebook Lambda: a handler from handlers/ bundled by local esbuild (split into chunks that
+// load on first use: bundling.ts), on nodejs22.x arm64 (Graviton: ~20% cheaper per GB-second
+// than x86 for the same work), with its own log group.
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUNDLING, nativeModulesBundling } from './bundling.ts';
+import { BUNDLING, nativeModulesBundling, splitBundleHooks } from './bundling.ts';
 
 export const REPO_ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
@@ -22,8 +23,9 @@ export interface HandlerFunctionProps {
 
 export function handlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): NodejsFunction {
   const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+  const entry = `${REPO_ROOT}/handlers/${props.file}`;
   return new NodejsFunction(scope, id, {
-    entry: `${REPO_ROOT}/handlers/${props.file}`,
+    entry,
     handler: 'handler',
     projectRoot: REPO_ROOT,
     depsLockFilePath: `${REPO_ROOT}/package-lock.json`,
@@ -34,6 +36,9 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
     description: props.description,
     logGroup,
     environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
-    bundling: props.nativeModules === undefined ? BUNDLING : nativeModulesBundling(props.nativeModules),
+    bundling: {
+      ...(props.nativeModules === undefined ? BUNDLING : nativeModulesBundling(props.nativeModules)),
+      commandHooks: splitBundleHooks(entry),
+    },
   });
 }

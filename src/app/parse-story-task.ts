@@ -3,25 +3,19 @@
 // seconds of CPU within the cost limits). A parse stopped by its budget, or whose worker died, is
 // refused as validation_failed: the story, not the server, is what has to change. The capability
 // scan runs there too, on the story just parsed (nothing is parsed twice), under the same budget.
-import { withCapability, type ScannedStory } from '../domain/capability/scanned-story.ts';
+import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import { validationFailed } from '../domain/errors.ts';
-import { parseStory } from '../domain/story/parse-story.ts';
-import { parseStoryParts } from '../domain/story/parse-story-parts.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
-import type { StoryParts } from '../domain/story/story-parts.ts';
 import { OffloadBudgetExceeded, OffloadFailed, sharedOffload, type OffloadTask } from '../offload/offload.ts';
+import type { StoryText } from './parse-story-text.ts';
 
-export type StoryText = { markdown: string } | { parts: StoryParts };
+export type { StoryText } from './parse-story-text.ts';
 
-/** Runs in the worker: the same rules as parseStory / parseStoryParts, then the capability scan. */
-export function parseStoryText(text: StoryText): ScannedStory {
-  return withCapability('markdown' in text ? parseStory(text.markdown) : parseStoryParts(text.parts));
-}
-
+/** The parser and the scanner are imported by the first task that runs (in the worker, or inline). */
 export const PARSE_STORY_TASK: OffloadTask<StoryText, ScannedStory> = {
-  module: new URL(import.meta.url),
+  module: new URL('./parse-story-text.ts', import.meta.url),
   name: 'parseStoryText',
-  run: parseStoryText,
+  run: async (text) => (await import('./parse-story-text.ts')).parseStoryText(text),
   budgetMs: MARKDOWN_PARSE_BUDGET_MS,
 };
 

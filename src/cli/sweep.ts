@@ -6,7 +6,8 @@
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
 import { parseSlug } from '../domain/story/slug.ts';
-import { buildAnnouncer, buildContext } from '../context.ts';
+import { buildAnnouncer } from '../announcer-from-config.ts';
+import { buildContext } from '../context.ts';
 import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
 import { describeSkip } from '../outbox/announce-skipped.ts';

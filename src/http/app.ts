@@ -40,6 +40,8 @@ export interface HttpAppDeps {
   clientAddress?: ClientAddress;
   /** The Bluesky feed generator's feed record (pages, docs/pages.md); default: no feed listed. */
   feedGenerator?: FeedGeneratorConfig;
+  /** URLs per sitemap file (default: the protocol's 50,000); a test makes it small to see a month split. */
+  sitemapMaxUrls?: number;
   /** Lifetimes of the OAuth server's tokens, codes and clients (default: DEFAULT_OAUTH_SERVER_SETTINGS). */
   oauthSettings?: OAuthServerSettings;
   /** Where the OAuth server says what happened (grants decided and revoked, reused credentials); default: nowhere. */
@@ -119,7 +121,12 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   app.get(OPENAPI_PATH, (c) => c.json(document));
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
   mountImages(app, admission);
-  mountPages(app, { ...admission, baseUrl, ...(deps.feedGenerator === undefined ? {} : { feedGenerator: deps.feedGenerator }) });
+  mountPages(app, {
+    ...admission,
+    baseUrl,
+    ...(deps.feedGenerator === undefined ? {} : { feedGenerator: deps.feedGenerator }),
+    ...(deps.sitemapMaxUrls === undefined ? {} : { sitemapMaxUrls: deps.sitemapMaxUrls }),
+  });
   if (deps.signIn !== undefined) {
     mountSignIn(app, { ctx: deps.ctx, baseUrl, admission, ...deps.signIn });
     // The device flow's approval page needs a web session, so it is offered only where people can sign in.

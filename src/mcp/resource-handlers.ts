@@ -37,7 +37,7 @@ async function listResources(ctx: AppContext, cursor: string | undefined): Promi
 async function readResource(ctx: AppContext, uri: string, modern: boolean): Promise<ReadResourceResult> {
   refuseLongUri(uri);
   const fixed = FIXED_BY_URI.get(uri);
-  if (fixed !== undefined) return { contents: [{ uri, mimeType: fixed.mimeType as string, text: fixed.text() }] };
+  if (fixed !== undefined) return { contents: [{ uri, mimeType: fixed.mimeType as string, text: await fixed.text() }] };
   // A story moves with its author (the server-wide hint is for the fixed resources).
   if (uri.startsWith(STORY_URI_PREFIX)) return { contents: [await readStoryMarkdown(ctx, uri)], ...(modern ? MOVES_WITH_STORIES : {}) };
   throw unknownResource(uri);

@@ -17,8 +17,11 @@ export interface OffloadTask<I, O> {
   /** The module exporting `name`; the worker imports it. */
   module: URL;
   name: string;
-  /** The same function, for running inline. */
-  run(input: I): O;
+  /**
+   * The same function, for running inline; it may import its module first, so a bundle that runs
+   * tasks inline (Lambda) loads a task's code only when the task first runs.
+   */
+  run(input: I): O | Promise<O>;
   budgetMs: number;
 }
 

@@ -1,7 +1,8 @@
 // `npm run bench:coldstart`: what a Lambda cold start pays for each handler before its first
 // event. Bundles handlers/{http,stream,sweeper}.ts with esbuild using the CDK stack's own
-// settings (infra/bundling.ts), prints each bundle's size (bytes and gzip, roughly what is
-// downloaded) and what a fresh Node process pays to load it — the median of N fresh processes:
+// settings, split into chunks (infra/bundling.ts), prints what a cold start loads (index.mjs and
+// the chunks it imports statically: bytes and gzip), the whole asset with the chunks loaded on
+// first use, and what a fresh Node process pays to load it — the median of N fresh processes:
 // the whole process (start, import, exit) as a ratio against a fresh process importing an empty
 // module in the same run, so the figure survives a slower or busier machine, and the import
 // alone by the process's own clock. Import only: the handlers build their context on the first
@@ -9,19 +10,20 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { ESBUILD_SETTINGS } from '../../infra/bundling.ts';
+import { build, type Metafile } from 'esbuild';
+import { splitBuildOptions } from '../../infra/bundling.ts';
 import { ms, ratio, spread } from './stats.ts';
 
 const HELP = `usage: npm run bench:coldstart [-- --runs <n>] [--json]
 
-Bundles each Lambda handler exactly as the CDK stack does (esbuild, ESM, minified, node22) and
-measures, for each: bundle size (bytes, gzip); the median over <n> fresh Node processes of the
+Bundles each Lambda handler exactly as the CDK stack does (esbuild, ESM, minified, node22, split
+into chunks loaded on first use) and measures, for each: what a cold start loads (index.mjs and
+the chunks it imports statically; bytes, gzip) and the whole asset; the median over <n> fresh Node processes of the
 whole process (start, import, exit) as a ratio against a fresh process importing an empty module
-in the same run; and the import alone, by the process's own clock, without and with
+and against the sweeper's, in the same run; and the import alone, by the process's own clock, without and with
 --enable-source-maps (the stack sets it). Processes are interleaved so load on the machine hits
 every row alike.
 
@@ -37,8 +39,11 @@ const err = (line: string): void => void process.stderr.write(`${line}\n`);
 
 interface Row {
   name: string;
+  /** What a cold start reads: index.mjs and the chunks it imports statically. */
   bytes: number;
   gzipBytes: number;
+  /** Every .mjs of the asset, the chunks loaded on first use included. */
+  assetBytes: number;
   processMs: number[];
   importMs: number[];
   importMapsMs: number[];
@@ -51,6 +56,20 @@ async function coldImport(file: string, sourceMaps: boolean): Promise<{ processM
   const started = performance.now();
   const { stdout } = await execFileAsync(process.execPath, args, { timeout: 60_000 });
   return { processMs: performance.now() - started, importMs: Number(stdout) };
+}
+
+/** index.mjs and every chunk it reaches through static imports: what importing the handler reads. */
+function startupFiles(outputs: Metafile['outputs'], entry: string): string[] {
+  const byPath = new Map(Object.entries(outputs).map(([file, output]) => [resolve(file), output]));
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of byPath.get(file)?.imports ?? [])
+      if (imported.kind === 'import-statement' && !imported.external) visit(resolve(imported.path));
+  };
+  visit(resolve(entry));
+  return [...seen];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -88,33 +107,25 @@ async function main(argv: string[]): Promise<number> {
       name: 'empty module (reference)',
       bytes: statSync(empty).size,
       gzipBytes: gzipSync(readFileSync(empty)).length,
+      assetBytes: statSync(empty).size,
       processMs: [],
       importMs: [],
       importMapsMs: [],
     });
     for (const name of HANDLERS) {
       err(`bench:coldstart: bundling handlers/${name}.ts`);
-      const outfile = join(dir, name, 'index.mjs');
-      await build({
-        entryPoints: [new URL(`../../handlers/${name}.ts`, import.meta.url).pathname],
-        outfile,
-        bundle: true,
-        logLevel: 'error',
-        target: ESBUILD_SETTINGS.target,
-        format: ESBUILD_SETTINGS.format,
-        platform: ESBUILD_SETTINGS.platform,
-        minify: ESBUILD_SETTINGS.minify,
-        sourcemap: ESBUILD_SETTINGS.sourcemap,
-        sourcesContent: ESBUILD_SETTINGS.sourcesContent,
-        mainFields: [...ESBUILD_SETTINGS.mainFields],
-        banner: { js: ESBUILD_SETTINGS.banner },
-        external: ESBUILD_SETTINGS.external,
+      const built = await build({
+        ...splitBuildOptions(new URL(`../../handlers/${name}.ts`, import.meta.url).pathname, join(dir, name)),
+        metafile: true,
       });
-      const code = readFileSync(outfile);
+      const outputs = built.metafile.outputs;
+      const startup = startupFiles(outputs, join(dir, name, 'index.mjs'));
+      const code = startup.map((file) => readFileSync(file));
       rows.push({
         name: `handlers/${name}.ts`,
-        bytes: code.length,
-        gzipBytes: gzipSync(code).length,
+        bytes: code.reduce((sum, bytes) => sum + bytes.length, 0),
+        gzipBytes: code.reduce((sum, bytes) => sum + gzipSync(bytes).length, 0),
+        assetBytes: Object.entries(outputs).reduce((sum, [file, output]) => (file.endsWith('.mjs') ? sum + output.bytes : sum), 0),
         processMs: [],
         importMs: [],
         importMapsMs: [],
@@ -133,6 +144,7 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     const reference = spread((rows[0] as Row).processMs).median;
+    const sweeper = spread((rows.find((row) => row.name === 'handlers/sweeper.ts') as Row).processMs).median;
     const results = rows.map((row) => {
       const whole = spread(row.processMs);
       const plain = spread(row.importMs);
@@ -141,8 +153,10 @@ async function main(argv: string[]): Promise<number> {
         bundle: row.name,
         bytes: row.bytes,
         gzip_bytes: row.gzipBytes,
+        asset_bytes: row.assetBytes,
         process_ms: { median: whole.median, min: whole.min, max: whole.max },
         process_vs_empty: whole.median / reference,
+        process_vs_sweeper: whole.median / sweeper,
         import_ms: plain.median,
         import_with_source_maps_ms: maps.median,
       };
@@ -158,11 +172,11 @@ async function main(argv: string[]): Promise<number> {
     const lines = [
       `cold import of each Lambda bundle: median of ${runs} fresh Node processes (${machine})`,
       '',
-      '| bundle | size | gzip | fresh process ms (min-max) | vs empty module | import alone ms | import with --enable-source-maps ms |',
-      '|---|---|---|---|---|---|---|',
+      '| bundle | loaded at start | gzip | whole asset (all chunks) | fresh process ms (min-max) | vs empty module | vs sweeper | import alone ms | import with --enable-source-maps ms |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...results.map(
         (r) =>
-          `| ${r.bundle} | ${kib(r.bytes)} | ${kib(r.gzip_bytes)} | ${ms(r.process_ms.median)} (${ms(r.process_ms.min)}-${ms(r.process_ms.max)}) | ${ratio(r.process_vs_empty)} | ${ms(r.import_ms)} | ${ms(r.import_with_source_maps_ms)} |`,
+          `| ${r.bundle} | ${kib(r.bytes)} | ${kib(r.gzip_bytes)} | ${kib(r.asset_bytes)} | ${ms(r.process_ms.median)} (${ms(r.process_ms.min)}-${ms(r.process_ms.max)}) | ${ratio(r.process_vs_empty)} | ${ratio(r.process_vs_sweeper)} | ${ms(r.import_ms)} | ${ms(r.import_with_source_maps_ms)} |`,
       ),
       '',
       'Lambda runs these on arm64 (Graviton) with 512-1024 MB: absolute times there differ from this machine; the ratios are the comparable part.',

@@ -10,6 +10,7 @@ import { markdownCostSection } from './markdown-cost-report.ts';
 import { WARM_CALLS, type MemoryRun } from './memory.ts';
 import { mib, mmm, ms, ratio, spread, type Spread } from './stats.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
+import { sitemapSection, type SitemapBenchRun } from './sitemap.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -38,12 +39,16 @@ export interface BenchResults {
   fanOut: FanOutRun[];
   memory: MemoryRun[];
   markdownCost: MarkdownCostRun | undefined;
+  /** Section 6; also written on its own by `npm run bench:sitemap`. */
+  sitemap: SitemapBenchRun | undefined;
   existing: string | undefined;
 }
 
 const MUTATION_HEADING = '## Mutation testing';
 /** Measured by its own command (`node test/bench/story-aggregates.ts`); npm run bench keeps it as written. */
 const AGGREGATES_HEADING = '## Reproduction aggregates';
+/** Measured with `npm run bench:coldstart` before and after the bundle was split; npm run bench keeps it as written. */
+const BUNDLES_HEADING = '## Lambda bundles and cold starts';
 
 export function renderReport(results: BenchResults): string {
   const { plan, machine } = results;
@@ -74,9 +79,11 @@ export function renderReport(results: BenchResults): string {
     ...fanOutSection(results),
     ...memorySection(results),
     ...markdownCostSection(results.markdownCost),
+    ...(results.sitemap === undefined ? [] : sitemapSection(results.sitemap, 'npm run bench')),
     ...closingNote(results),
     mutationSection(results.existing),
     keptSection(results.existing, AGGREGATES_HEADING),
+    keptSection(results.existing, BUNDLES_HEADING),
   ].join('\n');
 }
 

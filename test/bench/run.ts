@@ -18,6 +18,7 @@ import { createIdempotencyTable, powertoolsCreateAndCount, silenceLambdaContextW
 import { renderReport, type BenchPlan } from './report.ts';
 import { ms, ratio } from './stats.ts';
 import { runSurfaceOnce, type SurfaceRun } from './surface-overhead.ts';
+import { runSitemapBench, SITEMAP_PLAN, SITEMAP_QUICK_PLAN } from './sitemap.ts';
 
 const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
 const BUDGET_MS = 15 * 60_000;
@@ -97,7 +98,7 @@ log(
   `  (a) ${plan.idempotencyRuns} runs x ${plan.idempotencyCalls} first calls + replays per side, ${plan.duplicateTrials} trials of ${plan.parallel} parallel duplicates; process death: ${DEATH_SCENARIOS.length} scenarios x ${plan.deathRuns}`,
 );
 log(
-  `  (b) ${plan.surfaceRuns} runs at concurrency 1/16/64 (${Object.values(plan.surfaceCalls).join('/')} calls)  (c) ${plan.fanOutRuns} runs of ${plan.fanOutAgents} agents  (d) ${plan.memoryRuns} runs x ${plan.memoryCalls} calls  (e) one markdown-cost run`,
+  `  (b) ${plan.surfaceRuns} runs at concurrency 1/16/64 (${Object.values(plan.surfaceCalls).join('/')} calls)  (c) ${plan.fanOutRuns} runs of ${plan.fanOutAgents} agents  (d) ${plan.memoryRuns} runs x ${plan.memoryCalls} calls  (e) one markdown-cost run  (f) one sitemap run`,
 );
 
 const ddb = await startDynamoDbLocal({ log: (line) => log(line) });
@@ -205,6 +206,16 @@ try {
   log('(e) markdown cost: hostile and worst-accepted stories vs a plain story of the same size');
   const markdownCost: MarkdownCostRun = await runMarkdownCostOnce(ctx, ddb.endpoint, log);
 
+  // (f) one run: the sitemap index and a month part at 5,000 and 50,000 stories, on a table of its own.
+  log('(f) sitemaps: the index and a month part at 5,000 and 50,000 stories vs the old single sitemap');
+  const sitemapCtx: AppContext = {
+    ...ctx,
+    store: { ...ctx.store, tableName: 'bench-sitemap' },
+    config: { ...ctx.config, anonymousRateLimitPerMinute: 10_000_000 },
+  };
+  await ensureTable(client, sitemapCtx.store.tableName);
+  const sitemap = await runSitemapBench(sitemapCtx, QUICK ? SITEMAP_QUICK_PLAN : SITEMAP_PLAN, log);
+
   const wallMs = performance.now() - started;
   const existing = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : undefined;
   const markdown = renderReport({
@@ -218,6 +229,7 @@ try {
     fanOut,
     memory,
     markdownCost,
+    sitemap,
     existing,
   });
   writeFileSync(REPORT, markdown);

@@ -26,6 +26,8 @@ export interface ServerOptions {
   oauthSettings?: Partial<OAuthServerSettings>;
   allowedOrigins?: string[];
   searchRefreshMs?: number;
+  /** URLs per sitemap file, small to see a month split into parts (default: the protocol's 50,000). */
+  sitemapMaxUrls?: number;
   /** Sign in with Bluesky on (/auth/*), e.g. against the test PDS; read when the server starts. */
   signIn?: () => Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
@@ -87,6 +89,7 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
       baseUrl: base,
       allowedOrigins: options.allowedOrigins ?? [],
       oauthSettings: { ...DEFAULT_OAUTH_SERVER_SETTINGS, ...options.oauthSettings },
+      ...(options.sitemapMaxUrls === undefined ? {} : { sitemapMaxUrls: options.sitemapMaxUrls }),
       ...(options.signIn === undefined ? {} : { signIn: options.signIn() }),
     });
     const hono = honoApp;

@@ -12,10 +12,8 @@ import { createSafeFetch } from '../../../integrations/safe-fetch/index.ts';
 import type { AppContext } from '../app-context.ts';
 import { createSessionStore, createStateStore } from './bluesky-oauth-stores.ts';
 import type { SignInConfig } from '../../auth/sign-in-config.ts';
+import { CALLBACK_PATH, CLIENT_METADATA_PATH, JWKS_PATH } from './sign-in-paths.ts';
 
-export const CALLBACK_PATH = '/auth/callback';
-export const CLIENT_METADATA_PATH = '/oauth/client-metadata.json';
-export const JWKS_PATH = '/oauth/jwks.json';
 const SCOPE = 'atproto';
 
 /**

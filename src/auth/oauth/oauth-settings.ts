@@ -1,6 +1,6 @@
 // The authorization server's lifetimes, from env, read once (src/config.ts calls this). Every
 // record the server writes has a TTL from here; none lives forever.
-import { createSafeFetch } from '../../../integrations/safe-fetch/index.ts';
+import { createLazySafeFetch } from '../../../integrations/safe-fetch/lazy-safe-fetch.ts';
 import { readAllowPrivateFetch } from '../sign-in-config.ts';
 import { CLIENT_DOCUMENT_MAX_BYTES } from './client-id-url.ts';
 import { ClientDocumentCache } from './client-document-cache.ts';
@@ -90,7 +90,7 @@ export function oauthServerAt(
 ): OAuthServer {
   const issuer = baseUrl.replace(/\/+$/, '');
   const clientDocuments = {
-    fetch: createSafeFetch({
+    fetch: createLazySafeFetch({
       allowPrivateAddresses: settings.allowPrivateFetch,
       maxResponseBytes: CLIENT_DOCUMENT_MAX_BYTES,
       timeoutMs: settings.clientMetadataTimeoutMs,

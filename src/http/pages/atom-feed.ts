@@ -3,7 +3,7 @@
 // `type="html"` and escapes only `&` elsewhere, so every text from the store goes through
 // xml-text.ts first. Each entry carries its capability tier as a category. Hidden and private
 // stories are not in the public feed index, and the read pipeline drops any lingering entry.
-import { Feed, type Category } from 'feed';
+import type { Category } from 'feed';
 import type { StorySummary } from '../../app/contract/story-shapes.ts';
 import type { AppContext } from '../../app/app-context.ts';
 import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
@@ -16,6 +16,8 @@ import { atomHtmlText, xmlSafe } from './xml-text.ts';
 export async function atomFeed(ctx: AppContext, baseUrl: string): Promise<string> {
   const { stories } = await listStories(ctx, undefined, { limit: MAX_LIST_LIMIT });
   const newest = stories[0];
+  // The feed writer is imported on the first feed request: most requests to a process are not for the feed.
+  const { Feed } = await import('feed');
   const feed = new Feed({
     id: `${baseUrl}/`,
     title: 'lorebook: new stories',

@@ -17,7 +17,8 @@ import { homePage } from './home-page.ts';
 import { ATOM_PATH, type Html } from './layout.ts';
 import { CSS_PATH, PAGE_CSS } from './page-css.ts';
 import { createRenderedBodies } from './rendered-bodies.ts';
-import { sitemap } from './sitemap.ts';
+import { SITEMAP_MAX_URLS } from '../../app/queries/sitemap-parts.ts';
+import { mountSitemaps } from './sitemap-routes.ts';
 import { missingPage, storyPage, tombstonePage } from './story-page.ts';
 
 export interface PagesDeps {
@@ -27,6 +28,8 @@ export interface PagesDeps {
   clientAddress: ClientAddress;
   /** The feed generator's feed record; by default no feed is listed (docs/pages.md). */
   feedGenerator?: FeedGeneratorConfig;
+  /** URLs per sitemap file; default the protocol's 50,000 (a test makes it small to see the split). */
+  sitemapMaxUrls?: number;
 }
 
 /** No scripts, no frames, no forms; styles from this origin; images from anywhere on http(s). */
@@ -129,15 +132,7 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
     });
   });
 
-  app.get('/sitemap.xml', async (c) => {
-    await visit(c);
-    return c.body(await sitemap(ctx, baseUrl), 200, {
-      'Content-Type': 'application/xml; charset=utf-8',
-      'Cache-Control': 'public, max-age=3600',
-    });
-  });
-
-  app.get('/robots.txt', (c) => c.text(`User-agent: *\nAllow: /\nSitemap: ${baseUrl}/sitemap.xml\n`));
+  mountSitemaps(app, { ctx, baseUrl, visit, maxUrls: deps.sitemapMaxUrls ?? SITEMAP_MAX_URLS });
 
   mountFeedGenerator(app, { ctx, baseUrl, feed: deps.feedGenerator ?? { publisherDid: undefined, rkey: 'lorebook' }, visit });
 }

@@ -10,7 +10,6 @@ import { createHash } from 'node:crypto';
 import { OffloadBudgetExceeded, sharedOffload, type Offload, type OffloadTask } from '../../offload/offload.ts';
 import { degradedBody } from './degraded-body.ts';
 import { RENDER_STORY_BODY_TASK } from './render-body-task.ts';
-import { storyBodyMarkdown } from './render-markdown.ts';
 
 export const RENDERED_BODIES_MAX = 256;
 /** 32 MiB of HTML: 16 bodies at the rendered-size limit, hundreds of ordinary ones. */
@@ -46,6 +45,8 @@ export async function renderOffloaded(
       error instanceof OffloadBudgetExceeded
         ? `rendering it took longer than the render time budget (${task.budgetMs} ms).`
         : 'rendering it failed.';
+    // The renderer's module, for the body without its title block; loaded on the first page.
+    const { storyBodyMarkdown } = await import('./render-markdown.ts');
     return degradedBody(storyBodyMarkdown(markdown), why);
   }
 }

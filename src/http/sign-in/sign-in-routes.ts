@@ -5,12 +5,11 @@
 // Every answer is `Cache-Control: no-store`. Refusals are pages for browsers and problem+json
 // for everything else.
 import type { NodeOAuthClient } from '@atproto/oauth-client-node';
-import { OAuthCallbackError, OAuthResolverError } from '@atproto/oauth-client-node';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { AppContext } from '../../app/app-context.ts';
 import { recordBlueskySignIn } from '../../app/sign-in/bluesky-sign-in.ts';
-import { createBlueskyOAuthClient, CALLBACK_PATH, CLIENT_METADATA_PATH, JWKS_PATH } from '../../app/sign-in/bluesky-oauth-client.ts';
+import { CALLBACK_PATH, CLIENT_METADATA_PATH, JWKS_PATH } from '../../app/sign-in/sign-in-paths.ts';
 import { readSignInState, SIGN_IN_STATE_SECONDS } from '../../app/sign-in/bluesky-oauth-stores.ts';
 import { bindingHash, nonceFor, sameBrowser, SIGN_IN_BINDING_COOKIE, SIGN_IN_BINDING_COOKIE_PATH } from '../../auth/sign-in-binding.ts';
 import type { SignInConfig } from '../../auth/sign-in-config.ts';
@@ -51,8 +50,12 @@ const IDENTIFIER = /^(did:[a-z]+:[A-Za-z0-9._:%-]+|[a-z0-9](?:[a-z0-9-]{0,62})?(
 export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
   const log = deps.log ?? consoleLog;
   let client: Promise<NodeOAuthClient> | undefined;
-  // Built on first use: a production key is imported asynchronously.
-  const oauthClient = (): Promise<NodeOAuthClient> => (client ??= createBlueskyOAuthClient(deps.ctx, deps.baseUrl, deps.config));
+  // Built on first use: a production key is imported asynchronously, and the atproto library with
+  // it (a chunk of its own in the Lambda bundle, loaded only where someone signs in).
+  const oauthClient = (): Promise<NodeOAuthClient> =>
+    (client ??= import('../../app/sign-in/bluesky-oauth-client.ts').then((module) =>
+      module.createBlueskyOAuthClient(deps.ctx, deps.baseUrl, deps.config),
+    ));
   const secure = new URL(deps.baseUrl).protocol === 'https:';
 
   app.get(LOGIN_PATH, async (c) => {
@@ -81,6 +84,7 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
         log(`lorebook: sign-in refused for "${handle}": ${String((error as Error).message)}`);
         // The handle (or DID) did not resolve: the person's to fix. Anything after that (their
         // PDS's metadata, its pushed authorization request) is their server's trouble.
+        const { OAuthResolverError } = await import('@atproto/oauth-client-node');
         if (error instanceof OAuthResolverError && error.message.startsWith('Failed to resolve identity')) {
           throw new LorebookError(
             'not_found',
@@ -187,6 +191,7 @@ export function mountSignIn(app: Hono<HttpEnv>, deps: SignInDeps): void {
     const state = params.get('state') ?? '';
     // Our own store's trouble (store_unavailable) is told as itself, wrapped by the client or not.
     if (isLorebookError(error)) throw error;
+    const { OAuthCallbackError } = await import('@atproto/oauth-client-node');
     if (error instanceof OAuthCallbackError && isLorebookError(error.cause)) throw error.cause;
     const upstream = new LorebookError('upstream_failed', 'Your Bluesky server did not confirm the sign-in. Sign in again in a moment.', {
       cause: error,

@@ -1,7 +1,8 @@
 // How a badge is answered: badge-maker's SVG (it escapes every text it is given), a strong ETag
 // of the exact bytes, a short public cache, and 304 with no body when If-None-Match names it.
+// badge-maker (with its font-width tables, a large part of a bundle) is imported on the first
+// badge: most requests to a process are not for one.
 import { createHash } from 'node:crypto';
-import { makeBadge } from 'badge-maker';
 import type { Context } from 'hono';
 import type { BadgeSpec } from '../../domain/badge.ts';
 import type { HttpEnv } from '../http-env.ts';
@@ -12,7 +13,8 @@ export const BADGE_CACHE_CONTROL = 'public, max-age=300';
 /** An SVG opened on its own is a document: it may run nothing and load nothing, should a future renderer ever emit more than shapes and text. */
 export const BADGE_CSP = "default-src 'none'";
 
-export function badgeAnswer(c: Context<HttpEnv>, spec: BadgeSpec): Response {
+export async function badgeAnswer(c: Context<HttpEnv>, spec: BadgeSpec): Promise<Response> {
+  const { makeBadge } = await import('badge-maker');
   const svg = makeBadge({ label: spec.label, message: spec.message, color: spec.color, style: 'flat' });
   const etag = `"${createHash('sha256').update(svg).digest('base64url')}"`;
   const headers = {

@@ -1,17 +1,25 @@
 // The resources every lorebook serves, whatever stories it holds: listed first in resources/list.
-// Each text is generated once per process from code (it cannot change while the process runs).
+// Each text is generated once per process from code (it cannot change while the process runs),
+// on its first read: the story format's reference is read off the parser's own rules, which are
+// imported then (the parser is a chunk of its own in the Lambda bundle).
 import type { Resource } from '@modelcontextprotocol/server';
-import { storyFormatReference } from '../../domain/story/story-format-reference.ts';
 import { accessTable } from './access-table.ts';
 import { guide } from './guide.ts';
 
 export interface FixedResource extends Resource {
-  text(): string;
+  text(): Promise<string>;
 }
 
-const once = (make: () => string): (() => string) => {
-  let text: string | undefined;
-  return () => (text ??= make());
+const once = (make: () => string | Promise<string>): (() => Promise<string>) => {
+  let text: Promise<string> | undefined;
+  return () =>
+    (text ??= Promise.resolve()
+      .then(make)
+      .catch((error: unknown) => {
+        // Not remembered: the next read tries again.
+        text = undefined;
+        throw error;
+      }));
 };
 
 export const FIXED_RESOURCES: readonly FixedResource[] = [
@@ -29,7 +37,7 @@ export const FIXED_RESOURCES: readonly FixedResource[] = [
     title: 'The story format',
     description: 'The sections, labels, front matter keys and limits a story must meet, as the parser enforces them.',
     mimeType: 'text/markdown',
-    text: once(storyFormatReference),
+    text: once(async () => (await import('../../domain/story/story-format-reference.ts')).storyFormatReference()),
   },
   {
     uri: 'lorebook://access',

@@ -11,7 +11,7 @@ import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { SHARE_SIGN_IN_MS } from '../../../integrations/bluesky/bluesky-client.ts';
 import { readConfig } from '../../../src/config.ts';
-import { buildAnnouncer } from '../../../src/context.ts';
+import { buildAnnouncer } from '../../../src/announcer-from-config.ts';
 import { createHttpApp } from '../../../src/http/app.ts';
 import type { Announcer } from '../../../src/outbox/announcer.ts';
 import { scheduleAnnounceSweeps, sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';

@@ -4,7 +4,8 @@
 // real offload worker) is wrapped to count how often it runs.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOffload, type Offload } from '../../../src/offload/offload.ts';
-import { RENDER_STORY_BODY_TASK, renderStoryBody } from '../../../src/http/pages/render-body-task.ts';
+import { RENDER_STORY_BODY_TASK } from '../../../src/http/pages/render-body-task.ts';
+import { renderStoryBody } from '../../../src/http/pages/render-story-body.ts';
 import { createRenderedBodies, renderOffloaded } from '../../../src/http/pages/rendered-bodies.ts';
 import { HOSTILE_CASES, WORST_ACCEPTED } from '../../helpers/hostile-markdown.ts';
 

@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SKILL, skillDocumentOf } from '../../../src/domain/skill/skill-document.ts';
-import { SKILL_MARKDOWN } from '../../../src/domain/skill/skill-markdown.ts';
+import { SKILL } from '../../../src/domain/skill/skill-document.ts';
+import { skillDocumentOf, skillFrontMatterOf } from '../../../src/domain/skill/skill-front-matter.ts';
+import { SKILL_FRONT_MATTER, SKILL_MARKDOWN } from '../../../src/domain/skill/skill-markdown.ts';
 import { SKILL_FILE, skillExamples } from '../../helpers/skill-examples.ts';
 
 describe("lorebook's skill document", () => {
   it('the served skill is SKILL.md byte for byte (run npm run skill:embed after editing it)', () => {
     expect(SKILL_MARKDOWN).toBe(readFileSync(SKILL_FILE, 'utf8'));
+  });
+
+  it('the front matter served is what YAML reads in SKILL.md (run npm run skill:embed after editing it)', () => {
+    expect(SKILL_FRONT_MATTER).toEqual(skillFrontMatterOf(SKILL_MARKDOWN));
   });
 
   it('its front matter names it, says when to use it and carries a MAJOR.MINOR.PATCH version', () => {
