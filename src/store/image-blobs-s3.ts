@@ -1,7 +1,9 @@
 // Image blobs in an S3 bucket (the CDK stack's ImageBucket: LOREBOOK_IMAGE_BUCKET). Objects are
 // keyed by their content-hash name, so a second PutObject of the same name writes the same bytes;
-// the bucket is private and every read goes through lorebook (GET /i/<name>).
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+// the bucket is private and every read goes through lorebook (GET /i/<name>). The S3 SDK is
+// imported on the first image read or write, not at start: most requests never touch an image,
+// and the http function's cold start stays inside its size bound (docs/deploy.md).
+import type { S3Client } from '@aws-sdk/client-s3';
 import { storeUnavailable } from './image-blobs-trouble.ts';
 import type { ImageBlobs } from './image-blobs.ts';
 
@@ -18,33 +20,42 @@ const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const LOCAL_REGION = 'local';
 const LOCAL_CREDENTIALS = { accessKeyId: 'lorebooklocal', secretAccessKey: 'lorebooklocal' };
 
-export function imageBlobsInS3(options: S3ImageBlobsOptions, client = s3Client(options)): ImageBlobs {
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+
+export function imageBlobsInS3(options: S3ImageBlobsOptions): ImageBlobs {
   const { bucket } = options;
+  let connected: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
+  const connect = (): Promise<{ sdk: S3Sdk; client: S3Client }> => {
+    connected ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: s3Client(sdk, options) }));
+    return connected;
+  };
   return {
     describe: `the S3 bucket ${bucket}`,
     async put(file, data, contentType) {
+      const { sdk, client } = await connect();
       try {
         await client.send(
-          new PutObjectCommand({ Bucket: bucket, Key: file, Body: data, ContentType: contentType, CacheControl: CACHE_CONTROL }),
+          new sdk.PutObjectCommand({ Bucket: bucket, Key: file, Body: data, ContentType: contentType, CacheControl: CACHE_CONTROL }),
         );
       } catch (error) {
         throw storeUnavailable('write', error);
       }
     },
     async get(file) {
+      const { sdk, client } = await connect();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: file }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: file }));
         return object.Body === undefined ? undefined : await object.Body.transformToByteArray();
       } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+        if (error instanceof sdk.NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
         throw storeUnavailable('read', error);
       }
     },
   };
 }
 
-function s3Client(options: S3ImageBlobsOptions): S3Client {
-  return new S3Client({
+function s3Client(sdk: S3Sdk, options: S3ImageBlobsOptions): S3Client {
+  return new sdk.S3Client({
     maxAttempts: 3,
     requestHandler: { requestTimeout: 10_000, connectionTimeout: 2_000 },
     ...(options.endpoint === undefined
