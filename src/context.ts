@@ -2,6 +2,7 @@
 // Bluesky announcer when announcing is configured (it is injected, never imported by use cases).
 import { createBlueskyClient } from '../integrations/bluesky/index.ts';
 import type { AppContext } from './app/app-context.ts';
+import { VerifiedTokens } from './app/oauth-server/verified-tokens.ts';
 import type { Config } from './config.ts';
 import { announceSoonWith, type AnnounceSoon } from './outbox/announce-soon.ts';
 import { DEFAULT_ANNOUNCE_SETTINGS } from './outbox/announce-settings.ts';
@@ -22,6 +23,7 @@ export function buildContext(
     config: config.app,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
+    verifiedTokens: new VerifiedTokens(),
   };
   if (announcer !== undefined) {
     const announcing = announceSoonWith(ctx, announcer);

@@ -2,6 +2,7 @@
 // cases never read env or construct clients themselves.
 import type { Store } from '../store/store.ts';
 import type { Scope } from '../auth/oauth/scopes.ts';
+import type { VerifiedTokens } from './oauth-server/verified-tokens.ts';
 
 export interface AppConfig {
   /** How long an op_id is remembered (docs/design.md §4: 24 h, configurable). */
@@ -49,6 +50,17 @@ export interface AppContext {
    * never throws: the event itself guarantees the delivery, through the periodic backstop.
    */
   dispatchSoon?: () => void;
+  /**
+   * Tokens this process has read and trusts for a bounded time (oauth-server/verified-tokens.ts).
+   * Absent: every call reads its token from the store.
+   */
+  verifiedTokens?: VerifiedTokens;
+  /**
+   * Set per call by the admission (src/http/admission.ts) when the call's rate-limit count runs
+   * beside it: awaited before the write loop sends its transaction, and throws `rate_limited`
+   * when the count refused the call, so a refused call writes nothing.
+   */
+  beforeCommit?: () => Promise<void>;
 }
 
 /** The authenticated caller. `account` is the stable id every per-person key uses. */

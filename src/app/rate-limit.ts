@@ -30,19 +30,37 @@ export const accountRateSubject = (account: string): string => `account:${accoun
 /** The subject of a call without a token. */
 export const ipRateSubject = (address: string): string => `ip:${address}`;
 
-/** Counts one call, or refuses it without writing anything when the window is full. */
+/** Windows this process has seen full, so their later calls are refused without a round trip; bounded, oldest forgotten first. */
+const MAX_FULL_WINDOWS = 10_000;
+const fullWindows = new Set<string>();
+
+function rememberFull(window: string): void {
+  fullWindows.add(window);
+  if (fullWindows.size > MAX_FULL_WINDOWS) fullWindows.delete(fullWindows.values().next().value as string);
+}
+
+/**
+ * Counts one call, or refuses it without writing anything when the window is full. A window's
+ * count only grows, so once one refusal was seen here every later call in that window is refused
+ * here too, without asking the store (a flood past the limit costs no round trips).
+ */
 export async function consumeRateLimit(ctx: AppContext, subject: string, now: number = ctx.store.now()): Promise<RateDecision> {
   const limit = subject.startsWith('ip:') ? ctx.config.anonymousRateLimitPerMinute : ctx.config.rateLimitPerMinute;
   const windowStartMs = Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
   const windowEndMs = windowStartMs + RATE_WINDOW_MS;
   const resetMs = windowEndMs - now;
+  const window = `${ctx.store.tableName}|${subject}|${windowStartMs}|${limit}`;
+  if (fullWindows.has(window)) return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs };
   const counted = await countCall(ctx.store, {
     subject,
     windowStartMs,
     limit,
     expiresAt: epochSeconds(windowEndMs) + WINDOW_TTL_GRACE_SECONDS,
   });
-  if (!counted.allowed) return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs };
+  if (!counted.allowed) {
+    rememberFull(window);
+    return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs };
+  }
   return { allowed: true, limit, remaining: Math.max(0, limit - counted.count), resetMs, retryAfterMs: 0 };
 }
 

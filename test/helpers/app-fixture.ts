@@ -5,6 +5,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_APP_CONFIG, type AppConfig, type AppContext, type Caller } from '../../src/app/app-context.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStoreClient } from '../../src/store/client.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { countRoundTrips, type RoundTripCounter } from './round-trips.ts';
 import { testEndpoint, useTestTable } from './test-table.ts';
 
@@ -46,6 +47,8 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
         config: { ...DEFAULT_APP_CONFIG, ...config },
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         random: Math.random,
+        // As every server process has (src/context.ts): the suites run with tokens remembered.
+        verifiedTokens: new VerifiedTokens(),
       };
       roundTrips = countRoundTrips(appClient);
     }

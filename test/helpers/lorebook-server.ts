@@ -16,6 +16,7 @@ import type { HttpEnv } from '../../src/http/http-env.ts';
 import type { SignInDeps } from '../../src/http/sign-in/sign-in-routes.ts';
 import type { Hono } from 'hono';
 import { createStoreClient } from '../../src/store/client.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { useAppFixture, type AppFixture } from './app-fixture.ts';
 import { testEndpoint } from './test-table.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -129,7 +130,8 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
       const instance = await listen();
       const client = createStoreClient({ endpoint: testEndpoint() });
       storeClients.push(client);
-      const ctx = { ...app.ctx(), store: { ...app.ctx().store, client } };
+      // Its own process: its own store client and its own remembered tokens.
+      const ctx = { ...app.ctx(), store: { ...app.ctx().store, client }, verifiedTokens: new VerifiedTokens() };
       const hono = createHttpApp({
         ctx,
         search: createStorySearch(ctx),
