@@ -4,7 +4,15 @@
 import type { Context } from 'hono';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import { authenticate } from '../app/oauth-server/authenticate.ts';
-import { accountRateSubject, consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited, type RateDecision } from '../app/rate-limit.ts';
+import {
+  accountRateSubject,
+  consumeRateLimit,
+  ipRateSubject,
+  knownRefusal,
+  rateLimitHeaders,
+  rateLimited,
+  type RateDecision,
+} from '../app/rate-limit.ts';
 import { scopeNeeded } from '../auth/access-rule.ts';
 import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';
@@ -67,6 +75,9 @@ export async function admitAlongside(c: Context<HttpEnv>, deps: AdmissionDeps, a
     await settle(c, startCount(c, deps, undefined));
     throw error;
   }
+  const known = knownRefusal(deps.ctx, subjectOf(c, deps, caller));
+  // A window already seen full: refused (answerWith throws) before anything runs, without a round trip.
+  if (known !== undefined) answerWith(c, known);
   const count = startCount(c, deps, caller);
   // A call refused for its scope spends the account's budget, like any other call it makes; over the budget it is told so first.
   if (caller !== undefined && !anonymous) {
@@ -110,21 +121,35 @@ function requireScope(caller: Caller, needed: Scope): void {
   throw new LorebookError(
     'forbidden',
     `This token may do ${held.join(', ') || 'nothing'}; this call needs ${needed}. Authorize again asking for scope "${wanted.join(' ')}" (the WWW-Authenticate header says the same) and retry with the new token.`,
-    { details: { reason: 'insufficient_scope', needed, held: [...held], scope: wanted.join(' ') } },
+    {
+      details: {
+        reason: 'insufficient_scope',
+        needed,
+        held: [...held],
+        scope: wanted.join(' '),
+      },
+    },
   );
+}
+
+/** Per account when signed in (whichever token or client), per IP address otherwise. */
+function subjectOf(c: Context<HttpEnv>, deps: AdmissionDeps, caller: Caller | undefined): string {
+  return caller === undefined ? ipRateSubject(deps.clientAddress(c) ?? 'unknown') : accountRateSubject(caller.account);
 }
 
 /** The count of one call, sent now; observed at once so a refusal nobody awaits yet is never an unhandled rejection. */
 function startCount(c: Context<HttpEnv>, deps: AdmissionDeps, caller: Caller | undefined): Promise<RateDecision> {
-  const subject = caller === undefined ? ipRateSubject(deps.clientAddress(c) ?? 'unknown') : accountRateSubject(caller.account);
-  const count = consumeRateLimit(deps.ctx, subject);
+  const count = consumeRateLimit(deps.ctx, subjectOf(c, deps, caller));
   count.catch(() => undefined);
   return count;
 }
 
 /** Waits for the count: the RateLimit headers on the answer, `rate_limited` when it refused the call. */
 async function settle(c: Context<HttpEnv>, count: Promise<RateDecision>): Promise<void> {
-  const decision = await count;
+  answerWith(c, await count);
+}
+
+function answerWith(c: Context<HttpEnv>, decision: RateDecision): void {
   c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
   if (!decision.allowed) throw rateLimited(decision);
 }

@@ -46,7 +46,11 @@ function shapeOf(message: unknown): MessageShape {
   const method = typeof record.method === 'string' ? record.method : undefined;
   const params = record.params;
   const name = typeof params === 'object' && params !== null ? (params as Record<string, unknown>).name : undefined;
-  return { method, toolName: method === 'tools/call' && typeof name === 'string' ? name : undefined, id: record.id };
+  return {
+    method,
+    toolName: method === 'tools/call' && typeof name === 'string' ? name : undefined,
+    id: record.id,
+  };
 }
 
 const jsonRpcAnswer = (
@@ -54,7 +58,11 @@ const jsonRpcAnswer = (
   status: 200 | 400 | 404 | 405 | 406 | 415,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
-): Response => c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
+): Response =>
+  c.body(JSON.stringify(body), status, {
+    ...headers,
+    'Content-Type': 'application/json',
+  });
 
 const SERVED_METHODS = Object.keys(MCP_METHOD_ACCESS).join(', ');
 /** A name echoed back is cut short: it comes from the caller and could be the whole body. */
@@ -117,7 +125,8 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
       if (problem !== undefined) return jsonRpcAnswer(c, 200, jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, problem));
 
       const server = (): Server => createMcpServer(admitted.ctx, admitted.caller, deps.search);
-      const answer = era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
+      const answer =
+        era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
       return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
     });
   });

@@ -12,7 +12,10 @@ import { storyTitled } from '../helpers/stories.ts';
 
 const server = useLorebookServer('e2e-round-trips');
 const DELAY_MS = 150;
-const AUTHOR = { account: 'acct-round-trip-author', handle: 'round-trip-author.test' };
+const AUTHOR = {
+  account: 'acct-round-trip-author',
+  handle: 'round-trip-author.test',
+};
 
 let reporter: Client;
 let timeline: RoundTripTimeline | undefined;
@@ -28,14 +31,26 @@ afterEach(() => timeline?.detach());
 
 async function freshStory(): Promise<string> {
   stories += 1;
-  return (await publishStory(server.app.ctx(), AUTHOR, { markdown: storyTitled(`Round trip story ${stories}`) })).slug;
+  return (
+    await publishStory(server.app.ctx(), AUTHOR, {
+      markdown: storyTitled(`Round trip story ${stories}`),
+    })
+  ).slug;
 }
 
 /** Counts the server's round trips during one call only. */
-async function measured(call: () => Promise<unknown>): Promise<{ counts: Record<string, number>; sequential: number; answer: unknown }> {
+async function measured(call: () => Promise<unknown>): Promise<{
+  counts: Record<string, number>;
+  sequential: number;
+  answer: unknown;
+}> {
   timeline = recordRoundTrips(server.app.ctx().store.client, DELAY_MS);
   const answer = await call();
-  const result = { counts: timeline.counts(), sequential: timeline.sequential(), answer };
+  const result = {
+    counts: timeline.counts(),
+    sequential: timeline.sequential(),
+    answer,
+  };
   timeline.detach();
   timeline = undefined;
   console.log('round trips', JSON.stringify(result.counts), 'in sequence', result.sequential);
@@ -43,14 +58,21 @@ async function measured(call: () => Promise<unknown>): Promise<{ counts: Record<
 }
 
 const report = (slug: string) =>
-  reporter.callTool({ name: 'report_reproduction', arguments: { slug, result: 'worked', note: 'Ran the steps; it worked.' } });
+  reporter.callTool({
+    name: 'report_reproduction',
+    arguments: { slug, result: 'worked', note: 'Ran the steps; it worked.' },
+  });
 
 describe('a write tool call is one snapshot read and one transaction on the critical path', () => {
   it('report_reproduction with a token the server has seen: 3 round trips, 2 in sequence (the rate count beside the snapshot read, then the transaction)', async () => {
     const slug = await freshStory();
     const { counts, sequential, answer } = await measured(() => report(slug));
     expect(answerOf(answer)).toMatchObject({ counted: true });
-    expect(counts).toEqual({ UpdateItem: 1, TransactGetItems: 1, TransactWriteItems: 1 });
+    expect(counts).toEqual({
+      UpdateItem: 1,
+      TransactGetItems: 1,
+      TransactWriteItems: 1,
+    });
     expect(sequential).toBe(2);
   });
 
@@ -73,7 +95,13 @@ describe('a write tool call is one snapshot read and one transaction on the crit
     server.app.advance(TOKEN_TRUST_MS);
     const { counts, sequential, answer } = await measured(() => report(slug));
     expect(answerOf(answer)).toMatchObject({ counted: true });
-    expect(counts).toEqual({ GetItem: 1, BatchGetItem: 1, UpdateItem: 1, TransactGetItems: 1, TransactWriteItems: 1 });
+    expect(counts).toEqual({
+      GetItem: 1,
+      BatchGetItem: 1,
+      UpdateItem: 1,
+      TransactGetItems: 1,
+      TransactWriteItems: 1,
+    });
     // Token, then account, then the count beside the snapshot read, then the transaction.
     expect(sequential).toBe(4);
   });

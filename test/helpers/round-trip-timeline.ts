@@ -37,7 +37,11 @@ export function recordRoundTrips(client: DynamoDBDocumentClient, delayMs: number
       try {
         return await next(args);
       } finally {
-        calls.push({ operation: operationName(String(context.commandName ?? 'Unknown')), startMs, endMs: performance.now() });
+        calls.push({
+          operation: operationName(String(context.commandName ?? 'Unknown')),
+          startMs,
+          endMs: performance.now(),
+        });
       }
     },
     { step: 'initialize', name, override: true },
