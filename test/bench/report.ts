@@ -10,6 +10,7 @@ import { markdownCostSection } from './markdown-cost-report.ts';
 import { WARM_CALLS, type MemoryRun } from './memory.ts';
 import { mib, mmm, ms, ratio, spread, type Spread } from './stats.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
+import { BASELINE_COMMIT, beforeAfterTable } from './surface-before-after.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -35,6 +36,8 @@ export interface BenchResults {
   idempotency: IdempotencyRun[];
   deaths: DeathOutcome[][];
   surface: SurfaceRun[][];
+  /** The same runs for the server before issue 18 (surface-before-after.ts). */
+  surfaceBefore: SurfaceRun[][];
   fanOut: FanOutRun[];
   memory: MemoryRun[];
   markdownCost: MarkdownCostRun | undefined;
@@ -190,7 +193,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 const fmtCount = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
-function surfaceSection({ plan, surface }: BenchResults): string[] {
+function surfaceSection({ plan, surface, surfaceBefore }: BenchResults): string[] {
   const concurrencies = Object.keys(plan.surfaceCalls).map(Number);
   const rows = concurrencies.map((concurrency) => {
     const runs = surface.map((run) => run.find((r) => r.concurrency === concurrency)).filter((r): r is SurfaceRun => r !== undefined);
@@ -238,9 +241,15 @@ function surfaceSection({ plan, surface }: BenchResults): string[] {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    'The ratio is the price of the layers: the token lookup and the rate window are DynamoDB calls of',
-    'their own, the snapshot read is one more, and HTTP + JSON-RPC + zod validation on both ends run',
-    'on the same two cores as DynamoDB Local.',
+    `Before and after (issue 18): the same runs against the server at \`${BASELINE_COMMIT.slice(0, 7)}\` (token GetItem, account`,
+    'BatchGetItem and the rate window UpdateItem one after another before the snapshot read), running beside',
+    "today's in the same run (`test/bench/surface-before-after.ts`; `npm run bench:surface` runs this table alone).",
+    '',
+    ...beforeAfterTable({ before: surfaceBefore, after: surface }, concurrencies),
+    '',
+    'What is left of the ratio is the price of the layers: the snapshot read beside the rate count, then the',
+    'transaction (two round trips in sequence where the bare reference makes one), and HTTP + JSON-RPC +',
+    'zod validation on both ends, on the same two cores as DynamoDB Local.',
     '',
   ];
 }

@@ -20,7 +20,7 @@ export async function runBeforeAfter(
   ctx: AppContext,
   endpoint: string,
   accounts: readonly AgentAccount[],
-  options: { runs: number; calls: Record<number, number>; log(line: string): void },
+  options: { runs: number; calls: Record<number, number>; log(line: string): void; more?(run: number): boolean },
 ): Promise<BeforeAfter> {
   const baseline = unpackBaseline(BASELINE_COMMIT);
   const servers: Partial<Record<Variant, { server: LorebookProcess; agents: Agent[] }>> = {};
@@ -34,7 +34,7 @@ export async function runBeforeAfter(
       await runSurfaceOnce(ctx, server, servers[variant].agents, 16, 128); // warm-up, not counted
     }
     const results: BeforeAfter = { before: [], after: [] };
-    for (let run = 1; run <= options.runs; run += 1) {
+    for (let run = 1; run <= options.runs && (options.more?.(run) ?? true); run += 1) {
       // Alternate which code goes first, so neither always meets a warmer machine.
       const order: Variant[] = run % 2 === 1 ? ['before', 'after'] : ['after', 'before'];
       const byVariant: Record<Variant, SurfaceRun[]> = { before: [], after: [] };
