@@ -54,7 +54,7 @@ export interface AppContext {
    * Tokens this process has read and trusts for a bounded time (oauth-server/verified-tokens.ts).
    * Absent: every call reads its token from the store.
    */
-  verifiedTokens?: VerifiedTokens;
+  verifiedTokens?: VerifiedTokens<VerifiedToken>;
   /**
    * Set per call by the admission (src/http/admission.ts) when the call's rate-limit count runs
    * beside it: awaited before the write loop sends its transaction, and throws `rate_limited`
@@ -71,4 +71,13 @@ export interface Caller {
   client?: string;
   /** What the token may do (src/auth/oauth/scopes.ts); absent = every scope (admin and device tokens, OAuth tokens asked without a scope). */
   scopes?: readonly Scope[];
+}
+
+/** A token as authenticate read it: who calls with it, where it may be used, until when. */
+export interface VerifiedToken {
+  caller: Caller;
+  /** The resource an OAuth token is bound to (RFC 8707); absent = every resource. */
+  resource?: string;
+  /** The token's own expiry, epoch seconds. */
+  expiresAt: number;
 }

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
-import type { AppConfig } from '../../src/app/app-context.ts';
+import type { AppConfig, AppContext } from '../../src/app/app-context.ts';
 import { createStorySearch, type StorySearch } from '../../src/app/search/story-search.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS, type OAuthServerSettings } from '../../src/auth/oauth/oauth-settings.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
@@ -131,7 +131,7 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
       const client = createStoreClient({ endpoint: testEndpoint() });
       storeClients.push(client);
       // Its own process: its own store client and its own remembered tokens.
-      const ctx = { ...app.ctx(), store: { ...app.ctx().store, client }, verifiedTokens: new VerifiedTokens() };
+      const ctx: AppContext = { ...app.ctx(), store: { ...app.ctx().store, client }, verifiedTokens: new VerifiedTokens() };
       const hono = createHttpApp({
         ctx,
         search: createStorySearch(ctx),

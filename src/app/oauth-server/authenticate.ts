@@ -7,13 +7,12 @@
 // bound to one resource (RFC 8707, its `resource`): presented anywhere else it is refused like an
 // unknown one. Admin and device tokens carry no resource and are valid for /mcp and /v1 alike.
 import { handlesFor } from '../accounts.ts';
-import type { AppContext, Caller } from '../app-context.ts';
+import type { AppContext, Caller, VerifiedToken } from '../app-context.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { readItem } from '../../store/read-items.ts';
 import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
 import { heldScopes } from '../../auth/oauth/scopes.ts';
 import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
-import type { VerifiedToken } from './verified-tokens.ts';
 
 /** RFC 6750 §2.1 (the scheme is case-insensitive, RFC 9110 §11.1). */
 const BEARER = /^Bearer +(\S+) *$/i;

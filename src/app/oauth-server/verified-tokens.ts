@@ -5,7 +5,6 @@
 // elsewhere is seen once the entry is older than TOKEN_TRUST_MS. Expiry is checked on every use.
 // Unknown tokens are never remembered: a token minted a moment ago on another instance works here
 // at once.
-import type { Caller } from '../app-context.ts';
 import { epochSeconds } from '../../store/store.ts';
 
 /** How long a token read from the store is trusted without reading it again: the bound on a revocation made elsewhere. */
@@ -13,23 +12,21 @@ export const TOKEN_TRUST_MS = 30_000;
 /** Entries kept; past it the least recently used goes. A few MB at most (an entry is a Caller and two numbers). */
 export const MAX_VERIFIED_TOKENS = 10_000;
 
-export interface VerifiedToken {
-  caller: Caller;
-  /** The resource an OAuth token is bound to (RFC 8707); absent = every resource. */
-  resource?: string;
-  /** The token's own expiry, epoch seconds. */
+/** What is remembered of a token: whatever the caller is (app-context.ts's VerifiedToken), and its own expiry. */
+export interface Expiring {
+  /** The token's expiry, epoch seconds. */
   expiresAt: number;
 }
 
-interface Entry {
-  token: VerifiedToken;
+interface Entry<T> {
+  token: T;
   /** When the store was read (epoch ms, the store clock). */
   readAtMs: number;
 }
 
-export class VerifiedTokens {
+export class VerifiedTokens<T extends Expiring> {
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries = new Map<string, Entry<T>>();
   #forgotten = 0;
 
   readonly trustMs: number;
@@ -41,7 +38,7 @@ export class VerifiedTokens {
   }
 
   /** The token as last read, if that was within trustMs and it has not expired since. */
-  lookUp(tokenHash: string, nowMs: number): VerifiedToken | undefined {
+  lookUp(tokenHash: string, nowMs: number): T | undefined {
     const entry = this.#entries.get(tokenHash);
     if (entry === undefined) return undefined;
     this.#entries.delete(tokenHash);
@@ -55,7 +52,7 @@ export class VerifiedTokens {
     return this.#forgotten;
   }
 
-  remember(tokenHash: string, token: VerifiedToken, readAtMs: number, mark: number): void {
+  remember(tokenHash: string, token: T, readAtMs: number, mark: number): void {
     // A forget() since the read began may be the revocation of this very token, which the read missed.
     if (mark !== this.#forgotten) return;
     this.#entries.delete(tokenHash);
