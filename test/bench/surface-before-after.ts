@@ -61,27 +61,28 @@ export async function runBeforeAfter(
   }
 }
 
+const totalCalls = (run: SurfaceRun): number => Object.values(run.serverCalls).reduce((sum, n) => sum + n, 0);
+
 function callsPerToolCall(run: SurfaceRun): string {
-  const total = Object.values(run.serverCalls).reduce((sum, n) => sum + n, 0);
   const parts = Object.entries(run.serverCalls)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([operation, n]) => `${Number(n.toFixed(2))} ${operation}`);
-  return `**${Number(total.toFixed(2))}**: ${parts.join(' + ')}`;
+  return `**${Number(totalCalls(run).toFixed(2))}**: ${parts.join(' + ')}`;
 }
 
 /** The table: per concurrency, before and after, min / **median** / max over the runs. */
 export function beforeAfterTable(results: BeforeAfter, concurrencies: readonly number[]): string[] {
   const lines = [
-    '| concurrency | code | MCP p50 ms | bare p50 ms | p50 ratio MCP / bare | p99 ratio MCP / bare | server DynamoDB calls per tool call (last run) |',
-    '|---|---|---|---|---|---|---|',
+    '| concurrency | code | MCP p50 ms | bare p50 ms | p50 ratio MCP / bare | p99 ratio MCP / bare | server DynamoDB calls per tool call | by operation, in the median run |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const concurrency of concurrencies) {
     for (const variant of ['before', 'after'] as const) {
       const runs = results[variant]
         .map((run) => run.find((r) => r.concurrency === concurrency))
         .filter((r): r is SurfaceRun => r !== undefined);
-      const last = runs.at(-1);
-      if (last === undefined) continue;
+      const median = [...runs].sort((a, b) => totalCalls(a) - totalCalls(b))[Math.floor(runs.length / 2)];
+      if (median === undefined) continue;
       const s = (pick: (r: SurfaceRun) => number) => spread(runs.map(pick));
       lines.push(
         `| ${concurrency} | ${variant === 'before' ? `before (\`${BASELINE_COMMIT.slice(0, 7)}\`)` : 'after'} | ${mmm(
@@ -96,7 +97,7 @@ export function beforeAfterTable(results: BeforeAfter, concurrencies: readonly n
         )} | ${mmm(
           s((r) => r.mcp.p99 / r.bare.p99),
           ratio,
-        )} | ${callsPerToolCall(last)} |`,
+        )} | ${mmm(s(totalCalls), (n) => String(Number(n.toFixed(2))))} | ${callsPerToolCall(median)} |`,
       );
     }
   }
