@@ -11,7 +11,8 @@ import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
 const server = useLorebookServer('e2e-round-trips');
-const DELAY_MS = 150;
+// Long enough that the count is still on its way when the snapshot read is sent, even on a loaded machine.
+const DELAY_MS = 300;
 const AUTHOR = {
   account: 'acct-round-trip-author',
   handle: 'round-trip-author.test',
