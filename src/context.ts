@@ -2,6 +2,7 @@
 // announcer is built apart (announcer-from-config.ts), so a process that never announces (the
 // http function) does not load the Bluesky client.
 import type { AppContext } from './app/app-context.ts';
+import { VerifiedTokens } from './app/oauth-server/verified-tokens.ts';
 import type { Config } from './config.ts';
 import { announceSoonWith, type AnnounceSoon } from './outbox/announce-soon.ts';
 import type { Announcer } from './outbox/announcer.ts';
@@ -25,6 +26,7 @@ export function buildContext(
     images: imageBlobsFor(config),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
+    verifiedTokens: new VerifiedTokens(),
   };
   if (announcer !== undefined) {
     const announcing = announceSoonWith(ctx, announcer);

@@ -3,6 +3,7 @@
 import type { Store } from '../store/store.ts';
 import type { Scope } from '../auth/oauth/scopes.ts';
 import type { ImageBlobs } from '../store/image-blobs.ts';
+import type { VerifiedTokens } from './oauth-server/verified-tokens.ts';
 
 export interface AppConfig {
   /** How long an op_id is remembered (docs/design.md §4: 24 h, configurable). */
@@ -52,6 +53,17 @@ export interface AppContext {
    * never throws: the event itself guarantees the delivery, through the periodic backstop.
    */
   dispatchSoon?: () => void;
+  /**
+   * Tokens this process has read and trusts for a bounded time (oauth-server/verified-tokens.ts).
+   * Absent: every call reads its token from the store.
+   */
+  verifiedTokens?: VerifiedTokens<VerifiedToken>;
+  /**
+   * Set per call by the admission (src/http/admission.ts) when the call's rate-limit count runs
+   * beside it: awaited before the write loop sends its transaction, and throws `rate_limited`
+   * when the count refused the call, so a refused call writes nothing.
+   */
+  beforeCommit?: () => Promise<void>;
 }
 
 /** The authenticated caller. `account` is the stable id every per-person key uses. */
@@ -62,4 +74,13 @@ export interface Caller {
   client?: string;
   /** What the token may do (src/auth/oauth/scopes.ts); absent = every scope (admin and device tokens, OAuth tokens asked without a scope). */
   scopes?: readonly Scope[];
+}
+
+/** A token as authenticate read it: who calls with it, where it may be used, until when. */
+export interface VerifiedToken {
+  caller: Caller;
+  /** The resource an OAuth token is bound to (RFC 8707); absent = every resource. */
+  resource?: string;
+  /** The token's own expiry, epoch seconds. */
+  expiresAt: number;
 }

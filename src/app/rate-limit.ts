@@ -30,20 +30,81 @@ export const accountRateSubject = (account: string): string => `account:${accoun
 /** The subject of a call without a token. */
 export const ipRateSubject = (address: string): string => `ip:${address}`;
 
-/** Counts one call, or refuses it without writing anything when the window is full. */
-export async function consumeRateLimit(ctx: AppContext, subject: string, now: number = ctx.store.now()): Promise<RateDecision> {
+/** Windows this process has seen full, so their later calls are refused without a round trip; bounded, oldest forgotten first. */
+const MAX_FULL_WINDOWS = 10_000;
+const fullWindows = new Set<string>();
+
+function rememberFull(window: string): void {
+  fullWindows.add(window);
+  if (fullWindows.size > MAX_FULL_WINDOWS) fullWindows.delete(fullWindows.values().next().value as string);
+}
+
+interface Window {
+  subject: string;
+  limit: number;
+  windowStartMs: number;
+  windowEndMs: number;
+  resetMs: number;
+  /** The window as fullWindows knows it (the table too: test suites share a process). */
+  id: string;
+}
+
+function windowOf(ctx: AppContext, subject: string, now: number): Window {
   const limit = subject.startsWith('ip:') ? ctx.config.anonymousRateLimitPerMinute : ctx.config.rateLimitPerMinute;
   const windowStartMs = Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
   const windowEndMs = windowStartMs + RATE_WINDOW_MS;
-  const resetMs = windowEndMs - now;
+  return {
+    subject,
+    limit,
+    windowStartMs,
+    windowEndMs,
+    resetMs: windowEndMs - now,
+    id: `${ctx.store.tableName}|${subject}|${windowStartMs}|${limit}`,
+  };
+}
+
+const refusal = (window: Window): RateDecision => ({
+  allowed: false,
+  limit: window.limit,
+  remaining: 0,
+  resetMs: window.resetMs,
+  retryAfterMs: window.resetMs,
+});
+
+/**
+ * The refusal of a call whose window this process has already seen full, known without a round
+ * trip: a window's count only grows, so the store would refuse it too. Undefined otherwise.
+ */
+export function knownRefusal(ctx: AppContext, subject: string, now: number = ctx.store.now()): RateDecision | undefined {
+  const window = windowOf(ctx, subject, now);
+  return fullWindows.has(window.id) ? refusal(window) : undefined;
+}
+
+/**
+ * Counts one call, or refuses it without writing anything when the window is full. Once one
+ * refusal was seen here, every later call in that window is refused here without asking the
+ * store (a flood past the limit costs no round trips).
+ */
+export async function consumeRateLimit(ctx: AppContext, subject: string, now: number = ctx.store.now()): Promise<RateDecision> {
+  const window = windowOf(ctx, subject, now);
+  if (fullWindows.has(window.id)) return refusal(window);
   const counted = await countCall(ctx.store, {
     subject,
-    windowStartMs,
-    limit,
-    expiresAt: epochSeconds(windowEndMs) + WINDOW_TTL_GRACE_SECONDS,
+    windowStartMs: window.windowStartMs,
+    limit: window.limit,
+    expiresAt: epochSeconds(window.windowEndMs) + WINDOW_TTL_GRACE_SECONDS,
   });
-  if (!counted.allowed) return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs };
-  return { allowed: true, limit, remaining: Math.max(0, limit - counted.count), resetMs, retryAfterMs: 0 };
+  if (!counted.allowed) {
+    rememberFull(window.id);
+    return refusal(window);
+  }
+  return {
+    allowed: true,
+    limit: window.limit,
+    remaining: Math.max(0, window.limit - counted.count),
+    resetMs: window.resetMs,
+    retryAfterMs: 0,
+  };
 }
 
 /** The refusal for a decision that is not allowed: 429 `rate_limited` with retry_after_ms. */
@@ -51,7 +112,10 @@ export function rateLimited(decision: RateDecision): LorebookError {
   return new LorebookError(
     'rate_limited',
     `Too many calls: the limit is ${decision.limit} per minute. Nothing was done. Wait retry_after_ms (${decision.retryAfterMs} ms), then send the same call again.`,
-    { retryAfterMs: decision.retryAfterMs, details: { limit: decision.limit, window_seconds: RATE_WINDOW_MS / 1000 } },
+    {
+      retryAfterMs: decision.retryAfterMs,
+      details: { limit: decision.limit, window_seconds: RATE_WINDOW_MS / 1000 },
+    },
   );
 }
 

@@ -56,6 +56,8 @@ export async function writeLoop<R>(ctx: AppContext, request: LoopRequest<R>): Pr
     firstRead ??= read;
     const plan = await request.plan(read, { attempt, firstRead, now });
     if (plan.actions.length === 0) return plan.outcome;
+    // The rate-limit count ran beside the read and the plan; a refused call stops here, before writing.
+    await ctx.beforeCommit?.();
     try {
       await writeAtomically(ctx.store, plan.actions);
       return plan.outcome;

@@ -4,7 +4,15 @@
 import type { Context } from 'hono';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import { authenticate } from '../app/oauth-server/authenticate.ts';
-import { accountRateSubject, consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../app/rate-limit.ts';
+import {
+  accountRateSubject,
+  consumeRateLimit,
+  ipRateSubject,
+  knownRefusal,
+  rateLimitHeaders,
+  rateLimited,
+  type RateDecision,
+} from '../app/rate-limit.ts';
 import { scopeNeeded } from '../auth/access-rule.ts';
 import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';
@@ -26,27 +34,78 @@ export function resourceOf(baseUrl: string | undefined, path: string): string | 
   return `${baseUrl.replace(/\/+$/, '')}/${segment}`;
 }
 
+/** A call let in while its rate-limit count is still on its way (admitAlongside). */
+export interface Admitted {
+  caller: Caller | undefined;
+  /** The context to run the call on: its write loop waits for the count before committing, and writes nothing when refused. */
+  ctx: AppContext;
+  /**
+   * Runs the call and answers it once the count is in: the RateLimit headers, and `rate_limited`
+   * instead of the call's own answer or error when the count refused it (a read answers nothing;
+   * a write has committed nothing, see ctx).
+   */
+  answer<T>(run: () => Promise<T>): Promise<T>;
+}
+
 /**
  * Authenticates (a token that is sent must be live, even on an anonymous call), refuses a call
  * that needs a token without one or with a token lacking the call's scope, then counts the call: per account when signed in (whichever
  * token or client), per IP address otherwise. A call refused for its token is counted against
  * its IP too, so guessing tokens runs into the anonymous budget. The RateLimit headers go on
- * every answer.
+ * every answer. Returns once the call is counted; /mcp and /v1 use admitAlongside instead.
  */
 export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean, mcpTool?: string): Promise<Caller | undefined> {
+  const admitted = await admitAlongside(c, deps, anonymous, mcpTool);
+  await admitted.answer(async () => undefined);
+  return admitted.caller;
+}
+
+/**
+ * The same rules as admit, with the count off the critical path (docs/design.md §6): it is sent
+ * the moment the caller is known and runs beside the call's own snapshot read. Nothing waits for
+ * it but the commit and the answer, so the limit stays exact across instances (the window item's
+ * condition decides, as before) while a call costs one sequential round trip less.
+ */
+export async function admitAlongside(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean, mcpTool?: string): Promise<Admitted> {
   let caller: Caller | undefined;
   try {
     caller = await authenticate(deps.ctx, c.req.header('authorization'), resourceOf(deps.baseUrl, c.req.path));
     if (caller === undefined && !anonymous) throw missingToken();
   } catch (error) {
-    await countCall(c, deps, undefined);
+    await settle(c, startCount(c, deps, undefined));
     throw error;
   }
-  await countCall(c, deps, caller);
-  // After counting: a call refused for its scope spends the account's budget, like any other call it makes.
-  if (caller !== undefined && !anonymous) requireScope(caller, neededScope(c, mcpTool));
+  const known = knownRefusal(deps.ctx, subjectOf(c, deps, caller));
+  // A window already seen full: refused (answerWith throws) before anything runs, without a round trip.
+  if (known !== undefined) answerWith(c, known);
+  const count = startCount(c, deps, caller);
+  // A call refused for its scope spends the account's budget, like any other call it makes; over the budget it is told so first.
+  if (caller !== undefined && !anonymous) {
+    try {
+      requireScope(caller, neededScope(c, mcpTool));
+    } catch (error) {
+      await settle(c, count);
+      throw error;
+    }
+  }
   c.set('caller', caller);
-  return caller;
+  const allowed = async (): Promise<void> => {
+    const decision = await count;
+    if (!decision.allowed) throw rateLimited(decision);
+  };
+  return {
+    caller,
+    ctx: { ...deps.ctx, beforeCommit: allowed },
+    async answer(run) {
+      const outcome = await run().then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      await settle(c, count);
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value;
+    },
+  };
 }
 
 /** On /mcp the tool the route read from the message decides; on /v1 the HTTP method does. */
@@ -62,13 +121,35 @@ function requireScope(caller: Caller, needed: Scope): void {
   throw new LorebookError(
     'forbidden',
     `This token may do ${held.join(', ') || 'nothing'}; this call needs ${needed}. Authorize again asking for scope "${wanted.join(' ')}" (the WWW-Authenticate header says the same) and retry with the new token.`,
-    { details: { reason: 'insufficient_scope', needed, held: [...held], scope: wanted.join(' ') } },
+    {
+      details: {
+        reason: 'insufficient_scope',
+        needed,
+        held: [...held],
+        scope: wanted.join(' '),
+      },
+    },
   );
 }
 
-async function countCall(c: Context<HttpEnv>, deps: AdmissionDeps, caller: Caller | undefined): Promise<void> {
-  const subject = caller === undefined ? ipRateSubject(deps.clientAddress(c) ?? 'unknown') : accountRateSubject(caller.account);
-  const decision = await consumeRateLimit(deps.ctx, subject);
+/** Per account when signed in (whichever token or client), per IP address otherwise. */
+function subjectOf(c: Context<HttpEnv>, deps: AdmissionDeps, caller: Caller | undefined): string {
+  return caller === undefined ? ipRateSubject(deps.clientAddress(c) ?? 'unknown') : accountRateSubject(caller.account);
+}
+
+/** The count of one call, sent now; observed at once so a refusal nobody awaits yet is never an unhandled rejection. */
+function startCount(c: Context<HttpEnv>, deps: AdmissionDeps, caller: Caller | undefined): Promise<RateDecision> {
+  const count = consumeRateLimit(deps.ctx, subjectOf(c, deps, caller));
+  count.catch(() => undefined);
+  return count;
+}
+
+/** Waits for the count: the RateLimit headers on the answer, `rate_limited` when it refused the call. */
+async function settle(c: Context<HttpEnv>, count: Promise<RateDecision>): Promise<void> {
+  answerWith(c, await count);
+}
+
+function answerWith(c: Context<HttpEnv>, decision: RateDecision): void {
   c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
   if (!decision.allowed) throw rateLimited(decision);
 }

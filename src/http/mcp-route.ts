@@ -10,7 +10,7 @@ import type { Context, Hono } from 'hono';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
 import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
-import { admit, type AdmissionDeps } from './admission.ts';
+import { admitAlongside, type AdmissionDeps } from './admission.ts';
 import { readMcpBody } from './mcp-body.ts';
 import { eraOf, eraRefusal } from './mcp-era-gate.ts';
 import { paramsProblem } from './mcp-params.ts';
@@ -46,7 +46,11 @@ function shapeOf(message: unknown): MessageShape {
   const method = typeof record.method === 'string' ? record.method : undefined;
   const params = record.params;
   const name = typeof params === 'object' && params !== null ? (params as Record<string, unknown>).name : undefined;
-  return { method, toolName: method === 'tools/call' && typeof name === 'string' ? name : undefined, id: record.id };
+  return {
+    method,
+    toolName: method === 'tools/call' && typeof name === 'string' ? name : undefined,
+    id: record.id,
+  };
 }
 
 const jsonRpcAnswer = (
@@ -54,7 +58,11 @@ const jsonRpcAnswer = (
   status: 200 | 400 | 404 | 405 | 406 | 415,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
-): Response => c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': 'application/json' });
+): Response =>
+  c.body(JSON.stringify(body), status, {
+    ...headers,
+    'Content-Type': 'application/json',
+  });
 
 const SERVED_METHODS = Object.keys(MCP_METHOD_ACCESS).join(', ');
 /** A name echoed back is cut short: it comes from the caller and could be the whole body. */
@@ -100,24 +108,27 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
     // A message without a method is a response or not JSON-RPC at all: the transport runs
     // nothing for it (or refuses it), so it needs no token; nor does one refused for its era.
     const access = shape.method === undefined || refusal !== undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
-    const caller = await admit(c, deps, access !== 'token', shape.toolName);
-    if (refusal !== undefined) return jsonRpcAnswer(c, refusal.status, refusal.body);
-    // Unknown methods and tools are answered here, before any server exists: what the access
-    // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.
-    if (shape.id !== undefined && (access === 'unknown_method' || access === 'unknown_tool')) {
-      // 2026-07-28 over HTTP: an unknown method is also a 404 (the spec's MUST); an unknown tool
-      // stays an in-band 200, and the 2025 era answers both in-band as it always has.
-      const status = access === 'unknown_method' && era.kind === 'modern' ? 404 : 200;
-      return jsonRpcAnswer(c, status, unknownCallError(shape, access));
-    }
+    const admitted = await admitAlongside(c, deps, access !== 'token', shape.toolName);
+    return admitted.answer(async () => {
+      if (refusal !== undefined) return jsonRpcAnswer(c, refusal.status, refusal.body);
+      // Unknown methods and tools are answered here, before any server exists: what the access
+      // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.
+      if (shape.id !== undefined && (access === 'unknown_method' || access === 'unknown_tool')) {
+        // 2026-07-28 over HTTP: an unknown method is also a 404 (the spec's MUST); an unknown tool
+        // stays an in-band 200, and the 2025 era answers both in-band as it always has.
+        const status = access === 'unknown_method' && era.kind === 'modern' ? 404 : 200;
+        return jsonRpcAnswer(c, status, unknownCallError(shape, access));
+      }
 
-    const problem =
-      era.kind === 'legacy' && shape.id !== undefined && shape.method !== undefined ? paramsProblem(shape.method, message) : undefined;
-    if (problem !== undefined) return jsonRpcAnswer(c, 200, jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, problem));
+      const problem =
+        era.kind === 'legacy' && shape.id !== undefined && shape.method !== undefined ? paramsProblem(shape.method, message) : undefined;
+      if (problem !== undefined) return jsonRpcAnswer(c, 200, jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, problem));
 
-    const server = (): Server => createMcpServer(deps.ctx, caller, deps.search);
-    const answer = era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
-    return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
+      const server = (): Server => createMcpServer(admitted.ctx, admitted.caller, deps.search);
+      const answer =
+        era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
+      return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));
+    });
   });
 
   // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).

@@ -13,8 +13,9 @@ export interface LorebookProcess {
   stop(): Promise<void>;
 }
 
-export async function startLorebookProcess(endpoint: string, tableName: string): Promise<LorebookProcess> {
-  const child: ChildProcess = fork(SERVER, [], {
+/** `server` is server-process.ts of this tree by default, or of another one (baseline-tree.ts: the code before a change). */
+export async function startLorebookProcess(endpoint: string, tableName: string, server: string = SERVER): Promise<LorebookProcess> {
+  const child: ChildProcess = fork(server, [], {
     execArgv: ['--expose-gc'],
     env: { ...process.env, BENCH_DDB_ENDPOINT: endpoint, BENCH_TABLE: tableName },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

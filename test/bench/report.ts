@@ -11,6 +11,7 @@ import { WARM_CALLS, type MemoryRun } from './memory.ts';
 import { mib, mmm, ms, ratio, spread, type Spread } from './stats.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
 import { sitemapSection, type SitemapBenchRun } from './sitemap.ts';
+import { BASELINE_COMMIT, beforeAfterTable } from './surface-before-after.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -36,6 +37,8 @@ export interface BenchResults {
   idempotency: IdempotencyRun[];
   deaths: DeathOutcome[][];
   surface: SurfaceRun[][];
+  /** The same runs for the server before issue 18 (surface-before-after.ts). */
+  surfaceBefore: SurfaceRun[][];
   fanOut: FanOutRun[];
   memory: MemoryRun[];
   markdownCost: MarkdownCostRun | undefined;
@@ -197,7 +200,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 const fmtCount = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
-function surfaceSection({ plan, surface }: BenchResults): string[] {
+function surfaceSection({ plan, surface, surfaceBefore }: BenchResults): string[] {
   const concurrencies = Object.keys(plan.surfaceCalls).map(Number);
   const rows = concurrencies.map((concurrency) => {
     const runs = surface.map((run) => run.find((r) => r.concurrency === concurrency)).filter((r): r is SurfaceRun => r !== undefined);
@@ -234,8 +237,9 @@ function surfaceSection({ plan, surface }: BenchResults): string[] {
     '',
     'MCP: the real SDK `Client` over Streamable HTTP (one per agent, each with its own account and',
     'bearer token) → the lorebook server in its own process (`test/bench/server-process.ts`: the hono',
-    'app as `npm start` serves it) → Host/Origin guard → token → per-account rate window → snapshot read',
-    '→ plan → one transaction → the JSON-RPC answer, validated by the client against the output schema.',
+    'app as `npm start` serves it) → Host/Origin guard → token (remembered 30 s per process) → the',
+    'per-account rate window beside the snapshot read → plan → one transaction → the JSON-RPC answer,',
+    'validated by the client against the output schema.',
     'Every call is a first report (a distinct story and account), so each one writes. Bare: the same',
     "three items (REPRO#account, the counted META update, the author's notification) built with",
     "lorebook's own store builders, sent as one `TransactWriteItems` with the SDK from the bench process",
@@ -245,9 +249,15 @@ function surfaceSection({ plan, surface }: BenchResults): string[] {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    'The ratio is the price of the layers: the token lookup and the rate window are DynamoDB calls of',
-    'their own, the snapshot read is one more, and HTTP + JSON-RPC + zod validation on both ends run',
-    'on the same two cores as DynamoDB Local.',
+    `Before and after (issue 18): the same runs against the server at \`${BASELINE_COMMIT.slice(0, 7)}\` (token GetItem, account`,
+    'BatchGetItem and the rate window UpdateItem one after another before the snapshot read), running beside',
+    "today's in the same run (`test/bench/surface-before-after.ts`; `npm run bench:surface` runs this table alone).",
+    '',
+    ...beforeAfterTable({ before: surfaceBefore, after: surface }, concurrencies),
+    '',
+    'What is left of the ratio is the price of the layers: the snapshot read beside the rate count, then the',
+    'transaction (two round trips in sequence where the bare reference makes one), and HTTP + JSON-RPC +',
+    'zod validation on both ends, on the same two cores as DynamoDB Local.',
     '',
   ];
 }

@@ -17,8 +17,9 @@ import { DEATH_SCENARIOS, runDeath, type DeathOutcome } from './process-death.ts
 import { createIdempotencyTable, powertoolsCreateAndCount, silenceLambdaContextWarning } from './powertools-write.ts';
 import { renderReport, type BenchPlan } from './report.ts';
 import { ms, ratio } from './stats.ts';
-import { runSurfaceOnce, type SurfaceRun } from './surface-overhead.ts';
 import { runSitemapBench, SITEMAP_PLAN, SITEMAP_QUICK_PLAN } from './sitemap.ts';
+import { runBeforeAfter } from './surface-before-after.ts';
+import type { SurfaceRun } from './surface-overhead.ts';
 
 const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
 const BUDGET_MS = 15 * 60_000;
@@ -151,26 +152,26 @@ try {
   powertools.destroy();
 
   // (b), (c), (d) over the real server process
-  log('(b) surface overhead: MCP report_reproduction end to end vs a bare TransactWriteItems');
+  log('(b) surface overhead: MCP report_reproduction end to end vs a bare TransactWriteItems, the server before and after (issue 18)');
   const accounts = await createAgentAccounts(ctx, 'bench-agent', plan.fanOutAgents);
+  const surfaceBudget = budgeted('surface');
+  let surfaceRunsDone = 0;
+  const surfaces = await runBeforeAfter(ctx, ddb.endpoint, accounts, {
+    // Each run measures both servers; the deadline decides how many fit.
+    runs: plan.surfaceRuns,
+    more: (run) => {
+      surfaceRunsDone = run;
+      return surfaceBudget.more(run);
+    },
+    calls: plan.surfaceCalls,
+    log,
+  });
+  log(`  ${surfaceRunsDone} surface runs`);
+  const surface: SurfaceRun[][] = surfaces.after;
   const server = await startLorebookProcess(ddb.endpoint, ctx.store.tableName);
-  const surface: SurfaceRun[][] = [];
   const fanOut: FanOutRun[] = [];
   try {
     const agents = await connectAgents(server.baseUrl, accounts);
-    await runSurfaceOnce(ctx, server, agents, 16, 128); // warm-up, not counted
-    const surfaceBudget = budgeted('surface');
-    for (let run = 1; run <= plan.surfaceRuns && surfaceBudget.more(run); run += 1) {
-      const results: SurfaceRun[] = [];
-      for (const [concurrency, calls] of Object.entries(plan.surfaceCalls)) {
-        const result = await runSurfaceOnce(ctx, server, agents, Number(concurrency), calls);
-        results.push(result);
-        log(
-          `  run ${run}/${plan.surfaceRuns}, concurrency ${concurrency}: MCP p50 ${ms(result.mcp.p50)} ms vs bare ${ms(result.bare.p50)} ms (${ratio(result.mcp.p50 / result.bare.p50)}); ${result.mcp.perSecond.toFixed(0)} vs ${result.bare.perSecond.toFixed(0)} calls/s`,
-        );
-      }
-      surface.push(results);
-    }
     log(`(c) fan-out: ${plan.fanOutAgents} agents report on one story at once, then all retry`);
     const fanOutBudget = budgeted('fanOut');
     for (let run = 1; run <= plan.fanOutRuns && fanOutBudget.more(run); run += 1) {
@@ -226,6 +227,7 @@ try {
     idempotency,
     deaths,
     surface,
+    surfaceBefore: surfaces.before,
     fanOut,
     memory,
     markdownCost,

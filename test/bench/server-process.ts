@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { createStoreClient } from '../../src/store/client.ts';
@@ -37,6 +38,8 @@ const ctx: AppContext = {
   config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 1_000_000_000, anonymousRateLimitPerMinute: 1_000_000_000 },
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   random: Math.random,
+  // As every server process has (src/context.ts).
+  verifiedTokens: new VerifiedTokens(),
 };
 
 let handler: ((request: Request) => Response | Promise<Response>) | undefined;

@@ -9,6 +9,7 @@ import { DEFAULT_APP_CONFIG, type AppConfig, type AppContext, type Caller } from
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createStoreClient } from '../../src/store/client.ts';
 import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { countRoundTrips, type RoundTripCounter } from './round-trips.ts';
 import { testEndpoint, useTestTable } from './test-table.ts';
 
@@ -59,6 +60,8 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
         images: imageBlobsInDirectory(imageDir()),
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         random: Math.random,
+        // As every server process has (src/context.ts): the suites run with tokens remembered.
+        verifiedTokens: new VerifiedTokens(),
       };
       roundTrips = countRoundTrips(appClient);
     }

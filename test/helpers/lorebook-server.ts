@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
-import type { AppConfig } from '../../src/app/app-context.ts';
+import type { AppConfig, AppContext } from '../../src/app/app-context.ts';
 import { createStorySearch, type StorySearch } from '../../src/app/search/story-search.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS, type OAuthServerSettings } from '../../src/auth/oauth/oauth-settings.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
@@ -16,6 +16,7 @@ import type { HttpEnv } from '../../src/http/http-env.ts';
 import type { SignInDeps } from '../../src/http/sign-in/sign-in-routes.ts';
 import type { Hono } from 'hono';
 import { createStoreClient } from '../../src/store/client.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { useAppFixture, type AppFixture } from './app-fixture.ts';
 import { testEndpoint } from './test-table.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -132,7 +133,8 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
       const instance = await listen();
       const client = createStoreClient({ endpoint: testEndpoint() });
       storeClients.push(client);
-      const ctx = { ...app.ctx(), store: { ...app.ctx().store, client } };
+      // Its own process: its own store client and its own remembered tokens.
+      const ctx: AppContext = { ...app.ctx(), store: { ...app.ctx().store, client }, verifiedTokens: new VerifiedTokens() };
       const hono = createHttpApp({
         ctx,
         search: createStorySearch(ctx),

@@ -5,6 +5,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll } from 'vitest';
 import type { AppContext } from '../../src/app/app-context.ts';
 import { createStoreClient } from '../../src/store/client.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import type { AppFixture } from './app-fixture.ts';
 import { testEndpoint } from './test-table.ts';
 
@@ -17,6 +18,7 @@ export function useOutside(app: AppFixture): (fixture?: AppFixture) => AppContex
   afterAll(() => client?.destroy());
   return (fixture = app) => {
     client ??= createStoreClient({ endpoint: testEndpoint() });
-    return { ...fixture.ctx(), store: { ...fixture.ctx().store, client } };
+    // Another process remembers its own tokens, never the app's.
+    return { ...fixture.ctx(), store: { ...fixture.ctx().store, client }, verifiedTokens: new VerifiedTokens() };
   };
 }

@@ -1,12 +1,13 @@
 // Who is calling: `Authorization: Bearer <token>` -> the token's account -> the Caller. A token
-// is looked up by its sha256 with a consistent read, so a revocation holds from the next call;
-// expiry is decided here against the clock (DynamoDB deletes TTL'd items days late). The handle
-// is resolved from the account on every call, never copied onto the token. A token minted by
-// lorebook's OAuth server is bound to one resource (RFC 8707, its `resource`): presented anywhere
-// else it is refused like an unknown one. Admin and device tokens carry no resource and are
-// valid for /mcp and /v1 alike.
+// is looked up by its sha256 with a consistent read; expiry is decided here against the clock
+// (DynamoDB deletes TTL'd items days late). The handle is resolved from the account, never copied
+// onto the token. With `ctx.verifiedTokens` a token read within the last 30 s is trusted without
+// reading it (or its account) again: a revocation by this process holds from the next call, one
+// made elsewhere within 30 s (verified-tokens.ts). A token minted by lorebook's OAuth server is
+// bound to one resource (RFC 8707, its `resource`): presented anywhere else it is refused like an
+// unknown one. Admin and device tokens carry no resource and are valid for /mcp and /v1 alike.
 import { handlesFor } from '../accounts.ts';
-import type { AppContext, Caller } from '../app-context.ts';
+import type { AppContext, Caller, VerifiedToken } from '../app-context.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { readItem } from '../../store/read-items.ts';
 import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
@@ -27,26 +28,41 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
   if (token === undefined || !isWellFormedToken(token)) {
     throw unauthenticated('The Authorization header is not `Bearer <token>` with a lorebook token (lbk_…).', 'malformed');
   }
+  const tokenHash = tokenId(token);
+  const verified = ctx.verifiedTokens?.lookUp(tokenHash, ctx.store.now()) ?? (await readToken(ctx, tokenHash));
+  if (verified.resource !== undefined && verified.resource !== resource) {
+    throw new LorebookError(
+      'unauthenticated',
+      `This token was issued for ${verified.resource}, not for ${resource ?? 'this endpoint'}. Get a token for this resource (send resource=${resource ?? '<this URL>'} in the OAuth authorization and token requests). Do not retry with the same token.`,
+      { details: { reason: 'wrong_resource' } },
+    );
+  }
+  return verified.caller;
+}
+
+/** The token and its account's current handle from the store, remembered when the process keeps verified tokens. */
+async function readToken(ctx: AppContext, tokenHash: string): Promise<VerifiedToken> {
+  const mark = ctx.verifiedTokens?.mark();
+  const readAtMs = ctx.store.now();
   // The read filters expired items against the store clock.
-  const item = await readItem(ctx.store, tokenKey(tokenId(token)));
+  const item = await readItem(ctx.store, tokenKey(tokenHash));
   if (item === undefined) {
     throw unauthenticated('This token is unknown, revoked or expired.', 'invalid');
   }
   const stored = toStoredToken(item);
-  if (stored.resource !== undefined && stored.resource !== resource) {
-    throw new LorebookError(
-      'unauthenticated',
-      `This token was issued for ${stored.resource}, not for ${resource ?? 'this endpoint'}. Get a token for this resource (send resource=${resource ?? '<this URL>'} in the OAuth authorization and token requests). Do not retry with the same token.`,
-      { details: { reason: 'wrong_resource' } },
-    );
-  }
   const handle = (await handlesFor(ctx, [stored.account])).get(stored.account) ?? stored.account;
-  return {
-    account: stored.account,
-    handle,
-    ...(stored.client === undefined ? {} : { client: stored.client }),
-    ...(stored.scope === undefined ? {} : { scopes: heldScopes(stored.scope) }),
+  const verified: VerifiedToken = {
+    caller: {
+      account: stored.account,
+      handle,
+      ...(stored.client === undefined ? {} : { client: stored.client }),
+      ...(stored.scope === undefined ? {} : { scopes: heldScopes(stored.scope) }),
+    },
+    ...(stored.resource === undefined ? {} : { resource: stored.resource }),
+    expiresAt: stored.expires_at,
   };
+  if (mark !== undefined) ctx.verifiedTokens?.remember(tokenHash, verified, readAtMs, mark);
+  return verified;
 }
 
 function unauthenticated(what: string, reason: 'malformed' | 'invalid'): LorebookError {

@@ -43,8 +43,12 @@ export async function revokeGrantFamily(ctx: AppContext, grantId: string): Promi
     }
     deletes.push({ Delete: { Key: grantMemberKey(grantId, member) } });
   }
-  for (let start = 0; start < deletes.length; start += MAX_TRANSACTION_ACTIONS) {
-    await writeAtomically(ctx.store, deletes.slice(start, start + MAX_TRANSACTION_ACTIONS));
+  try {
+    for (let start = 0; start < deletes.length; start += MAX_TRANSACTION_ACTIONS) {
+      await writeAtomically(ctx.store, deletes.slice(start, start + MAX_TRANSACTION_ACTIONS));
+    }
+  } finally {
+    ctx.verifiedTokens?.forget(members.filter((member) => member.kind === 'TOKEN').map((member) => member.hash));
   }
   if (grant !== undefined) await writeAtomically(ctx.store, deleteGrantItems(grant));
   return revokedNow;

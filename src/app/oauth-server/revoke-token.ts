@@ -52,6 +52,8 @@ export async function deleteAccessToken(ctx: AppContext, stored: StoredToken): P
     // A concurrent revocation deleted it first: revoked either way.
     if (!(error instanceof WriteCancelled)) throw error;
     return false;
+  } finally {
+    ctx.verifiedTokens?.forget([stored.token_hash]);
   }
 }
 

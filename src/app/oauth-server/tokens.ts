@@ -163,6 +163,8 @@ export async function revokeToken(ctx: AppContext, rawInput: RevokeTokenInput): 
     } catch (error) {
       // A concurrent revoke deleted it first: the re-read finds nothing and says so.
       if (!(error instanceof WriteCancelled)) throw error;
+    } finally {
+      ctx.verifiedTokens?.forget([id]);
     }
   }
   throw new LorebookError('conflict', 'The token kept changing while it was being revoked. Run the command again.', {

@@ -7,7 +7,7 @@ import type { Caller } from '../../app/app-context.ts';
 import type { StorySearch } from '../../app/search/story-search.ts';
 import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
-import { admit, type AdmissionDeps } from '../admission.ts';
+import { admitAlongside, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 
 export interface V1Deps extends AdmissionDeps {
@@ -81,8 +81,8 @@ export function mountRoutes(app: Hono<HttpEnv>, routes: readonly V1Route[], deps
   for (const route of routes) {
     const anonymous = httpRouteIsAnonymous(route.method, route.path);
     app.on(route.method, route.path, async (c) => {
-      const caller = await admit(c, deps, anonymous);
-      return route.handle(c, caller, deps);
+      const admitted = await admitAlongside(c, deps, anonymous);
+      return admitted.answer(() => route.handle(c, admitted.caller, { ...deps, ctx: admitted.ctx }));
     });
   }
 }

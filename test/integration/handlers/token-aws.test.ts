@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
+import { TOKEN_TRUST_MS } from '../../../src/app/oauth-server/verified-tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
@@ -28,6 +29,8 @@ describe('npm run token:aws', () => {
     const tokenId = /Token id: (\S+)/.exec(created.stdout)?.[1] as string;
     expect((await tokenAws('list', '--handle', 'first-admin')).stdout).toContain(tokenId);
     expect((await tokenAws('revoke', tokenId)).stdout).toContain(`Revoked ${tokenId}`);
+    // Revoked by another process: an instance that remembers the token refuses it within TOKEN_TRUST_MS.
+    app.advance(TOKEN_TRUST_MS);
     await expect(authenticate(app.ctx(), `Bearer ${token}`)).rejects.toMatchObject({ code: 'unauthenticated' });
   });
 
