@@ -58,6 +58,8 @@ export interface StoryMeta {
    * version that made it; absent on stories last written before publish scanned them.
    */
   capability?: CapabilityReport;
+  /** The account that drafted it for its author (docs/design.md §12); absent when the author wrote it. */
+  drafted_by?: string;
 }
 
 /** What a revision keeps of its capability report: enough to tell which text and version it was. */
