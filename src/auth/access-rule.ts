@@ -17,6 +17,12 @@ export const MCP_TOOL_ACCESS = {
   report_check: 'token',
   set_visibility: 'token',
   mark_notifications_read: 'token',
+  list_drafts: 'token',
+  draft_story_for: 'token',
+  claim_draft: 'token',
+  decline_draft: 'token',
+  withdraw_draft: 'token',
+  publish_draft: 'token',
 } as const satisfies Record<string, 'anonymous' | 'token'>;
 
 export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
@@ -33,6 +39,12 @@ export const MCP_TOOL_SCOPE = {
   report_check: 'lorebook:write',
   set_visibility: 'lorebook:write',
   mark_notifications_read: 'lorebook:write',
+  list_drafts: 'lorebook:read',
+  draft_story_for: 'lorebook:write',
+  claim_draft: 'lorebook:write',
+  decline_draft: 'lorebook:write',
+  withdraw_draft: 'lorebook:write',
+  publish_draft: 'lorebook:write',
 } as const satisfies Record<TokenTool, Scope>;
 
 /** The scope a call that needs a token needs: per tool on MCP; on HTTP a GET reads and anything else writes. */
