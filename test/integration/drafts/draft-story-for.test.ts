@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { claimDraft } from '../../../src/app/drafts/claim-draft.ts';
+import { draftStoryFor } from '../../../src/app/drafts/draft-story-for.ts';
+import { MAX_DRAFTS_PER_DAY } from '../../../src/domain/draft/draft-rules.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { storedDraft, writtenDraft } from '../../helpers/drafts.ts';
+import { refusal } from '../../helpers/refusal.ts';
+import { storyTitled } from '../../helpers/stories.ts';
+
+const app = useAppFixture('draft-story-for');
+const dana = caller('dana');
+const ivy = caller('ivy');
+const NOTE = 'I wrote up what we fixed together yesterday.';
+
+const draftInput = (title: string, extra: Record<string, unknown> = {}) => ({ markdown: storyTitled(title), invitee_note: NOTE, ...extra });
+const draftsCountedToday = async (who: { account: string }): Promise<number> =>
+  Number((await app.state()).find((item) => item.PK === `RATE#drafts:${who.account}`)?.count ?? 0);
+
+describe('draft_story_for stores only the hash of the claim token', () => {
+  it('the table holds neither the claim token nor the op_id in clear, and the draft is keyed by the token sha256', async () => {
+    const opId = 'op-draft-secret-check-0001';
+    const answer = await draftStoryFor(app.ctx(), dana, draftInput('Token never stored', { op_id: opId }));
+    const token = answer.claim_url.split('/claim/')[1] ?? '';
+    expect(token).toMatch(/^lbc_[A-Za-z0-9_-]{43}$/);
+    expect(answer.claim_url).toBe(`${app.ctx().config.publicBaseUrl}/claim/${token}`);
+    const everything = JSON.stringify(await app.allItems());
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(token.slice(4));
+    expect(everything).not.toContain(opId);
+    const { createHash } = await import('node:crypto');
+    const hash = createHash('sha256').update(token).digest('hex');
+    expect(answer.draft.id).toBe(hash);
+    expect(await storedDraft(app, hash)).toMatchObject({ status: 'open', drafter: dana.account, invitee_note: NOTE });
+  });
+
+  it('without an op_id the token is random too and never stored', async () => {
+    const { token } = await writtenDraft(app, dana, 'Random token never stored');
+    expect(JSON.stringify(await app.allItems())).not.toContain(token.slice(4));
+  });
+});
+
+describe('draft_story_for is safe to deliver twice (with an op_id)', () => {
+  it('the same call twice answers the same draft and claim URL and writes nothing the second time', async () => {
+    const input = draftInput('Drafted twice', { op_id: 'op-draft-twice' });
+    const first = await draftStoryFor(app.ctx(), dana, input);
+    const before = await app.allItems();
+    app.counter().reset();
+    const second = await draftStoryFor(app.ctx(), dana, input);
+    expect(app.counter().writes()).toBe(0);
+    expect(second).toEqual({ ...first, replayed: true });
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it('16 parallel deliveries make one draft, counted once, and all answer the same claim URL', async () => {
+    const input = draftInput('Drafted sixteen times at once', { op_id: 'op-draft-sixteen' });
+    const counted = await draftsCountedToday(dana);
+    const answers = await Promise.all(Array.from({ length: 16 }, () => draftStoryFor(app.ctx(), dana, input)));
+    const urls = new Set(answers.map((answer) => answer.claim_url));
+    expect(urls.size).toBe(1);
+    for (const answer of answers) expect(answer.draft).toEqual(answers[0]?.draft);
+    // One DRAFT# item, one list item of the drafter's, and the day's count moved by one.
+    const state = await app.state();
+    const drafts = state.filter((item) => String(item.PK).startsWith('DRAFT#') && item.title === 'Drafted sixteen times at once');
+    expect(drafts).toHaveLength(1);
+    expect(state.filter((item) => item.draft === drafts[0]?.id)).toHaveLength(1);
+    expect(await draftsCountedToday(dana)).toBe(counted + 1);
+  });
+
+  it('an op_id replay after the draft was claimed answers the first answer and changes nothing', async () => {
+    const input = draftInput('Drafted then claimed then replayed', { op_id: 'op-draft-replayed' });
+    const first = await draftStoryFor(app.ctx(), dana, input);
+    await claimDraft(app.ctx(), ivy, { claim_url: first.claim_url });
+    const before = await app.allItems();
+    const replay = await draftStoryFor(app.ctx(), dana, input);
+    expect(replay).toEqual({ ...first, replayed: true });
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it('the same op_id with other arguments is idempotency_key_reused, named as sent, and writes nothing', async () => {
+    await draftStoryFor(app.ctx(), dana, draftInput('Op reused for drafts', { op_id: 'op-draft-reused' }));
+    const before = await app.allItems();
+    const error = await refusal(draftStoryFor(app.ctx(), dana, draftInput('Op reused for another draft', { op_id: 'op-draft-reused' })));
+    expect(error.code).toBe('idempotency_key_reused');
+    expect(error.details).toMatchObject({ op_id: 'op-draft-reused' });
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it('without an op_id a second call is a second draft, with its own claim URL', async () => {
+    const first = await writtenDraft(app, dana, 'Drafted twice without an op_id');
+    const second = await writtenDraft(app, dana, 'Drafted twice without an op_id');
+    expect(second.id).not.toBe(first.id);
+    expect(second.claimUrl).not.toBe(first.claimUrl);
+  });
+});
+
+describe('draft_story_for refuses bad input with a typed error and writes nothing', () => {
+  const refusedWithNothingWritten = async (input: Record<string, unknown>, code: string, field?: string) => {
+    const before = await app.allItems();
+    const error = await refusal(draftStoryFor(app.ctx(), dana, input));
+    expect(error.code).toBe(code);
+    if (field !== undefined) expect(Object.keys((error.details?.fields ?? {}) as object)).toContain(field);
+    expect(await app.allItems()).toEqual(before);
+  };
+
+  it('markdown that is not a publishable story', () =>
+    refusedWithNothingWritten({ markdown: '# Just a title\n\nNo front matter.', invitee_note: NOTE }, 'validation_failed'));
+  it('markdown over the publish size limit', () =>
+    refusedWithNothingWritten({ markdown: storyTitled('Too big to draft', { extra: 'x'.repeat(70 * 1024) }), invitee_note: NOTE }, 'payload_too_large'));
+  it('an empty note', () => refusedWithNothingWritten(draftInput('Empty note', { invitee_note: '   ' }), 'validation_failed', 'invitee_note'));
+  it('a note over the limit', () => refusedWithNothingWritten(draftInput('Long note', { invitee_note: 'n'.repeat(1001) }), 'validation_failed', 'invitee_note'));
+  it('an invitee handle that is not a handle', () =>
+    refusedWithNothingWritten(draftInput('Bad handle', { invitee_handle: 'not a handle!' }), 'validation_failed', 'invitee_handle'));
+  it('an unknown field', () => refusedWithNothingWritten(draftInput('Unknown field', { invitee: 'x' }), 'validation_failed'));
+});
+
+describe('draft_story_for keeps the daily limit', () => {
+  it(`draft number ${MAX_DRAFTS_PER_DAY + 1} of the day is rate_limited with retry_after_ms and writes nothing`, async () => {
+    const busy = caller('busy-drafter');
+    app.freeze();
+    for (let n = 1; n <= MAX_DRAFTS_PER_DAY; n += 1) await draftStoryFor(app.ctx(), busy, draftInput(`Busy draft ${n}`));
+    const before = await app.allItems();
+    const error = await refusal(draftStoryFor(app.ctx(), busy, draftInput('One draft too many')));
+    expect(error.code).toBe('rate_limited');
+    expect(error.retryable).toBe(true);
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    expect(await app.allItems()).toEqual(before);
+    // Another account's budget is its own.
+    await draftStoryFor(app.ctx(), dana, draftInput('Another drafter is not limited'));
+  });
+});
