@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { claimDraft } from '../../../src/app/drafts/claim-draft.ts';
 import { draftStoryFor } from '../../../src/app/drafts/draft-story-for.ts';
 import { MAX_DRAFTS_PER_DAY } from '../../../src/domain/draft/draft-rules.ts';
@@ -6,6 +6,9 @@ import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storedDraft, writtenDraft } from '../../helpers/drafts.ts';
 import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+
+// Sixteen parallel deliveries on a shared DynamoDB Local take tens of seconds on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const app = useAppFixture('draft-story-for');
 const dana = caller('dana');

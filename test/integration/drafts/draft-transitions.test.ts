@@ -1,5 +1,5 @@
 // Claim, decline and withdraw: each an update conditioned on the status it read (design §12).
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';
 import { claimDraft } from '../../../src/app/drafts/claim-draft.ts';
 import { declineDraft } from '../../../src/app/drafts/decline-draft.ts';
@@ -11,6 +11,9 @@ import { storedDraft, writtenDraft } from '../../helpers/drafts.ts';
 import { storedNotifications } from '../../helpers/inbox.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { refusal } from '../../helpers/refusal.ts';
+
+// Sixteen parallel deliveries on a shared DynamoDB Local take tens of seconds on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const app = useAppFixture('draft-transitions');
 // A drafter of its own per test: the daily draft limit is per account.
