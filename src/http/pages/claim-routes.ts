@@ -82,7 +82,10 @@ export function mountClaimPages(app: Hono<HttpEnv>, deps: ClaimRouteDeps): void 
       setCookie(c, CLAIM_COOKIE, token, { path: '/claim', httpOnly: true, sameSite: 'Lax', secure, maxAge: CLAIM_COOKIE_SECONDS });
       viewer = { kind: 'signed-out', signInHref: `/auth/login?${new URLSearchParams({ return_to: '/claim' }).toString()}` };
     } else viewer = { kind: 'signed-in', handle: who.caller.handle, csrf: csrfFor(who.sessionCookie) };
-    const body = await renderOffloaded(draft.markdown ?? '');
+    // Single use: once it is no longer open, the story is shown only to its drafter and its claimer.
+    const people = [draft.drafter.account, draft.claimer?.account];
+    const mayRead = draft.status === 'open' || (who !== undefined && people.includes(who.caller.account));
+    const body = mayRead ? await renderOffloaded(draft.markdown ?? '') : '';
     return c.html(await claimPage(draft, body, claimPath(token), baseUrl, viewer, notice), status, CLAIM_PAGE_HEADERS);
   };
 
