@@ -44,18 +44,18 @@ const sessionCookieFor = async (account: string): Promise<string> =>
   `${WEB_SESSION_COOKIE}=${(await startWebSession(server.app.ctx(), account)).cookieValue}`;
 
 describe('a draft for someone else, end to end', () => {
-  it('draft_story_for over MCP answers a claim URL; the same op_id answers the same one', async () => {
+  it('draft_story_for over MCP answers a claim URL; the same draft_key answers the same one', async () => {
     const client = await server.mcp(dana.token);
     const args = {
       markdown: storyTitled('Drafted for ivy over MCP').replace('I tried a lock item first', `${HOSTILE_MARKDOWN}\n\nI tried a lock item first`),
       invitee_note: HOSTILE_NOTE,
       invitee_handle: 'ivy',
-      op_id: 'e2e-draft-0001',
+      draft_key: 'e2e-draft-key-0000-0001',
     };
     drafted = answerOf<Draft>(await client.callTool({ name: 'draft_story_for', arguments: args }));
     expect(drafted.claim_url).toMatch(new RegExp(`^${server.baseUrl()}/claim/lbc_[A-Za-z0-9_-]{43}$`));
-    const again = answerOf<Draft & { replayed?: true }>(await client.callTool({ name: 'draft_story_for', arguments: args }));
-    expect(again).toEqual({ ...drafted, replayed: true });
+    const again = answerOf<Draft>(await client.callTool({ name: 'draft_story_for', arguments: args }));
+    expect(again).toEqual(drafted);
   });
 
   it('the claim page shows the draft, its drafter and note escaped, and asks a signed-out visitor to sign in', async () => {

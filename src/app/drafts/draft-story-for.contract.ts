@@ -2,20 +2,19 @@
 // POST /v1/drafts use exactly these.
 import { z } from 'zod';
 import { MAX_INVITEE_NOTE_CHARS } from '../../domain/draft/draft-rules.ts';
-import { describedObject } from '../contract/described-object.ts';
+import { DRAFT_KEY_SHAPE } from '../../domain/draft/claim-token.ts';
+import { describedObject, OP_ID_DESCRIPTION } from '../contract/described-object.ts';
 import { replayedField, type Outcome } from '../contract/replayed.ts';
 import { draftViewSchema, type DraftRecord } from './draft-view.ts';
 
 export const DRAFT_STORY_FOR_TOOL = 'draft_story_for';
-
-export const DRAFT_OP_ID_DESCRIPTION =
-  'Recommended here: a random id (e.g. a UUID) you keep until you have the answer. Sent again with the same arguments, it answers the same draft and the same claim_url; without it every call writes a new draft.';
 
 export const draftStoryForInputSchema = describedObject(
   {
     markdown: z.string(),
     invitee_note: z.string().max(MAX_INVITEE_NOTE_CHARS),
     invitee_handle: z.string().optional(),
+    draft_key: z.string().regex(DRAFT_KEY_SHAPE, 'Use 16 to 128 characters from A-Z a-z 0-9 . _ : -, e.g. a UUID.'),
     op_id: z.string().optional(),
   },
   {
@@ -24,7 +23,9 @@ export const draftStoryForInputSchema = describedObject(
     invitee_note: `A note to them shown with the draft (at most ${MAX_INVITEE_NOTE_CHARS} characters): what you wrote and why.`,
     invitee_handle:
       'Optional: their Bluesky handle. Then only the account holding that handle when they claim may claim it; without it, whoever holds the claim URL may.',
-    op_id: DRAFT_OP_ID_DESCRIPTION,
+    draft_key:
+      'The key of this draft: a random id you make once for it (a UUID) and keep. Sent again with the same arguments, it answers the same draft and the same claim_url; sent with other arguments, it is refused. Use a new one for each draft.',
+    op_id: OP_ID_DESCRIPTION,
   },
 );
 
@@ -42,8 +43,8 @@ export const draftStoryForOutputSchema = z.object({
 
 export type DraftStoryForOutcome = Outcome<typeof draftStoryForOutputSchema>;
 
-/** What the op record keeps: the draft without its markdown and (with an op_id) the salt its claim token is derived with, never the token. */
+/** What the op record and the draft_key item keep: the draft without its markdown and the salt its claim token is derived with, never the token. */
 export interface StoredDraftCreation {
   draft: DraftRecord;
-  claim_salt?: string;
+  claim_salt: string;
 }

@@ -1,26 +1,21 @@
 // draft_story_for — an agent that helped someone writes the story for them (docs/design.md §12).
-// The markdown is parsed and validated exactly as a publish is (the parse worker); the draft,
-// the drafter's list item and the day's count are written in one transaction, and the answer
-// carries the single-use claim URL, whose token the store never holds: only its sha256 (the
-// draft's key). With an op_id the token is derived from it (claim-token.ts), so a second
-// delivery answers the same claim URL from the op record; without one every call is a new draft.
+// The markdown is parsed and validated exactly as a publish is (the parse worker). Keyed by the
+// drafter and the caller's draft_key: the draft, the drafter's list item, the draft_key item and
+// the day's count are written in one transaction, the draft_key item created once. The answer
+// carries the single-use claim URL, whose token the store never holds: the draft's key is its
+// sha256, and the token is derived from the draft_key and the salt the first delivery drew, so
+// a repeat (or 16 at once, or an op_id replay) answers the same claim URL.
 import { handleSchema } from '../../auth/handle.ts';
+import { claimPath, derivedClaimToken, draftIdFor, draftKeyHash, newClaimSalt } from '../../domain/draft/claim-token.ts';
 import { claimDeadline, MAX_DRAFTS_PER_DAY, openDraftExpiry } from '../../domain/draft/draft-rules.ts';
-import {
-  claimOpKey,
-  claimPath,
-  derivedClaimToken,
-  draftIdFor,
-  newClaimSalt,
-  newClaimToken,
-} from '../../domain/draft/claim-token.ts';
 import { LorebookError, validationFailed } from '../../domain/errors.ts';
 import { fingerprint } from '../../domain/fingerprint.ts';
 import { normaliseText } from '../../domain/free-text.ts';
 import { parseOpId } from '../../domain/op-id.ts';
-import { newDraftItems, type Draft } from '../../store/draft/draft-items.ts';
+import { draftKeyItem, draftKeyItemKey, newDraftItems, type Draft } from '../../store/draft/draft-items.ts';
 import { countCallAction, rateWindowKey } from '../../store/rate-window.ts';
 import { pick } from '../../store/read-items.ts';
+import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
@@ -32,7 +27,7 @@ import {
   type DraftStoryForOutcome,
   type StoredDraftCreation,
 } from './draft-story-for.contract.ts';
-import { draftRecord, presentDraft } from './draft-view.ts';
+import { draftRecord, presentDraft, type DraftRecord } from './draft-view.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -47,9 +42,17 @@ export async function draftStoryFor(ctx: AppContext, caller: Caller, raw: unknow
   }
   const inviteeHandle = input.invitee_handle === undefined ? undefined : parseInviteeHandle(input.invitee_handle);
   const story = await parseStoryOffloaded({ markdown: input.markdown });
+  const print = fingerprint(DRAFT_STORY_FOR_TOOL, {
+    markdown: story.markdown,
+    invitee_note: note,
+    invitee_handle: inviteeHandle ?? null,
+    draft_key: input.draft_key,
+  });
 
-  const salt = opId === undefined ? undefined : newClaimSalt();
-  const token = salt === undefined || opId === undefined ? newClaimToken() : derivedClaimToken(salt, caller.account, opId);
+  // Drawn once: every attempt of this delivery writes the same draft.
+  const salt = newClaimSalt();
+  const token = derivedClaimToken(salt, caller.account, input.draft_key);
+  const keyItemKey = draftKeyItemKey(caller.account, draftKeyHash(input.draft_key));
   const dayStart = Math.floor(ctx.store.now() / DAY_MS) * DAY_MS;
   const day = { subject: `drafts:${caller.account}`, windowStartMs: dayStart, limit: MAX_DRAFTS_PER_DAY, expiresAt: epochSeconds(dayStart + 2 * DAY_MS) };
   const dayKey = rateWindowKey(day.subject, day.windowStartMs);
@@ -57,10 +60,20 @@ export async function draftStoryFor(ctx: AppContext, caller: Caller, raw: unknow
   const stored = await writeOnce<StoredDraftCreation>(ctx, {
     tool: DRAFT_STORY_FOR_TOOL,
     caller,
-    opId: opId === undefined ? undefined : claimOpKey(opId),
-    fingerprint: fingerprint(DRAFT_STORY_FOR_TOOL, { markdown: story.markdown, invitee_note: note, invitee_handle: inviteeHandle ?? null }),
-    reads: [dayKey],
+    opId,
+    fingerprint: print,
+    reads: [keyItemKey, dayKey],
     plan(read, { now }): WritePlan<StoredDraftCreation> {
+      const keyed = pick(read, keyItemKey);
+      if (keyed !== undefined) {
+        if (keyed.fingerprint !== print) throw draftKeyReused();
+        // A repeat of this draft_key: the first answer, nothing written.
+        return {
+          outcome: { draft: keyed.draft as DraftRecord, claim_salt: String(keyed.claim_salt) },
+          actions: [],
+          guards: [checkItem(keyItemKey, { expression: 'attribute_exists(PK)' })],
+        };
+      }
       if (Number(pick(read, dayKey)?.count ?? 0) >= MAX_DRAFTS_PER_DAY) throw tooManyDrafts(dayStart + DAY_MS - now);
       const claimUntil = claimDeadline(epochSeconds(now));
       const draft: Draft = {
@@ -76,19 +89,23 @@ export async function draftStoryFor(ctx: AppContext, caller: Caller, raw: unknow
         created_at: new Date(now).toISOString(),
         claim_until: claimUntil,
       };
+      const outcome = { draft: draftRecord(draft), claim_salt: salt };
+      const expiresAt = openDraftExpiry(claimUntil);
       return {
-        outcome: { draft: draftRecord(draft), ...(salt === undefined ? {} : { claim_salt: salt }) },
+        outcome,
         // The count's own condition holds the limit when drafts of one account land together.
-        actions: [...newDraftItems(draft, openDraftExpiry(claimUntil)), countCallAction(day)],
+        actions: [
+          ...newDraftItems(draft, expiresAt),
+          draftKeyItem(caller.account, draftKeyHash(input.draft_key), { fingerprint: print, ...outcome }, expiresAt),
+          countCallAction(day),
+        ],
         guards: [],
       };
     },
-  }).catch((error: unknown) => {
-    throw namedOpId(error, opId);
   });
 
-  // A replay answers the token its first delivery derived, from the salt that delivery drew.
-  const claimToken = stored.claim_salt !== undefined && opId !== undefined ? derivedClaimToken(stored.claim_salt, caller.account, opId) : token;
+  // The token of the delivery that wrote the draft, from the salt it drew.
+  const claimToken = derivedClaimToken(stored.claim_salt, caller.account, input.draft_key);
   return {
     draft: await presentDraft(ctx, stored.draft),
     claim_url: `${ctx.config.publicBaseUrl}${claimPath(claimToken)}`,
@@ -112,12 +129,10 @@ function tooManyDrafts(retryAfterMs: number): LorebookError {
   );
 }
 
-/** The op record is keyed by the op_id's hash; a reused op_id is named as the caller sent it. */
-function namedOpId(error: unknown, opId: string | undefined): unknown {
-  if (!(error instanceof LorebookError) || error.code !== 'idempotency_key_reused' || opId === undefined) return error;
+function draftKeyReused(): LorebookError {
   return new LorebookError(
     'idempotency_key_reused',
-    `op_id "${opId}" was already used for a different ${DRAFT_STORY_FOR_TOOL} call. An op_id names one request: replay it with exactly the same arguments, or use a new op_id for a new draft.`,
-    { details: { op_id: opId, tool: DRAFT_STORY_FOR_TOOL } },
+    'This draft_key already names another draft of yours (other markdown, note or invitee). A draft_key names one draft: send it again with exactly the same arguments, or make a new one for a new draft.',
+    { details: { field: 'draft_key' } },
   );
 }

@@ -10,6 +10,8 @@ export const declineDraftTool = defineTool({
   description: [
     'Your user does not want the story someone drafted for them: decline it by its claim URL. Needs a token. Nobody can claim it afterwards.',
     'The key is the claim URL: declining again answers the same. Only your user may decide this; ask them first.',
+    '`op_id` is only for apps replaying queued requests; a model must not invent one.',
+    'Do not call it to take back a draft you wrote (use withdraw_draft).',
   ].join('\n'),
   inputSchema: declineDraftInputSchema,
   outputSchema: declineDraftOutputSchema,

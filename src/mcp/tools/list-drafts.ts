@@ -10,6 +10,7 @@ export const listDraftsTool = defineTool({
   description: [
     'The drafts you wrote for others (role "drafter") and the ones written for you that you claimed (role "claimer"), newest first, with their status. Needs a token.',
     'Pass `draft_id` for one draft with its markdown: read it before you edit and publish it with publish_draft. Page with `cursor`.',
+    'Read-only. Do not call it in a loop to wait for a claim: check it when your user asks.',
   ].join('\n'),
   inputSchema: listDraftsInputSchema,
   outputSchema: listDraftsOutputSchema,

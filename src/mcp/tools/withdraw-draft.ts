@@ -10,6 +10,8 @@ export const withdrawDraftTool = defineTool({
   description: [
     'Take back a draft you wrote for someone, while it is still open: its claim URL stops working. Needs a token.',
     'The key is `draft_id`: withdrawing again answers the same. A claimed draft belongs to its claimer and cannot be withdrawn (conflict).',
+    '`op_id` is only for apps replaying queued requests; a model must not invent one.',
+    'Do not call it for a draft written for you (use decline_draft).',
   ].join('\n'),
   inputSchema: withdrawDraftInputSchema,
   outputSchema: withdrawDraftOutputSchema,

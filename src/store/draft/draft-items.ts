@@ -17,6 +17,21 @@ export const draftListKey = (account: string, createdAt: string, id: string): It
   SK: `${draftListPrefix}${createdAt}#${id}`,
 });
 
+/** The drafter's draft_key (by its sha256): which draft a repeat of the same key answers, and the salt of its token. */
+export const draftKeyItemKey = (account: string, keyHash: string): ItemKey => ({ PK: `ACCOUNT#${account}`, SK: `DRAFTKEY#${keyHash}` });
+
+export interface DraftKeyRecord {
+  /** The fingerprint of the arguments the key was first sent with. */
+  fingerprint: string;
+  claim_salt: string;
+  /** The first answer's draft (without its markdown). */
+  draft: Record<string, unknown>;
+}
+
+export function draftKeyItem(account: string, keyHash: string, record: DraftKeyRecord, expiresAt: number): PutAction {
+  return createItem({ ...draftKeyItemKey(account, keyHash), ...record, expires_at: expiresAt });
+}
+
 export type DraftRole = 'drafter' | 'claimer';
 
 export interface Draft {

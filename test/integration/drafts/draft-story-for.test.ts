@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { claimDraft } from '../../../src/app/drafts/claim-draft.ts';
 import { draftStoryFor } from '../../../src/app/drafts/draft-story-for.ts';
@@ -15,47 +16,54 @@ const dana = caller('dana');
 const ivy = caller('ivy');
 const NOTE = 'I wrote up what we fixed together yesterday.';
 
-const draftInput = (title: string, extra: Record<string, unknown> = {}) => ({ markdown: storyTitled(title), invitee_note: NOTE, ...extra });
+const draftInput = (title: string, extra: Record<string, unknown> = {}) => ({
+  markdown: storyTitled(title),
+  invitee_note: NOTE,
+  draft_key: randomUUID(),
+  ...extra,
+});
 const draftsCountedToday = async (who: { account: string }): Promise<number> =>
   Number((await app.state()).find((item) => item.PK === `RATE#drafts:${who.account}`)?.count ?? 0);
 
 describe('draft_story_for stores only the hash of the claim token', () => {
-  it('the table holds neither the claim token nor the op_id in clear, and the draft is keyed by the token sha256', async () => {
-    const opId = 'op-draft-secret-check-0001';
-    const answer = await draftStoryFor(app.ctx(), dana, draftInput('Token never stored', { op_id: opId }));
+  it('the table holds neither the claim token nor the draft_key in clear, and the draft is keyed by the token sha256', async () => {
+    const draftKey = randomUUID();
+    const answer = await draftStoryFor(app.ctx(), dana, draftInput('Token never stored', { draft_key: draftKey, op_id: 'op-draft-secret' }));
     const token = answer.claim_url.split('/claim/')[1] ?? '';
     expect(token).toMatch(/^lbc_[A-Za-z0-9_-]{43}$/);
     expect(answer.claim_url).toBe(`${app.ctx().config.publicBaseUrl}/claim/${token}`);
     const everything = JSON.stringify(await app.allItems());
     expect(everything).not.toContain(token);
     expect(everything).not.toContain(token.slice(4));
-    expect(everything).not.toContain(opId);
+    expect(everything).not.toContain(draftKey);
     const { createHash } = await import('node:crypto');
     const hash = createHash('sha256').update(token).digest('hex');
     expect(answer.draft.id).toBe(hash);
     expect(await storedDraft(app, hash)).toMatchObject({ status: 'open', drafter: dana.account, invitee_note: NOTE });
   });
 
-  it('without an op_id the token is random too and never stored', async () => {
-    const { token } = await writtenDraft(app, dana, 'Random token never stored');
-    expect(JSON.stringify(await app.allItems())).not.toContain(token.slice(4));
+  it('two drafts with one draft_key text from two accounts have unrelated tokens', async () => {
+    const shared = randomUUID();
+    const fromDana = await writtenDraft(app, dana, 'Shared key, dana', { draft_key: shared });
+    const fromIvy = await writtenDraft(app, ivy, 'Shared key, ivy', { draft_key: shared });
+    expect(fromIvy.token).not.toBe(fromDana.token);
   });
 });
 
-describe('draft_story_for is safe to deliver twice (with an op_id)', () => {
+describe('draft_story_for is safe to deliver twice (keyed by the draft_key)', () => {
   it('the same call twice answers the same draft and claim URL and writes nothing the second time', async () => {
-    const input = draftInput('Drafted twice', { op_id: 'op-draft-twice' });
+    const input = draftInput('Drafted twice');
     const first = await draftStoryFor(app.ctx(), dana, input);
     const before = await app.allItems();
     app.counter().reset();
     const second = await draftStoryFor(app.ctx(), dana, input);
     expect(app.counter().writes()).toBe(0);
-    expect(second).toEqual({ ...first, replayed: true });
+    expect(second).toEqual(first);
     expect(await app.allItems()).toEqual(before);
   });
 
   it('16 parallel deliveries make one draft, counted once, and all answer the same claim URL', async () => {
-    const input = draftInput('Drafted sixteen times at once', { op_id: 'op-draft-sixteen' });
+    const input = draftInput('Drafted sixteen times at once');
     const counted = await draftsCountedToday(dana);
     const answers = await Promise.all(Array.from({ length: 16 }, () => draftStoryFor(app.ctx(), dana, input)));
     const urls = new Set(answers.map((answer) => answer.claim_url));
@@ -79,18 +87,29 @@ describe('draft_story_for is safe to deliver twice (with an op_id)', () => {
     expect(await app.allItems()).toEqual(before);
   });
 
-  it('the same op_id with other arguments is idempotency_key_reused, named as sent, and writes nothing', async () => {
-    await draftStoryFor(app.ctx(), dana, draftInput('Op reused for drafts', { op_id: 'op-draft-reused' }));
+  it('a repeat of the draft_key after the draft was claimed answers the first answer and changes nothing', async () => {
+    const input = draftInput('Drafted, claimed, drafted again');
+    const first = await draftStoryFor(app.ctx(), dana, input);
+    await claimDraft(app.ctx(), ivy, { claim_url: first.claim_url });
     const before = await app.allItems();
-    const error = await refusal(draftStoryFor(app.ctx(), dana, draftInput('Op reused for another draft', { op_id: 'op-draft-reused' })));
-    expect(error.code).toBe('idempotency_key_reused');
-    expect(error.details).toMatchObject({ op_id: 'op-draft-reused' });
+    expect(await draftStoryFor(app.ctx(), dana, input)).toEqual(first);
     expect(await app.allItems()).toEqual(before);
   });
 
-  it('without an op_id a second call is a second draft, with its own claim URL', async () => {
-    const first = await writtenDraft(app, dana, 'Drafted twice without an op_id');
-    const second = await writtenDraft(app, dana, 'Drafted twice without an op_id');
+  it('the same op_id or draft_key with other arguments is idempotency_key_reused and writes nothing', async () => {
+    const draftKey = randomUUID();
+    await draftStoryFor(app.ctx(), dana, draftInput('Keys reused for drafts', { op_id: 'op-draft-reused', draft_key: draftKey }));
+    const before = await app.allItems();
+    const byOp = await refusal(draftStoryFor(app.ctx(), dana, draftInput('Op reused for another draft', { op_id: 'op-draft-reused' })));
+    expect(byOp.code).toBe('idempotency_key_reused');
+    const byKey = await refusal(draftStoryFor(app.ctx(), dana, draftInput('Draft key reused for another draft', { draft_key: draftKey })));
+    expect(byKey).toMatchObject({ code: 'idempotency_key_reused', details: { field: 'draft_key' } });
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it('another draft_key is another draft, with its own claim URL', async () => {
+    const first = await writtenDraft(app, dana, 'Drafted twice under two keys');
+    const second = await writtenDraft(app, dana, 'Drafted twice under two keys');
     expect(second.id).not.toBe(first.id);
     expect(second.claimUrl).not.toBe(first.claimUrl);
   });
@@ -108,12 +127,16 @@ describe('draft_story_for refuses bad input with a typed error and writes nothin
   it('markdown that is not a publishable story', () =>
     refusedWithNothingWritten({ markdown: '# Just a title\n\nNo front matter.', invitee_note: NOTE }, 'validation_failed'));
   it('markdown over the publish size limit', () =>
-    refusedWithNothingWritten({ markdown: storyTitled('Too big to draft', { extra: 'x'.repeat(70 * 1024) }), invitee_note: NOTE }, 'payload_too_large'));
+    refusedWithNothingWritten(draftInput('Too big to draft', { markdown: storyTitled('Too big to draft') + 'x'.repeat(70 * 1024) }), 'payload_too_large'));
   it('an empty note', () => refusedWithNothingWritten(draftInput('Empty note', { invitee_note: '   ' }), 'validation_failed', 'invitee_note'));
   it('a note over the limit', () => refusedWithNothingWritten(draftInput('Long note', { invitee_note: 'n'.repeat(1001) }), 'validation_failed', 'invitee_note'));
   it('an invitee handle that is not a handle', () =>
     refusedWithNothingWritten(draftInput('Bad handle', { invitee_handle: 'not a handle!' }), 'validation_failed', 'invitee_handle'));
   it('an unknown field', () => refusedWithNothingWritten(draftInput('Unknown field', { invitee: 'x' }), 'validation_failed'));
+  it('a missing or short draft_key', async () => {
+    await refusedWithNothingWritten({ markdown: storyTitled('No key'), invitee_note: NOTE }, 'validation_failed', 'draft_key');
+    await refusedWithNothingWritten(draftInput('Short key', { draft_key: 'short' }), 'validation_failed', 'draft_key');
+  });
 });
 
 describe('draft_story_for keeps the daily limit', () => {

@@ -9,7 +9,7 @@ import {
   wwwAuthenticate,
 } from '../../../src/auth/access-rule.ts';
 
-// The tools of issue 3 (and check_capability, issue 16), each with the access its issue gives it.
+// The tools of issue 3 (and check_capability, issue 16; the drafts tools, issue 17), each with the access its issue gives it.
 const ISSUE_TOOLS = {
   search_stories: true,
   get_story: true,
@@ -23,6 +23,12 @@ const ISSUE_TOOLS = {
   report_check: false,
   set_visibility: false,
   mark_notifications_read: false,
+  list_drafts: false,
+  draft_story_for: false,
+  claim_draft: false,
+  decline_draft: false,
+  withdraw_draft: false,
+  publish_draft: false,
 } as const;
 
 describe('MCP access rule', () => {
