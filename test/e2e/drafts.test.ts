@@ -47,7 +47,10 @@ describe('a draft for someone else, end to end', () => {
   it('draft_story_for over MCP answers a claim URL; the same draft_key answers the same one', async () => {
     const client = await server.mcp(dana.token);
     const args = {
-      markdown: storyTitled('Drafted for ivy over MCP').replace('I tried a lock item first', `${HOSTILE_MARKDOWN}\n\nI tried a lock item first`),
+      markdown: storyTitled('Drafted for ivy over MCP').replace(
+        'I tried a lock item first',
+        `${HOSTILE_MARKDOWN}\n\nI tried a lock item first`,
+      ),
       invitee_note: HOSTILE_NOTE,
       invitee_handle: 'ivy',
       draft_key: 'e2e-draft-key-0000-0001',
@@ -141,7 +144,9 @@ describe('a draft for someone else, end to end', () => {
 
   it('list_drafts and publish_draft over MCP: the story is ivy’s, drafted_by dana, in get_story and on the page', async () => {
     const client = await server.mcp(ivy.token);
-    const listed = answerOf<{ drafts: { id: string; role: string; status: string }[] }>(await client.callTool({ name: 'list_drafts', arguments: {} }));
+    const listed = answerOf<{ drafts: { id: string; role: string; status: string }[] }>(
+      await client.callTool({ name: 'list_drafts', arguments: {} }),
+    );
     expect(listed.drafts).toEqual([expect.objectContaining({ id: drafted?.draft.id, role: 'claimer', status: 'claimed' })]);
     const published = answerOf<{ slug: string; draft_id: string }>(
       await client.callTool({ name: 'publish_draft', arguments: { draft_id: drafted?.draft.id } }),
@@ -151,7 +156,9 @@ describe('a draft for someone else, end to end', () => {
     );
     expect(story.author.handle).toBe('ivy');
     expect(story.drafted_by.handle).toBe('dana');
-    const refused = refusalOf(await (await server.mcp(dana.token)).callTool({ name: 'publish_draft', arguments: { draft_id: drafted?.draft.id } }));
+    const refused = refusalOf(
+      await (await server.mcp(dana.token)).callTool({ name: 'publish_draft', arguments: { draft_id: drafted?.draft.id } }),
+    );
     expect(refused.code).toBe('not_found');
 
     browser ??= await launchChromium();

@@ -32,7 +32,8 @@ export async function declineDraft(ctx: AppContext, caller: Caller, raw: unknown
       if (item === undefined) throw unknownClaimLink();
       const draft = toDraft(item);
       mayActAsInvitee(draft, caller, 'decline');
-      if (draft.status === 'declined') return { outcome: { draft: draftRecord(draft) }, actions: [], guards: [checkItem(key, statusStill('declined'))] };
+      if (draft.status === 'declined')
+        return { outcome: { draft: draftRecord(draft) }, actions: [], guards: [checkItem(key, statusStill('declined'))] };
       const status = statusNow(draft, now);
       if (status !== 'open') throw draftNotOpen(status, 'declined');
       const at = new Date(now).toISOString();

@@ -35,7 +35,9 @@ export function draftIdOfClaim(input: { claim_url?: string | undefined; token?: 
   return draftIdFor(token);
 }
 
-export const draftIdSchema = z.string().regex(DRAFT_ID_SHAPE, 'A draft id is 64 hex characters, as list_drafts or draft_story_for answered it.');
+export const draftIdSchema = z
+  .string()
+  .regex(DRAFT_ID_SHAPE, 'A draft id is 64 hex characters, as list_drafts or draft_story_for answered it.');
 
 /** A claim link that names no draft: never written, or gone (its drafts are removed 30 days after they expire). */
 export function unknownClaimLink(): LorebookError {

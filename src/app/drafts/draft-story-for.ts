@@ -54,7 +54,12 @@ export async function draftStoryFor(ctx: AppContext, caller: Caller, raw: unknow
   const token = derivedClaimToken(salt, caller.account, input.draft_key);
   const keyItemKey = draftKeyItemKey(caller.account, draftKeyHash(input.draft_key));
   const dayStart = Math.floor(ctx.store.now() / DAY_MS) * DAY_MS;
-  const day = { subject: `drafts:${caller.account}`, windowStartMs: dayStart, limit: MAX_DRAFTS_PER_DAY, expiresAt: epochSeconds(dayStart + 2 * DAY_MS) };
+  const day = {
+    subject: `drafts:${caller.account}`,
+    windowStartMs: dayStart,
+    limit: MAX_DRAFTS_PER_DAY,
+    expiresAt: epochSeconds(dayStart + 2 * DAY_MS),
+  };
   const dayKey = rateWindowKey(day.subject, day.windowStartMs);
 
   const stored = await writeOnce<StoredDraftCreation>(ctx, {

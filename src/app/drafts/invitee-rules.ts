@@ -9,9 +9,12 @@ import type { Caller } from '../app-context.ts';
 
 export function mayActAsInvitee(draft: Draft, caller: Caller, action: 'claim' | 'decline'): void {
   if (draft.drafter === caller.account) {
-    throw forbidden(`You wrote this draft, so you cannot ${action} it: the person you wrote it for does, with the claim URL. To take it back, call withdraw_draft.`, {
-      reason: 'drafter',
-    });
+    throw forbidden(
+      `You wrote this draft, so you cannot ${action} it: the person you wrote it for does, with the claim URL. To take it back, call withdraw_draft.`,
+      {
+        reason: 'drafter',
+      },
+    );
   }
   if (draft.invitee_handle !== undefined && draft.invitee_handle !== caller.handle.toLowerCase()) {
     throw forbidden(

@@ -14,7 +14,12 @@ import { DEFAULT_DRAFTS_PAGE, LIST_DRAFTS_TOOL, listDraftsInputSchema, type Draf
 export async function listDrafts(ctx: AppContext, caller: Caller, raw: unknown): Promise<DraftPage> {
   const input = parseInput(listDraftsInputSchema, raw, LIST_DRAFTS_TOOL);
   if (input.draft_id !== undefined) return oneDraft(ctx, caller, input.draft_id);
-  const page = await queryDrafts(ctx.store, caller.account, input.limit ?? DEFAULT_DRAFTS_PAGE, input.cursor === undefined ? undefined : decodeCursor(input.cursor));
+  const page = await queryDrafts(
+    ctx.store,
+    caller.account,
+    input.limit ?? DEFAULT_DRAFTS_PAGE,
+    input.cursor === undefined ? undefined : decodeCursor(input.cursor),
+  );
   const views = await presentDrafts(
     ctx,
     page.drafts.map(({ draft }) => draft),

@@ -16,7 +16,12 @@ import type { Replayed } from '../write-once.ts';
 import { unknownDraft } from './draft-reference.ts';
 import { PUBLISH_DRAFT_TOOL, publishDraftInputSchema, type PublishDraftOutcome } from './publish-draft.contract.ts';
 
-export async function publishDraft(ctx: AppContext, caller: Caller, raw: unknown, related?: SimilarFinder): Promise<Replayed<PublishDraftOutcome>> {
+export async function publishDraft(
+  ctx: AppContext,
+  caller: Caller,
+  raw: unknown,
+  related?: SimilarFinder,
+): Promise<Replayed<PublishDraftOutcome>> {
   const input = parseInput(publishDraftInputSchema, raw, PUBLISH_DRAFT_TOOL);
   // Read first only for the markdown to publish when none is sent; every rule is judged again in the plan.
   const item = await readItem(ctx.store, draftKey(input.draft_id));

@@ -31,7 +31,8 @@ export async function withdrawDraft(ctx: AppContext, caller: Caller, raw: unknow
       const item = pick(read, key);
       const draft = item === undefined ? undefined : toDraft(item);
       if (draft === undefined || draft.drafter !== caller.account) throw unknownDraft(input.draft_id);
-      if (draft.status === 'withdrawn') return { outcome: { draft: draftRecord(draft) }, actions: [], guards: [checkItem(key, statusStill('withdrawn'))] };
+      if (draft.status === 'withdrawn')
+        return { outcome: { draft: draftRecord(draft) }, actions: [], guards: [checkItem(key, statusStill('withdrawn'))] };
       // An expired draft is still `open` as stored: withdrawing it only says so sooner.
       if (draft.status !== 'open') throw draftNotOpen(draft.status, 'withdrawn');
       const at = new Date(now).toISOString();

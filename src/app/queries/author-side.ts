@@ -22,7 +22,11 @@ export interface AuthorSide {
 
 export async function readAuthorSide(ctx: AppContext, meta: StoryMeta, revisions: readonly RevisionView[]): Promise<AuthorSide> {
   const people = meta.drafted_by === undefined ? [meta.author] : [meta.author, meta.drafted_by];
-  const items = await readItems(ctx.store, [...people.map(accountKey), reproductionKey(meta.slug, meta.author), ...answeredStoryKeys(meta)]);
+  const items = await readItems(ctx.store, [
+    ...people.map(accountKey),
+    reproductionKey(meta.slug, meta.author),
+    ...answeredStoryKeys(meta),
+  ]);
   // An account with no item (an admin-made id, or one from before accounts were recorded) shows its id.
   const handles = new Map(
     people.map((id) => {

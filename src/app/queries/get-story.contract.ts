@@ -44,7 +44,9 @@ export const getStoryOutputSchema = z.object({
   author: authorSchema,
   drafted_by: authorSchema
     .optional()
-    .describe('Who drafted the story for its author (publish_draft): the page credits them as "drafted with help from". Absent when the author wrote it.'),
+    .describe(
+      'Who drafted the story for its author (publish_draft): the page credits them as "drafted with help from". Absent when the author wrote it.',
+    ),
   date: z.string(),
   published_at: z.string(),
   updated_at: z.string(),

@@ -31,9 +31,13 @@ ${draft.invitee_note === undefined ? '' : html`<blockquote class="invitee-note">
 ${notice === undefined ? '' : html`<p class="notice"><strong>${notice}</strong></p>`}
 ${draft.status === 'open' ? actions(path, viewer) : ''}
 </header>
-${body === '' ? '' : html`<section class="card story-body">
+${
+  body === ''
+    ? ''
+    : html`<section class="card story-body">
 ${raw(body)}
-</section>`}
+</section>`
+}
 </article>`,
   );
 }

@@ -41,7 +41,8 @@ const NOTICES: Record<string, string> = {
   declined: 'Declined. Nobody can claim it now.',
 };
 
-const csrfFor = (sessionCookie: string): string => createHash('sha256').update(`lorebook claim form\u0000${sessionCookie}`).digest('base64url');
+const csrfFor = (sessionCookie: string): string =>
+  createHash('sha256').update(`lorebook claim form\u0000${sessionCookie}`).digest('base64url');
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -91,7 +92,11 @@ export function mountClaimPages(app: Hono<HttpEnv>, deps: ClaimRouteDeps): void 
 
   const noDraft = async (c: Context<HttpEnv>): Promise<Response> =>
     c.html(
-      await missingPage(baseUrl, c.req.path, 'There is no draft at this link. Check that it was copied whole; an unclaimed draft is removed 30 days after its link expired.'),
+      await missingPage(
+        baseUrl,
+        c.req.path,
+        'There is no draft at this link. Check that it was copied whole; an unclaimed draft is removed 30 days after its link expired.',
+      ),
       404,
       CLAIM_PAGE_HEADERS,
     );
@@ -126,7 +131,11 @@ export function mountClaimPages(app: Hono<HttpEnv>, deps: ClaimRouteDeps): void 
         : new URLSearchParams();
     const action = form.get('action');
     if (!sameSecret(form.get('csrf') ?? '', csrfFor(who.sessionCookie)) || (action !== 'claim' && action !== 'decline')) {
-      return c.text('This form is not from your claim page. Open the claim link again and press the button there.', 403, CLAIM_PAGE_HEADERS);
+      return c.text(
+        'This form is not from your claim page. Open the claim link again and press the button there.',
+        403,
+        CLAIM_PAGE_HEADERS,
+      );
     }
     try {
       await (action === 'claim' ? claimDraft : declineDraft)(ctx, who.caller, { token });

@@ -15,7 +15,16 @@ export const claimDraftRoute = defineRoute({
   jsonBody: claimDraftInputSchema,
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'The draft, claimed by you.', schema: claimDraftOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'unauthenticated',
+    'forbidden',
+    'not_found',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await claimDraft(ctx, signedIn(caller), withOpId(c, input)), 200);

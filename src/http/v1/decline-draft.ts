@@ -15,7 +15,16 @@ export const declineDraftRoute = defineRoute({
   jsonBody: declineDraftInputSchema,
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'The draft, declined.', schema: declineDraftOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'unauthenticated',
+    'forbidden',
+    'not_found',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await declineDraft(ctx, signedIn(caller), withOpId(c, input)), 200);

@@ -6,7 +6,9 @@ import type { HttpEnv } from '../http-env.ts';
 export function withPathDraftId(c: Context<HttpEnv>, input: Record<string, unknown>): Record<string, unknown> {
   const id = c.req.param('id') ?? '';
   if (input.draft_id !== undefined && input.draft_id !== id) {
-    throw validationFailed('The body names another draft than the path.', { draft_id: 'Leave draft_id out of the body: the path names the draft.' });
+    throw validationFailed('The body names another draft than the path.', {
+      draft_id: 'Leave draft_id out of the body: the path names the draft.',
+    });
   }
   return { ...input, draft_id: id };
 }

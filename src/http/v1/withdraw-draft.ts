@@ -12,7 +12,7 @@ export const withdrawDraftRoute = defineRoute({
   operationId: 'withdrawDraft',
   summary: `Withdraw a draft you wrote (${WITHDRAW_DRAFT_TOOL})`,
   description:
-    'Takes back an open draft: its claim URL stops working. Withdrawing again answers the same; a claimed draft is 409 `conflict` (it is the claimer\'s now); a draft that is not yours is 404.',
+    "Takes back an open draft: its claim URL stops working. Withdrawing again answers the same; a claimed draft is 409 `conflict` (it is the claimer's now); a draft that is not yours is 404.",
   jsonBody: withdrawDraftInputSchema.omit({ draft_id: true }),
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'The draft, withdrawn.', schema: withdrawDraftOutputSchema },

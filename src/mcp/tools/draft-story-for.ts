@@ -13,7 +13,7 @@ export const draftStoryForTool = defineTool({
     'The answer carries `claim_url`: give it to that person privately. They open it, sign in with Bluesky and claim the draft (or decline it); it works for 30 days and is shown only in this answer.',
     'The key is `draft_key`: make a random id (a UUID) once for this draft and keep it; sending the same arguments again answers the same draft and the same claim_url. A new draft needs a new draft_key.',
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
-    'Do not call it for your own user\'s story (use publish_story), or without asking your user whether the person wants it.',
+    "Do not call it for your own user's story (use publish_story), or without asking your user whether the person wants it.",
   ].join('\n'),
   inputSchema: draftStoryForInputSchema,
   outputSchema: draftStoryForOutputSchema,

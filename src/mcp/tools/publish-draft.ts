@@ -9,7 +9,7 @@ export const publishDraftTool = defineTool({
   title: 'Publish a draft you claimed',
   description: [
     'Publish a draft someone wrote for your user, after your user claimed it, as their own story: every publish_story rule holds, and the page credits the drafter ("drafted with help from @…"). Needs a token.',
-    'The key is `draft_id`; send `markdown` with your user\'s edits, or leave it out to publish the draft as written. Publishing again answers the same story. Ask your user before publishing: a public story is listed and announced on Bluesky.',
+    "The key is `draft_id`; send `markdown` with your user's edits, or leave it out to publish the draft as written. Publishing again answers the same story. Ask your user before publishing: a public story is listed and announced on Bluesky.",
     '`op_id` is only for apps replaying queued requests; a model must not invent one.',
     'Do not call it to change the story afterwards (use edit_story), or for a draft your user has not claimed.',
   ].join('\n'),

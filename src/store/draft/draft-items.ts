@@ -63,7 +63,8 @@ export function toDraft(item: StoredItem): Draft {
   return fields as unknown as Draft;
 }
 
-export const statusNow = (draft: Pick<Draft, 'status' | 'claim_until'>, nowMs: number): DraftStatus => draftStatusAt(draft.status, draft.claim_until, epochSeconds(nowMs));
+export const statusNow = (draft: Pick<Draft, 'status' | 'claim_until'>, nowMs: number): DraftStatus =>
+  draftStatusAt(draft.status, draft.claim_until, epochSeconds(nowMs));
 
 /** The draft and the drafter's list item, created once; both carry the open draft's TTL. */
 export function newDraftItems(draft: Draft, expiresAt: number): PutAction[] {

@@ -28,7 +28,11 @@ const draftsCountedToday = async (who: { account: string }): Promise<number> =>
 describe('draft_story_for stores only the hash of the claim token', () => {
   it('the table holds neither the claim token nor the draft_key in clear, and the draft is keyed by the token sha256', async () => {
     const draftKey = randomUUID();
-    const answer = await draftStoryFor(app.ctx(), dana, draftInput('Token never stored', { draft_key: draftKey, op_id: 'op-draft-secret' }));
+    const answer = await draftStoryFor(
+      app.ctx(),
+      dana,
+      draftInput('Token never stored', { draft_key: draftKey, op_id: 'op-draft-secret' }),
+    );
     const token = answer.claim_url.split('/claim/')[1] ?? '';
     expect(token).toMatch(/^lbc_[A-Za-z0-9_-]{43}$/);
     expect(answer.claim_url).toBe(`${app.ctx().config.publicBaseUrl}/claim/${token}`);
@@ -127,9 +131,14 @@ describe('draft_story_for refuses bad input with a typed error and writes nothin
   it('markdown that is not a publishable story', () =>
     refusedWithNothingWritten({ markdown: '# Just a title\n\nNo front matter.', invitee_note: NOTE }, 'validation_failed'));
   it('markdown over the publish size limit', () =>
-    refusedWithNothingWritten(draftInput('Too big to draft', { markdown: storyTitled('Too big to draft') + 'x'.repeat(70 * 1024) }), 'payload_too_large'));
-  it('an empty note', () => refusedWithNothingWritten(draftInput('Empty note', { invitee_note: '   ' }), 'validation_failed', 'invitee_note'));
-  it('a note over the limit', () => refusedWithNothingWritten(draftInput('Long note', { invitee_note: 'n'.repeat(1001) }), 'validation_failed', 'invitee_note'));
+    refusedWithNothingWritten(
+      draftInput('Too big to draft', { markdown: storyTitled('Too big to draft') + 'x'.repeat(70 * 1024) }),
+      'payload_too_large',
+    ));
+  it('an empty note', () =>
+    refusedWithNothingWritten(draftInput('Empty note', { invitee_note: '   ' }), 'validation_failed', 'invitee_note'));
+  it('a note over the limit', () =>
+    refusedWithNothingWritten(draftInput('Long note', { invitee_note: 'n'.repeat(1001) }), 'validation_failed', 'invitee_note'));
   it('an invitee handle that is not a handle', () =>
     refusedWithNothingWritten(draftInput('Bad handle', { invitee_handle: 'not a handle!' }), 'validation_failed', 'invitee_handle'));
   it('an unknown field', () => refusedWithNothingWritten(draftInput('Unknown field', { invitee: 'x' }), 'validation_failed'));

@@ -27,8 +27,7 @@ const ivy = caller('ivy');
 const bob = caller('bob');
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const draftNotifications = async (account: string) =>
-  (await storedNotifications(app, { account })).filter((item) => item.kind === 'draft');
+const draftNotifications = async (account: string) => (await storedNotifications(app, { account })).filter((item) => item.kind === 'draft');
 const claimerListItems = async (account: string, id: string) =>
   (await app.state()).filter((item) => item.PK === `ACCOUNT#${account}` && item.draft === id);
 
@@ -107,7 +106,8 @@ describe('one claim URL, two accounts: exactly one claims it', () => {
       expect(error).toMatchObject({ code: 'conflict', details: { status: 'claimed' } });
       expect(await storedDraft(app, id)).toMatchObject({ status: 'claimed', claimer: winner.account });
       expect(await claimerListItems(loser.account, id)).toEqual([]);
-      const titled = (items: Record<string, unknown>[]) => items.filter((item) => item.story_title === `Two claimers racing, ${winner.handle} lands first`);
+      const titled = (items: Record<string, unknown>[]) =>
+        items.filter((item) => item.story_title === `Two claimers racing, ${winner.handle} lands first`);
       expect(titled(await draftNotifications(winner.account))).toHaveLength(1);
       expect(titled(await draftNotifications(loser.account))).toEqual([]);
     });
@@ -133,7 +133,9 @@ describe('a claim racing a withdrawal: exactly one lands, in either arrival orde
     const error = await refusal(withdrawDraft(app.ctx(), dana, { draft_id: id }));
     expect(error).toMatchObject({ code: 'conflict', details: { status: 'claimed' } });
     expect(await storedDraft(app, id)).toMatchObject({ status: 'claimed', claimer: ivy.account });
-    expect((await draftNotifications(ivy.account)).filter((item) => item.story_title === 'Claim lands before the withdrawal')).toHaveLength(1);
+    expect((await draftNotifications(ivy.account)).filter((item) => item.story_title === 'Claim lands before the withdrawal')).toHaveLength(
+      1,
+    );
   });
 
   it('landing one after the other ends as the race does: the first wins, the second is refused and writes nothing', async () => {
@@ -171,7 +173,10 @@ describe('who may claim', () => {
   it('the drafter cannot claim their own draft', async () => {
     const { claimUrl } = await writtenDraft(app, dana, 'Claimed by its own drafter');
     const before = await app.allItems();
-    expect(await refusal(claimDraft(app.ctx(), dana, { claim_url: claimUrl }))).toMatchObject({ code: 'forbidden', details: { reason: 'drafter' } });
+    expect(await refusal(claimDraft(app.ctx(), dana, { claim_url: claimUrl }))).toMatchObject({
+      code: 'forbidden',
+      details: { reason: 'drafter' },
+    });
     expect(await app.allItems()).toEqual(before);
   });
 
@@ -192,7 +197,10 @@ describe('decline_draft is safe to deliver twice', () => {
     const before = await app.allItems();
     expect(await declineDraft(app.ctx(), ivy, { claim_url: claimUrl })).toEqual(first);
     expect(await app.allItems()).toEqual(before);
-    expect(await refusal(claimDraft(app.ctx(), ivy, { claim_url: claimUrl }))).toMatchObject({ code: 'conflict', details: { status: 'declined' } });
+    expect(await refusal(claimDraft(app.ctx(), ivy, { claim_url: claimUrl }))).toMatchObject({
+      code: 'conflict',
+      details: { status: 'declined' },
+    });
   });
 
   it('16 parallel declines decline once and all answer the same', async () => {
@@ -216,7 +224,10 @@ describe('decline_draft is safe to deliver twice', () => {
     const { claimUrl } = await writtenDraft(app, dana, 'Claimed, then declined');
     await claimDraft(app.ctx(), ivy, { claim_url: claimUrl });
     const before = await app.allItems();
-    expect(await refusal(declineDraft(app.ctx(), bob, { claim_url: claimUrl }))).toMatchObject({ code: 'conflict', details: { status: 'claimed' } });
+    expect(await refusal(declineDraft(app.ctx(), bob, { claim_url: claimUrl }))).toMatchObject({
+      code: 'conflict',
+      details: { status: 'claimed' },
+    });
     expect(await app.allItems()).toEqual(before);
   });
 });
