@@ -13,9 +13,11 @@ import type { RelatedStory } from '../domain/story/story-relation.ts';
 import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
-import { pick } from '../store/read-items.ts';
+import type { WriteAction } from '../store/actions.ts';
+import type { ItemKey } from '../store/keys.ts';
+import { pick, type ItemsByKey } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
-import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta } from '../store/story/story-items.ts';
+import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta, type StoryMeta } from '../store/story/story-items.ts';
 import { answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks, type AnswerLinkPlan } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { contentOutcome, planNewRevision, storyUrl, withCapabilityField, withStoryUrl } from './content-write.ts';
@@ -34,12 +36,29 @@ import type { SimilarFinder } from './search/similar-stories.ts';
 import { canSee } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
+/**
+ * Where a publish comes from when it is not a plain publish_story: a claimed draft
+ * (src/app/drafts/publish-draft.ts). It names its own tool (its op records are its own), adds
+ * keys to the snapshot, and rides on the publish's transaction.
+ */
+export interface PublishSource {
+  tool: string;
+  /** What the fingerprint covers besides the story (the draft id). */
+  fingerprint: Record<string, unknown>;
+  reads: readonly ItemKey[];
+  /** A first publish of `slug`: the fields META gets and the actions the source adds (both from the snapshot). */
+  firstPublish(read: ItemsByKey, slug: string, at: string): { meta: Record<string, unknown>; actions: WriteAction[] };
+  /** `slug` is already the caller's story: throws unless that story is what this source published, with this content. */
+  existing(read: ItemsByKey, meta: StoryMeta, contentHash: string): void;
+}
+
 /** `related` is the surface's story search; without one (a script, a test of other rules) `similar` is empty. */
 export async function publishStory(
   ctx: AppContext,
   caller: Caller,
   raw: unknown,
   related?: SimilarFinder,
+  source?: PublishSource,
 ): Promise<Replayed<PublishOutcome>> {
   const input = parseInput(publishStoryInputSchema, raw, PUBLISH_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
@@ -52,13 +71,20 @@ export async function publishStory(
   // this turns out to be the first publish.
   const similar = related === undefined ? [] : await related.similar({ slug, ...story.frontMatter, summary: story.summary });
 
+  const tool = source?.tool ?? PUBLISH_TOOL;
   const outcome = await writeOnce<StoredPublishOutcome>(ctx, {
-    tool: PUBLISH_TOOL,
+    tool,
     caller,
     opId,
     // The normalised markdown: the same for text/markdown and JSON parts, CRLF and LF, NFC and NFD.
-    fingerprint: fingerprint(PUBLISH_TOOL, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null }),
-    reads: [storyKey(slug), feedMonthsKey, capabilityRecordRead(story.capability), ...answerReads(slug, candidates)],
+    fingerprint: fingerprint(tool, { markdown: story.markdown, slug, base_revision: input.base_revision ?? null, ...source?.fingerprint }),
+    reads: [
+      storyKey(slug),
+      feedMonthsKey,
+      capabilityRecordRead(story.capability),
+      ...answerReads(slug, candidates),
+      ...(source?.reads ?? []),
+    ],
     plan(read, { firstRead, now }): WritePlan<StoredPublishOutcome> {
       const at = new Date(now).toISOString();
       const stored = pick(read, storyKey(slug));
@@ -72,13 +98,14 @@ export async function publishStory(
           caller,
           at,
         );
-        const first = planFirstPublish({ slug, story, caller, at, months, similar, links });
+        const first = planFirstPublish({ slug, story, caller, at, months, similar, links, from: source?.firstPublish(read, slug, at) });
         return withCapabilityRecord(first, read, { report: story.capability, visibility: story.frontMatter.visibility, hidden: false, at });
       }
       const meta = toStoryMeta(stored);
       // Another author's private or hidden story answers exactly as an unknown slug does, so
       // publishing cannot probe which unseen slugs exist; only a story the caller can see is "taken".
       if (meta.author !== caller.account) throw canSee(meta, caller) ? slugTaken(slug) : notFound(slug);
+      source?.existing(read, meta, story.contentHash);
       if (meta.date !== story.frontMatter.date) {
         throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
           'front_matter.date': `Send date ${meta.date}, the date this story was first published with; it never changes.`,
@@ -139,12 +166,14 @@ interface FirstPublish {
   months: readonly string[];
   similar: RelatedStory[];
   links: AnswerLinkPlan;
+  from: ReturnType<PublishSource['firstPublish']> | undefined;
 }
 
-function planFirstPublish({ slug, story, caller, at, months, similar, links }: FirstPublish): WritePlan<StoredPublishOutcome> {
+function planFirstPublish({ slug, story, caller, at, months, similar, links, from }: FirstPublish): WritePlan<StoredPublishOutcome> {
   const meta = {
     ...newStoryMetaItem({ slug, author: caller.account, story, at, similar }),
     ...(links.answers.length > 0 ? { answers: links.answers } : {}),
+    ...from?.meta,
   };
   const listed = isListedPublicly(story.frontMatter.visibility, false);
   return {
@@ -166,6 +195,7 @@ function planFirstPublish({ slug, story, caller, at, months, similar, links }: F
       createItem(revisionItem(slug, 1, story, { kind: 'publish', at, by: caller.account })),
       ...(listed && !months.includes(feedMonth(at)) ? [addFeedMonth(feedMonth(at))] : []),
       ...links.actions,
+      ...(from?.actions ?? []),
     ],
     guards: [],
   };

@@ -19,6 +19,12 @@ export const MCP_TOOL_ACCESS = {
   set_visibility: 'token',
   mark_notifications_read: 'token',
   upload_image: 'token',
+  list_drafts: 'token',
+  draft_story_for: 'token',
+  claim_draft: 'token',
+  decline_draft: 'token',
+  withdraw_draft: 'token',
+  publish_draft: 'token',
 } as const satisfies Record<string, 'anonymous' | 'token'>;
 
 export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
@@ -37,6 +43,12 @@ export const MCP_TOOL_SCOPE = {
   set_visibility: 'lorebook:write',
   mark_notifications_read: 'lorebook:write',
   upload_image: 'lorebook:write',
+  list_drafts: 'lorebook:read',
+  draft_story_for: 'lorebook:write',
+  claim_draft: 'lorebook:write',
+  decline_draft: 'lorebook:write',
+  withdraw_draft: 'lorebook:write',
+  publish_draft: 'lorebook:write',
 } as const satisfies Record<TokenTool, Scope>;
 
 /** The scope a call that needs a token needs: per tool on MCP; on HTTP a GET reads and anything else writes. */

@@ -21,8 +21,13 @@ const WRITE_TOOLS = [
   'report_drift',
   'set_visibility',
   'mark_notifications_read',
+  'draft_story_for',
+  'claim_draft',
+  'decline_draft',
+  'withdraw_draft',
+  'publish_draft',
 ];
-const READ_TOOLS = ['search_stories', 'get_story', 'suggest_for_project', 'check_capability', 'list_notifications'];
+const READ_TOOLS = ['search_stories', 'get_story', 'suggest_for_project', 'check_capability', 'list_notifications', 'list_drafts'];
 
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));
 
@@ -109,7 +114,7 @@ describe('without a token', () => {
 
   it('every write tool and list_notifications are refused without a token; the SDK client sees the call fail', async () => {
     const client = await server.mcp();
-    for (const name of [...WRITE_TOOLS, 'list_notifications']) {
+    for (const name of [...WRITE_TOOLS, 'list_notifications', 'list_drafts']) {
       const response = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: {} } });
       expect(response.status, name).toBe(401);
       await expect(client.callTool({ name, arguments: {} }), name).rejects.toThrow(/unauthenticated/);

@@ -1,5 +1,5 @@
 // What get_story reads once META is known, in one BatchGetItem: the author's current handle
-// (ACCOUNT#id), their own reproduction of the story (REPRO#author) for the author's re-run
+// (ACCOUNT#id) and the drafter's, when someone drafted it for them (design §14), their own reproduction of the story (REPRO#author) for the author's re-run
 // (docs/design.md §10), and on a success story the fail stories it answers (§11). All the keys
 // are known from META, so neither costs a round trip.
 import { authorRecheck, recheckText } from '../../domain/story/author-recheck.ts';
@@ -21,10 +21,19 @@ export interface AuthorSide {
 }
 
 export async function readAuthorSide(ctx: AppContext, meta: StoryMeta, revisions: readonly RevisionView[]): Promise<AuthorSide> {
-  const items = await readItems(ctx.store, [accountKey(meta.author), reproductionKey(meta.slug, meta.author), ...answeredStoryKeys(meta)]);
-  const account = pick(items, accountKey(meta.author));
+  const people = meta.drafted_by === undefined ? [meta.author] : [meta.author, meta.drafted_by];
+  const items = await readItems(ctx.store, [
+    ...people.map(accountKey),
+    reproductionKey(meta.slug, meta.author),
+    ...answeredStoryKeys(meta),
+  ]);
   // An account with no item (an admin-made id, or one from before accounts were recorded) shows its id.
-  const handles = new Map([[meta.author, account === undefined ? meta.author : toAccount(account).handle]]);
+  const handles = new Map(
+    people.map((id) => {
+      const account = pick(items, accountKey(id));
+      return [id, account === undefined ? id : toAccount(account).handle];
+    }),
+  );
   const report = pick(items, reproductionKey(meta.slug, meta.author));
   const recheck = authorRecheck(report === undefined ? undefined : toReproduction(report), revisions);
   return {

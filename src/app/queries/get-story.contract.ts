@@ -42,6 +42,11 @@ export const getStoryOutputSchema = z.object({
   title: z.string(),
   summary: z.string(),
   author: authorSchema,
+  drafted_by: authorSchema
+    .optional()
+    .describe(
+      'Who drafted the story for its author (publish_draft): the page credits them as "drafted with help from". Absent when the author wrote it.',
+    ),
   date: z.string(),
   published_at: z.string(),
   updated_at: z.string(),

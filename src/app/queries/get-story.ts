@@ -101,6 +101,8 @@ function presentStory(
     announce: announceState(meta.announce),
     capability: storyCapability(meta),
   };
+  if (meta.drafted_by !== undefined)
+    view.drafted_by = { account: meta.drafted_by, handle: handles.get(meta.drafted_by) ?? meta.drafted_by };
   if (recheck !== undefined) view.author_recheck = recheck;
   if (answers !== undefined) view.answers = answers;
   if (answeredBy !== undefined) view.answered_by = answeredBy;

@@ -11,6 +11,7 @@ import { isLorebookError } from '../../domain/errors.ts';
 import type { ClientAddress } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { atomFeed } from './atom-feed.ts';
+import { mountClaimPages } from './claim-routes.ts';
 import { authorPage } from './author-page.ts';
 import { mountFeedGenerator } from './feed-generator.ts';
 import { homePage } from './home-page.ts';
@@ -113,6 +114,8 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
       return missing(c, error, MISSING_STORY);
     }
   });
+
+  mountClaimPages(app, { ctx, baseUrl, visit });
 
   app.get('/a/:handle', async (c) => {
     await visit(c);

@@ -9,6 +9,7 @@ import { linkCardTags } from './link-card.ts';
 import { authorPath, displayDate, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
 import { answerPairsLine } from './answer-pairs-line.ts';
 import { authorRecheckLine } from './author-recheck-line.ts';
+import { draftedByLine } from './drafted-by-line.ts';
 import { aggregatesCard } from './reproduction-aggregates.ts';
 import { capabilityBox } from './capability-box.ts';
 import { revisionBadges } from './revision-badges.ts';
@@ -30,6 +31,7 @@ ${badges(story)}
 <h1>${story.title}</h1>
 <p class="meta">
 <span>by <a rel="author" href="${authorPath(story.author.handle)}">@${story.author.handle}</a></span>
+${draftedByLine(story)}
 <span><time datetime="${story.date}">${displayDate(story.date)}</time></span>
 ${story.agent === undefined ? '' : html`<span>agent: ${story.agent}${story.model === undefined ? '' : ` (${story.model})`}</span>`}
 ${announceLink(story)}

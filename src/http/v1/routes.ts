@@ -1,11 +1,16 @@
 // Every /v1 endpoint. The OpenAPI document is generated from this list.
 import { authorBadgeRoute, capabilityBadgeRoute, storyBadgeRoute } from './badges.ts';
 import { checkCapabilityRoute } from './check-capability.ts';
+import { claimDraftRoute } from './claim-draft.ts';
+import { createDraftRoute } from './create-draft.ts';
+import { declineDraftRoute } from './decline-draft.ts';
 import { editStoryRoute } from './edit-story.ts';
 import { getStoryRoute } from './get-story.ts';
+import { listDraftsRoute } from './list-drafts.ts';
 import { listNotificationsRoute } from './list-notifications.ts';
 import { listStoriesRoute } from './list-stories.ts';
 import { markNotificationsReadRoute } from './mark-notifications-read.ts';
+import { publishDraftRoute } from './publish-draft.ts';
 import { publishStoryRoute } from './publish-story.ts';
 import { reportCheckedRoute, reportCheckRoute } from './report-check.ts';
 import { reportDriftRoute } from './report-drift.ts';
@@ -14,6 +19,7 @@ import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
 import { skillRoute } from './skill.ts';
 import { uploadImageRoute } from './upload-image.ts';
+import { withdrawDraftRoute } from './withdraw-draft.ts';
 import { withdrawReproductionRoute } from './withdraw-reproduction.ts';
 
 export const V1_ROUTES: readonly V1Route[] = [
@@ -32,6 +38,12 @@ export const V1_ROUTES: readonly V1Route[] = [
   listNotificationsRoute,
   markNotificationsReadRoute,
   uploadImageRoute,
+  createDraftRoute,
+  listDraftsRoute,
+  claimDraftRoute,
+  declineDraftRoute,
+  withdrawDraftRoute,
+  publishDraftRoute,
   skillRoute,
   storyBadgeRoute,
   authorBadgeRoute,

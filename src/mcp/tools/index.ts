@@ -1,10 +1,15 @@
 // Every lorebook MCP tool, in the order tools/list shows them: reads first, then writes.
 import type { ToolDefinition } from '../tool.ts';
 import { checkCapabilityTool } from './check-capability.ts';
+import { claimDraftTool } from './claim-draft.ts';
+import { declineDraftTool } from './decline-draft.ts';
+import { draftStoryForTool } from './draft-story-for.ts';
 import { editStoryTool } from './edit-story.ts';
 import { getStoryTool } from './get-story.ts';
+import { listDraftsTool } from './list-drafts.ts';
 import { listNotificationsTool } from './list-notifications.ts';
 import { markNotificationsReadTool } from './mark-notifications-read.ts';
+import { publishDraftTool } from './publish-draft.ts';
 import { publishStoryTool } from './publish-story.ts';
 import { reportCheckTool } from './report-check.ts';
 import { reportDriftTool } from './report-drift.ts';
@@ -13,6 +18,7 @@ import { searchStoriesTool } from './search-stories.ts';
 import { setVisibilityTool } from './set-visibility.ts';
 import { suggestForProjectTool } from './suggest-for-project.ts';
 import { uploadImageTool } from './upload-image.ts';
+import { withdrawDraftTool } from './withdraw-draft.ts';
 import { withdrawReproductionTool } from './withdraw-reproduction.ts';
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -21,6 +27,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   suggestForProjectTool,
   checkCapabilityTool,
   listNotificationsTool,
+  listDraftsTool,
   publishStoryTool,
   editStoryTool,
   reportReproductionTool,
@@ -30,4 +37,9 @@ export const TOOLS: readonly ToolDefinition[] = [
   setVisibilityTool,
   markNotificationsReadTool,
   uploadImageTool,
+  draftStoryForTool,
+  claimDraftTool,
+  declineDraftTool,
+  withdrawDraftTool,
+  publishDraftTool,
 ] as ToolDefinition[];

@@ -61,6 +61,8 @@ export interface StoryMeta {
   capability?: CapabilityReport;
   /** "Changed since publish" (design §12): absent unless two readers corroborated a drifted hash since the last content change. */
   drift?: DriftFlag;
+  /** The account that drafted it for its author (docs/design.md §14); absent when the author wrote it. */
+  drafted_by?: string;
 }
 
 /** What a revision keeps of its capability report: enough to tell which text and version it was. */

@@ -9,7 +9,7 @@ import {
   wwwAuthenticate,
 } from '../../../src/auth/access-rule.ts';
 
-// The tools of issue 3 (and check_capability and report_drift, issue 16; upload_image, issue 17), each with the access its issue gives it.
+// The tools of issue 3 (and check_capability and report_drift, issue 16; upload_image and the drafts tools, issue 17), each with the access its issue gives it.
 const ISSUE_TOOLS = {
   search_stories: true,
   get_story: true,
@@ -25,6 +25,12 @@ const ISSUE_TOOLS = {
   set_visibility: false,
   mark_notifications_read: false,
   upload_image: false,
+  list_drafts: false,
+  draft_story_for: false,
+  claim_draft: false,
+  decline_draft: false,
+  withdraw_draft: false,
+  publish_draft: false,
 } as const;
 
 describe('MCP access rule', () => {

@@ -1,0 +1,48 @@
+// decline_draft — the invitee, holding the claim URL, says no (docs/design.md §14): open →
+// declined, conditioned on `open`. Declining a declined draft again answers the same and writes
+// nothing; a draft already claimed, withdrawn or expired is a typed conflict.
+import { fingerprint } from '../../domain/fingerprint.ts';
+import { parseOpId } from '../../domain/op-id.ts';
+import { closeDraftAction, draftKey, statusNow, toDraft } from '../../store/draft/draft-items.ts';
+import { pick } from '../../store/read-items.ts';
+import { checkItem } from '../../store/replace-by-key.ts';
+import type { AppContext, Caller } from '../app-context.ts';
+import { parseInput } from '../parse-input.ts';
+import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
+import { DECLINE_DRAFT_TOOL, declineDraftInputSchema } from './decline-draft.contract.ts';
+import { draftAnswer, type DraftOutcome, type StoredDraftChange } from './draft-outcome.ts';
+import { draftIdOfClaim, unknownClaimLink } from './draft-reference.ts';
+import { draftRecord } from './draft-view.ts';
+import { draftNotOpen, mayActAsInvitee } from './invitee-rules.ts';
+import { statusStill } from './draft-status-guard.ts';
+
+export async function declineDraft(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftOutcome>> {
+  const input = parseInput(declineDraftInputSchema, raw, DECLINE_DRAFT_TOOL);
+  const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
+  const id = draftIdOfClaim(input);
+  const key = draftKey(id);
+  const stored = await writeOnce<StoredDraftChange>(ctx, {
+    tool: DECLINE_DRAFT_TOOL,
+    caller,
+    opId,
+    fingerprint: fingerprint(DECLINE_DRAFT_TOOL, { draft: id }),
+    reads: [key],
+    plan(read, { now }): WritePlan<StoredDraftChange> {
+      const item = pick(read, key);
+      if (item === undefined) throw unknownClaimLink();
+      const draft = toDraft(item);
+      mayActAsInvitee(draft, caller, 'decline');
+      if (draft.status === 'declined')
+        return { outcome: { draft: draftRecord(draft) }, actions: [], guards: [checkItem(key, statusStill('declined'))] };
+      const status = statusNow(draft, now);
+      if (status !== 'open') throw draftNotOpen(status, 'declined');
+      const at = new Date(now).toISOString();
+      return {
+        outcome: { draft: draftRecord({ ...draft, status: 'declined', closed_at: at }) },
+        actions: [closeDraftAction(draft, 'declined', at)],
+        guards: [],
+      };
+    },
+  });
+  return draftAnswer(ctx, stored);
+}

@@ -1,0 +1,24 @@
+// POST /v1/drafts: draft_story_for.
+import { DRAFT_STORY_FOR_TOOL, draftStoryForInputSchema, draftStoryForOutputSchema } from '../../app/drafts/draft-story-for.contract.ts';
+import { draftStoryFor } from '../../app/drafts/draft-story-for.ts';
+import { signedIn } from '../../app/signed-in.ts';
+import { defineRoute } from './route.ts';
+import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
+
+export const createDraftRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/drafts',
+  operationId: 'createDraft',
+  summary: `Draft a story for someone else (${DRAFT_STORY_FOR_TOOL})`,
+  description:
+    'Write the story for the person you helped: `markdown` must be a publishable story. The answer carries the single-use `claim_url` (valid 30 days, shown only here: lorebook keeps its hash). With an `Idempotency-Key` a repeat answers the same draft and claim URL (`Idempotent-Replayed: true`); without one every call is a new draft. At most 20 drafts per account per UTC day (429).',
+  jsonBody: draftStoryForInputSchema,
+  headers: ['Idempotency-Key'],
+  success: { status: 201, description: 'The draft and its claim URL.', schema: draftStoryForOutputSchema },
+  errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  async handle(c, caller, { ctx }) {
+    const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    const outcome = await draftStoryFor(ctx, signedIn(caller), withOpId(c, input));
+    return writeAnswer(c, outcome, 201, { 'Cache-Control': 'no-store', Location: `/v1/drafts?draft_id=${outcome.draft.id}` });
+  },
+});
