@@ -17,7 +17,7 @@ const ALLOWED_ORIGIN = 'https://app.example';
 const server = useLorebookServer('e2e-mcp-protocol', { allowedOrigins: [ALLOWED_ORIGIN] });
 const AUTHOR = { account: 'acct-protocol', handle: 'protocol' };
 const READ_TOOLS = Object.keys(MCP_TOOL_ACCESS).filter((tool) =>
-  ['search_stories', 'get_story', 'suggest_for_project', 'check_capability', 'list_notifications'].includes(tool),
+  ['search_stories', 'get_story', 'suggest_for_project', 'check_capability', 'list_notifications', 'list_drafts'].includes(tool),
 );
 const FILLER_STORIES = 11;
 
