@@ -123,7 +123,10 @@ function agreement(results: SearchChildResult[]): string[] {
   }
   for (const r of results) {
     if ((r.checkFailures ?? []).length > 0) lines.push(`- ${r.engine} at ${r.size} failed checks: ${(r.checkFailures ?? []).join('; ')}.`);
-    else if (r.status === 'ok') lines.push(`- ${r.engine} at ${r.size}: AND, body-only word, fed add and remove all hold.`);
+    else if (r.queries !== undefined)
+      lines.push(
+        `- ${r.engine} at ${r.size}: ${r.status === 'ok' ? 'AND, body-only word, fed add and remove all hold' : 'AND and the body-only word hold (the fed path did not run)'}.`,
+      );
   }
   return lines;
 }
