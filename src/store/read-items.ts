@@ -14,24 +14,49 @@ const MAX_UNPROCESSED_ROUNDS = 5;
 
 export type ItemsByKey = ReadonlyMap<string, StoredItem>;
 
+export interface ReadItemsOptions {
+  /** Only these attributes (keys and `expires_at` should be among them); default: whole items. */
+  attributes?: readonly string[];
+  /** Batches of 100 in flight at once; default 1. More overlaps round trips on long key lists. */
+  batchesInFlight?: number;
+}
+
 /** Reads many items in one round trip (per 100 keys); expired items are treated as absent. */
-export async function readItems(store: Store, keys: readonly ItemKey[]): Promise<ItemsByKey> {
+export async function readItems(store: Store, keys: readonly ItemKey[], options: ReadItemsOptions = {}): Promise<ItemsByKey> {
   const unique = [...new Map(keys.map((k) => [keyId(k), { PK: k.PK, SK: k.SK }])).values()];
+  const projection = options.attributes === undefined ? {} : projectionOf(options.attributes);
+  const batches: ItemKey[][] = [];
+  for (let start = 0; start < unique.length; start += MAX_BATCH_KEYS) batches.push(unique.slice(start, start + MAX_BATCH_KEYS));
+  const inFlight = options.batchesInFlight ?? 1;
   const found = new Map<string, StoredItem>();
-  for (let start = 0; start < unique.length; start += MAX_BATCH_KEYS) {
-    let pending: ItemKey[] = unique.slice(start, start + MAX_BATCH_KEYS);
-    for (let round = 0; pending.length > 0; round += 1) {
-      if (round === MAX_UNPROCESSED_ROUNDS) throw storeUnavailable({ name: 'ThrottlingException' }) as Error;
-      const output = await callStore(() =>
-        store.client.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } })),
-      );
-      for (const item of (output.Responses?.[store.tableName] ?? []) as StoredItem[]) {
-        if (!isExpired(item, store.now())) found.set(keyId(item), item);
-      }
-      pending = (output.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
-    }
+  for (let next = 0; next < batches.length; next += inFlight) {
+    const read = await Promise.all(batches.slice(next, next + inFlight).map((batch) => readBatch(store, batch, projection)));
+    for (const item of read.flat()) if (!isExpired(item, store.now())) found.set(keyId(item), item);
   }
   return found;
+}
+
+async function readBatch(store: Store, keys: ItemKey[], projection: object): Promise<StoredItem[]> {
+  const items: StoredItem[] = [];
+  let pending = keys;
+  for (let round = 0; pending.length > 0; round += 1) {
+    if (round === MAX_UNPROCESSED_ROUNDS) throw storeUnavailable({ name: 'ThrottlingException' }) as Error;
+    const output = await callStore(() =>
+      store.client.send(
+        new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true, ...projection } } }),
+      ),
+    );
+    items.push(...((output.Responses?.[store.tableName] ?? []) as StoredItem[]));
+    pending = (output.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
+  }
+  return items;
+}
+
+function projectionOf(attributes: readonly string[]): { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> } {
+  return {
+    ProjectionExpression: attributes.map((_name, index) => `#a${index}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),
+  };
 }
 
 export async function readItem(store: Store, key: ItemKey): Promise<StoredItem | undefined> {
