@@ -3,7 +3,11 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createStreamsClient } from '../../src/store/client.ts';
-import { startTableStreamPoller, type TableStreamPoller, type TableStreamPollerOptions } from '../../src/store/table-stream/table-stream.ts';
+import {
+  startTableStreamPoller,
+  type TableStreamPoller,
+  type TableStreamPollerOptions,
+} from '../../src/store/table-stream/table-stream.ts';
 
 export interface WatchedPoller {
   batches: DynamoDBRecord[][];
@@ -54,11 +58,28 @@ export function watchStream(options: WatchOptions): WatchedPoller {
  * Puts items T / <prefix><n> for n in [from, to), one write (one stream record) each, in order;
  * each holds every attribute type the stream's two shapes spell differently (binary, nested).
  */
-export async function writeItems(client: DynamoDBDocumentClient, tableName: string, prefix: string, from: number, to: number): Promise<string[]> {
+export async function writeItems(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  prefix: string,
+  from: number,
+  to: number,
+): Promise<string[]> {
   const sks: string[] = [];
   for (let n = from; n < to; n += 1) {
     const SK = `${prefix}${String(n).padStart(4, '0')}`;
-    await client.send(new PutCommand({ TableName: tableName, Item: { PK: 'T', SK, n, bytes: Uint8Array.of(n % 256, 1, 2), nested: { list: [n, 'x', Uint8Array.of(3)], tags: new Set(['a', 'b']) } } }));
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          PK: 'T',
+          SK,
+          n,
+          bytes: Uint8Array.of(n % 256, 1, 2),
+          nested: { list: [n, 'x', Uint8Array.of(3)], tags: new Set(['a', 'b']) },
+        },
+      }),
+    );
     sks.push(SK);
   }
   return sks;

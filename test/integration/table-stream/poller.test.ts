@@ -161,7 +161,13 @@ describe('stop() is prompt', () => {
 
   it('while it backs off after failed runs', async () => {
     const client = createStoreClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
-    const poller = watchStream({ endpoint: 'http://127.0.0.1:9', client, tableName: table.tableName, intervalMs: 600_000, maxBackoffMs: 600_000 });
+    const poller = watchStream({
+      endpoint: 'http://127.0.0.1:9',
+      client,
+      tableName: table.tableName,
+      intervalMs: 600_000,
+      maxBackoffMs: 600_000,
+    });
     await eventually(async () => (poller.lines.some((line) => line.includes('retrying in')) ? true : undefined), 'a failed run', 20_000);
     expect(await timeStop(poller)).toBeLessThan(2_000);
     client.destroy();

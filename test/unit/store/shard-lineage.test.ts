@@ -5,7 +5,11 @@ import { readableShards, shardsInLineage } from '../../../src/store/table-stream
 
 const shards = shardsInLineage([
   { ShardId: 'child-b', ParentShardId: 'parent', SequenceNumberRange: { StartingSequenceNumber: '000000000000000000300' } },
-  { ShardId: 'parent', ParentShardId: 'trimmed', SequenceNumberRange: { StartingSequenceNumber: '000000000000000000100', EndingSequenceNumber: '000000000000000000199' } },
+  {
+    ShardId: 'parent',
+    ParentShardId: 'trimmed',
+    SequenceNumberRange: { StartingSequenceNumber: '000000000000000000100', EndingSequenceNumber: '000000000000000000199' },
+  },
   { ShardId: 'child-a', ParentShardId: 'parent', SequenceNumberRange: { StartingSequenceNumber: '000000000000000000200' } },
   { ShardId: 'grandchild', ParentShardId: 'child-a', SequenceNumberRange: { StartingSequenceNumber: '000000000000000000400' } },
   { ShardId: 'other-root', SequenceNumberRange: { StartingSequenceNumber: '000000000000000000050' } },
