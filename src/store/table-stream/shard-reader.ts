@@ -75,7 +75,7 @@ export async function readShard(reading: ShardReading, state: ShardState, pages:
       try {
         await reading.onRecords(batch);
       } catch (error) {
-        state.iterator = undefined;
+        // The iterator still points at this page: the next run reads it again.
         throw new ConsumerFailed(state.shardId, batch.length, error);
       }
     }
