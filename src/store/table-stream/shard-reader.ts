@@ -21,7 +21,7 @@ export interface ShardState {
   shardId: string;
   /** The last record finished: delivered, or one of the pollers' own checkpoint writes. */
   finished?: string;
-  /** Where the next page starts; dropped after any failure, then fetched again from `finished`. */
+  /** Where the next page starts; fetched again after `finished` when absent or expired. */
   iterator?: string;
 }
 

@@ -5,9 +5,11 @@
 // shard (an item in the table, forward-only) moves after its consumers finished a batch, so a
 // restarted process resumes after the last finished batch and may see that batch's successor
 // twice, never miss it. One run at a time; a failed run (a consumer threw, the store is
-// unreachable) is logged and retried after a bounded backoff, from the last finished record.
+// unreachable) is logged and retried after a bounded backoff, from the page it failed on (a
+// shard's iterator moves only past a finished page, and DynamoDB Local keeps honouring it across
+// a restart on the same data).
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, ResourceNotFoundException, type DynamoDBStreamsClient, type Shard } from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, type DynamoDBStreamsClient, type Shard } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { readCheckpoint, type CheckpointPlace } from './checkpoint-items.ts';
@@ -69,12 +71,16 @@ export function startTableStreamPoller(options: TableStreamPollerOptions): Table
     abortSignal,
   });
 
+  /** Asked every run: a table deleted and made again has a new stream, with shards of its own. */
   const currentStream = async (): Promise<string> => {
-    if (streamArn !== undefined) return streamArn;
     const table = (await client.send(new DescribeTableCommand({ TableName: tableName }), { abortSignal })).Table;
     const arn = table?.LatestStreamArn;
     if (arn === undefined) throw new Error(`table ${tableName} has no stream`);
-    streamArn = arn;
+    if (arn !== streamArn) {
+      states.clear();
+      drained.clear();
+      streamArn = arn;
+    }
     return arn;
   };
 
@@ -110,14 +116,7 @@ export function startTableStreamPoller(options: TableStreamPollerOptions): Table
   /** One run over every readable shard; answers whether records are waiting past its pages. */
   const runOnce = async (): Promise<boolean> => {
     const arn = await currentStream();
-    let shards: ShardInLineage[];
-    try {
-      shards = await listShards(arn);
-    } catch (error) {
-      // The table was deleted and made again: a new stream, with shards of its own.
-      if (error instanceof ResourceNotFoundException) streamArn = undefined;
-      throw error;
-    }
+    const shards = await listShards(arn);
     forgetUnlisted(shards);
     const read = reading(arn);
     let more = false;
@@ -163,8 +162,6 @@ export function startTableStreamPoller(options: TableStreamPollerOptions): Table
         if (abortSignal.aborted) break;
         failures += 1;
         pauseMs = Math.min(options.intervalMs * 2 ** Math.min(failures, 20), maxBackoffMs);
-        // The next run starts again from the last finished record of every shard.
-        for (const state of states.values()) state.iterator = undefined;
         log(`lorebook: table stream: ${describeFailure(error)}; retrying in ${pauseMs} ms`);
       }
       await pause(pauseMs, abortSignal);

@@ -126,6 +126,7 @@ describe('stop() is prompt', () => {
   const sockets = new Set<Socket>();
   let silent: Server;
   beforeAll(async () => {
+    await writeItems(table.client, table.tableName, 'p', 0, 1);
     // A server that accepts connections and never answers: a store call in flight hangs on it.
     silent = createServer((socket) => {
       sockets.add(socket);
