@@ -57,7 +57,6 @@ export function startTableStreamPoller(options: TableStreamPollerOptions): Table
   const maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
   const controller = new AbortController();
   const abortSignal = controller.signal;
-  let streamArn: string | undefined;
   const states = new Map<string, ShardState>();
   const drained = new Set<string>();
 
@@ -76,11 +75,6 @@ export function startTableStreamPoller(options: TableStreamPollerOptions): Table
     const table = (await client.send(new DescribeTableCommand({ TableName: tableName }), { abortSignal })).Table;
     const arn = table?.LatestStreamArn;
     if (arn === undefined) throw new Error(`table ${tableName} has no stream`);
-    if (arn !== streamArn) {
-      states.clear();
-      drained.clear();
-      streamArn = arn;
-    }
     return arn;
   };
 
@@ -142,7 +136,7 @@ export function startTableStreamPoller(options: TableStreamPollerOptions): Table
     return more;
   };
 
-  /** Shards trimmed off the stream are forgotten, so memory follows the stream's 24 h. */
+  /** Shards trimmed off the stream (or of a stream replaced) are forgotten: memory follows the stream's 24 h. */
   const forgetUnlisted = (shards: readonly ShardInLineage[]): void => {
     const listed = new Set(shards.map((shard) => shard.shardId));
     for (const id of states.keys()) if (!listed.has(id)) states.delete(id);
