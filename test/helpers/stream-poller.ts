@@ -1,5 +1,6 @@
 // Runs the table-stream poller against a test table and keeps what its consumer was handed, batch
 // by batch, so a test can compare it with the records DynamoDB wrote.
+import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createStreamsClient } from '../../src/store/client.ts';
@@ -19,6 +20,8 @@ export interface WatchedPoller {
 
 export interface WatchOptions extends Partial<Omit<TableStreamPollerOptions, 'client' | 'streams' | 'tableName' | 'log'>> {
   endpoint: string;
+  /** A Streams client of the test's own (destroyed by stop()); one on `endpoint` when omitted. */
+  streams?: DynamoDBStreamsClient;
   client: DynamoDBDocumentClient;
   tableName: string;
 }
@@ -29,7 +32,7 @@ export function watchStream(options: WatchOptions): WatchedPoller {
   const { endpoint, client, tableName, onRecords, ...rest } = options;
   const batches: DynamoDBRecord[][] = [];
   const lines: string[] = [];
-  const streams = createStreamsClient({ endpoint });
+  const streams = options.streams ?? createStreamsClient({ endpoint });
   const poller: TableStreamPoller = startTableStreamPoller({
     intervalMs: 50,
     checkpoint: { namespace: 'test' },

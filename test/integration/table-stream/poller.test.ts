@@ -6,8 +6,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStoreClient } from '../../../src/store/client.ts';
+import { createStoreClient, createStreamsClient } from '../../../src/store/client.ts';
 import { streamCheckpointPrefix } from '../../../src/store/keys.ts';
+import { ageFirstIterator } from '../../helpers/aged-iterator.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { readStreamRecords } from '../../helpers/local-stream.ts';
 import { recordSk, watchStream, writeItems, type WatchedPoller } from '../../helpers/stream-poller.ts';
@@ -104,6 +105,17 @@ describe('the table-stream poller on DynamoDB Local', () => {
     expect(poller.lines.some((line) => line.includes('failed in its consumer: the index is busy'))).toBe(true);
     const [stored] = await checkpoints('throws');
     expect(stored?.drained).toBe(false);
+  });
+
+  it('an iterator that expired (DynamoDB Local refuses it) is fetched again from the last finished record: nothing skipped or repeated', async () => {
+    const streams = createStreamsClient({ endpoint: testEndpoint() });
+    const agedIterators = ageFirstIterator(streams);
+    const poller = watch({ streams, batchSize: 100, checkpoint: { namespace: 'expired' } });
+    await eventually(caughtUp(poller, written.length), 'caught up', 20_000);
+    await stopAll();
+    expect(agedIterators()).toBe(1);
+    expect(poller.delivered()).toEqual(written);
+    expect(poller.lines).toEqual([]);
   });
 
   it("the pollers' own checkpoint writes never reach a consumer and cost no further writes once caught up", async () => {
