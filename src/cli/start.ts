@@ -18,6 +18,7 @@ import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { startCapabilityRescan } from '../app/capability/rescan-schedule.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stdoutLog } from '../log-sink.ts';
+import { startLocalStream, type StreamConsumer } from './local-stream.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
 
 /** Event lines: escaped, one physical line each (src/log-sink.ts). */
@@ -85,12 +86,17 @@ const sweeps: SweepSchedule | undefined =
     ? undefined
     : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
-// No table stream runs here: the dispatcher runs after each correction's commit, and as a backstop.
+// The dispatcher runs after each correction's commit, and as a backstop (it is not a stream consumer here).
 const notifying = startNotificationDispatch(ctx, { intervalMs: config.dispatchIntervalMs, log });
 ctx.dispatchSoon = notifying.soon;
 
 // What the sweeper Lambda does every minute: stories scanned by an older scanner version are re-scanned.
 const rescanning = startCapabilityRescan(ctx, { intervalMs: RESCAN_INTERVAL_MS, log });
+
+// What reads DynamoDB Local's table stream, as the cloud's stream Lambda does: each consumer gets
+// every batch (src/cli/local-stream.ts). With none listed no poller runs.
+const streamConsumers: readonly StreamConsumer[] = [];
+const streaming = startLocalStream(ctx.store, streamConsumers, { endpoint, intervalMs: config.streamPollIntervalMs, log });
 
 const { baseUrl, port } = config.http;
 const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(readSettings(), baseUrl), log });
@@ -126,6 +132,7 @@ async function stopStore(): Promise<void> {
   await ctx.announcing?.idle();
   await notifying.stop();
   await rescanning.stop();
+  await streaming?.stop();
   ctx.store.client.destroy();
   if (ddb !== undefined) {
     removeEndpointFile(config.dataDir);
