@@ -121,7 +121,7 @@ describe('publishing the feed record many times at once', () => {
         appPassword: bsky.account().appPassword,
         requestTimeoutMs: 10_000,
       };
-      const content = { did: 'did:web:lorebook.test', displayName: 'parallel', description: 'sixteen at once' };
+      const content = { did: 'did:web:lorebook.test', displayName: 'parallel', description: 'sixteen at once', acceptsInteractions: true };
       const results = await Promise.all(Array.from({ length: 16 }, () => publishFeedRecord(publisher, 'parallel', content)));
       const records = (await feedRecords()).filter((record) => record.uri.endsWith('/parallel'));
       expect(records).toHaveLength(1);
@@ -146,7 +146,7 @@ describe('publishing the feed record through the library (what the CLI calls), i
   it(
     'the same content again is unchanged (same CID, no new commit); new content updates the same record and keeps its createdAt',
     async () => {
-      const content = { did: 'did:web:lorebook.test', displayName: 'in process', description: 'first words' };
+      const content = { did: 'did:web:lorebook.test', displayName: 'in process', description: 'first words', acceptsInteractions: true };
       const created = await publishFeedRecord(publisher(), 'library', content);
       expect(created.outcome).toBe('created');
       const commit = await head();
@@ -164,7 +164,7 @@ describe('publishing the feed record through the library (what the CLI calls), i
   it(
     "a record the PDS refuses is reported with the PDS's reason at once, not retried as a race; the stored record is untouched",
     async () => {
-      const content = { did: 'did:web:lorebook.test', displayName: 'refusal', description: 'kept' };
+      const content = { did: 'did:web:lorebook.test', displayName: 'refusal', description: 'kept', acceptsInteractions: true };
       const created = await publishFeedRecord(publisher(), 'refused', content);
       const lines: string[] = [];
       // Longer than the lexicon's 24 graphemes: the PDS validates the record and says no.
