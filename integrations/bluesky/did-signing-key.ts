@@ -1,9 +1,10 @@
 // The atproto signing key of a DID, for checking service-auth JWTs (design §17): the DID document
 // from the PLC directory (did:plc) or the host's /.well-known/did.json (did:web), fetched
-// SSRF-safely (the DID is whoever calls), its `#atproto` Multikey returned as a did:key.
+// SSRF-safely (the DID is whoever calls), its `#atproto` verification method returned as it is.
 // Remembered for a while per process, bounded in entries, so a busy feed costs one look-up per
 // viewer and not one per request; a forced refresh (after a signature fails) skips the memory.
 import { LorebookError } from '../../src/domain/errors.ts';
+import type { VerificationKey } from '../../src/domain/service-auth/did-key.ts';
 import type { SigningKeyLookup } from '../../src/domain/service-auth/service-jwt.ts';
 import { createSafeFetch } from '../safe-fetch/index.ts';
 
@@ -27,14 +28,15 @@ function documentUrl(did: string, plc: string): string {
   return `https://${host}/.well-known/did.json`;
 }
 
-function atprotoKey(did: string, document: unknown): string | undefined {
+function atprotoKey(did: string, document: unknown): VerificationKey | undefined {
   if (typeof document !== 'object' || document === null) return undefined;
   const { id, verificationMethod } = document as { id?: unknown; verificationMethod?: unknown };
   if (id !== did || !Array.isArray(verificationMethod)) return undefined;
   for (const method of verificationMethod as Array<Record<string, unknown>>) {
     const methodId = typeof method.id === 'string' ? method.id : '';
-    if ((methodId === '#atproto' || methodId === `${did}#atproto`) && typeof method.publicKeyMultibase === 'string') {
-      return `did:key:${method.publicKeyMultibase}`;
+    const { type, publicKeyMultibase } = method;
+    if ((methodId === '#atproto' || methodId === `${did}#atproto`) && typeof type === 'string' && typeof publicKeyMultibase === 'string') {
+      return { type, publicKeyMultibase };
     }
   }
   return undefined;
@@ -51,7 +53,7 @@ export function createSigningKeyLookup(options: SigningKeyLookupOptions): Signin
   });
   const plc = (options.plcDirectoryUrl ?? 'https://plc.directory').replace(/\/+$/, '');
   const now = options.now ?? Date.now;
-  const remembered = new Map<string, { key: string; until: number }>();
+  const remembered = new Map<string, { key: VerificationKey; until: number }>();
 
   return async (did, forceRefresh) => {
     const known = remembered.get(did);

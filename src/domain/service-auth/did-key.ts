@@ -1,6 +1,8 @@
-// An atproto signing key as a DID document names it (`publicKeyMultibase` of a Multikey, or a
-// did:key): base58btc multibase of a multicodec-tagged compressed point on secp256k1 (ES256K) or
-// P-256 (ES256), turned into a Node KeyObject so node:crypto checks the signature.
+// An atproto signing key as a DID document names it, turned into a Node KeyObject so node:crypto
+// checks the signature: a `Multikey` (or a did:key) is base58btc multibase of a multicodec-tagged
+// compressed point on secp256k1 (ES256K) or P-256 (ES256); the older
+// `EcdsaSecp256k1VerificationKey2019` / `EcdsaSecp256r1VerificationKey2019` carry the point's
+// bytes untagged, compressed or not (older PLC directories still answer those).
 import { createPublicKey, type KeyObject } from 'node:crypto';
 
 export type JwtAlgorithm = 'ES256K' | 'ES256';
@@ -53,17 +55,37 @@ function spki(oid: readonly number[], point: Uint8Array): Buffer {
   return Buffer.from([0x30, body.length, ...body]);
 }
 
-/** `did:key:z…` or a bare `z…` multikey; throws on anything else. */
-export function parseSigningKey(multikey: string): SigningKey {
-  const encoded = multikey.startsWith('did:key:') ? multikey.slice('did:key:'.length) : multikey;
-  if (!encoded.startsWith('z') || encoded.length > 128) throw new Error('the key is not a base58btc multikey');
+/** A DID document's verification method, as far as the key goes. */
+export interface VerificationKey {
+  type: string;
+  publicKeyMultibase: string;
+}
+
+const LEGACY_TYPES: Record<string, JwtAlgorithm> = {
+  EcdsaSecp256k1VerificationKey2019: 'ES256K',
+  EcdsaSecp256r1VerificationKey2019: 'ES256',
+};
+
+function keyOf(alg: JwtAlgorithm, point: Uint8Array): SigningKey {
+  const compressed = point.length === 33 && (point[0] === 2 || point[0] === 3);
+  const uncompressed = point.length === 65 && point[0] === 4;
+  if (!compressed && !uncompressed) throw new Error('the key is not an EC point');
+  const curve = CURVES[alg];
+  return { alg, key: createPublicKey({ key: spki(curve.oid, point), format: 'der', type: 'spki' }), order: curve.order };
+}
+
+/** A `did:key:z…`, or a verification method; throws on anything else. */
+export function parseSigningKey(source: string | VerificationKey): SigningKey {
+  const method = typeof source === 'string' ? { type: 'Multikey', publicKeyMultibase: source.replace(/^did:key:/, '') } : source;
+  const encoded = method.publicKeyMultibase;
+  if (!encoded.startsWith('z') || encoded.length > 128) throw new Error('the key is not base58btc multibase');
   const bytes = base58Decode(encoded.slice(1));
+  const legacy = LEGACY_TYPES[method.type];
+  if (legacy !== undefined) return keyOf(legacy, bytes);
+  if (method.type !== 'Multikey') throw new Error(`the key type ${method.type} is not one atproto uses`);
   for (const alg of ['ES256K', 'ES256'] as const) {
-    const curve = CURVES[alg];
-    if (bytes[0] !== curve.prefix[0] || bytes[1] !== curve.prefix[1]) continue;
-    const point = bytes.slice(2);
-    if (point.length !== 33) throw new Error('the key is not a compressed point');
-    return { alg, key: createPublicKey({ key: spki(curve.oid, point), format: 'der', type: 'spki' }), order: curve.order };
+    const { prefix } = CURVES[alg];
+    if (bytes[0] === prefix[0] && bytes[1] === prefix[1]) return keyOf(alg, bytes.slice(2));
   }
   throw new Error('the key is neither secp256k1 nor P-256');
 }

@@ -5,7 +5,7 @@
 // signature it is asked once more with forceRefresh, as a rotated key would look stale.
 import { verify } from 'node:crypto';
 import { LorebookError } from '../errors.ts';
-import { parseSigningKey, type SigningKey } from './did-key.ts';
+import { parseSigningKey, type SigningKey, type VerificationKey } from './did-key.ts';
 
 export interface ServiceAuthClaims {
   /** The viewer's DID. */
@@ -17,8 +17,8 @@ export interface ServiceAuthClaims {
   jti?: string;
 }
 
-/** Resolves a DID to its atproto signing key (a did:key / multikey); forceRefresh skips any cache. */
-export type SigningKeyLookup = (did: string, forceRefresh: boolean) => Promise<string>;
+/** Resolves a DID to its atproto signing key (its `#atproto` verification method); forceRefresh skips any cache. */
+export type SigningKeyLookup = (did: string, forceRefresh: boolean) => Promise<VerificationKey>;
 
 export interface VerifyServiceJwtOptions {
   /** This service's DID: the only audience accepted. */
@@ -70,9 +70,9 @@ function signatureHolds(key: SigningKey, signed: string, signature: Buffer): boo
 }
 
 async function keyFor(lookup: SigningKeyLookup, did: string, forceRefresh: boolean): Promise<SigningKey> {
-  const multikey = await lookup(did, forceRefresh);
+  const method = await lookup(did, forceRefresh);
   try {
-    return parseSigningKey(multikey);
+    return parseSigningKey(method);
   } catch (error) {
     throw refuse('BadJwtSignature', `The signing key of ${did} cannot be read: ${(error as Error).message}.`);
   }
