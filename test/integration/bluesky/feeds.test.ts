@@ -159,7 +159,8 @@ const vote = (item: Item, event: string) => ({ item: item.post, event, feedConte
 const tallyOf = async (feed: string, slug: string): Promise<Record<string, unknown> | undefined> =>
   (await app.state()).find((item) => item.PK === `FEEDTALLY#${feed}#${slug}`);
 /** Everything stored but the rate windows (counted per call like any other). */
-const stored = async (): Promise<Record<string, unknown>[]> => (await app.allItems()).filter((item) => !String(item.PK).startsWith('RATE#'));
+const stored = async (): Promise<Record<string, unknown>[]> =>
+  (await app.allItems()).filter((item) => !String(item.PK).startsWith('RATE#'));
 
 describe('describeFeedGenerator', () => {
   it('lists every feed: the main one, each tag feed and needs reproducers', async () => {
