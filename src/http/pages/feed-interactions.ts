@@ -7,7 +7,7 @@ import type { Hono } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { recordInteractions } from '../../app/feeds/record-interactions.ts';
 import { accountRateSubject, consumeRateLimit, rateLimited } from '../../app/rate-limit.ts';
-import { LorebookError, payloadTooLarge } from '../../domain/errors.ts';
+import { isLorebookError, LorebookError, payloadTooLarge } from '../../domain/errors.ts';
 import type { FeedDefinition } from '../../domain/feed-generator.ts';
 import { badBody, mediaType, parseJsonObject, readBodyBytes } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
@@ -53,6 +53,14 @@ export function mountFeedInteractions(
       await recordInteractions(deps.ctx, { viewer: claims.iss, jti: claims.jti, feeds: deps.feeds }, body);
       return c.json({});
     } catch (error) {
+      // The jti is the op_id: the viewer's client knows no op_id, so say it in its terms.
+      if (isLorebookError(error) && error.code === 'idempotency_key_reused')
+        return xrpcError(
+          c,
+          400,
+          'InvalidRequest',
+          'This service-auth JWT was already used for other interactions; send them with a fresh one.',
+        );
       const refusal = xrpcRefusal(c, error);
       if (refusal !== undefined) return refusal;
       throw error;

@@ -319,6 +319,19 @@ describe('sendInteractions', () => {
     expect((await tallyOf('tag:typescript', slug))?.more).toBeUndefined();
   });
 
+  it('the same JWT (its jti) sent again with other votes is refused and writes nothing', async () => {
+    const item = await tsItem(typescript[3] as string);
+    const token = await bearer(viewers[3] as Viewer);
+    expect((await send({ interactions: [vote(item, MORE)] }, token)).status).toBe(200);
+    const before = await stored();
+    const other = await send({ interactions: [vote(item, LESS)] }, token);
+    expect(other).toMatchObject({
+      status: 400,
+      json: { error: 'InvalidRequest', message: expect.stringContaining('JWT was already used') },
+    });
+    expect(await stored()).toEqual(before);
+  });
+
   it('votes from different viewers add up; seen and clickthrough events are accepted and not stored', async () => {
     const slug = openFails[0] as string;
     const answer = await skeleton(feeds.needs, { limit: '100' }, await bearer(viewers[4] as Viewer, SKELETON));

@@ -157,6 +157,20 @@ describe('npm run bsky:publish-feed', () => {
   );
 
   it(
+    '--help names every feed it publishes and the settings it reads, and exits 0 without signing in',
+    async () => {
+      const help = await publishFeed(['--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('usage: npm run bsky:publish-feed');
+      expect(help.stdout).toMatch(/one per tag in\s+LOREBOOK_FEED_TAGS at tag-<tag>, and "needs reproducers" at needs-repro/);
+      expect(help.stdout).toContain('LOREBOOK_FEED_TAGS');
+      expect(help.stdout).toContain('acceptsInteractions');
+      expect(help.stderr).not.toContain('signing in');
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
     'without BLUESKY_* it says what to set and exits 1',
     async () => {
       const off = await publishFeed([], { BLUESKY_SERVICE: '', BLUESKY_IDENTIFIER: '', BLUESKY_APP_PASSWORD: '' });
