@@ -218,15 +218,13 @@ describe('a tag feed', () => {
     expect(postsOf(await skeleton(feeds.needs, { limit: '100' }))).not.toContain(
       `at://${bsky.account().did}/app.bsky.feed.post/3laggingpost22`,
     );
-    await app
-      .ctx()
-      .store.client.send(
-        new UpdateCommand({
-          TableName: app.ctx().store.tableName,
-          Key: { PK: `STORY#${slug}`, SK: 'META' },
-          UpdateExpression: 'REMOVE GSI1PK, GSI1SK, bsky_uri',
-        }),
-      );
+    await app.ctx().store.client.send(
+      new UpdateCommand({
+        TableName: app.ctx().store.tableName,
+        Key: { PK: `STORY#${slug}`, SK: 'META' },
+        UpdateExpression: 'REMOVE GSI1PK, GSI1SK, bsky_uri',
+      }),
+    );
   });
 
   it.each([1, 2, 3])('pages of %i hand out every tagged post exactly once, and the last page has no cursor', async (limit) => {
