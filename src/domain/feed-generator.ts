@@ -7,7 +7,7 @@ export const FEED_GENERATOR_COLLECTION = 'app.bsky.feed.generator';
 export const MAIN_FEED = 'main';
 /** Open fail stories and stories few have reproduced, rotated per viewer and hour. */
 export const NEEDS_REPRODUCERS_FEED = 'needs-reproducers';
-export const NEEDS_REPRODUCERS_RKEY = 'needs-repro';
+const NEEDS_REPRODUCERS_RKEY = 'needs-repro';
 
 /** A feed's stable name inside lorebook (its tallies are keyed by it, whatever its record key). */
 export type FeedId = typeof MAIN_FEED | typeof NEEDS_REPRODUCERS_FEED | `tag:${string}`;
@@ -39,8 +39,8 @@ function tagDisplayName(tag: string): string {
   return short.length <= DISPLAY_NAME_MAX ? short : `${short.slice(0, DISPLAY_NAME_MAX - 1)}…`;
 }
 
-export const tagFeedId = (tag: string): FeedId => `tag:${tag}`;
-export const tagFeedRkey = (tag: string): string => `tag-${tag}`;
+const tagFeedId = (tag: string): FeedId => `tag:${tag}`;
+const tagFeedRkey = (tag: string): string => `tag-${tag}`;
 
 /** Every feed this server serves, main first, then one per configured tag, then needs reproducers. */
 export function feedDefinitions(

@@ -5,7 +5,7 @@
 // for less never makes a story vanish for everyone.
 import type { FeedTally } from '../../store/story/feed-tally-items.ts';
 
-export const scoreOf = (tally: FeedTally): number => tally.more - tally.less;
+const scoreOf = (tally: FeedTally): number => tally.more - tally.less;
 
 /** 0 for a positive score, 1 for none, 2 for a negative one. */
 export const rankGroup = (tally: FeedTally): number => Math.sign(-scoreOf(tally)) + 1;

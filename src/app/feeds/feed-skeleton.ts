@@ -12,15 +12,15 @@ import { feedStories, type FeedStory } from './feed-stories.ts';
 import { feedTallies } from './feed-tallies.ts';
 import { decodeRotationCursor, encodeRotationCursor, reproducerCandidates, rotate, rotationSlot } from './needs-reproducers.ts';
 
-export const FEED_SKELETON = 'get_feed_skeleton';
+const FEED_SKELETON = 'get_feed_skeleton';
 export const DEFAULT_SKELETON_LIMIT = 50;
 export const MAX_SKELETON_LIMIT = 100;
 /** The main feed reads at most this many index entries per post asked for (private or unposted stories are skipped). */
 const MAIN_ENTRIES_PER_POST = 4;
 /** A tag feed reads at most this many index entries for one page, however rare the tag. */
-export const TAG_PAGE_ENTRIES = 400;
+const TAG_PAGE_ENTRIES = 400;
 
-export const feedSkeletonInputSchema = z.strictObject({
+const feedSkeletonInputSchema = z.strictObject({
   limit: z.number().int().min(1).max(MAX_SKELETON_LIMIT).optional(),
   cursor: z.string().max(2048).optional(),
 });

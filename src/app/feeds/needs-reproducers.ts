@@ -16,9 +16,9 @@ import { rankGroup } from './feed-ranking.ts';
 import { feedStories, type FeedStory } from './feed-stories.ts';
 
 /** A story with fewer reproductions than this (worked, partial or failed) still needs reproducers. */
-export const FEW_REPRODUCTIONS = 3;
+const FEW_REPRODUCTIONS = 3;
 /** How far back the feed looks: the newest this many listed stories with a post. */
-export const CANDIDATE_WINDOW = 200;
+const CANDIDATE_WINDOW = 200;
 /** The order changes this often for each viewer. */
 export const ROTATION_SLOT_MS = 60 * 60 * 1000;
 

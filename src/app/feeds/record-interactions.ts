@@ -22,13 +22,13 @@ import { parseInput } from '../parse-input.ts';
 import { writeOnce } from '../write-once.ts';
 import { shownPost } from './feed-stories.ts';
 
-export const SEND_INTERACTIONS = 'send_interactions';
+const SEND_INTERACTIONS = 'send_interactions';
 /** Interactions in one call; clients batch "seen" events, so more than votes. */
-export const MAX_INTERACTIONS = 500;
+const MAX_INTERACTIONS = 500;
 /** Show more / show less on distinct stories in one call: their stories and tallies fit one snapshot read. */
-export const MAX_VOTES = 30;
+const MAX_VOTES = 30;
 /** Viewers per set on one tally item: keeps it far under DynamoDB's 400 KB. */
-export const TALLY_CAP = 5_000;
+const TALLY_CAP = 5_000;
 
 const REQUEST_MORE = 'app.bsky.feed.defs#requestMore';
 const REQUEST_LESS = 'app.bsky.feed.defs#requestLess';
@@ -42,7 +42,7 @@ const interactionSchema = z.object({
   reqId: z.string().max(100).optional(),
 });
 
-export const sendInteractionsInputSchema = z.object({
+const sendInteractionsInputSchema = z.object({
   feed: z.string().max(512).regex(AT_URI, 'an at-uri').optional(),
   interactions: z.array(interactionSchema).max(MAX_INTERACTIONS),
 });

@@ -16,7 +16,7 @@ import { xrpcError, xrpcRefusal } from './xrpc-error.ts';
 
 const SEND_INTERACTIONS = 'app.bsky.feed.sendInteractions';
 /** 500 interactions of a few hundred bytes each fit with room to spare. */
-export const MAX_INTERACTIONS_BODY_BYTES = 256 * 1024;
+const MAX_INTERACTIONS_BODY_BYTES = 256 * 1024;
 
 export function mountFeedInteractions(
   app: Hono<HttpEnv>,
