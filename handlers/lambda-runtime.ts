@@ -23,6 +23,7 @@ export const LAMBDA_ENV = {
   signInKeySecretId: 'LOREBOOK_SIGN_IN_KEY_SECRET_ID',
   feedPublisherDid: 'BLUESKY_FEED_PUBLISHER_DID',
   feedRkey: 'BLUESKY_FEED_RKEY',
+  feedTags: 'LOREBOOK_FEED_TAGS',
 } as const satisfies Record<string, SettingName>;
 
 export interface HandlerDeps {

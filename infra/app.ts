@@ -1,6 +1,6 @@
 // The CDK app (`npx cdk synth`, `npx cdk deploy`; cdk.json runs this file with Node 22's type
 // stripping). Settings come from context: -c baseUrl=… -c blueskyIdentifier=… -c alarmEmail=…
-// -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… (docs/deploy.md)
+// -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… -c feedTags=… (docs/deploy.md)
 import { App } from 'aws-cdk-lib';
 import { LorebookStack, type LorebookSettings } from './lorebook-stack.ts';
 
@@ -21,6 +21,7 @@ const settings: LorebookSettings = {
   ...optional('alarmEmail'),
   ...optional('feedPublisherDid'),
   ...optional('feedRkey'),
+  ...optional('feedTags'),
   ...(optional('blueskyOAuthClient') as Pick<LorebookSettings, 'blueskyOAuthClient'>),
   blueskyService: text('blueskyService') ?? 'https://bsky.social',
 };

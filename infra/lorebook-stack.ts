@@ -40,6 +40,8 @@ export interface LorebookSettings {
   feedPublisherDid?: string;
   /** The feed record's key (BLUESKY_FEED_RKEY; default lorebook). */
   feedRkey?: string;
+  /** The tags that get a feed, comma-separated (LOREBOOK_FEED_TAGS; default typescript,dynamodb; empty = none). */
+  feedTags?: string;
 }
 
 export const FUNCTION_SETTINGS = {
@@ -71,6 +73,7 @@ export class LorebookStack extends Stack {
     const feed = {
       ...(settings.feedPublisherDid === undefined ? {} : { [LAMBDA_ENV.feedPublisherDid]: settings.feedPublisherDid }),
       ...(settings.feedRkey === undefined ? {} : { [LAMBDA_ENV.feedRkey]: settings.feedRkey }),
+      ...(settings.feedTags === undefined ? {} : { [LAMBDA_ENV.feedTags]: settings.feedTags }),
     };
     checkHttpSettings(settings, feed);
     const store = {

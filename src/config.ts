@@ -2,6 +2,8 @@
 // (src/settings/settings-table.ts: every variable's type, default and documentation).
 import { DEFAULT_APP_CONFIG, type AppConfig } from './app/app-context.ts';
 import { readOAuthServerSettings, type OAuthServerSettings } from './auth/oauth/oauth-settings.ts';
+import { optionalUrl, readAllowPrivateFetch } from './auth/sign-in-config.ts';
+import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';
 import { readSettings } from './settings/read-settings.ts';
 import { settingNamed, type SettingName } from './settings/settings-table.ts';
 
@@ -32,8 +34,14 @@ export interface Config {
 export interface FeedGeneratorConfig {
   /** The account that holds the feed record (`npm run bsky:publish-feed` prints it); unset = no feed listed yet. */
   publisherDid: string | undefined;
-  /** The feed record's key: stable, so publishing again replaces the same record. */
+  /** The main feed record's key: stable, so publishing again replaces the same record. */
   rkey: string;
+  /** One feed per tag, in this order (LOREBOOK_FEED_TAGS). */
+  tags: readonly string[];
+  /** Where the signing keys of viewers' did:plc DIDs are looked up (service-auth JWTs); unset = https://plc.directory. */
+  plcDirectoryUrl?: string;
+  /** Development and tests only: DID documents may be fetched from loopback and private addresses. */
+  allowPrivateFetch?: boolean;
 }
 
 /** The account that announces stories, and how hard the announcer tries (docs/design.md §4). */
@@ -171,5 +179,33 @@ function feedGenerator(env: NodeJS.ProcessEnv): FeedGeneratorConfig {
   if (!/^[A-Za-z0-9._~:-]{1,15}$/.test(rkey) || rkey === '.' || rkey === '..') {
     throw new Error(`BLUESKY_FEED_RKEY must be 1-15 letters, digits or . _ ~ : -, got "${rkey}"`);
   }
-  return { publisherDid, rkey };
+  const plcDirectoryUrl = optionalUrl(env, 'LOREBOOK_PLC_DIRECTORY_URL');
+  return {
+    publisherDid,
+    rkey,
+    tags: feedTags(env),
+    ...(plcDirectoryUrl === undefined ? {} : { plcDirectoryUrl }),
+    ...(readAllowPrivateFetch(env) ? { allowPrivateFetch: true } : {}),
+  };
+}
+
+/** Each tag feed is a record to publish and a feed to serve: a short list. */
+const MAX_FEED_TAGS = 20;
+
+/** LOREBOOK_FEED_TAGS: comma-separated story tags (lowercase kebab-case, as stories write them), each listed once. */
+function feedTags(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.LOREBOOK_FEED_TAGS ?? text('LOREBOOK_FEED_TAGS');
+  const tags = raw
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+  for (const tag of tags) {
+    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(tag) || tag.length > MAX_TAG_CHARS)
+      throw new Error(
+        `LOREBOOK_FEED_TAGS holds "${tag}", which is not a story tag (lowercase kebab-case, at most ${MAX_TAG_CHARS} characters)`,
+      );
+  }
+  if (new Set(tags).size !== tags.length) throw new Error(`LOREBOOK_FEED_TAGS lists a tag twice: "${raw}"`);
+  if (tags.length > MAX_FEED_TAGS) throw new Error(`LOREBOOK_FEED_TAGS lists ${tags.length} tags; at most ${MAX_FEED_TAGS}`);
+  return tags;
 }

@@ -40,7 +40,7 @@ export function readAllowPrivateFetch(env: NodeJS.ProcessEnv): boolean {
   throw new Error(`${SIGN_IN_ENV.allowPrivateFetch} must be 1 (development against a local PDS) or unset, got "${raw}"`);
 }
 
-function optionalUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+export function optionalUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new Error(`${name} must be an http(s) URL, got "${raw}"`);

@@ -152,13 +152,13 @@ export const SETTINGS = [
   {
     name: 'LOREBOOK_PLC_DIRECTORY_URL',
     type: 'http(s) URL',
-    doc: 'resolve did:plc here; unset = https://plc.directory',
+    doc: "resolve did:plc here (sign-in, and the feed generator checking viewers' service-auth JWTs); unset = https://plc.directory",
     surfaces: ['start', 'lambda'],
   },
   {
     name: 'LOREBOOK_ALLOW_PRIVATE_FETCH',
     type: '1 | true | 0 | false',
-    doc: '1 = sign-in and client ID metadata documents may be fetched from loopback/private addresses, over http too (a local PDS or client; development only); unset = public https addresses only (SSRF-safe)',
+    doc: "1 = sign-in, client ID metadata documents and the feed generator's DID documents may be fetched from loopback/private addresses, over http too (a local PDS or client; development only); unset = public https addresses only (SSRF-safe)",
     surfaces: ['start', 'lambda'],
   },
   // lorebook's OAuth server (docs/auth.md).
@@ -276,7 +276,14 @@ export const SETTINGS = [
     name: 'BLUESKY_FEED_RKEY',
     type: 'record key, 1-15 characters',
     default: 'lorebook',
-    doc: "the feed record's key: publishing again replaces the same record",
+    doc: "the main feed record's key: publishing again replaces the same record (tag feeds are tag-<tag>, needs reproducers is needs-repro)",
+    surfaces: ['start', 'bsky:publish-feed', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_FEED_TAGS',
+    type: 'comma-separated story tags, at most 20',
+    default: 'typescript,dynamodb',
+    doc: 'one Bluesky feed per tag (record key tag-<tag>), served and published beside the main feed and needs reproducers; empty = no tag feeds',
     surfaces: ['start', 'bsky:publish-feed', 'lambda'],
   },
   // Lambda only: names of Secrets Manager secrets, so no secret sits in a function's environment.

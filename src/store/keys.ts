@@ -60,3 +60,5 @@ export const announcePartition = 'ANNOUNCE';
 
 export const keyOf = (item: { PK: string; SK: string }): ItemKey => ({ PK: item.PK, SK: item.SK });
 export const keyId = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
+/** One story's show-more/show-less tally in one feed (design §17). */
+export const feedTallyKey = (feed: string, slug: string): ItemKey => ({ PK: `FEEDTALLY#${feed}#${slug}`, SK: 'META' });

@@ -1,15 +1,21 @@
-// A Bluesky feed generator (docs/pages.md): the service is did:web of the public host, with its
-// DID document at /.well-known/did.json; the feed record lives on the publisher's account
-// (`npm run bsky:publish-feed`). getFeedSkeleton lists the announcement posts of listed stories,
-// newest first (src/app/queries/announced-posts.ts); Bluesky's AppView hydrates them. The feed is
-// the same for everyone, so the viewer's service-auth JWT is not needed and not read.
+// lorebook's Bluesky feed generator (docs/pages.md, design §17): the service is did:web of the
+// public host, with its DID document at /.well-known/did.json; the feed records live on the
+// publisher's account (`npm run bsky:publish-feed`): the main feed, one per configured tag, and
+// "needs reproducers". getFeedSkeleton answers each from src/app/feeds/ (Bluesky's AppView
+// hydrates the posts); only "needs reproducers" reads the viewer's service-auth JWT, to give each
+// viewer its own order. sendInteractions is in feed-interactions.ts.
 import type { Context, Hono } from 'hono';
+import { createSigningKeyLookup } from '../../../integrations/bluesky/did-signing-key.ts';
 import type { AppContext } from '../../app/app-context.ts';
-import { announcedPosts, DEFAULT_SKELETON_LIMIT, MAX_SKELETON_LIMIT } from '../../app/queries/announced-posts.ts';
+import { DEFAULT_SKELETON_LIMIT, feedSkeleton, MAX_SKELETON_LIMIT } from '../../app/feeds/feed-skeleton.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
-import { isLorebookError } from '../../domain/errors.ts';
-import { feedUri, serviceDid } from '../../domain/feed-generator.ts';
+import { feedDefinitions, feedUri, NEEDS_REPRODUCERS_FEED, serviceDid, type FeedDefinition } from '../../domain/feed-generator.ts';
 import type { HttpEnv } from '../http-env.ts';
+import { mountFeedInteractions } from './feed-interactions.ts';
+import { feedViewer } from './feed-viewer.ts';
+import { xrpcError, xrpcRefusal } from './xrpc-error.ts';
+
+const GET_FEED_SKELETON = 'app.bsky.feed.getFeedSkeleton';
 
 export function didDocument(baseUrl: string): Record<string, unknown> {
   return {
@@ -19,32 +25,44 @@ export function didDocument(baseUrl: string): Record<string, unknown> {
   };
 }
 
-/** An XRPC error answer: `{ error, message }` with a 4xx status, as atproto clients expect. */
-const xrpcError = (c: Context<HttpEnv>, status: 400, error: string, message: string): Response => c.json({ error, message }, status);
-
 export function mountFeedGenerator(
   app: Hono<HttpEnv>,
   deps: { ctx: AppContext; baseUrl: string; feed: FeedGeneratorConfig; visit: (c: Context<HttpEnv>) => Promise<void> },
 ): void {
-  const uri = deps.feed.publisherDid === undefined ? undefined : feedUri(deps.feed.publisherDid, deps.feed.rkey);
+  const { publisherDid } = deps.feed;
+  const definitions = feedDefinitions(deps.feed.rkey, deps.feed.tags);
+  /** Each served feed by its at-uri; none until the publisher's DID is configured. */
+  const byUri = new Map<string, FeedDefinition>(
+    publisherDid === undefined ? [] : definitions.map((definition) => [feedUri(publisherDid, definition.rkey), definition]),
+  );
+  const viewer = feedViewer(
+    deps.baseUrl,
+    createSigningKeyLookup({
+      allowPrivateFetch: deps.feed.allowPrivateFetch === true,
+      ...(deps.feed.plcDirectoryUrl === undefined ? {} : { plcDirectoryUrl: deps.feed.plcDirectoryUrl }),
+    }),
+    () => deps.ctx.store.now(),
+  );
   const document = didDocument(deps.baseUrl);
   app.get('/.well-known/did.json', (c) => c.json(document, 200, { 'Cache-Control': 'public, max-age=3600' }));
 
   app.get('/xrpc/app.bsky.feed.describeFeedGenerator', (c) =>
-    c.json({ did: serviceDid(deps.baseUrl), feeds: uri === undefined ? [] : [{ uri }] }),
+    c.json({ did: serviceDid(deps.baseUrl), feeds: [...byUri.keys()].map((uri) => ({ uri })) }),
   );
 
-  app.get('/xrpc/app.bsky.feed.getFeedSkeleton', async (c) => {
+  app.get(`/xrpc/${GET_FEED_SKELETON}`, async (c) => {
     await deps.visit(c);
-    const feed = c.req.query('feed');
-    if (uri === undefined)
+    const feedParam = c.req.query('feed');
+    if (publisherDid === undefined)
       return xrpcError(
         c,
         400,
         'UnknownFeed',
         'This server publishes no feed yet: run `npm run bsky:publish-feed` and set BLUESKY_FEED_PUBLISHER_DID.',
       );
-    if (feed !== uri) return xrpcError(c, 400, 'UnknownFeed', `Unknown feed "${feed ?? ''}"; this server serves ${uri}.`);
+    const feed = byUri.get(feedParam ?? '');
+    if (feed === undefined)
+      return xrpcError(c, 400, 'UnknownFeed', `Unknown feed "${feedParam ?? ''}"; this server serves ${[...byUri.keys()].join(', ')}.`);
     const rawLimit = c.req.query('limit');
     const limit = rawLimit === undefined ? DEFAULT_SKELETON_LIMIT : Number(rawLimit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SKELETON_LIMIT) {
@@ -52,12 +70,15 @@ export function mountFeedGenerator(
     }
     const cursor = c.req.query('cursor');
     try {
-      const page = await announcedPosts(deps.ctx, { limit, ...(cursor === undefined || cursor === '' ? {} : { cursor }) });
-      return c.json({ feed: page.posts.map((post) => ({ post })), ...(page.cursor === undefined ? {} : { cursor: page.cursor }) });
+      const claims = feed.id === NEEDS_REPRODUCERS_FEED ? await viewer(c.req.header('authorization'), GET_FEED_SKELETON) : undefined;
+      const page = await feedSkeleton(deps.ctx, feed, { limit, ...(cursor === undefined || cursor === '' ? {} : { cursor }) }, claims?.iss);
+      return c.json(page);
     } catch (error) {
-      if (isLorebookError(error) && error.code === 'validation_failed')
-        return xrpcError(c, 400, 'InvalidRequest', 'The cursor is not one this feed handed out; start again without it.');
+      const refusal = xrpcRefusal(c, error);
+      if (refusal !== undefined) return refusal;
       throw error;
     }
   });
+
+  mountFeedInteractions(app, { ctx: deps.ctx, feeds: definitions, viewer, served: byUri });
 }

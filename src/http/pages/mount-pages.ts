@@ -137,5 +137,5 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
 
   mountSitemaps(app, { ctx, baseUrl, visit, maxUrls: deps.sitemapMaxUrls ?? SITEMAP_MAX_URLS });
 
-  mountFeedGenerator(app, { ctx, baseUrl, feed: deps.feedGenerator ?? { publisherDid: undefined, rkey: 'lorebook' }, visit });
+  mountFeedGenerator(app, { ctx, baseUrl, feed: deps.feedGenerator ?? { publisherDid: undefined, rkey: 'lorebook', tags: [] }, visit });
 }

@@ -50,7 +50,7 @@ beforeAll(async () => {
     search: createStorySearch(app.ctx()),
     baseUrl: BASE_URL,
     allowedOrigins: [],
-    feedGenerator: { publisherDid: bsky.account().did, rkey: RKEY },
+    feedGenerator: { publisherDid: bsky.account().did, rkey: RKEY, tags: [] },
   });
 }, 120_000);
 
@@ -73,10 +73,13 @@ describe('the feed generator service', () => {
     });
   });
 
-  it('describeFeedGenerator names the service DID and the one feed record', async () => {
+  it('describeFeedGenerator names the service DID, the main feed and needs reproducers (no tags configured here)', async () => {
     const { status, json } = await get('/xrpc/app.bsky.feed.describeFeedGenerator');
     expect(status).toBe(200);
-    expect(json).toEqual({ did: 'did:web:lorebook.test', feeds: [{ uri: feed }] });
+    expect(json).toEqual({
+      did: 'did:web:lorebook.test',
+      feeds: [{ uri: feed }, { uri: `at://${bsky.account().did}/app.bsky.feed.generator/needs-repro` }],
+    });
   });
 });
 

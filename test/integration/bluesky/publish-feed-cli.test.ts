@@ -53,35 +53,91 @@ async function feedRecords(): Promise<Array<{ uri: string; cid: string; value: R
 }
 
 describe('npm run bsky:publish-feed', () => {
+  const uriOf = (rkey: string): string => `at://${bsky.account().did}/${COLLECTION}/${rkey}`;
+  /** The feeds with LOREBOOK_FEED_TAGS at its default: main, two tags, needs reproducers. */
+  const RKEYS = ['lorebook', 'tag-typescript', 'tag-dynamodb', 'needs-repro'];
+  const head = async () =>
+    (await new AtpAgent({ service: bsky.pds().url }).com.atproto.sync.getLatestCommit({ did: bsky.account().did })).data;
+
   it(
-    'creates the feed record once; running it again changes nothing; a new name replaces the same record',
+    'creates every feed record once, each accepting interactions; running it again rewrites nothing; a new name replaces the same main record',
     async () => {
       const first = await publishFeed(['--json']);
       expect(first.code, first.stderr).toBe(0);
-      const created = JSON.parse(first.stdout) as { outcome: string; uri: string; cid: string; publisherDid: string; service_did: string };
-      expect(created).toMatchObject({
-        outcome: 'created',
-        uri: `at://${bsky.account().did}/${COLLECTION}/lorebook`,
-        publisherDid: bsky.account().did,
-        service_did: 'did:web:lorebook.test',
-      });
+      const created = JSON.parse(first.stdout) as {
+        service_did: string;
+        publisherDid: string;
+        feeds: Array<{ feed: string; outcome: string; uri: string; cid: string }>;
+      };
+      expect(created).toMatchObject({ service_did: 'did:web:lorebook.test', publisherDid: bsky.account().did });
+      expect(created.feeds.map((feed) => [feed.feed, feed.outcome, feed.uri])).toEqual([
+        ['main', 'created', uriOf('lorebook')],
+        ['tag:typescript', 'created', uriOf('tag-typescript')],
+        ['tag:dynamodb', 'created', uriOf('tag-dynamodb')],
+        ['needs-reproducers', 'created', uriOf('needs-repro')],
+      ]);
       expect(first.stderr).toContain(`publish-feed: signing in to ${bsky.proxy().url} as ${bsky.account().handle}`);
+      expect(first.stderr).toContain(`publish-feed: [1/4] created main ${uriOf('lorebook')}`);
+      expect(first.stderr).toContain(`publish-feed: [4/4] created needs-reproducers ${uriOf('needs-repro')}`);
       expect(first.stderr).toContain(`BLUESKY_FEED_PUBLISHER_DID=${bsky.account().did}`);
-      const [record] = await feedRecords();
-      expect(record?.value).toMatchObject({ $type: COLLECTION, did: 'did:web:lorebook.test', displayName: 'lorebook stories' });
+      const records = await feedRecords();
+      expect(records.map((record) => record.uri).sort()).toEqual(RKEYS.map(uriOf).sort());
+      for (const record of records) {
+        expect(record.value).toMatchObject({ $type: COLLECTION, did: 'did:web:lorebook.test', acceptsInteractions: true });
+      }
+      expect(records.find((record) => record.uri === uriOf('lorebook'))?.value.displayName).toBe('lorebook stories');
+      expect(records.find((record) => record.uri === uriOf('tag-typescript'))?.value.displayName).toBe('lorebook #typescript');
+      const commit = await head();
 
       const again = await publishFeed(['--json'], { BLUESKY_FEED_PUBLISHER_DID: bsky.account().did });
       expect(again.code, again.stderr).toBe(0);
-      expect(JSON.parse(again.stdout)).toMatchObject({ outcome: 'unchanged', uri: created.uri, cid: created.cid });
+      const unchanged = JSON.parse(again.stdout) as typeof created;
+      expect(unchanged.feeds).toEqual(created.feeds.map((feed) => ({ ...feed, outcome: 'unchanged' })));
       expect(again.stderr).not.toContain('BLUESKY_FEED_PUBLISHER_DID=');
-      expect(await feedRecords()).toEqual([record]);
+      expect(await feedRecords()).toEqual(records);
+      expect(await head()).toEqual(commit);
 
       const renamed = await publishFeed(['--display-name', 'lorebook: new stories']);
       expect(renamed.code, renamed.stderr).toBe(0);
-      expect(renamed.stdout.trim()).toBe(`publish-feed: updated ${created.uri}`);
-      const records = await feedRecords();
-      expect(records).toHaveLength(1);
-      expect(records[0]?.value).toMatchObject({ displayName: 'lorebook: new stories', createdAt: record?.value.createdAt });
+      expect(renamed.stdout.trim().split('\n')).toEqual([
+        `publish-feed: updated ${uriOf('lorebook')}`,
+        ...RKEYS.slice(1).map((rkey) => `publish-feed: unchanged ${uriOf(rkey)}`),
+      ]);
+      const after = await feedRecords();
+      expect(after).toHaveLength(RKEYS.length);
+      const main = records.find((record) => record.uri === uriOf('lorebook'));
+      expect(after.find((record) => record.uri === uriOf('lorebook'))?.value).toMatchObject({
+        displayName: 'lorebook: new stories',
+        createdAt: main?.value.createdAt,
+      });
+      expect(after.filter((record) => record.uri !== uriOf('lorebook'))).toEqual(
+        records.filter((record) => record.uri !== uriOf('lorebook')),
+      );
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    'publishes one feed per LOREBOOK_FEED_TAGS tag, and a record from before acceptsInteractions is updated to say it',
+    async () => {
+      const publisher = {
+        service: bsky.proxy().url,
+        identifier: bsky.account().handle,
+        appPassword: bsky.account().appPassword,
+        requestTimeoutMs: 10_000,
+      };
+      const old = await publishFeedRecord(publisher, 'tag-rust', {
+        did: 'did:web:lorebook.test',
+        displayName: 'lorebook #rust',
+        description: 'old words',
+        acceptsInteractions: false,
+      });
+      const run = await publishFeed(['--json'], { LOREBOOK_FEED_TAGS: 'rust' });
+      expect(run.code, run.stderr).toBe(0);
+      const { feeds } = JSON.parse(run.stdout) as { feeds: Array<{ feed: string; outcome: string; uri: string }> };
+      expect(feeds.map((feed) => feed.feed)).toEqual(['main', 'tag:rust', 'needs-reproducers']);
+      expect(feeds.find((feed) => feed.feed === 'tag:rust')).toMatchObject({ outcome: 'updated', uri: old.uri });
+      expect((await feedRecords()).find((record) => record.uri === old.uri)?.value).toMatchObject({ acceptsInteractions: true });
     },
     CLI_TEST_MS,
   );
@@ -96,6 +152,20 @@ describe('npm run bsky:publish-feed', () => {
       expect(refused.stderr).toContain('usage: npm run bsky:publish-feed');
       expect(refused.stderr).not.toContain('signing in');
       expect(await feedRecords()).toEqual(before);
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    '--help names every feed it publishes and the settings it reads, and exits 0 without signing in',
+    async () => {
+      const help = await publishFeed(['--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('usage: npm run bsky:publish-feed');
+      expect(help.stdout).toMatch(/one per tag in\s+LOREBOOK_FEED_TAGS at tag-<tag>, and "needs reproducers" at needs-repro/);
+      expect(help.stdout).toContain('LOREBOOK_FEED_TAGS');
+      expect(help.stdout).toContain('acceptsInteractions');
+      expect(help.stderr).not.toContain('signing in');
     },
     CLI_TEST_MS,
   );
@@ -121,7 +191,7 @@ describe('publishing the feed record many times at once', () => {
         appPassword: bsky.account().appPassword,
         requestTimeoutMs: 10_000,
       };
-      const content = { did: 'did:web:lorebook.test', displayName: 'parallel', description: 'sixteen at once' };
+      const content = { did: 'did:web:lorebook.test', displayName: 'parallel', description: 'sixteen at once', acceptsInteractions: true };
       const results = await Promise.all(Array.from({ length: 16 }, () => publishFeedRecord(publisher, 'parallel', content)));
       const records = (await feedRecords()).filter((record) => record.uri.endsWith('/parallel'));
       expect(records).toHaveLength(1);
@@ -146,7 +216,7 @@ describe('publishing the feed record through the library (what the CLI calls), i
   it(
     'the same content again is unchanged (same CID, no new commit); new content updates the same record and keeps its createdAt',
     async () => {
-      const content = { did: 'did:web:lorebook.test', displayName: 'in process', description: 'first words' };
+      const content = { did: 'did:web:lorebook.test', displayName: 'in process', description: 'first words', acceptsInteractions: true };
       const created = await publishFeedRecord(publisher(), 'library', content);
       expect(created.outcome).toBe('created');
       const commit = await head();
@@ -164,7 +234,7 @@ describe('publishing the feed record through the library (what the CLI calls), i
   it(
     "a record the PDS refuses is reported with the PDS's reason at once, not retried as a race; the stored record is untouched",
     async () => {
-      const content = { did: 'did:web:lorebook.test', displayName: 'refusal', description: 'kept' };
+      const content = { did: 'did:web:lorebook.test', displayName: 'refusal', description: 'kept', acceptsInteractions: true };
       const created = await publishFeedRecord(publisher(), 'refused', content);
       const lines: string[] = [];
       // Longer than the lexicon's 24 graphemes: the PDS validates the record and says no.

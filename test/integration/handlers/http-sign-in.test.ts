@@ -308,7 +308,9 @@ describe('the Bluesky feed generator on Lambda', () => {
     };
     expect(described).toEqual({
       did: `did:web:${FUNCTION_URL_DOMAIN}`,
-      feeds: [{ uri: `at://${FEED_DID}/app.bsky.feed.generator/stories` }],
+      feeds: ['stories', 'tag-typescript', 'tag-dynamodb', 'needs-repro'].map((rkey) => ({
+        uri: `at://${FEED_DID}/app.bsky.feed.generator/${rkey}`,
+      })),
     });
     const skeleton = await fetch(
       `${FUNCTION_URL}/xrpc/app.bsky.feed.getFeedSkeleton?feed=${encodeURIComponent(described.feeds[0]?.uri ?? '')}`,

@@ -39,6 +39,7 @@ describe('with blueskyOAuthClient=production and a feed publisher', () => {
     blueskyOAuthClient: 'production',
     feedPublisherDid: FEED_DID,
     feedRkey: 'stories',
+    feedTags: 'rust,aws-lambda',
   });
   const keyId = logicalId(json, SECRET, 'SignInPrivateKey');
   const passwordId = logicalId(json, SECRET, 'BlueskyAppPassword');
@@ -50,6 +51,7 @@ describe('with blueskyOAuthClient=production and a feed publisher', () => {
       LOREBOOK_SIGN_IN_KEY_SECRET_ID: { Ref: keyId },
       BLUESKY_FEED_PUBLISHER_DID: FEED_DID,
       BLUESKY_FEED_RKEY: 'stories',
+      LOREBOOK_FEED_TAGS: 'rust,aws-lambda',
     });
     expect(env.LOREBOOK_OAUTH_PRIVATE_KEY).toBeUndefined();
   });
@@ -82,6 +84,10 @@ describe('settings the http function would refuse at its cold start are refused 
 
   it('a feed rkey that is not a short record key', () => {
     expect(() => synthesize({ feedRkey: 'not a record key' })).toThrow(/BLUESKY_FEED_RKEY must be 1-15/);
+  });
+
+  it('feed tags that are not story tags', () => {
+    expect(() => synthesize({ feedTags: 'Not A Tag' })).toThrow(/LOREBOOK_FEED_TAGS holds "Not A Tag"/);
   });
 
   it('an OAuth client mode other than production', () => {

@@ -94,7 +94,7 @@ describe('the settings table', () => {
       anonymousRateLimitPerMinute: 60,
     });
     expect(config.dispatchIntervalMs).toBe(60_000);
-    expect(config.feedGenerator).toEqual({ publisherDid: undefined, rkey: 'lorebook' });
+    expect(config.feedGenerator).toEqual({ publisherDid: undefined, rkey: 'lorebook', tags: ['typescript', 'dynamodb'] });
     expect(config.oauthServer).toEqual({
       accessTokenSeconds: 3600,
       refreshTokenSeconds: 2_592_000,

@@ -1,0 +1,23 @@
+// Who is asking, for the feed generator: the viewer's DID from the service-auth JWT Bluesky sends
+// as `Authorization: Bearer …` (checked in src/domain/service-auth/service-jwt.ts against the
+// signing key of its `iss`). No header: an anonymous request; a header that does not check out is
+// refused, never read as anonymous.
+import { LorebookError } from '../../domain/errors.ts';
+import { serviceDid } from '../../domain/feed-generator.ts';
+import { verifyServiceJwt, type ServiceAuthClaims, type SigningKeyLookup } from '../../domain/service-auth/service-jwt.ts';
+
+export type FeedViewer = (authorization: string | undefined, method: string) => Promise<ServiceAuthClaims | undefined>;
+
+export function feedViewer(baseUrl: string, signingKey: SigningKeyLookup, now: () => number): FeedViewer {
+  const audience = serviceDid(baseUrl);
+  return async (authorization, method) => {
+    if (authorization === undefined) return undefined;
+    const token = /^Bearer ([A-Za-z0-9._-]+)$/.exec(authorization)?.[1];
+    if (token === undefined) {
+      throw new LorebookError('unauthenticated', 'Send the service-auth JWT as "Authorization: Bearer <jwt>".', {
+        details: { reason: 'BadJwt' },
+      });
+    }
+    return verifyServiceJwt(token, { audience, method, nowMs: now(), signingKey });
+  };
+}
