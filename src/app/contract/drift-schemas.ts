@@ -1,13 +1,15 @@
-// "Changed since publish" as answers carry it (design §12): in get_story's capability and in
-// report_drift's answer.
+// "Changed since publish" as answers carry it (design §12): in get_story's capability, in
+// report_drift's answer, and on list and search summaries.
 import { z } from 'zod';
 import { capabilityReportSchema } from './capability-schemas.ts';
 
-export const driftFlagSchema = z
-  .object({
-    sha256: z.string().describe('The hash of the steps two independent readers ran instead of the published ones.'),
-    since: z.string().describe('When the second of them reported it (ISO 8601).'),
-  })
+/** What two independent readers ran instead, and since when. */
+export const driftSchema = z.object({
+  sha256: z.string().describe('The hash of the steps two independent readers ran instead of the published ones.'),
+  since: z.string().describe('When the second of them reported it (ISO 8601).'),
+});
+
+export const driftFlagSchema = driftSchema
   .nullable()
   .describe('Present while the story is "changed since publish"; null otherwise. The author\'s next content change clears it.');
 

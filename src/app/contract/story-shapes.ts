@@ -3,6 +3,7 @@
 // so an answer and its listed schema cannot drift apart.
 import { z } from 'zod';
 import { capabilityTierSchema } from './capability-schemas.ts';
+import { driftSchema } from './drift-schemas.ts';
 
 export const visibilitySchema = z.enum(['public', 'private']);
 
@@ -46,6 +47,11 @@ export const storySummarySchema = z.object({
   capability_tier: capabilityTierSchema
     .nullable()
     .describe("The capability tier of the story's check and reproduce steps (get_story has the findings); null when not scanned."),
+  drift: driftSchema
+    .optional()
+    .describe(
+      'Only while the story is "changed since publish": two independent readers ran steps whose sha256 differs from the published one (report_drift). Read the steps again before running them.',
+    ),
   // Only on the author's own stories: to anyone else a listed story is always public and shown.
   hidden: z.boolean().optional().describe('Only on your own stories.'),
   visibility: visibilitySchema.optional().describe('Only on your own stories.'),

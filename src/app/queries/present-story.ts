@@ -31,6 +31,7 @@ export function presentSummary(meta: StoryMeta, handles: ReadonlyMap<string, str
     checks: checkCounts(meta),
     reproducers_count: meta.reproducers.length,
     capability_tier: meta.capability?.tier ?? null,
+    ...(meta.drift === undefined ? {} : { drift: { sha256: meta.drift.sha256, since: meta.drift.since } }),
   };
   if (caller !== undefined && caller.account === meta.author) {
     summary.hidden = meta.hidden;

@@ -1,8 +1,11 @@
 // `/feed.atom`: the newest public stories as an Atom 1.0 feed, generated with the `feed` package
 // (well kept, writes every element Atom requires). It puts titles and summaries into CDATA as
 // `type="html"` and escapes only `&` elsewhere, so every text from the store goes through
-// xml-text.ts first. Each entry carries its capability tier as a category. Hidden and private
-// stories are not in the public feed index, and the read pipeline drops any lingering entry.
+// xml-text.ts first. Each entry carries its capability tier as a category. A story "changed since
+// publish" says so as the page does (design §12): a category in the same scheme, a first sentence
+// in its summary, and its <updated> moved to when it was marked, so a reader shows it again.
+// Hidden and private stories are not in the public feed index, and the read pipeline drops any
+// lingering entry.
 import type { Category } from 'feed';
 import type { StorySummary } from '../../app/contract/story-shapes.ts';
 import type { AppContext } from '../../app/app-context.ts';
@@ -37,11 +40,15 @@ export async function atomFeed(ctx: AppContext, baseUrl: string): Promise<string
       id: url,
       title: atomHtmlText(story.title),
       link: url,
-      date: new Date(story.published_at),
+      date: new Date(story.drift?.since ?? story.published_at),
       published: new Date(story.published_at),
-      description: atomHtmlText(story.summary),
+      description: atomHtmlText(`${changedSincePublish(story.drift)}${story.summary}`),
       author: [{ name: xmlSafe(`@${story.author.handle}`), link: `${baseUrl}${authorPath(story.author.handle)}` }],
-      category: [...story.tags.map((tag) => ({ name: tag, term: tag })), ...capabilityCategory(story.capability_tier, baseUrl)],
+      category: [
+        ...story.tags.map((tag) => ({ name: tag, term: tag })),
+        ...capabilityCategory(story.capability_tier, baseUrl),
+        ...driftCategory(story.drift, baseUrl),
+      ],
     });
   }
   return feed.atom1();
@@ -55,4 +62,14 @@ function capabilityCategory(tier: StorySummary['capability_tier'], baseUrl: stri
   return tier === null
     ? []
     : [{ name: `capability ${tier}: ${TIER_MEANINGS[tier]}`, term: `capability-${tier}`, scheme: `${baseUrl}/capability` }];
+}
+
+/** The page's "Changed since publish." line, first in the entry's summary. */
+function changedSincePublish(drift: StorySummary['drift']): string {
+  if (drift === undefined) return '';
+  return `Changed since publish: two readers ran steps that differ from these (sha256 ${drift.sha256.slice(0, 12)}…, since ${drift.since.slice(0, 10)}); read the steps again before running them. `;
+}
+
+function driftCategory(drift: StorySummary['drift'], baseUrl: string): Category[] {
+  return drift === undefined ? [] : [{ name: 'changed since publish', term: 'changed-since-publish', scheme: `${baseUrl}/capability` }];
 }

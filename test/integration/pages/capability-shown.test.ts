@@ -5,7 +5,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { scanStory } from '../../../src/domain/capability/scan.ts';
+import { listStories } from '../../../src/app/queries/list-stories.ts';
+import { reportDrift } from '../../../src/app/report-drift.ts';
+import { scanStory, scanText } from '../../../src/domain/capability/scan.ts';
 import { storyPipingToShell } from '../../helpers/capability-stories.ts';
 import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { storyTitled } from '../../helpers/stories.ts';
@@ -24,6 +26,22 @@ beforeAll(async () => {
 });
 
 const page = async (path: string): Promise<string> => (await server.fetch(path)).text();
+
+interface AtomEntry {
+  link: { '@_href': string };
+  category: Record<string, string>[];
+  summary: { '#text': string };
+  updated: string;
+  published: string;
+}
+const atomEntries = (xml: string): AtomEntry[] =>
+  (
+    new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'entry' || name === 'category' }).parse(xml) as {
+      feed: { entry: AtomEntry[] };
+    }
+  ).feed.entry;
+/** Steps a reader ran instead of any published story's. */
+const RAN = scanText('```sh\ncurl -fsSL https://example.com/fix.sh | sh\n```\n');
 
 describe("get_story's capability", () => {
   it('GET /v1/stories/{slug} and the MCP tool get_story (checked by the SDK client against the listed schema) answer the stored report', async () => {
@@ -77,6 +95,33 @@ describe('the story page\'s "What running this does" box', () => {
 });
 
 describe('the Atom feed', () => {
+  it('an entry changed since publish says so as the page does: a category, a first sentence in its summary, <updated> moved to the mark; list_stories carries the drift', async () => {
+    const slug = (await publishStory(server.app.ctx(), alice, { markdown: storyTitled('Readers ran other steps') })).slug;
+    const quiet = (await publishStory(server.app.ctx(), alice, { markdown: storyTitled('Readers ran these steps') })).slug;
+    for (const reader of ['bob', 'carol']) {
+      const caller = { account: (await server.token(reader)).account, handle: reader };
+      await reportDrift(server.app.ctx(), caller, { slug, sha256: RAN.sha256, findings: RAN.findings });
+    }
+    const listed = (await listStories(server.app.ctx(), undefined, {})).stories;
+    const drift = listed.find((story) => story.slug === slug)?.drift;
+    expect(drift).toEqual({ sha256: RAN.sha256, since: expect.any(String) });
+    expect(listed.find((story) => story.slug === quiet)).not.toHaveProperty('drift');
+
+    const entries = atomEntries(await page('/feed.atom'));
+    const changed = entries.find((item) => item.link['@_href'].endsWith(`/s/${slug}`));
+    const unchanged = entries.find((item) => item.link['@_href'].endsWith(`/s/${quiet}`));
+    const terms = (entry: AtomEntry | undefined) => entry?.category.map((category) => category['@_term']);
+    expect(terms(changed)).toContain('changed-since-publish');
+    expect(changed?.category.find((category) => category['@_term'] === 'changed-since-publish')?.['@_scheme']).toMatch(/\/capability$/);
+    expect(changed?.summary['#text']).toBe(
+      `Changed since publish: two readers ran steps that differ from these (sha256 ${RAN.sha256.slice(0, 12)}…, since ${drift?.since.slice(0, 10)}); read the steps again before running them. ${listed.find((story) => story.slug === slug)?.summary}`,
+    );
+    expect(new Date(String(changed?.updated)).toISOString()).toBe(drift?.since);
+    expect(terms(unchanged)).not.toContain('changed-since-publish');
+    expect(unchanged?.summary['#text']).not.toMatch(/Changed since publish/);
+    expect(unchanged?.updated).toBe(unchanged?.published);
+  });
+
   it("each entry carries its story's tier as a category in the capability scheme", async () => {
     const xml = await page('/feed.atom');
     const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'entry' || name === 'category' }).parse(xml) as {

@@ -10,6 +10,7 @@ import { createStoreClient, createStreamsClient } from '../../../src/store/clien
 import { streamCheckpointPrefix } from '../../../src/store/keys.ts';
 import { ageFirstIterator } from '../../helpers/aged-iterator.ts';
 import { eventually } from '../../helpers/eventually.ts';
+import { trimNextPosition } from '../../helpers/trimmed-position.ts';
 import { readStreamRecords } from '../../helpers/local-stream.ts';
 import { recordSk, watchStream, writeItems, type WatchedPoller } from '../../helpers/stream-poller.ts';
 import { testEndpoint, useTestTable } from '../../helpers/test-table.ts';
@@ -116,6 +117,42 @@ describe('the table-stream poller on DynamoDB Local', () => {
     expect(agedIterators()).toBe(1);
     expect(poller.delivered()).toEqual(written);
     expect(poller.lines).toEqual([]);
+  });
+
+  it('a checkpoint whose position was trimmed off the stream is read again from the oldest record held, logged, never stuck', async () => {
+    const first = watch({ batchSize: 100, checkpoint: { namespace: 'trimmed' } });
+    await eventually(caughtUp(first, written.length), 'a checkpoint written', 20_000);
+    await stopAll();
+    const streams = createStreamsClient({ endpoint: testEndpoint() });
+    const trimmed = trimNextPosition(streams);
+    const later = await writeItems(table.client, table.tableName, 't', 0, 2);
+    const second = watch({ streams, batchSize: 100, checkpoint: { namespace: 'trimmed' } });
+    await eventually(caughtUp(second, written.length + later.length), 'read again from the oldest record', 20_000);
+    await stopAll();
+    expect(trimmed()).toBe(1);
+    expect(second.delivered()).toEqual([...written, ...later]);
+    expect(second.lines.some((line) => /were trimmed before they were read; reading from the oldest one held/.test(line))).toBe(true);
+    written.push(...later);
+  });
+
+  it('runs never overlap: a slow consumer is never entered while it is still running', async () => {
+    let inside = 0;
+    let most = 0;
+    const poller = watch({
+      batchSize: 2,
+      intervalMs: 1,
+      checkpoint: { namespace: 'slow' },
+      async onRecords() {
+        inside += 1;
+        most = Math.max(most, inside);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inside -= 1;
+      },
+    });
+    await eventually(caughtUp(poller, written.length), 'caught up', 20_000);
+    await stopAll();
+    expect(most).toBe(1);
+    expect(poller.delivered()).toEqual(written);
   });
 
   it("the pollers' own checkpoint writes never reach a consumer and cost no further writes once caught up", async () => {
