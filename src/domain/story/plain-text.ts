@@ -1,7 +1,8 @@
 // A story as plain text, for its standard.site document's `textContent` (docs/design.md §16): what
 // a reader reads, without markup — the body after the front matter, one block per paragraph,
 // heading, list item, quote line or code block, separated by a blank line. Images keep their
-// alt text, links their text; raw HTML is dropped (it is markup, and never shown as text).
+// alt text, links their text; raw HTML is dropped (it is markup, and never shown as text). A GFM
+// table is read as CommonMark reads it (mdast here has no table extension): its rows as written.
 import type { Nodes, Parents } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString } from 'mdast-util-to-string';
