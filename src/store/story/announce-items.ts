@@ -18,7 +18,18 @@ export const ANNOUNCE_MARKER = 'bsky_uri';
 /** Whether the marker holds a post's at-uri (posted), not `pending` or nothing. */
 export const isPostUri = (marker: string | undefined): marker is string => marker !== undefined && marker.startsWith('at://');
 
-export const announceClaim = (slug: string, claimId: string): Claim => ({ key: storyKey(slug), marker: ANNOUNCE_MARKER, claimId });
+/**
+ * While the document step holds the marker, `claim_post` keeps the post it was claimed from, so
+ * the story still reads as posted (design §16); every completion or release of a claim removes it.
+ */
+export const CLAIM_POST = 'claim_post';
+
+export const announceClaim = (slug: string, claimId: string): Claim => ({
+  key: storyKey(slug),
+  marker: ANNOUNCE_MARKER,
+  claimId,
+  heldWith: [CLAIM_POST],
+});
 
 // Only a story still on the queue may be claimed: a claim made from an older read must not act
 // on a story whose Bluesky side another worker has settled meanwhile.

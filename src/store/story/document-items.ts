@@ -1,14 +1,14 @@
 // The document step's writes on a story's META (docs/design.md §16), on the announce claim marker
 // the post uses: one claim at a time works on a story's Bluesky side, so a document is never
 // written while its post is deleted, nor after. The step claims from the recorded post (the marker
-// goes `pending`, the queue entry to when the claim turns stale), and every way it ends puts the
-// post back on the marker, fenced by the claim id.
+// goes `pending` with the post kept in `claim_post`, the queue entry to when the claim turns
+// stale), and every way it ends puts the post back on the marker, fenced by the claim id.
 import type { UpdateAction } from '../actions.ts';
 import { and, type Condition } from '../condition.ts';
 import { listSortKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
 import { ANNOUNCE_QUEUE_ATTRIBUTES } from './story-items.ts';
-import { announceClaim, listed, onQueue, type AnnounceClaimRequest } from './announce-items.ts';
+import { CLAIM_POST, announceClaim, listed, onQueue, type AnnounceClaimRequest } from './announce-items.ts';
 import { completeClaim, reclaimMarker } from './claim-marker.ts';
 
 export interface DocumentClaimRequest extends AnnounceClaimRequest {
@@ -33,9 +33,9 @@ export function claimDocument(request: DocumentClaimRequest): UpdateAction {
     request.claimedAt,
     request.posted,
     {
-      setClauses: ['#docAttempts = if_not_exists(#docAttempts, :zero) + :one', '#queueSort = :staleSort'],
-      names: { '#docAttempts': 'doc_attempts', '#queueSort': INDEXES.announce.sort },
-      values: { ':zero': 0, ':one': 1, ':staleSort': listSortKey(request.staleAt, request.slug) },
+      setClauses: ['#docAttempts = if_not_exists(#docAttempts, :zero) + :one', '#queueSort = :staleSort', '#claimPost = :claimedPost'],
+      names: { '#docAttempts': 'doc_attempts', '#queueSort': INDEXES.announce.sort, '#claimPost': CLAIM_POST },
+      values: { ':zero': 0, ':one': 1, ':staleSort': listSortKey(request.staleAt, request.slug), ':claimedPost': request.posted },
     },
     and(onQueue, listed, atRevision(request.revision)),
   );

@@ -209,6 +209,23 @@ describe('delivering again never makes a second document; only a real edit moves
   });
 });
 
+describe('while the document is written', () => {
+  it('the story still reads as posted, with its post, while the document step holds the claim', async () => {
+    const announcer = withDocuments();
+    await announcer.documents?.port.publication(TEST_PUBLICATION);
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled('Posted while documenting') });
+    const held = bsky.proxy().hold(PUT);
+    const attempt = announceStory(app.ctx(), announcer, slug);
+    await held.arrived;
+    const [post] = await bsky.postsFor(slug);
+    expect(await meta(slug)).toMatchObject({ bsky_uri: 'pending', claim_post: post?.uri });
+    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: post?.uri });
+    held.forward();
+    expect(await attempt).toMatchObject({ outcome: 'posted', uri: post?.uri, document: expect.stringContaining(DOCUMENT_COLLECTION) });
+    expect(await meta(slug)).not.toHaveProperty('claim_post');
+  });
+});
+
 describe('hide and unhide', () => {
   it('hide deletes the document with the post; unhide puts both back at the same keys', async () => {
     const { ctx, idle } = withAnnouncing(app.ctx(), withDocuments());

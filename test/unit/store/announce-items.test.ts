@@ -64,9 +64,9 @@ describe('the announce writes on META', () => {
     expect(Update.ConditionExpression).toBe(
       '(attribute_exists(PK)) AND ((#marker = :pending AND claim_id = :claimId) AND (#visibility = :public AND #hidden = :shown))',
     );
-    expect(Update.UpdateExpression).toBe('SET #marker = :result REMOVE #r0, #r1, #r2, #r3, #r4, #r5');
+    expect(Update.UpdateExpression).toBe('SET #marker = :result REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6');
     expect(Object.values(Update.ExpressionAttributeNames ?? {}).sort()).toEqual(
-      ['bsky_uri', 'claim_id', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error', 'visibility', 'hidden'].sort(),
+      ['bsky_uri', 'claim_id', 'claim_post', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error', 'visibility', 'hidden'].sort(),
     );
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':claimId': 'c1', ':result': 'at://did:plc:x/app.bsky.feed.post/3abc' });
   });
@@ -74,7 +74,7 @@ describe('the announce writes on META', () => {
   it('retry later releases the claim and moves the queue entry to the retry time, keeping the error', () => {
     const { Update } = retryAnnounceLater(slug, 'c1', '2026-10-14T10:01:00.000Z', 'PDS 502');
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2 REMOVE #r0, #r1, #r2');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2 REMOVE #r0, #r1, #r2, #r3');
     expect(Update.ExpressionAttributeValues).toMatchObject({
       ':s0': '2026-10-14T10:01:00.000Z',
       ':s1': 'PDS 502',
@@ -85,9 +85,9 @@ describe('the announce writes on META', () => {
   it('giving up releases the claim and leaves the queue with the error (state failed)', () => {
     const { Update } = giveUpAnnounce(slug, 'c1', 'refused');
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0 REMOVE #r0, #r1, #r2, #r3, #r4, #r5');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0 REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6');
     expect(Object.values(Update.ExpressionAttributeNames ?? {}).sort()).toEqual(
-      ['bsky_uri', 'bsky_uri', 'claim_id', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error'].sort(),
+      ['bsky_uri', 'bsky_uri', 'claim_id', 'claim_post', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error'].sort(),
     );
   });
 
@@ -146,7 +146,7 @@ describe('deleting the post of a story that is no longer listed', () => {
   it('a post recorded after the story was unlisted keeps the queue entry, due now, for its deletion', () => {
     const { Update } = recordPostStillOwed(slug, 'c1', uri, '2026-10-14T10:00:00.000Z');
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #marker = :result REMOVE #r0, #r1, #r2, #r3');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #marker = :result REMOVE #r0, #r1, #r2, #r3, #r4');
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':result': uri, ':s0': `2026-10-14T10:00:00.000Z#${slug}` });
   });
 
@@ -168,7 +168,7 @@ describe('deleting the post of a story that is no longer listed', () => {
   it('a done deletion removes the marker and the document fields, starts attempts from zero and leaves the entry due now for a last check', () => {
     const { Update } = completeDelete(slug, 'd1', '2026-10-14T10:00:00.000Z');
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1 REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6, #r7, #r8');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1 REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6, #r7, #r8, #r9');
     expect(Object.values(Update.ExpressionAttributeNames ?? {})).toEqual(
       expect.arrayContaining(['doc_uri', 'doc_cid', 'doc_revision', 'doc_attempts']),
     );
@@ -177,7 +177,7 @@ describe('deleting the post of a story that is no longer listed', () => {
 
   it('a failed deletion puts the post back on the marker until the retry time', () => {
     const { Update } = retryDeleteLater(slug, 'd1', uri, '2026-10-14T10:01:00.000Z', 'PDS 502');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2, #marker = :result REMOVE #r0, #r1');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2, #marker = :result REMOVE #r0, #r1, #r2');
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':result': uri, ':s1': 'PDS 502' });
     expect(retryDeleteLater(slug, 'd1', undefined, 'next', 'e')).toEqual(retryAnnounceLater(slug, 'd1', 'next', 'e'));
   });
