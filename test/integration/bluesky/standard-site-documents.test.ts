@@ -4,6 +4,7 @@
 // identical publish, 16 parallel first publishes, a lost answer, an outage — makes a second
 // document; only a real edit moves updatedAt; hide deletes the document and unhide puts it back
 // at the same key. Every record written matches its lexicon.
+import { AtpAgent } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
 import {
   DOCUMENT_COLLECTION,
@@ -44,7 +45,7 @@ async function meta(slug: string): Promise<Record<string, unknown>> {
 
 /** The documents on the account whose content is this story. */
 async function documentsFor(slug: string): Promise<RepoRecord[]> {
-  return (await bsky.records(DOCUMENT_COLLECTION)).filter((record) => (record.value.content as { slug?: string }).slug === slug);
+  return (await bsky.records(DOCUMENT_COLLECTION)).filter((record) => (record.value.content as { slug?: string } | undefined)?.slug === slug);
 }
 
 async function onlyDocument(slug: string): Promise<RepoRecord> {
@@ -206,6 +207,47 @@ describe('delivering again never makes a second document; only a real edit moves
     });
     await onlyDocument(slug);
     expect(await bsky.postsFor(slug)).toHaveLength(1);
+  });
+});
+
+describe('a write is conditioned on what was read at the key', () => {
+  it('a record that appears at the key between the look-up and the write is never overwritten: the swap refuses, the record is read again and left alone', async () => {
+    const port = withDocuments().port.documents;
+    const site = await port.publication(TEST_PUBLICATION);
+    const document: StoryDocument = {
+      slug: '2026-12-01-raced-document',
+      publishedAt: '2026-12-01T10:00:00.000Z',
+      revision: 1,
+      title: 'Raced',
+      summary: 'Someone else wrote at the key first.',
+      tags: [],
+      path: '/s/2026-12-01-raced-document',
+      markdown: '# Raced',
+      textContent: 'Raced',
+      author: { handle: 'alice' },
+      type: 'success',
+      status: 'n/a',
+      counts: { worked: 0, partial: 0, failed: 0, hasProblem: 0, noProblem: 0 },
+    };
+    const rkey = storyRecordKey(document.slug, document.publishedAt);
+    const held = bsky.proxy().hold(PUT);
+    const writing = port.write(document, site, undefined);
+    await held.arrived;
+    // Another app writes its own record at that key, straight to the PDS, while ours is in flight.
+    const other = new AtpAgent({ service: bsky.pds().url });
+    await other.login({ identifier: bsky.account().handle, password: bsky.account().password });
+    const foreign = {
+      $type: DOCUMENT_COLLECTION,
+      site: 'https://elsewhere.example',
+      title: 'Not lorebook’s',
+      publishedAt: document.publishedAt,
+    };
+    await other.com.atproto.repo.putRecord({ repo: bsky.account().did, collection: DOCUMENT_COLLECTION, rkey, record: foreign });
+    held.forward();
+    await expect(writing).rejects.toMatchObject({ kind: 'rejected', message: expect.stringMatching(/never overwritten/) });
+    const [kept, ...more] = (await bsky.records(DOCUMENT_COLLECTION)).filter((record) => record.uri.endsWith(`/${rkey}`));
+    expect(more).toHaveLength(0);
+    expect(kept?.value).toEqual(foreign);
   });
 });
 
