@@ -269,6 +269,23 @@ describe('while the document is written', () => {
 });
 
 describe('hide and unhide', () => {
+  it('a hide while the document is in flight: the document is recorded, then deleted with the post; the story ends hidden with neither', async () => {
+    const announcer = withDocuments();
+    await announcer.documents?.port.publication(TEST_PUBLICATION);
+    const { ctx, idle } = withAnnouncing(app.ctx(), announcer);
+    const held = bsky.proxy().hold(PUT);
+    const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Hidden while documenting') });
+    await held.arrived;
+    await setVisibility(ctx, alice, { slug, hidden: true });
+    held.forward();
+    await idle();
+    expect(await documentsFor(slug)).toHaveLength(0);
+    expect(await bsky.postsFor(slug)).toHaveLength(0);
+    expect(await meta(slug)).not.toHaveProperty('doc_uri');
+    expect(await meta(slug)).not.toHaveProperty('GSI3PK');
+    expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'off' });
+  });
+
   it('hide deletes the document with the post; unhide puts both back at the same keys', async () => {
     const { ctx, idle } = withAnnouncing(app.ctx(), withDocuments());
     const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Document hidden and shown') });
