@@ -20,7 +20,11 @@ export function mountStandardSite(app: Hono<HttpEnv>, { ctx, baseUrl, visit }: S
     const uri = await sitePublicationUri(ctx, baseUrl);
     const headers = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=300' };
     if (uri === undefined) {
-      return c.text('This site has no standard.site publication yet: it is written with the first story announced on Bluesky.\n', 404, headers);
+      return c.text(
+        'This site has no standard.site publication yet: it is written with the first story announced on Bluesky.\n',
+        404,
+        headers,
+      );
     }
     return c.text(uri, 200, headers);
   });

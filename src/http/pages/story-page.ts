@@ -60,7 +60,9 @@ ${raw(body)}
 
 /** standard.site verification: the page names its document, once the announcer has written it (design §16). */
 function documentLink(story: StoryView): Html | string {
-  return story.document_uri === undefined ? '' : html`
+  return story.document_uri === undefined
+    ? ''
+    : html`
 <link rel="site.standard.document" href="${story.document_uri}">`;
 }
 

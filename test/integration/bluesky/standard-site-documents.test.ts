@@ -45,7 +45,9 @@ async function meta(slug: string): Promise<Record<string, unknown>> {
 
 /** The documents on the account whose content is this story. */
 async function documentsFor(slug: string): Promise<RepoRecord[]> {
-  return (await bsky.records(DOCUMENT_COLLECTION)).filter((record) => (record.value.content as { slug?: string } | undefined)?.slug === slug);
+  return (await bsky.records(DOCUMENT_COLLECTION)).filter(
+    (record) => (record.value.content as { slug?: string } | undefined)?.slug === slug,
+  );
 }
 
 async function onlyDocument(slug: string): Promise<RepoRecord> {

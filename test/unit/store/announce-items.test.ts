@@ -66,7 +66,18 @@ describe('the announce writes on META', () => {
     );
     expect(Update.UpdateExpression).toBe('SET #marker = :result REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6');
     expect(Object.values(Update.ExpressionAttributeNames ?? {}).sort()).toEqual(
-      ['bsky_uri', 'claim_id', 'claim_post', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error', 'visibility', 'hidden'].sort(),
+      [
+        'bsky_uri',
+        'claim_id',
+        'claim_post',
+        'claimed_at',
+        'GSI3PK',
+        'GSI3SK',
+        'next_attempt_at',
+        'last_error',
+        'visibility',
+        'hidden',
+      ].sort(),
     );
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':claimId': 'c1', ':result': 'at://did:plc:x/app.bsky.feed.post/3abc' });
   });
