@@ -17,7 +17,7 @@ import {
   PUBLICATION_COLLECTION,
   assertValidStandardSiteRecord,
 } from './standard-site-lexicons.ts';
-import { documentRecord, isDocumentOf, publicationRecord, publicationRecordKey } from './standard-site-records.ts';
+import { documentRecord, documentRevision, isDocumentOf, publicationRecord, publicationRecordKey } from './standard-site-records.ts';
 
 export interface SignedInAgent {
   did: string;
@@ -58,13 +58,17 @@ export function standardSitePort(deps: StandardSiteDeps): DocumentPort {
     });
   };
 
-  /** Makes the record at the key equal `record`; `ours` says whether a different record there may be replaced. */
+  /**
+   * Makes the record at the key equal `record`; `ours` says whether a different record there may
+   * be replaced, `later` whether it is newer than ours (then it is left as it is).
+   */
   const converge = async (
     step: Step,
     collection: Collection,
     rkey: string,
     record: Record<string, unknown>,
     ours: (value: unknown) => boolean,
+    later: (value: unknown) => boolean = () => false,
   ): Promise<DocumentWrite> => {
     try {
       assertValidStandardSiteRecord(collection, record);
@@ -83,6 +87,7 @@ export function standardSitePort(deps: StandardSiteDeps): DocumentPort {
           `${step}: ${existing.uri} holds a record lorebook did not write there; it is never overwritten`,
         );
       }
+      if (existing !== undefined && later(existing.value)) return { uri: existing.uri, cid: existing.cid, outcome: 'superseded' };
       const written = await deps.call(step, async () => {
         try {
           const { data } = await agent.com.atproto.repo.putRecord(
@@ -119,8 +124,13 @@ export function standardSitePort(deps: StandardSiteDeps): DocumentPort {
       return found === undefined ? undefined : { uri: found.uri, cid: found.cid };
     },
     write: (document, site, post) =>
-      converge('document', DOCUMENT_COLLECTION, documentKey(document), documentRecord(document, site, post), (value) =>
-        isDocumentOf(value, document.slug),
+      converge(
+        'document',
+        DOCUMENT_COLLECTION,
+        documentKey(document),
+        documentRecord(document, site, post),
+        (value) => isDocumentOf(value, document.slug),
+        (value) => documentRevision(value) > document.revision,
       ),
     async remove(post) {
       const { did: repo, agent } = await deps.session();

@@ -50,3 +50,9 @@ export function isDocumentOf(value: unknown, slug: string): boolean {
   const content = (value as { content?: { $type?: unknown; slug?: unknown } } | undefined)?.content;
   return content?.$type === STORY_CONTENT_TYPE && content.slug === slug;
 }
+
+/** The story revision a document record shows (0 when it says none). */
+export function documentRevision(value: unknown): number {
+  const revision = (value as { content?: { revision?: unknown } } | undefined)?.content?.revision;
+  return typeof revision === 'number' ? revision : 0;
+}

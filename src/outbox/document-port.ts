@@ -39,8 +39,12 @@ export interface StoryDocument {
   counts: { worked: number; partial: number; failed: number; hasProblem: number; noProblem: number };
 }
 
-/** What writing a document did: `unchanged` when the record at the key already said it (nothing written). */
-export type DocumentWrite = RecordRef & { outcome: 'created' | 'updated' | 'unchanged' };
+/**
+ * What writing a document did: `unchanged` when the record at the key already said it,
+ * `superseded` when it shows a later revision of the story (a worker that lost its claim must not
+ * write an older revision over it); nothing is written in either case.
+ */
+export type DocumentWrite = RecordRef & { outcome: 'created' | 'updated' | 'unchanged' | 'superseded' };
 
 export interface DocumentPort {
   /** Writes the publication if it is missing or says something else; answers its reference. */
@@ -49,9 +53,9 @@ export interface DocumentPort {
   postRef(post: Pick<StoryPost, 'slug' | 'publishedAt'>): Promise<RecordRef | undefined>;
   /**
    * Makes the record at the story's document key say `document`: looks it up first, leaves an
-   * identical record alone, creates it only where there is none and replaces it only by
-   * swapping the CID it read. A record there that is not this story's document is never
-   * overwritten: `rejected`.
+   * identical record (or one of a later revision) alone, creates it only where there is none and
+   * replaces it only by swapping the CID it read. A record there that is not this story's
+   * document is never overwritten: `rejected`.
    */
   write(document: StoryDocument, site: RecordRef, post: RecordRef | undefined): Promise<DocumentWrite>;
   /** Deletes the document at the story's record key; deleting nothing is fine. */

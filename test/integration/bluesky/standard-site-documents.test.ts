@@ -251,6 +251,34 @@ describe('a write is conditioned on what was read at the key', () => {
     expect(more).toHaveLength(0);
     expect(kept?.value).toEqual(foreign);
   });
+
+  it('a worker holding an older revision never writes it over a later one: superseded, nothing sent', async () => {
+    const port = withDocuments().port.documents;
+    const site = await port.publication(TEST_PUBLICATION);
+    const base: StoryDocument = {
+      slug: '2026-12-01-later-revision',
+      publishedAt: '2026-12-01T11:00:00.000Z',
+      revision: 2,
+      updatedAt: '2026-12-02T11:00:00.000Z',
+      title: 'Later',
+      summary: 'Revision two is the newest.',
+      tags: [],
+      path: '/s/2026-12-01-later-revision',
+      markdown: '# Later',
+      textContent: 'Later',
+      author: { handle: 'alice' },
+      type: 'success',
+      status: 'n/a',
+      counts: { worked: 0, partial: 0, failed: 0, hasProblem: 0, noProblem: 0 },
+    };
+    const later = await port.write(base, site, undefined);
+    expect(later.outcome).toBe('created');
+    const putsBefore = bsky.proxy().seen(PUT);
+    const { updatedAt: _, ...first } = base;
+    expect(await port.write({ ...first, revision: 1, title: 'Earlier' }, site, undefined)).toEqual({ ...later, outcome: 'superseded' });
+    expect(bsky.proxy().seen(PUT)).toBe(putsBefore);
+    expect((await onlyDocument(base.slug)).value).toMatchObject({ title: 'Later', content: { revision: 2 } });
+  });
 });
 
 describe('while the document is written', () => {
