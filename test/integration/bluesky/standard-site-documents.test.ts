@@ -109,7 +109,7 @@ describe('a publish writes one document, in the one publication, pointing at its
 });
 
 describe('delivering again never makes a second document; only a real edit moves updatedAt', () => {
-  it('the identical publish and a second attempt write nothing; a republish with other content and an edit swap the one document, updatedAt the revision’s time', async () => {
+  it('the identical publish, a second attempt and an op_id replay write nothing; a republish with other content and an edit swap the one document, updatedAt the revision’s time', async () => {
     const announcer = withDocuments();
     const { ctx, idle } = withAnnouncing(app.ctx(), announcer);
     const markdown = storyTitled('Republished and edited document');
@@ -125,6 +125,22 @@ describe('delivering again never makes a second document; only a real edit moves
     expect(bsky.proxy().forwarded(PUT)).toBe(putsBefore);
     expect((await onlyDocument(slug)).cid).toBe(first.cid);
 
+    // An edit with an op_id, replayed: the replay writes nothing, so the document is swapped once.
+    const withOp = {
+      slug,
+      markdown: storyTitled('Republished and edited document', { extra: 'With an op.' }),
+      kind: 'addition' as const,
+      op_id: 'op-doc-1',
+    };
+    await editStory(ctx, alice, withOp);
+    await idle();
+    const putsAfterEdit = bsky.proxy().forwarded(PUT);
+    expect(putsAfterEdit).toBe(putsBefore + 1);
+    expect((await editStory(ctx, alice, withOp)).replayed).toBe(true);
+    await idle();
+    expect(bsky.proxy().forwarded(PUT)).toBe(putsAfterEdit);
+    expect(await meta(slug)).not.toHaveProperty('GSI3PK');
+
     app.advance(60_000);
     await publishStory(ctx, alice, { markdown: storyTitled('Republished and edited document', { extra: 'Republished with more.' }) });
     await idle();
@@ -132,7 +148,7 @@ describe('delivering again never makes a second document; only a real edit moves
     const afterRepublish = await getStory(app.ctx(), alice, { slug });
     expect(republished.uri).toBe(first.uri);
     expect(republished.cid).not.toBe(first.cid);
-    expect(republished.value).toMatchObject({ updatedAt: afterRepublish.updated_at, content: { revision: 2 } });
+    expect(republished.value).toMatchObject({ updatedAt: afterRepublish.updated_at, content: { revision: 3 } });
     expect(String(republished.value.textContent)).toContain('Republished with more.');
 
     app.advance(60_000);
@@ -145,9 +161,9 @@ describe('delivering again never makes a second document; only a real edit moves
     const edited = await onlyDocument(slug);
     const afterEdit = await getStory(app.ctx(), alice, { slug });
     expect(edited.uri).toBe(first.uri);
-    expect(edited.value).toMatchObject({ updatedAt: afterEdit.updated_at, content: { revision: 3 } });
+    expect(edited.value).toMatchObject({ updatedAt: afterEdit.updated_at, content: { revision: 4 } });
     expect(afterEdit.updated_at > afterRepublish.updated_at).toBe(true);
-    expect(await meta(slug)).toMatchObject({ doc_revision: 3, doc_cid: edited.cid });
+    expect(await meta(slug)).toMatchObject({ doc_revision: 4, doc_cid: edited.cid });
     expect(await meta(slug)).not.toHaveProperty('GSI3PK');
     expect(await bsky.postsFor(slug)).toHaveLength(1);
   });
