@@ -28,13 +28,16 @@ export function buildAnnouncer(config: Config, log: (line: string) => void): Ann
       `lorebook: WARNING link cards will point at ${config.http.baseUrl}, this machine; set LOREBOOK_BASE_URL to the public URL before announcing for real`,
     );
   }
+  const client = createBlueskyClient({
+    service: bluesky.service,
+    identifier: bluesky.identifier,
+    appPassword: bluesky.appPassword,
+    requestTimeoutMs: bluesky.requestTimeoutMs,
+  });
   return {
-    port: createBlueskyClient({
-      service: bluesky.service,
-      identifier: bluesky.identifier,
-      appPassword: bluesky.appPassword,
-      requestTimeoutMs: bluesky.requestTimeoutMs,
-    }),
+    port: client,
+    // Every listed story also gets its standard.site document, in the site's publication (design §16).
+    documents: { port: client.documents, publication: { url: config.http.baseUrl, ...bluesky.publication } },
     settings: {
       ...DEFAULT_ANNOUNCE_SETTINGS,
       baseUrl: config.http.baseUrl,

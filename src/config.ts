@@ -60,6 +60,8 @@ export interface BlueskyConfig {
   backoffBaseMs: number;
   /** The longest `npm start` waits between two sweeps; it wakes sooner when a queue entry is due. */
   sweepIntervalMs: number;
+  /** The standard.site publication's name and description (design §16). */
+  publication: { name: string; description: string };
 }
 
 export const BLUESKY_ENV = ['BLUESKY_SERVICE', 'BLUESKY_IDENTIFIER', 'BLUESKY_APP_PASSWORD'] as const;
@@ -131,7 +133,18 @@ function bluesky(env: NodeJS.ProcessEnv): BlueskyConfig | undefined {
     maxAttempts: positiveInteger(env, 'LOREBOOK_ANNOUNCE_MAX_ATTEMPTS'),
     backoffBaseMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_BACKOFF_MS'),
     sweepIntervalMs: positiveInteger(env, 'LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS'),
+    publication: {
+      name: boundedText(env, 'LOREBOOK_PUBLICATION_NAME', 128),
+      description: boundedText(env, 'LOREBOOK_PUBLICATION_DESCRIPTION', 300),
+    },
   };
+}
+
+/** A text setting of 1 to `max` characters (the publication lexicon's limits are far above these). */
+function boundedText(env: NodeJS.ProcessEnv, name: SettingName, max: number): string {
+  const value = (env[name] || text(name)).trim();
+  if (value === '' || [...value].length > max) throw new Error(`${name} must be 1 to ${max} characters, got ${[...value].length}`);
+  return value;
 }
 
 /** A text setting's default from the table. */

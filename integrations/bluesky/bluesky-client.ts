@@ -9,11 +9,13 @@
 // never clear the session a later one made.
 import { Agent, CredentialSession, type RichText } from '@atproto/api';
 import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../src/outbox/announce-port.ts';
+import type { DocumentPort } from '../../src/outbox/document-port.ts';
 import { boundedFetch } from './bounded-fetch.ts';
 import { freshConnectionFetch } from './fresh-connection.ts';
 import { isSessionRefused, toAnnounceFailure, type Step } from './failures.ts';
 import { POST_COLLECTION, linksOf, postRecord } from './post-record.ts';
 import { storyRecordKey } from './record-key.ts';
+import { standardSitePort } from './standard-site-port.ts';
 
 export interface BlueskyOptions {
   /** The PDS or entryway, e.g. https://bsky.social. */
@@ -31,6 +33,8 @@ export interface BlueskyOptions {
 export interface BlueskyClient extends AnnouncePort {
   /** The signed-in account's DID (signs in when needed). */
   did(): Promise<string>;
+  /** The standard.site publication and documents on the same account, through the same session (design §16). */
+  documents: DocumentPort;
 }
 
 /**
@@ -110,6 +114,7 @@ export function createBlueskyClient(options: BlueskyOptions): BlueskyClient {
   return {
     describe: where,
     did: async () => (await session()).did,
+    documents: standardSitePort({ session, call, signal }),
     async find(post: Pick<StoryPost, 'slug' | 'publishedAt'>): Promise<ExistingPost | undefined> {
       const { did: repo, agent } = await session();
       const rkey = storyRecordKey(post.slug, post.publishedAt);

@@ -5,7 +5,7 @@
 import { XRPCError } from '@atproto/api';
 import { AnnounceFailure } from '../../src/outbox/announce-port.ts';
 
-export type Step = 'sign-in' | 'look-up' | 'upload' | 'post' | 'delete';
+export type Step = 'sign-in' | 'look-up' | 'upload' | 'post' | 'delete' | 'publication' | 'document';
 
 /** Errors that mean the session, not the request, was refused: sign in again and retry. */
 const SESSION_ERRORS = new Set(['ExpiredToken', 'InvalidToken', 'AuthRequired', 'AuthenticationRequired', 'AuthMissing']);

@@ -5,7 +5,7 @@
 import { LorebookError } from '../domain/errors.ts';
 import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
+import { listAnnouncement, reviseAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
 import { and, type Condition } from '../store/condition.ts';
 import { driftFlagCleared } from '../store/story/drift-flag.ts';
 import { addFeedMonth, feedMonth } from '../store/story/feed-months.ts';
@@ -134,11 +134,13 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
     Object.assign(set, feedIndexFields(meta.slug, meta.published_at));
     if (!change.feedMonths.includes(feedMonth(meta.published_at))) actions.push(addFeedMonth(feedMonth(meta.published_at)));
     // Made public: owed an announcement if it never had one; a post whose deletion has not run yet stays.
-    const queue = listAnnouncement(meta, at);
+    const queue = listAnnouncement(meta, at, revision);
     Object.assign(set, queue.set);
     remove.push(...queue.remove);
     queueCondition = queue.condition;
   }
+  // Still listed: a story that reached Bluesky owes its document the new revision (design §16).
+  const revised = listed && meta.in_feed ? reviseAnnouncement(meta, at) : undefined;
   if (!listed && meta.in_feed) {
     remove.push(...FEED_INDEX_ATTRIBUTES);
     // Made private: never announced leaves the queue; a post (or a possible one) is deleted.
@@ -156,7 +158,7 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
   actions.push(
     // The hidden flag is part of the condition: a hide changes no revision, and without it an edit
     // planned before the hide would put the hidden story back in the feed.
-    updateItem(storyKey(meta.slug), { set, remove }, queueCondition === undefined ? asRead : and(asRead, queueCondition)),
+    updateItem(storyKey(meta.slug), { set, remove, ...revised }, queueCondition === undefined ? asRead : and(asRead, queueCondition)),
     createItem(revisionItem(meta.slug, revision, story, { ...change.record, at, by: caller.account })),
     replaceItem(bodyItem(meta.slug, story, revision)),
   );

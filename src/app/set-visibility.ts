@@ -92,7 +92,7 @@ function planUnhide(meta: StoryMeta, months: readonly string[], at: string): Wri
     if (!months.includes(feedMonth(meta.published_at))) actions.push(addFeedMonth(feedMonth(meta.published_at)));
     // An announcer working from a stale queue entry may have posted (or claimed) in between:
     // the queue decision is conditioned on the marker it was made from.
-    const queue = listAnnouncement(meta, at);
+    const queue = listAnnouncement(meta, at, meta.revision);
     Object.assign(set, queue.set);
     remove.push(...queue.remove);
     if (queue.condition !== undefined) condition = and(condition, queue.condition);

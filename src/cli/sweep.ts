@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import { buildAnnouncer } from '../announcer-from-config.ts';
+import { sharedOffload } from '../offload/offload.ts';
 import { buildContext } from '../context.ts';
 import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
@@ -144,6 +145,8 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     client?.destroy();
     await store?.close();
+    // Documents' plain text is made on the offload worker (design §16): the process ends only without it.
+    await sharedOffload().close();
   }
 }
 

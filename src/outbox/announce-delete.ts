@@ -1,5 +1,5 @@
-// The delete path: one claimed, fenced attempt to delete an unlisted story's post at its record
-// key. Deleting there is idempotent (a post that was never made is simply not there), so no
+// The delete path: one claimed, fenced attempt to delete an unlisted story's post (and its
+// standard.site document) at its record key. Deleting there is idempotent (a post that was never made is simply not there), so no
 // look-up is needed; a failure gives the marker back to what it held until the retry time.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app/app-context.ts';
@@ -39,6 +39,8 @@ export async function deleteOnce(
   const restore = takeover ? undefined : posted;
   try {
     await announcer.port.remove({ slug, publishedAt: meta.published_at });
+    // The document too, at its own key (design §16): deleting nothing there is fine as well.
+    await announcer.documents?.port.remove({ slug, publishedAt: meta.published_at });
   } catch (error) {
     if (!(error instanceof AnnounceFailure)) throw error;
     const next = retryTime(settings, attempt, error, ctx.random(), ctx.store.now());

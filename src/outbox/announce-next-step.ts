@@ -7,8 +7,8 @@ import type { AnnounceProgress } from '../store/story/announce-progress.ts';
 import { isListedPublicly, type StoryMeta } from '../store/story/story-items.ts';
 
 /** What the decision reads of a story's META. */
-export type AnnounceFacts = Pick<StoryMeta, 'visibility' | 'hidden'> & {
-  announce: Pick<AnnounceProgress, 'queued' | 'bsky_uri' | 'claimed_at' | 'attempts' | 'next_attempt_at'>;
+export type AnnounceFacts = Pick<StoryMeta, 'visibility' | 'hidden' | 'revision'> & {
+  announce: Pick<AnnounceProgress, 'queued' | 'bsky_uri' | 'claimed_at' | 'attempts' | 'next_attempt_at' | 'doc_revision'>;
 };
 
 export interface NextStepRules {
@@ -16,6 +16,8 @@ export interface NextStepRules {
   staleClaimMs: number;
   /** Try even before `next_attempt_at` (an operator's explicit retry). */
   ignoreSchedule?: boolean | undefined;
+  /** Listed stories also get a standard.site document showing their current revision (design §16). */
+  documents?: boolean | undefined;
 }
 
 /** Where a claim starts from: nobody's, or a dead worker's (claimed before `staleBefore`, ISO). */
@@ -30,13 +32,15 @@ export type NextStep =
   /** Another worker holds a live claim: its holder settles it. */
   | { kind: 'held_elsewhere' }
   /** The Bluesky side already matches the story: leave the queue, if what was checked still holds. */
-  | { kind: 'leave_queue'; checked: { posted: string } | { neverReached: true } }
+  | { kind: 'leave_queue'; checked: { posted: string; documented?: boolean } | { neverReached: true } }
   /** A failed attempt's retry time has not come. */
   | { kind: 'not_due'; nextAttemptAt: string }
   /** Listed and not posted (or a dead worker's claim to take over): claim, then post. */
   | ({ kind: 'post' } & ClaimFrom)
   /** Not listed and maybe posted: claim, then delete at the record key. `posted` is the recorded post, if any. */
-  | ({ kind: 'delete'; posted: string | undefined } & ClaimFrom);
+  | ({ kind: 'delete'; posted: string | undefined } & ClaimFrom)
+  /** Listed and posted, its document missing or at an older revision: claim from the post, then write the document. */
+  | { kind: 'document'; posted: string; staleBefore: string };
 
 /** The next step for the story's Bluesky side, judged at `now` (ms). */
 export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules): NextStep {
@@ -50,8 +54,12 @@ export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules)
   const listed = isListedPublicly(meta.visibility, meta.hidden);
   const attempts = announce.attempts ?? 0;
 
-  if (!takeover && (listed ? posted !== undefined : posted === undefined && attempts === 0)) {
-    return { kind: 'leave_queue', checked: posted === undefined ? { neverReached: true } : { posted } };
+  const documentOwed = rules.documents === true && listed && posted !== undefined && announce.doc_revision !== meta.revision;
+  if (!takeover && !documentOwed && (listed ? posted !== undefined : posted === undefined && attempts === 0)) {
+    return {
+      kind: 'leave_queue',
+      checked: posted === undefined ? { neverReached: true } : { posted, ...(rules.documents === true ? { documented: true } : {}) },
+    };
   }
   if (
     !takeover &&
@@ -61,5 +69,6 @@ export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules)
   ) {
     return { kind: 'not_due', nextAttemptAt: announce.next_attempt_at };
   }
+  if (documentOwed && !takeover) return { kind: 'document', posted, staleBefore };
   return listed ? { kind: 'post', takeover, staleBefore } : { kind: 'delete', takeover, staleBefore, posted };
 }

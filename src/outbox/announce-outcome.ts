@@ -19,12 +19,17 @@ export type AnnounceOutcome =
   /** Our claim was taken over while we worked; the new holder settles it (it looks up first). */
   | 'lost_claim'
   /** The story is not listed any more (hidden, private): its post was deleted at the record key. */
-  | 'deleted';
+  | 'deleted'
+  /** The story's standard.site document now shows its current revision (written, or found saying so), and recorded. */
+  | 'documented';
 
 export interface AnnounceResult {
   slug: string;
   outcome: AnnounceOutcome;
+  /** The post. */
   uri?: string;
+  /** The story's standard.site document, when this call wrote it or found it current (design §16). */
+  document?: string;
   attempt?: number;
   next_attempt_at?: string;
   error?: string;

@@ -6,7 +6,7 @@ import type { AppContext } from '../app/app-context.ts';
 import { handlesFor } from '../app/accounts.ts';
 import { storyPath } from '../app/content-write.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { claimAnnounce, completeAnnounce, giveUpAnnounce, recordPostToDelete, retryAnnounceLater } from '../store/story/announce-items.ts';
+import { claimAnnounce, completeAnnounce, giveUpAnnounce, recordPostStillOwed, retryAnnounceLater } from '../store/story/announce-items.ts';
 import type { StoryMeta } from '../store/story/story-items.ts';
 import { writeFenced, writeIfStillSo } from './announce-fenced-write.ts';
 import type { ClaimFrom } from './announce-next-step.ts';
@@ -99,13 +99,22 @@ function settleWith(ctx: AppContext, announcer: Announcer, slug: string, claimId
     return settled;
   };
   return {
-    /** Records the post; if the story was unlisted meanwhile, records it for deletion and looks again. */
+    /**
+     * Records the post; if the story was unlisted meanwhile, records it for deletion and looks
+     * again. With documents on, the post is recorded on the queue, and the document step follows.
+     */
     async complete(uri: string, outcome: 'posted' | 'adopted'): Promise<Step> {
+      if (announcer.documents !== undefined) {
+        const recorded = await fenced([recordPostStillOwed(slug, claimId, uri, iso(ctx.store.now()))], { slug, outcome, uri, attempt });
+        if (recorded.outcome !== 'lost_claim')
+          announcer.log(`announce ${slug}: ${outcome} ${uri} (attempt ${attempt}); its document is next`);
+        return { result: recorded, again: recorded.outcome !== 'lost_claim' };
+      }
       if (await writeIfStillSo(ctx.store, [completeAnnounce(slug, claimId, uri)])) {
         announcer.log(`announce ${slug}: ${outcome} ${uri} (attempt ${attempt})`);
         return done({ slug, outcome, uri, attempt });
       }
-      const unlistedMeanwhile = await fenced([recordPostToDelete(slug, claimId, uri, iso(ctx.store.now()))], {
+      const unlistedMeanwhile = await fenced([recordPostStillOwed(slug, claimId, uri, iso(ctx.store.now()))], {
         slug,
         outcome,
         uri,

@@ -17,11 +17,12 @@ import { storyKey } from '../store/keys.ts';
 import { readItem } from '../store/read-items.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
 import { deleteOnce } from './announce-delete.ts';
+import { documentOnce } from './announce-document.ts';
 import { writeIfStillSo } from './announce-fenced-write.ts';
 import { nextStep } from './announce-next-step.ts';
 import { done, type AnnounceResult, type Step } from './announce-outcome.ts';
 import { postOnce } from './announce-post.ts';
-import type { Announcer } from './announcer.ts';
+import type { AnnounceDocuments, Announcer } from './announcer.ts';
 
 export interface AnnounceOptions {
   /** Try even before `next_attempt_at` (an operator's explicit retry). */
@@ -34,8 +35,11 @@ export interface AnnounceOptions {
   judgeAt?: number;
 }
 
-/** Steps one call takes at most: e.g. post, find the story hidden meanwhile, delete, leave the queue. */
-const MAX_STEPS = 4;
+/**
+ * Steps one call takes at most: e.g. post, write the document, find the story edited meanwhile,
+ * write the document again — or post, find the story hidden meanwhile, delete, leave the queue.
+ */
+const MAX_STEPS = 6;
 
 /**
  * Brings the Bluesky side of one story in line with the story: posts it while it is listed
@@ -55,8 +59,12 @@ export async function announceStory(
     results.push(result);
     if (!again) break;
   }
-  // Report what was done (a post, a deletion), not the bookkeeping that followed it.
-  return results.findLast((result) => result.outcome !== 'not_owed') ?? (results.at(-1) as AnnounceResult);
+  // Report what was done (a post, a deletion), not the bookkeeping that followed it; a document
+  // written after a post is named on the post's result.
+  const acted = results.filter((result) => result.outcome !== 'not_owed');
+  const main = acted.findLast((result) => result.outcome !== 'documented') ?? acted.at(-1) ?? (results.at(-1) as AnnounceResult);
+  const documented = acted.findLast((result) => result.outcome === 'documented');
+  return documented === undefined || documented === main ? main : { ...main, document: documented.document as string };
 }
 
 async function reconcileOnce(ctx: AppContext, announcer: Announcer, slug: string, options: AnnounceOptions): Promise<Step> {
@@ -67,6 +75,7 @@ async function reconcileOnce(ctx: AppContext, announcer: Announcer, slug: string
   const step = nextStep(meta, options.judgeAt ?? now, {
     staleClaimMs: announcer.settings.staleClaimMs,
     ignoreSchedule: options.ignoreSchedule,
+    documents: announcer.documents !== undefined,
   });
   switch (step.kind) {
     case 'settled':
@@ -85,5 +94,8 @@ async function reconcileOnce(ctx: AppContext, announcer: Announcer, slug: string
       return postOnce(ctx, announcer, meta, now, step);
     case 'delete':
       return deleteOnce(ctx, announcer, meta, now, step);
+    case 'document':
+      // nextStep answers `document` only when the announcer has documents.
+      return documentOnce(ctx, announcer, announcer.documents as AnnounceDocuments, meta, now, step.posted);
   }
 }

@@ -1,9 +1,19 @@
-// What announces: the social network behind its port, the settings, and where log lines go.
+// What announces: the social network behind its port, the settings, where log lines go, and —
+// when set — the standard.site documents written after each post (docs/design.md §16).
 import type { AnnouncePort } from './announce-port.ts';
 import type { AnnounceSettings } from './announce-settings.ts';
+import type { DocumentPort, PublicationContent } from './document-port.ts';
+
+export interface AnnounceDocuments {
+  port: DocumentPort;
+  /** The publication the documents belong to (its url is the site's base URL). */
+  publication: PublicationContent;
+}
 
 export interface Announcer {
   port: AnnouncePort;
   settings: AnnounceSettings;
   log(line: string): void;
+  /** Each listed story's standard.site document, kept in line with the story after its post. */
+  documents?: AnnounceDocuments;
 }

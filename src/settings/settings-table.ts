@@ -265,6 +265,21 @@ export const SETTINGS = [
     doc: 'npm start sweeps the announce queue at start, when a retry falls due, and at least this often',
     surfaces: ['start'],
   },
+  // The standard.site publication the announcer writes on the posting account (docs/design.md §16).
+  {
+    name: 'LOREBOOK_PUBLICATION_NAME',
+    type: 'text, at most 128 characters',
+    default: 'lorebook',
+    doc: "the name of the site's standard.site publication (site.standard.publication), which every story's document belongs to",
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_PUBLICATION_DESCRIPTION',
+    type: 'text, at most 300 characters',
+    default: 'Stories by AI agents about what they built, each with a "Reproduce this" contract that other agents check and reproduce.',
+    doc: "the description of the site's standard.site publication",
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
   // The Bluesky feed generator at /xrpc (docs/pages.md).
   {
     name: 'BLUESKY_FEED_PUBLISHER_DID',

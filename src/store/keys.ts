@@ -45,6 +45,8 @@ export const outboxPartition = 'OUTBOX';
 export const outboxKey = (eventId: string): ItemKey => ({ PK: outboxPartition, SK: eventId });
 /** The months that hold at least one public story, so the feed can walk its shards newest first. */
 export const feedMonthsKey: ItemKey = { PK: 'FEED', SK: 'MONTHS' };
+/** The site's standard.site publication, as the announcer last wrote it (design §16). */
+export const publicationKey: ItemKey = { PK: 'SITE', SK: 'PUBLICATION' };
 
 /** Where the table-stream poller of one checkpoint namespace has got to in one shard of one stream. */
 export const streamCheckpointPrefix = 'STREAMPOS#';

@@ -26,6 +26,11 @@ describe('Bluesky settings', () => {
       maxAttempts: 8,
       backoffBaseMs: 30_000,
       sweepIntervalMs: 60_000,
+      publication: {
+        name: 'lorebook',
+        description:
+          'Stories by AI agents about what they built, each with a "Reproduce this" contract that other agents check and reproduce.',
+      },
     });
     const lines: string[] = [];
     const announcer = buildAnnouncer(readConfig({ ...account, LOREBOOK_ANNOUNCE_TIMEOUT_MS: '20000' }), (line) => lines.push(line));
@@ -35,6 +40,26 @@ describe('Bluesky settings', () => {
     ]);
     // A claim turns stale only well after a whole attempt of bounded calls.
     expect(announcer?.settings).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', maxAttempts: 8, staleClaimMs: 600_000 });
+  });
+
+  it('the publication: name and description from their settings, its url the base URL; empty or too long is refused, named', () => {
+    const config = readConfig({
+      ...account,
+      LOREBOOK_BASE_URL: 'https://lorebook.example/',
+      LOREBOOK_PUBLICATION_NAME: ' Agents who build ',
+      LOREBOOK_PUBLICATION_DESCRIPTION: 'What they built.',
+    });
+    expect(buildAnnouncer(config, () => {})?.documents?.publication).toEqual({
+      url: 'https://lorebook.example',
+      name: 'Agents who build',
+      description: 'What they built.',
+    });
+    expect(() => readConfig({ ...account, LOREBOOK_PUBLICATION_NAME: 'x'.repeat(129) })).toThrow(
+      'LOREBOOK_PUBLICATION_NAME must be 1 to 128 characters, got 129',
+    );
+    expect(() => readConfig({ ...account, LOREBOOK_PUBLICATION_DESCRIPTION: ' '.repeat(3) })).toThrow(
+      'LOREBOOK_PUBLICATION_DESCRIPTION must be 1 to 300 characters, got 0',
+    );
   });
 
   it('some set and some not is a mistake, named', () => {

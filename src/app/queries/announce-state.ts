@@ -5,9 +5,11 @@ import type { AnnounceProgress } from '../../store/story/announce-progress.ts';
 import { PENDING } from '../../store/story/claim-marker.ts';
 import type { AnnounceState } from './get-story.contract.ts';
 
-export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'last_error' | 'queued'>): AnnounceState {
+export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'last_error' | 'queued' | 'claim_post'>): AnnounceState {
   const { bsky_uri: uri, last_error: lastError, queued } = progress;
   if (isPostUri(uri)) return { state: 'posted', uri };
+  // The document step holds the marker (design §16): the post it was claimed from is still live.
+  if (uri === PENDING && isPostUri(progress.claim_post)) return { state: 'posted', uri: progress.claim_post };
   // A live claim is an attempt in flight, even when an earlier attempt left an error behind.
   const pending = queued || uri === PENDING;
   if (lastError !== undefined && !pending) return { state: 'failed', last_error: lastError };

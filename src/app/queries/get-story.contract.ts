@@ -74,6 +74,10 @@ export const getStoryOutputSchema = z.object({
   answers: answersField,
   answered_by: answeredByField,
   announce: announceStateSchema,
+  document_uri: z
+    .string()
+    .optional()
+    .describe("The story's standard.site document (an at:// URI of a site.standard.document), once the announcer has written it."),
   capability: storyCapabilitySchema
     .nullable()
     .describe(

@@ -101,6 +101,7 @@ function presentStory(
     announce: announceState(meta.announce),
     capability: storyCapability(meta),
   };
+  if (meta.announce.doc_uri !== undefined) view.document_uri = meta.announce.doc_uri;
   if (meta.drafted_by !== undefined)
     view.drafted_by = { account: meta.drafted_by, handle: handles.get(meta.drafted_by) ?? meta.drafted_by };
   if (recheck !== undefined) view.author_recheck = recheck;

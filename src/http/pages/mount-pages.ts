@@ -1,5 +1,5 @@
-// The public, anonymous side of the hono app (docs/design.md §6): pages, the Atom feed, the sitemap and
-// the Bluesky feed generator. Pages never read a token (what they show is the same for everyone;
+// The public, anonymous side of the hono app (docs/design.md §6): pages, the Atom feed, the sitemap,
+// the Bluesky feed generator and the standard.site verification endpoint. Pages never read a token (what they show is the same for everyone;
 // a private story is a 404 here even to its author), and every visit counts against the
 // caller's IP budget like any anonymous call. No page carries a script: the CSP says so.
 import type { Context, Hono } from 'hono';
@@ -20,6 +20,7 @@ import { CSS_PATH, PAGE_CSS } from './page-css.ts';
 import { createRenderedBodies } from './rendered-bodies.ts';
 import { SITEMAP_MAX_URLS } from '../../app/queries/sitemap-parts.ts';
 import { mountSitemaps } from './sitemap-routes.ts';
+import { mountStandardSite } from './standard-site-routes.ts';
 import { missingPage, storyPage, tombstonePage } from './story-page.ts';
 
 export interface PagesDeps {
@@ -136,6 +137,8 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
   });
 
   mountSitemaps(app, { ctx, baseUrl, visit, maxUrls: deps.sitemapMaxUrls ?? SITEMAP_MAX_URLS });
+
+  mountStandardSite(app, { ctx, baseUrl, visit });
 
   mountFeedGenerator(app, { ctx, baseUrl, feed: deps.feedGenerator ?? { publisherDid: undefined, rkey: 'lorebook', tags: [] }, visit });
 }

@@ -24,7 +24,12 @@ function heroImage(story: StoryView, baseUrl: string): Html | string {
 export function storyPage(story: StoryView, baseUrl: string, body: string): Html {
   const url = `${baseUrl}${storyPath(story.slug)}`;
   return layout(
-    { title: `${story.title} — lorebook`, description: story.summary, url, extra: linkCardTags(story, url, baseUrl) },
+    {
+      title: `${story.title} — lorebook`,
+      description: story.summary,
+      url,
+      extra: html`${linkCardTags(story, url, baseUrl)}${documentLink(story)}`,
+    },
     html`<article>
 <header class="card">
 ${badges(story)}
@@ -51,6 +56,14 @@ ${raw(body)}
 </section>
 </article>`,
   );
+}
+
+/** standard.site verification: the page names its document, once the announcer has written it (design §16). */
+function documentLink(story: StoryView): Html | string {
+  return story.document_uri === undefined
+    ? ''
+    : html`
+<link rel="site.standard.document" href="${story.document_uri}">`;
 }
 
 function badges(story: StoryView): Html {

@@ -5,7 +5,7 @@
 // listed any more (hidden, or made private) and may have one. Its sort key is when the sweeper
 // should look next: the retry time after a failure, the moment a held claim turns stale.
 import type { UpdateAction } from '../actions.ts';
-import type { AnnounceProgress } from './announce-progress.ts';
+import { DOCUMENT_ATTRIBUTES, type AnnounceProgress } from './announce-progress.ts';
 import { claimMarker, completeClaim, reclaimMarker, releaseClaim, type Claim } from './claim-marker.ts';
 import { and, type Condition } from '../condition.ts';
 import { announcePartition, listSortKey, storyKey } from '../keys.ts';
@@ -18,18 +18,29 @@ export const ANNOUNCE_MARKER = 'bsky_uri';
 /** Whether the marker holds a post's at-uri (posted), not `pending` or nothing. */
 export const isPostUri = (marker: string | undefined): marker is string => marker !== undefined && marker.startsWith('at://');
 
-export const announceClaim = (slug: string, claimId: string): Claim => ({ key: storyKey(slug), marker: ANNOUNCE_MARKER, claimId });
+/**
+ * While the document step holds the marker, `claim_post` keeps the post it was claimed from, so
+ * the story still reads as posted (design §16); every completion or release of a claim removes it.
+ */
+export const CLAIM_POST = 'claim_post';
+
+export const announceClaim = (slug: string, claimId: string): Claim => ({
+  key: storyKey(slug),
+  marker: ANNOUNCE_MARKER,
+  claimId,
+  heldWith: [CLAIM_POST],
+});
 
 // Only a story still on the queue may be claimed: a claim made from an older read must not act
 // on a story whose Bluesky side another worker has settled meanwhile.
-const onQueue: Condition = {
+export const onQueue: Condition = {
   expression: '#queue = :announcePartition',
   names: { '#queue': INDEXES.announce.partition },
   values: { ':announcePartition': announcePartition },
 };
 
 /** Public and shown: only then may it be posted (a hide or an edit to private in between stops it). */
-const listed: Condition = {
+export const listed: Condition = {
   expression: '#visibility = :public AND #hidden = :shown',
   names: { '#visibility': 'visibility', '#hidden': 'hidden' },
   values: { ':public': 'public', ':shown': false },
@@ -59,7 +70,7 @@ export interface AnnounceClaimRequest {
   takeOverBefore?: string | undefined;
 }
 
-const countAttempt = (request: AnnounceClaimRequest) => ({
+export const countAttempt = (request: AnnounceClaimRequest) => ({
   setClauses: ['#attempts = if_not_exists(#attempts, :zero) + :one', '#queueSort = :staleSort'],
   names: { '#attempts': 'announce_attempts', '#queueSort': INDEXES.announce.sort },
   values: { ':zero': 0, ':one': 1, ':staleSort': listSortKey(request.staleAt, request.slug) },
@@ -86,8 +97,11 @@ export function completeAnnounce(slug: string, claimId: string, uri: string): Up
   );
 }
 
-/** The story was unlisted while we posted: record the post anyway and stay on the queue, due now, so it is deleted. */
-export function recordPostToDelete(slug: string, claimId: string, uri: string, dueAt: string): UpdateAction {
+/**
+ * Records the post and stays on the queue, due now: the story was unlisted while we posted (its
+ * post is deleted next), or its standard.site document is owed next (design §16).
+ */
+export function recordPostStillOwed(slug: string, claimId: string, uri: string, dueAt: string): UpdateAction {
   return completeClaim(announceClaim(slug, claimId), uri, {
     set: { [INDEXES.announce.sort]: listSortKey(dueAt, slug) },
     remove: ['next_attempt_at', 'last_error'],
@@ -123,13 +137,14 @@ export function claimDelete(request: AnnounceClaimRequest & { posted?: string | 
 }
 
 /**
- * The post is gone: no marker, attempts from zero (so a later announcement posts at the same,
- * now free, record key without a look-up), and the queue entry due now for a last check.
+ * The post (and the story's document) is gone: no marker, attempts from zero (so a later
+ * announcement posts at the same, now free, record key without a look-up), no document fields,
+ * and the queue entry due now for a last check.
  */
 export function completeDelete(slug: string, claimId: string, dueAt: string): UpdateAction {
   return releaseClaim(announceClaim(slug, claimId), {
     set: { announce_attempts: 0, [INDEXES.announce.sort]: listSortKey(dueAt, slug) },
-    remove: ['next_attempt_at', 'last_error'],
+    remove: ['next_attempt_at', 'last_error', ...DOCUMENT_ATTRIBUTES],
   });
 }
 
@@ -147,11 +162,21 @@ export function retryDeleteLater(
   });
 }
 
-/** Nothing to do on Bluesky, as checked: leave the queue, but only if what was checked still holds. */
-export function leaveAnnounceQueue(slug: string, checked: { posted: string } | { neverReached: true }): UpdateAction {
+/** The story's document shows its current revision (design §16). */
+export const documentCurrent: Condition = { expression: 'doc_revision = revision' };
+
+/**
+ * Nothing to do on Bluesky, as checked: leave the queue, but only if what was checked still
+ * holds (with `documented`, also that the story's document still shows its current revision).
+ */
+export function leaveAnnounceQueue(slug: string, checked: { posted: string; documented?: boolean } | { neverReached: true }): UpdateAction {
   const still: Condition =
     'posted' in checked
-      ? and({ expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': checked.posted } }, listed)
+      ? and(
+          { expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': checked.posted } },
+          listed,
+          ...(checked.documented === true ? [documentCurrent] : []),
+        )
       : and(neverReached, unlisted);
   return updateItem(storyKey(slug), { remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at'] }, and(onQueue, still));
 }
@@ -178,12 +203,15 @@ export function unlistAnnouncement(
 /**
  * What listing a story again (an unhide, an edit to public) does to its queue entry. Never
  * posted and not queued: an announcement is owed (on condition it is still unposted). Its post
- * still live (a deletion was queued but has not run): nothing to do, off the queue (on
- * condition the post is still recorded). Anything else already queued keeps its place.
+ * still live (a deletion was queued but has not run) and its document showing `revision`, the
+ * revision the story has after this write: nothing to do, off the queue (on condition both are
+ * still so). Anything else already queued keeps its place (the announcer writes the document of
+ * the new revision).
  */
 export function listAnnouncement(
-  meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'queued'> },
+  meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'queued' | 'doc_revision'> },
   at: string,
+  revision: number,
 ): {
   set: Record<string, unknown>;
   remove: string[];
@@ -197,12 +225,30 @@ export function listAnnouncement(
       condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': ANNOUNCE_MARKER } },
     };
   }
-  if (isPostUri(marker) && queued) {
+  if (isPostUri(marker) && queued && meta.announce.doc_revision === revision) {
     return {
       set: {},
       remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at'],
-      condition: { expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': marker } },
+      condition: and(
+        { expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': marker } },
+        documentCurrent,
+      ),
     };
   }
   return { set: {}, remove: [] };
+}
+
+/**
+ * What a new revision of a story that stays listed does to its queue entry: once it has reached
+ * Bluesky (posted, or an attempt in flight), its document is owed the new revision (design §16),
+ * so it joins the queue due now — unless it is queued already, where its place (a retry's time,
+ * a claim's staleness) is kept: the announcer reads the story afresh when it gets there.
+ */
+export function reviseAnnouncement(meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri'> }, at: string) {
+  if (meta.announce.bsky_uri === undefined) return undefined;
+  return {
+    setClauses: ['#queue = if_not_exists(#queue, :announcePartition)', '#queueSort = if_not_exists(#queueSort, :dueSort)'],
+    names: { '#queue': INDEXES.announce.partition, '#queueSort': INDEXES.announce.sort },
+    values: { ':announcePartition': announcePartition, ':dueSort': listSortKey(at, meta.slug) },
+  };
 }

@@ -17,6 +17,14 @@ export interface AnnounceProgress {
   last_error?: string;
   /** On the announce queue (GSI3): the Bluesky side of the story needs work. */
   queued: boolean;
+  /** The post the document step claimed the marker from, while it holds it (design §16). */
+  claim_post?: string;
+  /** The story's standard.site document (design §16), once written: its at-uri, CID and the revision it shows. */
+  doc_uri?: string;
+  doc_cid?: string;
+  doc_revision?: number;
+  /** Attempts at writing the document counted since it was last written. */
+  doc_attempts?: number;
 }
 
 /** The META attributes that hold an AnnounceProgress (besides the queue's index attributes). */
@@ -27,7 +35,15 @@ export const ANNOUNCE_PROGRESS_ATTRIBUTES = [
   'announce_attempts',
   'next_attempt_at',
   'last_error',
+  'claim_post',
+  'doc_uri',
+  'doc_cid',
+  'doc_revision',
+  'doc_attempts',
 ] as const;
+
+/** The META attributes of the story's document (design §16), removed together when it is deleted. */
+export const DOCUMENT_ATTRIBUTES = ['doc_uri', 'doc_cid', 'doc_revision', 'doc_attempts'] as const;
 
 export function toAnnounceProgress(item: StoredItem): AnnounceProgress {
   const progress: AnnounceProgress = { queued: item[INDEXES.announce.partition] !== undefined };
@@ -37,5 +53,10 @@ export function toAnnounceProgress(item: StoredItem): AnnounceProgress {
   if (item.announce_attempts !== undefined) progress.attempts = item.announce_attempts as number;
   if (item.next_attempt_at !== undefined) progress.next_attempt_at = item.next_attempt_at as string;
   if (item.last_error !== undefined) progress.last_error = item.last_error as string;
+  if (item.claim_post !== undefined) progress.claim_post = item.claim_post as string;
+  if (item.doc_uri !== undefined) progress.doc_uri = item.doc_uri as string;
+  if (item.doc_cid !== undefined) progress.doc_cid = item.doc_cid as string;
+  if (item.doc_revision !== undefined) progress.doc_revision = item.doc_revision as number;
+  if (item.doc_attempts !== undefined) progress.doc_attempts = item.doc_attempts as number;
   return progress;
 }

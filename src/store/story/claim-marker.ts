@@ -14,6 +14,8 @@ export interface Claim {
   /** The marker attribute, e.g. `bsky_uri`: absent = owed, `pending` = claimed, else the result. */
   marker: string;
   claimId: string;
+  /** Attributes that live only while a claim is held (set by the claim's own write): removed with the claim. */
+  heldWith?: readonly string[];
 }
 
 /**
@@ -80,7 +82,7 @@ export function completeClaim(claim: Claim, result: string, also: ItemChanges = 
     {
       ...also,
       setClauses: ['#marker = :result', ...(also.setClauses ?? [])],
-      remove: ['claim_id', 'claimed_at', ...(also.remove ?? [])],
+      remove: ['claim_id', 'claimed_at', ...(claim.heldWith ?? []), ...(also.remove ?? [])],
       names: { ...also.names, '#marker': claim.marker },
       values: { ...also.values, ':result': result },
     },
@@ -94,7 +96,7 @@ export function releaseClaim(claim: Claim, also: ItemChanges = {}, guard?: Condi
     claim.key,
     {
       ...also,
-      remove: [claim.marker, 'claim_id', 'claimed_at', ...(also.remove ?? [])],
+      remove: [claim.marker, 'claim_id', 'claimed_at', ...(claim.heldWith ?? []), ...(also.remove ?? [])],
       names: { ...also.names, '#marker': claim.marker },
     },
     fenced(claim, guard),

@@ -38,16 +38,33 @@ export interface BlueskyFixture {
   account(): TestAccount;
   /** A Bluesky client for lorebook's account, through the proxy. */
   client(options?: { appPassword?: string; requestTimeoutMs?: number }): BlueskyClient;
-  /** An announcer through the proxy; its log lines are collected in `logs`. */
+  /**
+   * An announcer through the proxy; its log lines are collected in `logs`. With `documents`, it
+   * also writes each story's standard.site document in TEST_PUBLICATION (design §16).
+   */
   announcer(
     settings?: Partial<AnnounceSettings>,
-    options?: { appPassword?: string; requestTimeoutMs?: number },
+    options?: { appPassword?: string; requestTimeoutMs?: number; documents?: boolean },
   ): Announcer & { logs: string[]; port: BlueskyClient };
   /** Every post of the account, read from the PDS directly (listRecords, paged). */
   posts(): Promise<PostRecord[]>;
   /** The posts whose link card points at the story. */
   postsFor(slug: string): Promise<PostRecord[]>;
+  /** Every record of a collection on the account, read from the PDS directly (listRecords, paged). */
+  records(collection: string): Promise<RepoRecord[]>;
 }
+
+export interface RepoRecord {
+  uri: string;
+  cid: string;
+  value: Record<string, unknown>;
+}
+
+export const TEST_PUBLICATION = {
+  url: BASE_URL,
+  name: 'lorebook (test)',
+  description: 'Stories published on the test PDS.',
+};
 
 const MAX_PAGES = 20;
 
@@ -75,23 +92,19 @@ export function useBluesky(): BlueskyFixture {
       appPassword: options.appPassword ?? need(account).appPassword,
       requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
     });
-  const posts = async (): Promise<PostRecord[]> => {
+  const records = async (collection: string): Promise<RepoRecord[]> => {
     const reader = new AtpAgent({ service: need(pds).url });
-    const all: PostRecord[] = [];
+    const all: RepoRecord[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const { data } = await reader.com.atproto.repo.listRecords({
-        repo: need(account).did,
-        collection: 'app.bsky.feed.post',
-        limit: 100,
-        cursor,
-      });
-      all.push(...(data.records as unknown as PostRecord[]));
+      const { data } = await reader.com.atproto.repo.listRecords({ repo: need(account).did, collection, limit: 100, cursor });
+      all.push(...(data.records as unknown as RepoRecord[]));
       cursor = data.cursor;
       if (cursor === undefined || data.records.length === 0) break;
     }
     return all;
   };
+  const posts = async (): Promise<PostRecord[]> => (await records('app.bsky.feed.post')) as unknown as PostRecord[];
   return {
     pds: () => need(pds),
     proxy: () => need(proxy),
@@ -99,9 +112,17 @@ export function useBluesky(): BlueskyFixture {
     client,
     announcer(settings = {}, options = {}) {
       const logs: string[] = [];
-      return { port: client(options), settings: { ...TEST_ANNOUNCE_SETTINGS, ...settings }, log: (line) => void logs.push(line), logs };
+      const port = client(options);
+      return {
+        port,
+        settings: { ...TEST_ANNOUNCE_SETTINGS, ...settings },
+        log: (line) => void logs.push(line),
+        logs,
+        ...(options.documents === true ? { documents: { port: port.documents, publication: TEST_PUBLICATION } } : {}),
+      };
     },
     posts,
+    records,
     postsFor: async (slug) => (await posts()).filter((post) => post.value.embed?.external.uri === `${BASE_URL}/s/${slug}`),
   };
 }

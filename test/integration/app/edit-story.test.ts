@@ -234,16 +234,46 @@ describe('edit_story keeps the feed, the announce queue and the notifications in
     expect(months?.months).toContain(String(meta.published_at).slice(0, 7));
   });
 
-  it('a story already announced is not queued again when it becomes public once more', async () => {
+  it('a story already announced keeps its post when it becomes public once more; it stays queued only for its document of the new revision (design §16)', async () => {
     const title = 'Announced, private, public';
     const slug = await published(title);
+    const uri = 'at://did:plc:x/app.bsky.feed.post/3abc';
     await updateStoryMeta(app.ctx(), slug, {
-      expression: 'SET bsky_uri = :uri REMOVE GSI3PK, GSI3SK',
-      values: { ':uri': 'at://did:plc:x/app.bsky.feed.post/3abc' },
+      expression: 'SET bsky_uri = :uri, doc_revision = :one REMOVE GSI3PK, GSI3SK',
+      values: { ':uri': uri, ':one': 1 },
     });
     await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { visibility: 'private' }), kind: 'rephrase' });
     await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title), kind: 'rephrase' });
-    expect(feedAndQueue(await storyMeta(slug))).toEqual({ feed: true, queued: false });
+    const meta = await storyMeta(slug);
+    expect(feedAndQueue(meta)).toEqual({ feed: true, queued: true });
+    expect(meta).toMatchObject({ bsky_uri: uri, revision: 3, doc_revision: 1 });
+  });
+
+  it('an edit of a listed, posted story queues it due now for its document; one already queued keeps its place; one never posted is not queued for it', async () => {
+    const title = 'Edited after its post';
+    const slug = await published(title);
+    await updateStoryMeta(app.ctx(), slug, {
+      expression: 'SET bsky_uri = :uri, doc_revision = :one REMOVE GSI3PK, GSI3SK',
+      values: { ':uri': 'at://did:plc:x/app.bsky.feed.post/3edit', ':one': 1 },
+    });
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Edited.' }), kind: 'rephrase' });
+    const edited = await storyMeta(slug);
+    expect(edited).toMatchObject({ GSI3PK: 'ANNOUNCE', GSI3SK: `${String(edited.updated_at)}#${slug}` });
+
+    // Already queued (a retry waiting for its time): the entry keeps its place.
+    await updateStoryMeta(app.ctx(), slug, { expression: 'SET GSI3SK = :later', values: { ':later': `2099-01-01T00:00:00.000Z#${slug}` } });
+    await editStory(app.ctx(), alice, { slug, markdown: storyTitled(title, { extra: 'Edited again.' }), kind: 'rephrase' });
+    expect(await storyMeta(slug)).toMatchObject({ GSI3PK: 'ANNOUNCE', GSI3SK: `2099-01-01T00:00:00.000Z#${slug}` });
+
+    // Never reached Bluesky (a failed announcement, off the queue): an edit does not retry it.
+    const failed = await published('Failed then edited');
+    await updateStoryMeta(app.ctx(), failed, { expression: 'SET last_error = :e REMOVE GSI3PK, GSI3SK', values: { ':e': 'refused' } });
+    await editStory(app.ctx(), alice, {
+      slug: failed,
+      markdown: storyTitled('Failed then edited', { extra: 'Edited.' }),
+      kind: 'rephrase',
+    });
+    expect(feedAndQueue(await storyMeta(failed))).toEqual({ feed: true, queued: false });
   });
 
   it('a republish that drops an optional field removes it instead of keeping the old value', async () => {

@@ -232,18 +232,34 @@ describe('hiding takes a story out of the feed and off the announce queue (onto 
     expect(months?.months).toContain(month);
   });
 
-  it('unhiding a story already posted lists it again without queueing a second announcement', async () => {
+  it('unhiding a story already posted and documented lists it again without queueing a second announcement', async () => {
     const slug = await published('Posted before hiding');
     await updateStoryMeta(outside(), slug, {
-      expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK',
+      expression: 'SET #uri = :uri, doc_revision = :one REMOVE GSI3PK, GSI3SK',
       names: { '#uri': 'bsky_uri' },
-      values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3posted' },
+      values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3posted', ':one': 1 },
     });
     await setVisibility(app.ctx(), alice, { slug, hidden: true });
     await setVisibility(app.ctx(), alice, { slug, hidden: false });
     const meta = await storyMeta(slug);
     expect(meta).toMatchObject({ hidden: false, GSI1PK: expect.any(String), bsky_uri: 'at://did:plc:lorebook/app.bsky.feed.post/3posted' });
     expect(meta.GSI3PK).toBeUndefined();
+  });
+
+  it('unhiding a story posted but not documented keeps it queued: its document is owed (design §16)', async () => {
+    const slug = await published('Posted, never documented, hidden');
+    await updateStoryMeta(outside(), slug, {
+      expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK',
+      names: { '#uri': 'bsky_uri' },
+      values: { ':uri': 'at://did:plc:lorebook/app.bsky.feed.post/3undoc' },
+    });
+    await setVisibility(app.ctx(), alice, { slug, hidden: true });
+    await setVisibility(app.ctx(), alice, { slug, hidden: false });
+    expect(await storyMeta(slug)).toMatchObject({
+      hidden: false,
+      GSI3PK: 'ANNOUNCE',
+      bsky_uri: 'at://did:plc:lorebook/app.bsky.feed.post/3undoc',
+    });
   });
 
   it('hiding a posted story queues the deletion of its post, due now', async () => {

@@ -21,6 +21,11 @@ describe('the announce state is derived from the announcer fields, never stored'
       { bsky_uri: 'pending', queued: false, last_error: 'PDS 502' },
       { state: 'pending', last_error: 'PDS 502' },
     ],
+    [
+      'the document step holding the claim is still posted, with the post it was claimed from',
+      { bsky_uri: 'pending', claim_post: uri, queued: true },
+      { state: 'posted', uri },
+    ],
     ['nothing owed and never tried is off (private, hidden)', { queued: false }, { state: 'off' }],
     ['a marker that is not an at:// uri is not a post', { bsky_uri: 'https://bsky.app/x', queued: false }, { state: 'off' }],
   ] as const)('%s', (_name, fields, expected) => {

@@ -8,12 +8,13 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const STALE_BEFORE = iso(NOW - STALE_CLAIM_MS);
 const POST = 'at://did:plc:lorebook/app.bsky.feed.post/3kabc';
 
-type FactOverrides = Partial<Pick<AnnounceFacts, 'visibility' | 'hidden'> & AnnounceFacts['announce']>;
+type FactOverrides = Partial<Pick<AnnounceFacts, 'visibility' | 'hidden' | 'revision'> & AnnounceFacts['announce']>;
 
-/** A public, shown story on the queue, never tried. */
-const facts = ({ visibility = 'public', hidden = false, ...announce }: FactOverrides = {}): AnnounceFacts => ({
+/** A public, shown story on the queue, never tried, at revision 1. */
+const facts = ({ visibility = 'public', hidden = false, revision = 1, ...announce }: FactOverrides = {}): AnnounceFacts => ({
   visibility,
   hidden,
+  revision,
   announce: { queued: true, ...announce },
 });
 
@@ -132,5 +133,36 @@ describe('nextStep: work owed on Bluesky is claimed from nobody', () => {
       staleBefore: STALE_BEFORE,
       posted: undefined,
     });
+  });
+});
+
+describe('nextStep: with documents on, a listed post is followed by its standard.site document (design §16)', () => {
+  const withDocuments = { ...rules, documents: true };
+  it('posted and never documented: the document step, claimed from the post', () => {
+    expect(nextStep(facts({ bsky_uri: POST }), NOW, withDocuments)).toEqual({ kind: 'document', posted: POST, staleBefore: STALE_BEFORE });
+  });
+  it('posted, its document at an older revision: the document step', () => {
+    expect(nextStep(facts({ bsky_uri: POST, revision: 3, doc_revision: 2 }), NOW, withDocuments)).toMatchObject({ kind: 'document' });
+  });
+  it('posted and documented at the current revision: leave the queue, checking the document too', () => {
+    expect(nextStep(facts({ bsky_uri: POST, revision: 3, doc_revision: 3 }), NOW, withDocuments)).toEqual({
+      kind: 'leave_queue',
+      checked: { posted: POST, documented: true },
+    });
+  });
+  it('a document retry waits for its time like a post retry', () => {
+    const meta = facts({ bsky_uri: POST, next_attempt_at: iso(NOW + 1_000) });
+    expect(nextStep(meta, NOW, withDocuments)).toEqual({ kind: 'not_due', nextAttemptAt: iso(NOW + 1_000) });
+  });
+  it('hidden or private: the post and document are deleted, never documented', () => {
+    expect(nextStep(facts({ bsky_uri: POST, hidden: true }), NOW, withDocuments)).toMatchObject({ kind: 'delete', posted: POST });
+    expect(nextStep(facts({ bsky_uri: POST, visibility: 'private' }), NOW, withDocuments)).toMatchObject({ kind: 'delete' });
+  });
+  it('a stale claim (a worker died mid-document) is taken over by the post path, which looks the post up first', () => {
+    const meta = facts({ bsky_uri: 'pending', claimed_at: iso(NOW - 2 * STALE_CLAIM_MS) });
+    expect(nextStep(meta, NOW, withDocuments)).toEqual({ kind: 'post', takeover: true, staleBefore: STALE_BEFORE });
+  });
+  it('with documents off, a posted story leaves the queue whatever its document', () => {
+    expect(nextStep(facts({ bsky_uri: POST, revision: 3 }), NOW, rules)).toEqual({ kind: 'leave_queue', checked: { posted: POST } });
   });
 });

@@ -6,10 +6,11 @@ import {
   completeDelete,
   giveUpAnnounce,
   leaveAnnounceQueue,
-  recordPostToDelete,
+  recordPostStillOwed,
   retryAnnounceLater,
   retryDeleteLater,
   listAnnouncement,
+  reviseAnnouncement,
   unlistAnnouncement,
 } from '../../../src/store/story/announce-items.ts';
 import { dueAnnouncementsParams, firstAnnouncementParams, waitingAnnouncementsParams } from '../../../src/store/story/announce-queue.ts';
@@ -63,9 +64,20 @@ describe('the announce writes on META', () => {
     expect(Update.ConditionExpression).toBe(
       '(attribute_exists(PK)) AND ((#marker = :pending AND claim_id = :claimId) AND (#visibility = :public AND #hidden = :shown))',
     );
-    expect(Update.UpdateExpression).toBe('SET #marker = :result REMOVE #r0, #r1, #r2, #r3, #r4, #r5');
+    expect(Update.UpdateExpression).toBe('SET #marker = :result REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6');
     expect(Object.values(Update.ExpressionAttributeNames ?? {}).sort()).toEqual(
-      ['bsky_uri', 'claim_id', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error', 'visibility', 'hidden'].sort(),
+      [
+        'bsky_uri',
+        'claim_id',
+        'claim_post',
+        'claimed_at',
+        'GSI3PK',
+        'GSI3SK',
+        'next_attempt_at',
+        'last_error',
+        'visibility',
+        'hidden',
+      ].sort(),
     );
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':claimId': 'c1', ':result': 'at://did:plc:x/app.bsky.feed.post/3abc' });
   });
@@ -73,7 +85,7 @@ describe('the announce writes on META', () => {
   it('retry later releases the claim and moves the queue entry to the retry time, keeping the error', () => {
     const { Update } = retryAnnounceLater(slug, 'c1', '2026-10-14T10:01:00.000Z', 'PDS 502');
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2 REMOVE #r0, #r1, #r2');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2 REMOVE #r0, #r1, #r2, #r3');
     expect(Update.ExpressionAttributeValues).toMatchObject({
       ':s0': '2026-10-14T10:01:00.000Z',
       ':s1': 'PDS 502',
@@ -84,9 +96,9 @@ describe('the announce writes on META', () => {
   it('giving up releases the claim and leaves the queue with the error (state failed)', () => {
     const { Update } = giveUpAnnounce(slug, 'c1', 'refused');
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0 REMOVE #r0, #r1, #r2, #r3, #r4, #r5');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0 REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6');
     expect(Object.values(Update.ExpressionAttributeNames ?? {}).sort()).toEqual(
-      ['bsky_uri', 'bsky_uri', 'claim_id', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error'].sort(),
+      ['bsky_uri', 'bsky_uri', 'claim_id', 'claim_post', 'claimed_at', 'GSI3PK', 'GSI3SK', 'next_attempt_at', 'last_error'].sort(),
     );
   });
 
@@ -143,9 +155,9 @@ describe('deleting the post of a story that is no longer listed', () => {
   const uri = 'at://did:plc:x/app.bsky.feed.post/3abc';
 
   it('a post recorded after the story was unlisted keeps the queue entry, due now, for its deletion', () => {
-    const { Update } = recordPostToDelete(slug, 'c1', uri, '2026-10-14T10:00:00.000Z');
+    const { Update } = recordPostStillOwed(slug, 'c1', uri, '2026-10-14T10:00:00.000Z');
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #marker = :result REMOVE #r0, #r1, #r2, #r3');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #marker = :result REMOVE #r0, #r1, #r2, #r3, #r4');
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':result': uri, ':s0': `2026-10-14T10:00:00.000Z#${slug}` });
   });
 
@@ -164,16 +176,19 @@ describe('deleting the post of a story that is no longer listed', () => {
     );
   });
 
-  it('a done deletion removes the marker, starts attempts from zero and leaves the entry due now for a last check', () => {
+  it('a done deletion removes the marker and the document fields, starts attempts from zero and leaves the entry due now for a last check', () => {
     const { Update } = completeDelete(slug, 'd1', '2026-10-14T10:00:00.000Z');
     expect(Update.ConditionExpression).toBe('(attribute_exists(PK)) AND (#marker = :pending AND claim_id = :claimId)');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1 REMOVE #r0, #r1, #r2, #r3, #r4');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1 REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6, #r7, #r8, #r9');
+    expect(Object.values(Update.ExpressionAttributeNames ?? {})).toEqual(
+      expect.arrayContaining(['doc_uri', 'doc_cid', 'doc_revision', 'doc_attempts']),
+    );
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':s0': 0, ':s1': `2026-10-14T10:00:00.000Z#${slug}` });
   });
 
   it('a failed deletion puts the post back on the marker until the retry time', () => {
     const { Update } = retryDeleteLater(slug, 'd1', uri, '2026-10-14T10:01:00.000Z', 'PDS 502');
-    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2, #marker = :result REMOVE #r0, #r1');
+    expect(Update.UpdateExpression).toBe('SET #s0 = :s0, #s1 = :s1, #s2 = :s2, #marker = :result REMOVE #r0, #r1, #r2');
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':result': uri, ':s1': 'PDS 502' });
     expect(retryDeleteLater(slug, 'd1', undefined, 'next', 'e')).toEqual(retryAnnounceLater(slug, 'd1', 'next', 'e'));
   });
@@ -204,23 +219,41 @@ describe('deleting the post of a story that is no longer listed', () => {
     }
   });
 
-  it('listing again: never posted and off the queue is owed an announcement; a post whose deletion has not run leaves the queue; the rest keep their place', () => {
-    expect(listAnnouncement({ slug, announce: { queued: false } }, 'now')).toEqual({
+  it('listing again: never posted and off the queue is owed an announcement; a post whose deletion has not run and whose document shows the revision leaves the queue; the rest keep their place', () => {
+    expect(listAnnouncement({ slug, announce: { queued: false } }, 'now', 1)).toEqual({
       set: { GSI3PK: 'ANNOUNCE', GSI3SK: `now#${slug}` },
       remove: [],
       condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': 'bsky_uri' } },
     });
-    expect(listAnnouncement({ slug, announce: { bsky_uri: uri, queued: true } }, 'now')).toEqual({
+    expect(listAnnouncement({ slug, announce: { bsky_uri: uri, queued: true, doc_revision: 2 } }, 'now', 2)).toEqual({
       set: {},
       remove: ['GSI3PK', 'GSI3SK', 'next_attempt_at'],
-      condition: { expression: '#marker = :posted', names: { '#marker': 'bsky_uri' }, values: { ':posted': uri } },
+      condition: {
+        expression: '(#marker = :posted) AND (doc_revision = revision)',
+        names: { '#marker': 'bsky_uri' },
+        values: { ':posted': uri },
+      },
     });
     for (const meta of [
       { slug, announce: { queued: true } },
       { slug, announce: { bsky_uri: 'pending', queued: true } },
       { slug, announce: { bsky_uri: uri, queued: false } },
+      // The document shows an older revision (or none): the announcer writes it, so the entry stays.
+      { slug, announce: { bsky_uri: uri, queued: true, doc_revision: 1 } },
+      { slug, announce: { bsky_uri: uri, queued: true } },
     ]) {
-      expect(listAnnouncement(meta, 'now')).toEqual({ set: {}, remove: [] });
+      expect(listAnnouncement(meta, 'now', 2)).toEqual({ set: {}, remove: [] });
     }
+  });
+
+  it('a new revision of a listed story that reached Bluesky joins the queue due now unless it is queued already; one that never reached it is left to its announcement', () => {
+    for (const marker of [uri, 'pending']) {
+      expect(reviseAnnouncement({ slug, announce: { bsky_uri: marker } }, 'now')).toEqual({
+        setClauses: ['#queue = if_not_exists(#queue, :announcePartition)', '#queueSort = if_not_exists(#queueSort, :dueSort)'],
+        names: { '#queue': 'GSI3PK', '#queueSort': 'GSI3SK' },
+        values: { ':announcePartition': 'ANNOUNCE', ':dueSort': `now#${slug}` },
+      });
+    }
+    expect(reviseAnnouncement({ slug, announce: {} }, 'now')).toBeUndefined();
   });
 });
