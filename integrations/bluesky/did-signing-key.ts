@@ -6,7 +6,8 @@
 import { LorebookError } from '../../src/domain/errors.ts';
 import type { VerificationKey } from '../../src/domain/service-auth/did-key.ts';
 import type { SigningKeyLookup } from '../../src/domain/service-auth/service-jwt.ts';
-import { createSafeFetch } from '../safe-fetch/index.ts';
+// Lazily: the SSRF-safe fetch and its undici dispatchers would otherwise load at every http cold start.
+import { createLazySafeFetch } from '../safe-fetch/lazy-safe-fetch.ts';
 
 export interface SigningKeyLookupOptions {
   /** did:plc documents come from here; default https://plc.directory. */
@@ -46,7 +47,7 @@ const unresolvable = (did: string, why: string): LorebookError =>
   new LorebookError('unauthenticated', `The signing key of ${did} could not be found: ${why}.`, { details: { reason: 'BadJwt' } });
 
 export function createSigningKeyLookup(options: SigningKeyLookupOptions): SigningKeyLookup {
-  const fetch = createSafeFetch({
+  const fetch = createLazySafeFetch({
     allowPrivateAddresses: options.allowPrivateFetch,
     maxResponseBytes: MAX_DOCUMENT_BYTES,
     timeoutMs: options.timeoutMs ?? 5_000,
