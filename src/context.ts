@@ -10,6 +10,9 @@ import { createStoreClient } from './store/client.ts';
 import type { ImageBlobs } from './store/image-blobs.ts';
 import { imageBlobsInDirectory } from './store/image-blobs-dir.ts';
 import { imageBlobsInS3 } from './store/image-blobs-s3.ts';
+import type { SearchSnapshots } from './store/search/search-snapshots.ts';
+import { searchSnapshotsInDirectory } from './store/search/search-snapshots-dir.ts';
+import { searchSnapshotsInS3 } from './store/search/search-snapshots-s3.ts';
 
 export function buildContext(
   config: Config,
@@ -24,6 +27,7 @@ export function buildContext(
     store: { client, tableName: config.tableName, now: Date.now },
     config: config.app,
     images: imageBlobsFor(config),
+    searchSnapshots: searchSnapshotsFor(config),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     verifiedTokens: new VerifiedTokens(),
@@ -47,4 +51,17 @@ function imageBlobsFor(config: Config): ImageBlobs {
     });
   }
   return imageBlobsInDirectory(config.images.directory);
+}
+
+/** The search snapshot store the configuration names: S3 when a bucket is set (Lambda), else the local directory. */
+function searchSnapshotsFor(config: Config): SearchSnapshots {
+  if ('bucket' in config.search) {
+    const { bucket, endpoint } = config.search;
+    return searchSnapshotsInS3({
+      bucket,
+      ...(endpoint === undefined ? {} : { endpoint }),
+      ...(config.region === undefined ? {} : { region: config.region }),
+    });
+  }
+  return searchSnapshotsInDirectory(config.search.directory);
 }
