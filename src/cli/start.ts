@@ -16,6 +16,7 @@ import { settingsHelp } from '../settings/settings-help.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { startCapabilityRescan } from '../app/capability/rescan-schedule.ts';
+import { startSearchSnapshots } from '../app/search/snapshot-schedule.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stdoutLog } from '../log-sink.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
@@ -39,8 +40,8 @@ ${settingsHelp('start')}`);
 
 const config = readConfig();
 const LOCK_WAIT_MS = 60_000;
-/** The sweeper's every-minute schedule (infra), so a local table is re-scanned as the cloud's is. */
-const RESCAN_INTERVAL_MS = 60_000;
+/** The sweeper's every-minute schedule (infra), so a local table is re-scanned and its search snapshotted as the cloud's is. */
+const SWEEPER_INTERVAL_MS = 60_000;
 
 /** The data dir's lock: a token command running its own DynamoDB Local holds it for a few seconds. */
 async function lockDataDir(): Promise<DataDirLock> {
@@ -90,7 +91,11 @@ const notifying = startNotificationDispatch(ctx, { intervalMs: config.dispatchIn
 ctx.dispatchSoon = notifying.soon;
 
 // What the sweeper Lambda does every minute: stories scanned by an older scanner version are re-scanned.
-const rescanning = startCapabilityRescan(ctx, { intervalMs: RESCAN_INTERVAL_MS, log });
+const rescanning = startCapabilityRescan(ctx, { intervalMs: SWEEPER_INTERVAL_MS, log });
+
+// What the sweeper Lambda does every minute: the search index snapshot moves forward (docs/search.md).
+const snapshotting =
+  ctx.searchSnapshots === undefined ? undefined : startSearchSnapshots(ctx, ctx.searchSnapshots, { intervalMs: SWEEPER_INTERVAL_MS, log });
 
 const { baseUrl, port } = config.http;
 const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(readSettings(), baseUrl), log });
@@ -126,6 +131,7 @@ async function stopStore(): Promise<void> {
   await ctx.announcing?.idle();
   await notifying.stop();
   await rescanning.stop();
+  await snapshotting?.stop();
   ctx.store.client.destroy();
   if (ddb !== undefined) {
     removeEndpointFile(config.dataDir);

@@ -7,9 +7,9 @@
 // first query, however late the stream delivered the record. A redelivered record writes a second
 // item under a later time (harmless: applying it re-reads the same story); items expire after
 // SEARCH_LOG_TTL_SECONDS.
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
-import { callStore, storeUnavailable } from '../store-unavailable.ts';
+import { callStore } from '../store-unavailable.ts';
 import { epochSeconds, isExpired, type Store } from '../store.ts';
 
 export const SEARCH_LOG_PREFIX = 'SEARCHLOG#';
@@ -22,9 +22,8 @@ export const SEARCH_LOG_TTL_SECONDS = 2 * 24 * 60 * 60;
 export const SEARCH_LOG_OVERLAP_MS = 30_000;
 
 const HOUR_MS = 60 * 60 * 1000;
-/** BatchWriteItem takes at most 25 puts. */
-const MAX_BATCH_PUTS = 25;
-const MAX_UNPROCESSED_ROUNDS = 5;
+/** Puts in flight at once. PutItem, not BatchWriteItem: no function is granted BatchWriteItem (infra/table-access.ts). */
+const PUTS_IN_FLIGHT = 10;
 /** Log items are ~120 bytes: a page of 1,000 is ~120 KB, under the 1 MB a Query returns. */
 const LOG_PAGE_ITEMS = 1000;
 
@@ -56,13 +55,12 @@ export function searchLogItem(change: SearchChange, atMs: number): StoredItem {
 export async function writeSearchLog(store: Store, changes: readonly SearchChange[]): Promise<void> {
   const atMs = store.now();
   const items = changes.map((change) => searchLogItem(change, atMs));
-  for (let start = 0; start < items.length; start += MAX_BATCH_PUTS) {
-    let pending = items.slice(start, start + MAX_BATCH_PUTS).map((Item) => ({ PutRequest: { Item } }));
-    for (let round = 0; pending.length > 0; round += 1) {
-      if (round === MAX_UNPROCESSED_ROUNDS) throw storeUnavailable({ name: 'ThrottlingException' }) as Error;
-      const output = await callStore(() => store.client.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: pending } })));
-      pending = (output.UnprocessedItems?.[store.tableName] ?? []) as typeof pending;
-    }
+  for (let start = 0; start < items.length; start += PUTS_IN_FLIGHT) {
+    await Promise.all(
+      items
+        .slice(start, start + PUTS_IN_FLIGHT)
+        .map((Item) => callStore(() => store.client.send(new PutCommand({ TableName: store.tableName, Item })))),
+    );
   }
 }
 
