@@ -65,6 +65,7 @@ export async function runSnapshotJob(ctx: AppContext, snapshots: SearchSnapshots
   report.moved = await moveSearchPointer(ctx.store, pointer, { snapshot: name, watermark: log.position.watermark, written_at: ctx.store.now() });
   // The one named before stays too: an instance may be loading it right now.
   if (report.moved) await snapshots.prune(pointer === undefined ? [name] : [name, pointer.snapshot]);
+  else await snapshots.remove(name);
   return report;
 }
 

@@ -38,5 +38,8 @@ export function searchSnapshotsInDirectory(directory: string): SearchSnapshots {
       const stale = names.filter((name) => !keep.includes(name) && (name.startsWith('.') ? name.endsWith('.partial') : name < oldestKept));
       await Promise.all(stale.map((name) => rm(join(root, name), { force: true })));
     },
+    async remove(name) {
+      await rm(join(root, name), { force: true });
+    },
   };
 }

@@ -50,6 +50,7 @@ export function searchSnapshotsInS3(options: S3SearchSnapshotsOptions): SearchSn
       }
     },
     async prune() {},
+    async remove() {},
   };
 }
 

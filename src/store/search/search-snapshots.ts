@@ -10,8 +10,14 @@ export interface SearchSnapshots {
   put(name: string, data: Uint8Array): Promise<void>;
   /** The object's bytes, or undefined when there is none under the name. */
   get(name: string): Promise<Uint8Array | undefined>;
-  /** Removes the snapshots other than `keep` that are older than `keep`'s names (names sort by time); S3 leaves it to the lifecycle rule. */
+  /**
+   * Removes the snapshots older than every name in `keep` (names sort by time), and partial
+   * writes; never a newer one, which another job may be about to name. S3 leaves it to the
+   * bucket's lifecycle rule.
+   */
   prune(keep: readonly string[]): Promise<void>;
+  /** Removes one snapshot no pointer names (a job that lost the race to move it). */
+  remove(name: string): Promise<void>;
 }
 
 const RETRY_AFTER_MS = 1000;
