@@ -14,6 +14,8 @@ export const LAMBDA_ENV = {
   table: 'LOREBOOK_TABLE',
   /** The S3 bucket of uploaded images (infra/image-bucket.ts). */
   imageBucket: 'LOREBOOK_IMAGE_BUCKET',
+  /** The S3 bucket of search index snapshots (infra/search-bucket.ts). */
+  searchBucket: 'LOREBOOK_SEARCH_BUCKET',
   baseUrl: 'LOREBOOK_BASE_URL',
   blueskyService: 'BLUESKY_SERVICE',
   blueskyIdentifier: 'BLUESKY_IDENTIFIER',

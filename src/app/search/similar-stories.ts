@@ -6,9 +6,8 @@
 import type { SearchOptions } from 'minisearch';
 import { relationTo, type RelatedStory } from '../../domain/story/story-relation.ts';
 import type { StoryType } from '../../domain/story/story-types.ts';
-import type { AppContext } from '../app-context.ts';
+import type { StorySummary } from '../contract/story-shapes.ts';
 import { MAX_SIMILAR } from '../publish-story.contract.ts';
-import { hydrateSummaries } from './search-hydrate.ts';
 import type { RankedSlug, StoryIndex } from './story-index.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
 import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
@@ -39,7 +38,10 @@ const SIMILAR_OPTIONS: SearchOptions = {
 /** Candidates hydrated: a few more than answered, for those unlisted since the index saw them. */
 const CANDIDATES = MAX_SIMILAR * 3;
 
-export async function findSimilar(ctx: AppContext, index: StoryIndex, query: SimilarQuery): Promise<RelatedStory[]> {
+/** The listed ones of the slugs as they are now, in the slugs' order (search-hydrate.ts reads them from the table). */
+export type Hydrate = (slugs: readonly string[]) => Promise<readonly StorySummary[]>;
+
+export async function findSimilar(index: StoryIndex, query: SimilarQuery, hydrate: Hydrate): Promise<RelatedStory[]> {
   // Title first: the words past contextTerms' cap are the summary's last ones.
   const terms = contextTerms([query.title, ...query.tags, ...query.stack, query.summary].join(' '));
   if (terms.length === 0) return [];
@@ -50,7 +52,7 @@ export async function findSimilar(ctx: AppContext, index: StoryIndex, query: Sim
     candidates.set(result.slug, result);
     if (candidates.size === CANDIDATES) break;
   }
-  const { stories } = await hydrateSummaries(ctx, [...candidates.keys()]);
+  const stories = await hydrate([...candidates.keys()]);
   return stories.flatMap((story) => {
     const relation = relationTo(query.type, story.type);
     if (relation === undefined) return [];

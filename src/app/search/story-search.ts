@@ -134,7 +134,7 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
     },
 
     async similar(query) {
-      return findSimilar(ctx, await live.current(), query);
+      return findSimilar(await live.current(), query, async (slugs) => (await hydrateSummaries(ctx, slugs)).stories);
     },
 
     invalidate(slug) {
