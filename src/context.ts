@@ -1,6 +1,7 @@
 // The AppContext, built once per process (or per Lambda cold start) from the config. The Bluesky
 // announcer is built apart (announcer-from-config.ts), so a process that never announces (the
 // http function) does not load the Bluesky client.
+import { join } from 'node:path';
 import type { AppContext } from './app/app-context.ts';
 import { VerifiedTokens } from './app/oauth-server/verified-tokens.ts';
 import type { Config } from './config.ts';
@@ -63,5 +64,6 @@ function searchSnapshotsFor(config: Config): SearchSnapshots {
       ...(config.region === undefined ? {} : { region: config.region }),
     });
   }
-  return searchSnapshotsInDirectory(config.search.directory);
+  // One directory per table: two local tables (a test's, `npm start`'s) never prune each other's snapshots.
+  return searchSnapshotsInDirectory(join(config.search.directory, config.tableName));
 }

@@ -78,7 +78,7 @@ export const SETTINGS = [
     name: 'LOREBOOK_SEARCH_DIR',
     type: 'path',
     default: '.data/search',
-    doc: 'where search index snapshots are kept when LOREBOOK_SEARCH_BUCKET is unset (gzip JSON, the newest few; docs/search.md)',
+    doc: 'where search index snapshots are kept when LOREBOOK_SEARCH_BUCKET is unset (a folder per table, gzip JSON, the newest two; docs/search.md)',
     surfaces: ['start', 'sweep'],
   },
   {
