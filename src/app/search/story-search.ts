@@ -50,7 +50,8 @@ const MAX_FILL_ROUNDS = 3;
 /** Ranked candidates hydrated for the few suggestions an answer carries. */
 const SUGGESTION_CANDIDATES = 10;
 
-const SEARCH_OPTIONS: SearchOptions = {
+/** search_stories' ranking: the bench measures the production index with exactly these. */
+export const SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'AND',
   // The last word may still be being typed; a longer word may carry a typo.
   prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 2,
