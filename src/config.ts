@@ -26,6 +26,8 @@ export interface Config {
   feedGenerator: FeedGeneratorConfig;
   /** How often `npm start` runs the notification dispatcher as a backstop to the run after each correction. */
   dispatchIntervalMs: number;
+  /** How often `npm start` reads the table stream for its stream consumers once caught up. */
+  streamPollIntervalMs: number;
 }
 
 /** Which feed record the feed generator answers for: at://<publisherDid>/app.bsky.feed.generator/<rkey>. */
@@ -159,6 +161,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
     bluesky: bluesky(env),
     feedGenerator: feedGenerator(env),
     dispatchIntervalMs: positiveInteger(env, 'LOREBOOK_DISPATCH_INTERVAL_MS'),
+    streamPollIntervalMs: positiveInteger(env, 'LOREBOOK_STREAM_POLL_INTERVAL_MS'),
     oauthServer: readOAuthServerSettings(env),
   };
 }

@@ -16,9 +16,11 @@ import { settingsHelp } from '../settings/settings-help.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { startCapabilityRescan } from '../app/capability/rescan-schedule.ts';
+import { recordSearchChanges } from '../app/search/record-search-changes.ts';
 import { startSearchSnapshots } from '../app/search/snapshot-schedule.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stdoutLog } from '../log-sink.ts';
+import { startLocalStream, type StreamConsumer } from './local-stream.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
 
 /** Event lines: escaped, one physical line each (src/log-sink.ts). */
@@ -86,7 +88,7 @@ const sweeps: SweepSchedule | undefined =
     ? undefined
     : scheduleAnnounceSweeps(ctx, announcer, config.bluesky.sweepIntervalMs);
 
-// No table stream runs here: the dispatcher runs after each correction's commit, and as a backstop.
+// The dispatcher runs after each correction's commit, and as a backstop (it is not a stream consumer here).
 const notifying = startNotificationDispatch(ctx, { intervalMs: config.dispatchIntervalMs, log });
 ctx.dispatchSoon = notifying.soon;
 
@@ -96,6 +98,14 @@ const rescanning = startCapabilityRescan(ctx, { intervalMs: SWEEPER_INTERVAL_MS,
 // What the sweeper Lambda does every minute: the search index snapshot moves forward (docs/search.md).
 const snapshotting =
   ctx.searchSnapshots === undefined ? undefined : startSearchSnapshots(ctx, ctx.searchSnapshots, { intervalMs: SWEEPER_INTERVAL_MS, log });
+
+// What reads DynamoDB Local's table stream, as the cloud's stream Lambda does: each consumer gets
+// every batch (src/cli/local-stream.ts). With none listed no poller runs.
+const streamConsumers: readonly StreamConsumer[] = [
+  // The search change log (docs/design.md §15), as the stream function writes it in the cloud.
+  { name: 'the search change log', onRecords: async (records) => void (await recordSearchChanges(ctx, records)) },
+];
+const streaming = startLocalStream(ctx.store, streamConsumers, { endpoint, intervalMs: config.streamPollIntervalMs, log });
 
 const { baseUrl, port } = config.http;
 const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(readSettings(), baseUrl), log });
@@ -131,6 +141,7 @@ async function stopStore(): Promise<void> {
   await ctx.announcing?.idle();
   await notifying.stop();
   await rescanning.stop();
+  await streaming?.stop();
   await snapshotting?.stop();
   ctx.store.client.destroy();
   if (ddb !== undefined) {

@@ -142,6 +142,13 @@ export const SETTINGS = [
     doc: "corrections reach reproducers' inboxes right after the edit; this backstop delivers any the first run missed",
     surfaces: ['start'],
   },
+  {
+    name: 'LOREBOOK_STREAM_POLL_INTERVAL_MS',
+    type: WHOLE,
+    default: 1_000,
+    doc: "how often the table stream is read for npm start's stream consumers once it is caught up (nothing is read while none is registered)",
+    surfaces: ['start'],
+  },
   // Sign in with Bluesky (docs/auth.md).
   {
     name: 'LOREBOOK_BLUESKY_OAUTH_CLIENT',

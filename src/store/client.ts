@@ -1,6 +1,8 @@
-// The one place a DynamoDB client is built. An endpoint means DynamoDB Local (dummy credentials,
-// region 'local'); no endpoint means AWS with the default credential chain.
+// The one place a DynamoDB client is built (and the Streams client that reads the table's stream
+// under `npm start`). An endpoint means DynamoDB Local (dummy credentials, region 'local'); no
+// endpoint means AWS with the default credential chain.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export interface StoreClientOptions {
@@ -19,9 +21,9 @@ export const LOCAL_REGION = 'local';
 // anything but letters and digits ("The Access Key ID or security token is invalid").
 const LOCAL_CREDENTIALS = { accessKeyId: 'lorebooklocal', secretAccessKey: 'lorebooklocal' };
 
-export function createStoreClient(options: StoreClientOptions = {}): DynamoDBDocumentClient {
+function clientConfig(options: StoreClientOptions) {
   const { endpoint, region, maxAttempts = 3, requestTimeoutMs = 5_000 } = options;
-  const base = new DynamoDBClient({
+  return {
     maxAttempts,
     requestHandler: { requestTimeout: requestTimeoutMs, connectionTimeout: Math.min(requestTimeoutMs, 2_000) },
     ...(endpoint === undefined
@@ -29,7 +31,16 @@ export function createStoreClient(options: StoreClientOptions = {}): DynamoDBDoc
         ? {}
         : { region }
       : { endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-  });
+  };
+}
+
+/** The Streams API of the same store (DynamoDB Local serves it on the table's own endpoint). */
+export function createStreamsClient(options: StoreClientOptions = {}): DynamoDBStreamsClient {
+  return new DynamoDBStreamsClient(clientConfig(options));
+}
+
+export function createStoreClient(options: StoreClientOptions = {}): DynamoDBDocumentClient {
+  const base = new DynamoDBClient(clientConfig(options));
   return DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true },
   });

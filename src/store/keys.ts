@@ -46,6 +46,13 @@ export const outboxKey = (eventId: string): ItemKey => ({ PK: outboxPartition, S
 /** The months that hold at least one public story, so the feed can walk its shards newest first. */
 export const feedMonthsKey: ItemKey = { PK: 'FEED', SK: 'MONTHS' };
 
+/** Where the table-stream poller of one checkpoint namespace has got to in one shard of one stream. */
+export const streamCheckpointPrefix = 'STREAMPOS#';
+export const streamCheckpointKey = (namespace: string, streamArn: string, shardId: string): ItemKey => ({
+  PK: `${streamCheckpointPrefix}${namespace}`,
+  SK: `${streamArn}#${shardId}`,
+});
+
 export const feedPartition = (publishedAt: string): string => `FEED#${publishedAt.slice(0, 7)}`;
 export const authorPartition = (account: string): string => `AUTHOR#${account}`;
 export const listSortKey = (publishedAt: string, slug: string): string => `${publishedAt}#${slug}`;

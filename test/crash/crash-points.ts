@@ -8,11 +8,15 @@
 // The state to expect follows from the fault: if the write had reached the server, the clean call
 // at T0 (the first call's write stands, the retry changes nothing); if not, the clean call at T1
 // (the retry is the first write).
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
 import { LorebookError } from '../../src/domain/errors.ts';
 import { createStoreClient } from '../../src/store/client.ts';
+import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
 import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
 import { operationName, WRITE_OPERATIONS } from '../helpers/round-trips.ts';
 import { createTestTable, testEndpoint } from '../helpers/test-table.ts';
@@ -44,6 +48,14 @@ export interface CrashCase<S> {
    * otherwise — edit_story's repeat tells nobody, so it answers notified: 0.
    */
   asRepeat?(answer: Record<string, unknown>): Record<string, unknown>;
+  /** The call stores image files too (upload_image): the context gets a directory, the state lists its files. */
+  images?: true;
+  /**
+   * Values each fresh table draws at random (a draft's claim salt, and the id and token derived
+   * from it), found in its items: replaced by placeholders in the state and the answer, so two
+   * tables' states compare item for item.
+   */
+  drawnAtRandom?(items: readonly Record<string, unknown>[]): string[];
 }
 
 type Moment = FaultMoment | 'answer-lost';
@@ -57,6 +69,7 @@ interface Scenario {
 
 interface Outcome {
   answer: Record<string, unknown>;
+  /** Every item, then (for a case with images) one `{ file }` per stored image file. */
   items: Record<string, unknown>[];
   steps: string[];
 }
@@ -150,8 +163,14 @@ interface CallResult {
   steps: string[];
 }
 
+type World = CrashWorld & {
+  scan(): Promise<Record<string, unknown>[]>;
+  drawnAtRandom(items: readonly Record<string, unknown>[]): string[];
+  clock: { now: number };
+};
+
 async function callAt(
-  world: CrashWorld & { scan(): Promise<Record<string, unknown>[]>; clock: { now: number } },
+  world: World,
   at: number,
   call: () => Promise<object>,
   fault?: { call: number; moment: FaultMoment },
@@ -172,27 +191,43 @@ async function callAt(
     recorder.stop();
   }
   if (injected !== undefined) expect(injected.firedOn(), 'the fault fired').toBeDefined();
-  return { answer, ...(error === undefined ? {} : { error }), items: await world.scan(), steps: recorder.steps };
+  const items = await world.scan();
+  const drawn = world.drawnAtRandom(items);
+  return {
+    answer: withPlaceholders(answer, drawn),
+    ...(error === undefined ? {} : { error }),
+    items: withPlaceholders(items, drawn),
+    steps: recorder.steps,
+  };
 }
 
-async function onFreshTable<S, T>(
-  kase: CrashCase<S>,
-  body: (world: CrashWorld & { scan(): Promise<Record<string, unknown>[]>; clock: { now: number } }, given: S) => Promise<T>,
-): Promise<T> {
+/** `value` with each of `drawn` spelled as `<drawn N>`, wherever it occurs. */
+function withPlaceholders<T>(value: T, drawn: readonly string[]): T {
+  let text = JSON.stringify(value);
+  drawn.forEach((random, index) => {
+    text = text.replaceAll(random, `<drawn ${index + 1}>`);
+  });
+  return JSON.parse(text) as T;
+}
+
+async function onFreshTable<S, T>(kase: CrashCase<S>, body: (world: World, given: S) => Promise<T>): Promise<T> {
   const table = await createTestTable(`crash-${kase.name}`);
   const client = createStoreClient({ endpoint: testEndpoint() });
+  const imageDir = kase.images === undefined ? undefined : mkdtempSync(join(tmpdir(), 'lorebook-crash-images-'));
   const clock = { now: SETUP };
   const ctx: AppContext = {
     store: { client, tableName: table.tableName, now: () => clock.now },
     config: DEFAULT_APP_CONFIG,
+    ...(imageDir === undefined ? {} : { images: imageBlobsInDirectory(imageDir) }),
     sleep: async () => {},
     random: () => 0.5,
   };
-  const world = {
+  const world: World = {
     ctx,
     clock,
     tick: () => void (clock.now += 1000),
-    scan: () => scanAll(table.client, table.tableName),
+    scan: async () => [...(await scanAll(table.client, table.tableName)), ...filesIn(imageDir)],
+    drawnAtRandom: (items) => kase.drawnAtRandom?.(items) ?? [],
   };
   try {
     const given = await kase.setup(world);
@@ -200,7 +235,16 @@ async function onFreshTable<S, T>(
   } finally {
     client.destroy();
     await table.drop();
+    if (imageDir !== undefined) rmSync(imageDir, { recursive: true, force: true });
   }
+}
+
+/** Every file in the image directory, by name, with its size. */
+function filesIn(directory: string | undefined): Record<string, unknown>[] {
+  if (directory === undefined) return [];
+  return readdirSync(directory)
+    .sort()
+    .map((file) => ({ file, bytes: statSync(join(directory, file)).size }));
 }
 
 function recordSteps(client: DynamoDBDocumentClient): { steps: string[]; stop(): void } {
