@@ -90,7 +90,9 @@ export async function handleRecords(runtime: Runtime, records: readonly DynamoDB
       const ids = new Set(searchChanges.map((entry) => entry.id));
       tally.failed += ids.size;
       failures.push(...[...ids].filter((id) => !failures.includes(id)));
-      log(`lorebook: ${searchChanges.length} search change(s) not logged (${(error as Error).message ?? String(error)}); reported for retry`);
+      log(
+        `lorebook: ${searchChanges.length} search change(s) not logged (${(error as Error).message ?? String(error)}); reported for retry`,
+      );
     }
   }
   log(`lorebook: stream batch of ${records.length}: ${summary(tally)}`);

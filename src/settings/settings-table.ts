@@ -31,7 +31,7 @@ export const SETTINGS = [
     name: 'LOREBOOK_SEARCH_REFRESH_MS',
     type: WHOLE,
     default: DEFAULT_SEARCH_REFRESH_MS,
-    doc: 'the longest a search answers without first reading the search change log (other instances\' writes reach search within about this long, docs/search.md)',
+    doc: "the longest a search answers without first reading the search change log (other instances' writes reach search within about this long, docs/search.md)",
     surfaces: ['start', 'lambda'],
   },
   // The store.

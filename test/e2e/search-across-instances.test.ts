@@ -71,7 +71,7 @@ describe('search_stories through MCP', () => {
 describe('a write on one instance reaches search on another', () => {
   it(`publish, edit, hide, unhide and a visibility change each within ${WITHIN_MS / 1000} s`, async () => {
     const title = 'Marmoset workers deadlocked';
-    const { slug } = await call('publish_story', { markdown: storyTitled(title) }) as { slug: string };
+    const { slug } = (await call('publish_story', { markdown: storyTitled(title) })) as { slug: string };
     const lags = [await reachesElsewhere('marmoset', [title])];
 
     await call('edit_story', { slug, markdown: storyTitled(title, { extra: 'Narwhal locks were the cause.' }), kind: 'addition' });

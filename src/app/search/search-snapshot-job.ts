@@ -34,7 +34,11 @@ export interface SnapshotJobHooks {
   beforeMove?: () => Promise<void>;
 }
 
-export async function runSnapshotJob(ctx: AppContext, snapshots: SearchSnapshots, hooks: SnapshotJobHooks = {}): Promise<SnapshotJobReport> {
+export async function runSnapshotJob(
+  ctx: AppContext,
+  snapshots: SearchSnapshots,
+  hooks: SnapshotJobHooks = {},
+): Promise<SnapshotJobReport> {
   const pointer = await readSearchPointer(ctx.store);
   const loaded = pointer === undefined ? undefined : await loadNamed(snapshots, pointer);
   let index: StoryIndex;
@@ -62,7 +66,11 @@ export async function runSnapshotJob(ctx: AppContext, snapshots: SearchSnapshots
   await snapshots.put(name, await encodeSnapshot(index, log.position.watermark));
   report.written = name;
   await hooks.beforeMove?.();
-  report.moved = await moveSearchPointer(ctx.store, pointer, { snapshot: name, watermark: log.position.watermark, written_at: ctx.store.now() });
+  report.moved = await moveSearchPointer(ctx.store, pointer, {
+    snapshot: name,
+    watermark: log.position.watermark,
+    written_at: ctx.store.now(),
+  });
   // The one named before stays too: an instance may be loading it right now.
   if (report.moved) await snapshots.prune(pointer === undefined ? [name] : [name, pointer.snapshot]);
   else await snapshots.remove(name);
@@ -70,7 +78,10 @@ export async function runSnapshotJob(ctx: AppContext, snapshots: SearchSnapshots
 }
 
 /** The named snapshot, or undefined when it is missing or of another format (then the feed rebuilds it). */
-async function loadNamed(snapshots: SearchSnapshots, pointer: SearchPointer): Promise<{ index: StoryIndex; watermark: number } | undefined> {
+async function loadNamed(
+  snapshots: SearchSnapshots,
+  pointer: SearchPointer,
+): Promise<{ index: StoryIndex; watermark: number } | undefined> {
   const data = await snapshots.get(pointer.snapshot);
   return data === undefined ? undefined : await decodeSnapshot(data);
 }

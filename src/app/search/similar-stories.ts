@@ -53,12 +53,14 @@ export async function findSimilar(index: StoryIndex, query: SimilarQuery, hydrat
     if (candidates.size === CANDIDATES) break;
   }
   const stories = await hydrate([...candidates.keys()]);
-  return stories.flatMap((story) => {
-    const relation = relationTo(query.type, story.type);
-    if (relation === undefined) return [];
-    const why = whyItMatches(story, candidates.get(story.slug)?.terms ?? []);
-    return [{ slug: story.slug, title: story.title, type: story.type, status: story.status, relation, why }];
-  }).slice(0, MAX_SIMILAR);
+  return stories
+    .flatMap((story) => {
+      const relation = relationTo(query.type, story.type);
+      if (relation === undefined) return [];
+      const why = whyItMatches(story, candidates.get(story.slug)?.terms ?? []);
+      return [{ slug: story.slug, title: story.title, type: story.type, status: story.status, relation, why }];
+    })
+    .slice(0, MAX_SIMILAR);
 }
 
 const TOPIC_FIELDS = new Set(['tags', 'stack']);

@@ -19,7 +19,9 @@ export interface SearchSnapshotting {
 /** One line for the log. */
 export function describeSnapshotJob(report: SnapshotJobReport): string {
   const wrote =
-    report.written === undefined ? 'nothing changed, no snapshot written' : `wrote ${report.written}${report.moved ? '' : ' (another job moved the pointer first)'}`;
+    report.written === undefined
+      ? 'nothing changed, no snapshot written'
+      : `wrote ${report.written}${report.moved ? '' : ' (another job moved the pointer first)'}`;
   return `${report.stories} stories (from the ${report.from}), ${report.logEntries} log entries applied, ${report.changed} changed; ${wrote}`;
 }
 

@@ -101,11 +101,20 @@ function documentOf(story: SearchableStory): IndexedDocument {
 }
 
 function fingerprintOf(document: IndexedDocument, story: SearchableStory): string {
-  const text = JSON.stringify([document.title, document.summary, document.tags, document.stack, document.body, story.type, story.published_at]);
+  const text = JSON.stringify([
+    document.title,
+    document.summary,
+    document.tags,
+    document.stack,
+    document.body,
+    story.type,
+    story.published_at,
+  ]);
   return createHash('sha256').update(text).digest('base64url').slice(0, 16);
 }
 
-const newerFirst = (a: IndexEntry, b: IndexEntry): number => (a.published_at < b.published_at ? 1 : a.published_at > b.published_at ? -1 : 0);
+const newerFirst = (a: IndexEntry, b: IndexEntry): number =>
+  a.published_at < b.published_at ? 1 : a.published_at > b.published_at ? -1 : 0;
 
 function wrap(terms: MiniSearch<IndexedDocument>, entries: Map<string, IndexEntry>): StoryIndex {
   // Recomputed on the first newest-first read after a change: one sort per change burst, not per search.

@@ -120,9 +120,7 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       );
       const matched = new Map(top.map((result) => [result.slug, result.terms]));
       return {
-        suggestions: stories
-          .slice(0, MAX_SUGGESTIONS)
-          .map((story) => ({ story, why: whyItMatches(story, matched.get(story.slug) ?? []) })),
+        suggestions: stories.slice(0, MAX_SUGGESTIONS).map((story) => ({ story, why: whyItMatches(story, matched.get(story.slug) ?? []) })),
       };
     },
 

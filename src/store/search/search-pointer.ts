@@ -53,9 +53,7 @@ export async function moveSearchPointer(
         };
   try {
     await callStore(() =>
-      store.client.send(
-        new PutCommand({ TableName: store.tableName, Item: { ...searchPointerKey, ...to, version }, ...condition }),
-      ),
+      store.client.send(new PutCommand({ TableName: store.tableName, Item: { ...searchPointerKey, ...to, version }, ...condition })),
     );
     return true;
   } catch (error) {

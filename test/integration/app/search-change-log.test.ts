@@ -54,10 +54,16 @@ describe('the change log, fed real stream records', () => {
     expect(await recordSearchChanges(app.ctx(), await newStreamRecords())).toBe(0);
 
     const writes: Array<() => Promise<unknown>> = [
-      () => editStory(app.ctx(), alice, { slug, markdown: storyTitled('Gossamer queues stalled', { extra: 'Rephrased.' }), kind: 'rephrase' }),
+      () =>
+        editStory(app.ctx(), alice, { slug, markdown: storyTitled('Gossamer queues stalled', { extra: 'Rephrased.' }), kind: 'rephrase' }),
       () => setVisibility(app.ctx(), alice, { slug, hidden: true }),
       () => setVisibility(app.ctx(), alice, { slug, hidden: false }),
-      () => editStory(app.ctx(), alice, { slug, markdown: storyTitled('Gossamer queues stalled', { visibility: 'private' }), kind: 'rephrase' }),
+      () =>
+        editStory(app.ctx(), alice, {
+          slug,
+          markdown: storyTitled('Gossamer queues stalled', { visibility: 'private' }),
+          kind: 'rephrase',
+        }),
     ];
     for (const write of writes) {
       await write();

@@ -51,7 +51,9 @@ describe('search_stories', () => {
   });
 
   it('a word only in the body finds its story', async () => {
-    expect(titles(await createStorySearch(app.ctx()).search({ query: 'quixotically' }))).toEqual(['Retry storms after a DynamoDB throttle']);
+    expect(titles(await createStorySearch(app.ctx()).search({ query: 'quixotically' }))).toEqual([
+      'Retry storms after a DynamoDB throttle',
+    ]);
   });
 
   it('every word of a multi-word query must match, across title, summary, tags, stack and body', async () => {

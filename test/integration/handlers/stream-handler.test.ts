@@ -96,7 +96,8 @@ describe('handlers/stream.ts on DynamoDB Local stream records', () => {
     expect(await deliverWithRetries(records)).toEqual([]);
     expect(await corrections(slug)).toHaveLength(150);
     const notLog = (items: Record<string, unknown>[]) => items.filter((item) => !String(item.PK).startsWith('SEARCHLOG#'));
-    const logged = (items: Record<string, unknown>[]) => items.filter((item) => String(item.PK).startsWith('SEARCHLOG#')).map((item) => item.slug);
+    const logged = (items: Record<string, unknown>[]) =>
+      items.filter((item) => String(item.PK).startsWith('SEARCHLOG#')).map((item) => item.slug);
     const again = await app.state();
     expect(notLog(again)).toEqual(notLog(after));
     expect(logged(again)).toEqual([...logged(after), ...logged(after)].sort());

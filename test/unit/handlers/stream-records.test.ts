@@ -82,7 +82,12 @@ function modified(before: Record<string, unknown>, after: Record<string, unknown
   return {
     eventID: 'event-7',
     eventName: 'MODIFY',
-    dynamodb: { Keys: { PK: { S: String(after.PK) }, SK: { S: String(after.SK) } }, SequenceNumber: '101', OldImage: wire(before), NewImage: wire(after) },
+    dynamodb: {
+      Keys: { PK: { S: String(after.PK) }, SK: { S: String(after.SK) } },
+      SequenceNumber: '101',
+      OldImage: wire(before),
+      NewImage: wire(after),
+    },
   };
 }
 

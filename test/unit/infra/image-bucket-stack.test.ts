@@ -39,7 +39,10 @@ describe('the image bucket', () => {
   });
 
   it('refuses any request that is not over TLS (its bucket policy)', () => {
-    const [, policy] = resourcesOf(json, 'AWS::S3::BucketPolicy').find(([, candidate]) => JSON.stringify(candidate.Properties.Bucket) === JSON.stringify({ Ref: bucketId })) ?? [];
+    const [, policy] =
+      resourcesOf(json, 'AWS::S3::BucketPolicy').find(
+        ([, candidate]) => JSON.stringify(candidate.Properties.Bucket) === JSON.stringify({ Ref: bucketId }),
+      ) ?? [];
     expect(policy?.Properties.Bucket).toEqual({ Ref: bucketId });
     expect((policy?.Properties.PolicyDocument as { Statement: unknown[] }).Statement).toEqual([
       expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
