@@ -10,6 +10,7 @@
 import type { AppContext } from '../app-context.ts';
 import { readSearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
+import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { applySearchLog, buildFromFeed, startOfLog, type LogPosition } from './search-index-feed.ts';
 import { decodeSnapshot } from './search-snapshot-codec.ts';
 import { createStoryIndex, type StoryIndex } from './story-index.ts';
@@ -55,7 +56,9 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
     const pointer = await readSearchPointer(ctx.store);
     const data = pointer === undefined ? undefined : await options.snapshots?.get(pointer.snapshot);
     const decoded = data === undefined ? undefined : await decodeSnapshot(data);
-    if (decoded !== undefined) return { index: decoded.index, position: startOfLog(decoded.watermark) };
+    if (decoded !== undefined && ctx.store.now() - decoded.watermark <= SEARCH_LOG_REPLAYABLE_MS) {
+      return { index: decoded.index, position: startOfLog(decoded.watermark) };
+    }
     const watermark = ctx.store.now();
     const index = createStoryIndex();
     await buildFromFeed(ctx, index);

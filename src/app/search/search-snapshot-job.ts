@@ -8,6 +8,7 @@
 import type { AppContext } from '../app-context.ts';
 import { moveSearchPointer, readSearchPointer, type SearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
+import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { applySearchLog, buildFromFeed, startOfLog } from './search-index-feed.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotName } from './search-snapshot-codec.ts';
 import { createStoryIndex, type StoryIndex } from './story-index.ts';
@@ -40,7 +41,9 @@ export async function runSnapshotJob(
   hooks: SnapshotJobHooks = {},
 ): Promise<SnapshotJobReport> {
   const pointer = await readSearchPointer(ctx.store);
-  const loaded = pointer === undefined ? undefined : await loadNamed(snapshots, pointer);
+  const named = pointer === undefined ? undefined : await loadNamed(snapshots, pointer);
+  // A snapshot older than the log's memory (no job ran for two days) cannot be replayed to now.
+  const loaded = named !== undefined && ctx.store.now() - named.watermark <= SEARCH_LOG_REPLAYABLE_MS ? named : undefined;
   let index: StoryIndex;
   let watermark: number;
   if (loaded === undefined) {
@@ -77,7 +80,7 @@ export async function runSnapshotJob(
   return report;
 }
 
-/** The named snapshot, or undefined when it is missing or of another format (then the feed rebuilds it). */
+/** The named snapshot, or undefined when it is missing or of another format (then the feed rebuilds the index). */
 async function loadNamed(
   snapshots: SearchSnapshots,
   pointer: SearchPointer,

@@ -21,6 +21,12 @@ export const SEARCH_LOG_TTL_SECONDS = 2 * 24 * 60 * 60;
  */
 export const SEARCH_LOG_OVERLAP_MS = 30_000;
 
+/**
+ * The oldest watermark the log can still bring up to date: past it some items may have expired,
+ * and an index that old is rebuilt from the feed instead of replayed.
+ */
+export const SEARCH_LOG_REPLAYABLE_MS = SEARCH_LOG_TTL_SECONDS * 1000 - 2 * SEARCH_LOG_OVERLAP_MS;
+
 const HOUR_MS = 60 * 60 * 1000;
 /** Puts in flight at once. PutItem, not BatchWriteItem: no function is granted BatchWriteItem (infra/table-access.ts). */
 const PUTS_IN_FLIGHT = 10;

@@ -155,4 +155,16 @@ describe('the snapshot job', () => {
     const pointer = await readSearchPointer(app.ctx().store);
     expect(readdirSync(directory).sort()).toEqual([previous?.snapshot, pointer?.snapshot].sort());
   });
+
+  it('a snapshot older than the log remembers (no job ran for two days) is rebuilt from the feed, not replayed', async () => {
+    await runSnapshotJob(app.ctx(), snapshots);
+    // Published while nothing wrote the log (its items would have expired by now anyway).
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Ochre caches went stale') });
+    await newStreamRecords();
+    // Last in the file: the store clock moves three days on.
+    app.advance(3 * 24 * 60 * 60 * 1000);
+    const report = await runSnapshotJob(app.ctx(), snapshots);
+    expect(report).toMatchObject({ from: 'feed', moved: true });
+    expect(await foundElsewhere('ochre')).toEqual(['Ochre caches went stale']);
+  });
 });
