@@ -68,6 +68,9 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
 
   const refresh = async (loaded: Loaded): Promise<void> => {
     refreshedAt = options.now();
+    // Long asleep: the newest snapshot is cheaper than the log, and past two days the log lacks
+    // some changes. Until it is loaded, the log read below keeps this index answering.
+    if (ctx.store.now() - loaded.position.watermark > REPLAY_LIMIT_MS) reloading ??= reloadInBackground();
     const extra = [...touched];
     touched.clear();
     try {
@@ -78,13 +81,13 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
       for (const slug of extra) touched.add(slug);
       throw error;
     }
-    if (ctx.store.now() - loaded.position.watermark > REPLAY_LIMIT_MS) reloading ??= reloadInBackground();
   };
 
   const reloadInBackground = async (): Promise<void> => {
     try {
-      const fresh = await load();
-      if (state === undefined || fresh.position.watermark > state.position.watermark) state = fresh;
+      // Taken even when this index read the log further: the log is replayed onto it from its own
+      // watermark at the next refresh, and unlike this index it misses nothing older than two days.
+      state = await load();
     } catch (error) {
       log(`lorebook: search snapshot reload failed (${(error as Error).message ?? String(error)}); the next refresh tries again`);
     } finally {

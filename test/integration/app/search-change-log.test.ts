@@ -17,6 +17,7 @@ import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
 import { searchSnapshotsInDirectory } from '../../../src/store/search/search-snapshots-dir.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { readStreamRecords } from '../../helpers/local-stream.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
@@ -156,8 +157,11 @@ describe('the snapshot job', () => {
     expect(readdirSync(directory).sort()).toEqual([previous?.snapshot, pointer?.snapshot].sort());
   });
 
-  it('a snapshot older than the log remembers (no job ran for two days) is rebuilt from the feed, not replayed', async () => {
+  it('a snapshot older than the log remembers (no job ran for two days) is rebuilt from the feed, not replayed; an instance asleep that long loads the newest snapshot', async () => {
     await runSnapshotJob(app.ctx(), snapshots);
+    // An instance that loaded then, and then slept (a frozen Lambda container).
+    const asleep = createStorySearch(app.ctx(), { snapshots });
+    await asleep.search({ query: 'ochre' });
     // Published while nothing wrote the log (its items would have expired by now anyway).
     await publishStory(app.ctx(), alice, { markdown: storyTitled('Ochre caches went stale') });
     await newStreamRecords();
@@ -166,5 +170,12 @@ describe('the snapshot job', () => {
     const report = await runSnapshotJob(app.ctx(), snapshots);
     expect(report).toMatchObject({ from: 'feed', moved: true });
     expect(await foundElsewhere('ochre')).toEqual(['Ochre caches went stale']);
+    // The sleeper wakes: the log cannot bring it up to date, the newest snapshot (loaded in the background) does.
+    const found = await eventually(
+      async () => ((await asleep.search({ query: 'ochre' })).total === 1 ? true : undefined),
+      'the woken instance finding the story through the newest snapshot',
+      10_000,
+    );
+    expect(found).toBe(true);
   });
 });
