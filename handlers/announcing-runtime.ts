@@ -3,10 +3,9 @@
 // http function, which never announces, does not load the Bluesky client.
 import { buildAnnouncer } from '../src/announcer-from-config.ts';
 import { readConfig } from '../src/config.ts';
-import { buildContext } from '../src/context.ts';
 import { readSettings } from '../src/settings/read-settings.ts';
 import { defaultSecretsClient, secretReader } from './bluesky-secret.ts';
-import { LAMBDA_ENV, defaultLog, storeRuntime, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
+import { LAMBDA_ENV, defaultLog, lambdaContext, storeRuntime, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
 
 /**
  * The config, context and announcer of a function that announces, built once per cold start —
@@ -35,7 +34,7 @@ export function announcingRuntime(deps: HandlerDeps): () => Promise<Runtime> {
       built = { password, runtime: storeRuntime(env, log) };
     } else {
       const config = readConfig({ ...env, BLUESKY_APP_PASSWORD: password });
-      built = { password, runtime: { config, ctx: buildContext(config), announcer: buildAnnouncer(config, log), log } };
+      built = { password, runtime: { config, ctx: lambdaContext(config), announcer: buildAnnouncer(config, log), log } };
     }
     return built.runtime;
   };

@@ -14,6 +14,8 @@ export const LAMBDA_ENV = {
   table: 'LOREBOOK_TABLE',
   /** The S3 bucket of uploaded images (infra/image-bucket.ts). */
   imageBucket: 'LOREBOOK_IMAGE_BUCKET',
+  /** The S3 bucket of search index snapshots (infra/search-bucket.ts). */
+  searchBucket: 'LOREBOOK_SEARCH_BUCKET',
   baseUrl: 'LOREBOOK_BASE_URL',
   blueskyService: 'BLUESKY_SERVICE',
   blueskyIdentifier: 'BLUESKY_IDENTIFIER',
@@ -50,7 +52,18 @@ export const defaultLog = consoleLog;
 /** The config and context without Bluesky (the http function never announces: see http.ts). */
 export function storeRuntime(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {
   const config = readConfig(withoutBluesky(env));
-  return { config, ctx: buildContext(config), announcer: undefined, log };
+  return { config, ctx: lambdaContext(config), announcer: undefined, log };
+}
+
+/**
+ * The context as a function sees it. Search snapshots only in a bucket: a function's disk is
+ * read-only or gone with the container, so without LOREBOOK_SEARCH_BUCKET there are none (the
+ * sweeper writes none, and each instance builds its index from the feed at its first search).
+ */
+export function lambdaContext(config: Config): AppContext {
+  const ctx = buildContext(config);
+  if (!('bucket' in config.search)) delete ctx.searchSnapshots;
+  return ctx;
 }
 
 function withoutBluesky(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -1,12 +1,17 @@
 // Which stream records the stream function acts on, and what it does for each — decided from the
-// record alone. Two kinds of work, both already twice-safe in src/outbox, so a batch delivered
-// twice (Lambda retries, bisection, a replayed shard) changes nothing the second time:
+// record alone. Three kinds of work, each twice-safe, so a batch delivered twice (Lambda
+// retries, bisection, a replayed shard) changes nothing the second time that matters:
 //   deliver   an outbox event was inserted (a correction to every reproducer): fan it out
 //   announce  a story META that owes Bluesky work (on the announce queue, not claimed, due)
+//   search    a story's META or BODY changed what search indexes: one change-log item
+//             (src/app/search/record-search-changes.ts; a second delivery is a harmless duplicate)
+// One record may carry two: a META due for announcing whose title changed is both.
 // The stack's event-source filters (FILTER_PATTERNS) keep every other record (rate windows, op
 // records, notifications…) from ever invoking the function; this classification repeats the
 // check because a filter is an optimisation, not a guarantee about what arrives.
 import type { DynamoDBRecord } from 'aws-lambda';
+import { SEARCHED_SORT_KEYS, STORY_PREFIX as SEARCHED_STORY_PREFIX, searchChangeFor } from '../src/app/search/search-change-records.ts';
+import type { SearchChange } from '../src/store/search/search-log.ts';
 import { CORRECTION_EVENT_PREFIX } from '../src/outbox/dispatch-notifications.ts';
 import type { StoredItem } from '../src/store/actions.ts';
 import { PENDING } from '../src/store/story/claim-marker.ts';
@@ -15,7 +20,11 @@ import { INDEXES, KEY } from '../src/store/schema.ts';
 import { itemFromStreamImage } from '../src/store/stream-image.ts';
 import { toStoryMeta } from '../src/store/story/story-items.ts';
 
-export type StreamWork = { kind: 'deliver'; event: StoredItem } | { kind: 'announce'; slug: string } | { kind: 'skip' };
+export type StreamWork =
+  | { kind: 'deliver'; event: StoredItem }
+  | { kind: 'announce'; slug: string }
+  | { kind: 'search'; change: SearchChange }
+  | { kind: 'skip' };
 
 const STORY_META_SORT = 'META';
 const STORY_PREFIX = 'STORY#';
@@ -42,9 +51,18 @@ export function workFor(record: DynamoDBRecord, now: string): StreamWork {
   return SKIP;
 }
 
+/** Every piece of work the record asks for: none, one, or an announcement and a search change. */
+export function worksFor(record: DynamoDBRecord, now: string): StreamWork[] {
+  const change = searchChangeFor(record);
+  const works = [workFor(record, now), ...(change === undefined ? [] : [{ kind: 'search', change } as const])];
+  return works.filter((work) => work.kind !== 'skip');
+}
+
 /**
  * Lambda event-source filter patterns (the stack installs them; a record matching any one
- * invokes the function): inserted outbox events, and story METAs on the announce queue.
+ * invokes the function): inserted outbox events, story METAs on the announce queue, and any
+ * change to a story's META or BODY (the search change log; most META changes are counts, which
+ * the classification above drops, since a filter cannot compare the old image with the new).
  */
 export const FILTER_PATTERNS: readonly Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { Keys: { [KEY.partition]: { S: [outboxPartition] } } } },
@@ -54,5 +72,9 @@ export const FILTER_PATTERNS: readonly Record<string, unknown>[] = [
       Keys: { [KEY.sort]: { S: [STORY_META_SORT] } },
       NewImage: { [INDEXES.announce.partition]: { S: [{ exists: true }] } },
     },
+  },
+  {
+    eventName: ['INSERT', 'MODIFY', 'REMOVE'],
+    dynamodb: { Keys: { [KEY.partition]: { S: [{ prefix: SEARCHED_STORY_PREFIX }] }, [KEY.sort]: { S: [...SEARCHED_SORT_KEYS] } } },
   },
 ];

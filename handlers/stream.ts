@@ -1,17 +1,19 @@
 // The stream function: DynamoDB Streams -> the table's side effects. An inserted outbox event is
 // fanned out to every recipient's inbox (the dispatcher used by the sweeper, one conditional put
 // per recipient, then the event is retired); a story that owes Bluesky work gets one announce
-// attempt (claimed, fenced: src/outbox/announce-story.ts). Both are twice-safe, so a retried or
-// redelivered batch changes nothing.
+// attempt (claimed, fenced: src/outbox/announce-story.ts); a story change that search indexes
+// becomes a change-log item (docs/design.md §15), written for the whole batch at its end. All are
+// twice-safe, so a retried or redelivered batch changes nothing.
 // Partial batch failures: each record that failed is reported by its SequenceNumber and the rest
 // count as done, so one bad record is retried (and, in the end, sent to the DLQ) alone instead of
 // redoing the whole batch.
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { deliverCorrection } from '../src/outbox/dispatch-notifications.ts';
 import { announceStory } from '../src/outbox/announce-story.ts';
+import { writeSearchLog, type SearchChange } from '../src/store/search/search-log.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
 import type { HandlerDeps, Runtime } from './lambda-runtime.ts';
-import { workFor, type StreamWork } from './stream-records.ts';
+import { worksFor, type StreamWork } from './stream-records.ts';
 
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
@@ -20,6 +22,7 @@ interface Tally {
   notifications: number;
   alreadyPresent: number;
   announced: Record<string, number>;
+  searchChanges: number;
   skipped: number;
   failed: number;
 }
@@ -32,12 +35,14 @@ export function createStreamHandler(deps: HandlerDeps = {}): StreamHandler {
 export async function handleRecords(runtime: Runtime, records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
   const { ctx, announcer, log } = runtime;
   const now = new Date(ctx.store.now()).toISOString();
-  const tally: Tally = { delivered: 0, notifications: 0, alreadyPresent: 0, announced: {}, skipped: 0, failed: 0 };
+  const tally: Tally = { delivered: 0, notifications: 0, alreadyPresent: 0, announced: {}, searchChanges: 0, skipped: 0, failed: 0 };
   const failures: string[] = [];
   // One attempt per story per batch: a claim and its completion arrive as records of their own.
   const announcing = new Map<string, Promise<void>>();
+  // Search changes are written together at the end, ten puts in flight, not one record at a time.
+  const searchChanges: { id: string; change: SearchChange }[] = [];
 
-  const run = async (work: StreamWork): Promise<void> => {
+  const run = async (work: StreamWork, id: string): Promise<void> => {
     if (work.kind === 'deliver') {
       const delivery = await deliverCorrection(ctx, work.event);
       tally.delivered += 1;
@@ -52,8 +57,8 @@ export async function handleRecords(runtime: Runtime, records: readonly DynamoDB
         announcing.set(work.slug, attempt);
       }
       await attempt;
-    } else {
-      tally.skipped += 1;
+    } else if (work.kind === 'search') {
+      searchChanges.push({ id, change: work.change });
     }
   };
 
@@ -62,12 +67,31 @@ export async function handleRecords(runtime: Runtime, records: readonly DynamoDB
   for (const record of records) {
     const id = record.dynamodb?.SequenceNumber ?? record.eventID ?? 'unknown';
     try {
-      await run(workFor(record, now));
+      const works = worksFor(record, now);
+      if (works.length === 0 || (works.every((work) => work.kind === 'announce') && announcer === undefined)) tally.skipped += 1;
+      for (const work of works) await run(work, id);
     } catch (error) {
       tally.failed += 1;
       failures.push(id);
       log(
         `lorebook: stream record ${id} (${record.eventName} ${keyText(record)}) failed: ${(error as Error).message ?? String(error)}; reported for retry`,
+      );
+    }
+  }
+  if (searchChanges.length > 0) {
+    try {
+      await writeSearchLog(
+        ctx.store,
+        searchChanges.map((entry) => entry.change),
+      );
+      tally.searchChanges = searchChanges.length;
+    } catch (error) {
+      // The whole set is retried: a second write of the ones that landed is a harmless duplicate.
+      const ids = new Set(searchChanges.map((entry) => entry.id));
+      tally.failed += ids.size;
+      failures.push(...[...ids].filter((id) => !failures.includes(id)));
+      log(
+        `lorebook: ${searchChanges.length} search change(s) not logged (${(error as Error).message ?? String(error)}); reported for retry`,
       );
     }
   }
@@ -85,6 +109,7 @@ function summary(tally: Tally): string {
   return [
     `${tally.delivered} event(s) delivered (${tally.notifications} notification(s) created, ${tally.alreadyPresent} already present)`,
     `announce: ${announced.length === 0 ? 'none' : announced.join(', ')}`,
+    `${tally.searchChanges} search change(s) logged`,
     `${tally.skipped} skipped`,
     `${tally.failed} failed`,
   ].join('; ');

@@ -1,9 +1,9 @@
 // The sweeper function, invoked every minute by an EventBridge rule: one run of the announce
 // sweeper (stories whose attempt was lost, failed ones whose backoff has passed, stale claims),
 // and one run of the notification dispatcher as a backstop for outbox events whose stream
-// records ended in the DLQ, and one batch of the capability re-scan (stories scanned by an older
-// scanner version, docs/capability.md). All are twice-safe, so an overlapping or repeated run
-// changes nothing.
+// records ended in the DLQ, one batch of the capability re-scan (stories scanned by an older
+// scanner version, docs/capability.md), and the search snapshot job (docs/design.md §15). All are
+// twice-safe, so an overlapping or repeated run changes nothing.
 // @NOTE the Bluesky session is not persisted: a cold start signs in again (on first use only:
 // a run with nothing due never signs in). At a 1-minute rate the container stays warm, so that
 // is a few sign-ins a day, far below Bluesky's createSession limits (docs/deploy.md).
@@ -13,6 +13,8 @@ import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispat
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
 import type { AppContext } from '../src/app/app-context.ts';
 import type { Announcer } from '../src/outbox/announcer.ts';
+import { runSnapshotJob, type SnapshotJobReport } from '../src/app/search/search-snapshot-job.ts';
+import { describeSnapshotJob } from '../src/app/search/snapshot-schedule.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
 import type { HandlerDeps } from './lambda-runtime.ts';
 
@@ -21,6 +23,8 @@ export interface SweeperResult {
   /** Undefined when announcing is off. */
   announce: Omit<SweepReport, 'results'> | undefined;
   rescan: RescanBatchReport;
+  /** Undefined when no snapshot store is configured. */
+  search: SnapshotJobReport | undefined;
 }
 
 export const SWEEPER_RESCAN_BUDGET_MS = 30_000;
@@ -44,7 +48,10 @@ export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatch
     const rescanned = await rescanBatch(ctx, { budgetMs: SWEEPER_RESCAN_BUDGET_MS, ...rescan });
     if (rescanned.results.length > 0 || rescanned.recorded.length > 0)
       log(`lorebook: capability re-scan to ${rescanned.scanner_version}: ${describeBatch(rescanned)}`);
-    return { dispatch, announce, rescan: rescanned };
+    // Last: the others are time-sensitive, and the snapshot job's cost grows with the corpus.
+    const search = ctx.searchSnapshots === undefined ? undefined : await runSnapshotJob(ctx, ctx.searchSnapshots);
+    if (search !== undefined) log(`lorebook: search snapshot: ${describeSnapshotJob(search)}`);
+    return { dispatch, announce, rescan: rescanned, search };
   };
 }
 

@@ -15,6 +15,7 @@ import { readConfig } from '../src/config.ts';
 import { createAlarms } from './alarms.ts';
 import { handlerFunction } from './handler-function.ts';
 import { IMAGE_ACCESS, createImageBucket, grantImageAccess } from './image-bucket.ts';
+import { SEARCH_ACCESS, createSearchBucket, grantSearchAccess } from './search-bucket.ts';
 import { connectStream } from './stream-source.ts';
 import { scheduleSweeper } from './sweeper-schedule.ts';
 import { TABLE_ACCESS, grantTableAccess } from './table-access.ts';
@@ -58,6 +59,7 @@ export class LorebookStack extends Stack {
     super(scope, id, props);
     const table = createLorebookTable(this, 'Table');
     const images = createImageBucket(this, 'ImageBucket');
+    const search = createSearchBucket(this, 'SearchBucket');
     const secret = new Secret(this, 'BlueskyAppPassword', {
       description: 'lorebook: the Bluesky app password of the announcing account (a plain string; see docs/deploy.md)',
       // A placeholder, not a secret: the handlers keep announcing off until it is replaced.
@@ -79,6 +81,8 @@ export class LorebookStack extends Stack {
     const store = {
       [LAMBDA_ENV.table]: table.tableName,
       [LAMBDA_ENV.imageBucket]: images.bucketName,
+      // The stream function is told too but never reads it: it only writes the change log.
+      [LAMBDA_ENV.searchBucket]: search.bucketName,
       ...(settings.allowedOrigins === undefined ? {} : { LOREBOOK_ALLOWED_ORIGINS: settings.allowedOrigins }),
     };
 
@@ -119,7 +123,7 @@ export class LorebookStack extends Stack {
     });
     const sweeper = handlerFunction(this, 'Sweeper', {
       file: 'sweeper.ts',
-      description: 'lorebook: every minute, the announce sweep and the notification backstop',
+      description: 'lorebook: every minute, the announce sweep, the notification backstop and the search snapshot',
       ...FUNCTION_SETTINGS.sweeper,
       environment: announcing,
     });
@@ -130,6 +134,8 @@ export class LorebookStack extends Stack {
     grantImageAccess(http, images, IMAGE_ACCESS.http);
     grantImageAccess(stream, images, IMAGE_ACCESS.stream);
     grantImageAccess(sweeper, images, IMAGE_ACCESS.sweeper);
+    grantSearchAccess(http, search, SEARCH_ACCESS.http);
+    grantSearchAccess(sweeper, search, SEARCH_ACCESS.sweeper);
     for (const fn of [stream, sweeper]) {
       // Only the value, never DescribeSecret/ListSecrets; the http function gets nothing of it.
       fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
@@ -150,6 +156,10 @@ export class LorebookStack extends Stack {
     new CfnOutput(this, 'ImageBucketName', {
       value: images.bucketName,
       description: 'where uploaded images are kept (LOREBOOK_IMAGE_BUCKET)',
+    });
+    new CfnOutput(this, 'SearchBucketName', {
+      value: search.bucketName,
+      description: 'where search index snapshots are kept (LOREBOOK_SEARCH_BUCKET)',
     });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'LOREBOOK_TABLE for npm run token:aws' });
     new CfnOutput(this, 'BlueskySecretArn', { value: secret.secretArn, description: 'put the app password here (docs/deploy.md)' });

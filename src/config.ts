@@ -16,6 +16,8 @@ export interface Config {
   dataDir: string;
   /** Where uploaded images are kept: an S3 bucket when named, else a local directory. */
   images: { bucket: string; endpoint: string | undefined } | { directory: string };
+  /** Where search index snapshots are kept: an S3 bucket when named, else a local directory. */
+  search: { bucket: string; endpoint: string | undefined } | { directory: string };
   app: AppConfig;
   http: HttpConfig;
   /** Announcing new stories on Bluesky; undefined = off (BLUESKY_* unset). */
@@ -74,7 +76,7 @@ export interface HttpConfig {
   baseUrl: string;
   /** Web origins (scheme://host[:port]) allowed to call from a browser; any other Origin is refused. */
   allowedOrigins: string[];
-  /** The longest the search index is used before it is rebuilt from the feed. */
+  /** The longest a search answers without reading the search change log first. */
   searchRefreshMs: number;
 }
 
@@ -160,6 +162,9 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
     images: env.LOREBOOK_IMAGE_BUCKET
       ? { bucket: env.LOREBOOK_IMAGE_BUCKET, endpoint: env.LOREBOOK_IMAGE_S3_ENDPOINT || undefined }
       : { directory: env.LOREBOOK_IMAGE_DIR || text('LOREBOOK_IMAGE_DIR') },
+    search: env.LOREBOOK_SEARCH_BUCKET
+      ? { bucket: env.LOREBOOK_SEARCH_BUCKET, endpoint: env.LOREBOOK_SEARCH_S3_ENDPOINT || undefined }
+      : { directory: env.LOREBOOK_SEARCH_DIR || text('LOREBOOK_SEARCH_DIR') },
     app: {
       ...DEFAULT_APP_CONFIG,
       opTtlSeconds: positiveInteger(env, 'LOREBOOK_OP_TTL_SECONDS'),

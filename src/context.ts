@@ -1,6 +1,7 @@
 // The AppContext, built once per process (or per Lambda cold start) from the config. The Bluesky
 // announcer is built apart (announcer-from-config.ts), so a process that never announces (the
 // http function) does not load the Bluesky client.
+import { join } from 'node:path';
 import type { AppContext } from './app/app-context.ts';
 import { VerifiedTokens } from './app/oauth-server/verified-tokens.ts';
 import type { Config } from './config.ts';
@@ -10,6 +11,9 @@ import { createStoreClient } from './store/client.ts';
 import type { ImageBlobs } from './store/image-blobs.ts';
 import { imageBlobsInDirectory } from './store/image-blobs-dir.ts';
 import { imageBlobsInS3 } from './store/image-blobs-s3.ts';
+import type { SearchSnapshots } from './store/search/search-snapshots.ts';
+import { searchSnapshotsInDirectory } from './store/search/search-snapshots-dir.ts';
+import { searchSnapshotsInS3 } from './store/search/search-snapshots-s3.ts';
 
 export function buildContext(
   config: Config,
@@ -24,6 +28,7 @@ export function buildContext(
     store: { client, tableName: config.tableName, now: Date.now },
     config: config.app,
     images: imageBlobsFor(config),
+    searchSnapshots: searchSnapshotsFor(config),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     verifiedTokens: new VerifiedTokens(),
@@ -47,4 +52,18 @@ function imageBlobsFor(config: Config): ImageBlobs {
     });
   }
   return imageBlobsInDirectory(config.images.directory);
+}
+
+/** The search snapshot store the configuration names: S3 when a bucket is set (Lambda), else the local directory. */
+function searchSnapshotsFor(config: Config): SearchSnapshots {
+  if ('bucket' in config.search) {
+    const { bucket, endpoint } = config.search;
+    return searchSnapshotsInS3({
+      bucket,
+      ...(endpoint === undefined ? {} : { endpoint }),
+      ...(config.region === undefined ? {} : { region: config.region }),
+    });
+  }
+  // One directory per table: two local tables (a test's, `npm start`'s) never prune each other's snapshots.
+  return searchSnapshotsInDirectory(join(config.search.directory, config.tableName));
 }

@@ -3,6 +3,7 @@
 import type { Store } from '../store/store.ts';
 import type { Scope } from '../auth/oauth/scopes.ts';
 import type { ImageBlobs } from '../store/image-blobs.ts';
+import type { SearchSnapshots } from '../store/search/search-snapshots.ts';
 import type { VerifiedTokens } from './oauth-server/verified-tokens.ts';
 
 export interface AppConfig {
@@ -37,6 +38,11 @@ export interface AppContext {
   config: AppConfig;
   /** Where uploaded images live (docs/design.md §13): a directory under `npm start`, S3 in the cloud; absent = no uploads. */
   images?: ImageBlobs;
+  /**
+   * Where search index snapshots live (docs/design.md §15): a directory under `npm start`, S3 in
+   * the cloud; absent = an instance builds its index from the feed at its first search.
+   */
+  searchSnapshots?: SearchSnapshots;
   /** Waits between re-plans; injectable so tests of the conflict path need not sleep. */
   sleep(ms: number): Promise<void>;
   /** Random in [0, 1) for jitter. */

@@ -16,6 +16,8 @@ import { settingsHelp } from '../settings/settings-help.ts';
 import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { startCapabilityRescan } from '../app/capability/rescan-schedule.ts';
+import { recordSearchChanges } from '../app/search/record-search-changes.ts';
+import { startSearchSnapshots } from '../app/search/snapshot-schedule.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stdoutLog } from '../log-sink.ts';
 import { startLocalStream, type StreamConsumer } from './local-stream.ts';
@@ -40,8 +42,8 @@ ${settingsHelp('start')}`);
 
 const config = readConfig();
 const LOCK_WAIT_MS = 60_000;
-/** The sweeper's every-minute schedule (infra), so a local table is re-scanned as the cloud's is. */
-const RESCAN_INTERVAL_MS = 60_000;
+/** The sweeper's every-minute schedule (infra), so a local table is re-scanned and its search snapshotted as the cloud's is. */
+const SWEEPER_INTERVAL_MS = 60_000;
 
 /** The data dir's lock: a token command running its own DynamoDB Local holds it for a few seconds. */
 async function lockDataDir(): Promise<DataDirLock> {
@@ -91,11 +93,18 @@ const notifying = startNotificationDispatch(ctx, { intervalMs: config.dispatchIn
 ctx.dispatchSoon = notifying.soon;
 
 // What the sweeper Lambda does every minute: stories scanned by an older scanner version are re-scanned.
-const rescanning = startCapabilityRescan(ctx, { intervalMs: RESCAN_INTERVAL_MS, log });
+const rescanning = startCapabilityRescan(ctx, { intervalMs: SWEEPER_INTERVAL_MS, log });
+
+// What the sweeper Lambda does every minute: the search index snapshot moves forward (docs/search.md).
+const snapshotting =
+  ctx.searchSnapshots === undefined ? undefined : startSearchSnapshots(ctx, ctx.searchSnapshots, { intervalMs: SWEEPER_INTERVAL_MS, log });
 
 // What reads DynamoDB Local's table stream, as the cloud's stream Lambda does: each consumer gets
 // every batch (src/cli/local-stream.ts). With none listed no poller runs.
-const streamConsumers: readonly StreamConsumer[] = [];
+const streamConsumers: readonly StreamConsumer[] = [
+  // The search change log (docs/design.md §15), as the stream function writes it in the cloud.
+  { name: 'the search change log', onRecords: async (records) => void (await recordSearchChanges(ctx, records)) },
+];
 const streaming = startLocalStream(ctx.store, streamConsumers, { endpoint, intervalMs: config.streamPollIntervalMs, log });
 
 const { baseUrl, port } = config.http;
@@ -133,6 +142,7 @@ async function stopStore(): Promise<void> {
   await notifying.stop();
   await rescanning.stop();
   await streaming?.stop();
+  await snapshotting?.stop();
   ctx.store.client.destroy();
   if (ddb !== undefined) {
     removeEndpointFile(config.dataDir);

@@ -46,7 +46,7 @@ export function httpAppFromConfig(deps: AppFromConfigDeps): Hono<HttpEnv> {
   );
   return createHttpApp({
     ctx,
-    search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs }),
+    search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs, log }),
     baseUrl,
     allowedOrigins,
     ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }),

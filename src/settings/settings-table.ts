@@ -31,7 +31,7 @@ export const SETTINGS = [
     name: 'LOREBOOK_SEARCH_REFRESH_MS',
     type: WHOLE,
     default: DEFAULT_SEARCH_REFRESH_MS,
-    doc: 'the longest the search index is used before it is rebuilt from the feed',
+    doc: "the longest a search answers without first reading the search change log (other instances' writes reach search within about this long, docs/search.md)",
     surfaces: ['start', 'lambda'],
   },
   // The store.
@@ -72,6 +72,25 @@ export const SETTINGS = [
     name: 'LOREBOOK_IMAGE_S3_ENDPOINT',
     type: 'URL',
     doc: 'use this S3-compatible server for LOREBOOK_IMAGE_BUCKET (e.g. http://127.0.0.1:9000; requests signed with placeholder credentials, as for LOREBOOK_DDB_ENDPOINT); unset = AWS',
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_SEARCH_DIR',
+    type: 'path',
+    default: '.data/search',
+    doc: 'where search index snapshots are kept when LOREBOOK_SEARCH_BUCKET is unset (a folder per table, gzip JSON, the newest two; docs/search.md)',
+    surfaces: ['start', 'sweep'],
+  },
+  {
+    name: 'LOREBOOK_SEARCH_BUCKET',
+    type: 'S3 bucket name',
+    doc: 'keep search index snapshots in this S3 bucket instead of LOREBOOK_SEARCH_DIR (the CDK stack sets it on Lambda)',
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_SEARCH_S3_ENDPOINT',
+    type: 'URL',
+    doc: 'use this S3-compatible server for LOREBOOK_SEARCH_BUCKET (placeholder credentials, as for LOREBOOK_IMAGE_S3_ENDPOINT); unset = AWS',
     surfaces: ['start', 'sweep', 'lambda'],
   },
   {

@@ -2,8 +2,8 @@
 // loaded by ETag": build it, serialise it to a string (what would be PUT to S3), load it back (what
 // a cold instance does after the GET), search it, and feed it one story at a time.
 import { create, insert, load, remove, save, search, type AnyOrama } from '@orama/orama';
-import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
-import { normaliseTerm } from '../../src/app/search/suggestion-why.ts';
+import { createStoryIndex, loadStoryIndex, type IndexSnapshotBody, type StoryIndex } from '../../src/app/search/story-index.ts';
+import { SEARCH_OPTIONS } from '../../src/app/search/story-search.ts';
 import type { SyntheticStory } from './search-corpus.ts';
 
 export interface EngineIndex {
@@ -24,33 +24,37 @@ export type EngineName = 'minisearch' | 'orama';
 
 const FIELDS = ['title', 'summary', 'tags', 'stack', 'body'];
 
-// The options src/app/search/story-search.ts searches with, the body added at the weight of the summary.
-const MINISEARCH_OPTIONS: Options<SyntheticStory> = { fields: FIELDS, processTerm: normaliseTerm };
-export const MINISEARCH_SEARCH: SearchOptions = {
-  combineWith: 'AND',
-  prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 2,
-  fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-  boost: { title: 3, tags: 2, stack: 2, summary: 1, body: 1 },
-};
+// MiniSearch as production runs it: src/app/search/story-index.ts (the body's first 16 KiB, the
+// entries beside the terms) searched with search_stories' own options.
+const asSearchable = (story: SyntheticStory) => ({
+  slug: story.id,
+  title: story.title,
+  summary: story.summary,
+  tags: story.tags.split(' '),
+  stack: [story.stack],
+  markdown: story.body,
+  type: 'success',
+  published_at: `2026-01-01T00:00:00.${String(Number(story.id.replace(/\D/g, '')) % 1000).padStart(3, '0')}Z`,
+});
 
-function wrapMiniSearch(index: MiniSearch<SyntheticStory>): EngineIndex {
+function wrapMiniSearch(index: StoryIndex): EngineIndex {
   return {
-    add: (story) => index.add(story),
-    // discard, not remove: the fed path knows only the id of a story that was hidden or deleted.
-    remove: (story) => index.discard(story.id),
+    add: (story) => void index.put(asSearchable(story)),
+    // By slug alone, as a change-log entry for a story no longer listed gives it.
+    remove: (story) => void index.remove(story.id),
     search: (query, limit) =>
       index
-        .search(query, MINISEARCH_SEARCH)
+        .search(query, SEARCH_OPTIONS)
         .slice(0, limit)
-        .map((result) => String(result.id)),
-    serialise: () => JSON.stringify(index),
+        .map((result) => result.slug),
+    serialise: () => JSON.stringify(index.toJSON()),
   };
 }
 
 export const miniSearchEngine: Engine = {
   name: 'minisearch',
-  create: () => wrapMiniSearch(new MiniSearch<SyntheticStory>(MINISEARCH_OPTIONS)),
-  load: (snapshot) => wrapMiniSearch(MiniSearch.loadJSON<SyntheticStory>(snapshot, MINISEARCH_OPTIONS)),
+  create: () => wrapMiniSearch(createStoryIndex()),
+  load: (snapshot) => wrapMiniSearch(loadStoryIndex(JSON.parse(snapshot) as IndexSnapshotBody)),
 };
 
 const ORAMA_SCHEMA = { title: 'string', summary: 'string', tags: 'string', stack: 'string', body: 'string' } as const;

@@ -6,9 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { StorySummary } from '../../src/app/contract/story-shapes.ts';
-import { indexStories } from '../../src/app/search/story-index.ts';
-import { ENGINES, MINISEARCH_SEARCH, type EngineIndex, type EngineName } from './search-engine-adapters.ts';
+import { BEFORE_SEARCH_OPTIONS, rebuildBefore, type SummaryToIndex } from './search-before.ts';
+import { ENGINES, type EngineIndex, type EngineName } from './search-engine-adapters.ts';
 import { QUERY_SET, type BenchQuery } from './search-queries.ts';
 import { storyAt } from './search-corpus.ts';
 import { percentile } from './stats.ts';
@@ -113,22 +112,15 @@ function median(values: number[]): number {
 }
 
 function runReference(size: number, rounds: number): SearchChildResult {
-  // Today's path: summaries (no body) from the feed, indexed by src/app/search's own indexStories.
-  const summaries: StorySummary[] = Array.from({ length: size }, (_, i) => {
+  // The path before issue 18: summaries (no body) from the feed, rebuilt whole (search-before.ts).
+  const summaries: SummaryToIndex[] = Array.from({ length: size }, (_, i) => {
     const story = storyAt(i);
-    // Only slug, title, summary, tags and stack are read by indexStories; the rest is filler.
-    return {
-      slug: story.id,
-      title: story.title,
-      summary: story.summary,
-      tags: story.tags.split(' '),
-      stack: [story.stack],
-    } as StorySummary;
+    return { slug: story.id, title: story.title, summary: story.summary, tags: story.tags.split(' '), stack: [story.stack] };
   });
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const start = performance.now();
-  const built = indexStories(summaries);
+  const built = rebuildBefore(summaries);
   const buildMs = performance.now() - start;
   gc();
   const heapAfter = process.memoryUsage().heapUsed;
@@ -136,11 +128,11 @@ function runReference(size: number, rounds: number): SearchChildResult {
     add: () => undefined,
     remove: () => undefined,
     search: (query, limit) =>
-      built.index
-        .search(query, MINISEARCH_SEARCH)
+      built
+        .search(query, BEFORE_SEARCH_OPTIONS)
         .slice(0, limit)
         .map((result) => String(result.id)),
-    serialise: () => JSON.stringify(built.index),
+    serialise: () => JSON.stringify(built),
   };
   const serialised = index.serialise();
   return {

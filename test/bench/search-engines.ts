@@ -1,11 +1,19 @@
 // `npm run bench:search`: MiniSearch and Orama side by side as "an index snapshot kept in S3 and
 // loaded by ETag", at 10k and 100k synthetic stories with bodies, each engine × size in its own
-// child process (heap figures do not mix), against today's reference measured in the same run:
-// MiniSearch rebuilt from 5k feed summaries by src/app/search's own indexStories.
+// child process (heap figures do not mix), against the reference measured in the same run: the
+// MiniSearch rebuild of 5k feed summaries search did before issue 18 (search-before.ts). The
+// MiniSearch figures are the production index (src/app/search/story-index.ts). Then the
+// write-to-searchable lag through DynamoDB Local's stream (search-lag.ts). `runSearchBench()` is
+// the entry for test/bench/run.ts; LOREBOOK_TEST_DDB_ENDPOINT reuses a running DynamoDB Local.
 // LOREBOOK_BENCH_QUICK=1: small sizes, to see it work. LOREBOOK_BENCH_SEARCH_BUDGET_S: the longest
 // one build may take before it is stopped and reported "over budget" (default 600).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { ensureTable } from '../../src/store/bootstrap.ts';
+import { createStoreClient } from '../../src/store/client.ts';
+import { runSearchLagBench, SEARCH_LAG_PLAN, SEARCH_LAG_QUICK_PLAN, searchLagLines } from './search-lag.ts';
 import { describeMachine } from './machine.ts';
 import {
   lanceDbCost,
@@ -162,44 +170,90 @@ function costTable(results: SearchChildResult[]): string[] {
   ];
 }
 
-const machine = await describeMachine();
-const progress = (line: string): void => {
-  process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-};
-progress(`reference: MiniSearch rebuild of ${REFERENCE_SIZE} summaries`);
-const reference = await runChild('reference', REFERENCE_SIZE);
-const results: SearchChildResult[] = [];
-for (const size of SIZES) {
-  for (const engine of ENGINE_NAMES) {
-    progress(`${engine} at ${size}`);
-    const result = await runChild(engine, size);
-    progress(`${engine} at ${size}: ${result.status}${result.error === undefined ? '' : ` (${result.error})`}`);
-    results.push(result);
+export interface SearchBenchOptions {
+  /** Progress lines (default: stderr). */
+  log?: (line: string) => void;
+  /** A running DynamoDB Local for the lag measurement; default: one is started and stopped. */
+  ddbEndpoint?: string;
+}
+
+/**
+ * The whole search bench: the engines side by side (each in its own child), then the
+ * write-to-searchable lag through DynamoDB Local's stream (search-lag.ts). Answers the report's
+ * lines (markdown). LOREBOOK_BENCH_QUICK=1 makes every part small.
+ */
+export async function runSearchBench(options: SearchBenchOptions = {}): Promise<string[]> {
+  const machine = await describeMachine();
+  const progress = options.log ?? ((line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`));
+  progress(`reference: MiniSearch rebuild of ${REFERENCE_SIZE} summaries`);
+  const reference = await runChild('reference', REFERENCE_SIZE);
+  const results: SearchChildResult[] = [];
+  for (const size of SIZES) {
+    for (const engine of ENGINE_NAMES) {
+      progress(`${engine} at ${size}`);
+      const result = await runChild(engine, size);
+      progress(`${engine} at ${size}: ${result.status}${result.error === undefined ? '' : ` (${result.error})`}`);
+      results.push(result);
+    }
+  }
+
+  const report = [
+    `## Search engines side by side${QUICK ? ' (quick mode: small sizes)' : ''}`,
+    '',
+    `Machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memory}, ${machine.node}, load at start ${machine.loadAtStart}. ` +
+      `${ROUNDS} rounds of the query set per engine × size; a build budget of ${BUDGET_MS / 1000} s; a child heap cap of ${HEAP_CAP_MIB} MiB.`,
+    '',
+    `Ratios in brackets are against today's reference in this run (MiniSearch rebuilt from ${REFERENCE_SIZE} summaries as before issue 18): ` +
+      'throughput, query times, gzip bytes and heap against the same figure of the reference; load, add, remove and re-serialise against ' +
+      "the reference's whole rebuild, which is what today's instance does instead of each of them.",
+    '',
+    ...figuresTable(reference, results),
+    '',
+    'Query p50 by kind (ms):',
+    '',
+    ...kindsTable(reference, results),
+    '',
+    'Correctness:',
+    '',
+    ...agreement(results),
+    '',
+    'Cost per million searches:',
+    '',
+    ...costTable(results),
+  ];
+  progress('write-to-searchable lag through the table stream');
+  const lag = await withLagContexts(options.ddbEndpoint, (writer, reader, endpoint) =>
+    runSearchLagBench(writer, reader, endpoint, QUICK ? SEARCH_LAG_QUICK_PLAN : SEARCH_LAG_PLAN, progress),
+  );
+  return [...report, '', ...searchLagLines(lag)];
+}
+
+/** Two contexts (two store clients, as two instances have) on a fresh table with its stream. */
+async function withLagContexts<T>(
+  shared: string | undefined,
+  run: (writer: AppContext, reader: AppContext, endpoint: string) => Promise<T>,
+): Promise<T> {
+  const ddb = shared === undefined ? await startDynamoDbLocal({ log: () => {} }) : undefined;
+  const endpoint = shared ?? (ddb?.endpoint as string);
+  const tableName = `bench-search-lag-${Date.now()}`;
+  const context = (): AppContext => ({
+    store: { client: createStoreClient({ endpoint, requestTimeoutMs: 60_000 }), tableName, now: Date.now },
+    config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 10_000_000 },
+    sleep: (wait) => new Promise((resolve) => setTimeout(resolve, wait)),
+    random: Math.random,
+  });
+  const writer = context();
+  const reader = context();
+  try {
+    await ensureTable(writer.store.client, tableName);
+    return await run(writer, reader, endpoint);
+  } finally {
+    writer.store.client.destroy();
+    reader.store.client.destroy();
+    await ddb?.stop();
   }
 }
 
-const report = [
-  `## Search engines side by side${QUICK ? ' (quick mode: small sizes)' : ''}`,
-  '',
-  `Machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memory}, ${machine.node}, load at start ${machine.loadAtStart}. ` +
-    `${ROUNDS} rounds of the query set per engine × size; a build budget of ${BUDGET_MS / 1000} s; a child heap cap of ${HEAP_CAP_MIB} MiB.`,
-  '',
-  `Ratios in brackets are against today's reference in this run (MiniSearch rebuilt from ${REFERENCE_SIZE} summaries by indexStories): ` +
-    'throughput, query times, gzip bytes and heap against the same figure of the reference; load, add, remove and re-serialise against ' +
-    "the reference's whole rebuild, which is what today's instance does instead of each of them.",
-  '',
-  ...figuresTable(reference, results),
-  '',
-  'Query p50 by kind (ms):',
-  '',
-  ...kindsTable(reference, results),
-  '',
-  'Correctness:',
-  '',
-  ...agreement(results),
-  '',
-  'Cost per million searches:',
-  '',
-  ...costTable(results),
-];
-process.stdout.write(`${report.join('\n')}\n`);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.stdout.write(`${(await runSearchBench({ ddbEndpoint: process.env['LOREBOOK_TEST_DDB_ENDPOINT'] })).join('\n')}\n`);
+}

@@ -41,6 +41,8 @@ export async function startNpmStart(options: {
     LOREBOOK_DDB_ENDPOINT: options.endpoint,
     LOREBOOK_TABLE: options.table,
     LOREBOOK_DATA_DIR: join(scratch, 'data'),
+    // Search snapshots in the scratch directory too, never in the working tree's .data.
+    LOREBOOK_SEARCH_DIR: join(scratch, 'search'),
     LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
     ...options.env,
   });

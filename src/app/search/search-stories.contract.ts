@@ -7,6 +7,14 @@ import { storySummarySchema } from '../contract/story-shapes.ts';
 export const SEARCH_STORIES_TOOL = 'search_stories';
 
 export const MAX_QUERY_CHARS = 500;
+/**
+ * Every word of a query is looked up with prefix and typo matching, each a walk of the index's
+ * term tree: the words, not the characters, set what a search costs. Sixteen narrow any search
+ * far enough (every word must match).
+ */
+export const MAX_QUERY_WORDS = 16;
+
+const wordsOf = (query: string): number => query.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '').length;
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 50;
 
@@ -14,9 +22,12 @@ export const searchStoriesInputSchema = z.strictObject({
   query: z
     .string()
     .max(MAX_QUERY_CHARS)
+    .refine((query) => wordsOf(query) <= MAX_QUERY_WORDS, {
+      message: `At most ${MAX_QUERY_WORDS} words: every word must match, so drop the least telling ones.`,
+    })
     .optional()
     .describe(
-      'Words to look for in titles, summaries, tags and stacks. Every word must match (a word may match as a prefix or with a typo). Empty or omitted: the newest stories first.',
+      `Words to look for in titles, summaries, tags, stacks and story bodies (their first 16 KiB). Every word must match (a word may match as a prefix or with a typo); at most ${MAX_QUERY_WORDS} words. Empty or omitted: the newest stories first.`,
     ),
   limit: z
     .number()

@@ -1,14 +1,16 @@
 // The `similar` of a publish answer: up to three listed stories ranked by the published story's
-// title, tags, stack and summary against the in-memory index (one search, no feed read of its
-// own). Never the story itself; for a fail story only successes, as stories that may answer it.
-// A story is similar when it shares a tag or stack entry, or at least two words: one common word
-// ("never", "error") alone would make nearly every story similar to every other.
-import type { SearchOptions, SearchResult } from 'minisearch';
+// title, tags, stack and summary against the search index (one search, then one hydration of the
+// few candidates, no feed read). Never the story itself; for a fail story only successes, as
+// stories that may answer it. A story is similar when it shares a tag or stack entry, or at least
+// two words: one common word ("never", "error") alone would make nearly every story similar.
+import type { SearchOptions } from 'minisearch';
 import { relationTo, type RelatedStory } from '../../domain/story/story-relation.ts';
 import type { StoryType } from '../../domain/story/story-types.ts';
+import type { StorySummary } from '../contract/story-shapes.ts';
 import { MAX_SIMILAR } from '../publish-story.contract.ts';
-import { sortByScoreThenNewest, type StoryIndex } from './story-index.ts';
+import type { RankedSlug, StoryIndex } from './story-index.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
+import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 
 /** The story being published, as far as ranking goes. */
 export interface SimilarQuery {
@@ -26,38 +28,44 @@ export interface SimilarFinder {
 
 // Any shared word counts (OR); the story's stack and tags say most about what it is about.
 const SIMILAR_OPTIONS: SearchOptions = {
+  ...TOPIC_FIELDS_ONLY,
   combineWith: 'OR',
   prefix: false,
   fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
   boost: { stack: 3, tags: 3, title: 2, summary: 1 },
 };
 
-export function findSimilar(indexed: StoryIndex, query: SimilarQuery): RelatedStory[] {
+/** Candidates hydrated: a few more than answered, for those unlisted since the index saw them. */
+const CANDIDATES = MAX_SIMILAR * 3;
+
+/** The listed ones of the slugs as they are now, in the slugs' order (search-hydrate.ts reads them from the table). */
+export type Hydrate = (slugs: readonly string[]) => Promise<readonly StorySummary[]>;
+
+export async function findSimilar(index: StoryIndex, query: SimilarQuery, hydrate: Hydrate): Promise<RelatedStory[]> {
   // Title first: the words past contextTerms' cap are the summary's last ones.
   const terms = contextTerms([query.title, ...query.tags, ...query.stack, query.summary].join(' '));
   if (terms.length === 0) return [];
-  const related: RelatedStory[] = [];
-  for (const result of sortByScoreThenNewest(indexed, indexed.index.search(terms.join(' '), SIMILAR_OPTIONS))) {
-    const story = indexed.bySlug.get(String(result.id))?.story;
-    if (story === undefined || story.slug === query.slug || !sharesEnough(result)) continue;
-    const relation = relationTo(query.type, story.type);
-    if (relation === undefined) continue;
-    related.push({
-      slug: story.slug,
-      title: story.title,
-      type: story.type,
-      status: story.status,
-      relation,
-      why: whyItMatches(story, result.terms),
-    });
-    if (related.length === MAX_SIMILAR) break;
+  const candidates = new Map<string, RankedSlug>();
+  for (const result of index.search(terms.join(' '), SIMILAR_OPTIONS)) {
+    const type = index.entry(result.slug)?.type;
+    if (result.slug === query.slug || type === undefined || !sharesEnough(result) || relationTo(query.type, type) === undefined) continue;
+    candidates.set(result.slug, result);
+    if (candidates.size === CANDIDATES) break;
   }
-  return related;
+  const stories = await hydrate([...candidates.keys()]);
+  return stories
+    .flatMap((story) => {
+      const relation = relationTo(query.type, story.type);
+      if (relation === undefined) return [];
+      const why = whyItMatches(story, candidates.get(story.slug)?.terms ?? []);
+      return [{ slug: story.slug, title: story.title, type: story.type, status: story.status, relation, why }];
+    })
+    .slice(0, MAX_SIMILAR);
 }
 
 const TOPIC_FIELDS = new Set(['tags', 'stack']);
 
-function sharesEnough(result: SearchResult): boolean {
+function sharesEnough(result: RankedSlug): boolean {
   if (result.queryTerms.length >= 2) return true;
   return Object.values(result.match).some((fields) => fields.some((field) => TOPIC_FIELDS.has(field)));
 }

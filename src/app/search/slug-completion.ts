@@ -1,7 +1,6 @@
 // completion/complete for a `slug` argument: the public stories whose slug, slug title part or
 // title starts with what was typed, newest first, at most MAX_COMPLETIONS (the MCP spec's cap on
-// one answer). A scan of the search snapshot's stories: linear, over a list that is already bounded.
-import type { StorySummary } from '../contract/story-shapes.ts';
+// one answer). A scan of the search index's entries: linear, in memory, no store read.
 import { MAX_QUERY_CHARS } from './search-stories.contract.ts';
 
 export const MAX_COMPLETIONS = 100;
@@ -14,7 +13,13 @@ export interface SlugCompletion {
   hasMore: boolean;
 }
 
-export function completeSlugs(stories: readonly StorySummary[], typed: string): SlugCompletion {
+/** A listed story as completion sees it. */
+export interface CompletableStory {
+  slug: string;
+  title: string;
+}
+
+export function completeSlugs(stories: readonly CompletableStory[], typed: string): SlugCompletion {
   // Longer than any query search accepts matches nothing a person would type; it is not scanned.
   if (typed.length > MAX_QUERY_CHARS) return { values: [], total: 0, hasMore: false };
   const prefix = typed.trim().toLowerCase();

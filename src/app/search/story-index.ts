@@ -1,47 +1,164 @@
-// The in-memory index over the public feed that search_stories, suggest_for_project and a
-// publish's `similar` rank with: MiniSearch over each story's title, summary, tags and stack,
-// and the summaries it answers with. Built from a list of summaries, newest first, so it knows
-// nothing of where they came from.
-import MiniSearch from 'minisearch';
-import type { StorySummary } from '../contract/story-shapes.ts';
+// The search index over the listed stories (public, not hidden): MiniSearch over each story's
+// title, summary, tags, stack and the first BODY_PREFIX_BYTES of its markdown, plus a small
+// entry per story (title, type, published_at) for ranking ties, newest-first lists and slug
+// completion. It knows nothing of where stories come from: a snapshot, a feed walk or the change
+// log feed it (search-index-feed.ts), and it serialises to a plain object for a snapshot.
+import { createHash } from 'node:crypto';
+import MiniSearch, { type AsPlainObject, type SearchOptions, type SearchResult } from 'minisearch';
+import type { SearchableStory } from '../../store/search/searchable-stories.ts';
 import { normaliseTerm } from './suggestion-why.ts';
 
-interface IndexedStory {
+/**
+ * How much of a story's markdown is indexed: 16 KiB of UTF-8, a quarter of the 64 KiB a story may
+ * be. The narrative and first sections carry what a story is about; indexing whole bodies would
+ * multiply the snapshot's size (docs/search.md) for words that rarely decide a search.
+ */
+export const BODY_PREFIX_BYTES = 16 * 1024;
+
+export const INDEXED_FIELDS = ['title', 'summary', 'tags', 'stack', 'body'] as const;
+export type IndexedField = (typeof INDEXED_FIELDS)[number];
+
+interface IndexedDocument {
   id: string;
   title: string;
   summary: string;
   tags: string;
   stack: string;
+  body: string;
+}
+
+/** What the index keeps of a story beside its terms. */
+export interface IndexEntry {
+  title: string;
+  type: string;
+  published_at: string;
+  /** A hash of the indexed text: a story re-read unchanged is not re-indexed. */
+  fingerprint: string;
+}
+
+export interface RankedSlug {
+  slug: string;
+  score: number;
+  /** The query terms that matched (the "why" of a suggestion). */
+  terms: string[];
+  /** Query terms matched, in the query's own form. */
+  queryTerms: string[];
+  /** Which fields each matched term was found in. */
+  match: SearchResult['match'];
 }
 
 export interface StoryIndex {
-  index: MiniSearch<IndexedStory>;
-  /** Newest first, as the feed lists them. */
-  stories: StorySummary[];
-  bySlug: Map<string, { story: StorySummary; newest: number }>;
+  /** Adds or replaces the story; false when it was indexed with this very text already. */
+  put(story: SearchableStory): boolean;
+  /** Drops the story; false when it was not indexed. */
+  remove(slug: string): boolean;
+  entry(slug: string): IndexEntry | undefined;
+  readonly size: number;
+  /** Best score first; among equal scores the newer story first. */
+  search(query: string, options: SearchOptions): RankedSlug[];
+  /** Every indexed slug, newest first. */
+  newestFirst(): readonly string[];
+  toJSON(): IndexSnapshotBody;
 }
 
-const FIELDS = ['title', 'summary', 'tags', 'stack'] as const;
-
-export function indexStories(listed: readonly StorySummary[]): StoryIndex {
-  const index = new MiniSearch<IndexedStory>({ fields: [...FIELDS], processTerm: normaliseTerm });
-  const bySlug = new Map<string, { story: StorySummary; newest: number }>();
-  listed.forEach((story, position) => {
-    // A story listed twice (it moved while the feed was walked) is indexed once.
-    if (bySlug.has(story.slug)) return;
-    bySlug.set(story.slug, { story, newest: position });
-    index.add({ id: story.slug, title: story.title, summary: story.summary, tags: story.tags.join(' '), stack: story.stack.join(' ') });
-  });
-  return { index, stories: [...bySlug.values()].map((entry) => entry.story), bySlug };
+/** What a snapshot holds of an index (search-snapshot-codec.ts adds the watermark). */
+export interface IndexSnapshotBody {
+  entries: [string, IndexEntry][];
+  terms: AsPlainObject;
 }
 
-interface Ranked {
-  id: unknown;
-  score: number;
+const MINISEARCH_OPTIONS = { fields: [...INDEXED_FIELDS], processTerm: normaliseTerm };
+
+export function createStoryIndex(): StoryIndex {
+  return wrap(new MiniSearch<IndexedDocument>(MINISEARCH_OPTIONS), new Map());
 }
 
-/** Best score first; among equal scores the newer story first. */
-export function sortByScoreThenNewest<R extends Ranked>(indexed: StoryIndex, results: R[]): R[] {
-  const newest = (result: R): number => indexed.bySlug.get(String(result.id))?.newest ?? Number.MAX_SAFE_INTEGER;
-  return [...results].sort((a, b) => b.score - a.score || newest(a) - newest(b));
+export function loadStoryIndex(body: IndexSnapshotBody): StoryIndex {
+  return wrap(MiniSearch.loadJS<IndexedDocument>(body.terms, MINISEARCH_OPTIONS), new Map(body.entries));
+}
+
+/** The first `BODY_PREFIX_BYTES` of the markdown, cut at a character boundary. */
+export function bodyPrefix(markdown: string): string {
+  // Fewer UTF-16 units than a quarter of the bytes cannot reach the limit in UTF-8 (≤ 3 bytes a unit).
+  if (markdown.length * 3 <= BODY_PREFIX_BYTES) return markdown;
+  const bytes = Buffer.from(markdown, 'utf8');
+  if (bytes.length <= BODY_PREFIX_BYTES) return markdown;
+  let end = BODY_PREFIX_BYTES;
+  // Back up over continuation bytes (10xxxxxx) so no character is cut in half.
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+function documentOf(story: SearchableStory): IndexedDocument {
+  return {
+    id: story.slug,
+    title: story.title,
+    summary: story.summary,
+    tags: story.tags.join(' '),
+    stack: story.stack.join(' '),
+    body: bodyPrefix(story.markdown),
+  };
+}
+
+function fingerprintOf(document: IndexedDocument, story: SearchableStory): string {
+  const text = JSON.stringify([
+    document.title,
+    document.summary,
+    document.tags,
+    document.stack,
+    document.body,
+    story.type,
+    story.published_at,
+  ]);
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
+const newerFirst = (a: IndexEntry, b: IndexEntry): number =>
+  a.published_at < b.published_at ? 1 : a.published_at > b.published_at ? -1 : 0;
+
+function wrap(terms: MiniSearch<IndexedDocument>, entries: Map<string, IndexEntry>): StoryIndex {
+  // Recomputed on the first newest-first read after a change: one sort per change burst, not per search.
+  let newest: string[] | undefined;
+
+  const remove = (slug: string): boolean => {
+    if (!entries.delete(slug)) return false;
+    terms.discard(slug);
+    newest = undefined;
+    return true;
+  };
+
+  return {
+    put(story) {
+      const document = documentOf(story);
+      const fingerprint = fingerprintOf(document, story);
+      if (entries.get(story.slug)?.fingerprint === fingerprint) return false;
+      remove(story.slug);
+      terms.add(document);
+      entries.set(story.slug, { title: story.title, type: story.type, published_at: story.published_at, fingerprint });
+      newest = undefined;
+      return true;
+    },
+    remove,
+    entry: (slug) => entries.get(slug),
+    get size() {
+      return entries.size;
+    },
+    search(query, options) {
+      const ranked = terms.search(query, options).map((result) => ({
+        slug: String(result.id),
+        score: result.score,
+        terms: result.terms,
+        queryTerms: result.queryTerms,
+        match: result.match,
+        entry: entries.get(String(result.id)),
+      }));
+      ranked.sort((a, b) => b.score - a.score || (a.entry !== undefined && b.entry !== undefined ? newerFirst(a.entry, b.entry) : 0));
+      return ranked.map(({ entry: _entry, ...result }) => result);
+    },
+    newestFirst() {
+      newest ??= [...entries.entries()].sort(([, a], [, b]) => newerFirst(a, b)).map(([slug]) => slug);
+      return newest;
+    },
+    toJSON: () => ({ entries: [...entries.entries()], terms: terms.toJSON() }),
+  };
 }

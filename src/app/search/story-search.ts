@@ -1,15 +1,14 @@
 // search_stories, suggest_for_project and the `similar` of a publish answer: full-text search over
-// the public feed with MiniSearch (BM25 ranking, prefix and typo matching) rather than hand-rolled
-// ranking. The index (story-index.ts) is built in memory from listStories (title, summary, tags,
-// stack) and rebuilt at most every `refreshMs`, or on the next search after a write in this
-// process changed what is listed (`invalidate`), so an agent finds the story it has just published.
-import type { SearchOptions, SearchResult } from 'minisearch';
+// the listed stories with MiniSearch (BM25 ranking, AND for several words, prefix and typo
+// matching), on this instance's live index (live-story-index.ts: a snapshot plus the change log,
+// never a read of the whole feed). Every answer is hydrated from the table for the page it
+// returns (search-hydrate.ts), so what a story shows is what it is now.
+import type { SearchOptions } from 'minisearch';
 import type { AppContext } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
-import { MAX_LIST_LIMIT } from '../queries/list-stories.contract.ts';
-import { listStories } from '../queries/list-stories.ts';
-import type { StorySummary } from '../contract/story-shapes.ts';
+import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
 import { decodeSearchCursor, encodeSearchCursor } from './search-cursor.ts';
+import { hydrateSummaries } from './search-hydrate.ts';
 import { completeSlugs, type SlugCompletion } from './slug-completion.ts';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_STORIES_TOOL, searchStoriesInputSchema, type SearchPage } from './search-stories.contract.ts';
 import {
@@ -19,7 +18,8 @@ import {
   type Suggestions,
 } from './suggest-for-project.contract.ts';
 import { findSimilar, type SimilarFinder } from './similar-stories.ts';
-import { indexStories, sortByScoreThenNewest, type StoryIndex } from './story-index.ts';
+import { createLiveIndex } from './live-story-index.ts';
+import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
 
 export interface StorySearch extends SimilarFinder {
@@ -27,34 +27,41 @@ export interface StorySearch extends SimilarFinder {
   suggest(raw: unknown): Promise<Suggestions>;
   /** Public slugs starting with what was typed (slug, its title part or the title): completion/complete. */
   completeSlug(typed: string): Promise<SlugCompletion>;
-  /** A write in this process changed what is listed: the next search rebuilds the index first. */
-  invalidate(): void;
+  /**
+   * A write in this process changed the story: the next search re-reads it first. Without a
+   * slug (stories written behind the search's back, as tests do): the next search loads the
+   * index again, as a cold start would.
+   */
+  invalidate(slug?: string): void;
 }
 
 export interface StorySearchOptions {
-  /** The longest an index is used before the next search rebuilds it (default 5 s). */
+  /** The longest a search answers without reading the change log first (default 1 s). */
   refreshMs?: number;
+  /** Where index snapshots are (default: the context's); absent, the index is built from the feed at cold start. */
+  snapshots?: SearchSnapshots;
   now?: () => number;
+  log?: (line: string) => void;
 }
 
-export const DEFAULT_SEARCH_REFRESH_MS = 5000;
-/** A bound on the feed pages one rebuild reads (50 stories each). */
-const MAX_FEED_PAGES = 400;
+export const DEFAULT_SEARCH_REFRESH_MS = 1000;
+/** Rounds of hydration that refill a page whose stories turned out unlisted since the index saw them. */
+const MAX_FILL_ROUNDS = 3;
+/** Ranked candidates hydrated for the few suggestions an answer carries. */
+const SUGGESTION_CANDIDATES = 10;
 
-interface Snapshot extends StoryIndex {
-  generation: number;
-  builtAt: number;
-}
-
-const SEARCH_OPTIONS: SearchOptions = {
+/** search_stories' ranking: the bench measures the production index with exactly these. */
+export const SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'AND',
   // The last word may still be being typed; a longer word may carry a typo.
   prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 2,
   fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-  boost: { title: 3, tags: 2, stack: 2, summary: 1 },
+  boost: { title: 3, tags: 2, stack: 2, summary: 1, body: 1 },
 };
 
+// A project description is up to 64 words ORed: against bodies nearly every story would match.
 const SUGGEST_OPTIONS: SearchOptions = {
+  ...TOPIC_FIELDS_ONLY,
   combineWith: 'OR',
   prefix: false,
   fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
@@ -62,32 +69,27 @@ const SUGGEST_OPTIONS: SearchOptions = {
 };
 
 export function createStorySearch(ctx: AppContext, options: StorySearchOptions = {}): StorySearch {
-  const refreshMs = options.refreshMs ?? DEFAULT_SEARCH_REFRESH_MS;
-  const now = options.now ?? Date.now;
-  let generation = 0;
-  let snapshot: Snapshot | undefined;
-  let building: { generation: number; promise: Promise<Snapshot> } | undefined;
+  const snapshots = options.snapshots ?? ctx.searchSnapshots;
+  const live = createLiveIndex(ctx, {
+    snapshots,
+    refreshMs: options.refreshMs ?? DEFAULT_SEARCH_REFRESH_MS,
+    now: options.now ?? Date.now,
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
 
-  // One rebuild at a time: concurrent searches share it. A rebuild started before an
-  // invalidate may have missed the write, so it does not satisfy searches made after it.
-  const current = (): Promise<Snapshot> => {
-    if (snapshot !== undefined && snapshot.generation === generation && now() - snapshot.builtAt < refreshMs) {
-      return Promise.resolve(snapshot);
+  /** Hydrates ranked slugs from `offset` until `limit` listed stories or the end; where it stopped. */
+  const page = async (ranked: readonly string[], offset: number, limit: number) => {
+    const stories = [];
+    let end = offset;
+    for (let round = 0; round < MAX_FILL_ROUNDS && stories.length < limit && end < ranked.length; round += 1) {
+      const slice = ranked.slice(end, end + limit - stories.length);
+      end += slice.length;
+      const hydrated = await hydrateSummaries(ctx, slice);
+      stories.push(...hydrated.stories);
+      // The log will say so soon; re-reading them now keeps the next page from showing them.
+      for (const slug of hydrated.unlisted) live.touch(slug);
     }
-    if (building === undefined || building.generation !== generation) {
-      const started = { generation, builtAt: now() };
-      const promise = buildSnapshot(ctx, started.generation, started.builtAt).then((built) => {
-        if (snapshot === undefined || built.generation >= snapshot.generation) snapshot = built;
-        return built;
-      });
-      const entry = { generation: started.generation, promise };
-      building = entry;
-      const clear = (): void => {
-        if (building === entry) building = undefined;
-      };
-      promise.then(clear, clear);
-    }
-    return building.promise;
+    return { stories, end };
   };
 
   return {
@@ -96,13 +98,13 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       const query = (input.query ?? '').trim().replace(/\s+/g, ' ');
       const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
       const offset = input.cursor === undefined ? 0 : decodeSearchCursor(input.cursor, query);
-      const snap = await current();
-      const matches = hasWords(query) ? ranked(snap, snap.index.search(query, SEARCH_OPTIONS)) : snap.stories;
-      const end = offset + limit;
+      const index = await live.current();
+      const ranked = hasWords(query) ? index.search(query, SEARCH_OPTIONS).map((result) => result.slug) : index.newestFirst();
+      const { stories, end } = await page(ranked, offset, limit);
       return {
-        stories: matches.slice(offset, end),
-        total: matches.length,
-        ...(end < matches.length ? { cursor: encodeSearchCursor(query, end) } : {}),
+        stories,
+        total: ranked.length,
+        ...(end < ranked.length ? { cursor: encodeSearchCursor(query, end) } : {}),
       };
     },
 
@@ -110,48 +112,35 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       const input = parseInput(suggestForProjectInputSchema, raw, SUGGEST_FOR_PROJECT_TOOL);
       const terms = contextTerms(input.context);
       if (terms.length === 0) return { suggestions: [] };
-      const snap = await current();
-      const results = snap.index.search(terms.join(' '), SUGGEST_OPTIONS);
-      const top = sortByScoreThenNewest(snap, results).slice(0, MAX_SUGGESTIONS);
+      const index = await live.current();
+      const top = index.search(terms.join(' '), SUGGEST_OPTIONS).slice(0, SUGGESTION_CANDIDATES);
+      const { stories } = await hydrateSummaries(
+        ctx,
+        top.map((result) => result.slug),
+      );
+      const matched = new Map(top.map((result) => [result.slug, result.terms]));
       return {
-        suggestions: top.flatMap((result) => {
-          const entry = snap.bySlug.get(String(result.id));
-          return entry === undefined ? [] : [{ story: entry.story, why: whyItMatches(entry.story, result.terms) }];
-        }),
+        suggestions: stories.slice(0, MAX_SUGGESTIONS).map((story) => ({ story, why: whyItMatches(story, matched.get(story.slug) ?? []) })),
       };
     },
 
     async completeSlug(typed) {
-      return completeSlugs((await current()).stories, typed);
+      const index = await live.current();
+      return completeSlugs(
+        index.newestFirst().map((slug) => ({ slug, title: index.entry(slug)?.title ?? '' })),
+        typed,
+      );
     },
 
     async similar(query) {
-      return findSimilar(await current(), query);
+      return findSimilar(await live.current(), query, async (slugs) => (await hydrateSummaries(ctx, slugs)).stories);
     },
 
-    invalidate() {
-      generation += 1;
+    invalidate(slug) {
+      if (slug === undefined) live.forget();
+      else live.touch(slug);
     },
   };
 }
 
 const hasWords = (query: string): boolean => /[\p{L}\p{N}]/u.test(query);
-
-function ranked(snap: Snapshot, results: SearchResult[]): StorySummary[] {
-  return sortByScoreThenNewest(snap, results).flatMap((result) => {
-    const entry = snap.bySlug.get(String(result.id));
-    return entry === undefined ? [] : [entry.story];
-  });
-}
-
-async function buildSnapshot(ctx: AppContext, generation: number, builtAt: number): Promise<Snapshot> {
-  const stories: StorySummary[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_FEED_PAGES; page += 1) {
-    const list = await listStories(ctx, undefined, cursor === undefined ? { limit: MAX_LIST_LIMIT } : { limit: MAX_LIST_LIMIT, cursor });
-    stories.push(...list.stories);
-    cursor = list.cursor;
-    if (cursor === undefined) break;
-  }
-  return { generation, builtAt, ...indexStories(stories) };
-}

@@ -50,7 +50,7 @@ export const editStoryRoute = defineRoute({
       ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }
       : { ...queryInput(c, {}), ...(await jsonBody(c)) };
     const outcome = await editStory(ctx, signedIn(caller), withPathSlug(c, withIfMatch(c, withOpId(c, withRevisionHeaders(c, input)))));
-    search.invalidate();
+    search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, 200, { ETag: etagOf(outcome.revision) });
   },
 });

@@ -20,7 +20,7 @@ export const listStoriesRoute = defineRoute({
   operationId: 'listStories',
   summary: `List or search stories (${SEARCH_STORIES_TOOL})`,
   description:
-    "Without `q`: the public feed newest first, or with `author` (an account id) that author's stories (all of them for the author). With `q`: search over titles, summaries, tags and stacks of public stories; every word must match (`total` counts the matches). Page with `cursor`. No token needed.",
+    "Without `q`: the public feed newest first, or with `author` (an account id) that author's stories (all of them for the author). With `q`: search over titles, summaries, tags, stacks and bodies (their first 16 KiB) of public stories; every word must match, at most 16 words (`total` counts the matches). Page with `cursor`. No token needed.",
   query: params,
   success: {
     status: 200,

@@ -30,7 +30,7 @@ export const publishDraftRoute = defineRoute({
   async handle(c, caller, { ctx, search }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     const outcome = await publishDraft(ctx, signedIn(caller), withPathDraftId(c, withOpId(c, input)), search);
-    search.invalidate();
+    search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, outcome.revision === 1 ? 201 : 200, {
       ETag: etagOf(outcome.revision),
       Location: `/v1/stories/${outcome.slug}`,

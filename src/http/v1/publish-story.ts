@@ -42,7 +42,7 @@ export const publishStoryRoute = defineRoute({
       ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }
       : { ...queryInput(c, {}), ...(await jsonBody(c)) };
     const outcome = await publishStory(ctx, signedIn(caller), withIfMatch(c, withOpId(c, input)), search);
-    search.invalidate();
+    search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, outcome.revision === 1 ? 201 : 200, {
       ETag: etagOf(outcome.revision),
       Location: `/v1/stories/${outcome.slug}`,

@@ -28,7 +28,7 @@ export const setVisibilityRoute = defineRoute({
   async handle(c, caller, { ctx, search }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     const outcome = await setVisibility(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input)));
-    search.invalidate();
+    search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, 200);
   },
 });

@@ -19,7 +19,7 @@ export const editStoryTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx, search }, caller, args) {
     const outcome = await editStory(ctx, signedIn(caller), args);
-    search.invalidate();
+    search.invalidate(outcome.slug);
     return outcome;
   },
 });

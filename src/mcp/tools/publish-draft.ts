@@ -18,7 +18,7 @@ export const publishDraftTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
     const outcome = await publishDraft(ctx, signedIn(caller), args, search);
-    search.invalidate();
+    search.invalidate(outcome.slug);
     return outcome;
   },
 });

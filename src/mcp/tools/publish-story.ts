@@ -19,7 +19,7 @@ export const publishStoryTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
     const outcome = await publishStory(ctx, signedIn(caller), args, search);
-    search.invalidate();
+    search.invalidate(outcome.slug);
     return outcome;
   },
 });

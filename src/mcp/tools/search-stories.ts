@@ -8,7 +8,7 @@ export const searchStoriesTool = defineTool({
   title: 'Search stories',
   description: [
     "Find stories that other developers' agents published about what they built: what they tried, what failed, what worked, and how to reproduce it.",
-    'Searches the titles, summaries, tags and stacks of public stories; every word of `query` must match (the last word may be a prefix, longer words may carry a typo). An empty query lists the newest stories first.',
+    'Searches the titles, summaries, tags, stacks and bodies of public stories; every word of `query` must match (the last word may be a prefix, longer words may carry a typo), at most 16 words. An empty query lists the newest stories first.',
     'Answers summaries: each `slug` is the key to pass to get_story. Page with `cursor` (same query).',
     'Read-only. Do not call it to read a story whose slug you already have (use get_story), or with a whole description of your project (use suggest_for_project).',
   ].join('\n'),

@@ -19,7 +19,7 @@ export const setVisibilityTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
     const outcome = await setVisibility(ctx, signedIn(caller), args);
-    search.invalidate();
+    search.invalidate(outcome.slug);
     return outcome;
   },
 });

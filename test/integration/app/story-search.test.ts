@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
+import { MAX_QUERY_WORDS } from '../../../src/app/search/search-stories.contract.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
+import { BODY_PREFIX_BYTES } from '../../../src/app/search/story-index.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
+import { MAX_STORY_MARKDOWN_BYTES } from '../../../src/domain/story/story-limits.ts';
+import { writeSearchLog } from '../../../src/store/search/search-log.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
@@ -10,20 +14,21 @@ const app = useAppFixture('story-search');
 const alice = caller('alice');
 
 /** A story with its own title, tags and stack. */
-function story(title: string, tags: string[], stack: string[], options: { date?: string; visibility?: 'private' } = {}): string {
-  return storyTitled(title, options.visibility === undefined ? {} : { visibility: options.visibility })
+function story(title: string, tags: string[], stack: string[], options: { visibility?: 'private'; extra?: string } = {}): string {
+  return storyTitled(title, options)
     .replace('tags: [dynamodb, idempotency, mcp]', `tags: [${tags.join(', ')}]`)
-    .replace('stack: [typescript, aws-lambda, dynamodb]', `stack: [${stack.join(', ')}]`)
-    .replace('date: 2026-10-14', `date: ${options.date ?? '2026-10-14'}`);
+    .replace('stack: [typescript, aws-lambda, dynamodb]', `stack: [${stack.join(', ')}]`);
 }
 
 beforeAll(async () => {
-  // Published in this order, so the feed (newest first) is the reverse.
+  // Published in this order, so newest first is the reverse.
   await publishStory(app.ctx(), alice, {
     markdown: story('Postgres advisory locks for cron jobs', ['postgres', 'cron'], ['python', 'postgres']),
   });
   await publishStory(app.ctx(), alice, {
-    markdown: story('Retry storms after a DynamoDB throttle', ['dynamodb', 'retries'], ['typescript', 'dynamodb']),
+    markdown: story('Retry storms after a DynamoDB throttle', ['dynamodb', 'retries'], ['typescript', 'dynamodb'], {
+      extra: 'The culprit was a quixotically configured backoff.',
+    }),
   });
   await publishStory(app.ctx(), alice, { markdown: story('Flaky Chromium fonts in Debian CI', ['chromium', 'ci'], ['debian', 'node']) });
   await publishStory(app.ctx(), alice, {
@@ -35,8 +40,7 @@ const titles = (page: { stories: Array<{ title: string }> }): string[] => page.s
 
 describe('search_stories', () => {
   it('an empty query lists the public stories newest first', async () => {
-    const search = createStorySearch(app.ctx());
-    const page = await search.search({});
+    const page = await createStorySearch(app.ctx()).search({});
     expect(titles(page)).toEqual([
       'Flaky Chromium fonts in Debian CI',
       'Retry storms after a DynamoDB throttle',
@@ -46,10 +50,16 @@ describe('search_stories', () => {
     expect(page.cursor).toBeUndefined();
   });
 
-  it('every word of a multi-word query must match, across title, summary, tags and stack', async () => {
+  it('a word only in the body finds its story', async () => {
+    expect(titles(await createStorySearch(app.ctx()).search({ query: 'quixotically' }))).toEqual([
+      'Retry storms after a DynamoDB throttle',
+    ]);
+  });
+
+  it('every word of a multi-word query must match, across title, summary, tags, stack and body', async () => {
     const search = createStorySearch(app.ctx());
-    expect(titles(await search.search({ query: 'dynamodb typescript' }))).toEqual(['Retry storms after a DynamoDB throttle']);
-    expect(titles(await search.search({ query: 'dynamodb python' }))).toEqual([]);
+    expect(titles(await search.search({ query: 'quixotically typescript' }))).toEqual(['Retry storms after a DynamoDB throttle']);
+    expect(titles(await search.search({ query: 'chromium python' }))).toEqual([]);
     // "debian" only in the stack of one story, "fonts" only in its title.
     expect(titles(await search.search({ query: 'debian fonts' }))).toEqual(['Flaky Chromium fonts in Debian CI']);
   });
@@ -61,8 +71,7 @@ describe('search_stories', () => {
   });
 
   it('private stories are never found', async () => {
-    const search = createStorySearch(app.ctx());
-    expect(titles(await search.search({ query: 'private note' }))).toEqual([]);
+    expect(titles(await createStorySearch(app.ctx()).search({ query: 'private note' }))).toEqual([]);
   });
 
   it('pages with a cursor bound to its query; a cursor with another query is refused', async () => {
@@ -83,37 +92,80 @@ describe('search_stories', () => {
     expect((await refusal(search.search({ query: 5 }))).details).toMatchObject({ fields: { query: expect.any(String) } });
   });
 
-  it('a story published in this process is found on the next search after invalidate; otherwise the index is kept until it is stale', async () => {
-    let now = 1_000_000;
-    const search = createStorySearch(app.ctx(), { refreshMs: 5000, now: () => now });
-    expect((await search.search({ query: 'kubernetes' })).total).toBe(0);
-    const { slug } = await publishStory(app.ctx(), alice, { markdown: story('Kubernetes probes that lie', ['kubernetes'], ['go']) });
-    // Not invalidated, not stale: the index built before the publish answers.
-    expect((await search.search({ query: 'kubernetes' })).total).toBe(0);
-    search.invalidate();
-    expect((await search.search({ query: 'kubernetes' })).total).toBe(1);
-    // A hide elsewhere (another instance) shows once the index is older than refreshMs.
-    await setVisibility(app.ctx(), alice, { slug, hidden: true });
-    expect((await search.search({ query: 'kubernetes' })).total).toBe(1);
-    now += 5000;
-    expect((await search.search({ query: 'kubernetes' })).total).toBe(0);
+  it(`a query of more than ${MAX_QUERY_WORDS} words is refused naming the field, before any store read; ${MAX_QUERY_WORDS} long words answer`, async () => {
+    const search = createStorySearch(app.ctx());
+    app.counter().reset();
+    const many = Array.from({ length: MAX_QUERY_WORDS + 1 }, (_, n) => `w${n}`).join(' ');
+    const error = await refusal(search.search({ query: many }));
+    expect(error.code).toBe('validation_failed');
+    expect(error.details).toMatchObject({ fields: { query: expect.stringContaining(`${MAX_QUERY_WORDS} words`) } });
+    expect(app.counter().total()).toBe(0);
+    // The longest query accepted: 16 words of ~30 letters, each looked up with typos and (the last) as a prefix.
+    const longest = Array.from({ length: MAX_QUERY_WORDS }, (_, n) => `${'quixotically'.repeat(2)}${n}`).join(' ');
+    expect(longest.length).toBeLessThanOrEqual(500);
+    expect((await search.search({ query: longest })).total).toBe(0);
   });
 
-  it('concurrent searches share one rebuild', async () => {
+  it('a story hidden since the index saw it never shows: every page is read from the table', async () => {
+    const search = createStorySearch(app.ctx(), { refreshMs: 3_600_000 });
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: story('Kubernetes probes that lie', ['kubernetes'], ['go']) });
+    search.invalidate(slug);
+    expect((await search.search({ query: 'kubernetes' })).total).toBe(1);
+    // Hidden behind this instance's back: no log entry, no invalidate, an index that still holds it.
+    await setVisibility(app.ctx(), alice, { slug, hidden: true });
+    expect(titles(await search.search({ query: 'kubernetes' }))).toEqual([]);
+    await setVisibility(app.ctx(), alice, { slug, hidden: false });
+  });
+
+  it("a change logged by another instance's write is found after refreshMs; this process's own write at once", async () => {
+    let now = 1_000_000;
+    const search = createStorySearch(app.ctx(), { refreshMs: 1000, now: () => now });
+    expect((await search.search({ query: 'terraform' })).total).toBe(0);
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: story('Terraform state locks held', ['terraform'], ['hcl']) });
+    await writeSearchLog(app.ctx().store, [{ slug, eventId: 'elsewhere-1' }]);
+    // Read the log less than refreshMs ago: the index answers as it is.
+    expect((await search.search({ query: 'terraform' })).total).toBe(0);
+    now += 1000;
+    expect(titles(await search.search({ query: 'terraform' }))).toEqual(['Terraform state locks held']);
+    // Applied once: a refresh that finds only entries it applied re-reads no story.
+    now += 1000;
+    app.counter().reset();
+    await search.search({ query: 'terraform' });
+    expect(app.counter().snapshot().BatchGetItem).toBe(2);
+
+    const own = await publishStory(app.ctx(), alice, { markdown: story('Helm charts drifted', ['helm'], ['yaml']) });
+    search.invalidate(own.slug);
+    expect(titles(await search.search({ query: 'helm' }))).toEqual(['Helm charts drifted']);
+  });
+
+  it('concurrent first searches share one load of the index', async () => {
     const search = createStorySearch(app.ctx());
     app.counter().reset();
     await Promise.all(Array.from({ length: 8 }, () => search.search({ query: 'dynamodb' })));
     const reads = app.counter().snapshot();
-    console.log('8 concurrent first searches', reads);
-    // One feed walk: the months item, a Query per month shard, META and handles.
-    expect(reads.GetItem).toBe(1);
+    // One load: the pointer (none here) and the months item; one log Query for each search round at most.
+    expect(reads.GetItem).toBe(2);
+  });
+});
+
+describe('a body at the story size limit', () => {
+  it(`indexes the first ${BODY_PREFIX_BYTES} bytes of the markdown: a word there is found, a word past it is not`, async () => {
+    const filler = 'lorem ipsum dolor sit amet consectetur '.repeat(Math.ceil(MAX_STORY_MARKDOWN_BYTES / 40));
+    const base = story('A story as long as a story may be', ['limits'], ['markdown'], { extra: 'Early zanzibarite mention.' });
+    const room = MAX_STORY_MARKDOWN_BYTES - Buffer.byteLength(base) - 200;
+    const markdown = base.replace('Verify:', `${filler.slice(0, room)} Late xylophonist mention.\n\nVerify:`);
+    expect(Buffer.byteLength(markdown)).toBeGreaterThan(MAX_STORY_MARKDOWN_BYTES - 400);
+    const { slug } = await publishStory(app.ctx(), alice, { markdown });
+    const search = createStorySearch(app.ctx());
+    search.invalidate(slug);
+    expect(titles(await search.search({ query: 'zanzibarite' }))).toEqual(['A story as long as a story may be']);
+    expect((await search.search({ query: 'xylophonist' })).total).toBe(0);
   });
 });
 
 describe('suggest_for_project', () => {
   it('answers up to 3 stories matching the project, each with a one-line why naming what matched', async () => {
-    const search = createStorySearch(app.ctx());
-    const { suggestions } = await search.suggest({
+    const { suggestions } = await createStorySearch(app.ctx()).suggest({
       context: 'We run a TypeScript service on AWS Lambda writing to DynamoDB and see retries pile up when it throttles.',
     });
     expect(suggestions.length).toBeGreaterThan(0);

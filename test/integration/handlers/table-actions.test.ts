@@ -14,6 +14,9 @@ import { createSweeperHandler } from '../../../handlers/sweeper.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
 import { imageBlobsInS3 } from '../../../src/store/image-blobs-s3.ts';
+import { recordSearchChanges } from '../../../src/app/search/record-search-changes.ts';
+import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
+import { searchSnapshotsInS3 } from '../../../src/store/search/search-snapshots-s3.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
@@ -36,6 +39,8 @@ let recorder: DynamoDbRecorder;
 let secrets: FakeSecretsManager;
 let signInKey: FakeSecretsManager;
 let s3: FakeS3;
+/** The search snapshot bucket: a second fake, so each bucket's calls are checked against its own grants. */
+let searchS3: FakeS3;
 const clients: Client[] = [];
 const { json } = synthesize({ blueskyIdentifier: 'lorebook.example.com', blueskyOAuthClient: 'production' });
 const tableId = logicalId(json, 'AWS::DynamoDB::Table', 'Table');
@@ -45,6 +50,7 @@ beforeAll(async () => {
   secrets = await startFakeSecretsManager(bluesky.account().appPassword);
   signInKey = await startFakeSecretsManager(JSON.stringify((await JoseKey.generate(['ES256'], 'k1')).privateJwk));
   s3 = await startFakeS3();
+  searchS3 = await startFakeS3('lorebook-search-test');
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
@@ -52,6 +58,7 @@ afterAll(async () => {
   await secrets?.close();
   await signInKey?.close();
   await s3?.close();
+  await searchS3?.close();
 });
 
 /** The role's DynamoDB grants in the recorder's notation: `table dynamodb:X`, `index dynamodb:Query`. */
@@ -67,9 +74,11 @@ function grantedTo(functionPrefix: string): string[] {
     .sort();
 }
 
-/** The role's grants on the image bucket's objects. */
-function s3GrantedTo(functionPrefix: string): string[] {
+/** The role's grants on one bucket's objects (the image bucket unless told). */
+function s3GrantedTo(functionPrefix: string, bucket: 'ImageBucket' | 'SearchBucket' = 'ImageBucket'): string[] {
+  const bucketId = logicalId(json, 'AWS::S3::Bucket', bucket);
   return roleStatements(json, logicalId(json, 'AWS::Lambda::Function', functionPrefix))
+    .filter((statement) => JSON.stringify(statement.Resource).includes(bucketId))
     .flatMap(actionsOf)
     .filter((action) => action.startsWith('s3:'))
     .sort();
@@ -100,7 +109,10 @@ const env = (): NodeJS.ProcessEnv => ({
   LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
   LOREBOOK_IMAGE_BUCKET: s3.bucket,
   LOREBOOK_IMAGE_S3_ENDPOINT: s3.url,
+  LOREBOOK_SEARCH_BUCKET: searchS3.bucket,
+  LOREBOOK_SEARCH_S3_ENDPOINT: searchS3.url,
 });
+const searchSnapshots = () => searchSnapshotsInS3({ bucket: searchS3.bucket, endpoint: searchS3.url });
 const quiet = { log: () => {} };
 let seen = 0;
 async function newStreamRecords(): Promise<DynamoDBRecord[]> {
@@ -141,10 +153,13 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
   it('http: every tool of the MCP surface, writes and reads, an OAuth client registration and a device-flow start', {
     timeout: 90_000,
   }, async () => {
+    // A snapshot to start from: the http function's first search loads it (GetObject).
+    await runSnapshotJob(app.ctx(), searchSnapshots());
     const alice = await mcp((await createToken(app.ctx(), { handle: 'alice', expiresInSeconds: 3600 })).token);
     const bob = await mcp((await createToken(app.ctx(), { handle: 'bob', expiresInSeconds: 3600 })).token);
     recorder.reset();
     s3.reset();
+    searchS3.reset();
     const call = async (client: Client, name: string, args: Record<string, unknown>) =>
       answerOf(await client.callTool({ name, arguments: args }));
     const markdown = storyTitled('Every action the http role needs');
@@ -172,6 +187,8 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
     const served = await http(`${FUNCTION_URL}${new URL(image.url).pathname}`);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
+    // The feed (the indexes' Query): search no longer walks it, the list does.
+    expect((await http(`${FUNCTION_URL}/v1/stories`)).status).toBe(200);
     const registered = await http(`${FUNCTION_URL}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -188,6 +205,7 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
     // Its one other AWS call, GetSecretValue on the sign-in key (the fake answers nothing else), is granted too.
     expect(signInKey.reads()).toBeGreaterThanOrEqual(1);
     expect(s3.actions()).toEqual(s3GrantedTo('Http'));
+    expect(searchS3.actions()).toEqual(s3GrantedTo('Http', 'SearchBucket'));
     const others = roleStatements(json, logicalId(json, 'AWS::Lambda::Function', 'Http'))
       .flatMap(actionsOf)
       .filter((action) => !action.startsWith('dynamodb:') && !action.startsWith('s3:'));
@@ -226,10 +244,15 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
       kind: 'correction',
       note: 'Wrong host.',
     });
+    // The search log says the story changed: the snapshot job loads the snapshot (GetObject) and writes the next (PutObject).
+    await recordSearchChanges(app.ctx(), await newStreamRecords());
     const handler = createSweeperHandler({ env: env(), secrets: secrets.client(), ...quiet });
     recorder.reset();
     s3.reset();
+    searchS3.reset();
     const report = await handler({ id: 'iam', source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as ScheduledEvent);
+    expect(report.search).toMatchObject({ from: 'snapshot', moved: true });
+    expect(searchS3.actions()).toEqual(s3GrantedTo('Sweeper', 'SearchBucket'));
     expect(report.dispatch.notifications_created).toBeGreaterThanOrEqual(1);
     expect(report.announce?.outcomes.posted).toBeGreaterThanOrEqual(1);
     expect(recorder.actions()).toEqual(grantedTo('Sweeper'));

@@ -3,7 +3,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { workFor } from '../../../handlers/stream-records.ts';
+import { workFor, worksFor } from '../../../handlers/stream-records.ts';
 
 const NOW = '2026-11-30T12:00:00.000Z';
 
@@ -73,5 +73,52 @@ describe('the stream function acts only on its own records', () => {
     ]) {
       expect(workFor(record('INSERT', item), NOW), String(item.PK)).toEqual({ kind: 'skip' });
     }
+  });
+});
+
+function modified(before: Record<string, unknown>, after: Record<string, unknown>): DynamoDBRecord {
+  const wire = (item: Record<string, unknown>) =>
+    marshall(item, { removeUndefinedValues: true }) as NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;
+  return {
+    eventID: 'event-7',
+    eventName: 'MODIFY',
+    dynamodb: {
+      Keys: { PK: { S: String(after.PK) }, SK: { S: String(after.SK) } },
+      SequenceNumber: '101',
+      OldImage: wire(before),
+      NewImage: wire(after),
+    },
+  };
+}
+
+describe('the search change log: a change to what search indexes, and nothing else', () => {
+  const meta = { PK: 'STORY#2026-11-30-a-story', SK: 'META', title: 'A story', visibility: 'public', hidden: false, counts: { worked: 0 } };
+  const body = { PK: 'STORY#2026-11-30-a-story', SK: 'BODY', markdown: '# A story' };
+  const change = { kind: 'search', change: { slug: '2026-11-30-a-story', eventId: 'event-7' } };
+
+  it('a META or BODY inserted or removed is a change of its slug', () => {
+    for (const item of [meta, body]) {
+      expect(worksFor({ ...record('INSERT', item), eventID: 'event-7' }, NOW)).toEqual([change]);
+      expect(worksFor({ ...record('REMOVE', item), eventID: 'event-7' }, NOW)).toEqual([change]);
+    }
+  });
+
+  it('a META modified in an indexed field or in being listed is a change; in its counts alone it is not', () => {
+    expect(worksFor(modified(meta, { ...meta, title: 'A better title' }), NOW)).toEqual([change]);
+    expect(worksFor(modified(meta, { ...meta, hidden: true }), NOW)).toEqual([change]);
+    expect(worksFor(modified(meta, { ...meta, visibility: 'private' }), NOW)).toEqual([change]);
+    expect(worksFor(modified(meta, { ...meta, counts: { worked: 1 } }), NOW)).toEqual([]);
+  });
+
+  it('a BODY modified in its markdown is a change; a story due for announcing whose title changed is both kinds of work', () => {
+    expect(worksFor(modified(body, { ...body, markdown: '# A story, edited' }), NOW)).toEqual([change]);
+    const works = worksFor(modified(queuedStory, { ...queuedStory, title: 'Renamed' }), NOW);
+    expect(works.map((work) => work.kind)).toEqual(['announce', 'search']);
+  });
+
+  it("other items of a story's partition (revisions, reproductions) and other partitions are no change", () => {
+    expect(worksFor(record('INSERT', { PK: 'STORY#2026-11-30-a-story', SK: 'REV#000002', markdown: 'x' }), NOW)).toEqual([]);
+    expect(worksFor(record('INSERT', { PK: 'STORY#2026-11-30-a-story', SK: 'REPRO#acct-b' }), NOW)).toEqual([]);
+    expect(worksFor(record('INSERT', { PK: 'OP#acct-a', SK: 'META' }), NOW)).toEqual([]);
   });
 });

@@ -13,11 +13,12 @@ const fn = (prefix: string) => logicalId(json, 'AWS::Lambda::Function', prefix);
 const s3Grants = (prefix: string) =>
   roleStatements(json, fn(prefix))
     .filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')))
+    .filter((statement) => JSON.stringify(statement.Resource).includes(bucketId))
     .map((statement) => ({ effect: statement.Effect, actions: actionsOf(statement).sort(), resource: statement.Resource }));
 
 describe('the image bucket', () => {
-  it('is the one bucket, blocks every kind of public access, and is encrypted at rest with S3-managed keys', () => {
-    expect(resourcesOf(json, 'AWS::S3::Bucket')).toHaveLength(1);
+  it('is one of two buckets (images, search snapshots), blocks every kind of public access, and is encrypted at rest with S3-managed keys', () => {
+    expect(resourcesOf(json, 'AWS::S3::Bucket')).toHaveLength(2);
     expect(bucket?.Properties.PublicAccessBlockConfiguration).toEqual({
       BlockPublicAcls: true,
       BlockPublicPolicy: true,
@@ -38,7 +39,10 @@ describe('the image bucket', () => {
   });
 
   it('refuses any request that is not over TLS (its bucket policy)', () => {
-    const [, policy] = resourcesOf(json, 'AWS::S3::BucketPolicy')[0] ?? [];
+    const [, policy] =
+      resourcesOf(json, 'AWS::S3::BucketPolicy').find(
+        ([, candidate]) => JSON.stringify(candidate.Properties.Bucket) === JSON.stringify({ Ref: bucketId }),
+      ) ?? [];
     expect(policy?.Properties.Bucket).toEqual({ Ref: bucketId });
     expect((policy?.Properties.PolicyDocument as { Statement: unknown[] }).Statement).toEqual([
       expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
@@ -47,7 +51,7 @@ describe('the image bucket', () => {
 });
 
 describe('who may touch the images', () => {
-  it('http may PutObject and GetObject on its objects, and nothing else of S3', () => {
+  it('http may PutObject and GetObject on its objects, and nothing else of this bucket', () => {
     expect(s3Grants('Http')).toEqual([{ effect: 'Allow', actions: ['s3:GetObject', 's3:PutObject'], resource: objects }]);
   });
 

@@ -118,9 +118,9 @@ describe('least-privilege IAM: each function gets only the table actions it uses
       'dynamodb:UpdateItem',
     ]);
     expect(granted(statements, indexArn)).toEqual(['dynamodb:Query']);
-    // Besides the table, only the image bucket's objects (test/unit/infra/image-bucket-stack.test.ts).
+    // Besides the table, only the image bucket's objects and the search snapshots (image- and search-bucket-stack.test.ts).
     expect(statements.flatMap(actionsOf).sort()).toEqual(
-      [...granted(statements, tableArn), 'dynamodb:Query', 's3:GetObject', 's3:PutObject'].sort(),
+      [...granted(statements, tableArn), 'dynamodb:Query', 's3:GetObject', 's3:PutObject', 's3:GetObject'].sort(),
     );
   });
 
@@ -166,7 +166,7 @@ describe('least-privilege IAM: each function gets only the table actions it uses
         .flatMap(actionsOf)
         .filter((action) => !action.startsWith('dynamodb:'))
         .sort(),
-    ).toEqual(['s3:GetObject', 'secretsmanager:GetSecretValue']);
+    ).toEqual(['s3:GetObject', 's3:GetObject', 's3:PutObject', 'secretsmanager:GetSecretValue']);
   });
 
   it('no statement anywhere uses a wildcard action, BatchWriteItem or table management, and only the sweeper may Scan', () => {
@@ -198,6 +198,8 @@ describe('the stream source', () => {
     expect(FILTER_PATTERNS.map((pattern) => JSON.stringify(pattern))).toEqual([
       '{"eventName":["INSERT"],"dynamodb":{"Keys":{"PK":{"S":["OUTBOX"]}}}}',
       '{"eventName":["INSERT","MODIFY"],"dynamodb":{"Keys":{"SK":{"S":["META"]}},"NewImage":{"GSI3PK":{"S":[{"exists":true}]}}}}',
+      // The search change log: any change to a story's META or BODY.
+      '{"eventName":["INSERT","MODIFY","REMOVE"],"dynamodb":{"Keys":{"PK":{"S":[{"prefix":"STORY#"}]},"SK":{"S":["META","BODY"]}}}}',
     ]);
   });
 });

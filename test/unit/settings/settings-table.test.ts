@@ -78,7 +78,8 @@ describe('the settings table', () => {
     expect([config.http.port, config.http.baseUrl, config.http.searchRefreshMs, config.http.allowedOrigins]).toEqual([
       8787,
       'http://127.0.0.1:8787',
-      5000,
+      // The search change log is read at most once a second (it was a 5 s whole-feed rebuild before the log).
+      1000,
       [],
     ]);
     expect([config.tableName, config.dataDir, config.ddbEndpoint, config.region]).toEqual([
@@ -94,6 +95,7 @@ describe('the settings table', () => {
       anonymousRateLimitPerMinute: 60,
     });
     expect(config.dispatchIntervalMs).toBe(60_000);
+    expect([config.images, config.search]).toEqual([{ directory: '.data/images' }, { directory: '.data/search' }]);
     expect(config.feedGenerator).toEqual({ publisherDid: undefined, rkey: 'lorebook', tags: ['typescript', 'dynamodb'] });
     expect(config.oauthServer).toEqual({
       accessTokenSeconds: 3600,

@@ -1,0 +1,122 @@
+// One instance's search index (each `npm start` process, each http Lambda container), kept
+// current without ever reading the whole feed (docs/design.md §15):
+// - cold start: the snapshot the pointer names, loaded at the first search; with no snapshot yet
+//   (a new deployment before its first snapshot job) the index is built once from the feed index;
+// - before a search, at most once per `refreshMs`: the change log past the watermark is read
+//   (strongly consistent, with an overlap for clock skew) and applied, together with the stories
+//   this process itself just wrote (`touch`), so an agent finds what it has just published;
+// - an instance more than REPLAY_LIMIT_MS behind (a container thawed after a long sleep) loads
+//   the newest snapshot in the background and answers from the index it has meanwhile.
+import type { AppContext } from '../app-context.ts';
+import { readSearchPointer } from '../../store/search/search-pointer.ts';
+import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
+import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
+import { applySearchLog, buildFromFeed, startOfLog, type LogPosition } from './search-index-feed.ts';
+import { decodeSnapshot } from './search-snapshot-codec.ts';
+import { createStoryIndex, type StoryIndex } from './story-index.ts';
+
+/** Past this far behind, loading the newest snapshot beats replaying the log. */
+export const REPLAY_LIMIT_MS = 6 * 60 * 60 * 1000;
+/** Log entries one refresh applies: a long backlog is worked off over several searches. */
+const MAX_REFRESH_ENTRIES = 2000;
+
+export interface LiveIndexOptions {
+  /** Where snapshots are; absent: the index is built from the feed at cold start. */
+  snapshots?: SearchSnapshots | undefined;
+  /** The longest a search answers without reading the log first. */
+  refreshMs: number;
+  now: () => number;
+  log?: (line: string) => void;
+}
+
+export interface LiveIndex {
+  /** The index, current to within `refreshMs` of the log and to this process's own writes. */
+  current(): Promise<StoryIndex>;
+  /** This process changed the story: the next search re-reads it first. */
+  touch(slug: string): void;
+  /** The next search loads the index again (a snapshot, or the feed), as at a cold start. */
+  forget(): void;
+}
+
+interface Loaded {
+  index: StoryIndex;
+  position: LogPosition;
+}
+
+export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): LiveIndex {
+  const log = options.log ?? (() => {});
+  let state: Loaded | undefined;
+  let loading: Promise<Loaded> | undefined;
+  let refreshing: Promise<void> | undefined;
+  let reloading: Promise<void> | undefined;
+  let refreshedAt = Number.NEGATIVE_INFINITY;
+  const touched = new Set<string>();
+
+  const load = async (): Promise<Loaded> => {
+    const pointer = await readSearchPointer(ctx.store);
+    const data = pointer === undefined ? undefined : await options.snapshots?.get(pointer.snapshot);
+    const decoded = data === undefined ? undefined : await decodeSnapshot(data);
+    if (decoded !== undefined && ctx.store.now() - decoded.watermark <= SEARCH_LOG_REPLAYABLE_MS) {
+      return { index: decoded.index, position: startOfLog(decoded.watermark) };
+    }
+    const watermark = ctx.store.now();
+    const index = createStoryIndex();
+    await buildFromFeed(ctx, index);
+    log(`lorebook: search index built from the feed (${index.size} stories): no snapshot to load yet`);
+    return { index, position: startOfLog(watermark) };
+  };
+
+  const refresh = async (loaded: Loaded): Promise<void> => {
+    refreshedAt = options.now();
+    // Long asleep: the newest snapshot is cheaper than the log, and past two days the log lacks
+    // some changes. Until it is loaded, the log read below keeps this index answering.
+    if (ctx.store.now() - loaded.position.watermark > REPLAY_LIMIT_MS) reloading ??= reloadInBackground();
+    const extra = [...touched];
+    touched.clear();
+    try {
+      const applied = await applySearchLog(ctx, loaded.index, loaded.position, { maxEntries: MAX_REFRESH_ENTRIES, extra });
+      // A snapshot loaded meanwhile replaced the state: its own position stands.
+      if (state === loaded) loaded.position = applied.position;
+    } catch (error) {
+      for (const slug of extra) touched.add(slug);
+      throw error;
+    }
+  };
+
+  const reloadInBackground = async (): Promise<void> => {
+    try {
+      // Taken even when this index read the log further: the log is replayed onto it from its own
+      // watermark at the next refresh, and unlike this index it misses nothing older than two days.
+      state = await load();
+    } catch (error) {
+      log(`lorebook: search snapshot reload failed (${(error as Error).message ?? String(error)}); the next refresh tries again`);
+    } finally {
+      reloading = undefined;
+    }
+  };
+
+  return {
+    async current() {
+      if (state === undefined) {
+        loading ??= load().finally(() => (loading = undefined));
+        const loaded = await loading;
+        state ??= loaded;
+      }
+      // Twice at most: a write touched during a refresh in flight needs one more.
+      for (let round = 0; round < 2; round += 1) {
+        const due = options.now() - refreshedAt >= options.refreshMs;
+        if (refreshing === undefined && !due && touched.size === 0) break;
+        const loaded = state;
+        refreshing ??= refresh(loaded).finally(() => (refreshing = undefined));
+        await refreshing;
+      }
+      return state.index;
+    },
+    touch(slug) {
+      touched.add(slug);
+    },
+    forget() {
+      state = undefined;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// The snapshot job (docs/design.md §15), run by the sweeper Lambda every minute and by a timer
+// under `npm start`: load the snapshot the pointer names (or build the first index from the feed
+// index when there is none), apply the change log since its watermark, and when the index changed
+// (or the snapshot is a day old, so the bucket's lifecycle rule never takes the one in use) write
+// a new snapshot under a name of its own and move the pointer from the version it read, forward
+// only. Twice-safe: of two jobs at once one moves the pointer, the other's object is left unnamed;
+// a job killed before the move changed nothing, and the next run starts again from the pointer.
+import type { AppContext } from '../app-context.ts';
+import { moveSearchPointer, readSearchPointer, type SearchPointer } from '../../store/search/search-pointer.ts';
+import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
+import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
+import { applySearchLog, buildFromFeed, startOfLog } from './search-index-feed.ts';
+import { decodeSnapshot, encodeSnapshot, snapshotName } from './search-snapshot-codec.ts';
+import { createStoryIndex, type StoryIndex } from './story-index.ts';
+
+/** An unchanged index is still written again after a day (the bucket keeps old objects for a week). */
+export const SNAPSHOT_REWRITE_MS = 24 * 60 * 60 * 1000;
+/** Log entries one job applies; a larger backlog is the next run's. */
+const MAX_LOG_ENTRIES = 50_000;
+
+export interface SnapshotJobReport {
+  /** Where the index started from. */
+  from: 'snapshot' | 'feed';
+  stories: number;
+  /** Log entries applied, and how many stories they changed. */
+  logEntries: number;
+  changed: number;
+  /** The new snapshot's name, when one was written; `moved` says whether the pointer names it. */
+  written?: string;
+  moved: boolean;
+}
+
+export interface SnapshotJobHooks {
+  /** Between writing the object and moving the pointer: where a test injects a killed job. */
+  beforeMove?: () => Promise<void>;
+}
+
+export async function runSnapshotJob(
+  ctx: AppContext,
+  snapshots: SearchSnapshots,
+  hooks: SnapshotJobHooks = {},
+): Promise<SnapshotJobReport> {
+  const pointer = await readSearchPointer(ctx.store);
+  const named = pointer === undefined ? undefined : await loadNamed(snapshots, pointer);
+  // A snapshot older than the log's memory (no job ran for two days) cannot be replayed to now.
+  const loaded = named !== undefined && ctx.store.now() - named.watermark <= SEARCH_LOG_REPLAYABLE_MS ? named : undefined;
+  let index: StoryIndex;
+  let watermark: number;
+  if (loaded === undefined) {
+    // Changes made while the feed is walked are in the log from here on, and replayed below.
+    watermark = ctx.store.now();
+    index = createStoryIndex();
+    await buildFromFeed(ctx, index);
+  } else {
+    ({ index, watermark } = loaded);
+  }
+  const log = await applySearchLog(ctx, index, startOfLog(watermark), { maxEntries: MAX_LOG_ENTRIES });
+  const report: SnapshotJobReport = {
+    from: loaded === undefined ? 'feed' : 'snapshot',
+    stories: index.size,
+    logEntries: log.entries,
+    changed: log.changed,
+    moved: false,
+  };
+  const stale = pointer === undefined || ctx.store.now() - pointer.written_at >= SNAPSHOT_REWRITE_MS;
+  if (loaded !== undefined && log.changed === 0 && !stale) return report;
+
+  const name = snapshotName(log.position.watermark, ctx.random);
+  await snapshots.put(name, await encodeSnapshot(index, log.position.watermark));
+  report.written = name;
+  await hooks.beforeMove?.();
+  report.moved = await moveSearchPointer(ctx.store, pointer, {
+    snapshot: name,
+    watermark: log.position.watermark,
+    written_at: ctx.store.now(),
+  });
+  // The one named before stays too: an instance may be loading it right now.
+  if (report.moved) await snapshots.prune(pointer === undefined ? [name] : [name, pointer.snapshot]);
+  else await snapshots.remove(name);
+  return report;
+}
+
+/** The named snapshot, or undefined when it is missing or of another format (then the feed rebuilds the index). */
+async function loadNamed(
+  snapshots: SearchSnapshots,
+  pointer: SearchPointer,
+): Promise<{ index: StoryIndex; watermark: number } | undefined> {
+  const data = await snapshots.get(pointer.snapshot);
+  return data === undefined ? undefined : await decodeSnapshot(data);
+}

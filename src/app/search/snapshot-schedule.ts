@@ -1,0 +1,58 @@
+// The search snapshot job under `npm start`, as the sweeper Lambda runs it in the cloud: one run
+// at start (which builds the first snapshot from the feed index on a new store) and one every
+// interval; runs never overlap in this process. Another process running the job at the same time
+// (a second `npm start` on the same store) is harmless: the pointer moves once, forward only.
+import type { AppContext } from '../app-context.ts';
+import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
+import { runSnapshotJob, type SnapshotJobReport } from './search-snapshot-job.ts';
+
+export interface SnapshotSchedule {
+  intervalMs: number;
+  log(line: string): void;
+}
+
+export interface SearchSnapshotting {
+  /** Stops the timer and waits for the run in progress. */
+  stop(): Promise<void>;
+}
+
+/** One line for the log. */
+export function describeSnapshotJob(report: SnapshotJobReport): string {
+  const wrote =
+    report.written === undefined
+      ? 'nothing changed, no snapshot written'
+      : `wrote ${report.written}${report.moved ? '' : ' (another job moved the pointer first)'}`;
+  return `${report.stories} stories (from the ${report.from}), ${report.logEntries} log entries applied, ${report.changed} changed; ${wrote}`;
+}
+
+export function startSearchSnapshots(ctx: AppContext, snapshots: SearchSnapshots, schedule: SnapshotSchedule): SearchSnapshotting {
+  let stopped = false;
+  let running: Promise<void> | undefined;
+
+  const run = async (): Promise<void> => {
+    try {
+      const report = await runSnapshotJob(ctx, snapshots);
+      if (report.written !== undefined) schedule.log(`lorebook: search snapshot: ${describeSnapshotJob(report)}`);
+    } catch (error) {
+      schedule.log(`lorebook: search snapshot failed (${(error as Error).message ?? String(error)}); the next run retries`);
+    } finally {
+      running = undefined;
+    }
+  };
+
+  const tick = (): void => {
+    if (stopped || running !== undefined) return;
+    running = run();
+  };
+
+  const timer = setInterval(tick, schedule.intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

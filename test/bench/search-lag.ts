@@ -1,0 +1,135 @@
+// The write-to-searchable lag: a story published on one app context (one instance) until a search
+// on another finds it, through DynamoDB Local's table stream, the stream function's change-log
+// writer (fed by `npm start`'s stream poller) and the other instance's once-a-second log read. Against the path before issue 18, in
+// the same run and on the same table: the other instance saw a write only at its next whole-feed
+// rebuild (at most 5 s later), which took the feed walk plus the index build measured here.
+import type { AppContext, Caller } from '../../src/app/app-context.ts';
+import { publishStory } from '../../src/app/publish-story.ts';
+import { MAX_LIST_LIMIT } from '../../src/app/queries/list-stories.contract.ts';
+import { listStories } from '../../src/app/queries/list-stories.ts';
+import { recordSearchChanges } from '../../src/app/search/record-search-changes.ts';
+import { createStorySearch } from '../../src/app/search/story-search.ts';
+import { createStreamsClient } from '../../src/store/client.ts';
+import { startTableStreamPoller } from '../../src/store/table-stream/table-stream.ts';
+import { storyTitled } from '../helpers/stories.ts';
+import { BEFORE_SEARCH_OPTIONS, rebuildBefore } from './search-before.ts';
+import { percentile } from './stats.ts';
+
+export interface SearchLagPlan {
+  /** Stories in the table before the lag is measured (the reference rebuilds all of them). */
+  stories: number;
+  rounds: number;
+}
+
+export const SEARCH_LAG_PLAN: SearchLagPlan = { stories: 5000, rounds: 10 };
+export const SEARCH_LAG_QUICK_PLAN: SearchLagPlan = { stories: 200, rounds: 3 };
+
+export interface SearchLagRun {
+  plan: SearchLagPlan;
+  /** Publish start to found on the other instance, ms. */
+  lag: { p50: number; max: number };
+  /** The old path's rebuild on the other instance: the feed walk and the index build, ms (median of 3). */
+  rebuildMs: number;
+}
+
+const SEED_CONCURRENCY = 8;
+const POLL_MS = 25;
+/** `npm start`'s stream poll interval (LOREBOOK_STREAM_POLL_INTERVAL_MS's default). */
+const STREAM_POLL_MS = 1000;
+/** A round that has not found its story by then is reported as failed, not waited on forever. */
+const ROUND_LIMIT_MS = 30_000;
+/** The poller has every seeded story's records to work off first. */
+const WARM_UP_LIMIT_MS = 10 * 60_000;
+
+/** The stream poller `npm start` runs (src/store/table-stream/), handing each batch to the change log's writer. */
+function followStream(ctx: AppContext, endpoint: string, log: (line: string) => void) {
+  const streams = createStreamsClient({ endpoint });
+  const poller = startTableStreamPoller({
+    client: ctx.store.client,
+    streams,
+    tableName: ctx.store.tableName,
+    checkpoint: { namespace: 'bench-search-lag' },
+    intervalMs: STREAM_POLL_MS,
+    log,
+    onRecords: async (records) => void (await recordSearchChanges(ctx, records)),
+  });
+  return {
+    async stop() {
+      await poller.stop();
+      streams.destroy();
+    },
+  };
+}
+
+async function rebuildFromFeed(ctx: AppContext): Promise<number> {
+  const started = performance.now();
+  const stories = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 400; page += 1) {
+    const list = await listStories(ctx, undefined, cursor === undefined ? { limit: MAX_LIST_LIMIT } : { limit: MAX_LIST_LIMIT, cursor });
+    stories.push(...list.stories);
+    cursor = list.cursor;
+    if (cursor === undefined) break;
+  }
+  rebuildBefore(stories).search('probe', BEFORE_SEARCH_OPTIONS);
+  return performance.now() - started;
+}
+
+/** `writer` and `reader` are two contexts (own store clients) on one table; `endpoint` is DynamoDB Local's. */
+export async function runSearchLagBench(
+  writer: AppContext,
+  reader: AppContext,
+  endpoint: string,
+  plan: SearchLagPlan,
+  log: (line: string) => void,
+): Promise<SearchLagRun> {
+  const author: Caller = { account: 'acct-lag-bench', handle: 'lag-bench.test' };
+  // The stream function's part, from the first write on: each batch becomes change-log items.
+  const stream = followStream(writer, endpoint, log);
+  const search = createStorySearch(reader);
+  /** Publishes a story with a word of its own; the ms until the reader's search finds it. */
+  const publishAndFind = async (name: string, limitMs: number): Promise<number> => {
+    const word = `lagword${name}x${Date.now().toString(36)}`;
+    const started = performance.now();
+    await publishStory(writer, author, { markdown: storyTitled(`Lag ${name}`, { extra: `Only here: ${word}.` }) });
+    for (;;) {
+      if ((await search.search({ query: word })).total === 1) return performance.now() - started;
+      if (performance.now() - started > limitMs) throw new Error(`${name}: not found after ${limitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  try {
+    log(`search lag: seeding ${plan.stories} stories`);
+    for (let start = 0; start < plan.stories; start += SEED_CONCURRENCY) {
+      await Promise.all(
+        Array.from({ length: Math.min(SEED_CONCURRENCY, plan.stories - start) }, (_, n) =>
+          publishStory(writer, author, { markdown: storyTitled(`Seeded story number ${start + n}`) }),
+        ),
+      );
+    }
+    const rebuilds = [await rebuildFromFeed(reader), await rebuildFromFeed(reader), await rebuildFromFeed(reader)];
+    const rebuildMs = percentile(rebuilds, 50);
+    // Not counted: the reader's cold start, and the poller working off the seeding's records.
+    await search.search({ query: 'seeded' });
+    await publishAndFind('warm-up', WARM_UP_LIMIT_MS);
+    const lags: number[] = [];
+    for (let round = 0; round < plan.rounds; round += 1) lags.push(await publishAndFind(`round ${round}`, ROUND_LIMIT_MS));
+    return { plan, lag: { p50: percentile(lags, 50), max: Math.max(...lags) }, rebuildMs };
+  } finally {
+    await stream.stop();
+  }
+}
+
+export function searchLagLines(run: SearchLagRun): string[] {
+  const before = 5000 + run.rebuildMs;
+  return [
+    `Write-to-searchable lag on another instance, ${run.plan.rounds} publishes over ${run.plan.stories} stories (DynamoDB Local's stream read every 1 s by npm start's poller, the change log, a 1 s log read):`,
+    '',
+    '| path | lag p50 | lag max |',
+    '|---|---|---|',
+    `| change log (built) | ${run.lag.p50.toFixed(0)} ms | ${run.lag.max.toFixed(0)} ms |`,
+    `| before: next 5 s rebuild of the whole feed (${run.plan.stories} stories, feed walk + index: ${run.rebuildMs.toFixed(0)} ms) | up to ${before.toFixed(0)} ms | ${before.toFixed(0)} ms |`,
+    '',
+    `Ratio, built max against the old worst case: ${(run.lag.max / before).toFixed(2)}×; every old refresh also re-read ${run.plan.stories} stories, the log read reads only what changed.`,
+  ];
+}
