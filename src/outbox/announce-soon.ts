@@ -4,8 +4,9 @@
 // the sweeper posts it; the claim makes the two never post twice. An attempt that leaves a retry
 // owed tells whoever listens (the sweep timer of `npm start`), so the retry runs when it is due
 // rather than at the next sweep interval.
+// The attempt's code loads on the first attempt: a process that never announces (the http function,
+// built without an announcer) keeps the announcer, its records and their lexicons out of its cold start.
 import type { AppContext } from '../app/app-context.ts';
-import { announceStory } from './announce-story.ts';
 import type { Announcer } from './announcer.ts';
 
 export interface AnnounceSoon {
@@ -25,17 +26,19 @@ export function announceSoonWith(ctx: AppContext, announcer: Announcer): Announc
   };
   return {
     soon(slug) {
-      const attempt = announceStory(ctx, announcer, slug).then(
-        (result) => {
-          if (result.outcome === 'retry_later') retryOwed();
-        },
-        (error: unknown) => {
-          announcer.log(
-            `announce ${slug}: the attempt after publishing failed (${(error as Error).message ?? String(error)}); the sweeper retries it`,
-          );
-          retryOwed();
-        },
-      );
+      const attempt = import('./announce-story.ts')
+        .then(({ announceStory }) => announceStory(ctx, announcer, slug))
+        .then(
+          (result) => {
+            if (result.outcome === 'retry_later') retryOwed();
+          },
+          (error: unknown) => {
+            announcer.log(
+              `announce ${slug}: the attempt after publishing failed (${(error as Error).message ?? String(error)}); the sweeper retries it`,
+            );
+            retryOwed();
+          },
+        );
       inFlight.add(attempt);
       void attempt.finally(() => inFlight.delete(attempt));
     },
