@@ -77,7 +77,7 @@ async function expectXrpcRateRefusal(response: Response, limit: number): Promise
 }
 
 describe('getFeedSkeleton with verified viewers', () => {
-  it('serves 61+ calls from one address when they carry different viewers\' JWTs, then refuses a viewer past its own budget with an XRPC 429', async () => {
+  it("serves 61+ calls from one address when they carry different viewers' JWTs, then refuses a viewer past its own budget with an XRPC 429", async () => {
     app.advance(RATE_WINDOW_MS);
     const before = await stored();
     const calls = IP_BUDGET + 3;
@@ -122,9 +122,9 @@ describe('getFeedSkeleton without a verified viewer', () => {
 });
 
 describe('other XRPC failures', () => {
-  it('a sendInteractions call past the viewer\'s budget is an XRPC 429 with Retry-After and RateLimit headers', async () => {
+  it("a sendInteractions call past the viewer's budget is an XRPC 429 with Retry-After and RateLimit headers", async () => {
     app.advance(RATE_WINDOW_MS);
-    const send = (): Promise<Response> =>
+    const send = async (): Promise<Response> =>
       hono.request(`${BASE_URL}/xrpc/${INTERACTIONS}`, {
         method: 'POST',
         headers: { host: 'lorebook.test', 'content-type': 'application/json', authorization: viewer(1).interactions },
