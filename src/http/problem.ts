@@ -1,12 +1,14 @@
 // The one place errors become HTTP answers (docs/design.md §5): a LorebookError is rendered as
 // application/problem+json (RFC 9457) on /v1 and elsewhere, and as a JSON-RPC error on /mcp
-// (before the MCP transport runs: a batch, a missing token, the rate limit). Anything else is a
-// bug: logged, and answered 500 without its message.
+// (before the MCP transport runs: a batch, a missing token, the rate limit), and as an XRPC error
+// (`{error, message}`) on /xrpc/*, the feed generator's. Anything else is a bug: logged, and
+// answered 500 without its message.
 import type { Context } from 'hono';
 import { isLorebookError, LorebookError, type ErrorBody, type ErrorCode } from '../domain/errors.ts';
 import { escapeForLog } from '../domain/text-controls.ts';
 import { insufficientScope, wwwAuthenticate } from '../auth/access-rule.ts';
 import type { HttpEnv } from './http-env.ts';
+import { XRPC_PATH_PREFIX, xrpcFailure } from './pages/xrpc-error.ts';
 
 const TITLES: Record<ErrorCode, string> = {
   validation_failed: 'The request is not valid',
@@ -73,6 +75,7 @@ export function renderError(err: Error, c: Context<HttpEnv>, baseUrl: string): R
   if (!isLorebookError(err)) {
     // One escaped line: the path is the caller's, and the stack spans lines of its own.
     console.error(escapeForLog(`lorebook: unexpected error on ${c.req.method} ${c.req.path}: ${err.stack ?? String(err)}`));
+    if (c.req.path.startsWith(XRPC_PATH_PREFIX)) return xrpcFailure(c, err);
     return c.body(
       JSON.stringify({
         type: problemType('internal'),
@@ -86,6 +89,7 @@ export function renderError(err: Error, c: Context<HttpEnv>, baseUrl: string): R
       { 'Content-Type': 'application/problem+json' },
     );
   }
+  if (c.req.path.startsWith(XRPC_PATH_PREFIX)) return xrpcFailure(c, err);
   const headers = refusalHeaders(err, baseUrl);
   if (c.req.path === MCP_PATH) {
     const body = jsonRpcErrorBody(c.get('rpcId'), JSON_RPC_SERVER_ERROR, err.message, err.toBody());

@@ -125,14 +125,14 @@ export const SETTINGS = [
     name: 'LOREBOOK_RATE_LIMIT_PER_MINUTE',
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.rateLimitPerMinute,
-    doc: 'calls per minute per account, across all its tokens',
+    doc: 'calls per minute per account, across all its tokens; also per Bluesky viewer DID for the feed generator (a verified service-auth JWT)',
     surfaces: ['start', 'lambda'],
   },
   {
     name: 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE',
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.anonymousRateLimitPerMinute,
-    doc: 'calls per minute per IP address without a token',
+    doc: 'calls per minute per IP address without a token (pages, and feed skeletons without a verified viewer JWT)',
     surfaces: ['start', 'lambda'],
   },
   {

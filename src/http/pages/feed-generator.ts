@@ -4,18 +4,36 @@
 // "needs reproducers". getFeedSkeleton answers each from src/app/feeds/ (Bluesky's AppView
 // hydrates the posts); only "needs reproducers" reads the viewer's service-auth JWT, to give each
 // viewer its own order. sendInteractions is in feed-interactions.ts.
+// Bluesky's AppView asks from a few shared addresses for every viewer, so a skeleton request with
+// a service-auth JWT that checks out counts against the viewer DID's account budget, not the IP's;
+// without one (or with one that does not check out) it counts against the IP like any page.
 import type { Context, Hono } from 'hono';
 import { createSigningKeyLookup } from '../../../integrations/bluesky/did-signing-key.ts';
 import type { AppContext } from '../../app/app-context.ts';
+import { accountRateSubject } from '../../app/rate-limit.ts';
 import { DEFAULT_SKELETON_LIMIT, feedSkeleton, MAX_SKELETON_LIMIT } from '../../app/feeds/feed-skeleton.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
 import { feedDefinitions, feedUri, NEEDS_REPRODUCERS_FEED, serviceDid, type FeedDefinition } from '../../domain/feed-generator.ts';
+import type { ServiceAuthClaims } from '../../domain/service-auth/service-jwt.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { mountFeedInteractions } from './feed-interactions.ts';
-import { feedViewer } from './feed-viewer.ts';
+import { feedViewer, type FeedViewer } from './feed-viewer.ts';
 import { xrpcError, xrpcRefusal } from './xrpc-error.ts';
 
 const GET_FEED_SKELETON = 'app.bsky.feed.getFeedSkeleton';
+
+/** Who asks for a skeleton: the verified viewer, or why its JWT did not check out (none sent: neither). */
+type SkeletonCaller = { claims: ServiceAuthClaims } | { refused: unknown } | undefined;
+
+async function skeletonCaller(viewer: FeedViewer, authorization: string | undefined): Promise<SkeletonCaller> {
+  try {
+    const claims = await viewer(authorization, GET_FEED_SKELETON);
+    return claims === undefined ? undefined : { claims };
+  } catch (refused) {
+    // Kept, not thrown: only "needs reproducers" refuses it; the other feeds serve it as anonymous.
+    return { refused };
+  }
+}
 
 export function didDocument(baseUrl: string): Record<string, unknown> {
   return {
@@ -27,7 +45,7 @@ export function didDocument(baseUrl: string): Record<string, unknown> {
 
 export function mountFeedGenerator(
   app: Hono<HttpEnv>,
-  deps: { ctx: AppContext; baseUrl: string; feed: FeedGeneratorConfig; visit: (c: Context<HttpEnv>) => Promise<void> },
+  deps: { ctx: AppContext; baseUrl: string; feed: FeedGeneratorConfig; visit: (c: Context<HttpEnv>, subject?: string) => Promise<void> },
 ): void {
   const { publisherDid } = deps.feed;
   const definitions = feedDefinitions(deps.feed.rkey, deps.feed.tags);
@@ -51,31 +69,42 @@ export function mountFeedGenerator(
   );
 
   app.get(`/xrpc/${GET_FEED_SKELETON}`, async (c) => {
-    await deps.visit(c);
-    const feedParam = c.req.query('feed');
-    if (publisherDid === undefined)
-      return xrpcError(
-        c,
-        400,
-        'UnknownFeed',
-        'This server publishes no feed yet: run `npm run bsky:publish-feed` and set BLUESKY_FEED_PUBLISHER_DID.',
-      );
-    const feed = byUri.get(feedParam ?? '');
-    if (feed === undefined)
-      return xrpcError(c, 400, 'UnknownFeed', `Unknown feed "${feedParam ?? ''}"; this server serves ${[...byUri.keys()].join(', ')}.`);
-    const rawLimit = c.req.query('limit');
-    const limit = rawLimit === undefined ? DEFAULT_SKELETON_LIMIT : Number(rawLimit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SKELETON_LIMIT) {
-      return xrpcError(c, 400, 'InvalidRequest', `limit must be a whole number from 1 to ${MAX_SKELETON_LIMIT}, got "${rawLimit}".`);
-    }
-    const cursor = c.req.query('cursor');
     try {
-      const claims = feed.id === NEEDS_REPRODUCERS_FEED ? await viewer(c.req.header('authorization'), GET_FEED_SKELETON) : undefined;
-      const page = await feedSkeleton(deps.ctx, feed, { limit, ...(cursor === undefined || cursor === '' ? {} : { cursor }) }, claims?.iss);
+      // The JWT is checked before counting, so the budget is the viewer's; the check is bounded
+      // (claims first, then the signing key from its cache or one bounded fetch).
+      const caller = await skeletonCaller(viewer, c.req.header('authorization'));
+      const claims = caller !== undefined && 'claims' in caller ? caller.claims : undefined;
+      await deps.visit(c, claims === undefined ? undefined : accountRateSubject(claims.iss));
+      const feedParam = c.req.query('feed');
+      if (publisherDid === undefined)
+        return xrpcError(
+          c,
+          400,
+          'UnknownFeed',
+          'This server publishes no feed yet: run `npm run bsky:publish-feed` and set BLUESKY_FEED_PUBLISHER_DID.',
+        );
+      const feed = byUri.get(feedParam ?? '');
+      if (feed === undefined)
+        return xrpcError(c, 400, 'UnknownFeed', `Unknown feed "${feedParam ?? ''}"; this server serves ${[...byUri.keys()].join(', ')}.`);
+      const rawLimit = c.req.query('limit');
+      const limit = rawLimit === undefined ? DEFAULT_SKELETON_LIMIT : Number(rawLimit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SKELETON_LIMIT) {
+        return xrpcError(c, 400, 'InvalidRequest', `limit must be a whole number from 1 to ${MAX_SKELETON_LIMIT}, got "${rawLimit}".`);
+      }
+      const cursor = c.req.query('cursor');
+      const personal = feed.id === NEEDS_REPRODUCERS_FEED;
+      if (personal && caller !== undefined && 'refused' in caller) throw caller.refused;
+      const page = await feedSkeleton(
+        deps.ctx,
+        feed,
+        { limit, ...(cursor === undefined || cursor === '' ? {} : { cursor }) },
+        personal ? claims?.iss : undefined,
+      );
       return c.json(page);
     } catch (error) {
       const refusal = xrpcRefusal(c, error);
       if (refusal !== undefined) return refusal;
+      // The app's handler logs it and answers an XRPC error too (src/http/problem.ts).
       throw error;
     }
   });

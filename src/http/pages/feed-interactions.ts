@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { recordInteractions } from '../../app/feeds/record-interactions.ts';
-import { accountRateSubject, consumeRateLimit, rateLimited } from '../../app/rate-limit.ts';
+import { accountRateSubject, consumeRateLimit, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
 import { isLorebookError, LorebookError, payloadTooLarge } from '../../domain/errors.ts';
 import type { FeedDefinition } from '../../domain/feed-generator.ts';
 import { badBody, mediaType, parseJsonObject, readBodyBytes } from '../body.ts';
@@ -46,6 +46,7 @@ export function mountFeedInteractions(
       const claims = await deps.viewer(authorization, SEND_INTERACTIONS);
       if (claims === undefined) throw new Error('a present Authorization header always yields claims or a refusal');
       const decision = await consumeRateLimit(deps.ctx, accountRateSubject(claims.iss));
+      c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
       if (!decision.allowed) throw rateLimited(decision);
       const body = parseJsonObject(Buffer.from(bytes).toString('utf8'));
       if (typeof body.feed === 'string' && !deps.served.has(body.feed))

@@ -53,8 +53,9 @@ const MISSING_STORY = 'There is no public story at this address. It may never ha
 export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
   const { ctx, baseUrl } = deps;
   const bodies = createRenderedBodies();
-  const visit = async (c: Context<HttpEnv>): Promise<void> => {
-    const decision = await consumeRateLimit(ctx, ipRateSubject(deps.clientAddress(c) ?? 'unknown'));
+  /** Counts a visit against the caller's IP, or against `subject` when the route knows who asks (a verified feed viewer). */
+  const visit = async (c: Context<HttpEnv>, subject?: string): Promise<void> => {
+    const decision = await consumeRateLimit(ctx, subject ?? ipRateSubject(deps.clientAddress(c) ?? 'unknown'));
     c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
     if (!decision.allowed) throw rateLimited(decision);
   };
