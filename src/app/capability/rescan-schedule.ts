@@ -5,6 +5,7 @@
 // second `npm start`) is harmless: each re-scan is twice-safe, and the position only moves from
 // where it was read.
 import type { AppContext } from '../app-context.ts';
+import { startIntervalJob, type IntervalJob } from '../interval-job.ts';
 import { describeBatch, rescanBatch, type RescanBatchOptions } from './rescan-batch.ts';
 
 export interface RescanSchedule {
@@ -14,44 +15,20 @@ export interface RescanSchedule {
   batch?: RescanBatchOptions;
 }
 
-export interface CapabilityRescan {
-  /** Stops the timer and waits for the batch in progress. */
-  stop(): Promise<void>;
-}
+export type CapabilityRescan = IntervalJob;
 
 export function startCapabilityRescan(ctx: AppContext, schedule: RescanSchedule): CapabilityRescan {
-  let stopped = false;
-  let running: Promise<void> | undefined;
-
-  const drain = async (): Promise<void> => {
+  return startIntervalJob(schedule.intervalMs, async (stopped) => {
     try {
       for (;;) {
         const report = await rescanBatch(ctx, schedule.batch);
         if (report.results.length > 0 || report.recorded.length > 0 || (report.next.at === 'end' && report.from.at !== 'end')) {
           schedule.log(`lorebook: capability re-scan to ${report.scanner_version}: ${describeBatch(report)}`);
         }
-        if (report.next.at === 'end' || stopped) break;
+        if (report.next.at === 'end' || stopped()) break;
       }
     } catch (error) {
       schedule.log(`lorebook: capability re-scan failed (${(error as Error).message ?? String(error)}); the next run retries`);
-    } finally {
-      running = undefined;
     }
-  };
-
-  const tick = (): void => {
-    if (stopped || running !== undefined) return;
-    running = drain();
-  };
-
-  const timer = setInterval(tick, schedule.intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  });
 }

@@ -3,6 +3,7 @@
 // interval; runs never overlap in this process. Another process running the job at the same time
 // (a second `npm start` on the same store) is harmless: the pointer moves once, forward only.
 import type { AppContext } from '../app-context.ts';
+import { startIntervalJob, type IntervalJob } from '../interval-job.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
 import { runSnapshotJob, type SnapshotJobReport } from './search-snapshot-job.ts';
 
@@ -11,10 +12,7 @@ export interface SnapshotSchedule {
   log(line: string): void;
 }
 
-export interface SearchSnapshotting {
-  /** Stops the timer and waits for the run in progress. */
-  stop(): Promise<void>;
-}
+export type SearchSnapshotting = IntervalJob;
 
 /** One line for the log. */
 export function describeSnapshotJob(report: SnapshotJobReport): string {
@@ -26,33 +24,12 @@ export function describeSnapshotJob(report: SnapshotJobReport): string {
 }
 
 export function startSearchSnapshots(ctx: AppContext, snapshots: SearchSnapshots, schedule: SnapshotSchedule): SearchSnapshotting {
-  let stopped = false;
-  let running: Promise<void> | undefined;
-
-  const run = async (): Promise<void> => {
+  return startIntervalJob(schedule.intervalMs, async () => {
     try {
       const report = await runSnapshotJob(ctx, snapshots);
       if (report.written !== undefined) schedule.log(`lorebook: search snapshot: ${describeSnapshotJob(report)}`);
     } catch (error) {
       schedule.log(`lorebook: search snapshot failed (${(error as Error).message ?? String(error)}); the next run retries`);
-    } finally {
-      running = undefined;
     }
-  };
-
-  const tick = (): void => {
-    if (stopped || running !== undefined) return;
-    running = run();
-  };
-
-  const timer = setInterval(tick, schedule.intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  });
 }
