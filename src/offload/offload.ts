@@ -105,8 +105,6 @@ export function createOffload(options: OffloadOptions = {}): Offload {
 
   const spawn = (): Worker => {
     const spawned = new Worker(WORKER, { resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS });
-    // An idle worker must not keep the process alive; a running task's budget timer does.
-    spawned.unref();
     spawned.on('message', (answer: WorkerAnswer) => {
       if (running?.job.id !== answer.id) return;
       if (answer.ok) finish((job) => job.resolve(answer.value));
@@ -119,6 +117,9 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     };
     spawned.on('error', died);
     spawned.on('exit', (code) => died(`the worker exited with code ${code}`));
+    // An idle worker must not keep the process alive; a running task's budget timer does. After
+    // the listeners: adding a 'message' listener refs the worker's port again.
+    spawned.unref();
     return spawned;
   };
 

@@ -15,6 +15,8 @@ export interface AgentAccount {
 export interface Agent extends AgentAccount {
   /** A tool call; throws on a refusal (the benchmark only makes calls that must succeed). */
   call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** An MCP ping with the agent's token: the server checks the token and remembers it, nothing else. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,9 @@ export async function connectAgent(baseUrl: string, account: AgentAccount): Prom
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       if (result.isError === true) throw new Error(`${name} was refused: ${JSON.stringify(result.structuredContent)}`);
       return (result.structuredContent ?? {}) as Record<string, unknown>;
+    },
+    async ping() {
+      await client.ping();
     },
     close: () => client.close(),
   };

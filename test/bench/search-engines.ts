@@ -7,6 +7,8 @@
 // the entry for test/bench/run.ts; LOREBOOK_TEST_DDB_ENDPOINT reuses a running DynamoDB Local.
 // LOREBOOK_BENCH_QUICK=1: small sizes, to see it work. LOREBOOK_BENCH_SEARCH_BUDGET_S: the longest
 // one build may take before it is stopped and reported "over budget" (default 600).
+// LOREBOOK_BENCH_SEARCH_ENGINES: the engines to measure, comma-separated (default all; `npm run
+// bench` runs minisearch only).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
@@ -35,7 +37,7 @@ const BUDGET_MS = Number(process.env['LOREBOOK_BENCH_SEARCH_BUDGET_S'] ?? 600) *
 /** The rest of a child's work (serialise, gzip, load, queries) after its build: also bounded. */
 const AFTER_BUILD_MS = 15 * 60 * 1000;
 const HEAP_CAP_MIB = 8192;
-const ENGINE_NAMES: EngineName[] = ['minisearch', 'orama'];
+const ENGINE_NAMES = (process.env['LOREBOOK_BENCH_SEARCH_ENGINES']?.split(',') ?? ['minisearch', 'orama']) as EngineName[];
 const CHILD = fileURLToPath(new URL('./search-engine-child.ts', import.meta.url));
 
 function runChild(engine: EngineName | 'reference', size: number): Promise<SearchChildResult> {

@@ -44,7 +44,7 @@ export async function runBeforeAfter(
           const result = await runSurfaceOnce(ctx, server, agents, Number(concurrency), calls);
           byVariant[variant].push(result);
           options.log(
-            `  run ${run}/${options.runs}, ${variant}, concurrency ${concurrency}: MCP p50 ${ms(result.mcp.p50)} ms vs bare ${ms(result.bare.p50)} ms (${ratio(result.mcp.p50 / result.bare.p50)}); ${callsPerToolCall(result)}`,
+            `  run ${run}/${options.runs}, ${variant}, concurrency ${concurrency}: MCP p50 ${ms(result.mcp.p50)} ms vs bare ${ms(result.bare.p50)} ms (${ratio(result.mcp.p50 / result.bare.p50)}), read then write ${ms(result.limit.p50)} ms (${ratio(result.limit.p50 / result.bare.p50)}); ${callsPerToolCall(result)}`,
           );
         }
       }
@@ -70,17 +70,20 @@ function callsPerToolCall(run: SurfaceRun): string {
   return `**${Number(totalCalls(run).toFixed(2))}**: ${parts.join(' + ')}`;
 }
 
+/** The runs of one variant at one concurrency. */
+export function runsAt(runs: readonly SurfaceRun[][], concurrency: number): SurfaceRun[] {
+  return runs.map((run) => run.find((r) => r.concurrency === concurrency)).filter((r): r is SurfaceRun => r !== undefined);
+}
+
 /** The table: per concurrency, before and after, min / **median** / max over the runs. */
 export function beforeAfterTable(results: BeforeAfter, concurrencies: readonly number[]): string[] {
   const lines = [
-    '| concurrency | code | MCP p50 ms | bare p50 ms | p50 ratio MCP / bare | p99 ratio MCP / bare | server DynamoDB calls per tool call | by operation, in the median run |',
-    '|---|---|---|---|---|---|---|---|',
+    '| concurrency | code | MCP p50 ms | bare p50 ms | p50 ratio MCP / bare | p99 ratio MCP / bare | p50 ratio MCP / limit (read then write) | server DynamoDB calls per tool call | by operation, in the median run |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const concurrency of concurrencies) {
     for (const variant of ['before', 'after'] as const) {
-      const runs = results[variant]
-        .map((run) => run.find((r) => r.concurrency === concurrency))
-        .filter((r): r is SurfaceRun => r !== undefined);
+      const runs = runsAt(results[variant], concurrency);
       const median = [...runs].sort((a, b) => totalCalls(a) - totalCalls(b))[Math.floor(runs.length / 2)];
       if (median === undefined) continue;
       const s = (pick: (r: SurfaceRun) => number) => spread(runs.map(pick));
@@ -96,6 +99,9 @@ export function beforeAfterTable(results: BeforeAfter, concurrencies: readonly n
           ratio,
         )} | ${mmm(
           s((r) => r.mcp.p99 / r.bare.p99),
+          ratio,
+        )} | ${mmm(
+          s((r) => r.mcp.p50 / r.limit.p50),
           ratio,
         )} | ${mmm(s(totalCalls), (n) => String(Number(n.toFixed(2))))} | ${callsPerToolCall(median)} |`,
       );

@@ -1,6 +1,9 @@
 // The offload worker: tasks run on another thread, so the event loop stays free; a task past its
 // budget is stopped and the next runs on a fresh worker; a refusal arrives typed; a task that
 // exhausts the worker's capped heap ends that task, not the process.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
@@ -74,6 +77,21 @@ describe('the offload worker', () => {
     );
     expect(error).toBeInstanceOf(OffloadFailed);
     expect(typeof (await worker.run(WHICH_THREAD, undefined))).toBe('number');
+  });
+
+  it('an idle worker keeps no process alive: a process that ran a task and has nothing left exits by itself', {
+    timeout: 60_000,
+  }, async () => {
+    const script = fileURLToPath(new URL('../../helpers/offload-then-idle.ts', import.meta.url));
+    // Kept alive, the process would run into this bound and be killed; a loaded machine exits well inside it.
+    const exited = await promisify(execFile)(process.execPath, [script], { timeout: 30_000 }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code?: number | string; killed?: boolean; stdout?: string }) => ({
+        code: error.killed === true ? 'killed' : error.code,
+        stdout: error.stdout,
+      }),
+    );
+    expect(exited).toEqual({ code: 0, stdout: 'ran\n' });
   });
 
   it('runs a task inline when its module is not a file (a bundle)', async () => {
