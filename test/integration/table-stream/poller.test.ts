@@ -100,6 +100,8 @@ describe('the table-stream poller on DynamoDB Local', () => {
     expect(await checkpoints('throws')).toEqual([]);
     throwing = false;
     await eventually(caughtUp(poller, written.length), 'delivered once the consumer recovers', 20_000);
+    // The checkpoint moves just after the consumer returns: wait for it rather than race it.
+    await eventually(async () => ((await checkpoints('throws')).length > 0 ? true : undefined), 'the checkpoint moved', 20_000);
     await stopAll();
     expect(attempts.every((attempt) => attempt[0] === written[0])).toBe(true);
     expect(poller.delivered()).toEqual(written);
