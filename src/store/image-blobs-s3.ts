@@ -3,7 +3,7 @@
 // the bucket is private and every read goes through lorebook (GET /i/<name>). The S3 SDK is
 // imported on the first image read or write, not at start: most requests never touch an image,
 // and the http function's cold start stays inside its size bound (docs/deploy.md).
-import type { S3Client } from '@aws-sdk/client-s3';
+import { lazyS3 } from './lazy-s3.ts';
 import { storeUnavailable } from './image-blobs-trouble.ts';
 import type { ImageBlobs } from './image-blobs.ts';
 
@@ -17,18 +17,9 @@ export interface S3ImageBlobsOptions {
 /** Objects are immutable: browsers and CDNs may keep them for a year (the served answer says the same). */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-const LOCAL_REGION = 'local';
-const LOCAL_CREDENTIALS = { accessKeyId: 'lorebooklocal', secretAccessKey: 'lorebooklocal' };
-
-type S3Sdk = typeof import('@aws-sdk/client-s3');
-
 export function imageBlobsInS3(options: S3ImageBlobsOptions): ImageBlobs {
   const { bucket } = options;
-  let connected: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
-  const connect = (): Promise<{ sdk: S3Sdk; client: S3Client }> => {
-    connected ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: s3Client(sdk, options) }));
-    return connected;
-  };
+  const connect = lazyS3(options, 10_000);
   return {
     describe: `the S3 bucket ${bucket}`,
     async put(file, data, contentType) {
@@ -52,16 +43,4 @@ export function imageBlobsInS3(options: S3ImageBlobsOptions): ImageBlobs {
       }
     },
   };
-}
-
-function s3Client(sdk: S3Sdk, options: S3ImageBlobsOptions): S3Client {
-  return new sdk.S3Client({
-    maxAttempts: 3,
-    requestHandler: { requestTimeout: 10_000, connectionTimeout: 2_000 },
-    ...(options.endpoint === undefined
-      ? options.region === undefined
-        ? {}
-        : { region: options.region }
-      : { endpoint: options.endpoint, forcePathStyle: true, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-  });
 }

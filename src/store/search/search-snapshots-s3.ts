@@ -2,7 +2,7 @@
 // object has a name of its own, written once by one job; the bucket's lifecycle rule removes old
 // ones (infra/search-bucket.ts), so prune asks for nothing and the functions need no DeleteObject.
 // The S3 SDK is imported on first use, as for images: most requests never load a snapshot.
-import type { S3Client } from '@aws-sdk/client-s3';
+import { lazyS3 } from '../lazy-s3.ts';
 import { snapshotsUnavailable, type SearchSnapshots } from './search-snapshots.ts';
 
 export interface S3SearchSnapshotsOptions {
@@ -15,18 +15,10 @@ export interface S3SearchSnapshotsOptions {
 /** Where the snapshots live in the bucket: the lifecycle rule names the same prefix. */
 export const SNAPSHOT_PREFIX = 'snapshots/';
 
-const LOCAL_REGION = 'local';
-const LOCAL_CREDENTIALS = { accessKeyId: 'lorebooklocal', secretAccessKey: 'lorebooklocal' };
-
-type S3Sdk = typeof import('@aws-sdk/client-s3');
-
 export function searchSnapshotsInS3(options: S3SearchSnapshotsOptions): SearchSnapshots {
   const { bucket } = options;
-  let connected: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
-  const connect = (): Promise<{ sdk: S3Sdk; client: S3Client }> => {
-    connected ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: s3Client(sdk, options) }));
-    return connected;
-  };
+  // A snapshot at 100k stories is ~70 MB gzip: a minute, not the 10 s an image gets.
+  const connect = lazyS3(options, 60_000);
   return {
     describe: `the S3 bucket ${bucket}`,
     async put(name, data) {
@@ -52,17 +44,4 @@ export function searchSnapshotsInS3(options: S3SearchSnapshotsOptions): SearchSn
     async prune() {},
     async remove() {},
   };
-}
-
-function s3Client(sdk: S3Sdk, options: S3SearchSnapshotsOptions): S3Client {
-  return new sdk.S3Client({
-    maxAttempts: 3,
-    // A snapshot at 100k stories is ~70 MB gzip: a minute, not the 10 s an image gets.
-    requestHandler: { requestTimeout: 60_000, connectionTimeout: 2_000 },
-    ...(options.endpoint === undefined
-      ? options.region === undefined
-        ? {}
-        : { region: options.region }
-      : { endpoint: options.endpoint, forcePathStyle: true, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-  });
 }
