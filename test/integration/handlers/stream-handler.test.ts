@@ -76,6 +76,8 @@ async function correctedStory(title: string, count: number): Promise<string> {
 
 const corrections = async (slug: string) => (await storedNotifications(app, { story: slug })).filter((item) => item.kind === 'correction');
 
+// The first two tests make 150 and 40 real reproductions and deliver every record twice: seconds
+// alone, but CI's loaded machine once needed more than the 30 s default.
 describe('handlers/stream.ts on DynamoDB Local stream records', () => {
   it('a correction to 150 reproducers yields exactly 150 notifications, also when the same batches are delivered twice', async () => {
     const slug = await correctedStory('Corrected for one fifty via the stream', 150);
@@ -103,7 +105,7 @@ describe('handlers/stream.ts on DynamoDB Local stream records', () => {
     expect(logged(again)).toEqual([...logged(after), ...logged(after)].sort());
     expect(logged(after).length).toBeGreaterThan(0);
     expect(logs.slice(mark).some((line) => line.includes('0 notification(s) created, 150 already present'))).toBe(true);
-  });
+  }, 120_000);
 
   it('the same records handled by 16 invocations at once (failed records handed over again) still yield one notification per reproducer', async () => {
     const slug = await correctedStory('Corrected under sixteen deliveries', 40);
@@ -113,7 +115,7 @@ describe('handlers/stream.ts on DynamoDB Local stream records', () => {
     const delivered = await corrections(slug);
     expect(delivered).toHaveLength(40);
     expect(new Set(delivered.map((item) => item.PK)).size).toBe(40);
-  });
+  }, 120_000);
 
   it('one bad record in a batch is the only one reported; the rest of the batch is applied', async () => {
     const slug = await correctedStory('Corrected beside a bad record', 3);
