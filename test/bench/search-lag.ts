@@ -109,9 +109,12 @@ export async function runSearchLagBench(
     }
     const rebuilds = [await rebuildFromFeed(reader), await rebuildFromFeed(reader), await rebuildFromFeed(reader)];
     const rebuildMs = percentile(rebuilds, 50);
+    log(`search lag: seeded; the whole-feed rebuild takes ${rebuildMs.toFixed(0)} ms`);
     // Not counted: the reader's cold start, and the poller working off the seeding's records.
     await search.search({ query: 'seeded' });
+    log('search lag: the reader has its index; waiting for the poller to catch up');
     await publishAndFind('warm-up', WARM_UP_LIMIT_MS);
+    log('search lag: caught up; measuring');
     const lags: number[] = [];
     for (let round = 0; round < plan.rounds; round += 1) lags.push(await publishAndFind(`round ${round}`, ROUND_LIMIT_MS));
     return { plan, lag: { p50: percentile(lags, 50), max: Math.max(...lags) }, rebuildMs };

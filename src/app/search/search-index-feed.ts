@@ -75,8 +75,10 @@ export async function applySearchLog(
   options: { maxEntries: number; extra?: Iterable<string> },
 ): Promise<LogApplied> {
   const readStart = ctx.store.now();
-  const read = await readSearchLog(ctx.store, position.watermark - SEARCH_LOG_OVERLAP_MS, options.maxEntries);
-  const fresh = read.entries.filter((entry) => !position.applied.has(entry.id));
+  const read = await readSearchLog(ctx.store, position.watermark - SEARCH_LOG_OVERLAP_MS, options.maxEntries, (id) =>
+    position.applied.has(id),
+  );
+  const fresh = read.entries;
   const changed = await applySlugs(ctx, index, [...fresh.map((entry) => entry.slug), ...(options.extra ?? [])]);
   const watermark = read.complete ? readStart : Math.max(position.watermark, (read.entries.at(-1) as SearchLogEntry).atMs);
   const applied = new Map([...position.applied].filter(([, atMs]) => atMs >= watermark - SEARCH_LOG_OVERLAP_MS));

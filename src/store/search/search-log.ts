@@ -78,10 +78,18 @@ export interface SearchLogRead {
 }
 
 /**
- * The entries written at or after `sinceMs`, strongly consistent, at most `maxEntries` (a reader
- * continues from the last one next time). Hours older than the log's lifetime are not asked for.
+ * The entries written at or after `sinceMs`, strongly consistent, at most `maxEntries` of those
+ * `skip` does not name (a reader continues from the last one next time). Hours older than the
+ * log's lifetime are not asked for. Skipped entries do not count: a reader re-reads the overlap
+ * behind its watermark every time, and a burst of more than `maxEntries` inside it would
+ * otherwise fill every read with entries it has applied and never get past them.
  */
-export async function readSearchLog(store: Store, sinceMs: number, maxEntries: number): Promise<SearchLogRead> {
+export async function readSearchLog(
+  store: Store,
+  sinceMs: number,
+  maxEntries: number,
+  skip: (id: string) => boolean = () => false,
+): Promise<SearchLogRead> {
   const nowMs = store.now();
   const from = Math.max(sinceMs, nowMs - SEARCH_LOG_TTL_SECONDS * 1000);
   const since = new Date(from).toISOString();
@@ -96,18 +104,19 @@ export async function readSearchLog(store: Store, sinceMs: number, maxEntries: n
             KeyConditionExpression: 'PK = :pk AND SK >= :since',
             ExpressionAttributeValues: { ':pk': searchLogPartition(hour), ':since': since },
             ConsistentRead: true,
-            Limit: Math.min(LOG_PAGE_ITEMS, maxEntries - entries.length),
+            Limit: LOG_PAGE_ITEMS,
             ExclusiveStartKey: start,
           }),
         ),
       );
       for (const item of (output.Items ?? []) as StoredItem[]) {
-        if (isExpired(item, nowMs)) continue;
         const sk = String(item.SK);
-        entries.push({ id: `${String(item.PK)}\u0000${sk}`, slug: String(item.slug), atMs: Date.parse(sk.slice(0, sk.indexOf('#'))) });
+        const id = `${String(item.PK)}\u0000${sk}`;
+        if (isExpired(item, nowMs) || skip(id)) continue;
+        entries.push({ id, slug: String(item.slug), atMs: Date.parse(sk.slice(0, sk.indexOf('#'))) });
+        if (entries.length >= maxEntries) return { entries, complete: false };
       }
       start = output.LastEvaluatedKey;
-      if (entries.length >= maxEntries) return { entries, complete: false };
     } while (start !== undefined);
   }
   return { entries, complete: true };
