@@ -12,7 +12,7 @@ import { mib, mmm, ms, ratio, spread, type Spread } from './stats.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
 import { BASELINE_COMMIT, beforeAfterTable, runsAt } from './surface-before-after.ts';
 import { bundlesSection, type BundlesRun } from './bundles-section.ts';
-import { searchSection, type SearchRun } from './search-section.ts';
+import { searchSection, type SearchRuns } from './search-section.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -45,8 +45,8 @@ export interface BenchResults {
   fanOut: FanOutRun[];
   memory: MemoryRun[];
   markdownCost: MarkdownCostRun | undefined;
-  /** Section 8: search-engines.ts narrowed to MiniSearch. */
-  search: SearchRun | undefined;
+  /** Section 8: search-engines.ts narrowed to MiniSearch, and the write-to-searchable lag. */
+  search: SearchRuns | undefined;
   /** Section 9: coldstart.ts. */
   bundles: BundlesRun | undefined;
   existing: string | undefined;

@@ -3,19 +3,16 @@
 // child process (heap figures do not mix), against the reference measured in the same run: the
 // MiniSearch rebuild of 5k feed summaries search did before issue 18 (search-before.ts). The
 // MiniSearch figures are the production index (src/app/search/story-index.ts). Then the
-// write-to-searchable lag through DynamoDB Local's stream (search-lag.ts). `runSearchBench()` is
-// the entry for test/bench/run.ts; LOREBOOK_TEST_DDB_ENDPOINT reuses a running DynamoDB Local.
+// write-to-searchable lag through DynamoDB Local's stream (search-lag.ts), unless
+// LOREBOOK_BENCH_SEARCH_LAG=0 (`npm run bench` runs the lag in a child of its own,
+// search-lag-main.ts); LOREBOOK_TEST_DDB_ENDPOINT reuses a running DynamoDB Local.
 // LOREBOOK_BENCH_QUICK=1: small sizes, to see it work. LOREBOOK_BENCH_SEARCH_BUDGET_S: the longest
 // one build may take before it is stopped and reported "over budget" (default 600).
 // LOREBOOK_BENCH_SEARCH_ENGINES: the engines to measure, comma-separated (default all; `npm run
 // bench` runs minisearch only).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
-import { ensureTable } from '../../src/store/bootstrap.ts';
-import { createStoreClient } from '../../src/store/client.ts';
-import { runSearchLagBench, SEARCH_LAG_PLAN, SEARCH_LAG_QUICK_PLAN, searchLagLines } from './search-lag.ts';
+import { measureSearchLag } from './search-lag.ts';
 import { describeMachine } from './machine.ts';
 import {
   lanceDbCost,
@@ -177,6 +174,8 @@ export interface SearchBenchOptions {
   log?: (line: string) => void;
   /** A running DynamoDB Local for the lag measurement; default: one is started and stopped. */
   ddbEndpoint?: string;
+  /** false: the engines only (`npm run bench` runs the lag in a child of its own, search-lag-main.ts). */
+  lag?: boolean;
 }
 
 /**
@@ -223,46 +222,14 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
     '',
     ...costTable(results),
   ];
-  progress('write-to-searchable lag through the table stream');
-  const plan = QUICK ? SEARCH_LAG_QUICK_PLAN : SEARCH_LAG_PLAN;
-  try {
-    const lag = await withLagContexts(options.ddbEndpoint, (writer, reader, endpoint) =>
-      runSearchLagBench(writer, reader, endpoint, plan, progress),
-    );
-    return [...report, '', ...searchLagLines(lag)];
-  } catch (error) {
-    // The engines' figures above stand on their own: a lag run that fails loses only its own line.
-    progress(`write-to-searchable lag failed: ${(error as Error).message}`);
-    return [...report, '', `Write-to-searchable lag over ${plan.stories} stories: **not measured** (${(error as Error).message}).`];
-  }
-}
-
-/** Two contexts (two store clients, as two instances have) on a fresh table with its stream. */
-async function withLagContexts<T>(
-  shared: string | undefined,
-  run: (writer: AppContext, reader: AppContext, endpoint: string) => Promise<T>,
-): Promise<T> {
-  const ddb = shared === undefined ? await startDynamoDbLocal({ log: () => {} }) : undefined;
-  const endpoint = shared ?? (ddb?.endpoint as string);
-  const tableName = `bench-search-lag-${Date.now()}`;
-  const context = (): AppContext => ({
-    store: { client: createStoreClient({ endpoint, requestTimeoutMs: 60_000 }), tableName, now: Date.now },
-    config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 10_000_000 },
-    sleep: (wait) => new Promise((resolve) => setTimeout(resolve, wait)),
-    random: Math.random,
-  });
-  const writer = context();
-  const reader = context();
-  try {
-    await ensureTable(writer.store.client, tableName);
-    return await run(writer, reader, endpoint);
-  } finally {
-    writer.store.client.destroy();
-    reader.store.client.destroy();
-    await ddb?.stop();
-  }
+  if (options.lag === false) return report;
+  return [...report, '', ...(await measureSearchLag(options.ddbEndpoint, QUICK, progress))];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  process.stdout.write(`${(await runSearchBench({ ddbEndpoint: process.env['LOREBOOK_TEST_DDB_ENDPOINT'] })).join('\n')}\n`);
+  const lines = await runSearchBench({
+    ddbEndpoint: process.env['LOREBOOK_TEST_DDB_ENDPOINT'],
+    lag: process.env['LOREBOOK_BENCH_SEARCH_LAG'] !== '0',
+  });
+  process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -3,13 +3,15 @@
 // writer (fed by `npm start`'s stream poller) and the other instance's once-a-second log read. Against the path before issue 18, in
 // the same run and on the same table: the other instance saw a write only at its next whole-feed
 // rebuild (at most 5 s later), which took the feed walk plus the index build measured here.
-import type { AppContext, Caller } from '../../src/app/app-context.ts';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { DEFAULT_APP_CONFIG, type AppContext, type Caller } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { MAX_LIST_LIMIT } from '../../src/app/queries/list-stories.contract.ts';
 import { listStories } from '../../src/app/queries/list-stories.ts';
 import { recordSearchChanges } from '../../src/app/search/record-search-changes.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
-import { createStreamsClient } from '../../src/store/client.ts';
+import { ensureTable } from '../../src/store/bootstrap.ts';
+import { createStoreClient, createStreamsClient } from '../../src/store/client.ts';
 import { startTableStreamPoller } from '../../src/store/table-stream/table-stream.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { BEFORE_SEARCH_OPTIONS, rebuildBefore } from './search-before.ts';
@@ -135,4 +137,45 @@ export function searchLagLines(run: SearchLagRun): string[] {
     '',
     `Ratio, built max against the old worst case: ${(run.lag.max / before).toFixed(2)}×; every old refresh also re-read ${run.plan.stories} stories, the log read reads only what changed.`,
   ];
+}
+
+/** Two contexts (two store clients, as two instances have) on a fresh table with its stream. */
+async function withLagContexts<T>(
+  shared: string | undefined,
+  run: (writer: AppContext, reader: AppContext, endpoint: string) => Promise<T>,
+): Promise<T> {
+  const ddb = shared === undefined ? await startDynamoDbLocal({ log: () => {} }) : undefined;
+  const endpoint = shared ?? (ddb?.endpoint as string);
+  const tableName = `bench-search-lag-${Date.now()}`;
+  const context = (): AppContext => ({
+    store: { client: createStoreClient({ endpoint, requestTimeoutMs: 60_000 }), tableName, now: Date.now },
+    config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 10_000_000 },
+    sleep: (wait) => new Promise((resolve) => setTimeout(resolve, wait)),
+    random: Math.random,
+  });
+  const writer = context();
+  const reader = context();
+  try {
+    await ensureTable(writer.store.client, tableName);
+    return await run(writer, reader, endpoint);
+  } finally {
+    writer.store.client.destroy();
+    reader.store.client.destroy();
+    await ddb?.stop();
+  }
+}
+
+/**
+ * The lag's report lines, on `endpoint` (or a DynamoDB Local of its own). A run that fails says
+ * so in its line instead of throwing: the figures measured beside it stand on their own.
+ */
+export async function measureSearchLag(endpoint: string | undefined, quick: boolean, log: (line: string) => void): Promise<string[]> {
+  const plan = quick ? SEARCH_LAG_QUICK_PLAN : SEARCH_LAG_PLAN;
+  log('write-to-searchable lag through the table stream');
+  try {
+    return searchLagLines(await withLagContexts(endpoint, (writer, reader, at) => runSearchLagBench(writer, reader, at, plan, log)));
+  } catch (error) {
+    log(`write-to-searchable lag failed: ${(error as Error).message}`);
+    return [`Write-to-searchable lag over ${plan.stories} stories: **not measured** (${(error as Error).message}).`];
+  }
 }

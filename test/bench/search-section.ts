@@ -1,34 +1,64 @@
 // Section 8 of `npm run bench`: search at 10k and 100k stories, MiniSearch only, p50/p99 against
 // today's rebuild at 5k in the same run: what `npm run bench:search` (search-engines.ts) measures
 // and prints, run in a child process with its engines narrowed to MiniSearch and its own budgets.
+// The write-to-searchable lag runs first, in a child of its own (search-lag-main.ts) with its own
+// bound, so an overrun of either part costs only that part's figures.
 import { runBenchScript } from './child-script.ts';
 
 export type SearchRun = { ok: true; markdown: string } | { ok: false; failure: string };
 
+export interface SearchRuns {
+  lag: SearchRun;
+  engines: SearchRun;
+}
+
 /** search-engines.ts prints one `## ` heading; the section gets its own number and name here. */
 const PRINTED_HEADING = /^## .*\n/;
 
-export async function runSearchBench(options: { timeoutMs: number; buildBudgetS: number; log(line: string): void }): Promise<SearchRun> {
+/** The lag in `lagTimeoutMs`, then the engines in `timeoutMs`. */
+export async function runSearchBench(options: {
+  lagTimeoutMs: number;
+  timeoutMs: number;
+  buildBudgetS: number;
+  log(line: string): void;
+}): Promise<SearchRuns> {
+  const lagOutcome = await runBenchScript('search-lag-main.ts', [], { timeoutMs: options.lagTimeoutMs, log: options.log });
+  const lag: SearchRun = lagOutcome.ok
+    ? { ok: true, markdown: lagOutcome.stdout.trim() }
+    : { ok: false, failure: lagOutcome.failure ?? 'failed' };
   const outcome = await runBenchScript('search-engines.ts', [], {
     timeoutMs: options.timeoutMs,
-    env: { LOREBOOK_BENCH_SEARCH_ENGINES: 'minisearch', LOREBOOK_BENCH_SEARCH_BUDGET_S: String(options.buildBudgetS) },
+    env: {
+      LOREBOOK_BENCH_SEARCH_ENGINES: 'minisearch',
+      LOREBOOK_BENCH_SEARCH_BUDGET_S: String(options.buildBudgetS),
+      LOREBOOK_BENCH_SEARCH_LAG: '0',
+    },
     log: options.log,
   });
-  if (!outcome.ok) return { ok: false, failure: outcome.failure ?? 'failed' };
-  return { ok: true, markdown: outcome.stdout.trim().replace(PRINTED_HEADING, '') };
+  const engines: SearchRun = outcome.ok
+    ? { ok: true, markdown: outcome.stdout.trim().replace(PRINTED_HEADING, '') }
+    : { ok: false, failure: outcome.failure ?? 'failed' };
+  return { lag, engines };
 }
 
-export function searchSection(run: SearchRun | undefined): string[] {
-  if (run === undefined) return [];
+export function searchSection(runs: SearchRuns | undefined): string[] {
+  if (runs === undefined) return [];
   const heading = '## 8. Search at 10k and 100k stories (MiniSearch)';
-  if (!run.ok) return [heading, '', `Not measured in this run: \`bench:search\` ${run.failure}.`, ''];
-  return [
-    heading,
-    '',
-    'Command: `LOREBOOK_BENCH_SEARCH_ENGINES=minisearch npm run bench:search` (`test/bench/search-engines.ts`), run by `npm run bench` in a child',
-    'process after the sections above; §7 has both engines side by side and how the corpus and queries are made.',
-    '',
-    run.markdown.trim(),
-    '',
-  ];
+  const engines = runs.engines.ok
+    ? [
+        'Command: `LOREBOOK_BENCH_SEARCH_ENGINES=minisearch npm run bench:search` (`test/bench/search-engines.ts`), run by `npm run bench` in a child',
+        'process after the sections above; §7 has both engines side by side and how the corpus and queries are made.',
+        '',
+        runs.engines.markdown,
+      ]
+    : [`Not measured in this run: \`bench:search\` ${runs.engines.failure}.`];
+  const lag = runs.lag.ok
+    ? [
+        'The write-to-searchable lag: `node test/bench/search-lag-main.ts` (`test/bench/search-lag.ts`), run by `npm run bench` in a child process',
+        'of its own before the engines, on a DynamoDB Local of its own.',
+        '',
+        runs.lag.markdown,
+      ]
+    : [`Write-to-searchable lag not measured in this run: \`search-lag-main.ts\` ${runs.lag.failure}.`];
+  return [heading, '', ...engines, '', ...lag, ''];
 }
