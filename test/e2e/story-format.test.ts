@@ -123,3 +123,63 @@ describe('the format stays strict over HTTP on what carries meaning', () => {
     expect(await observable()).toEqual(before);
   });
 });
+
+/** Words as the index splits them (letters and digits), lower-cased, accents dropped. */
+const wordsOf = (text: string): string[] =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+
+describe('every shape of the corpus is found by a word only its body has', () => {
+  // Each story's own words past its front matter that its title, summary, tags and stack lack and
+  // no other story of the corpus has: long plain words, so the index's typo tolerance and the
+  // last word's prefix match cannot be what finds them.
+  const bodyOnlyWords = async (): Promise<Map<string, string[]>> => {
+    const views = await Promise.all(
+      STORY_CORPUS.map(async (story) => {
+        const view = (await (await server.fetch(`/v1/stories/${story.slug}`)).json()) as {
+          title: string;
+          summary: string;
+          tags: string[];
+          stack: string[];
+          markdown: string;
+        };
+        const body = view.markdown.replace(/^\uFEFF?---[\s\S]*?\n---\r?\n/, '');
+        const described = new Set(wordsOf([view.title, view.summary, ...view.tags, ...view.stack].join(' ')));
+        return { slug: story.slug, body: new Set(wordsOf(body)), described };
+      }),
+    );
+    const unique = new Map<string, string[]>();
+    for (const view of views) {
+      const others = views.filter((other) => other !== view);
+      const words = [...view.body].filter(
+        (word) =>
+          /^\p{L}{6,}$/u.test(word) &&
+          !view.described.has(word) &&
+          others.every((other) => !other.body.has(word) && !other.described.has(word)),
+      );
+      unique.set(view.slug, words);
+    }
+    return unique;
+  };
+
+  it('each story (published above) comes back from GET /v1/stories?q= for each of up to 3 such words', async () => {
+    const unique = await bodyOnlyWords();
+    for (const story of STORY_CORPUS) {
+      const words = (unique.get(story.slug) ?? []).slice(0, 3);
+      expect(words.length, `${story.file} has a word only its body carries`).toBeGreaterThan(0);
+      for (const word of words) {
+        const page = (await (await server.fetch(`/v1/stories?q=${encodeURIComponent(word)}&limit=50`)).json()) as {
+          stories: Array<{ slug: string }>;
+        };
+        expect(
+          page.stories.map((found) => found.slug),
+          `${story.file}: "${word}"`,
+        ).toContain(story.slug);
+      }
+    }
+  });
+});
