@@ -5,10 +5,11 @@
 // stale), and every way it ends puts the post back on the marker, fenced by the claim id.
 import type { UpdateAction } from '../actions.ts';
 import { and, type Condition } from '../condition.ts';
-import { listSortKey } from '../keys.ts';
+import { listSortKey, storyKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
-import { ANNOUNCE_QUEUE_ATTRIBUTES } from './story-items.ts';
-import { CLAIM_POST, announceClaim, listed, onQueue, type AnnounceClaimRequest } from './announce-items.ts';
+import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields } from './story-items.ts';
+import { updateItem } from '../update-item.ts';
+import { ANNOUNCE_MARKER, CLAIM_POST, announceClaim, listed, onQueue, type AnnounceClaimRequest } from './announce-items.ts';
 import { completeClaim, reclaimMarker } from './claim-marker.ts';
 
 export interface DocumentClaimRequest extends AnnounceClaimRequest {
@@ -82,5 +83,27 @@ export function giveUpDocument(slug: string, claimId: string, posted: string, la
     posted,
     { set: { last_error: lastError }, remove: [...ANNOUNCE_QUEUE_ATTRIBUTES, 'next_attempt_at', 'doc_attempts'] },
     listed,
+  );
+}
+
+/** Its document is missing (never written, or given up) or shows an older revision. */
+const documentBehind: Condition = { expression: 'attribute_not_exists(doc_revision) OR doc_revision <> revision' };
+
+/**
+ * Puts a listed, posted story whose document is missing or behind back on the announce queue, due
+ * at `dueAt` (`npm run bsky:backfill-documents`: stories announced before documents existed, and
+ * documents given up on). Only while all of that still holds, the marker still shows `posted` (no
+ * claim in progress) and it is not queued: a second run, or one beside the sweeper, changes nothing.
+ */
+export function queueOwedDocument(slug: string, posted: string, dueAt: string): UpdateAction {
+  return updateItem(
+    storyKey(slug),
+    { set: announceQueueFields(slug, dueAt) },
+    and(
+      listed,
+      { expression: '#marker = :posted', names: { '#marker': ANNOUNCE_MARKER }, values: { ':posted': posted } },
+      { expression: 'attribute_not_exists(#queue)', names: { '#queue': INDEXES.announce.partition } },
+      documentBehind,
+    ),
   );
 }
