@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+// The suites that talk to DynamoDB Local, a PDS or npm start share one JVM and two cores for the
+// whole run: a test that takes seconds alone has taken eight times as long late in a CI run. The
+// bounds are there to end a hung test, not to time a working one (benchmarks do that).
+const STORE_TEST_TIMEOUT_MS = 60_000;
+const STORE_HOOK_TIMEOUT_MS = 120_000;
+
 export default defineConfig({
   test: {
     projects: [
@@ -14,8 +20,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: STORE_TEST_TIMEOUT_MS,
+          hookTimeout: STORE_HOOK_TIMEOUT_MS,
         },
       },
       {
@@ -24,8 +30,8 @@ export default defineConfig({
           name: 'crash',
           include: ['test/crash/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: STORE_TEST_TIMEOUT_MS,
+          hookTimeout: STORE_HOOK_TIMEOUT_MS,
         },
       },
       {
@@ -33,8 +39,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: STORE_TEST_TIMEOUT_MS,
+          hookTimeout: STORE_HOOK_TIMEOUT_MS,
         },
       },
     ],
