@@ -4,7 +4,7 @@
 // so a feature wired into one cannot silently be missing from the other.
 import type { Hono } from 'hono';
 import type { AppContext } from '../app/app-context.ts';
-import { createStorySearch } from '../app/search/story-search.ts';
+import { lazyStorySearch } from '../app/search/lazy-story-search.ts';
 import type { SignInConfig } from '../auth/sign-in-config.ts';
 import type { Config } from '../config.ts';
 import { feedUri } from '../domain/feed-generator.ts';
@@ -46,7 +46,9 @@ export function httpAppFromConfig(deps: AppFromConfigDeps): Hono<HttpEnv> {
   );
   return createHttpApp({
     ctx,
-    search: createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs, log }),
+    search: lazyStorySearch(async () =>
+      (await import('../app/search/story-search.ts')).createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs, log }),
+    ),
     baseUrl,
     allowedOrigins,
     ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }),

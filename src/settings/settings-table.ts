@@ -2,7 +2,7 @@
 // commands' `--help` list their part of it and docs/config.md is generated from it
 // (`npm run docs:config`). A variable missing here is never read (src/settings/read-settings.ts).
 import { DEFAULT_APP_CONFIG } from '../app/app-context.ts';
-import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/story-search.ts';
+import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/search-refresh.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../auth/oauth/oauth-settings.ts';
 import type { Setting } from './setting.ts';
 

@@ -14,11 +14,11 @@ export interface ChildOutcome {
 export function runBenchScript(
   script: string,
   args: readonly string[],
-  options: { timeoutMs: number; env?: Record<string, string>; log(line: string): void },
+  options: { timeoutMs: number; env?: Record<string, string>; nodeOptions?: readonly string[]; log(line: string): void },
 ): Promise<ChildOutcome> {
   const file = fileURLToPath(new URL(`./${script}`, import.meta.url));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), file, ...args], {
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so the time bound also stops what it started (the search bench runs

@@ -3,7 +3,7 @@
 // a cold instance does after the GET), search it, and feed it one story at a time.
 import { create, insert, load, remove, save, search, type AnyOrama } from '@orama/orama';
 import { createStoryIndex, loadStoryIndex, type IndexSnapshotBody, type StoryIndex } from '../../src/app/search/story-index.ts';
-import { SEARCH_OPTIONS } from '../../src/app/search/story-search.ts';
+import { rankForQuery } from '../../src/app/search/story-search.ts';
 import type { SyntheticStory } from './search-corpus.ts';
 
 export interface EngineIndex {
@@ -43,8 +43,7 @@ function wrapMiniSearch(index: StoryIndex): EngineIndex {
     // By slug alone, as a change-log entry for a story no longer listed gives it.
     remove: (story) => void index.remove(story.id),
     search: (query, limit) =>
-      index
-        .search(query, SEARCH_OPTIONS)
+      rankForQuery(index, query)
         .slice(0, limit)
         .map((result) => result.slug),
     serialise: () => JSON.stringify(index.toJSON()),

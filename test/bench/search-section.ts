@@ -10,22 +10,32 @@ export type SearchRun = { ok: true; markdown: string } | { ok: false; failure: s
 export interface SearchRuns {
   lag: SearchRun;
   engines: SearchRun;
+  hostile: SearchRun;
 }
 
 /** search-engines.ts prints one `## ` heading; the section gets its own number and name here. */
 const PRINTED_HEADING = /^## .*\n/;
 
-/** The lag in `lagTimeoutMs`, then the engines in `timeoutMs`. */
+const asRun = (outcome: { ok: boolean; stdout: string; failure?: string }): SearchRun =>
+  outcome.ok ? { ok: true, markdown: outcome.stdout.trim() } : { ok: false, failure: outcome.failure ?? 'failed' };
+
+/** The lag in `lagTimeoutMs`, the costliest queries in `hostileTimeoutMs`, then the engines in `timeoutMs`. */
 export async function runSearchBench(options: {
   lagTimeoutMs: number;
+  hostileTimeoutMs: number;
   timeoutMs: number;
   buildBudgetS: number;
   log(line: string): void;
 }): Promise<SearchRuns> {
-  const lagOutcome = await runBenchScript('search-lag-main.ts', [], { timeoutMs: options.lagTimeoutMs, log: options.log });
-  const lag: SearchRun = lagOutcome.ok
-    ? { ok: true, markdown: lagOutcome.stdout.trim() }
-    : { ok: false, failure: lagOutcome.failure ?? 'failed' };
+  const lag = asRun(await runBenchScript('search-lag-main.ts', [], { timeoutMs: options.lagTimeoutMs, log: options.log }));
+  // The index of 100,000 stories takes ~1 GiB of heap and ~2 min to build.
+  const hostile = asRun(
+    await runBenchScript('search-hostile.ts', [], {
+      timeoutMs: options.hostileTimeoutMs,
+      nodeOptions: ['--max-old-space-size=6144'],
+      log: options.log,
+    }),
+  );
   const outcome = await runBenchScript('search-engines.ts', [], {
     timeoutMs: options.timeoutMs,
     env: {
@@ -36,9 +46,9 @@ export async function runSearchBench(options: {
     log: options.log,
   });
   const engines: SearchRun = outcome.ok
-    ? { ok: true, markdown: outcome.stdout.trim().replace(PRINTED_HEADING, '') }
+    ? { ok: true, markdown: outcome.stdout.trim().replace(PRINTED_HEADING, '').trim() }
     : { ok: false, failure: outcome.failure ?? 'failed' };
-  return { lag, engines };
+  return { lag, engines, hostile };
 }
 
 export function searchSection(runs: SearchRuns | undefined): string[] {
@@ -60,5 +70,8 @@ export function searchSection(runs: SearchRuns | undefined): string[] {
         runs.lag.markdown,
       ]
     : [`Write-to-searchable lag not measured in this run: \`search-lag-main.ts\` ${runs.lag.failure}.`];
-  return [heading, '', ...engines, '', ...lag, ''];
+  const hostile = runs.hostile.ok
+    ? [runs.hostile.markdown]
+    : [`The costliest queries not measured in this run: \`search-hostile.ts\` ${runs.hostile.failure}.`];
+  return [heading, '', ...engines, '', ...lag, '', ...hostile, ''];
 }

@@ -27,7 +27,7 @@ export const searchStoriesInputSchema = z.strictObject({
     })
     .optional()
     .describe(
-      `Words to look for in titles, summaries, tags, stacks and story bodies (their first 16 KiB). Every word must match (a word may match as a prefix or with a typo); at most ${MAX_QUERY_WORDS} words. Empty or omitted: the newest stories first.`,
+      `Words to look for in titles, summaries, tags, stacks and story bodies (their first 16 KiB). Every word must match (the last may match as a prefix, a rare word with a typo; words nearly every story has may be left out); at most ${MAX_QUERY_WORDS} words. Empty or omitted: the newest stories first.`,
     ),
   limit: z
     .number()

@@ -8,6 +8,7 @@ import { relationTo, type RelatedStory } from '../../domain/story/story-relation
 import type { StoryType } from '../../domain/story/story-types.ts';
 import type { StorySummary } from '../contract/story-shapes.ts';
 import { MAX_SIMILAR } from '../publish-story.contract.ts';
+import { MAX_TYPO_EDITS } from './query-plan.ts';
 import type { RankedSlug, StoryIndex } from './story-index.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
 import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
@@ -32,6 +33,7 @@ const SIMILAR_OPTIONS: SearchOptions = {
   combineWith: 'OR',
   prefix: false,
   fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+  maxFuzzy: MAX_TYPO_EDITS,
   boost: { stack: 3, tags: 3, title: 2, summary: 1 },
 };
 

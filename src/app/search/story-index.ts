@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import MiniSearch, { type AsPlainObject, type SearchOptions, type SearchResult } from 'minisearch';
 import type { SearchableStory } from '../../store/search/searchable-stories.ts';
+import type { TermStats } from './query-plan.ts';
 import { normaliseTerm } from './suggestion-why.ts';
 
 /**
@@ -56,6 +57,8 @@ export interface StoryIndex {
   readonly size: number;
   /** Best score first; among equal scores the newer story first. */
   search(query: string, options: SearchOptions): RankedSlug[];
+  /** What a query plan reads (query-plan.ts). */
+  readonly stats: TermStats;
   /** Every indexed slug, newest first. */
   newestFirst(): readonly string[];
   toJSON(): IndexSnapshotBody;
@@ -116,6 +119,52 @@ function fingerprintOf(document: IndexedDocument, story: SearchableStory): strin
 const newerFirst = (a: IndexEntry, b: IndexEntry): number =>
   a.published_at < b.published_at ? 1 : a.published_at > b.published_at ? -1 : 0;
 
+/**
+ * MiniSearch's term tree, which it keeps private: term → field id → story id → frequency. Read
+ * only here, for the two counts a query plan needs (MiniSearch has no public API for them; the
+ * version is pinned, and test/unit/app/story-index-stats.test.ts fails if its shape changes).
+ */
+interface TermTree {
+  get(term: string): FieldStories | undefined;
+  atPrefix(prefix: string): { entries(): IterableIterator<[string, FieldStories]> };
+  fuzzyGet(term: string, edits: number): Map<string, [FieldStories, number]>;
+}
+type FieldStories = Map<number, Map<number, number>>;
+
+/** The stories holding a term in its busiest field. */
+function storiesIn(fields: FieldStories | undefined): number {
+  let most = 0;
+  for (const stories of fields?.values() ?? []) most = Math.max(most, stories.size);
+  return most;
+}
+
+function termStats(terms: MiniSearch<IndexedDocument>): TermStats {
+  const tree = (terms as unknown as { _index: TermTree })._index;
+  return {
+    get stories() {
+      return terms.documentCount;
+    },
+    storiesReached(word, match, cap) {
+      const counted = new Set([word]);
+      let reached = storiesIn(tree.get(word));
+      const add = (term: string, fields: FieldStories): boolean => {
+        if (counted.has(term)) return reached <= cap;
+        counted.add(term);
+        reached += storiesIn(fields);
+        return reached <= cap;
+      };
+      if (match.edits > 0) for (const [term, [fields]] of tree.fuzzyGet(word, match.edits)) if (!add(term, fields)) return reached;
+      if (match.prefix) for (const [term, fields] of tree.atPrefix(word).entries()) if (!add(term, fields)) return reached;
+      return reached;
+    },
+    termsStartingWith(prefix, cap) {
+      let count = 0;
+      for (const _term of tree.atPrefix(prefix).entries()) if (++count > cap) break;
+      return count;
+    },
+  };
+}
+
 function wrap(terms: MiniSearch<IndexedDocument>, entries: Map<string, IndexEntry>): StoryIndex {
   // Recomputed on the first newest-first read after a change: one sort per change burst, not per search.
   let newest: string[] | undefined;
@@ -139,6 +188,7 @@ function wrap(terms: MiniSearch<IndexedDocument>, entries: Map<string, IndexEntr
       return true;
     },
     remove,
+    stats: termStats(terms),
     entry: (slug) => entries.get(slug),
     get size() {
       return entries.size;

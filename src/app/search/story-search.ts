@@ -19,6 +19,9 @@ import {
 } from './suggest-for-project.contract.ts';
 import { findSimilar, type SimilarFinder } from './similar-stories.ts';
 import { createLiveIndex } from './live-story-index.ts';
+import { DEFAULT_SEARCH_REFRESH_MS } from './search-refresh.ts';
+import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
+import type { RankedSlug, StoryIndex } from './story-index.ts';
 import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
 
@@ -44,20 +47,24 @@ export interface StorySearchOptions {
   log?: (line: string) => void;
 }
 
-export const DEFAULT_SEARCH_REFRESH_MS = 1000;
 /** Rounds of hydration that refill a page whose stories turned out unlisted since the index saw them. */
 const MAX_FILL_ROUNDS = 3;
 /** Ranked candidates hydrated for the few suggestions an answer carries. */
 const SUGGESTION_CANDIDATES = 10;
 
-/** search_stories' ranking: the bench measures the production index with exactly these. */
+/** search_stories' ranking; the query plan (rankForQuery) decides the prefix and bounds the typos. */
 export const SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'AND',
-  // The last word may still be being typed; a longer word may carry a typo.
-  prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 2,
-  fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+  // A longer word may carry a typo; the last word may still be being typed (query-plan.ts).
+  fuzzy: (term) => typoEdits(term) || false,
   boost: { title: 3, tags: 2, stack: 2, summary: 1, body: 1 },
 };
+
+/** search_stories' ranking of a query, within the bounds of its plan (query-plan.ts); the bench ranks with exactly this. */
+export function rankForQuery(index: StoryIndex, query: string): RankedSlug[] {
+  const planned = planSearchOptions(planQuery(query, index.stats), SEARCH_OPTIONS);
+  return index.search(planned.query, planned.options);
+}
 
 // A project description is up to 64 words ORed: against bodies nearly every story would match.
 const SUGGEST_OPTIONS: SearchOptions = {
@@ -65,6 +72,7 @@ const SUGGEST_OPTIONS: SearchOptions = {
   combineWith: 'OR',
   prefix: false,
   fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+  maxFuzzy: MAX_TYPO_EDITS,
   boost: { stack: 3, tags: 3, title: 2, summary: 1 },
 };
 
@@ -99,7 +107,7 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
       const offset = input.cursor === undefined ? 0 : decodeSearchCursor(input.cursor, query);
       const index = await live.current();
-      const ranked = hasWords(query) ? index.search(query, SEARCH_OPTIONS).map((result) => result.slug) : index.newestFirst();
+      const ranked = hasWords(query) ? rankForQuery(index, query).map((result) => result.slug) : index.newestFirst();
       const { stories, end } = await page(ranked, offset, limit);
       return {
         stories,
