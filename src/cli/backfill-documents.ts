@@ -9,7 +9,7 @@ import { buildContext } from '../context.ts';
 import { stderrLog } from '../log-sink.ts';
 import { backfillDocuments, type DocumentBackfillReport } from '../outbox/document-backfill.ts';
 import { ensureTable } from '../store/bootstrap.ts';
-import { openLocalStore, type LocalStore } from './local-store.ts';
+import { openCommandStore, type LocalStore } from './local-store.ts';
 
 const HELP = `usage: npm run bsky:backfill-documents [-- --dry-run] [--aws] [--json]
 
@@ -81,11 +81,7 @@ async function main(argv: string[]): Promise<number> {
     const config = readConfig();
     const log = (line: string): void => stderrLog(`bsky:backfill-documents: ${line}`);
     // In AWS the default credential chain on the stack's table, which is never created here.
-    store = aws
-      ? undefined
-      : config.ddbEndpoint === undefined
-        ? await openLocalStore({ dataDir: config.dataDir, log })
-        : { endpoint: config.ddbEndpoint, started: false, close: async () => {} };
+    store = aws ? undefined : await openCommandStore(config, log);
     const ctx = store === undefined ? buildContext({ ...config, ddbEndpoint: undefined }) : buildContext(config, store.endpoint);
     client = ctx.store.client;
     if (store !== undefined) await ensureTable(ctx.store.client, config.tableName);

@@ -18,7 +18,7 @@ import { ensureTable } from '../store/bootstrap.ts';
 import type { RescanPosition } from '../store/story/rescan-job-items.ts';
 import { stderrLog } from '../log-sink.ts';
 import { sharedOffload } from '../offload/offload.ts';
-import { openLocalStore, type LocalStore } from './local-store.ts';
+import { openCommandStore, type LocalStore } from './local-store.ts';
 
 const HELP = `usage: npm run capability:rescan [-- --dry-run] [--batch <n>] [--stories <n>] [--max-batches <n>] [--restart] [--json]
 
@@ -110,10 +110,7 @@ async function main(argv: string[]): Promise<number> {
   let client: { destroy(): void } | undefined;
   try {
     const config = readConfig();
-    store =
-      config.ddbEndpoint === undefined
-        ? await openLocalStore({ dataDir: config.dataDir, log: (line) => stderrLog(`capability:rescan: ${line}`) })
-        : { endpoint: config.ddbEndpoint, started: false, close: async () => {} };
+    store = await openCommandStore(config, (line) => stderrLog(`capability:rescan: ${line}`));
     const ctx = buildContext(config, store.endpoint);
     client = ctx.store.client;
     await ensureTable(ctx.store.client, config.tableName);

@@ -142,3 +142,15 @@ export async function openLocalStore(options: OpenLocalStoreOptions): Promise<Lo
     await new Promise((done) => setTimeout(done, POLL_MS));
   }
 }
+
+/**
+ * The store a command works on: LOREBOOK_DDB_ENDPOINT's when it is set (nothing started, nothing
+ * to close), otherwise the running npm start's or one of its own on the data dir.
+ */
+export async function openCommandStore(
+  config: { ddbEndpoint: string | undefined; dataDir: string },
+  log: (line: string) => void,
+): Promise<LocalStore> {
+  if (config.ddbEndpoint !== undefined) return { endpoint: config.ddbEndpoint, started: false, close: async () => {} };
+  return openLocalStore({ dataDir: config.dataDir, log });
+}

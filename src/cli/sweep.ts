@@ -16,7 +16,7 @@ import type { AnnounceResult } from '../outbox/announce-outcome.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stderrLog } from '../log-sink.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
-import { openLocalStore, type LocalStore } from './local-store.ts';
+import { openCommandStore, type LocalStore } from './local-store.ts';
 
 const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--json]
 
@@ -110,10 +110,7 @@ async function main(argv: string[]): Promise<number> {
       stderrLog('sweep: nothing was posted: announcing is off.');
       return 1;
     }
-    store =
-      config.ddbEndpoint === undefined
-        ? await openLocalStore({ dataDir: config.dataDir, log: (line) => stderrLog(`sweep: ${line}`) })
-        : { endpoint: config.ddbEndpoint, started: false, close: async () => {} };
+    store = await openCommandStore(config, (line) => stderrLog(`sweep: ${line}`));
     const ctx = buildContext(config, store.endpoint);
     client = ctx.store.client;
     await ensureTable(ctx.store.client, config.tableName);

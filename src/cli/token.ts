@@ -22,7 +22,7 @@ import { isLorebookError, type LorebookError } from '../domain/errors.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
 import { parseDuration } from './duration.ts';
-import { openLocalStore, type LocalStore } from './local-store.ts';
+import { openCommandStore, type LocalStore } from './local-store.ts';
 
 const HELP = `usage: npm run token -- <command> [options]
 
@@ -173,10 +173,7 @@ async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    store =
-      config.ddbEndpoint === undefined
-        ? await openLocalStore({ dataDir: config.dataDir, log: (line) => err(`token: ${line}`) })
-        : { endpoint: config.ddbEndpoint, started: false, close: async () => {} };
+    store = await openCommandStore(config, (line) => err(`token: ${line}`));
     ctx = buildContext(config, store.endpoint);
     await ensureTable(ctx.store.client, config.tableName);
     const answer = await parsed.command(ctx);

@@ -26,7 +26,7 @@ const FIELDS = ['title', 'summary', 'tags', 'stack', 'body'];
 
 // MiniSearch as production runs it: src/app/search/story-index.ts (the body's first 16 KiB, the
 // entries beside the terms) searched with search_stories' own options.
-const asSearchable = (story: SyntheticStory) => ({
+export const asSearchable = (story: SyntheticStory) => ({
   slug: story.id,
   title: story.title,
   summary: story.summary,

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withoutLorebookSettings } from './command-env.ts';
 
 export interface NpmStart {
   baseUrl: string;
@@ -32,10 +33,7 @@ export async function startNpmStart(options: {
 }): Promise<NpmStart> {
   const port = await freePort();
   const scratch = mkdtempSync(join(tmpdir(), 'lorebook-npm-start-'));
-  const env: NodeJS.ProcessEnv = {};
-  // The test's own LOREBOOK_*/BLUESKY_* settings must not leak into the server.
-  for (const [name, value] of Object.entries(process.env))
-    if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) env[name] = value;
+  const env = withoutLorebookSettings();
   Object.assign(env, {
     PORT: String(port),
     LOREBOOK_DDB_ENDPOINT: options.endpoint,

@@ -14,6 +14,7 @@ import { startNpmStart, type NpmStart } from '../../helpers/npm-start.ts';
 import { useBluesky } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
+import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const app = useAppFixture('bluesky-announce-recovers-npm-start');
@@ -76,9 +77,7 @@ describe('npm start behind a proxy that destroys every connection, then forwards
       expect(posts, (server as NpmStart).output()).toHaveLength(1);
       expect((await getStory(app.ctx(), alice, { slug })).announce).toEqual({ state: 'posted', uri: posts[0]?.uri });
 
-      const childEnv: NodeJS.ProcessEnv = {};
-      for (const [name, value] of Object.entries(process.env))
-        if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) childEnv[name] = value;
+      const childEnv = withoutLorebookSettings();
       Object.assign(childEnv, env(), { LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName });
       const swept = await run('npm', ['run', '--silent', 'sweep', '--', '--json'], { env: childEnv, timeout: 60_000 });
       expect(JSON.parse(swept.stdout)).toMatchObject({ due: 0, skipped: [] });

@@ -9,6 +9,7 @@ import { AtpAgent } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
 import { publishFeedRecord } from '../../../integrations/bluesky/feed-generator-record.ts';
 import { BASE_URL, useBluesky } from '../../helpers/pds/use-bluesky.ts';
+import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const bsky = useBluesky();
@@ -23,9 +24,7 @@ interface Output {
 }
 
 async function publishFeed(args: string[], extra: Record<string, string> = {}): Promise<Output> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) env[name] = value;
+  const env = withoutLorebookSettings();
   Object.assign(env, {
     LOREBOOK_BASE_URL: BASE_URL,
     BLUESKY_SERVICE: bsky.proxy().url,

@@ -14,6 +14,7 @@ import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
+import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const app = useAppFixture('bluesky-sweep-cli');
@@ -30,9 +31,7 @@ interface Output {
 }
 
 async function sweep(args: string[], extra: Record<string, string> = {}): Promise<Output> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) env[name] = value;
+  const env = withoutLorebookSettings();
   Object.assign(env, {
     LOREBOOK_DDB_ENDPOINT: testEndpoint(),
     LOREBOOK_TABLE: app.ctx().store.tableName,

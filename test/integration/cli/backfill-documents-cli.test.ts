@@ -12,6 +12,7 @@ import { INDEXES } from '../../../src/store/schema.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
+import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const app = useAppFixture('backfill-documents-cli');
@@ -21,10 +22,7 @@ const CLI_TEST_MS = 120_000;
 let slug: string;
 
 function env(): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) clean[name] = value;
-  return { ...clean, LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName };
+  return { ...withoutLorebookSettings(), LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName };
 }
 
 const backfill = async (args: string[]) => run(process.execPath, [CLI, ...args], { cwd: process.cwd(), env: env(), timeout: 60_000 });

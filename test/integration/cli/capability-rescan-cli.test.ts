@@ -11,6 +11,7 @@ import { scanStory } from '../../../src/domain/capability/scan.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyPipingToShell } from '../../helpers/capability-stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
+import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const app = useAppFixture('capability-rescan-cli');
@@ -21,10 +22,7 @@ const STORIES = 10;
 const stories: { slug: string; markdown: string }[] = [];
 
 function env(): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (!name.startsWith('LOREBOOK_') && !name.startsWith('BLUESKY_')) clean[name] = value;
-  return { ...clean, LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName };
+  return { ...withoutLorebookSettings(), LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName };
 }
 
 const rescan = async (args: string[]) => run(process.execPath, [CLI, ...args], { cwd: process.cwd(), env: env(), timeout: 60_000 });
