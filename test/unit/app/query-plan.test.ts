@@ -15,10 +15,11 @@ import { createStoryIndex, type StoryIndex } from '../../../src/app/search/story
 import { rankForQuery, SEARCH_OPTIONS } from '../../../src/app/search/story-search.ts';
 
 /** `count` stories: every one says "lambda", every third "throttle", story 7 alone "quokka". */
-function corpus(count: number): StoryIndex {
+function corpus(count: number, options: { typoOfLambdaAt?: number } = {}): StoryIndex {
   const index = createStoryIndex();
   for (let n = 0; n < count; n += 1) {
-    const words = ['lambda', n % 3 === 0 ? 'throttle' : 'retries', n === 7 ? 'quokka' : 'wombat', `term${n}x`];
+    const first = n === options.typoOfLambdaAt ? 'lambdo' : 'lambda';
+    const words = [first, n % 3 === 0 ? 'throttle' : 'retries', n === 7 ? 'quokka' : 'wombat', `term${n}x`];
     index.put({
       slug: `s${n}`,
       title: words.join(' '),
@@ -34,6 +35,25 @@ function corpus(count: number): StoryIndex {
 }
 
 const large = corpus(COMMON_MIN_STORIES);
+/** The corpus's words held by one story each. */
+const vocabulary = Array.from({ length: COMMON_MIN_STORIES }, (_, n) => `term${n}x`);
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1)
+      next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length] as number;
+}
+/** Stand-in counts (named as such): the plan's boundaries without an index built to the exact number. */
+const counts = (stories: number, reached: (word: string) => number, prefixTerms = 0): TermStats => ({
+  stories,
+  storiesReached: (word) => reached(word),
+  termsStartingWith: () => prefixTerms,
+});
 const small = corpus(30);
 
 describe('the counts read from the index', () => {
@@ -49,6 +69,12 @@ describe('the counts read from the index', () => {
     // term1x, term10x…term19x, term100x…term199x: one story each.
     expect(large.stats.storiesReached('term1', { edits: 0, prefix: true }, 10_000)).toBe(111);
     expect(large.stats.storiesReached('term1', { edits: 0, prefix: true }, 50)).toBe(51);
+    expect(large.stats.storiesReached('term1', { edits: 0, prefix: false }, 10_000)).toBe(0);
+    // A term matched both ways counts once: term5x is within one edit of "term5" and starts with it.
+    expect(large.stats.storiesReached('term5', { edits: 1, prefix: true }, 10_000)).toBe(111);
+    expect(large.stats.storiesReached('term5x', { edits: 1, prefix: false }, 10_000)).toBe(
+      vocabulary.filter((term) => editDistance(term, 'term5x') <= 1).length,
+    );
     expect(large.stats.termsStartingWith('term1', 5)).toBe(6);
     expect(large.stats.termsStartingWith('term99', 1000)).toBe(11);
   });
@@ -86,6 +112,64 @@ describe('the plan', () => {
     });
   });
 
+  it('the boundaries: a prefix from exactly 3 letters and up to exactly 500 terms; typos from exactly 5 letters; "as typed" from exactly 10 stories', () => {
+    expect(
+      planQuery(
+        'quo',
+        counts(10, () => 0, MAX_PREFIX_TERMS),
+      ).prefixLast,
+    ).toBe(true);
+    expect(
+      planQuery(
+        'quo',
+        counts(10, () => 0, MAX_PREFIX_TERMS + 1),
+      ).prefixLast,
+    ).toBe(false);
+    expect(typoEdits('retry')).toBe(1);
+    expect(
+      planQuery(
+        'retry',
+        counts(10, () => 9),
+      ).edits,
+    ).toEqual({ retry: 1 });
+    expect(
+      planQuery(
+        'retry',
+        counts(10, () => 10),
+      ).edits,
+    ).toEqual({ retry: 0 });
+    expect(
+      planQuery(
+        '',
+        counts(10, () => 0),
+      ),
+    ).toEqual({ words: [], common: [], prefixLast: false, edits: {} });
+  });
+
+  it('the rarest word stays even when it alone reaches more than the budget; only the last word counts its prefix matches', () => {
+    expect(
+      planQuery(
+        'alpha beta',
+        counts(COMMON_MIN_STORIES, (word) => (word === 'alpha' ? 5000 : 9000)),
+      ),
+    ).toMatchObject({
+      words: ['alpha'],
+      common: ['beta'],
+    });
+    const asked: string[] = [];
+    const recording: TermStats = {
+      stories: COMMON_MIN_STORIES,
+      storiesReached: (word, match) => (asked.push(`${word} edits=${match.edits} prefix=${match.prefix}`), 1),
+      termsStartingWith: () => 0,
+    };
+    planQuery('alpha betas', recording);
+    expect(asked.filter((line) => !line.includes('edits=0 prefix=false') || line.startsWith('alpha'))).toEqual([
+      'alpha edits=0 prefix=false',
+      'alpha edits=1 prefix=false',
+      'betas edits=1 prefix=true',
+    ]);
+  });
+
   it('typos are at most two edits, whatever the word length', () => {
     const stats: TermStats = { stories: 1, storiesReached: () => 0, termsStartingWith: () => 0 };
     const { options } = planSearchOptions(planQuery('x', stats), SEARCH_OPTIONS);
@@ -101,5 +185,15 @@ describe('search_stories ranking through the plan', () => {
     expect(slugs(rankForQuery(large, 'lambda throttle'))).toEqual(slugs(whole));
     expect(slugs(rankForQuery(large, 'quokka'))).toEqual(['s7']);
     expect(slugs(rankForQuery(large, 'quok'))).toEqual(['s7']);
+    // A rare word with a typo is found; a word before the last is no prefix.
+    expect(slugs(rankForQuery(large, 'quokke'))).toEqual(['s7']);
+    expect(slugs(rankForQuery(large, 'quok lambda'))).toEqual([]);
+  });
+
+  it('a word held by 10 stories or more does not also match its typo-neighbours', () => {
+    const withTypo = corpus(COMMON_MIN_STORIES, { typoOfLambdaAt: 8 });
+    expect(rankForQuery(withTypo, 'lambda quokka').map((result) => result.slug)).toEqual(['s7']);
+    expect(rankForQuery(withTypo, 'wombat lambda').map((result) => result.slug)).not.toContain('s8');
+    expect(rankForQuery(withTypo, 'wombat lambdo').map((result) => result.slug)).toContain('s8');
   });
 });
