@@ -27,6 +27,9 @@ function streamView(): StreamViewType {
   return view as StreamViewType;
 }
 
+/** How far back a point-in-time restore reaches (DynamoDB's maximum, and its default). */
+export const PITR_RECOVERY_DAYS = 35;
+
 export function createLorebookTable(scope: Construct, id: string): Table {
   if (schema.BillingMode !== 'PAY_PER_REQUEST') throw new Error('schema.ts is on-demand; this stack only knows on-demand');
   const sort = keyOf(schema.KeySchema, 'RANGE');
@@ -36,7 +39,8 @@ export function createLorebookTable(scope: Construct, id: string): Table {
     billingMode: BillingMode.PAY_PER_REQUEST,
     timeToLiveAttribute: TTL_ATTRIBUTE,
     stream: streamView(),
-    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    // Stated in docs/privacy.md: a deleted account or a redacted text stays in these backups this long.
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: PITR_RECOVERY_DAYS },
     removalPolicy: RemovalPolicy.RETAIN,
   });
   for (const index of schema.GlobalSecondaryIndexes ?? []) {

@@ -48,7 +48,7 @@ describe('the table matches src/store/schema.ts', () => {
     expect(table.BillingMode).toBe(schema.BillingMode);
     expect(table.StreamSpecification).toEqual({ StreamViewType: schema.StreamSpecification?.StreamViewType });
     expect(table.TimeToLiveSpecification).toEqual({ AttributeName: TTL_ATTRIBUTE, Enabled: true });
-    expect(table.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 35 });
     expect(json.Resources[tableId]?.DeletionPolicy).toBe('Retain');
   });
 });
