@@ -114,7 +114,10 @@ function inFlagTagSequence(place: Around): boolean {
 function joinsEmoji(place: Around): boolean {
   const left = before(place);
   const endsEmoji =
-    is(PICTOGRAPHIC, left) || is(SKIN_TONE, left) || left === CANCEL_TAG || (left === 0xfe0f && is(PICTOGRAPHIC, before(place, 2)));
+    is(PICTOGRAPHIC, left) ||
+    is(SKIN_TONE, left) ||
+    (left === 0xfe0f && is(PICTOGRAPHIC, before(place, 2))) ||
+    (left === CANCEL_TAG && inFlagTagSequence({ ...place, at: place.at - 1 }));
   return endsEmoji && is(PICTOGRAPHIC, after(place));
 }
 
@@ -130,7 +133,7 @@ function touchesLetterOf(script: RegExp, place: Around): boolean {
 function variesItsBase(codePoint: number, place: Around): boolean {
   const base = before(place);
   if (codePoint === 0xfe0e || codePoint === 0xfe0f) return is(EMOJI, base);
-  if (codePoint <= 0xfe0d) return is(STANDARDIZED_VARIANT_BASE, base);
+  if (codePoint >= 0xfe00 && codePoint <= 0xfe0d) return is(STANDARDIZED_VARIANT_BASE, base);
   if (codePoint >= 0xe0100) return is(IDEOGRAPH, base);
   return is(MONGOLIAN_LETTER, base);
 }
