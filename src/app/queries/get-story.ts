@@ -6,6 +6,7 @@
 // counted reproducers on) and, on a fail story, its linked answers (a Query, then a BatchGetItem
 // when there are any): three to six calls, at most three in sequence.
 import { parseSlug } from '../../domain/story/slug.ts';
+import { revealForbiddenChars as shown } from '../../domain/text-controls.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { queryRevisions } from '../../store/story/revisions-query.ts';
@@ -76,22 +77,23 @@ function presentStory(
 ): StoryView {
   const view: StoryView = {
     slug: meta.slug,
-    title: meta.title,
-    summary: meta.summary,
+    // Text stored before a character was refused is shown with it made visible (design §18).
+    title: shown(meta.title),
+    summary: shown(meta.summary),
     author: authorView(meta, handles),
     date: meta.date,
     published_at: meta.published_at,
     updated_at: meta.updated_at,
-    tags: meta.tags,
+    tags: meta.tags.map(shown),
     type: meta.type,
     status: meta.status,
     reproducible: meta.reproducible,
     visibility: meta.visibility,
     hidden: meta.hidden,
-    stack: meta.stack,
+    stack: meta.stack.map(shown),
     has_check: meta.has_check,
     // BODY and META are written in one transaction, so a visible META always has its BODY.
-    markdown: typeof body?.markdown === 'string' ? body.markdown : '',
+    markdown: typeof body?.markdown === 'string' ? shown(body.markdown) : '',
     revision: meta.revision,
     revisions,
     counts: reproductionCounts(meta.counts),
@@ -109,15 +111,15 @@ function presentStory(
   if (answeredBy !== undefined) view.answered_by = answeredBy;
   for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {
     const value = meta[field];
-    if (value !== undefined) view[field] = value;
+    if (value !== undefined) view[field] = shown(value);
   }
   return view;
 }
 
 function presentRevision(item: StoredItem): RevisionView {
   const view: RevisionView = { revision: Number(item.revision), kind: item.kind as RevisionKind, at: String(item.at) };
-  if (typeof item.note === 'string') view.note = item.note;
-  if (typeof item.source === 'string') view.source = item.source;
+  if (typeof item.note === 'string') view.note = shown(item.note);
+  if (typeof item.source === 'string') view.source = shown(item.source);
   return view;
 }
 
