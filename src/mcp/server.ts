@@ -16,6 +16,7 @@ import {
   type ResourceLink,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type TextContent,
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { AppContext, Caller } from '../app/app-context.ts';
@@ -67,7 +68,7 @@ export function createMcpServer(ctx: AppContext, caller: Caller | undefined, sea
     let result: CallToolResult;
     try {
       const outcome = await tool.run(deps, caller, request.params.arguments ?? {});
-      result = toolAnswer(outcome, tool.links?.(outcome));
+      result = toolAnswer(outcome, tool.links?.(outcome), tool.text?.(outcome));
     } catch (error) {
       if (!isLorebookError(error)) throw error;
       result = toolRefusal(error.toBody());
@@ -85,8 +86,11 @@ function listedTools(): Tool[] {
   return listing;
 }
 
-export function toolAnswer(outcome: object, links: ResourceLink[] = []): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(outcome) }, ...links], structuredContent: outcome as Record<string, unknown> };
+export function toolAnswer(outcome: object, links: ResourceLink[] = [], text?: TextContent[]): CallToolResult {
+  return {
+    content: [...(text ?? [{ type: 'text', text: JSON.stringify(outcome) }]), ...links],
+    structuredContent: outcome as Record<string, unknown>,
+  };
 }
 
 export function toolRefusal(body: ErrorBody): CallToolResult {

@@ -7,6 +7,7 @@
 // when there are any): three to six calls, at most three in sequence.
 import { parseSlug } from '../../domain/story/slug.ts';
 import { revealForbiddenChars as shown } from '../../domain/text-controls.ts';
+import { untrustedNotice } from '../../domain/untrusted-text.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { queryRevisions } from '../../store/story/revisions-query.ts';
@@ -18,7 +19,7 @@ import { visibleStory } from '../story-access.ts';
 import { announceState } from './announce-state.ts';
 import { readAnsweredBy } from './answer-pairs.ts';
 import { readAuthorSide, type AuthorSide } from './author-side.ts';
-import { GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
+import { AUTHOR_WRITTEN_FIELDS, GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
 import { reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
 import { readReproductionAggregates } from './reproduction-aggregates.ts';
@@ -75,12 +76,13 @@ function presentStory(
   aggregates: ReproductionAggregates,
   answeredBy: StoryView['answered_by'],
 ): StoryView {
+  const author = authorView(meta, handles);
   const view: StoryView = {
     slug: meta.slug,
     // Text stored before a character was refused is shown with it made visible (design §18).
     title: shown(meta.title),
     summary: shown(meta.summary),
-    author: authorView(meta, handles),
+    author,
     date: meta.date,
     published_at: meta.published_at,
     updated_at: meta.updated_at,
@@ -102,6 +104,7 @@ function presentStory(
     aggregates,
     announce: announceState(meta.announce),
     capability: storyCapability(meta),
+    untrusted_text: { written_by: author.handle, fields: [...AUTHOR_WRITTEN_FIELDS], notice: untrustedNotice(author.handle) },
   };
   if (meta.announce.doc_uri !== undefined) view.document_uri = meta.announce.doc_uri;
   if (meta.drafted_by !== undefined)
