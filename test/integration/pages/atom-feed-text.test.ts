@@ -48,6 +48,9 @@ const forbidden = fc.constantFrom(
   '\uffff',
   '\u{1fffe}',
   '\u{10ffff}',
+  '\u{e0041}',
+  '\u202e',
+  '\u200b',
 );
 const markup = fc.constantFrom(']]>', '<![CDATA[', '<b>', '</title>', '&', '&amp;', '&#7;', '"', "'", '\t', '\n');
 const ordinary = fc.constantFrom('a', 'Z', '9', ' ', 'é', '😀', 'word', 'Stories');
