@@ -68,7 +68,8 @@ export async function presentDrafts(
       view.story = draft.story;
       view.story_url = storyUrl(ctx, draft.story);
     }
-    if (options.withMarkdown === true && 'markdown' in draft && typeof draft.markdown === 'string') view.markdown = revealForbiddenChars(draft.markdown);
+    if (options.withMarkdown === true && 'markdown' in draft && typeof draft.markdown === 'string')
+      view.markdown = revealForbiddenChars(draft.markdown);
     return view;
   });
 }
