@@ -16,38 +16,11 @@ const BLACK_FLAG = 0x1f3f4;
 const CANCEL_TAG = 0xe007f;
 
 /** Scripts whose letters join or form conjuncts, where ZWNJ and ZWJ choose the shape a word takes (Persian, Hindi, Sinhala…). */
+const JOINING_SCRIPTS =
+  'Arab Syrc Nkoo Mong Mand Mani Phlp Rohg Sogd Adlm Phag Deva Beng Guru Gujr Orya Taml Telu Knda Mlym Sinh Khmr Mymr Tibt Bali Java Sund Tirh';
 const JOINING_SCRIPT_LETTER = new RegExp(
-  `^(?=[\\p{L}\\p{M}])[${[
-    'Arab',
-    'Syrc',
-    'Nkoo',
-    'Mong',
-    'Mand',
-    'Mani',
-    'Phlp',
-    'Rohg',
-    'Sogd',
-    'Adlm',
-    'Phag',
-    'Deva',
-    'Beng',
-    'Guru',
-    'Gujr',
-    'Orya',
-    'Taml',
-    'Telu',
-    'Knda',
-    'Mlym',
-    'Sinh',
-    'Khmr',
-    'Mymr',
-    'Tibt',
-    'Bali',
-    'Java',
-    'Sund',
-    'Tirh',
-  ]
-    .map((script) => `\\p{scx=${script}}`)
+  String.raw`^(?=[\p{L}\p{M}])[${JOINING_SCRIPTS.split(' ')
+    .map((script) => String.raw`\p{scx=${script}}`)
     .join('')}]$`,
   'u',
 );
@@ -68,8 +41,7 @@ const STANDARDIZED_VARIANT_BASE =
 const is = (pattern: RegExp, codePoint: number | undefined): boolean =>
   codePoint !== undefined && pattern.test(String.fromCodePoint(codePoint));
 const isTag = (codePoint: number | undefined): boolean => codePoint !== undefined && codePoint >= 0xe0020 && codePoint <= 0xe007e;
-const isJoiner = (codePoint: number | undefined): boolean => codePoint === ZWNJ || codePoint === ZWJ || codePoint === ZWSP;
-const asciiOfTag = (codePoint: number): string => String.fromCodePoint(codePoint - 0xe0000);
+const isZeroWidth = (codePoint: number | undefined): boolean => codePoint === ZWNJ || codePoint === ZWJ || codePoint === ZWSP;
 
 /** The code points around one character: what the rules below look at. */
 interface Around {
@@ -85,11 +57,18 @@ const REACH = 8;
 function windowAt(text: string, index: number): Around {
   let start = index;
   for (let step = 0; step < REACH && start > 0; step += 1) {
-    const pair = start > 1 && /[\udc00-\udfff]/.test(text[start - 1] as string) && /[\ud800-\udbff]/.test(text[start - 2] as string);
+    const pair = start > 1 && (text.charCodeAt(start - 1) & 0xfc00) === 0xdc00 && (text.charCodeAt(start - 2) & 0xfc00) === 0xd800;
     start -= pair ? 2 : 1;
   }
-  const points = Array.from(text.slice(start, index + 2 * (REACH + 1)), (char) => char.codePointAt(0) as number);
-  return { points, at: Array.from(text.slice(start, index)).length };
+  const points: number[] = [];
+  let at = 0;
+  for (let unit = start; unit < text.length && points.length <= 2 * REACH; ) {
+    if (unit === index) at = points.length;
+    const codePoint = text.codePointAt(unit) as number;
+    points.push(codePoint);
+    unit += codePoint > 0xffff ? 2 : 1;
+  }
+  return { points, at };
 }
 
 const before = ({ points, at }: Around, steps = 1): number | undefined => points[at - steps];
@@ -106,8 +85,13 @@ function inFlagTagSequence(place: Around): boolean {
   while (start > at - 7 && isTag(points[start - 1])) start -= 1;
   let end = points[at] === CANCEL_TAG ? at : at + 1;
   while (end < at + 7 && isTag(points[end])) end += 1;
-  if (points[start - 1] !== BLACK_FLAG || points[end] !== CANCEL_TAG) return false;
-  return /^[a-z]{2}[a-z0-9]{1,4}$/.test(points.slice(start, end).map(asciiOfTag).join(''));
+  if (points[start - 1] !== BLACK_FLAG || points[end] !== CANCEL_TAG || end - start < 3 || end - start > 6) return false;
+  for (let position = start; position < end; position += 1) {
+    const ascii = (points[position] as number) - 0xe0000;
+    const letter = ascii >= 0x61 && ascii <= 0x7a;
+    if (!letter && (position < start + 2 || ascii < 0x30 || ascii > 0x39)) return false;
+  }
+  return true;
 }
 
 /** A ZWJ between two pictographs of one emoji (👩‍💻, 🏳️‍🌈, 👨🏽‍🚀, 🏴‍☠️). */
@@ -125,7 +109,7 @@ function joinsEmoji(place: Around): boolean {
 function touchesLetterOf(script: RegExp, place: Around): boolean {
   const left = before(place);
   const right = after(place);
-  if (isJoiner(left) || isJoiner(right)) return false;
+  if (isZeroWidth(left) || isZeroWidth(right)) return false;
   return is(script, left) || is(script, right);
 }
 
