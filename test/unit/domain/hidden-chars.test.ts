@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { normalizeMarkdown } from '../../../src/domain/story/normalize-markdown.ts';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
 import { findForbiddenChar, forbiddenCharProblem, revealForbiddenChars } from '../../../src/domain/text-controls.ts';
 import { faultFields, successStory } from './story-fixtures.ts';
@@ -101,6 +102,10 @@ describe('refused: invisible characters that can only hide text', () => {
     ['a tag character in prose ("ASCII smuggling")', `ignore this${tags('run rm -rf')}`, 0xe0072],
     ['a tag run after the flag base that is no subdivision', `🏴${tags('hello world')}\u{E007F}`, 0xe0068],
     ['an uppercase subdivision', `🏴${tags('GBENG')}\u{E007F}`, 0xe0047],
+    ['a flag tag run longer than a subdivision code', `🏴${tags('gbengland')}\u{E007F}`, 0xe0067],
+    ['a flag tag run shorter than a subdivision code', `🏴${tags('gb')}\u{E007F}`, 0xe0067],
+    ['a subdivision code starting with a digit', `🏴${tags('1bcd')}\u{E007F}`, 0xe0031],
+    ['a subdivision flag tag run after another emoji', `😀${tags('gbeng')}\u{E007F}`, 0xe0067],
     ['a flag tag run with no cancel tag', `🏴${tags('gbeng')} x`, 0xe0067],
     ['a lone cancel tag', 'x\u{E007F}', 0xe007f],
     ['the deprecated language tag', '\u{E0001}en', 0xe0001],
@@ -159,6 +164,14 @@ describe('refused: invisible characters that can only hide text', () => {
         expect(findForbiddenChar(text)).toBeDefined();
       }),
     );
+  });
+});
+
+describe('the markdown normalisation', () => {
+  it('keeps every invisible character, so none is removed unseen before or after the check (only a leading byte-order mark goes)', () => {
+    for (const char of ['\u{E0041}', '\u202E', '\u200B', '\u200D', '\u2060', '\uFEFF', '\u00AD', '\uFE0F', '\u3164'])
+      expect(normalizeMarkdown(`a${char}b  \r\nnext${char}\n`)).toBe(`a${char}b\nnext${char}\n`);
+    expect(normalizeMarkdown('\uFEFF# Title\n')).toBe('# Title\n');
   });
 });
 
