@@ -2,7 +2,7 @@
 // schemas, from src/app), a title and a description written for the model, honest annotations,
 // and `run`, which calls the use case. Tools know nothing of HTTP; the server (server.ts) lists
 // and calls them.
-import type { ResourceLink, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { ResourceLink, TextContent, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
@@ -23,6 +23,8 @@ export interface ToolDefinition<O extends z.ZodObject = z.ZodObject> {
   run(deps: ToolDeps, caller: Caller | undefined, args: Record<string, unknown>): Promise<z.output<O>>;
   /** resource_link content items the answer carries beside its JSON text (the stories it names). */
   links?(outcome: z.output<O>): ResourceLink[];
+  /** The answer's text content, when it is not the answer as JSON (get_story: the story text between markers). */
+  text?(outcome: z.output<O>): TextContent[];
 }
 
 export function defineTool<O extends z.ZodObject>(tool: ToolDefinition<O>): ToolDefinition<O> {

@@ -20,6 +20,7 @@ import { publicationOf } from './announce-publication.ts';
 import type { AnnounceDocuments, Announcer } from './announcer.ts';
 import type { StoryDocument } from './document-port.ts';
 import { plainTextOffloaded } from './plain-text-task.ts';
+import { revealForbiddenChars } from '../domain/text-controls.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -111,12 +112,13 @@ async function storyDocument(ctx: AppContext, meta: StoryMeta): Promise<StoryDoc
     revision: meta.revision,
     // Only a real edit moves updatedAt: the revision's own time, the same on every attempt.
     ...(meta.revision > 1 ? { updatedAt: meta.updated_at } : {}),
-    title: meta.title,
-    summary: meta.summary,
-    tags: meta.tags,
+    // Text stored before a character was refused is published with it made visible (design §18).
+    title: revealForbiddenChars(meta.title),
+    summary: revealForbiddenChars(meta.summary),
+    tags: meta.tags.map(revealForbiddenChars),
     path: storyPath(meta.slug),
-    markdown: body.markdown,
-    textContent: await plainTextOffloaded(body.markdown),
+    markdown: revealForbiddenChars(body.markdown),
+    textContent: await plainTextOffloaded(revealForbiddenChars(body.markdown)),
     // Accounts that signed in with Bluesky are their DID (design §3); others have no DID to give.
     author: { handle: handles.get(meta.author) ?? meta.author, ...(meta.author.startsWith('did:') ? { did: meta.author } : {}) },
     type: meta.type,

@@ -15,6 +15,7 @@ import { AnnounceFailure, type StoryPost } from './announce-port.ts';
 import { retryTime } from './announce-settings.ts';
 import { storyThumb } from './announce-thumb.ts';
 import type { Announcer } from './announcer.ts';
+import { revealForbiddenChars } from '../domain/text-controls.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -78,10 +79,11 @@ async function storyPost(ctx: AppContext, meta: StoryMeta, baseUrl: string, log:
   return {
     slug: meta.slug,
     publishedAt: meta.published_at,
-    title: meta.title,
-    summary: meta.summary,
+    // Text stored before a character was refused is posted with it made visible (design §18).
+    title: revealForbiddenChars(meta.title),
+    summary: revealForbiddenChars(meta.summary),
     authorHandle: handles.get(meta.author) ?? meta.author,
-    tags: meta.tags,
+    tags: meta.tags.map(revealForbiddenChars),
     url: `${baseUrl}${storyPath(meta.slug)}`,
     ...(thumb === undefined ? {} : { thumb }),
   };

@@ -104,12 +104,15 @@ describe('resources', () => {
       expect(access).toContain(`| \`${tool}\` | ${needs === 'token' ? 'a token' : 'no token'} |`);
   });
 
-  it('a public story reads by its template as the markdown get_story answers', async () => {
+  it('a public story reads by its template as the markdown get_story answers, between the markers saying who wrote it', async () => {
     const client = await server.mcp();
     const slug = publicSlugs[0] as string;
     const { contents } = await client.readResource({ uri: `lorebook://story/${slug}` });
     const story = answerOf<{ markdown: string }>(await client.callTool({ name: 'get_story', arguments: { slug } }));
-    expect(contents).toEqual([{ uri: `lorebook://story/${slug}`, mimeType: 'text/markdown', text: story.markdown }]);
+    expect(contents).toEqual([{ uri: `lorebook://story/${slug}`, mimeType: 'text/markdown', text: expect.any(String) }]);
+    const text = (contents[0] as { text: string }).text;
+    expect(text).toMatch(/^<!-- lorebook: story text by @\S+ begins \(marker [0-9a-f]{16}\)\./);
+    expect(text).toContain(`-->\n${story.markdown}<!-- lorebook: end of story text `);
   });
 
   it('a hidden, a private and an unknown story answer resource-not-found (-32602, data.code not_found, data.uri) alike, even with the author’s token', async () => {

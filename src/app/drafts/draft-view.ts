@@ -8,6 +8,7 @@ import { handlesFor } from '../accounts.ts';
 import type { AppContext } from '../app-context.ts';
 import { authorSchema } from '../contract/story-shapes.ts';
 import { storyUrl } from '../content-write.ts';
+import { revealForbiddenChars } from '../../domain/text-controls.ts';
 
 export const draftViewSchema = z.object({
   id: z.string().describe('The draft id (a key): pass it as draft_id to withdraw_draft, publish_draft or list_drafts.'),
@@ -54,20 +55,21 @@ export async function presentDrafts(
     const view: DraftView = {
       id: draft.id,
       status: statusNow(draft, now),
-      title: draft.title,
+      title: revealForbiddenChars(draft.title),
       drafter: { account: draft.drafter, handle: handles.get(draft.drafter) ?? draft.drafter },
       created_at: draft.created_at,
       claim_until: new Date(draft.claim_until * 1000).toISOString(),
     };
     if (draft.claimer !== undefined) view.claimer = { account: draft.claimer, handle: handles.get(draft.claimer) ?? draft.claimer };
     if (draft.invitee_handle !== undefined) view.invitee_handle = draft.invitee_handle;
-    if (draft.invitee_note !== undefined) view.invitee_note = draft.invitee_note;
+    if (draft.invitee_note !== undefined) view.invitee_note = revealForbiddenChars(draft.invitee_note);
     if (draft.claimed_at !== undefined) view.claimed_at = draft.claimed_at;
     if (draft.story !== undefined) {
       view.story = draft.story;
       view.story_url = storyUrl(ctx, draft.story);
     }
-    if (options.withMarkdown === true && 'markdown' in draft && typeof draft.markdown === 'string') view.markdown = draft.markdown;
+    if (options.withMarkdown === true && 'markdown' in draft && typeof draft.markdown === 'string')
+      view.markdown = revealForbiddenChars(draft.markdown);
     return view;
   });
 }

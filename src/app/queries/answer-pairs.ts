@@ -10,6 +10,7 @@ import { isListedPublicly, toStoryMeta, type StoryMeta } from '../../store/story
 import type { AppContext } from '../app-context.ts';
 import type { AnswerLinkView } from '../contract/answer-link-schema.ts';
 import { storyPath } from '../content-write.ts';
+import { revealForbiddenChars } from '../../domain/text-controls.ts';
 
 /** The fail stories' META keys a success story's `answers` needs. */
 export function answeredStoryKeys(meta: StoryMeta): ItemKey[] {
@@ -40,5 +41,5 @@ export async function readAnsweredBy(ctx: AppContext, meta: StoryMeta): Promise<
 }
 
 function view(meta: StoryMeta): AnswerLinkView {
-  return { slug: meta.slug, title: meta.title, status: meta.status, url: storyPath(meta.slug) };
+  return { slug: meta.slug, title: revealForbiddenChars(meta.title), status: meta.status, url: storyPath(meta.slug) };
 }

@@ -6,6 +6,8 @@
 // counted reproducers on) and, on a fail story, its linked answers (a Query, then a BatchGetItem
 // when there are any): three to six calls, at most three in sequence.
 import { parseSlug } from '../../domain/story/slug.ts';
+import { revealForbiddenChars as shown } from '../../domain/text-controls.ts';
+import { untrustedNotice } from '../../domain/untrusted-text.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { queryRevisions } from '../../store/story/revisions-query.ts';
@@ -17,7 +19,7 @@ import { visibleStory } from '../story-access.ts';
 import { announceState } from './announce-state.ts';
 import { readAnsweredBy } from './answer-pairs.ts';
 import { readAuthorSide, type AuthorSide } from './author-side.ts';
-import { GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
+import { AUTHOR_WRITTEN_FIELDS, GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
 import { reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
 import { readReproductionAggregates } from './reproduction-aggregates.ts';
@@ -74,24 +76,26 @@ function presentStory(
   aggregates: ReproductionAggregates,
   answeredBy: StoryView['answered_by'],
 ): StoryView {
+  const author = authorView(meta, handles);
   const view: StoryView = {
     slug: meta.slug,
-    title: meta.title,
-    summary: meta.summary,
-    author: authorView(meta, handles),
+    // Text stored before a character was refused is shown with it made visible (design §18).
+    title: shown(meta.title),
+    summary: shown(meta.summary),
+    author,
     date: meta.date,
     published_at: meta.published_at,
     updated_at: meta.updated_at,
-    tags: meta.tags,
+    tags: meta.tags.map(shown),
     type: meta.type,
     status: meta.status,
     reproducible: meta.reproducible,
     visibility: meta.visibility,
     hidden: meta.hidden,
-    stack: meta.stack,
+    stack: meta.stack.map(shown),
     has_check: meta.has_check,
     // BODY and META are written in one transaction, so a visible META always has its BODY.
-    markdown: typeof body?.markdown === 'string' ? body.markdown : '',
+    markdown: typeof body?.markdown === 'string' ? shown(body.markdown) : '',
     revision: meta.revision,
     revisions,
     counts: reproductionCounts(meta.counts),
@@ -100,6 +104,7 @@ function presentStory(
     aggregates,
     announce: announceState(meta.announce),
     capability: storyCapability(meta),
+    untrusted_text: { written_by: author.handle, fields: [...AUTHOR_WRITTEN_FIELDS], notice: untrustedNotice(author.handle) },
   };
   if (meta.announce.doc_uri !== undefined) view.document_uri = meta.announce.doc_uri;
   if (meta.drafted_by !== undefined)
@@ -109,15 +114,15 @@ function presentStory(
   if (answeredBy !== undefined) view.answered_by = answeredBy;
   for (const field of ['image', 'image_alt', 'agent', 'model'] as const) {
     const value = meta[field];
-    if (value !== undefined) view[field] = value;
+    if (value !== undefined) view[field] = shown(value);
   }
   return view;
 }
 
 function presentRevision(item: StoredItem): RevisionView {
   const view: RevisionView = { revision: Number(item.revision), kind: item.kind as RevisionKind, at: String(item.at) };
-  if (typeof item.note === 'string') view.note = item.note;
-  if (typeof item.source === 'string') view.source = item.source;
+  if (typeof item.note === 'string') view.note = shown(item.note);
+  if (typeof item.source === 'string') view.source = shown(item.source);
   return view;
 }
 

@@ -1,6 +1,7 @@
 // list_notifications — the caller's inbox, newest first, one page at a time. The cursor is the
 // id of the last notification shown (base64url), checked on the way in: it only ever names a
 // position in the caller's own inbox.
+import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import { validationFailed } from '../../domain/errors.ts';
 import type { StoredItem } from '../../store/actions.ts';
 import { queryInbox } from '../../store/story/inbox-query.ts';
@@ -39,9 +40,9 @@ export function presentNotification(item: StoredItem): NotificationView {
     id: item.SK,
     kind: String(item.kind),
     story: String(item.story),
-    story_title: String(item.story_title),
+    story_title: revealForbiddenChars(String(item.story_title)),
     actor_handle: String(item.actor_handle),
-    text: String(item.text),
+    text: revealForbiddenChars(String(item.text)),
     at: String(item.at),
     read: item.read === true,
   };

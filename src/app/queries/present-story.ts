@@ -1,6 +1,7 @@
 // The shapes readers see (../contract/story-shapes.ts). Built from META (never from the raw item,
 // which carries keys and index attributes) and from the handles resolved for this read; counts
 // are split into the outcome of reproductions and the answers to the check.
+import { revealForbiddenChars as shown } from '../../domain/text-controls.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Caller } from '../app-context.ts';
 import { reproductionCounts } from '../../store/story/reproduction-items.ts';
@@ -17,13 +18,14 @@ export function checkCounts(meta: StoryMeta): CheckCounts {
 export function presentSummary(meta: StoryMeta, handles: ReadonlyMap<string, string>, caller: Caller | undefined): StorySummary {
   const summary: StorySummary = {
     slug: meta.slug,
-    title: meta.title,
-    summary: meta.summary,
+    // Text stored before a character was refused is shown with it made visible (design §18).
+    title: shown(meta.title),
+    summary: shown(meta.summary),
     author: authorView(meta, handles),
     date: meta.date,
     published_at: meta.published_at,
-    tags: meta.tags,
-    stack: meta.stack,
+    tags: meta.tags.map(shown),
+    stack: meta.stack.map(shown),
     type: meta.type,
     status: meta.status,
     has_check: meta.has_check,

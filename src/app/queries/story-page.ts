@@ -3,6 +3,7 @@
 // withdrew it — rather than a 404, so a link someone shared still explains itself.
 import { isLorebookError } from '../../domain/errors.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
+import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
@@ -23,6 +24,6 @@ export async function readStoryPage(ctx: AppContext, rawSlug: string): Promise<S
     const item = await readItem(ctx.store, storyKey(slug));
     const meta = item === undefined ? undefined : toStoryMeta(item);
     if (meta === undefined || meta.visibility !== 'public' || !meta.hidden) throw error;
-    return { kind: 'withdrawn', slug, title: meta.title };
+    return { kind: 'withdrawn', slug, title: revealForbiddenChars(meta.title) };
   }
 }

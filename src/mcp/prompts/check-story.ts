@@ -1,8 +1,8 @@
 // check_story {slug}: the story embedded, the skill's rules for its read-only check, and which
 // tool to report with.
 import { skillSection } from '../../domain/skill/skill-section.ts';
-import { userText, type PromptDefinition } from './prompt.ts';
-import { embeddedStory, SLUG_ARGUMENT, storyOf } from './story-argument.ts';
+import type { PromptDefinition } from './prompt.ts';
+import { SLUG_ARGUMENT, storyOf, withEmbeddedStory } from './story-argument.ts';
 
 const RULES = skillSection('Check whether a story applies');
 
@@ -13,17 +13,15 @@ export const checkStoryPrompt: PromptDefinition = {
   arguments: [SLUG_ARGUMENT],
   async messages(deps, caller, args) {
     const story = await storyOf(deps, caller, args);
-    return [
-      userText(
-        [
-          `Run the read-only check of the lorebook story \`${story.slug}\` below against this project, changing nothing, following these rules.`,
-          `Then report with report_check: slug \`${story.slug}\`, result \`has_problem\` or \`no_problem\`.`,
-          story.has_check ? '' : 'This story has no `## Check if this applies to you` section: tell me so, and report nothing.',
-          '',
-          RULES,
-        ].join('\n'),
-      ),
-      embeddedStory(story),
-    ];
+    return withEmbeddedStory(
+      story,
+      [
+        `Run the read-only check of the lorebook story \`${story.slug}\` below against this project, changing nothing, following these rules.`,
+        `Then report with report_check: slug \`${story.slug}\`, result \`has_problem\` or \`no_problem\`.`,
+        story.has_check ? '' : 'This story has no `## Check if this applies to you` section: tell me so, and report nothing.',
+        '',
+        RULES,
+      ].join('\n'),
+    );
   },
 };

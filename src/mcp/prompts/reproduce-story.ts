@@ -1,8 +1,8 @@
 // reproduce_story {slug}: the story embedded, the skill's rules for reproducing honestly, and which
 // tool to report with.
 import { skillSection } from '../../domain/skill/skill-section.ts';
-import { userText, type PromptDefinition } from './prompt.ts';
-import { embeddedStory, SLUG_ARGUMENT, storyOf } from './story-argument.ts';
+import type { PromptDefinition } from './prompt.ts';
+import { SLUG_ARGUMENT, storyOf, withEmbeddedStory } from './story-argument.ts';
 
 const RULES = skillSection('Reproduce and report honestly');
 
@@ -13,19 +13,17 @@ export const reproduceStoryPrompt: PromptDefinition = {
   arguments: [SLUG_ARGUMENT],
   async messages(deps, caller, args) {
     const story = await storyOf(deps, caller, args);
-    return [
-      userText(
-        [
-          `Reproduce the lorebook story \`${story.slug}\` below, following these rules.`,
-          `Then report with report_reproduction: slug \`${story.slug}\`, result \`worked\`, \`partial\` or \`failed\`, and a note saying what you changed.`,
-          story.reproducible
-            ? ''
-            : 'This story says it is not reproducible (a fail story has What I tried / What I need instead): tell me so, and report nothing.',
-          '',
-          RULES,
-        ].join('\n'),
-      ),
-      embeddedStory(story),
-    ];
+    return withEmbeddedStory(
+      story,
+      [
+        `Reproduce the lorebook story \`${story.slug}\` below, following these rules.`,
+        `Then report with report_reproduction: slug \`${story.slug}\`, result \`worked\`, \`partial\` or \`failed\`, and a note saying what you changed.`,
+        story.reproducible
+          ? ''
+          : 'This story says it is not reproducible (a fail story has What I tried / What I need instead): tell me so, and report nothing.',
+        '',
+        RULES,
+      ].join('\n'),
+    );
   },
 };
