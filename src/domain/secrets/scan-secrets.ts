@@ -1,9 +1,9 @@
-// The secret scan (docs/design.md §18): secretlint's recommended preset, its AWS access key id
-// check turned on, plus lorebook's own patterns (./extra-secret-patterns.ts), minus
+// The secret scan (docs/design.md §18): secretlint's recommended rules, the AWS access key id
+// check turned on and secretlint-disable comments ignored, plus lorebook's own patterns (./extra-secret-patterns.ts), minus
 // documentation placeholders (./placeholder.ts). A finding names the kind and the line, never the
 // value: nothing that leaves this module holds a byte of what was found.
 import { lintSource } from '@secretlint/core';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { extraSecretMatches } from './extra-secret-patterns.ts';
 import { isPlaceholder } from './placeholder.ts';
@@ -16,20 +16,20 @@ export interface SecretFinding {
   line: number;
 }
 
+const FILTER_COMMENTS = '@secretlint/secretlint-rule-filter-comments';
+const AWS = '@secretlint/secretlint-rule-aws';
+
+/**
+ * The preset's rules one by one rather than the preset: a preset's `disabled` sub-rule is still
+ * run by @secretlint/core 13.1.0, and one rule must not run at all — filter-comments, which
+ * would let `secretlint-disable` comments in the very text being scanned switch the scan off.
+ */
 const CONFIG: SecretLintCoreConfig = {
-  rules: [
-    {
-      id: '@secretlint/secretlint-rule-preset-recommend',
-      rule: recommended,
-      rules: [
-        // Off by default in secretlint (an id alone cannot sign a request); a story must not
-        // publish half of a key pair either, and the id is what names the account.
-        { id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } },
-        // `secretlint-disable` comments would let the text being scanned switch the scan off.
-        { id: '@secretlint/secretlint-rule-filter-comments', disabled: true },
-      ],
-    },
-  ],
+  rules: recommendedRules
+    .filter((rule) => rule.meta.id !== FILTER_COMMENTS)
+    // The AWS access key id check is off by default in secretlint (an id alone cannot sign a
+    // request); a story must not publish half of a key pair either, and the id names the account.
+    .map((rule) => ({ id: rule.meta.id, rule, ...(rule.meta.id === AWS ? { options: { enableIDScanRule: true } } : {}) })),
 };
 
 /** Kinds whose matched text is a key's base64 body, where runs of one character are ordinary. */
