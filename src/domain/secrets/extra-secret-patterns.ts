@@ -1,7 +1,9 @@
-// What secretlint's recommended preset (13.1.0) does not look for, measured on the credentials in
-// test/helpers/fake-secrets.ts (docs/design.md §18): lorebook's own bearer tokens (the credential
-// an agent writing to lorebook holds for sure), Google API keys (the preset has no rule for
-// `AIza…`) and JWTs (no rule either; a signed one is a bearer credential until it expires).
+// What secretlint's recommended preset (13.1.0) misses, measured on the credentials in
+// test/helpers/fake-secrets.ts (docs/design.md §18, BENCHMARKS.md §10): lorebook's own bearer
+// tokens (the credential an agent writing to lorebook holds for sure), Google API keys (the preset
+// has no rule for `AIza…`), JWTs (no rule either; a signed one is a bearer credential until it
+// expires), and an AWS secret access key that ends in `+` or `/` (1 in 32 of them: the preset's
+// pattern ends with \b, which never follows those characters).
 import type { SecretKind } from './secret-kinds.ts';
 
 export interface PatternMatch extends SecretKind {
@@ -12,6 +14,13 @@ export interface PatternMatch extends SecretKind {
 const B64URL = 'A-Za-z0-9_\\-';
 
 const PATTERNS: ReadonlyArray<{ pattern: RegExp; kind: SecretKind; accept?: (match: string) => boolean }> = [
+  {
+    // The preset's own shape (a name like AWS_SECRET_ACCESS_KEY, `=` or `:`, 40 characters), ended
+    // by what cannot continue the key instead of \b.
+    pattern:
+      /(?:AWS|aws|Aws)?_?(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)["']?\s*(?::|=>|=)\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/g,
+    kind: { kind: 'aws_secret_access_key', label: 'AWS secret access key' },
+  },
   {
     // src/auth/token-secret.ts: `lbk_` + 43 base64url characters.
     pattern: new RegExp(`(?<![${B64URL}])lbk_[${B64URL}]{43}(?![${B64URL}])`, 'g'),

@@ -11,7 +11,6 @@ export interface SecretKind {
 const BY_MESSAGE_ID: Record<string, SecretKind> = {
   AWSAccessKeyID: { kind: 'aws_access_key_id', label: 'AWS access key id' },
   AWSSecretAccessKey: { kind: 'aws_secret_access_key', label: 'AWS secret access key' },
-  AWSAccountID: { kind: 'aws_account_id', label: 'AWS account id' },
   PrivateKey: { kind: 'private_key', label: 'Private key' },
   PrivateKeyJSON: { kind: 'gcp_service_account', label: 'GCP service account key' },
   PrivateKeyP12: { kind: 'gcp_service_account', label: 'GCP service account key' },

@@ -59,6 +59,18 @@ describe('the secret scan', () => {
     },
   );
 
+  it('finds an AWS secret access key that ends in + or / (the preset alone misses those)', async () => {
+    const key = fakeSecrets(20).find((secret) => secret.kind === 'aws_secret_access_key') as { text: string };
+    for (const end of ['+', '/']) {
+      const text = `${key.text.slice(0, -1)}${end}`;
+      expect((await scanForSecrets(text)).map((finding) => finding.kind)).toEqual(['aws_secret_access_key']);
+    }
+  });
+
+  it('passes an AWS account id: not a secret, and CDK and CloudTrail docs are full of them', async () => {
+    expect(await scanForSecrets('aws_account_id: 123456789012\nAWS_ACCOUNT_ID=1234-5678-9012')).toEqual([]);
+  });
+
   it('is not switched off by a secretlint-disable comment in the text it scans', async () => {
     const github = fakeSecrets().find((secret) => secret.kind === 'github_token') as { text: string };
     const text = `<!-- secretlint-disable -->\n${github.text}\n<!-- secretlint-enable -->\n# secretlint-disable-line\n${github.text} // secretlint-disable-line`;
