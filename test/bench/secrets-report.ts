@@ -15,7 +15,7 @@ export function secretsSection(run: SecretsRun | undefined): string[] {
     'Every write scans its text arguments for live-looking credentials before anything is written',
     '(`src/domain/secrets/`, docs/design.md §18). `npm run bench:secrets` runs this section alone.',
     '',
-    `**False refusals of ordinary text: ${corpus.refusals.length}** of ${corpus.files} markdown files that fit a story (${(corpus.bytes / 1024 / 1024).toFixed(1)} MiB: every \`*.md\` under \`node_modules\` — READMEs, CHANGELOGs, docs — and the as-written story corpus in \`test/fixtures\`; ${corpus.tooLarge} over 64 KiB left out). Scan per file p50 ${ms(corpus.scanP50Ms)} ms, slowest ${ms(corpus.scanMaxMs)} ms.`,
+    `**False refusals of ordinary text: ${corpus.refusals.length}** of ${corpus.files} markdown files that fit a story (${(corpus.bytes / 1024 / 1024).toFixed(1)} MiB: every \`*.md\` under \`node_modules\` — READMEs, CHANGELOGs, docs — and the as-written story corpus in \`test/fixtures\`; ${corpus.tooLarge} over 64 KiB left out; secretlint's preset as shipped refuses ${corpus.refusedAsShipped} of them). Scan per file p50 ${ms(corpus.scanP50Ms)} ms, slowest ${ms(corpus.scanMaxMs)} ms.`,
     ...(corpus.refusals.length === 0 ? [] : ['', ...corpus.refusals.map((refusal) => `- ${refusal.file}: ${refusal.kinds.join(', ')}`)]),
     '',
     `What is found of the credentials an agent's context holds (\`test/helpers/fake-secrets.ts\`: ${recall[0]?.of ?? 0} built from 20 seeds, ${(recall[0]?.of ?? 0) / 20} shapes each) and how many documentation placeholders (AWS's EXAMPLE pair, \`ghp_\` + x's, \`sk-...\`, \`<your-token>\`…) are refused:`,
