@@ -15,7 +15,7 @@ import { answerCandidates, answerReads, revisionAnswerLinks } from './answer-lin
 import type { AppContext, Caller } from './app-context.ts';
 import { planNewRevision, withCapabilityField, withStoryUrl } from './content-write.ts';
 import { EDIT_TOOL, editStoryInputSchema, type EditOutcome, type StoredEditOutcome } from './edit-story.contract.ts';
-import { parseInput } from './parse-input.ts';
+import { parseWriteInput } from './parse-write-input.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { ownStory } from './story-access.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
@@ -24,7 +24,7 @@ import { notifyAfterCommit } from './notify-after-commit.ts';
 import { writeOnce, type Replayed } from './write-once.ts';
 
 export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<EditOutcome>> {
-  const input = parseInput(editStoryInputSchema, raw, EDIT_TOOL);
+  const input = await parseWriteInput(editStoryInputSchema, raw, EDIT_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const note = input.note?.trim() || undefined;
   if (input.kind === 'correction' && note === undefined) {

@@ -17,7 +17,7 @@ import {
   markNotificationsReadInputSchema,
   type MarkedRead,
 } from './mark-notifications-read.contract.ts';
-import { parseInput } from './parse-input.ts';
+import { parseWriteInput } from './parse-write-input.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 /** Up to this many items are evaluated per round when looking for unread ones below `up_to`. */
@@ -25,7 +25,7 @@ const UP_TO_EVALUATE_PER_ROUND = 1000;
 const UP_TO_ROUNDS = 3;
 
 export async function markNotificationsRead(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<MarkedRead>> {
-  const input = parseInput(markNotificationsReadInputSchema, raw, MARK_READ_TOOL);
+  const input = await parseWriteInput(markNotificationsReadInputSchema, raw, MARK_READ_TOOL);
   if ((input.ids === undefined) === (input.up_to === undefined)) {
     throw validationFailed('Send exactly one of `ids` or `up_to`; there is no "mark all".', {
       ids: 'The ids of the notifications you have seen, as list_notifications returned them.',

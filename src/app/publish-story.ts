@@ -21,7 +21,7 @@ import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta
 import { answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks, type AnswerLinkPlan } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { contentOutcome, planNewRevision, storyUrl, withCapabilityField, withStoryUrl } from './content-write.ts';
-import { parseInput } from './parse-input.ts';
+import { parseWriteInput } from './parse-write-input.ts';
 import {
   PUBLISH_TOOL,
   publishStoryInputSchema,
@@ -60,7 +60,7 @@ export async function publishStory(
   related?: SimilarFinder,
   source?: PublishSource,
 ): Promise<Replayed<PublishOutcome>> {
-  const input = parseInput(publishStoryInputSchema, raw, PUBLISH_TOOL);
+  const input = await parseWriteInput(publishStoryInputSchema, raw, source?.tool ?? PUBLISH_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const story: ScannedStory = await parseStoryOffloaded(
     input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts },

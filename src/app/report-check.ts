@@ -17,7 +17,7 @@ import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { stillReported, unchangedSince } from '../store/story/report-items.ts';
 import { storyMetaOf, type StoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { parseInput } from './parse-input.ts';
+import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_CHECK_TOOL, reportCheckInputSchema, type CheckOutcome } from './report-check.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
@@ -27,7 +27,7 @@ const NOT_APPLICABLE = new Set(['not_applicable', 'not applicable', 'not-applica
 
 export async function reportCheck(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<CheckOutcome>> {
   refuseNotApplicable(raw);
-  const input = parseInput(reportCheckInputSchema, raw, REPORT_CHECK_TOOL);
+  const input = await parseWriteInput(reportCheckInputSchema, raw, REPORT_CHECK_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const note = normaliseText(input.note);

@@ -28,7 +28,7 @@ import {
 import { notificationItem } from '../store/story/notification-items.ts';
 import { storyMetaOf, type StoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { parseInput } from './parse-input.ts';
+import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, type DriftOutcome } from './report-drift.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
@@ -37,7 +37,7 @@ import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 export const CORROBORATING_REPORTERS = 2;
 
 export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DriftOutcome>> {
-  const input = parseInput(reportDriftInputSchema, raw, REPORT_DRIFT_TOOL);
+  const input = await parseWriteInput(reportDriftInputSchema, raw, REPORT_DRIFT_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   // Hex case is spelling, not identity: one hash is one report.

@@ -26,13 +26,13 @@ import {
 } from '../store/story/reproduction-items.ts';
 import { storyMetaOf, type Counts, type StoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { parseInput } from './parse-input.ts';
+import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, type ReproductionOutcome } from './report-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 export async function reportReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ReproductionOutcome>> {
-  const input = parseInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);
+  const input = await parseWriteInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const agent = agentMetadata(input.agent);

@@ -15,14 +15,14 @@ import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-it
 import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, toStoryMeta, type StoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { parseInput } from './parse-input.ts';
+import { parseWriteInput } from './parse-write-input.ts';
 import { SET_VISIBILITY_TOOL, setVisibilityInputSchema, type VisibilityOutcome } from './set-visibility.contract.ts';
 import { ownStory } from './story-access.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<VisibilityOutcome>> {
-  const input = parseInput(setVisibilityInputSchema, raw, SET_VISIBILITY_TOOL);
+  const input = await parseWriteInput(setVisibilityInputSchema, raw, SET_VISIBILITY_TOOL);
   const slug = parseSlug(input.slug);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
 

@@ -12,13 +12,13 @@ import { nothingReported, stillReported } from '../store/story/report-items.ts';
 import { reproducerCounter, reproductionCounts, reproductionOf } from '../store/story/reproduction-items.ts';
 import { storyMetaOf } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { parseInput } from './parse-input.ts';
+import { parseWriteInput } from './parse-write-input.ts';
 import { WITHDRAW_REPRODUCTION_TOOL, withdrawReproductionInputSchema, type WithdrawOutcome } from './withdraw-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<WithdrawOutcome>> {
-  const input = parseInput(withdrawReproductionInputSchema, raw, WITHDRAW_REPRODUCTION_TOOL);
+  const input = await parseWriteInput(withdrawReproductionInputSchema, raw, WITHDRAW_REPRODUCTION_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const key = reproductionKey(slug, caller.account);

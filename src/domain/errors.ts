@@ -16,6 +16,7 @@ export const ERROR_HTTP_STATUS = {
   rate_limited: 429,
   store_unavailable: 503,
   upstream_failed: 502,
+  secret_detected: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;

@@ -23,6 +23,7 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: 'Too many requests',
   store_unavailable: 'The store is unavailable',
   upstream_failed: 'An upstream service failed',
+  secret_detected: 'The request holds a secret',
 };
 
 /** RFC 9457 `type`: a stable URI per code (a URN: not meant to be dereferenced). */

@@ -13,6 +13,8 @@ import type { SurfaceRun } from './surface-overhead.ts';
 import { BASELINE_COMMIT, beforeAfterTable, runsAt } from './surface-before-after.ts';
 import { bundlesSection, type BundlesRun } from './bundles-section.ts';
 import { searchSection, type SearchRuns } from './search-section.ts';
+import type { SecretsRun } from './secrets.ts';
+import { secretsSection } from './secrets-report.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -49,6 +51,8 @@ export interface BenchResults {
   search: SearchRuns | undefined;
   /** Section 9: coldstart.ts. */
   bundles: BundlesRun | undefined;
+  /** Section 10: secrets.ts. */
+  secrets: SecretsRun | undefined;
   existing: string | undefined;
 }
 
@@ -93,6 +97,7 @@ export function renderReport(results: BenchResults): string {
     keptSection(results.existing, ENGINES_HEADING),
     ...searchSection(results.search),
     ...bundlesSection(results.bundles),
+    ...secretsSection(results.secrets),
     ...closingNote(results),
     mutationSection(results.existing),
     keptSection(results.existing, AGGREGATES_HEADING),

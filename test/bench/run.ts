@@ -20,6 +20,7 @@ import { ms, ratio } from './stats.ts';
 import { runBeforeAfter } from './surface-before-after.ts';
 import { runBundlesBench } from './bundles-section.ts';
 import { runSearchBench } from './search-section.ts';
+import { runSecretsBench } from './secrets.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
 
 const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
@@ -223,6 +224,11 @@ try {
   log('(e) markdown cost: hostile and worst-accepted stories vs a plain story of the same size');
   const markdownCost: MarkdownCostRun = await runMarkdownCostOnce(ctx, ddb.endpoint, log);
 
+  // (e2) one run, ~1 min: the secret scan's false refusals over node_modules' docs, what it finds,
+  // and its cost beside a publish.
+  log('(e2) secrets at the door: false refusals of ordinary text, credentials found, the scan beside a publish');
+  const secrets = await runSecretsBench(ctx, { rounds: QUICK ? 5 : 30, log });
+
   // (f) sitemaps are measured by `npm run bench:sitemap` alone and kept as written: writing its
   // 55,000 stories into this DynamoDB Local after the sections above took 17 min for the first
   // 5,000 (requests past 5 s), more than the whole budget.
@@ -264,6 +270,7 @@ try {
     fanOut,
     memory,
     markdownCost,
+    secrets,
     search,
     bundles,
     existing,

@@ -11,7 +11,7 @@ import { pick } from '../../store/read-items.ts';
 import { checkItem, createItem } from '../../store/replace-by-key.ts';
 import { notificationItem } from '../../store/story/notification-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
 import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
 import { CLAIM_DRAFT_TOOL, claimDraftInputSchema } from './claim-draft.contract.ts';
 import { draftAnswer, type DraftOutcome, type StoredDraftChange } from './draft-outcome.ts';
@@ -20,7 +20,7 @@ import { draftRecord } from './draft-view.ts';
 import { draftNotOpen, mayActAsInvitee } from './invitee-rules.ts';
 
 export async function claimDraft(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftOutcome>> {
-  const input = parseInput(claimDraftInputSchema, raw, CLAIM_DRAFT_TOOL);
+  const input = await parseWriteInput(claimDraftInputSchema, raw, CLAIM_DRAFT_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const id = draftIdOfClaim(input);
   const key = draftKey(id);

@@ -7,7 +7,7 @@ import { closeDraftAction, draftKey, statusNow, toDraft } from '../../store/draf
 import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import type { AppContext, Caller } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
 import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
 import { DECLINE_DRAFT_TOOL, declineDraftInputSchema } from './decline-draft.contract.ts';
 import { draftAnswer, type DraftOutcome, type StoredDraftChange } from './draft-outcome.ts';
@@ -17,7 +17,7 @@ import { draftNotOpen, mayActAsInvitee } from './invitee-rules.ts';
 import { statusStill } from './draft-status-guard.ts';
 
 export async function declineDraft(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftOutcome>> {
-  const input = parseInput(declineDraftInputSchema, raw, DECLINE_DRAFT_TOOL);
+  const input = await parseWriteInput(declineDraftInputSchema, raw, DECLINE_DRAFT_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const id = draftIdOfClaim(input);
   const key = draftKey(id);

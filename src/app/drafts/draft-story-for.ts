@@ -18,7 +18,7 @@ import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext, Caller } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
 import { parseStoryOffloaded } from '../parse-story-task.ts';
 import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
 import {
@@ -32,7 +32,7 @@ import { draftRecord, presentDraft, type DraftRecord } from './draft-view.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function draftStoryFor(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftStoryForOutcome>> {
-  const input = parseInput(draftStoryForInputSchema, raw, DRAFT_STORY_FOR_TOOL);
+  const input = await parseWriteInput(draftStoryForInputSchema, raw, DRAFT_STORY_FOR_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const note = normaliseText(input.invitee_note);
   if (note === undefined) {

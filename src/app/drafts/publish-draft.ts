@@ -9,7 +9,7 @@ import { draftKey, publishDraftAction, toDraft, type Draft } from '../../store/d
 import { pick, readItem, type ItemsByKey } from '../../store/read-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
 import { publishStory, type PublishSource } from '../publish-story.ts';
 import type { SimilarFinder } from '../search/similar-stories.ts';
 import type { Replayed } from '../write-once.ts';
@@ -22,7 +22,7 @@ export async function publishDraft(
   raw: unknown,
   related?: SimilarFinder,
 ): Promise<Replayed<PublishDraftOutcome>> {
-  const input = parseInput(publishDraftInputSchema, raw, PUBLISH_DRAFT_TOOL);
+  const input = await parseWriteInput(publishDraftInputSchema, raw, PUBLISH_DRAFT_TOOL);
   // Read first only for the markdown to publish when none is sent; every rule is judged again in the plan.
   const item = await readItem(ctx.store, draftKey(input.draft_id));
   const found = item === undefined ? undefined : toDraft(item);

@@ -8,7 +8,7 @@ import { closeDraftAction, draftKey, toDraft } from '../../store/draft/draft-ite
 import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import type { AppContext, Caller } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
 import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
 import { draftAnswer, type DraftOutcome, type StoredDraftChange } from './draft-outcome.ts';
 import { unknownDraft } from './draft-reference.ts';
@@ -18,7 +18,7 @@ import { draftNotOpen } from './invitee-rules.ts';
 import { WITHDRAW_DRAFT_TOOL, withdrawDraftInputSchema } from './withdraw-draft.contract.ts';
 
 export async function withdrawDraft(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftOutcome>> {
-  const input = parseInput(withdrawDraftInputSchema, raw, WITHDRAW_DRAFT_TOOL);
+  const input = await parseWriteInput(withdrawDraftInputSchema, raw, WITHDRAW_DRAFT_TOOL);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const key = draftKey(input.draft_id);
   const stored = await writeOnce<StoredDraftChange>(ctx, {

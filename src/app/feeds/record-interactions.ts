@@ -18,7 +18,7 @@ import { checkItem } from '../../store/replace-by-key.ts';
 import { voteAction, type Vote } from '../../store/story/feed-tally-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
 import { writeOnce } from '../write-once.ts';
 import { shownPost } from './feed-stories.ts';
 
@@ -91,7 +91,7 @@ export interface InteractionsRequest {
 }
 
 export async function recordInteractions(ctx: AppContext, request: InteractionsRequest, raw: unknown): Promise<InteractionsOutcome> {
-  const input = parseInput(sendInteractionsInputSchema, raw, SEND_INTERACTIONS);
+  const input = await parseWriteInput(sendInteractionsInputSchema, raw, SEND_INTERACTIONS);
   const feeds = new Map(request.feeds.map((feed) => [feed.id, feed]));
   const votes = votesOf(input.interactions, feeds);
   if (votes.length > MAX_VOTES) {

@@ -30,7 +30,7 @@ import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import type { AppContext, Caller } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
 import { writeOnce, type Replayed } from '../write-once.ts';
 import { reencodeImage } from './reencode-image.ts';
 import {
@@ -54,7 +54,7 @@ export interface ImageUpload {
 export async function uploadImage(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ImageOutcome>> {
   const data = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).data : undefined;
   if (typeof data === 'string' && data.length > MAX_IMAGE_BASE64_CHARS) throw imageTooLarge();
-  const input = parseInput(uploadImageInputSchema, raw, UPLOAD_IMAGE_TOOL);
+  const input = await parseWriteInput(uploadImageInputSchema, raw, UPLOAD_IMAGE_TOOL);
   if (input.data.length % 4 !== 0 || !BASE64.test(input.data)) {
     throw validationFailed('`data` is not base64.', { data: "Send the file's bytes base64-encoded (A-Z, a-z, 0-9, +, /, padded with =)." });
   }

@@ -28,6 +28,7 @@ export function xrpcRefusal(c: Context<HttpEnv>, error: unknown): Response | und
   switch (error.code) {
     case 'validation_failed':
     case 'idempotency_key_reused':
+    case 'secret_detected':
       return xrpcError(c, 400, 'InvalidRequest', error.message);
     case 'payload_too_large':
       return xrpcError(c, 413, 'PayloadTooLarge', error.message);

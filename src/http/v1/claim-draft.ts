@@ -17,6 +17,7 @@ export const claimDraftRoute = defineRoute({
   success: { status: 200, description: 'The draft, claimed by you.', schema: claimDraftOutputSchema },
   errors: [
     'validation_failed',
+    'secret_detected',
     'unauthenticated',
     'forbidden',
     'not_found',

@@ -15,7 +15,15 @@ export const createDraftRoute = defineRoute({
   jsonBody: draftStoryForInputSchema,
   headers: ['Idempotency-Key'],
   success: { status: 201, description: 'The draft and its claim URL.', schema: draftStoryForOutputSchema },
-  errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'payload_too_large',
+    'unauthenticated',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     const outcome = await draftStoryFor(ctx, signedIn(caller), withOpId(c, input));

@@ -17,6 +17,7 @@ export const declineDraftRoute = defineRoute({
   success: { status: 200, description: 'The draft, declined.', schema: declineDraftOutputSchema },
   errors: [
     'validation_failed',
+    'secret_detected',
     'unauthenticated',
     'forbidden',
     'not_found',

@@ -35,6 +35,7 @@ export const editStoryRoute = defineRoute({
   },
   errors: [
     'validation_failed',
+    'secret_detected',
     'payload_too_large',
     'unauthenticated',
     'forbidden',

@@ -18,7 +18,15 @@ export const markNotificationsReadRoute = defineRoute({
   jsonBody: markNotificationsReadInputSchema,
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'What is read now.', schema: markNotificationsReadOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'unauthenticated',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await markNotificationsRead(ctx, signedIn(caller), withOpId(c, input)), 200);

@@ -18,6 +18,7 @@ export const publishDraftRoute = defineRoute({
   success: { status: 201, description: 'The story as stored.', schema: publishDraftOutputSchema },
   errors: [
     'validation_failed',
+    'secret_detected',
     'payload_too_large',
     'unauthenticated',
     'not_found',

@@ -27,6 +27,7 @@ export const publishStoryRoute = defineRoute({
   success: { status: 201, description: 'The story as stored (201 at revision 1, 200 after).', schema: publishStoryOutputSchema },
   errors: [
     'validation_failed',
+    'secret_detected',
     'payload_too_large',
     'unauthenticated',
     'not_found',

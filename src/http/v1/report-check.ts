@@ -15,7 +15,16 @@ export const reportCheckRoute = defineRoute({
   jsonBody: reportCheckInputSchema.omit({ slug: true }),
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'Your answer and the check counts now.', schema: reportCheckOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'unauthenticated',
+    'not_found',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await reportCheck(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);

@@ -19,7 +19,16 @@ export const reportDriftRoute = defineRoute({
     description: "Whether your hash matches, which categories differ, and the story's drift state now.",
     schema: reportDriftOutputSchema,
   },
-  errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'unauthenticated',
+    'not_found',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await reportDrift(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);

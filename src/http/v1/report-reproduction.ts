@@ -19,7 +19,16 @@ export const reportReproductionRoute = defineRoute({
   jsonBody: reportReproductionInputSchema.omit({ slug: true }),
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'Your report and the counts now.', schema: reportReproductionOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'unauthenticated',
+    'not_found',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await reportReproduction(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);

@@ -17,6 +17,7 @@ export const setVisibilityRoute = defineRoute({
   success: { status: 200, description: 'The visibility now.', schema: setVisibilityOutputSchema },
   errors: [
     'validation_failed',
+    'secret_detected',
     'unauthenticated',
     'forbidden',
     'not_found',

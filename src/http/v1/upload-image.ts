@@ -22,7 +22,15 @@ export const uploadImageRoute = defineRoute({
   binaryBody: { types: IMAGE_TYPES, description: 'The image file, at most 5 MiB.' },
   headers: ['Idempotency-Key'],
   success: { status: 201, description: 'The stored image.', schema: uploadImageOutputSchema },
-  errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'payload_too_large',
+    'unauthenticated',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const account = signedIn(caller);
     const type = mediaType(c.req.header('content-type'));

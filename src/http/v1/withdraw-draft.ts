@@ -16,7 +16,16 @@ export const withdrawDraftRoute = defineRoute({
   jsonBody: withdrawDraftInputSchema.omit({ draft_id: true }),
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'The draft, withdrawn.', schema: withdrawDraftOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'unauthenticated',
+    'not_found',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await withdrawDraft(ctx, signedIn(caller), withPathDraftId(c, withOpId(c, input))), 200);

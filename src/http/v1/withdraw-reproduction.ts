@@ -14,7 +14,16 @@ export const withdrawReproductionRoute = defineRoute({
     'Deletes your report and moves its count back. Withdrawing again, or without a report, answers the same and changes nothing. No body.',
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'The counts now.', schema: withdrawReproductionOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'not_found', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'unauthenticated',
+    'not_found',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
     return writeAnswer(c, await withdrawReproduction(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);

@@ -1,0 +1,12 @@
+// The door of every write use case: parseInput (zod, forbidden characters) and then the secret
+// scan (./secrets/refuse-secrets.ts), before the use case reads or writes anything. Reads keep
+// parseInput alone: they store nothing.
+import type { z } from 'zod';
+import { parseInput } from './parse-input.ts';
+import { refuseSecrets } from './secrets/refuse-secrets.ts';
+
+export async function parseWriteInput<S extends z.ZodType>(schema: S, input: unknown, what: string): Promise<z.output<S>> {
+  const parsed = parseInput(schema, input, what);
+  await refuseSecrets(parsed, what);
+  return parsed;
+}
