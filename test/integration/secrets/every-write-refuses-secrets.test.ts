@@ -179,3 +179,19 @@ describe('every write refuses a secret at the door', () => {
     },
   );
 });
+
+describe('a refused write delivered again', () => {
+  it('the same call twice and 16 at once, with an op_id: each answers the same secret_detected and the table never changes', async () => {
+    search ??= createStorySearch(app.ctx());
+    const tool = TOOLS.find((defined) => defined.name === 'report_reproduction') as (typeof TOOLS)[number];
+    const args = { slug, result: 'worked', note: secret('slack_token').text, op_id: 'refused-report-0001' };
+    const before = await app.allItems();
+    const call = () => refusal(tool.run({ ctx: app.ctx(), search: search as ReturnType<typeof createStorySearch> }, alice, args));
+    const first = await call();
+    const again = await call();
+    const parallel = await Promise.all(Array.from({ length: 16 }, call));
+    for (const answer of [again, ...parallel]) expect(answer.toBody()).toEqual(first.toBody());
+    expect(first.code).toBe('secret_detected');
+    expect(await app.allItems()).toEqual(before);
+  });
+});
