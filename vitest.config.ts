@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // bounds are there to end a hung test, not to time a working one (benchmarks do that).
 const STORE_TEST_TIMEOUT_MS = 60_000;
 const STORE_HOOK_TIMEOUT_MS = 120_000;
+// Unit tests touch no store, but the property tests parse and scan hundreds of generated stories:
+// 1-2 s alone, past vitest's 5 s default when the other core is busy (seen: 6.9 s at load 10).
+const UNIT_TEST_TIMEOUT_MS = 30_000;
 
 export default defineConfig({
   test: {
@@ -13,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          testTimeout: UNIT_TEST_TIMEOUT_MS,
         },
       },
       {

@@ -18,10 +18,10 @@ describe('escaping', () => {
     expect((parser.parse(index) as { sitemapindex: { sitemap: Array<{ loc: string }> } }).sitemapindex.sitemap[0]?.loc).toBe(HOSTILE);
   });
 
-  it('a character XML cannot hold is dropped, so the document stays readable', () => {
+  it('a character XML cannot hold is shown by name, so the document stays readable and nothing is silently dropped', () => {
     const xml = urlsetXml([{ loc: 'https://example.test/\u0001x' }]);
     expect(XMLValidator.validate(xml)).toBe(true);
-    expect((parser.parse(xml) as { urlset: { url: Array<{ loc: string }> } }).urlset.url[0]?.loc).toBe('https://example.test/x');
+    expect((parser.parse(xml) as { urlset: { url: Array<{ loc: string }> } }).urlset.url[0]?.loc).toBe('https://example.test/{U+0001}x');
   });
 });
 
