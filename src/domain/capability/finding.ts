@@ -1,8 +1,12 @@
 import { CATEGORY_TIERS, type Category, type Tier } from './categories.ts';
 import { MAX_EVIDENCE_CHARS } from './scan-limits.ts';
 
-/** Where a finding was read: a section of a story, or the whole text given to check_capability. */
-export type ScannedSection = 'check' | 'reproduce' | 'text';
+/**
+ * Where a finding was read: a section of a story, the whole text given to check_capability, or
+ * (`story`) the rest of a story, read only for text addressed to the reading agent. `story`
+ * findings are outside the hashed text: they are the story's, not its steps'.
+ */
+export type ScannedSection = 'check' | 'reproduce' | 'text' | 'story';
 
 /**
  * How the evidence was read: shell parsed by unbash, shell token-scanned because unbash could not
