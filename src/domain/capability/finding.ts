@@ -39,14 +39,20 @@ export const hit = (category: Category, rule: string): Hit => ({ category, rule 
 // Characters a reader cannot see, shown as escapes so the evidence shows what is really there.
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
+// Evidence is read from at most this much of its source: a 256 KiB line can be the evidence of
+// thousands of findings, and reading all of it for each would be quadratic.
+const EVIDENCE_SOURCE_CHARS = 8 * MAX_EVIDENCE_CHARS;
+
 /** The evidence as shown: invisible characters escaped, whitespace runs made one space, bounded. */
 export function boundEvidence(text: string): string {
+  const cut = text.length > EVIDENCE_SOURCE_CHARS;
   const visible = text
+    .slice(0, EVIDENCE_SOURCE_CHARS)
     .replace(/\s+/g, ' ')
     .trim()
     .replace(INVISIBLE, (char) => `\\u{${char.codePointAt(0)?.toString(16).toUpperCase()}}`);
   const chars = [...visible];
-  return chars.length <= MAX_EVIDENCE_CHARS ? visible : `${chars.slice(0, MAX_EVIDENCE_CHARS - 1).join('')}…`;
+  return chars.length <= MAX_EVIDENCE_CHARS && !cut ? visible : `${chars.slice(0, MAX_EVIDENCE_CHARS - 1).join('')}…`;
 }
 
 export function finding(hit: Hit, evidence: string, line: number, section: ScannedSection, via: FindingSource): CapabilityFinding {
