@@ -46,6 +46,12 @@ const RULES: readonly DirectiveRule[] = [
     imperative: true,
   },
   {
+    pattern:
+      /\b(?:do\s+not|don't|dont|never)\s+(?:mention|disclose|reveal)\s+(?:this|these|that|it|them|any\s+of\s+this)(?:\s+[\w-]+){0,3}?\s+(?:in|to)\s+(?:your|the)\s+(?:summary|reply|response|answer|report|output|transcript)\b/gi,
+    hits: CONCEAL,
+    imperative: true,
+  },
+  {
     pattern: /\b(?:do\s+not|don't|never)\s+let\s+(?:the|your)\s+(?:user|human|operator)s?\s+(?:know|see|notice|find\s+out)\b/gi,
     hits: CONCEAL,
     imperative: true,
@@ -90,6 +96,12 @@ const RULES: readonly DirectiveRule[] = [
       /\b(?:AI|LLM)\s+(?:agents?|assistants?|models?)\s+(?:reading|processing|parsing|summari[sz]ing)\s+this(?:\s+(?:text|page|story|document|file))?(?:\s*,\s*|\s+)(?:must|should|shall|need\s+to|are\s+(?:required|instructed)\s+to)\b/gi,
     hits: AI_ADDRESS,
     imperative: false,
+  },
+  {
+    pattern:
+      /\b(?:for|to|attention|note\s+(?:to|for))\s+(?:all\s+|any\s+)?(?:automated|autonomous|AI|LLM|coding)\s+(?:agents?|assistants?|models?)\s*:/gi,
+    hits: AI_ADDRESS,
+    imperative: true,
   },
 ];
 
