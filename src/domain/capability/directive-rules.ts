@@ -143,7 +143,11 @@ function clauseAt(text: string, index: number): string {
   return end === null ? clause : clause.slice(0, end.index + 1);
 }
 
+// A key sent in a request's header goes to the service it is for: that is how an API is called.
+const AS_MEANT = /\b(?:header|authorization|bearer)\b/i;
+
 function sendsSecretsElsewhere(clause: string): boolean {
+  if (AS_MEANT.test(clause)) return false;
   const secret = SECRET_VARIABLE.test(clause) || SECRET_WORDS.test(clause) || clause.split(/\s+/).some(isSecretPath);
   return secret && ELSEWHERE.test(clause);
 }

@@ -75,6 +75,7 @@ describe('agent_directive: text addressed to the reading agent', () => {
     ['an honest UI rule', 'Never show the user a stack trace.'],
     ['a template', 'Paste your OPENAI_API_KEY into .env, then restart.'],
     ['a key fetched', 'Copy your API key from https://dashboard.example.com/keys.'],
+    ['a key used as meant', 'Send your API key in the Authorization header to https://api.example.com/v1/messages.'],
     ['a reader in a folder', 'You are now in the project folder.'],
     [
       'curly-quoted',
