@@ -2,7 +2,7 @@
 // POST /v1/stories/{slug}/drift use exactly these.
 import { z } from 'zod';
 import { CATEGORY_TIERS } from '../domain/capability/categories.ts';
-import { MAX_EVIDENCE_CHARS, MAX_FINDINGS } from '../domain/capability/scan-limits.ts';
+import { MAX_EVIDENCE_CHARS, MAX_FINDINGS, MAX_STORY_FINDINGS } from '../domain/capability/scan-limits.ts';
 import { CATEGORIES, capabilityFindingSchema, capabilitySummarySchema } from './contract/capability-schemas.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
 import { changedSincePublishSchema, driftFlagSchema } from './contract/drift-schemas.ts';
@@ -33,7 +33,7 @@ export const reportDriftInputSchema = describedObject(
     sha256: z.string().regex(SHA256_HEX, 'Not a sha256: send the 64 hex digits check_capability answered as `sha256`.'),
     findings: z
       .array(reportedFindingSchema)
-      .max(MAX_FINDINGS, `At most ${MAX_FINDINGS} findings, as check_capability lists them.`)
+      .max(MAX_FINDINGS + MAX_STORY_FINDINGS, `At most ${MAX_FINDINGS + MAX_STORY_FINDINGS} findings, as check_capability lists them.`)
       .optional(),
     op_id: z.string().optional(),
   },
@@ -41,7 +41,7 @@ export const reportDriftInputSchema = describedObject(
     slug: 'The key: the slug of the story whose steps you ran.',
     sha256:
       'The key: the sha256 of the steps you actually ran, as check_capability (or the same scanner) answers it for that text. One report per story, account and hash.',
-    findings: `Optional: the findings check_capability answered for that text, unchanged (at most ${MAX_FINDINGS}); the answer then says which categories differ from the published report.`,
+    findings: `Optional: the findings check_capability answered for that text, unchanged (at most ${MAX_FINDINGS + MAX_STORY_FINDINGS}; those of section \`story\` are not compared); the answer then says which categories differ from the published report.`,
     op_id: OP_ID_DESCRIPTION,
   },
 );

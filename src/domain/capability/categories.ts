@@ -20,6 +20,17 @@ export const CATEGORY_TIERS = {
   privilege: 'T3',
   /** Sends local files, command output or secrets to another host. */
   exfiltration: 'T3',
+  /**
+   * Text addressed to the agent reading the story: overriding its instructions, hiding from its
+   * user, asking it to send credentials away. T3, not T4: the reader can see it; hidden from the
+   * rendered page (an HTML comment, a link title) it is also obfuscation, which is T4.
+   */
+  agent_directive: 'T3',
+  /**
+   * Changes what an agent does in its later sessions: skills, MCP servers, hooks, its instruction
+   * files (CLAUDE.md, AGENTS.md). T3 like persistence: it outlives the session and steers the agent.
+   */
+  agent_config: 'T3',
   /** Talks to the network: downloads, package installs, clones, remote calls. */
   network: 'T2',
   /** Runs programs, scripts, tests or builds on this machine. */

@@ -5,10 +5,14 @@ import { CATEGORY_TIERS, type Category } from './categories.ts';
 
 const CATEGORY_ORDER = Object.keys(CATEGORY_TIERS) as Category[];
 
-/** The distinct categories of some findings, most serious first (the order of CATEGORY_TIERS). */
-export function categoriesOf(findings: Iterable<{ category: Category }>): Category[] {
+/**
+ * The distinct categories of some findings of the steps, most serious first (the order of
+ * CATEGORY_TIERS). Findings of section `story` (the narrative around the steps) are left out:
+ * they say nothing about what was run, and a reader scanning only what it ran has none.
+ */
+export function categoriesOf(findings: Iterable<{ category: Category; section?: string }>): Category[] {
   const seen = new Set<Category>();
-  for (const found of findings) seen.add(found.category);
+  for (const found of findings) if (found.section !== 'story') seen.add(found.category);
   return CATEGORY_ORDER.filter((category) => seen.has(category));
 }
 

@@ -358,4 +358,8 @@ export const KNOWN_COMMANDS = new Set([
   'gcc',
   'clang',
   'cc',
+  // Agent CLIs: `claude mcp add …` in an inline span is a step.
+  'claude',
+  'codex',
+  'gemini',
 ]);

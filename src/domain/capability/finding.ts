@@ -1,8 +1,12 @@
 import { CATEGORY_TIERS, type Category, type Tier } from './categories.ts';
 import { MAX_EVIDENCE_CHARS } from './scan-limits.ts';
 
-/** Where a finding was read: a section of a story, or the whole text given to check_capability. */
-export type ScannedSection = 'check' | 'reproduce' | 'text';
+/**
+ * Where a finding was read: a section of a story, the whole text given to check_capability, or
+ * (`story`) the rest of a story, read only for text addressed to the reading agent. `story`
+ * findings are outside the hashed text: they are the story's, not its steps'.
+ */
+export type ScannedSection = 'check' | 'reproduce' | 'text' | 'story';
 
 /**
  * How the evidence was read: shell parsed by unbash, shell token-scanned because unbash could not
@@ -35,14 +39,20 @@ export const hit = (category: Category, rule: string): Hit => ({ category, rule 
 // Characters a reader cannot see, shown as escapes so the evidence shows what is really there.
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
+// Evidence is read from at most this much of its source: a 256 KiB line can be the evidence of
+// thousands of findings, and reading all of it for each would be quadratic.
+const EVIDENCE_SOURCE_CHARS = 8 * MAX_EVIDENCE_CHARS;
+
 /** The evidence as shown: invisible characters escaped, whitespace runs made one space, bounded. */
 export function boundEvidence(text: string): string {
+  const cut = text.length > EVIDENCE_SOURCE_CHARS;
   const visible = text
+    .slice(0, EVIDENCE_SOURCE_CHARS)
     .replace(/\s+/g, ' ')
     .trim()
     .replace(INVISIBLE, (char) => `\\u{${char.codePointAt(0)?.toString(16).toUpperCase()}}`);
   const chars = [...visible];
-  return chars.length <= MAX_EVIDENCE_CHARS ? visible : `${chars.slice(0, MAX_EVIDENCE_CHARS - 1).join('')}…`;
+  return chars.length <= MAX_EVIDENCE_CHARS && !cut ? visible : `${chars.slice(0, MAX_EVIDENCE_CHARS - 1).join('')}…`;
 }
 
 export function finding(hit: Hit, evidence: string, line: number, section: ScannedSection, via: FindingSource): CapabilityFinding {

@@ -1,7 +1,7 @@
 // The parts of a section's markdown the scanner reads: fenced and indented code blocks, inline
 // code spans, and the prose around them. Read with the CommonMark parser the story parser uses,
 // so a fence inside a list or a quote is found and a `## ` inside a fence is code.
-import type { Nodes, PhrasingContent } from 'mdast';
+import type { Nodes, PhrasingContent, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 
 export type Piece =
@@ -65,9 +65,10 @@ function isFenced(markdown: string, offset: number): boolean {
   return /^[ \t]*(?:```|~~~)/.test(markdown.slice(offset, offset + 8));
 }
 
-export function readPieces(markdown: string): Piece[] {
+/** `tree`: the markdown already parsed, when the caller has it (the passage rules read the same tree). */
+export function readPieces(markdown: string, tree: Root = fromMarkdown(markdown)): Piece[] {
   const pieces: Piece[] = [];
-  eachBlock(fromMarkdown(markdown), (node) => {
+  eachBlock(tree, (node) => {
     if (node.type === 'code') {
       const start = node.position?.start ?? { line: 1, offset: 0 };
       const fenced = isFenced(markdown, start.offset ?? 0);

@@ -1,7 +1,8 @@
 // Paths that say what a command touches, whatever the command: credentials (read or written),
 // and the places that make something run again later (written).
 
-const HOME = String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|/root|/home/[^/\s]+|/Users/[^/\s]+)`;
+/** The home directory, however a step writes it. */
+export const HOME = String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|/root|/home/[^/\s]+|/Users/[^/\s]+)`;
 
 /** Private keys and credential stores. A public key (`.pub`) and known_hosts are not secrets. */
 const SECRET_PATHS: readonly RegExp[] = [
@@ -22,7 +23,7 @@ const SECRET_PATHS: readonly RegExp[] = [
 /** A dotenv file holds the project's secrets; its templates do not. */
 const DOTENV = /(?:^|\/)\.env(?:\.(?!example\b|sample\b|template\b|dist\b|defaults\b)[\w.-]+)?$/;
 
-/** Written, these run again later: at login, on a schedule, at boot, on a git action, on the next agent session. */
+/** Written, these run again later: at login, on a schedule, at boot, on a git action (an agent's own settings are agent_config). */
 const PERSISTENCE_PATHS: readonly RegExp[] = [
   new RegExp(String.raw`${HOME}?/?\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zshenv|zprofile|zlogin|kshrc|cshrc|tcshrc)\b`),
   /\.config\/fish\/config\.fish\b/,
@@ -33,8 +34,6 @@ const PERSISTENCE_PATHS: readonly RegExp[] = [
   /\.git\/hooks\/|\.husky\//,
   /\.ssh\/authorized_keys\b/,
   /\/etc\/init\.d\/|\/etc\/xdg\/autostart\/|\.config\/autostart\//,
-  // An agent's own settings and memory in the home directory: read at every session it starts.
-  new RegExp(String.raw`${HOME}/\.(?:claude|codex|cursor|gemini|continue)/`),
 ];
 
 export function isSecretPath(word: string): boolean {

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { highestTier, tierRank } from './categories.ts';
 import type { CapabilityFinding } from './finding.ts';
-import { MAX_FINDINGS } from './scan-limits.ts';
+import { MAX_FINDINGS, MAX_STORY_FINDINGS } from './scan-limits.ts';
 import { SCANNER_VERSION } from './scanner-version.ts';
 
 export interface CapabilityReport {
   scanner_version: string;
   /** The highest tier among all findings (listed or omitted); T0 when there are none. */
   tier: CapabilityFinding['tier'];
-  /** Sorted by line, then tier (highest first), category, rule and evidence. */
+  /** Sorted by line, then tier (highest first), category, rule and evidence. At most MAX_FINDINGS of the hashed text plus MAX_STORY_FINDINGS of the rest of a story. */
   findings: CapabilityFinding[];
   /** Findings past MAX_FINDINGS, dropped lowest tier first; counted so the cut is visible. */
   omitted_findings: number;
@@ -29,6 +29,9 @@ const byPlace = (a: CapabilityFinding, b: CapabilityFinding): number =>
   compareText(a.evidence, b.evidence) ||
   compareText(a.via, b.via);
 
+const mostImportant = (findings: CapabilityFinding[], count: number): CapabilityFinding[] =>
+  findings.length <= count ? findings : findings.sort(byImportance).slice(0, count);
+
 /** The report over `scannedText`: duplicates dropped, findings bounded and in a fixed order. */
 export function buildReport(scannedText: string, findings: readonly CapabilityFinding[]): CapabilityReport {
   const unique = new Map<string, CapabilityFinding>();
@@ -40,7 +43,16 @@ export function buildReport(scannedText: string, findings: readonly CapabilityFi
     if (kept === undefined || compareText(found.via, kept.via) < 0) unique.set(key, found);
   }
   const all = [...unique.values()];
-  const listed = all.length <= MAX_FINDINGS ? all : all.sort(byImportance).slice(0, MAX_FINDINGS);
+  const listed = [
+    ...mostImportant(
+      all.filter((found) => found.section !== 'story'),
+      MAX_FINDINGS,
+    ),
+    ...mostImportant(
+      all.filter((found) => found.section === 'story'),
+      MAX_STORY_FINDINGS,
+    ),
+  ];
   return {
     scanner_version: SCANNER_VERSION,
     tier: highestTier(all.map((found) => found.tier)),

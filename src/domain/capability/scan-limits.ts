@@ -15,3 +15,10 @@ export const MAX_EVIDENCE_CHARS = 200;
  * of at most 200 characters of evidence keep it near 10 KB, where 256 made it up to ~90 KB.
  */
 export const MAX_FINDINGS = 32;
+/**
+ * Findings from the rest of a story (section `story`: text addressed to the reading agent in the
+ * narrative) listed besides those: bounded apart, so they never push a step's finding out of the
+ * list and the steps' findings stay a function of the steps' text (the badge's record is made
+ * from them).
+ */
+export const MAX_STORY_FINDINGS = 8;

@@ -1,6 +1,7 @@
 // The capability scanner (docs/capability.md): what a story's check and reproduce steps, or any
 // text, would do to the machine that runs them. Pure: text in, report out, same text and scanner
 // version → the same report, byte for byte.
+import { fromMarkdown } from 'mdast-util-from-markdown';
 import { validationFailed } from '../errors.ts';
 import { markdownCostFaults } from '../story/markdown-cost.ts';
 import { normalizeMarkdown } from '../story/normalize-markdown.ts';
@@ -9,11 +10,13 @@ import type { ParsedStory } from '../story/story-types.ts';
 import { utf8Bytes } from '../story/story-limits.ts';
 import { type BlockReader, looksLikeCommands, readerFor, transcriptCommands } from './code-languages.ts';
 import { type CapabilityFinding, finding, type FindingSource, type Hit, type ScannedSection } from './finding.ts';
+import { lineFinder } from './line-finder.ts';
 import { type Piece, readPieces } from './markdown-pieces.ts';
+import { passageHits } from './passage-hits.ts';
 import { proseHits } from './prose-rules.ts';
 import { buildReport, type CapabilityReport } from './report.ts';
 import { MAX_SCAN_TEXT_BYTES, MAX_SCANNED_PIECES } from './scan-limits.ts';
-import { readStorySource } from './scanned-text.ts';
+import { readStorySource, type SectionSource } from './scanned-text.ts';
 import { type ScriptLanguage, scriptLineHits } from './script-rules.ts';
 import { readShell } from './shell-read.ts';
 import { type BlockState, commandHits, pipelineHits } from './shell-rules.ts';
@@ -34,22 +37,6 @@ interface PlacedHit {
 // spaces) have no business in code that is run; a long base64 run is a payload no one can review.
 const HIDDEN_CHARACTERS = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
 const ENCODED_BLOB = /[A-Za-z0-9+/]{200,}={0,2}/;
-
-/** Offset → 1-based line of `text`, by binary search over its line starts (a block has many commands). */
-function lineFinder(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return (offset) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((starts[middle] ?? 0) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low + 1;
-  };
-}
 
 function shellHits(source: string, state: BlockState): PlacedHit[] {
   const reading = readShell(source);
@@ -144,16 +131,32 @@ function newBlockState(): BlockState {
 
 /** The findings of one section's markdown, with lines counted from `firstLine`. */
 function scanSection(markdown: string, section: ScannedSection, firstLine: number, state: BlockState): CapabilityFinding[] {
-  const pieces = readPieces(markdown);
+  const tree = fromMarkdown(markdown);
+  const pieces = readPieces(markdown, tree);
   const code = pieces.filter((piece) => piece.kind !== 'prose').length;
   if (code > MAX_SCANNED_PIECES) {
     throw validationFailed(`The text has ${code} code blocks and inline code spans; the scanner reads at most ${MAX_SCANNED_PIECES}.`, {
       text: `Scan at most ${MAX_SCANNED_PIECES} code blocks and inline code spans at a time: split the text.`,
     });
   }
-  return pieces.flatMap((piece) =>
-    pieceHits(piece, state).map(({ hit, evidence, line, via }) => finding(hit, evidence, firstLine + line - 1, section, via)),
+  return [...pieces.flatMap((piece) => pieceHits(piece, state)), ...passageHits(tree, markdown, true)].map(({ hit, evidence, line, via }) =>
+    finding(hit, evidence, firstLine + line - 1, section, via),
   );
+}
+
+/**
+ * The story outside its steps (front matter, narrative, What I tried, …), the steps' lines
+ * blanked so lines stay the story's: a reading agent reads all of it, so text addressed to it
+ * is looked for there too (section `story`). Only the directive rules read it: it is not run.
+ */
+function scanRestOfStory(markdown: string, sections: readonly SectionSource[]): CapabilityFinding[] {
+  const lines = markdown.split('\n');
+  for (const { firstLine, markdown: steps } of sections) {
+    const count = steps.split('\n').length;
+    for (let index = firstLine - 1; index < firstLine - 1 + count && index < lines.length; index++) lines[index] = '';
+  }
+  const rest = lines.join('\n');
+  return passageHits(fromMarkdown(rest), rest, false).map(({ hit, evidence, line, via }) => finding(hit, evidence, line, 'story', via));
 }
 
 /**
@@ -169,10 +172,10 @@ export function scanStory(markdown: string): CapabilityReport {
 export function scanParsedStory(story: ParsedStory): CapabilityReport {
   const source = readStorySource(story);
   const state = newBlockState();
-  return buildReport(
-    source.text,
-    source.sections.flatMap(({ section, markdown: text, firstLine }) => scanSection(text, section, firstLine, state)),
-  );
+  return buildReport(source.text, [
+    ...source.sections.flatMap(({ section, markdown: text, firstLine }) => scanSection(text, section, firstLine, state)),
+    ...scanRestOfStory(story.markdown, source.sections),
+  ]);
 }
 
 /**

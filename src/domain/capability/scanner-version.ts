@@ -7,4 +7,4 @@
  * tier; the patch part for changes no report can show (speed, wording of code comments). Any
  * change to a fixture's expected findings needs at least a minor bump.
  */
-export const SCANNER_VERSION = '1.0.0';
+export const SCANNER_VERSION = '1.1.0';

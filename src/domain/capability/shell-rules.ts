@@ -14,6 +14,7 @@ import {
   SOCKET_COMMANDS,
   VERSION_FLAGS,
 } from './command-names.ts';
+import { agentConfigCommandHits, agentConfigWriteHits } from './agent-config-rules.ts';
 import { destinations, downloadedFiles, flagValue, isScratchPath, OUTPUT_REDIRECT, positional } from './command-operands.ts';
 import { baseName, PRIVILEGE_WRAPPERS, type UnwrappedCommand, unwrap } from './command-words.ts';
 import { type Hit, hit } from './finding.ts';
@@ -85,6 +86,7 @@ function pathHits(command: ShellCommand, unwrapped: UnwrappedCommand, written: r
   if (words.some(isSecretPath)) hits.push(hit('secrets', 'touches-credentials'));
   if (words.some((word) => isDotEnv(word) && !written.includes(word))) hits.push(hit('secrets', 'reads-dotenv'));
   if (written.some(isPersistencePath)) hits.push(hit('persistence', 'writes-startup-file'));
+  hits.push(...agentConfigWriteHits(written));
   if (written.some((target) => /^\/dev\/(?:sd|nvme|disk|hd|xvd|mmcblk)/.test(target))) hits.push(hit('destructive', 'writes-device'));
   return hits;
 }
@@ -240,6 +242,7 @@ export function commandHits(command: ShellCommand, state: BlockState): Hit[] {
   if (program !== undefined && state.downloaded.has(baseName(program))) hits.push(hit('remote_execution', 'runs-downloaded-file'));
   const named = nameHits(command, unwrapped, state);
   hits.push(...(named ?? [hit('local_execution', 'runs-command')]));
+  hits.push(...agentConfigCommandHits(unwrapped.name, unwrapped.args));
   hits.push(...pathHits(command, unwrapped, written));
   if (written.length > 0 && !hits.some((found) => found.category === 'file_write')) hits.push(hit('file_write', 'writes-files'));
   for (const file of downloadedFiles(unwrapped)) state.downloaded.add(baseName(file));

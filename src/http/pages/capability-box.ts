@@ -14,7 +14,7 @@ export const TIER_MEANINGS: Record<Report['tier'], string> = {
   T0: 'Nothing recognised in its steps. That is not a promise they are harmless.',
   T1: 'Runs programs or writes files on your machine.',
   T2: 'Talks to the network: downloads, package installs, clones or remote calls.',
-  T3: 'Touches what is hard to undo: secrets, persistence, deletion, root rights or sending data out. Read the steps before running them.',
+  T3: "Touches what is hard to undo: secrets, persistence, deletion, root rights, sending data out, or your agent's own instructions and configuration. Read the steps before running them.",
   T4: 'Runs code that is not in the text, or hides what it runs. Read every step before running any.',
 };
 
@@ -26,6 +26,8 @@ const CATEGORY_LABELS: Record<Finding['category'], string> = {
   destructive: 'Destructive',
   privilege: 'Privilege',
   exfiltration: 'Exfiltration',
+  agent_directive: 'Addresses your agent',
+  agent_config: "Changes your agent's configuration",
   network: 'Network',
   local_execution: 'Local execution',
   file_write: 'File writes',

@@ -4,7 +4,7 @@
 // leaves the old text's record in place. Created once: the same text and version always give the
 // same report, so a record that exists is already the right one.
 import type { CapabilityReport } from '../../domain/capability/report.ts';
-import { CATEGORY_TIERS, type Category, type Tier } from '../../domain/capability/categories.ts';
+import { CATEGORY_TIERS, type Category, highestTier, type Tier } from '../../domain/capability/categories.ts';
 import type { PutAction } from '../actions.ts';
 import type { ItemKey } from '../keys.ts';
 import { createItem } from '../replace-by-key.ts';
@@ -31,11 +31,18 @@ export interface CapabilityRecord {
 
 const CATEGORY_ORDER = Object.keys(CATEGORY_TIERS) as Category[];
 
+/**
+ * The record holds what the text's own findings say: a story's narrative findings (section
+ * `story`) are outside the hashed text, and two stories with the same steps share one record.
+ * The steps' findings are listed apart from them, highest tiers first, so their highest tier is
+ * always among those listed.
+ */
 export function capabilityRecord(report: CapabilityReport, at: string): CapabilityRecord {
-  const found = new Set(report.findings.map((finding) => finding.category));
+  const own = report.findings.filter((finding) => finding.section !== 'story');
+  const found = new Set(own.map((finding) => finding.category));
   return {
     sha256: report.sha256,
-    tier: report.tier,
+    tier: highestTier(own.map((finding) => finding.tier)),
     categories: CATEGORY_ORDER.filter((category) => found.has(category)),
     scanner_version: report.scanner_version,
     scanned_at: at,

@@ -77,7 +77,7 @@ async function walk(options: RescanBatchOptions): Promise<RescanBatchReport[]> {
 
 describe('a re-scan after a version bump', () => {
   it('re-scans stories scanned by an older version and never-scanned ones from BODY; skips current and newer ones', async () => {
-    const version = '1.1.0';
+    const version = '2.1.0';
     const older = await publish('Rescanned from an older version');
     const never = await publish('Rescanned though never scanned');
     const newer = await publish('Scanned by a newer version');
@@ -101,7 +101,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('a rerun changes nothing: a finished walk reads nothing, a restarted one re-scans none, a story re-scanned again is current', async () => {
-    const version = '1.2.0';
+    const version = '2.2.0';
     const story = await publish('Rescanned then rerun');
     await walk({ scannerVersion: version });
     const before = (await app.state()).filter((stored) => !String(stored.PK).startsWith('JOB#'));
@@ -116,7 +116,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('an edit that lands while the story is being scanned wins: its own report stands, not the re-scan of the old text', async () => {
-    const version = '1.3.0';
+    const version = '2.3.0';
     const story = await publish('Edited during its re-scan');
     const edited = storyWithOwnSteps('Edited during its re-scan', 'curl -fsSL https://example.com/edited-during.sh -o fix.sh');
     const scanThenEdit = async (input: Parameters<typeof rescanOffloaded>[0]) => {
@@ -132,7 +132,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('16 re-scans of one story at once end in one identical report and one record', async () => {
-    const version = '1.4.0';
+    const version = '2.4.0';
     const story = await publish('Rescanned sixteen times at once');
     const together = scansReleasedTogether(16);
     const results = await Promise.all(Array.from({ length: 16 }, () => rescanStory(app.ctx(), story.slug, version, together)));
@@ -145,7 +145,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('16 re-scans of one private story at once (no record to race for): one writes, fifteen find it current', async () => {
-    const version = '1.4.1';
+    const version = '2.4.1';
     const markdown = storyWithOwnSteps('Private and rescanned at once').replace('status: n/a\n', 'status: n/a\nvisibility: private\n');
     const { slug } = await publishStory(app.ctx(), alice, { markdown });
     const together = scansReleasedTogether(16);
@@ -156,7 +156,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('two jobs walking at once end with every story re-scanned once, in one identical state', async () => {
-    const version = '1.5.0';
+    const version = '2.5.0';
     const stories = await Promise.all(['Walked twice one', 'Walked twice two', 'Walked twice three'].map(publish));
     const walks = await Promise.all([walk({ scannerVersion: version, limit: 5 }), walk({ scannerVersion: version, limit: 5 })]);
     const results = walks.flat().flatMap((report) => report.results);
@@ -172,7 +172,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('a batch re-scans at most its story budget and the next batch resumes after the last one re-scanned', async () => {
-    const version = '1.6.0';
+    const version = '2.6.0';
     await Promise.all(['Budget one', 'Budget two', 'Budget three'].map(publish));
     const first = await rescanBatch(app.ctx(), { scannerVersion: version, maxStories: 1, limit: 1000 });
     expect(first.results).toHaveLength(1);
@@ -183,7 +183,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('a batch out of time starts no further story: with no time left it re-scans exactly one and moves on', async () => {
-    const version = '1.6.1';
+    const version = '2.6.1';
     await Promise.all(['Out of time one', 'Out of time two'].map(publish));
     const first = await rescanBatch(app.ctx(), { scannerVersion: version, budgetMs: 0, limit: 1000 });
     expect(first.results).toHaveLength(1);
@@ -214,7 +214,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('a dry run names the stale stories and writes nothing', async () => {
-    const version = '1.7.0';
+    const version = '2.7.0';
     const story = await publish('Listed by a dry run');
     const before = await app.state();
     const results = (await rescanBatch(app.ctx(), { scannerVersion: version, dryRun: true, limit: 1000 })).results;
@@ -223,7 +223,7 @@ describe('a re-scan after a version bump', () => {
   });
 
   it('the sweeper function runs a batch of the re-scan each invocation', async () => {
-    const version = '1.8.0';
+    const version = '2.8.0';
     const story = await publish('Rescanned by the sweeper');
     const handler = createSweeperHandler(
       { env: { LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName }, log: () => undefined },

@@ -5,6 +5,7 @@ import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportDrift } from '../../../src/app/report-drift.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { scanStory, scanText } from '../../../src/domain/capability/scan.ts';
+import { MAX_FINDINGS, MAX_STORY_FINDINGS } from '../../../src/domain/capability/scan-limits.ts';
 import { storyKey } from '../../../src/store/keys.ts';
 import { updateItem } from '../../../src/store/update-item.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
@@ -328,12 +329,15 @@ describe('"changed since publish" holds until the author changes the story', () 
 });
 
 describe('report_drift refuses what it cannot take, writing nothing', () => {
-  const tooMany = Array.from({ length: 33 }, (_, line) => ({ ...(PIPED.findings[0] as object), line: line + 1 }));
+  const tooMany = Array.from({ length: MAX_FINDINGS + MAX_STORY_FINDINGS + 1 }, (_, line) => ({
+    ...(PIPED.findings[0] as object),
+    line: line + 1,
+  }));
   it.each([
     ['a sha256 that is not 64 hex digits', { sha256: 'abc123' }],
     ['a sha256 with a non-hex digit', { sha256: 'g'.repeat(64) }],
     ['a missing sha256', { sha256: undefined }],
-    ['33 findings', { findings: tooMany }],
+    ['41 findings (32 of the steps and 8 of the story are the most an answer lists)', { findings: tooMany }],
     ['a finding of an unknown category', { findings: [{ ...PIPED.findings[0], category: 'telepathy' }] }],
     ["a finding whose tier is not its category's", { findings: [{ ...PIPED.findings[0], tier: 'T0' }] }],
     ['a finding with evidence over 400 characters', { findings: [{ ...PIPED.findings[0], evidence: 'x'.repeat(401) }] }],

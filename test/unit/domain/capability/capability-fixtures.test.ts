@@ -67,6 +67,17 @@ const TABLE: Record<string, [Tier, Category[]]> = {
   'file-write-hit-redirect': ['T1', ['file_write']],
   'file-write-near-grep': ['T0', []],
   'file-write-near-devnull': ['T0', []],
+  'agent-directive-hit-html-comment': ['T4', ['agent_directive', 'obfuscation', 'local_execution']],
+  'agent-directive-hit-link-title': ['T4', ['agent_directive', 'obfuscation']],
+  'agent-directive-hit-prose-override': ['T3', ['agent_directive']],
+  'agent-directive-hit-send-secrets': ['T3', ['agent_directive', 'exfiltration']],
+  'agent-directive-near-injection-story': ['T0', []],
+  'agent-directive-near-agent-steps': ['T1', ['local_execution']],
+  'agent-config-hit-skill-prose': ['T3', ['agent_config']],
+  'agent-config-hit-mcp-add': ['T3', ['agent_config', 'local_execution']],
+  'agent-config-hit-hook-settings': ['T3', ['agent_config', 'file_write']],
+  'agent-config-near-read-instructions': ['T0', []],
+  'agent-config-near-backup-settings': ['T1', ['file_write', 'local_execution']],
 };
 
 /** The project's valid story fixtures and the tier each scans to. */

@@ -20,6 +20,15 @@ describe('category drift', () => {
     expect(categoryDrift(published, ran)).toEqual({ added: ['remote_execution', 'local_execution'], removed: ['file_write'] });
   });
 
+  it("leaves out the narrative's findings (section story): a reader scanning what it ran has none", () => {
+    expect(
+      categoriesOf([
+        { category: 'agent_directive', section: 'story' },
+        { category: 'network', section: 'reproduce' },
+      ]),
+    ).toEqual(['network']);
+  });
+
   it('the same categories differ in nothing, even when the evidence does', () => {
     expect(categoryDrift(categoriesOf(steps('npm test')), categoriesOf(steps('npm run build')))).toEqual({ added: [], removed: [] });
   });

@@ -1,0 +1,21 @@
+// vitest config of the targeted mutation run over the capability scanner's agent rules
+// (stryker.capability.config.json): only the unit tests that read those files, so each of the
+// rules' module-level patterns (static mutants) costs one short run.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: [
+            'test/unit/domain/capability/agent-rules.test.ts',
+            'test/unit/domain/capability/capability-report.test.ts',
+            'test/unit/domain/capability/category-drift.test.ts',
+          ],
+        },
+      },
+    ],
+  },
+});
