@@ -12,6 +12,7 @@ import { listStoriesRoute } from './list-stories.ts';
 import { markNotificationsReadRoute } from './mark-notifications-read.ts';
 import { publishDraftRoute } from './publish-draft.ts';
 import { publishStoryRoute } from './publish-story.ts';
+import { redactStoryRoute } from './redact-story.ts';
 import { reportCheckedRoute, reportCheckRoute } from './report-check.ts';
 import { reportDriftRoute } from './report-drift.ts';
 import { reportReproducedRoute, reportReproductionRoute } from './report-reproduction.ts';
@@ -44,6 +45,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   declineDraftRoute,
   withdrawDraftRoute,
   publishDraftRoute,
+  redactStoryRoute,
   skillRoute,
   storyBadgeRoute,
   authorBadgeRoute,
