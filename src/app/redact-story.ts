@@ -56,9 +56,10 @@ export async function redactStory(ctx: AppContext, caller: Caller, raw: unknown)
       return planRedactedText(meta, story, read, { caller, baseRevision: input.base_revision, at, candidates });
     },
   });
-  // Before answering: the earlier texts are gone when the answer says so. A crash here leaves the
-  // outbox event, and the dispatcher or the sweeper finishes it.
-  await finishRedactions(ctx, slug);
+  // Before answering: the earlier texts are gone when the answer says so. Images are the sweeper's
+  // (or `npm start`'s dispatcher's) to delete; a crash here leaves the event, and they finish it.
+  await finishRedactions(ctx, { slug, stripOnly: true });
+  ctx.dispatchSoon?.();
   return announceAfterCommit(ctx, withStoryUrl(ctx, withCapabilityField(outcome)));
 }
 

@@ -1,6 +1,7 @@
-// The steps after a redaction's commit (docs/design.md §18), run by the redaction itself right
-// after its commit, and by the dispatcher (`npm start`) or the sweeper (the cloud) for an event a
-// crash left. Every step is idempotent and bounded, so a run that dies anywhere is finished by
+// The steps after a redaction's commit (docs/design.md §18): the redaction itself strips right
+// after its commit; the dispatcher (`npm start`) or the sweeper (the cloud) deletes the images,
+// and finishes an event a crash left. The image step needs a Scan and the image store's delete,
+// which only the sweeper is granted in the cloud (infra/), so the request path never runs it. Every step is idempotent and bounded, so a run that dies anywhere is finished by
 // the next one, and two runs at once end in the same state:
 //   1. strip: the revisions below the event's number that still hold markdown, 99 a transaction,
 //      each transaction also adding the images their texts named to the event;
@@ -25,6 +26,7 @@ import {
   redactionEventsOf,
   stripRevision,
   toRedactionEvent,
+  touchRedactionEvent,
   type RedactionEvent,
 } from '../../store/story/redaction-items.ts';
 import { imagesStillNamed, revisionsToStrip } from '../../store/story/redaction-query.ts';
@@ -44,29 +46,44 @@ export interface RedactionRun {
   images_deleted: number;
 }
 
-/** Finishes the waiting redactions: one story's (after its redaction) or any (the dispatcher, the sweeper). */
-export async function finishRedactions(ctx: AppContext, slug?: string): Promise<RedactionRun> {
-  const prefix = slug === undefined ? REDACTION_EVENT_PREFIX : redactionEventsOf(slug);
+export interface RedactionScope {
+  /** One story's events (right after its redaction), else any. */
+  slug?: string;
+  /** Strip only: an event whose texts named images is left for a run that may delete them. */
+  stripOnly?: boolean;
+}
+
+/** Finishes the waiting redactions; `events` counts the ones retired. */
+export async function finishRedactions(ctx: AppContext, scope: RedactionScope = {}): Promise<RedactionRun> {
+  const prefix = scope.slug === undefined ? REDACTION_EVENT_PREFIX : redactionEventsOf(scope.slug);
   const run: RedactionRun = { events: 0, revisions_stripped: 0, images_deleted: 0 };
   for (const item of await listOutboxEvents(ctx.store, prefix, REDACTIONS_PER_RUN)) {
-    const done = await finishRedaction(ctx, toRedactionEvent(item));
-    run.events += 1;
+    const done = await finishRedaction(ctx, toRedactionEvent(item), scope.stripOnly === true);
+    if (done.retired) run.events += 1;
     run.revisions_stripped += done.revisions_stripped;
     run.images_deleted += done.images_deleted;
   }
   return run;
 }
 
-async function finishRedaction(ctx: AppContext, event: RedactionEvent): Promise<Omit<RedactionRun, 'events'>> {
+interface Finished {
+  revisions_stripped: number;
+  images_deleted: number;
+  retired: boolean;
+}
+
+async function finishRedaction(ctx: AppContext, event: RedactionEvent, stripOnly: boolean): Promise<Finished> {
   const eventKey = outboxKey(redactionEventId(event.slug, event.below));
   const stripped = await stripRevisions(ctx, event, eventKey);
-  if (stripped === 'retired') return { revisions_stripped: 0, images_deleted: 0 };
+  if (stripped === 'retired') return { revisions_stripped: 0, images_deleted: 0, retired: false };
   const current = await readItem(ctx.store, eventKey);
-  if (current === undefined) return { revisions_stripped: stripped, images_deleted: 0 };
-  const images_deleted = await deleteUnnamedImages(ctx, toRedactionEvent(current));
+  if (current === undefined) return { revisions_stripped: stripped, images_deleted: 0, retired: false };
+  const { images } = toRedactionEvent(current);
+  if (stripOnly && images.length > 0) return { revisions_stripped: stripped, images_deleted: 0, retired: false };
+  const images_deleted = await deleteUnnamedImages(ctx, event.author, images);
   // Only once every step is done: a crash before this line runs them again, harmlessly.
   await writeAtomically(ctx.store, [retireOutboxEvent(eventKey)]);
-  return { revisions_stripped: stripped, images_deleted };
+  return { revisions_stripped: stripped, images_deleted, retired: true };
 }
 
 /** Strips every revision below the event's number, a page at a time; 'retired' when another run finished the event meanwhile. */
@@ -93,13 +110,8 @@ function stripBatch(page: readonly StoredItem[], event: RedactionEvent, eventKey
   const images = [...new Set(page.flatMap((item) => imagesNamedIn(String(item.markdown ?? ''))))];
   const actions: WriteAction[] = page.map((item) => stripRevision(keyOf(item), event.at));
   // The event's update carries attribute_exists: a batch cannot land after the event is retired.
-  actions.push(images.length > 0 ? noteRedactedImages(eventKey, images) : touchEvent(eventKey));
+  actions.push(images.length > 0 ? noteRedactedImages(eventKey, images) : touchRedactionEvent(eventKey));
   return actions;
-}
-
-/** The event in every strip transaction, so a batch never lands once another run has retired it. */
-function touchEvent(eventKey: ReturnType<typeof outboxKey>): WriteAction {
-  return { ConditionCheck: { Key: { PK: eventKey.PK, SK: eventKey.SK }, ConditionExpression: 'attribute_exists(PK)' } };
 }
 
 /**
@@ -108,20 +120,20 @@ function touchEvent(eventKey: ReturnType<typeof outboxKey>): WriteAction {
  * or anyone's, and no draft. Another account that uploaded the same bytes later shares the record
  * of the first upload, so its story names the image and keeps it.
  */
-async function deleteUnnamedImages(ctx: AppContext, event: RedactionEvent): Promise<number> {
+async function deleteUnnamedImages(ctx: AppContext, author: string, candidates: readonly string[]): Promise<number> {
   const images = ctx.images;
-  if (images === undefined || event.images.length === 0) return 0;
+  if (images === undefined || candidates.length === 0) return 0;
   let deleted = 0;
-  for (let start = 0; start < event.images.length; start += IMAGES_PER_SCAN) {
-    const batch = event.images.slice(start, start + IMAGES_PER_SCAN);
+  for (let start = 0; start < candidates.length; start += IMAGES_PER_SCAN) {
+    const batch = candidates.slice(start, start + IMAGES_PER_SCAN);
     const named = await imagesStillNamed(ctx.store, batch);
     for (const sha256 of batch) {
       if (named.has(sha256)) continue;
       const record = await readItem(ctx.store, imageKey(sha256));
-      if (record === undefined || record.uploaded_by !== event.author || !isImageType(String(record.type))) continue;
+      if (record === undefined || record.uploaded_by !== author || !isImageType(String(record.type))) continue;
       await images.delete(imageName(sha256, record.type as Parameters<typeof imageName>[1]).file);
       try {
-        await writeAtomically(ctx.store, [deleteAuthorsImageRecord(sha256, event.author)]);
+        await writeAtomically(ctx.store, [deleteAuthorsImageRecord(sha256, author)]);
         deleted += 1;
       } catch (error) {
         // A competing run deleted it first.

@@ -57,6 +57,15 @@ export function noteRedactedImages(eventKey: ItemKey, sha256s: readonly string[]
 }
 
 /**
+ * The event in a strip transaction that names no image, so a batch never lands once another run
+ * has retired it: an UpdateItem (attribute_exists) setting what is already there, not a
+ * ConditionCheck, which the sweeper is not granted.
+ */
+export function touchRedactionEvent(eventKey: ItemKey): UpdateAction {
+  return updateItem(eventKey, { set: { kind: 'redaction' } });
+}
+
+/**
  * The image record of an image the author uploaded. Conditioned on the uploader, so a record is
  * only ever removed for the account that put it there; a second run finds nothing and is refused,
  * harmlessly.
