@@ -26,7 +26,11 @@ export interface ImageRecord {
 }
 
 export function createImageRecord(image: ImageRecord): PutAction {
-  return createItem({ ...imageKey(image.sha256), ...image, ...ownerIndexFields(uploaderPartition(image.uploaded_by), `${image.uploaded_at}#${image.sha256}`) });
+  return createItem({
+    ...imageKey(image.sha256),
+    ...image,
+    ...ownerIndexFields(uploaderPartition(image.uploaded_by), `${image.uploaded_at}#${image.sha256}`),
+  });
 }
 
 export function toImageRecord(item: StoredItem): ImageRecord {

@@ -5,6 +5,7 @@ import { claimDraftRoute } from './claim-draft.ts';
 import { createDraftRoute } from './create-draft.ts';
 import { declineDraftRoute } from './decline-draft.ts';
 import { editStoryRoute } from './edit-story.ts';
+import { exportAccountRoute } from './export-account.ts';
 import { getStoryRoute } from './get-story.ts';
 import { listDraftsRoute } from './list-drafts.ts';
 import { listNotificationsRoute } from './list-notifications.ts';
@@ -46,6 +47,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   withdrawDraftRoute,
   publishDraftRoute,
   redactStoryRoute,
+  exportAccountRoute,
   skillRoute,
   storyBadgeRoute,
   authorBadgeRoute,

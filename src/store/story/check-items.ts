@@ -18,7 +18,10 @@ export interface CheckReport {
 }
 
 export function checkReportItem(report: CheckReport): StoredItem {
-  const item: StoredItem = { ...checkKey(report.slug, report.account), ...ownerIndexFields(reporterPartition(report.account), `CHECK#${report.slug}`) };
+  const item: StoredItem = {
+    ...checkKey(report.slug, report.account),
+    ...ownerIndexFields(reporterPartition(report.account), `CHECK#${report.slug}`),
+  };
   for (const [field, value] of Object.entries(report)) if (value !== undefined) item[field] = value;
   return item;
 }

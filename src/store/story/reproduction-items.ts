@@ -41,7 +41,10 @@ export interface Reproduction extends ReproductionIdentity, ReproductionMeasurem
 
 export function reproductionItem(report: Reproduction): StoredItem {
   // In the reporter's partition of the owner index: an account's reports are found without a Scan.
-  const item: StoredItem = { ...reproductionKey(report.slug, report.account), ...ownerIndexFields(reporterPartition(report.account), `REPRO#${report.slug}`) };
+  const item: StoredItem = {
+    ...reproductionKey(report.slug, report.account),
+    ...ownerIndexFields(reporterPartition(report.account), `REPRO#${report.slug}`),
+  };
   for (const [field, value] of Object.entries(report)) if (value !== undefined) item[field] = value;
   return item;
 }
