@@ -10,6 +10,7 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { describeBatch, rescanBatch, type RescanBatchOptions, type RescanBatchReport } from '../src/app/capability/rescan-batch.ts';
 import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
+import { finishRedactions, type RedactionRun } from '../src/app/redaction/finish-redaction.ts';
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
 import type { AppContext } from '../src/app/app-context.ts';
 import type { Announcer } from '../src/outbox/announcer.ts';
@@ -20,6 +21,8 @@ import type { HandlerDeps } from './lambda-runtime.ts';
 
 export interface SweeperResult {
   dispatch: DispatchResult;
+  /** Redactions a crash left half done, finished (design §20). */
+  redactions: RedactionRun;
   /** Undefined when announcing is off. */
   announce: Omit<SweepReport, 'results'> | undefined;
   rescan: RescanBatchReport;
@@ -42,6 +45,8 @@ export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatch
         `lorebook: sweeper delivered ${dispatch.events} outbox event(s) the stream did not: ${dispatch.notifications_created} notification(s) created, ${dispatch.already_present} already present`,
       );
     }
+    const redactions = await finishRedactions(ctx);
+    if (redactions.events > 0) log(`lorebook: sweeper finished ${redactions.events} redaction(s) left half done`);
     const announce = announcer === undefined ? undefined : await announceDue(ctx, announcer, log);
     // After announcing, the time-sensitive part, and with half the default scanning budget, so an
     // announce run slowed by Bluesky timeouts and a batch of costly stories still fit in 120 s.
@@ -51,7 +56,7 @@ export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatch
     // Last: the others are time-sensitive, and the snapshot job's cost grows with the corpus.
     const search = ctx.searchSnapshots === undefined ? undefined : await runSnapshotJob(ctx, ctx.searchSnapshots);
     if (search !== undefined) log(`lorebook: search snapshot: ${describeSnapshotJob(search)}`);
-    return { dispatch, announce, rescan: rescanned, search };
+    return { dispatch, redactions, announce, rescan: rescanned, search };
   };
 }
 

@@ -16,7 +16,8 @@ export const IMAGE_ACCESS = {
   http: ['s3:GetObject', 's3:PutObject'],
   /** The announcer reads a story's own image for the link card's thumbnail. */
   stream: ['s3:GetObject'],
-  sweeper: ['s3:GetObject'],
+  /** The announcer's thumbnail, and a redaction's images that no stored text names any more (design §20). */
+  sweeper: ['s3:GetObject', 's3:DeleteObject'],
 } as const;
 
 export function createImageBucket(scope: Construct, id: string): Bucket {

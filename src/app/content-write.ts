@@ -96,6 +96,8 @@ export interface NewRevision {
   feedMonths: readonly string[];
   /** The fail stories this revision answers (./answer-links.ts); written only when the content changes. */
   links?: AnswerLinkPlan;
+  /** META fields the kind of write sets beside the content (a redaction's `redacted_below`). */
+  alsoSet?: Record<string, unknown>;
 }
 
 export function revisionConflict(meta: StoryMeta, baseRevision: number): LorebookError {
@@ -120,7 +122,7 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
   const revision = meta.revision + 1;
   const content = storyContentFields(story);
   const listed = isListedPublicly(story.frontMatter.visibility, meta.hidden);
-  const set: Record<string, unknown> = { revision, updated_at: at };
+  const set: Record<string, unknown> = { ...change.alsoSet, revision, updated_at: at };
   for (const [field, value] of Object.entries(content)) if (value !== undefined) set[field] = value;
   const remove: string[] = OPTIONAL_CONTENT_FIELDS.filter((field) => content[field] === undefined);
   // A content change ends "changed since publish" (design §12).

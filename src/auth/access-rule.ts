@@ -25,6 +25,7 @@ export const MCP_TOOL_ACCESS = {
   decline_draft: 'token',
   withdraw_draft: 'token',
   publish_draft: 'token',
+  redact_story: 'token',
 } as const satisfies Record<string, 'anonymous' | 'token'>;
 
 export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
@@ -49,6 +50,7 @@ export const MCP_TOOL_SCOPE = {
   decline_draft: 'lorebook:write',
   withdraw_draft: 'lorebook:write',
   publish_draft: 'lorebook:write',
+  redact_story: 'lorebook:write',
 } as const satisfies Record<TokenTool, Scope>;
 
 /** The scope a call that needs a token needs: per tool on MCP; on HTTP a GET reads and anything else writes. */

@@ -38,7 +38,9 @@ export function skillUpdate(baseUrl: string): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     await next();
     const update = skillUpdateFor(c.req.header(SKILL_HEADER), baseUrl);
-    if (update === undefined || c.res.body === null || !isJson(c.res.headers.get('content-type'))) return;
+    // A download (the account export, streamed and unbounded) is a file, not an answer: left as it is.
+    const download = c.res.headers.has('content-disposition');
+    if (update === undefined || download || c.res.body === null || !isJson(c.res.headers.get('content-type'))) return;
     // Every /v1 JSON answer is one object the app built itself, bounded like the request it answers.
     const body: unknown = await c.res.clone().json();
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return;

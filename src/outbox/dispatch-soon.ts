@@ -1,4 +1,5 @@
-// The notification dispatcher where no table stream runs it (`npm start`): a run right after a
+// The notification dispatcher where no table stream runs it (`npm start`), and the backstop for
+// redactions a crash left half done (design §20): a run right after a
 // write committed an outbox event (AppContext.dispatchSoon), and one every interval as the
 // backstop for an event whose run was lost (a crash between the commit and the run, a store
 // error), starting with one run at once for what an earlier process left. Runs never overlap in this process: a request while one is in progress asks for one
@@ -6,6 +7,7 @@
 // process (a second `npm start`, the cloud's stream) may dispatch the same event at the same
 // time: the dispatcher is twice-safe per event and recipient, so each reproducer is told once.
 import type { AppContext } from '../app/app-context.ts';
+import { finishRedactions, REDACTIONS_PER_RUN } from '../app/redaction/finish-redaction.ts';
 import { DEFAULT_EVENTS_PER_RUN, dispatchNotifications } from './dispatch-notifications.ts';
 
 export interface NotificationDispatch {
@@ -36,6 +38,14 @@ export function startNotificationDispatch(ctx: AppContext, schedule: DispatchSch
       }
       // A full page: more events may be waiting behind it.
       if (result.events === DEFAULT_EVENTS_PER_RUN) again = true;
+      // A redaction a crash left half done (design §20): its steps are idempotent, like a delivery.
+      const redactions = await finishRedactions(ctx);
+      if (redactions.events > 0) {
+        schedule.log(
+          `lorebook: redactions: ${redactions.events} finished (${redactions.revisions_stripped} revision(s) stripped, ${redactions.images_deleted} image(s) deleted)`,
+        );
+      }
+      if (redactions.events === REDACTIONS_PER_RUN) again = true;
     } catch (error) {
       schedule.log(`lorebook: notification dispatch failed (${(error as Error).message ?? String(error)}); the next run retries`);
     }

@@ -33,5 +33,12 @@ export function imageBlobsInDirectory(directory: string): ImageBlobs {
         throw storeUnavailable('read', error);
       }
     },
+    async delete(file) {
+      try {
+        await rm(join(root, file), { force: true });
+      } catch (error) {
+        throw storeUnavailable('delete', error);
+      }
+    },
   };
 }

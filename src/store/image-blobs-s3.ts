@@ -42,5 +42,14 @@ export function imageBlobsInS3(options: S3ImageBlobsOptions): ImageBlobs {
         throw storeUnavailable('read', error);
       }
     },
+    // S3 answers a delete of a missing key with success, so a retry is harmless.
+    async delete(file) {
+      const { sdk, client } = await connect();
+      try {
+        await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: file }));
+      } catch (error) {
+        throw storeUnavailable('delete', error);
+      }
+    },
   };
 }

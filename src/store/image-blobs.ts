@@ -1,5 +1,5 @@
 // The image store's port (docs/design.md §13): blobs named by content hash, written once and read
-// back, nothing else. `npm start` keeps them in a directory (image-blobs-dir.ts), the cloud in
+// back, and deleted by a redaction (design §20). `npm start` keeps them in a directory (image-blobs-dir.ts), the cloud in
 // S3 (image-blobs-s3.ts). A name is always `<sha256>.<ext>` (src/domain/image/image-name.ts),
 // checked before it reaches an adapter.
 
@@ -13,4 +13,6 @@ export interface ImageBlobs {
   put(file: string, data: Uint8Array, contentType: string): Promise<void>;
   /** The bytes stored under the name, or undefined when there are none. */
   get(file: string): Promise<Uint8Array | undefined>;
+  /** Removes the bytes under the name; removing a name that holds none is fine (a retry, a parallel run). */
+  delete(file: string): Promise<void>;
 }

@@ -9,6 +9,7 @@
 import type { StoredItem, PutAction, UpdateAction } from './actions.ts';
 import type { ItemKey } from './keys.ts';
 import { createItem } from './replace-by-key.ts';
+import { ownerIndexFields, uploaderPartition } from './owner-index.ts';
 import { updateItem } from './update-item.ts';
 
 export const imageKey = (sha256: string): ItemKey => ({ PK: `IMAGE#${sha256}`, SK: 'META' });
@@ -25,7 +26,11 @@ export interface ImageRecord {
 }
 
 export function createImageRecord(image: ImageRecord): PutAction {
-  return createItem({ ...imageKey(image.sha256), ...image });
+  return createItem({
+    ...imageKey(image.sha256),
+    ...image,
+    ...ownerIndexFields(uploaderPartition(image.uploaded_by), `${image.uploaded_at}#${image.sha256}`),
+  });
 }
 
 export function toImageRecord(item: StoredItem): ImageRecord {

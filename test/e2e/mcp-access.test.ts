@@ -26,6 +26,7 @@ const WRITE_TOOLS = [
   'decline_draft',
   'withdraw_draft',
   'publish_draft',
+  'redact_story',
 ];
 const READ_TOOLS = ['search_stories', 'get_story', 'suggest_for_project', 'check_capability', 'list_notifications', 'list_drafts'];
 

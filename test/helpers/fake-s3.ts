@@ -1,5 +1,5 @@
 // A FAKE S3 for tests: a loopback HTTP server that speaks the two object calls lorebook makes
-// (PutObject and GetObject, path-style `/<bucket>/<key>`, NoSuchKey as S3's XML error), so the
+// (PutObject, GetObject and DeleteObject, path-style `/<bucket>/<key>`, NoSuchKey as S3's XML error), so the
 // real @aws-sdk/client-s3 client can be pointed at it by endpoint. AWS is not reachable from the
 // test machines; this stands in for exactly those calls, records which were made, and can fail
 // on request.
@@ -63,9 +63,14 @@ export async function startFakeS3(bucket = 'lorebook-images-test'): Promise<Fake
             'content-type': object.contentType ?? 'application/octet-stream',
             'content-length': String(object.body.length),
           });
+      } else if (req.method === 'DELETE') {
+        // As S3: deleting a key that holds nothing succeeds too.
+        actions.add('s3:DeleteObject');
+        objects.delete(key);
+        answer(204, '');
       } else {
         actions.add(`s3:${req.method} ${url.pathname}`);
-        answer(400, xmlError('InvalidRequest', 'the fake answers PutObject and GetObject only'));
+        answer(400, xmlError('InvalidRequest', 'the fake answers PutObject, GetObject and DeleteObject only'));
       }
     });
   });

@@ -18,7 +18,7 @@ export type GetStoryInput = z.input<typeof getStoryInputSchema>;
 
 const revisionViewSchema = z.object({
   revision: z.number().int(),
-  kind: z.enum(['publish', 'republish', 'rephrase', 'addition', 'correction']),
+  kind: z.enum(['publish', 'republish', 'rephrase', 'addition', 'correction', 'redaction']),
   note: z.string().optional(),
   source: z.string().optional(),
   at: z.string(),

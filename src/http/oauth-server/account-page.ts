@@ -3,12 +3,15 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { AccountAccess } from '../../app/oauth-server/account-access.ts';
+import type { OwnStoryLine } from '../../app/redaction/own-stories.ts';
 import { layout } from '../sign-in/auth-pages.ts';
 
 type Page = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 export const ACCOUNT_PATH = '/account';
 export const ACCOUNT_REVOKE_PATH = '/account/revoke';
+export const ACCOUNT_EXPORT_PATH = '/account/export';
+export const ACCOUNT_REDACT_PATH = '/account/redact';
 
 const day = (epochSeconds: number): string => new Date(epochSeconds * 1000).toISOString().replace('T', ' ').slice(0, 16);
 const host = (uri: string): string => (URL.canParse(uri) ? new URL(uri).host || uri : uri);
@@ -19,7 +22,13 @@ function revokeButton(csrf: string, kind: 'token' | 'grant', id: string, label: 
 <button type="submit">${label}</button></form>`;
 }
 
-export function accountPage(person: { account: string; handle: string }, access: AccountAccess, csrf: string, notice?: string): Page {
+export function accountPage(
+  person: { account: string; handle: string },
+  access: AccountAccess,
+  csrf: string,
+  notice?: string,
+  stories: readonly OwnStoryLine[] = [],
+): Page {
   return layout(
     'Your account',
     html`<h1>@${person.handle}</h1>
@@ -41,6 +50,34 @@ ${
 ${access.tokens.map((token) => html`<tr><td>${token.client ?? '—'}</td><td>${token.grant_id === undefined ? 'token' : 'app access token'}</td><td>${day(token.expires_at)}</td><td>${revokeButton(csrf, 'token', token.token_hash, 'Revoke')}</td></tr>`)}
 </table>`
 }
+<h2>Your stories</h2>
+${
+  stories.length === 0
+    ? html`<p>No story yet.</p>`
+    : html`<table><tr><th>Story</th><th>Revision</th><th></th></tr>
+${stories.map((story) => html`<tr><td><a href="/s/${story.slug}">${story.title}</a></td><td>${story.revision}</td><td><a href="${ACCOUNT_REDACT_PATH}?slug=${encodeURIComponent(story.slug)}">Redact…</a></td></tr>`)}
+</table>`
+}
+<h2>Your data</h2>
+<p><a href="${ACCOUNT_EXPORT_PATH}" download>Download everything (JSON)</a>: your account, stories with every revision, reports, drafts, notifications, images and connected apps.</p>
 <form method="post" action="/auth/logout"><button type="submit">Sign out</button></form>`,
+  );
+}
+
+/**
+ * The redact form: the current text to edit, sent with the revision it was read at (a story
+ * edited meanwhile answers revision_conflict) and the page's CSRF token.
+ */
+export function redactPage(story: OwnStoryLine & { markdown: string }, csrf: string, problem?: string): Page {
+  return layout(
+    `Redact ${story.title}`,
+    html`<h1>Redact “${story.title}”</h1>
+<p>Take the secret out of the text below and press Redact. The text becomes a new revision, and the stored text of <strong>every earlier revision</strong> is removed for good (their kind, time and note stay). Images only the removed text showed, that you uploaded, are deleted. Rotate the leaked secret anyway: copies made before (readers, feeds, caches) cannot be called back.</p>
+${problem === undefined ? '' : html`<p><strong>${problem}</strong></p>`}
+<form method="post" action="${ACCOUNT_REDACT_PATH}">
+<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="slug" value="${story.slug}"><input type="hidden" name="base_revision" value="${String(story.revision)}">
+<p><textarea name="markdown" rows="30" cols="100">${story.markdown}</textarea></p>
+<button type="submit">Redact</button> <a href="/account">Cancel</a>
+</form>`,
   );
 }

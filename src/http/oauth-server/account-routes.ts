@@ -1,15 +1,19 @@
-// GET /account (signed in with Bluesky, otherwise sent to sign in and back) and POST
-// /account/revoke. The revoke form's CSRF token is derived from the session cookie, which another
+// GET /account (signed in with Bluesky, otherwise sent to sign in and back), POST /account/revoke,
+// GET /account/export (the export as a download), GET and POST /account/redact (the redact form,
+// design §20). The forms' CSRF token is derived from the session cookie, which another
 // site can neither read (HttpOnly) nor send on a cross-site POST (SameSite=Lax).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { accountAccess, revokeForAccount } from '../../app/oauth-server/account-access.ts';
 import type { AppContext } from '../../app/app-context.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
-import { ACCOUNT_PATH, ACCOUNT_REVOKE_PATH, accountPage } from './account-page.ts';
+import { redactStory } from '../../app/redact-story.ts';
+import { ownStories, ownStoryText } from '../../app/redaction/own-stories.ts';
+import { exportDownload } from '../v1/export-account.ts';
+import { ACCOUNT_EXPORT_PATH, ACCOUNT_PATH, ACCOUNT_REDACT_PATH, ACCOUNT_REVOKE_PATH, accountPage, redactPage } from './account-page.ts';
 import { PAGE_HEADERS, signedInPerson, signInFirst } from './authorize-routes.ts';
 
 const csrfFor = (sessionCookie: string): string =>
@@ -24,24 +28,63 @@ function sameSecret(a: string, b: string): boolean {
 const NOTICES: Record<string, string> = {
   revoked: 'Revoked.',
   gone: 'That was already revoked.',
+  redacted: 'Redacted: the earlier revisions no longer hold their text.',
 };
+
+const FORGED = 'This form is not from your account page. Reload /account and press the button there.';
+
+async function formOf(c: Context<HttpEnv>, limit: number): Promise<URLSearchParams> {
+  return mediaType(c.req.header('content-type')) === 'application/x-www-form-urlencoded'
+    ? new URLSearchParams(await readBodyText(c.req.raw, limit))
+    : new URLSearchParams();
+}
 
 export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth: OAuthServer }): void {
   app.get(ACCOUNT_PATH, async (c) => {
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
-    const access = await accountAccess(deps.ctx, person.account);
+    const [access, stories] = await Promise.all([accountAccess(deps.ctx, person.account), ownStories(deps.ctx, person)]);
     const notice = NOTICES[c.req.query('done') ?? ''];
-    return c.html(accountPage(person, access, csrfFor(person.sessionCookie), notice), 200, PAGE_HEADERS);
+    return c.html(accountPage(person, access, csrfFor(person.sessionCookie), notice, stories), 200, PAGE_HEADERS);
+  });
+
+  // The export as a download, for the web session (a GET: it changes nothing, so no CSRF token).
+  app.get(ACCOUNT_EXPORT_PATH, async (c) => {
+    const person = await signedInPerson(deps.ctx, c);
+    if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
+    return exportDownload(c, deps.ctx, person);
+  });
+
+  app.get(ACCOUNT_REDACT_PATH, async (c) => {
+    const person = await signedInPerson(deps.ctx, c);
+    if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
+    const story = await ownStoryText(deps.ctx, person, c.req.query('slug') ?? '');
+    return c.html(redactPage(story, csrfFor(person.sessionCookie)), 200, PAGE_HEADERS);
+  });
+
+  app.post(ACCOUNT_REDACT_PATH, async (c) => {
+    const person = await signedInPerson(deps.ctx, c);
+    if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
+    // A whole story (64 KiB) with room for the form's encoding.
+    const form = await formOf(c, 512 * 1024);
+    if (!sameSecret(form.get('csrf') ?? '', csrfFor(person.sessionCookie))) return c.text(FORGED, 403, PAGE_HEADERS);
+    const slug = form.get('slug') ?? '';
+    const markdown = form.get('markdown') ?? '';
+    try {
+      await redactStory(deps.ctx, person, { slug, base_revision: Number(form.get('base_revision')), markdown });
+      return c.redirect(`${ACCOUNT_PATH}?done=redacted`, 303);
+    } catch (error) {
+      if (!isLorebookError(error) || !['validation_failed', 'payload_too_large', 'revision_conflict'].includes(error.code)) throw error;
+      // Shown with the text as sent, so nothing typed is lost; a conflict shows the current revision's number to resend against.
+      const story = await ownStoryText(deps.ctx, person, slug);
+      return c.html(redactPage({ ...story, markdown }, csrfFor(person.sessionCookie), error.message), 422, PAGE_HEADERS);
+    }
   });
 
   app.post(ACCOUNT_REVOKE_PATH, async (c) => {
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
-    const form =
-      mediaType(c.req.header('content-type')) === 'application/x-www-form-urlencoded'
-        ? new URLSearchParams(await readBodyText(c.req.raw, 4096))
-        : new URLSearchParams();
+    const form = await formOf(c, 4096);
     const kind = form.get('kind');
     const id = form.get('id') ?? '';
     if (
@@ -49,7 +92,7 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
       (kind !== 'token' && kind !== 'grant') ||
       !/^[0-9a-f]{32,64}$/.test(id)
     ) {
-      return c.text('This form is not from your account page. Reload /account and press the button there.', 403, PAGE_HEADERS);
+      return c.text(FORGED, 403, PAGE_HEADERS);
     }
     try {
       const revoked = await revokeForAccount(deps.ctx, person.account, { kind, id });

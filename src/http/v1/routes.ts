@@ -5,6 +5,7 @@ import { claimDraftRoute } from './claim-draft.ts';
 import { createDraftRoute } from './create-draft.ts';
 import { declineDraftRoute } from './decline-draft.ts';
 import { editStoryRoute } from './edit-story.ts';
+import { exportAccountRoute } from './export-account.ts';
 import { getStoryRoute } from './get-story.ts';
 import { listDraftsRoute } from './list-drafts.ts';
 import { listNotificationsRoute } from './list-notifications.ts';
@@ -12,6 +13,7 @@ import { listStoriesRoute } from './list-stories.ts';
 import { markNotificationsReadRoute } from './mark-notifications-read.ts';
 import { publishDraftRoute } from './publish-draft.ts';
 import { publishStoryRoute } from './publish-story.ts';
+import { redactStoryRoute } from './redact-story.ts';
 import { reportCheckedRoute, reportCheckRoute } from './report-check.ts';
 import { reportDriftRoute } from './report-drift.ts';
 import { reportReproducedRoute, reportReproductionRoute } from './report-reproduction.ts';
@@ -44,6 +46,8 @@ export const V1_ROUTES: readonly V1Route[] = [
   declineDraftRoute,
   withdrawDraftRoute,
   publishDraftRoute,
+  redactStoryRoute,
+  exportAccountRoute,
   skillRoute,
   storyBadgeRoute,
   authorBadgeRoute,

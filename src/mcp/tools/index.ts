@@ -11,6 +11,7 @@ import { listNotificationsTool } from './list-notifications.ts';
 import { markNotificationsReadTool } from './mark-notifications-read.ts';
 import { publishDraftTool } from './publish-draft.ts';
 import { publishStoryTool } from './publish-story.ts';
+import { redactStoryTool } from './redact-story.ts';
 import { reportCheckTool } from './report-check.ts';
 import { reportDriftTool } from './report-drift.ts';
 import { reportReproductionTool } from './report-reproduction.ts';
@@ -42,4 +43,5 @@ export const TOOLS: readonly ToolDefinition[] = [
   declineDraftTool,
   withdrawDraftTool,
   publishDraftTool,
+  redactStoryTool,
 ] as ToolDefinition[];

@@ -16,7 +16,7 @@ export type Counts = Record<CountBucket, number>;
 
 export const zeroCounts = (): Counts => ({ worked: 0, partial: 0, failed: 0, has_problem: 0, no_problem: 0 });
 
-export type RevisionKind = 'publish' | 'republish' | 'rephrase' | 'addition' | 'correction';
+export type RevisionKind = 'publish' | 'republish' | 'rephrase' | 'addition' | 'correction' | 'redaction';
 
 /** META as the app sees it: reproducers as an array (stored as a string set, absent when empty). */
 export interface StoryMeta {
@@ -63,6 +63,8 @@ export interface StoryMeta {
   drift?: DriftFlag;
   /** The account that drafted it for its author (docs/design.md §14); absent when the author wrote it. */
   drafted_by?: string;
+  /** Every revision below this one has had its markdown removed, or is being stripped (design §20); absent when never redacted. */
+  redacted_below?: number;
 }
 
 /** What a revision keeps of its capability report: enough to tell which text and version it was. */

@@ -17,6 +17,7 @@ import { imageBlobsInS3 } from '../../../src/store/image-blobs-s3.ts';
 import { recordSearchChanges } from '../../../src/app/search/record-search-changes.ts';
 import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
 import { searchSnapshotsInS3 } from '../../../src/store/search/search-snapshots-s3.ts';
+import { redactStory } from '../../../src/app/redact-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
@@ -244,6 +245,17 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
       kind: 'correction',
       note: 'Wrong host.',
     });
+    // A redaction whose removed text showed its author's image: the sweeper Scans for other texts naming it and deletes it (DeleteObject).
+    const uploader = caller('imager');
+    const leaked = await ownImagePath(503);
+    const { slug: redacted } = await publishStory(app.ctx(), uploader, {
+      markdown: withImage(storyTitled('Redacted for the role check'), leaked),
+    });
+    await redactStory(app.ctx(), uploader, {
+      slug: redacted,
+      base_revision: 1,
+      markdown: storyTitled('Redacted for the role check', { extra: 'No picture.' }),
+    });
     // The search log says the story changed: the snapshot job loads the snapshot (GetObject) and writes the next (PutObject).
     await recordSearchChanges(app.ctx(), await newStreamRecords());
     const handler = createSweeperHandler({ env: env(), secrets: secrets.client(), ...quiet });
@@ -254,6 +266,7 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
     expect(report.search).toMatchObject({ from: 'snapshot', moved: true });
     expect(searchS3.actions()).toEqual(s3GrantedTo('Sweeper', 'SearchBucket'));
     expect(report.dispatch.notifications_created).toBeGreaterThanOrEqual(1);
+    expect(report.redactions).toMatchObject({ events: 1, images_deleted: 1 });
     expect(report.announce?.outcomes.posted).toBeGreaterThanOrEqual(1);
     expect(recorder.actions()).toEqual(grantedTo('Sweeper'));
     expect(s3.actions()).toEqual(s3GrantedTo('Sweeper'));

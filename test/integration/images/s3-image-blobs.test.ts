@@ -24,6 +24,13 @@ describe('image blobs in S3', () => {
     expect(await blobs().get(NAME)).toEqual(data);
   });
 
+  it('a delete removes the object, and deleting it again is no error (a redaction retried)', async () => {
+    await blobs().put(NAME, new Uint8Array([1, 2, 3]), 'image/png');
+    await blobs().delete(NAME);
+    expect(await blobs().get(NAME)).toBeUndefined();
+    await blobs().delete(NAME);
+  });
+
   it('a name nothing was stored under is undefined, not an error', async () => {
     expect(await blobs().get(`${'00'.repeat(32)}.webp`)).toBeUndefined();
   });

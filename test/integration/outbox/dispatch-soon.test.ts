@@ -103,9 +103,10 @@ describe('npm start runs the dispatcher itself: a correction reaches every repro
     startDispatch(HOUR_MS);
     // The run at start is in progress: these fold into one run after it.
     for (let request = 0; request < 50; request += 1) dispatch?.soon();
-    await eventually(async () => ((app.counter().snapshot().Query ?? 0) >= 2 ? true : undefined), 'two runs', WITHIN_MS);
+    // Each run Queries the outbox twice: corrections, then redactions left half done (design §20).
+    await eventually(async () => ((app.counter().snapshot().Query ?? 0) >= 4 ? true : undefined), 'two runs', WITHIN_MS);
     await dispatch?.stop();
-    expect(app.counter().snapshot().Query).toBe(2);
+    expect(app.counter().snapshot().Query).toBe(4);
   });
 });
 

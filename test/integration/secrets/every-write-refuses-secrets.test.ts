@@ -144,6 +144,13 @@ const CASES: Record<string, Case[]> = {
       secret: secret('aws_access_key_id'),
     },
   ],
+  redact_story: [
+    {
+      args: () => ({ slug, base_revision: 1, markdown: storyTitled('Deploy notes', { extra: secret('aws_secret_access_key').text }) }),
+      field: 'markdown',
+      secret: secret('aws_secret_access_key'),
+    },
+  ],
 };
 
 const writeTools = Object.entries(MCP_TOOL_SCOPE)

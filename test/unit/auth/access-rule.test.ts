@@ -9,7 +9,7 @@ import {
   wwwAuthenticate,
 } from '../../../src/auth/access-rule.ts';
 
-// The tools of issue 3 (and check_capability and report_drift, issue 16; upload_image and the drafts tools, issue 17), each with the access its issue gives it.
+// The tools of issue 3 (and check_capability and report_drift, issue 16; upload_image and the drafts tools, issue 17; redact_story, issue 25), each with the access its issue gives it.
 const ISSUE_TOOLS = {
   search_stories: true,
   get_story: true,
@@ -31,6 +31,7 @@ const ISSUE_TOOLS = {
   decline_draft: false,
   withdraw_draft: false,
   publish_draft: false,
+  redact_story: false,
 } as const;
 
 describe('MCP access rule', () => {

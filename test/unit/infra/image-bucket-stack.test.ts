@@ -55,10 +55,9 @@ describe('who may touch the images', () => {
     expect(s3Grants('Http')).toEqual([{ effect: 'Allow', actions: ['s3:GetObject', 's3:PutObject'], resource: objects }]);
   });
 
-  it('stream and sweeper may only GetObject (the link card thumbnail)', () => {
-    for (const prefix of ['Stream', 'Sweeper']) {
-      expect(s3Grants(prefix), prefix).toEqual([{ effect: 'Allow', actions: ['s3:GetObject'], resource: objects }]);
-    }
+  it('stream may only GetObject (the link card thumbnail); the sweeper may also DeleteObject (a redaction, design §20)', () => {
+    expect(s3Grants('Stream')).toEqual([{ effect: 'Allow', actions: ['s3:GetObject'], resource: objects }]);
+    expect(s3Grants('Sweeper')).toEqual([{ effect: 'Allow', actions: ['s3:DeleteObject', 's3:GetObject'], resource: objects }]);
   });
 
   it('every function is told the bucket by name, in LOREBOOK_IMAGE_BUCKET', () => {

@@ -166,7 +166,7 @@ describe('least-privilege IAM: each function gets only the table actions it uses
         .flatMap(actionsOf)
         .filter((action) => !action.startsWith('dynamodb:'))
         .sort(),
-    ).toEqual(['s3:GetObject', 's3:GetObject', 's3:PutObject', 'secretsmanager:GetSecretValue']);
+    ).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:GetObject', 's3:PutObject', 'secretsmanager:GetSecretValue']);
   });
 
   it('no statement anywhere uses a wildcard action, BatchWriteItem or table management, and only the sweeper may Scan', () => {

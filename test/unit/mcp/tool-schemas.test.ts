@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { editStoryInputSchema } from '../../../src/app/edit-story.contract.ts';
 import { markNotificationsReadInputSchema } from '../../../src/app/mark-notifications-read.contract.ts';
 import { publishStoryInputSchema } from '../../../src/app/publish-story.contract.ts';
+import { redactStoryInputSchema } from '../../../src/app/redact-story.contract.ts';
 import { reportCheckInputSchema } from '../../../src/app/report-check.contract.ts';
 import { reportDriftInputSchema } from '../../../src/app/report-drift.contract.ts';
 import { reportReproductionInputSchema } from '../../../src/app/report-reproduction.contract.ts';
@@ -26,6 +27,7 @@ const USE_CASE_SCHEMAS: Record<string, z.ZodType> = {
   report_drift: reportDriftInputSchema,
   set_visibility: setVisibilityInputSchema,
   mark_notifications_read: markNotificationsReadInputSchema,
+  redact_story: redactStoryInputSchema,
 };
 
 describe('tool input schemas', () => {
