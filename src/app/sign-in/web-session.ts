@@ -10,6 +10,7 @@ import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { createWebSession, deleteWebSession, toStoredWebSession, webSessionKey } from '../../store/identity/web-session-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
+import { webSessionIndexItem } from '../../store/identity/account-index-items.ts';
 
 export const WEB_SESSION_COOKIE = 'lorebook_session';
 /** How long a sign-in lasts in a browser before the person signs in again. */
@@ -58,13 +59,11 @@ export async function startWebSession(ctx: AppContext, accountId: string): Promi
   const now = ctx.store.now();
   const cookieValue = `${SESSION_PREFIX}${randomBytes(32).toString('base64url')}`;
   const expiresAt = epochSeconds(now) + WEB_SESSION_SECONDS;
+  const hash = sessionHash(cookieValue);
   await writeAtomically(ctx.store, [
-    createWebSession({
-      session_hash: sessionHash(cookieValue),
-      account: accountId,
-      created_at: new Date(now).toISOString(),
-      expires_at: expiresAt,
-    }),
+    createWebSession({ session_hash: hash, account: accountId, created_at: new Date(now).toISOString(), expires_at: expiresAt }),
+    // Where account deletion finds the session again (design §18).
+    webSessionIndexItem(accountId, hash, expiresAt),
   ]);
   return { cookieValue, expiresAt: expiresAt * 1000 };
 }
