@@ -3,7 +3,8 @@
 // account on every read, never copied onto the session, so it follows handle changes.
 import { createHash, randomBytes } from 'node:crypto';
 import { parse } from 'hono/utils/cookie';
-import { handlesFor } from '../accounts.ts';
+import { credentialStands } from '../account/account-standing.ts';
+import { accountKey } from '../../store/keys.ts';
 import type { AppContext } from '../app-context.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
@@ -50,7 +51,10 @@ export async function readWebSession(ctx: AppContext, cookieHeader: string | und
   const item = await readItem(ctx.store, webSessionKey(sessionHash(value)));
   if (item === undefined) return undefined;
   const stored = toStoredWebSession(item);
-  const handle = (await handlesFor(ctx, [stored.account])).get(stored.account) ?? stored.account;
+  const account = await readItem(ctx.store, accountKey(stored.account));
+  // A session of an account being deleted or deleted is no session (design §18): signed out.
+  if (!credentialStands(account, stored.created_at)) return undefined;
+  const handle = account === undefined ? stored.account : String(account.handle);
   return { accountId: stored.account, handle, expiresAt: stored.expires_at * 1000 };
 }
 

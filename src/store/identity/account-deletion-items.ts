@@ -115,3 +115,15 @@ export function accountOverTombstone(account: { id: string; handle: string; crea
     { expression: '#deleted = :deleted', names: { '#deleted': 'deleted_at' }, values: { ':deleted': deletedAt } },
   );
 }
+
+/**
+ * A credential created at `createdAt` may mint another for the account: the account is not being
+ * deleted, not deleted, and not made again since the credential was created (design §18).
+ */
+export function accountAcceptsCredential(account: string, createdAt: string): CheckAction {
+  return checkItem(accountKey(account), {
+    expression: `${accountNotGone.expression} AND (attribute_not_exists(#reset) OR #reset < :created)`,
+    names: { ...accountNotGone.names, '#reset': 'reset_at' },
+    values: { ':created': createdAt },
+  });
+}
