@@ -51,23 +51,24 @@ export interface DeletionRequest {
 }
 
 /**
- * Marks the account and records the event, one transaction. Conditioned on the handle the
- * caller confirmed and on no deletion yet: of two requests, one marks; the other re-reads and
- * answers the same. The account item must exist (a missing one is made first, see the use case).
+ * Marks the account. Conditioned on the handle the caller confirmed and on no deletion yet: of
+ * two requests, one marks; the other re-reads and answers the same. Committed with deletionEvent.
  */
-export function markAccountDeleting(request: DeletionRequest): WriteAction[] {
-  return [
-    updateItem(
-      accountKey(request.account),
-      { set: { deleting_since: request.at } },
-      {
-        expression: '#handle = :handle AND attribute_not_exists(#deleting) AND attribute_not_exists(#deleted)',
-        names: { '#handle': 'handle', '#deleting': 'deleting_since', '#deleted': 'deleted_at' },
-        values: { ':handle': request.handle },
-      },
-    ),
-    createItem({ ...accountDeletionEventKey(request.account), kind: 'account-deletion', account: request.account, since: request.at, steps: 0, deleted: 0 }),
-  ];
+export function markAccountDeleting(request: DeletionRequest): UpdateAction {
+  return updateItem(
+    accountKey(request.account),
+    { set: { deleting_since: request.at } },
+    {
+      expression: '#handle = :handle AND attribute_not_exists(#deleting) AND attribute_not_exists(#deleted)',
+      names: { '#handle': 'handle', '#deleting': 'deleting_since', '#deleted': 'deleted_at' },
+      values: { ':handle': request.handle },
+    },
+  );
+}
+
+/** The outbox event that drives the steps, created once. */
+export function deletionEvent(request: DeletionRequest): PutAction {
+  return createItem({ ...accountDeletionEventKey(request.account), kind: 'account-deletion', account: request.account, since: request.at, steps: 0, deleted: 0 });
 }
 
 /** A step's progress on the event, conditioned on the step count read: two workers on one step, one commits. */
