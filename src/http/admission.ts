@@ -66,11 +66,23 @@ export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous:
  * it but the commit and the answer, so the limit stays exact across instances (the window item's
  * condition decides, as before) while a call costs one sequential round trip less.
  */
-export async function admitAlongside(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean, mcpTool?: string): Promise<Admitted> {
+export async function admitAlongside(
+  c: Context<HttpEnv>,
+  deps: AdmissionDeps,
+  anonymous: boolean,
+  mcpTool?: string,
+  /** The route admits a token of an account whose deletion is under way (access-rule.ts, design §18). */
+  whileDeleting = false,
+): Promise<Admitted> {
   let caller: Caller | undefined;
   let standing: Promise<void> = Promise.resolve();
   try {
-    const authenticated = await authenticateAlongside(deps.ctx, c.req.header('authorization'), resourceOf(deps.baseUrl, c.req.path));
+    const authenticated = await authenticateAlongside(
+      deps.ctx,
+      c.req.header('authorization'),
+      resourceOf(deps.baseUrl, c.req.path),
+      whileDeleting,
+    );
     caller = authenticated?.caller;
     if (authenticated !== undefined) standing = authenticated.standing;
     if (caller === undefined && !anonymous) throw missingToken();

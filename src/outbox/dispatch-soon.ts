@@ -7,6 +7,7 @@
 // time: the dispatcher is twice-safe per event and recipient, so each reproducer is told once.
 import type { AppContext } from '../app/app-context.ts';
 import { DEFAULT_EVENTS_PER_RUN, dispatchNotifications } from './dispatch-notifications.ts';
+import { DEFAULT_DELETION_STEPS_PER_RUN, runAccountDeletions } from '../app/account/run-account-deletions.ts';
 
 export interface NotificationDispatch {
   /** What AppContext.dispatchSoon calls: a run now, or one more after the run in progress. */
@@ -36,6 +37,11 @@ export function startNotificationDispatch(ctx: AppContext, schedule: DispatchSch
       }
       // A full page: more events may be waiting behind it.
       if (result.events === DEFAULT_EVENTS_PER_RUN) again = true;
+      // Account deletions under way (design §18) ride the same runs: no table stream drives them here.
+      const deletions = await runAccountDeletions(ctx);
+      if (deletions.finished.length > 0)
+        schedule.log(`lorebook: ${deletions.finished.length} account deletion(s) finished (${deletions.steps} step(s))`);
+      if (deletions.steps === DEFAULT_DELETION_STEPS_PER_RUN) again = true;
     } catch (error) {
       schedule.log(`lorebook: notification dispatch failed (${(error as Error).message ?? String(error)}); the next run retries`);
     }

@@ -6,9 +6,11 @@ import type { StoredItem } from '../../store/actions.ts';
 import { accountStanding } from '../../store/identity/account-deletion-items.ts';
 
 /** A credential (token, refresh token, web session, device code) created at `createdAt` still speaks for the account item read. */
-export function credentialStands(accountItem: StoredItem | undefined, createdAt: string): boolean {
+export function credentialStands(accountItem: StoredItem | undefined, createdAt: string, whileDeleting = false): boolean {
   const standing = accountStanding(accountItem);
-  if (standing.kind === 'deleting' || standing.kind === 'deleted') return false;
+  // Only the deletion request itself, asked again, is let through while the deletion runs.
+  if (standing.kind === 'deleting') return whileDeleting;
+  if (standing.kind === 'deleted') return false;
   if (standing.kind === 'live' && standing.resetAt !== undefined) return createdAt > standing.resetAt;
   return true;
 }

@@ -26,10 +26,12 @@ export async function deleteAccount(ctx: AppContext, caller: Caller, raw: unknow
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const confirm = input.confirm.trim();
   const op: OpRequest | undefined =
-    opId === undefined ? undefined : { account: caller.account, opId, tool: DELETE_ACCOUNT, fingerprint: fingerprint(DELETE_ACCOUNT, { confirm }) };
+    opId === undefined
+      ? undefined
+      : { account: caller.account, opId, tool: DELETE_ACCOUNT, fingerprint: fingerprint(DELETE_ACCOUNT, { confirm }) };
   const key = accountKey(caller.account);
 
-  return writeLoop<Replayed<DeletionAccepted>>(ctx, {
+  const accepted = await writeLoop<Replayed<DeletionAccepted>>(ctx, {
     reads: op === undefined ? [key] : [key, opRecordKey(op)],
     plan(read, { now }): LoopPlan<Replayed<DeletionAccepted>> {
       if (op !== undefined) {
@@ -43,7 +45,7 @@ export async function deleteAccount(ctx: AppContext, caller: Caller, raw: unknow
       if (standing.kind === 'deleted') throw accountGone();
       const handle = standing.kind === 'live' ? standing.handle : caller.handle;
       if (confirm !== handle) {
-        throw validationFailed('The handle typed to confirm the deletion is not this account\'s current handle. Nothing was deleted.', {
+        throw validationFailed("The handle typed to confirm the deletion is not this account's current handle. Nothing was deleted.", {
           confirm: `Type the account's current handle exactly (${handle}) to delete it.`,
         });
       }
@@ -51,7 +53,10 @@ export async function deleteAccount(ctx: AppContext, caller: Caller, raw: unknow
       const outcome: DeletionAccepted = { status: 'deleting', since: at };
       const request = { account: caller.account, handle, at };
       // An account from before account items has none: it is made here, already marked.
-      const mark = item === undefined ? createItem({ ...accountItem({ id: caller.account, handle, created_at: at }), deleting_since: at }) : markAccountDeleting(request);
+      const mark =
+        item === undefined
+          ? createItem({ ...accountItem({ id: caller.account, handle, created_at: at }), deleting_since: at })
+          : markAccountDeleting(request);
       const actions: WriteAction[] = [mark, deletionEvent(request)];
       if (op !== undefined) actions.push(recordOp(op, outcome, now, ctx.config.opTtlSeconds));
       return { outcome, actions };
@@ -63,4 +68,7 @@ export async function deleteAccount(ctx: AppContext, caller: Caller, raw: unknow
       return stored.kind === 'replay' ? { ...stored.outcome, replayed: true } : undefined;
     },
   });
+  // Under `npm start` the steps start now; in the cloud the event's stream record starts them.
+  ctx.dispatchSoon?.();
+  return accepted;
 }

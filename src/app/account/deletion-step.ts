@@ -31,7 +31,8 @@ export const STEP_ITEMS = 50;
 
 export type StepResult =
   | { kind: 'none' }
-  | { kind: 'step'; phase: string; deleted: number }
+  /** `tombstoned`: the story this step took down, whose Bluesky post the announcer now deletes. */
+  | { kind: 'step'; phase: string; deleted: number; tombstoned?: string }
   | { kind: 'finished' }
   /** Another worker committed this step first (or what was read changed): run again. */
   | { kind: 'raced' };
@@ -41,6 +42,7 @@ interface Planned {
   actions: WriteAction[];
   /** Items this step removes or withdraws, for the event's progress count. */
   deleted: number;
+  tombstoned?: string;
 }
 
 export async function runDeletionStep(ctx: AppContext, account: string): Promise<StepResult> {
@@ -54,7 +56,12 @@ export async function runDeletionStep(ctx: AppContext, account: string): Promise
       return { kind: 'finished' };
     }
     await writeAtomically(ctx.store, [...planned.actions, advanceDeletion(account, event.steps, planned.deleted, planned.phase)]);
-    return { kind: 'step', phase: planned.phase, deleted: planned.deleted };
+    return {
+      kind: 'step',
+      phase: planned.phase,
+      deleted: planned.deleted,
+      ...(planned.tombstoned === undefined ? {} : { tombstoned: planned.tombstoned }),
+    };
   } catch (error) {
     if (error instanceof WriteCancelled) return { kind: 'raced' };
     throw error;
@@ -80,12 +87,16 @@ async function planStories(ctx: AppContext, account: string): Promise<Planned | 
       const at = new Date(ctx.store.now()).toISOString();
       // The answer links its success story made on fail stories' partitions go with it (≤ 5).
       const answers = (meta.answers ?? []).map((fail) => ({ Delete: { Key: answerKey(fail, slug) } }) as WriteAction);
-      return { phase: 'stories', actions: [tombstoneStory(meta, account, at), ...answers], deleted: 1 + answers.length };
+      return { phase: 'stories', actions: [tombstoneStory(meta, account, at), ...answers], deleted: 1 + answers.length, tombstoned: slug };
     }
     const children = (await partitionPage(ctx.store, storyKey(slug).PK, undefined, STEP_ITEMS + 1)).filter((child) => child.SK !== 'META');
     if (children.length > 0) {
       const batch = children.slice(0, STEP_ITEMS);
-      return { phase: 'stories', actions: batch.map((child) => ({ Delete: { Key: { PK: child.PK, SK: child.SK } } })), deleted: batch.length };
+      return {
+        phase: 'stories',
+        actions: batch.map((child) => ({ Delete: { Key: { PK: child.PK, SK: child.SK } } })),
+        deleted: batch.length,
+      };
     }
     return { phase: 'stories', actions: [forgetStoryAuthor(slug, account)], deleted: 0 };
   }
@@ -118,7 +129,9 @@ async function planKeyedItems(ctx: AppContext, account: string): Promise<Planned
   if (pick(read, blueskySessionKey(account)) !== undefined) actions.push({ Delete: { Key: blueskySessionKey(account) } });
   const claim: StoredItem | undefined = handle === undefined ? undefined : pick(read, handleKey(handle));
   if (handle !== undefined && claim?.account === account) {
-    actions.push(deleteItemIf(handleKey(handle), { expression: '#account = :me', names: { '#account': 'account' }, values: { ':me': account } }));
+    actions.push(
+      deleteItemIf(handleKey(handle), { expression: '#account = :me', names: { '#account': 'account' }, values: { ':me': account } }),
+    );
   }
   return actions.length === 0 ? undefined : { phase: 'keyed', actions, deleted: actions.length };
 }

@@ -58,7 +58,10 @@ export async function withdrawReportsOn(ctx: AppContext, account: string, report
           driftTallyKey(slug, sha256),
           { deleteClauses: ['#reporters :me'], names: { '#reporters': 'reporters' }, values: { ':me': new Set([account]) } },
           // The size read: a reporter joining or leaving meanwhile re-plans the flag decision below.
-          { expression: 'contains(#reporters, :account) AND size(#reporters) = :size', values: { ':account': account, ':size': tally.reporters.length } },
+          {
+            expression: 'contains(#reporters, :account) AND size(#reporters) = :size',
+            values: { ':account': account, ':size': tally.reporters.length },
+          },
         ),
       );
       if (meta.drift?.sha256 === sha256 && tally.reporters.length - 1 < CORROBORATING_REPORTERS) {

@@ -42,7 +42,12 @@ export interface Authenticated {
 }
 
 /** authenticate, with a remembered token's account check left running beside the call (admission.ts awaits it). */
-export async function authenticateAlongside(ctx: AppContext, authorization: string | undefined, resource?: string): Promise<Authenticated | undefined> {
+export async function authenticateAlongside(
+  ctx: AppContext,
+  authorization: string | undefined,
+  resource?: string,
+  whileDeleting = false,
+): Promise<Authenticated | undefined> {
   if (authorization === undefined) return undefined;
   const token = BEARER.exec(authorization)?.[1];
   if (token === undefined || !isWellFormedToken(token)) {
@@ -50,7 +55,7 @@ export async function authenticateAlongside(ctx: AppContext, authorization: stri
   }
   const tokenHash = tokenId(token);
   const remembered = ctx.verifiedTokens?.lookUp(tokenHash, ctx.store.now());
-  const verified = remembered ?? (await readToken(ctx, tokenHash));
+  const verified = remembered ?? (await readToken(ctx, tokenHash, whileDeleting));
   if (verified.resource !== undefined && verified.resource !== resource) {
     throw new LorebookError(
       'unauthenticated',
@@ -59,22 +64,22 @@ export async function authenticateAlongside(ctx: AppContext, authorization: stri
     );
   }
   if (remembered === undefined) return { caller: verified.caller, standing: Promise.resolve() };
-  const standing = checkStanding(ctx, tokenHash, verified);
+  const standing = checkStanding(ctx, tokenHash, verified, whileDeleting);
   // Observed at once so a refusal nobody awaits yet is not reported as unhandled; the caller awaits it.
   standing.catch(() => undefined);
   return { caller: verified.caller, standing };
 }
 
 /** A remembered token's account, read again: deleted since it was remembered, the token is forgotten and refused. */
-async function checkStanding(ctx: AppContext, tokenHash: string, verified: VerifiedToken): Promise<void> {
+async function checkStanding(ctx: AppContext, tokenHash: string, verified: VerifiedToken, whileDeleting: boolean): Promise<void> {
   const account = await readItem(ctx.store, accountKey(verified.caller.account));
-  if (credentialStands(account, verified.createdAt)) return;
+  if (credentialStands(account, verified.createdAt, whileDeleting)) return;
   ctx.verifiedTokens?.forget([tokenHash]);
   throw accountGone();
 }
 
 /** The token and its account's current handle from the store, remembered when the process keeps verified tokens. */
-async function readToken(ctx: AppContext, tokenHash: string): Promise<VerifiedToken> {
+async function readToken(ctx: AppContext, tokenHash: string, whileDeleting: boolean): Promise<VerifiedToken> {
   const mark = ctx.verifiedTokens?.mark();
   const readAtMs = ctx.store.now();
   // The read filters expired items against the store clock.
@@ -85,7 +90,7 @@ async function readToken(ctx: AppContext, tokenHash: string): Promise<VerifiedTo
   const stored = toStoredToken(item);
   const account = await readItem(ctx.store, accountKey(stored.account));
   // A token of an account being deleted or deleted, or of the account a later sign-in replaced (design §18).
-  if (!credentialStands(account, stored.created_at)) throw accountGone();
+  if (!credentialStands(account, stored.created_at, whileDeleting)) throw accountGone();
   const handle = account === undefined ? stored.account : String(account.handle);
   const verified: VerifiedToken = {
     caller: {

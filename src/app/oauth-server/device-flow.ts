@@ -261,7 +261,11 @@ async function issue(ctx: AppContext, device: StoredDevice, now: number): Promis
     ]);
   } catch (error) {
     if (error instanceof WriteCancelled && error.conditionFailedOn(accountKey(account)) !== undefined) {
-      return { kind: 'error', error: 'access_denied', description: 'The account that approved this device was deleted. Start again and sign in.' };
+      return {
+        kind: 'error',
+        error: 'access_denied',
+        description: 'The account that approved this device was deleted. Start again and sign in.',
+      };
     }
     throw error;
   }

@@ -198,8 +198,15 @@ async function refresh(
  * this credential (design §18). Told like a revoked grant; nothing was minted.
  */
 function refuseDeletedAccount(cancelled: WriteCancelled): undefined {
-  if (cancelled.reasons.some((reason) => reason.code === 'ConditionalCheckFailed' && reason.key.PK.startsWith('ACCOUNT#') && reason.key.SK === 'META')) {
-    throw new OAuthError('invalid_grant', 'This account was deleted: its refresh tokens and codes no longer work. Sign in and authorize again.');
+  if (
+    cancelled.reasons.some(
+      (reason) => reason.code === 'ConditionalCheckFailed' && reason.key.PK.startsWith('ACCOUNT#') && reason.key.SK === 'META',
+    )
+  ) {
+    throw new OAuthError(
+      'invalid_grant',
+      'This account was deleted: its refresh tokens and codes no longer work. Sign in and authorize again.',
+    );
   }
   return undefined;
 }

@@ -82,9 +82,13 @@ export async function recordBlueskySignIn(ctx: AppContext, identity: BlueskyIden
 }
 
 function deletionUnderWay(): LorebookError {
-  return new LorebookError('conflict', 'This account is being deleted. Once that is done (usually within a minute), signing in starts a new, empty account.', {
-    retryAfterMs: 30_000,
-  });
+  return new LorebookError(
+    'conflict',
+    'This account is being deleted. Once that is done (usually within a minute), signing in starts a new, empty account.',
+    {
+      retryAfterMs: 30_000,
+    },
+  );
 }
 
 /** The handle item points at this DID; a previous holder's account gives the handle up. */

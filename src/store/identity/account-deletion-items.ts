@@ -68,14 +68,26 @@ export function markAccountDeleting(request: DeletionRequest): UpdateAction {
 
 /** The outbox event that drives the steps, created once. */
 export function deletionEvent(request: DeletionRequest): PutAction {
-  return createItem({ ...accountDeletionEventKey(request.account), kind: 'account-deletion', account: request.account, since: request.at, steps: 0, deleted: 0 });
+  return createItem({
+    ...accountDeletionEventKey(request.account),
+    kind: 'account-deletion',
+    account: request.account,
+    since: request.at,
+    steps: 0,
+    deleted: 0,
+  });
 }
 
 /** A step's progress on the event, conditioned on the step count read: two workers on one step, one commits. */
 export function advanceDeletion(account: string, stepsRead: number, deleted: number, phase: string): UpdateAction {
   return updateItem(
     accountDeletionEventKey(account),
-    { set: { steps: stepsRead + 1, phase }, setClauses: ['#deleted = #deleted + :n'], names: { '#deleted': 'deleted' }, values: { ':n': deleted } },
+    {
+      set: { steps: stepsRead + 1, phase },
+      setClauses: ['#deleted = #deleted + :n'],
+      names: { '#deleted': 'deleted' },
+      values: { ':n': deleted },
+    },
     { expression: '#steps = :steps', names: { '#steps': 'steps' }, values: { ':steps': stepsRead } },
   );
 }
@@ -105,7 +117,14 @@ export function finishDeletion(account: string, stepsRead: number, at: string): 
       { ...accountKey(account), id: account, deleted_at: at },
       { expression: 'attribute_exists(#deleting)', names: { '#deleting': 'deleting_since' } },
     ),
-    { Delete: { Key: accountDeletionEventKey(account), ConditionExpression: '#steps = :steps', ExpressionAttributeNames: { '#steps': 'steps' }, ExpressionAttributeValues: { ':steps': stepsRead } } },
+    {
+      Delete: {
+        Key: accountDeletionEventKey(account),
+        ConditionExpression: '#steps = :steps',
+        ExpressionAttributeNames: { '#steps': 'steps' },
+        ExpressionAttributeValues: { ':steps': stepsRead },
+      },
+    },
   ];
 }
 

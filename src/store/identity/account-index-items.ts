@@ -17,7 +17,10 @@ export const webSessionIndexKey = (account: string, sessionHash: string): ItemKe
   PK: accountPartition(account),
   SK: `${WEB_SESSION_INDEX_PREFIX}${sessionHash}`,
 });
-export const imageIndexKey = (account: string, sha256: string): ItemKey => ({ PK: accountPartition(account), SK: `${IMAGE_INDEX_PREFIX}${sha256}` });
+export const imageIndexKey = (account: string, sha256: string): ItemKey => ({
+  PK: accountPartition(account),
+  SK: `${IMAGE_INDEX_PREFIX}${sha256}`,
+});
 
 /**
  * The account reported on this story: a reproduction or check (`ONSTORY#<slug>`), or a drift

@@ -58,7 +58,7 @@ export const ACCOUNT_OWNED_KINDS: readonly OwnedKind[] = [
   {
     kind: 'draft',
     key: 'DRAFT#<sha256> / META',
-    found: '`ACCOUNT#<account> / DRAFT#<at>#<id>` with role `drafter` (a claimer\'s listing only: the draft is its drafter\'s)',
+    found: "`ACCOUNT#<account> / DRAFT#<at>#<id>` with role `drafter` (a claimer's listing only: the draft is its drafter's)",
     onDeletion: 'deleted',
   },
   {

@@ -37,7 +37,11 @@ const DROPPED = [
   INDEXES.feed.sort,
 ] as const;
 
-const byAuthor = (account: string): Condition => ({ expression: '#author = :author', names: { '#author': 'author' }, values: { ':author': account } });
+const byAuthor = (account: string): Condition => ({
+  expression: '#author = :author',
+  names: { '#author': 'author' },
+  values: { ':author': account },
+});
 
 /** META of a story whose author deleted their account. */
 export const isTombstone = (item: Record<string, unknown>): boolean => typeof item.deleted_at === 'string';
