@@ -8,13 +8,12 @@
 import type { WriteAction } from '../../store/actions.ts';
 import type { ReportOnStory } from '../../store/identity/account-index-items.ts';
 import { checkKey, driftReportKey, driftTallyKey, reproductionKey, storyKey } from '../../store/keys.ts';
-import { shiftCounts, uncountMember } from '../../store/list-conditioned-counter.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { deleteItemIf } from '../../store/replace-by-key.ts';
 import { toCheckReport } from '../../store/story/check-items.ts';
 import { driftReportOf, driftReportAsRead, driftTallyOf } from '../../store/story/drift-items.ts';
 import { stillReported } from '../../store/story/report-items.ts';
-import { reproducerCounter, reproductionOf } from '../../store/story/reproduction-items.ts';
+import { reproductionOf } from '../../store/story/reproduction-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
@@ -33,19 +32,22 @@ export async function withdrawReportsOn(ctx: AppContext, account: string, report
   if (metaItem === undefined || isTombstone(metaItem)) return [];
   const meta = toStoryMeta(metaItem);
   const actions: WriteAction[] = [];
+  // META's changes, gathered into one update (a transaction holds one action per item).
+  const change = new MetaChange();
 
   const reproduction = reproductionOf(read, slug, account);
   if (reproduction !== undefined) {
     actions.push(deleteItemIf(reproductionKey(slug, account), stillReported(reproduction)));
-    if (reproduction.counted) actions.push(uncountMember(reproducerCounter(slug, account), reproduction.result));
+    // uncountMember's rule: the member leaves the set and its count goes back, only while it is in the set.
+    if (reproduction.counted) change.uncount(account, reproduction.result);
   }
 
   const checkItem = pick(read, checkKey(slug, account));
   const check = checkItem === undefined ? undefined : toCheckReport(checkItem);
-  const countMoves: Record<string, number> = {};
   if (check !== undefined) {
+    // The CHECK item's delete names its result and `counted`: the count moves with it, once.
     actions.push(deleteItemIf(checkKey(slug, account), stillReported(check)));
-    if (check.counted) countMoves[check.result] = -1;
+    if (check.counted) change.shift(check.result, -1);
   }
 
   if (sha256 !== undefined) {
@@ -64,29 +66,50 @@ export async function withdrawReportsOn(ctx: AppContext, account: string, report
           },
         ),
       );
-      if (meta.drift?.sha256 === sha256 && tally.reporters.length - 1 < CORROBORATING_REPORTERS) {
-        actions.push(dropDriftFlag(slug, sha256, countMoves));
-        return actions;
-      }
+      if (meta.drift?.sha256 === sha256 && tally.reporters.length - 1 < CORROBORATING_REPORTERS) change.dropDrift(sha256);
     }
   }
-  if (Object.keys(countMoves).length > 0) actions.push(shiftCounts(storyKey(slug), 'counts', countMoves));
-  return actions;
+  const metaUpdate = change.update(slug);
+  return metaUpdate === undefined ? actions : [...actions, metaUpdate];
 }
 
-/** The flag off, with a check's count back in the same update (a transaction holds one action per item). */
-function dropDriftFlag(slug: string, sha256: string, countMoves: Record<string, number>): WriteAction {
-  const buckets = Object.entries(countMoves);
-  return updateItem(
-    storyKey(slug),
-    buckets.length === 0
-      ? { remove: ['drift'] }
-      : {
-          remove: ['drift'],
-          setClauses: buckets.map((_, index) => `#counts.#b${index} = #counts.#b${index} + :d${index}`),
-          names: { '#counts': 'counts', ...Object.fromEntries(buckets.map(([bucket], index) => [`#b${index}`, bucket])) },
-          values: Object.fromEntries(buckets.map(([, delta], index) => [`:d${index}`, delta])),
-        },
-    { expression: '#drift.#sha = :sha', names: { '#drift': 'drift', '#sha': 'sha256' }, values: { ':sha': sha256 } },
-  );
+class MetaChange {
+  readonly #set: string[] = [];
+  readonly #delete: string[] = [];
+  readonly #remove: string[] = [];
+  readonly #conditions: string[] = [];
+  readonly #names: Record<string, string> = {};
+  readonly #values: Record<string, unknown> = {};
+
+  uncount(account: string, bucket: string): void {
+    this.shift(bucket, -1);
+    Object.assign(this.#names, { '#reproducers': 'reproducers' });
+    Object.assign(this.#values, { ':member': account, ':memberSet': new Set([account]) });
+    this.#delete.push('#reproducers :memberSet');
+    this.#conditions.push('contains(#reproducers, :member)');
+  }
+
+  shift(bucket: string, delta: number): void {
+    const index = this.#set.length;
+    Object.assign(this.#names, { '#counts': 'counts', [`#b${index}`]: bucket });
+    this.#values[`:d${index}`] = delta;
+    this.#set.push(`#counts.#b${index} = #counts.#b${index} + :d${index}`);
+  }
+
+  /** The "changed since publish" flag rested on this hash, which now has fewer than two reporters. */
+  dropDrift(sha256: string): void {
+    Object.assign(this.#names, { '#drift': 'drift', '#sha': 'sha256' });
+    this.#values[':sha'] = sha256;
+    this.#remove.push('drift');
+    this.#conditions.push('#drift.#sha = :sha');
+  }
+
+  update(slug: string): WriteAction | undefined {
+    if (this.#set.length + this.#delete.length + this.#remove.length === 0) return undefined;
+    return updateItem(
+      storyKey(slug),
+      { setClauses: this.#set, deleteClauses: this.#delete, remove: this.#remove, names: this.#names, values: this.#values },
+      this.#conditions.length === 0 ? undefined : { expression: this.#conditions.join(' AND ') },
+    );
+  }
 }
