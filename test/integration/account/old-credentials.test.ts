@@ -41,7 +41,13 @@ describe('old credentials are refused from the moment the deletion is accepted',
     await recordBlueskySignIn(app.ctx(), { did: person.account, handle: person.handle });
     const session = await startWebSession(app.ctx(), person.account);
     const cookie = `${WEB_SESSION_COOKIE}=${session.cookieValue}`;
-    const { clientId, tokens } = await connectedClient(app.ctx(), oauth, person, { name: 'leaving-app', redirectUri: 'http://127.0.0.1:47502/cb' }, app.state);
+    const { clientId, tokens } = await connectedClient(
+      app.ctx(),
+      oauth,
+      person,
+      { name: 'leaving-app', redirectUri: 'http://127.0.0.1:47502/cb' },
+      app.state,
+    );
     const resource = String((await app.state()).find((item) => item.PK === `TOKEN#${tokenId(tokens.access_token)}`)?.resource);
     // Instance B remembers the access token (verified-tokens.ts) before the deletion.
     expect(await verdict(b(), tokens.access_token, resource)).toBe('accepted');
@@ -55,16 +61,20 @@ describe('old credentials are refused from the moment the deletion is accepted',
     expect(await readWebSession(app.ctx(), cookie)).toBeUndefined();
     const refresh = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
     await expect(tokenRequest(app.ctx(), oauth, refresh)).rejects.toMatchObject({ error: 'invalid_grant' });
-    await expect(recordBlueskySignIn(app.ctx(), { did: person.account, handle: person.handle })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(recordBlueskySignIn(app.ctx(), { did: person.account, handle: person.handle })).rejects.toMatchObject({
+      code: 'conflict',
+    });
 
     expect((await deleteAccountSteps(app.ctx(), person.account, 1_000)).finished).toBe(true);
     const again = await recordBlueskySignIn(app.ctx(), { did: person.account, handle: person.handle });
     expect(again.created).toBe(true);
     const items = await app.allItems();
-    expect(items.filter((item) => JSON.stringify(item).includes(person.account)).map((item) => `${item.PK}/${item.SK}`)).toEqual([
-      `ACCOUNT#${person.account}/META`,
-      `HANDLE#${person.handle}/META`,
-    ]);
+    // Besides the new account: the consumed code and its consent, which expire within minutes (kept, design §18).
+    const shortLived = (item: Record<string, unknown>): boolean => /^(AUTHCODE|CONSENT)#/.test(String(item.PK));
+    expect(items.filter(shortLived).every((item) => typeof item.expires_at === 'number')).toBe(true);
+    expect(
+      items.filter((item) => JSON.stringify(item).includes(person.account) && !shortLived(item)).map((item) => `${item.PK}/${item.SK}`),
+    ).toEqual([`ACCOUNT#${person.account}/META`, `HANDLE#${person.handle}/META`]);
     // The old credentials stay refused on the new account (gone, and older than its reset_at).
     expect(await verdict(b(), tokens.access_token, resource)).toMatch(/^unauthenticated/);
     expect(await readWebSession(app.ctx(), cookie)).toBeUndefined();
