@@ -11,6 +11,7 @@ import { isLorebookError } from '../../../src/domain/errors.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { writeAccountWorld } from '../../helpers/account-world.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { afterNextRead } from '../../helpers/interleave.ts';
 
 const app = useAppFixture('account-deletion');
 
@@ -131,5 +132,20 @@ describe('a deleting account writes nothing more, in either arrival order', () =
     expect(isLorebookError(lateReport) && lateReport.code).toBe('unauthenticated');
     await deleteToTheEnd(hal.account);
     expect((await app.allItems()).filter((item) => mentions(item, hal.account))).toHaveLength(1);
+  });
+});
+
+describe("a deletion racing the account's own write: whichever commits second sees the other", () => {
+  it('a report planned before the deletion and committed after it is refused and writes nothing', async () => {
+    const jo = caller('jo');
+    const kim = caller('kim');
+    const slug = (await publishStory(app.ctx(), kim, { markdown: storyTitled('Kim is reproduced mid-deletion') })).slug;
+    afterNextRead(app.ctx(), () => deleteAccount(app.ctx(), jo, { confirm: 'jo.test' }));
+    const refused = await reportReproduction(app.ctx(), jo, { slug, result: 'worked' }).catch((error: unknown) => error);
+    expect(isLorebookError(refused) && refused.code).toBe('unauthenticated');
+    const items = await app.allItems();
+    expect(items.filter((item) => item.PK === `STORY#${slug}` && item.SK === `REPRO#${jo.account}`)).toEqual([]);
+    expect(items.find((item) => item.PK === `STORY#${slug}` && item.SK === 'META')).toMatchObject({ counts: { worked: 0 } });
+    await deleteToTheEnd(jo.account);
   });
 });
