@@ -13,6 +13,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { SEARCHED_SORT_KEYS, STORY_PREFIX as SEARCHED_STORY_PREFIX, searchChangeFor } from '../src/app/search/search-change-records.ts';
 import type { SearchChange } from '../src/store/search/search-log.ts';
 import { CORRECTION_EVENT_PREFIX } from '../src/outbox/dispatch-notifications.ts';
+import { ACCOUNT_DELETION_EVENT_PREFIX } from '../src/store/identity/account-deletion-items.ts';
 import type { StoredItem } from '../src/store/actions.ts';
 import { PENDING } from '../src/store/story/claim-marker.ts';
 import { outboxPartition } from '../src/store/keys.ts';
@@ -24,6 +25,8 @@ export type StreamWork =
   | { kind: 'deliver'; event: StoredItem }
   | { kind: 'announce'; slug: string }
   | { kind: 'search'; change: SearchChange }
+  /** An account deletion's event was written or moved by a step: run its next steps (design §21). */
+  | { kind: 'delete-account'; account: string }
   | { kind: 'skip' };
 
 const STORY_META_SORT = 'META';
@@ -37,6 +40,10 @@ export function workFor(record: DynamoDBRecord, now: string): StreamWork {
   const item = itemFromStreamImage(image);
   const pk = String(item[KEY.partition]);
   const sk = String(item[KEY.sort]);
+  if (pk === outboxPartition && sk.startsWith(ACCOUNT_DELETION_EVENT_PREFIX)) {
+    // Each step moves the event, so its record is the cue for the next step.
+    return { kind: 'delete-account', account: String(item.account) };
+  }
   if (pk === outboxPartition) {
     // An event is written once, in its write's transaction; later changes to it are not news.
     return record.eventName === 'INSERT' && sk.startsWith(CORRECTION_EVENT_PREFIX) ? { kind: 'deliver', event: item } : SKIP;
@@ -66,6 +73,10 @@ export function worksFor(record: DynamoDBRecord, now: string): StreamWork[] {
  */
 export const FILTER_PATTERNS: readonly Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { Keys: { [KEY.partition]: { S: [outboxPartition] } } } },
+  {
+    eventName: ['MODIFY'],
+    dynamodb: { Keys: { [KEY.partition]: { S: [outboxPartition] }, [KEY.sort]: { S: [{ prefix: ACCOUNT_DELETION_EVENT_PREFIX }] } } },
+  },
   {
     eventName: ['INSERT', 'MODIFY'],
     dynamodb: {

@@ -9,6 +9,10 @@
 // redoing the whole batch.
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { deliverCorrection } from '../src/outbox/dispatch-notifications.ts';
+import { deleteAccountSteps } from '../src/app/account/run-account-deletions.ts';
+
+/** Deletion steps one stream invocation runs per account (each a transaction of at most 50 deletions). */
+const STREAM_DELETION_STEPS = 20;
 import { announceStory } from '../src/outbox/announce-story.ts';
 import { writeSearchLog, type SearchChange } from '../src/store/search/search-log.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
@@ -39,6 +43,7 @@ export async function handleRecords(runtime: Runtime, records: readonly DynamoDB
   const failures: string[] = [];
   // One attempt per story per batch: a claim and its completion arrive as records of their own.
   const announcing = new Map<string, Promise<void>>();
+  const deleting = new Map<string, Promise<void>>();
   // Search changes are written together at the end, ten puts in flight, not one record at a time.
   const searchChanges: { id: string; change: SearchChange }[] = [];
 
@@ -59,6 +64,15 @@ export async function handleRecords(runtime: Runtime, records: readonly DynamoDB
       await attempt;
     } else if (work.kind === 'search') {
       searchChanges.push({ id, change: work.change });
+    } else if (work.kind === 'delete-account') {
+      // One run per account per batch: its steps' own records bring the next batch.
+      if (!deleting.has(work.account)) {
+        deleting.set(
+          work.account,
+          deleteAccountSteps(ctx, work.account, STREAM_DELETION_STEPS).then(() => undefined),
+        );
+      }
+      await deleting.get(work.account);
     }
   };
 

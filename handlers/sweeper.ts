@@ -7,6 +7,7 @@
 // @NOTE the Bluesky session is not persisted: a cold start signs in again (on first use only:
 // a run with nothing due never signs in). At a 1-minute rate the container stays warm, so that
 // is a few sign-ins a day, far below Bluesky's createSession limits (docs/deploy.md).
+import { runAccountDeletions } from '../src/app/account/run-account-deletions.ts';
 import type { ScheduledEvent } from 'aws-lambda';
 import { describeBatch, rescanBatch, type RescanBatchOptions, type RescanBatchReport } from '../src/app/capability/rescan-batch.ts';
 import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
@@ -18,6 +19,9 @@ import { runSnapshotJob, type SnapshotJobReport } from '../src/app/search/search
 import { describeSnapshotJob } from '../src/app/search/snapshot-schedule.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
 import type { HandlerDeps } from './lambda-runtime.ts';
+
+/** Deletion steps one sweep runs at most, across accounts: bounded so the rest of the sweep keeps its time. */
+const SWEEPER_DELETION_STEPS = 50;
 
 export interface SweeperResult {
   dispatch: DispatchResult;
@@ -47,6 +51,10 @@ export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatch
     }
     const redactions = await finishRedactions(ctx);
     if (redactions.events > 0) log(`lorebook: sweeper finished ${redactions.events} redaction(s) left half done`);
+    // The backstop for account deletions whose chain of stream records broke (design §21).
+    const deletions = await runAccountDeletions(ctx, SWEEPER_DELETION_STEPS);
+    if (deletions.steps > 0)
+      log(`lorebook: sweeper ran ${deletions.steps} account deletion step(s); ${deletions.finished.length} deletion(s) finished`);
     const announce = announcer === undefined ? undefined : await announceDue(ctx, announcer, log);
     // After announcing, the time-sensitive part, and with half the default scanning budget, so an
     // announce run slowed by Bluesky timeouts and a batch of costly stories still fit in 120 s.

@@ -1,5 +1,6 @@
 // Accounts (docs/design.md §3 identity): the stable id keys everything; the handle is display data that
 // can change and is resolved from the account whenever a story or notification is shown.
+import { refuseGoneAccount } from './account/account-standing.ts';
 import { changeHandle, createAccount, toAccount, type Account } from '../store/identity/account-items.ts';
 import { accountKey } from '../store/keys.ts';
 import { pick, readItems } from '../store/read-items.ts';
@@ -17,6 +18,8 @@ export async function ensureAccount(ctx: AppContext, caller: Caller): Promise<Ac
     reads: [accountKey(caller.account)],
     plan(read, { now }): LoopPlan<Account> {
       const stored = pick(read, accountKey(caller.account));
+      // A deleted account signs in as new only through a sign-in (bluesky-sign-in.ts); here it is gone.
+      refuseGoneAccount(stored);
       if (stored === undefined) {
         const account: Account = { id: caller.account, handle: caller.handle, created_at: new Date(now).toISOString() };
         return { outcome: account, actions: [createAccount(account)] };

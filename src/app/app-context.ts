@@ -89,4 +89,6 @@ export interface VerifiedToken {
   resource?: string;
   /** The token's own expiry, epoch seconds. */
   expiresAt: number;
+  /** When the token was created: a token from before its account was deleted and made again is refused (design §21). */
+  createdAt: string;
 }

@@ -20,6 +20,7 @@ import type { AppContext, Caller } from './app-context.ts';
 import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_CHECK_TOOL, reportCheckInputSchema, type CheckOutcome } from './report-check.contract.ts';
 import { visibleStory } from './story-access.ts';
+import { noteReportOn } from '../store/identity/account-index-items.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 /** Ways an agent may spell "the check does not apply to me", refused with a message saying so. */
@@ -49,7 +50,7 @@ export async function reportCheck(ctx: AppContext, caller: Caller, raw: unknown)
 
       if (existing === undefined) {
         // The CHECK item's creation condition is the guard: the bump cannot land without it.
-        const actions: WriteAction[] = [createItem(checkReportItem(next))];
+        const actions: WriteAction[] = [createItem(checkReportItem(next)), noteReportOn(caller.account, slug)];
         if (next.counted) actions.push(shiftCounts(storyKey(slug), 'counts', { [next.result]: 1 }));
         return { outcome: outcome(meta, next, next.counted ? { [next.result]: 1 } : {}), actions, guards: [] };
       }

@@ -31,6 +31,7 @@ import type { AppContext, Caller } from './app-context.ts';
 import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, type DriftOutcome } from './report-drift.contract.ts';
 import { visibleStory } from './story-access.ts';
+import { noteReportOn } from '../store/identity/account-index-items.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 /** Independent reporters of one hash that mark the story changed since publish. */
@@ -85,10 +86,12 @@ export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown)
       }
       const reportWrite =
         existing === undefined ? createItem(driftReportItem(report)) : replaceItem(driftReportItem(report), driftReportAsRead(existing));
+      // Where account deletion finds this report again (design §21); the same item on every write.
+      const indexed = noteReportOn(caller.account, slug, sha256);
       if (!joins) {
         return {
           outcome: answer(reporters.length, meta.drift),
-          actions: [reportWrite, checkItem(storyKey(slug), atRevision(meta.revision))],
+          actions: [reportWrite, indexed, checkItem(storyKey(slug), atRevision(meta.revision))],
           guards: [],
         };
       }
@@ -99,6 +102,7 @@ export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown)
       const tellsAuthor = corroborates && stored?.notified_at === undefined;
       const actions: WriteAction[] = [
         reportWrite,
+        indexed,
         tallyJoin(ctx, meta, sha256, stored, caller.account, tellsAuthor ? report.at : undefined),
         raised === undefined ? checkItem(storyKey(slug), atRevision(meta.revision)) : setDriftFlag(slug, meta.revision, raised),
       ];

@@ -30,6 +30,7 @@ import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, type ReproductionOutcome } from './report-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { noteReportOn } from '../store/identity/account-index-items.ts';
 
 export async function reportReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ReproductionOutcome>> {
   const input = await parseWriteInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);
@@ -71,7 +72,7 @@ function planFirstReport(ctx: AppContext, meta: StoryMeta, report: Reproduction,
   if (!report.counted) {
     return {
       outcome: outcome(meta, report.result, false, meta.counts, meta.reproducers.length),
-      actions: [createItem(reproductionItem(report))],
+      actions: [createItem(reproductionItem(report)), noteReportOn(report.account, meta.slug)],
       guards: [],
     };
   }
@@ -87,6 +88,7 @@ function planFirstReport(ctx: AppContext, meta: StoryMeta, report: Reproduction,
     ),
     actions: [
       createItem(reproductionItem(report)),
+      noteReportOn(report.account, meta.slug),
       countMember(reproducerCounter(meta.slug, report.account), report.result, ctx.config.reproducerCap),
       createItem(notificationItem(reproductionNotice(meta, report, caller, `reported "${report.result}" reproducing`))),
     ],

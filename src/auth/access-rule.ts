@@ -158,3 +158,23 @@ export function insufficientScope(baseUrl: string, scopes: readonly string[]): s
 }
 
 const quoted = (value: string): string => value.replace(/["\\]/g, '');
+
+/**
+ * Account deletion (design §21): `DELETE /v1/account` needs a token with `lorebook:write` like any
+ * write, and is the one route a token of an account whose deletion is under way may still call —
+ * a retry after a lost answer gets the same 202, not a 401. Every other call by such a token is
+ * refused. There is deliberately no MCP tool for it: an agent acts for its person, and ending the
+ * person's account is the person's own act (the account page, or their app through /v1).
+ */
+export const HTTP_ROUTES_WHILE_DELETING: readonly string[] = ['DELETE /v1/account'];
+
+const whileDeletingRoutes: ReadonlySet<string> = new Set(
+  HTTP_ROUTES_WHILE_DELETING.map((route) => {
+    const [method = '', pattern = ''] = route.split(' ');
+    return routeId(method, pattern);
+  }),
+);
+
+export function httpRouteAdmitsDeletingAccount(method: string, routePattern: string): boolean {
+  return whileDeletingRoutes.has(routeId(method, routePattern));
+}

@@ -3,7 +3,7 @@
 // for MCP and /v1 alike.
 import type { Context } from 'hono';
 import type { AppContext, Caller } from '../app/app-context.ts';
-import { authenticate } from '../app/oauth-server/authenticate.ts';
+import { authenticateAlongside } from '../app/oauth-server/authenticate.ts';
 import {
   accountRateSubject,
   consumeRateLimit,
@@ -66,10 +66,25 @@ export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous:
  * it but the commit and the answer, so the limit stays exact across instances (the window item's
  * condition decides, as before) while a call costs one sequential round trip less.
  */
-export async function admitAlongside(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous: boolean, mcpTool?: string): Promise<Admitted> {
+export async function admitAlongside(
+  c: Context<HttpEnv>,
+  deps: AdmissionDeps,
+  anonymous: boolean,
+  mcpTool?: string,
+  /** The route admits a token of an account whose deletion is under way (access-rule.ts, design §21). */
+  whileDeleting = false,
+): Promise<Admitted> {
   let caller: Caller | undefined;
+  let standing: Promise<void> = Promise.resolve();
   try {
-    caller = await authenticate(deps.ctx, c.req.header('authorization'), resourceOf(deps.baseUrl, c.req.path));
+    const authenticated = await authenticateAlongside(
+      deps.ctx,
+      c.req.header('authorization'),
+      resourceOf(deps.baseUrl, c.req.path),
+      whileDeleting,
+    );
+    caller = authenticated?.caller;
+    if (authenticated !== undefined) standing = authenticated.standing;
     if (caller === undefined && !anonymous) throw missingToken();
   } catch (error) {
     await settle(c, startCount(c, deps, undefined));
@@ -89,7 +104,10 @@ export async function admitAlongside(c: Context<HttpEnv>, deps: AdmissionDeps, a
     }
   }
   c.set('caller', caller);
+  // A remembered token's account check (design §21) runs beside the call like the count: a write
+  // commits nothing and a read answers nothing for an account deleted since the token was remembered.
   const allowed = async (): Promise<void> => {
+    await standing;
     const decision = await count;
     if (!decision.allowed) throw rateLimited(decision);
   };
@@ -102,6 +120,7 @@ export async function admitAlongside(c: Context<HttpEnv>, deps: AdmissionDeps, a
         (error: unknown) => ({ error }),
       );
       await settle(c, count);
+      await standing;
       if ('error' in outcome) throw outcome.error;
       return outcome.value;
     },

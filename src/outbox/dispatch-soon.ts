@@ -9,6 +9,7 @@
 import type { AppContext } from '../app/app-context.ts';
 import { finishRedactions, REDACTIONS_PER_RUN } from '../app/redaction/finish-redaction.ts';
 import { DEFAULT_EVENTS_PER_RUN, dispatchNotifications } from './dispatch-notifications.ts';
+import { DEFAULT_DELETION_STEPS_PER_RUN, runAccountDeletions } from '../app/account/run-account-deletions.ts';
 
 export interface NotificationDispatch {
   /** What AppContext.dispatchSoon calls: a run now, or one more after the run in progress. */
@@ -46,6 +47,11 @@ export function startNotificationDispatch(ctx: AppContext, schedule: DispatchSch
         );
       }
       if (redactions.events === REDACTIONS_PER_RUN) again = true;
+      // Account deletions under way (design §21) ride the same runs: no table stream drives them here.
+      const deletions = await runAccountDeletions(ctx);
+      if (deletions.finished.length > 0)
+        schedule.log(`lorebook: ${deletions.finished.length} account deletion(s) finished (${deletions.steps} step(s))`);
+      if (deletions.steps === DEFAULT_DELETION_STEPS_PER_RUN) again = true;
     } catch (error) {
       schedule.log(`lorebook: notification dispatch failed (${(error as Error).message ?? String(error)}); the next run retries`);
     }

@@ -9,7 +9,6 @@
 import type { StoredItem, PutAction, UpdateAction } from './actions.ts';
 import type { ItemKey } from './keys.ts';
 import { createItem } from './replace-by-key.ts';
-import { ownerIndexFields, uploaderPartition } from './owner-index.ts';
 import { updateItem } from './update-item.ts';
 
 export const imageKey = (sha256: string): ItemKey => ({ PK: `IMAGE#${sha256}`, SK: 'META' });
@@ -29,7 +28,6 @@ export function createImageRecord(image: ImageRecord): PutAction {
   return createItem({
     ...imageKey(image.sha256),
     ...image,
-    ...ownerIndexFields(uploaderPartition(image.uploaded_by), `${image.uploaded_at}#${image.sha256}`),
   });
 }
 

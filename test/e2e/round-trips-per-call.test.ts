@@ -65,11 +65,12 @@ const report = (slug: string) =>
   });
 
 describe('a write tool call is one snapshot read and one transaction on the critical path', () => {
-  it('report_reproduction with a token the server has seen: 3 round trips, 2 in sequence (the rate count beside the snapshot read, then the transaction)', async () => {
+  it('report_reproduction with a token the server has seen: 4 round trips, 2 in sequence (the rate count and the account check beside the snapshot read, then the transaction)', async () => {
     const slug = await freshStory();
     const { counts, sequential, answer } = await measured(() => report(slug));
     expect(answerOf(answer)).toMatchObject({ counted: true });
     expect(counts).toEqual({
+      GetItem: 1,
       UpdateItem: 1,
       TransactGetItems: 1,
       TransactWriteItems: 1,
@@ -77,17 +78,17 @@ describe('a write tool call is one snapshot read and one transaction on the crit
     expect(sequential).toBe(2);
   });
 
-  it('an identical repeat: 2 round trips side by side (the count and the snapshot read), no transaction', async () => {
+  it('an identical repeat: 3 round trips side by side (the count, the account check and the snapshot read), no transaction', async () => {
     const slug = await freshStory();
     await report(slug);
     const { counts, sequential } = await measured(() => report(slug));
-    expect(counts).toEqual({ UpdateItem: 1, TransactGetItems: 1 });
+    expect(counts).toEqual({ GetItem: 1, UpdateItem: 1, TransactGetItems: 1 });
     expect(sequential).toBe(1);
   });
 
-  it('a read tool call (list_notifications): the count beside the read, 1 in sequence', async () => {
+  it('a read tool call (list_notifications): the count and the account check beside the read, 1 in sequence', async () => {
     const { counts, sequential } = await measured(() => reporter.callTool({ name: 'list_notifications', arguments: {} }));
-    expect(counts).toEqual({ UpdateItem: 1, Query: 1 });
+    expect(counts).toEqual({ GetItem: 1, UpdateItem: 1, Query: 1 });
     expect(sequential).toBe(1);
   });
 
@@ -97,8 +98,7 @@ describe('a write tool call is one snapshot read and one transaction on the crit
     const { counts, sequential, answer } = await measured(() => report(slug));
     expect(answerOf(answer)).toMatchObject({ counted: true });
     expect(counts).toEqual({
-      GetItem: 1,
-      BatchGetItem: 1,
+      GetItem: 2,
       UpdateItem: 1,
       TransactGetItems: 1,
       TransactWriteItems: 1,

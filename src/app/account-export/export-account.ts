@@ -7,11 +7,24 @@ import { imageName, imageUrl } from '../../domain/image/image-name.ts';
 import { isImageType } from '../../domain/image/image-type.ts';
 import type { StoredItem } from '../../store/actions.ts';
 import { toAccount } from '../../store/identity/account-items.ts';
-import { ownerIndexPages, partitionPages } from '../../store/identity/account-pages.ts';
+import { authorIndexPages, partitionPages, pointedPages } from '../../store/identity/account-pages.ts';
+import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account-index-items.ts';
+import { imageKey } from '../../store/image-items.ts';
 import { queryAccountGrants } from '../../store/identity/grant-items.ts';
 import { draftKey } from '../../store/draft/draft-items.ts';
-import { accountKey, authorPartition, bodyKey, inboxPartition, keyId, revisionPrefix, storyKey } from '../../store/keys.ts';
-import { reporterPartition, uploaderPartition } from '../../store/owner-index.ts';
+import {
+  accountKey,
+  authorPartition,
+  bodyKey,
+  checkKey,
+  driftReportKey,
+  inboxPartition,
+  keyId,
+  reproductionKey,
+  revisionPrefix,
+  storyKey,
+  type ItemKey,
+} from '../../store/keys.ts';
 import { readItem, readItems } from '../../store/read-items.ts';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../store/schema.ts';
 import type { AppContext, Caller } from '../app-context.ts';
@@ -73,15 +86,15 @@ async function* exportPieces(ctx: AppContext, account: string, record: object): 
   yield `{"format":${JSON.stringify(EXPORT_FORMAT)},"exported_at":${JSON.stringify(new Date(store.now()).toISOString())}`;
   yield `,"account":${JSON.stringify(record)}`;
   yield ',"stories":';
-  yield* jsonArray(ownerIndexPages(store, { partition: authorPartition(account), limit: PAGE.stories }), (meta) => storyPieces(ctx, meta));
-  for (const [section, prefix] of [
-    ['reproductions', 'REPRO#'],
-    ['checks', 'CHECK#'],
-    ['drift_reports', 'DRIFT#'],
-  ] as const) {
+  yield* jsonArray(authorIndexPages(store, { partition: authorPartition(account), limit: PAGE.stories }), (meta) => storyPieces(ctx, meta));
+  // The account's reports on any story, found through its index items (`ONSTORY#<slug>`, and
+  // `ONSTORY#<slug>#<sha256>` per drift hash), one pass per section.
+  const reports = { partition: accountKey(account).PK, prefix: ON_STORY_PREFIX, limit: PAGE.reports };
+  for (const [section, pointsTo] of REPORT_SECTIONS) {
     yield `,"${section}":`;
-    yield* jsonArray(ownerIndexPages(store, { partition: reporterPartition(account), prefix, limit: PAGE.reports }), (item) =>
-      JSON.stringify(plain(item)),
+    yield* jsonArray(
+      pointedPages(store, reports, (index) => pointsTo(account, index)),
+      (item) => JSON.stringify(plain(item)),
     );
   }
   yield ',"drafts":';
@@ -91,12 +104,33 @@ async function* exportPieces(ctx: AppContext, account: string, record: object): 
     JSON.stringify({ id: item.SK, ...plain(item) }),
   );
   yield ',"images":';
-  yield* jsonArray(ownerIndexPages(store, { partition: uploaderPartition(account), limit: PAGE.images }), (item) =>
-    JSON.stringify(imageEntry(ctx, item)),
+  const images = { partition: accountKey(account).PK, prefix: IMAGE_INDEX_PREFIX, limit: PAGE.images };
+  yield* jsonArray(
+    pointedPages(store, images, (index) => [imageKey(String(index.sha256))]),
+    (item) => JSON.stringify(imageEntry(ctx, item)),
   );
   // Connected apps: a handful per account, read whole. A grant holds no secret; its tokens stay out.
   const grants = await queryAccountGrants(store, account);
   yield `,"connected_apps":${JSON.stringify(grants)}}`;
+}
+
+/** Each report section and the report an `ONSTORY#` index item points to for it. */
+const REPORT_SECTIONS: ReadonlyArray<readonly [string, (account: string, index: StoredItem) => ItemKey[]]> = [
+  ['reproductions', (account, index) => onStoryReport(index, (slug) => reproductionKey(slug, account))],
+  ['checks', (account, index) => onStoryReport(index, (slug) => checkKey(slug, account))],
+  [
+    'drift_reports',
+    (account, index) => {
+      const report = toReportOnStory(index);
+      return report.sha256 === undefined ? [] : [driftReportKey(report.slug, report.sha256, account)];
+    },
+  ],
+];
+
+/** A reproduction's or check's key from a story's index item (a drift hash's item points only to its drift report). */
+function onStoryReport(index: StoredItem, key: (slug: string) => ItemKey): ItemKey[] {
+  const report = toReportOnStory(index);
+  return report.sha256 === undefined ? [key(report.slug)] : [];
 }
 
 /** One story: META's content, its current markdown, then its revisions a page at a time. */

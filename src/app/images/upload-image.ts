@@ -32,6 +32,7 @@ import type { WriteAction } from '../../store/actions.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
 import { writeOnce, type Replayed } from '../write-once.ts';
+import { imageIndexItem } from '../../store/identity/account-index-items.ts';
 import { reencodeImage } from './reencode-image.ts';
 import {
   DAILY_LIMIT_TEXT,
@@ -119,6 +120,8 @@ export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageU
             uploaded_by: caller.account,
             uploaded_at: new Date(context.now).toISOString(),
           }),
+          // Where account deletion finds the image again (design §21): IMGDAY items expire after two days.
+          imageIndexItem(caller.account, sha256),
         );
       }
       return { outcome, actions, guards: [] };

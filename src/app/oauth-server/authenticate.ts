@@ -6,10 +6,11 @@
 // made elsewhere within 30 s (verified-tokens.ts). A token minted by lorebook's OAuth server is
 // bound to one resource (RFC 8707, its `resource`): presented anywhere else it is refused like an
 // unknown one. Admin and device tokens carry no resource and are valid for /mcp and /v1 alike.
-import { handlesFor } from '../accounts.ts';
 import type { AppContext, Caller, VerifiedToken } from '../app-context.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { readItem } from '../../store/read-items.ts';
+import { accountKey } from '../../store/keys.ts';
+import { accountGone, credentialStands } from '../account/account-standing.ts';
 import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
 import { heldScopes } from '../../auth/oauth/scopes.ts';
 import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
@@ -23,13 +24,38 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * token is refused, never quietly treated as anonymous. Reads only; never writes.
  */
 export async function authenticate(ctx: AppContext, authorization: string | undefined, resource?: string): Promise<Caller | undefined> {
+  const authenticated = await authenticateAlongside(ctx, authorization, resource);
+  await authenticated?.standing;
+  return authenticated?.caller;
+}
+
+export interface Authenticated {
+  caller: Caller;
+  /**
+   * Settles once the account is known to stand (design §21); rejects with `unauthenticated` when
+   * it is being deleted or was deleted. A token read from the store was checked with its read
+   * (already settled); a remembered one has its account item read now, beside the call, so a
+   * deletion accepted by any process is honoured from that moment without a round trip in
+   * sequence. The caller must await it before committing and before answering.
+   */
+  standing: Promise<void>;
+}
+
+/** authenticate, with a remembered token's account check left running beside the call (admission.ts awaits it). */
+export async function authenticateAlongside(
+  ctx: AppContext,
+  authorization: string | undefined,
+  resource?: string,
+  whileDeleting = false,
+): Promise<Authenticated | undefined> {
   if (authorization === undefined) return undefined;
   const token = BEARER.exec(authorization)?.[1];
   if (token === undefined || !isWellFormedToken(token)) {
     throw unauthenticated('The Authorization header is not `Bearer <token>` with a lorebook token (lbk_…).', 'malformed');
   }
   const tokenHash = tokenId(token);
-  const verified = ctx.verifiedTokens?.lookUp(tokenHash, ctx.store.now()) ?? (await readToken(ctx, tokenHash));
+  const remembered = ctx.verifiedTokens?.lookUp(tokenHash, ctx.store.now());
+  const verified = remembered ?? (await readToken(ctx, tokenHash, whileDeleting));
   if (verified.resource !== undefined && verified.resource !== resource) {
     throw new LorebookError(
       'unauthenticated',
@@ -37,11 +63,23 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
       { details: { reason: 'wrong_resource' } },
     );
   }
-  return verified.caller;
+  if (remembered === undefined) return { caller: verified.caller, standing: Promise.resolve() };
+  const standing = checkStanding(ctx, tokenHash, verified, whileDeleting);
+  // Observed at once so a refusal nobody awaits yet is not reported as unhandled; the caller awaits it.
+  standing.catch(() => undefined);
+  return { caller: verified.caller, standing };
+}
+
+/** A remembered token's account, read again: deleted since it was remembered, the token is forgotten and refused. */
+async function checkStanding(ctx: AppContext, tokenHash: string, verified: VerifiedToken, whileDeleting: boolean): Promise<void> {
+  const account = await readItem(ctx.store, accountKey(verified.caller.account));
+  if (credentialStands(account, verified.createdAt, whileDeleting)) return;
+  ctx.verifiedTokens?.forget([tokenHash]);
+  throw accountGone();
 }
 
 /** The token and its account's current handle from the store, remembered when the process keeps verified tokens. */
-async function readToken(ctx: AppContext, tokenHash: string): Promise<VerifiedToken> {
+async function readToken(ctx: AppContext, tokenHash: string, whileDeleting: boolean): Promise<VerifiedToken> {
   const mark = ctx.verifiedTokens?.mark();
   const readAtMs = ctx.store.now();
   // The read filters expired items against the store clock.
@@ -50,7 +88,10 @@ async function readToken(ctx: AppContext, tokenHash: string): Promise<VerifiedTo
     throw unauthenticated('This token is unknown, revoked or expired.', 'invalid');
   }
   const stored = toStoredToken(item);
-  const handle = (await handlesFor(ctx, [stored.account])).get(stored.account) ?? stored.account;
+  const account = await readItem(ctx.store, accountKey(stored.account));
+  // A token of an account being deleted or deleted, or of the account a later sign-in replaced (design §21).
+  if (!credentialStands(account, stored.created_at, whileDeleting)) throw accountGone();
+  const handle = account === undefined ? stored.account : String(account.handle);
   const verified: VerifiedToken = {
     caller: {
       account: stored.account,
@@ -60,6 +101,7 @@ async function readToken(ctx: AppContext, tokenHash: string): Promise<VerifiedTo
     },
     ...(stored.resource === undefined ? {} : { resource: stored.resource }),
     expiresAt: stored.expires_at,
+    createdAt: stored.created_at,
   };
   if (mark !== undefined) ctx.verifiedTokens?.remember(tokenHash, verified, readAtMs, mark);
   return verified;

@@ -4,6 +4,8 @@
 // decides once), and the approval is consumed in the transaction that creates the token, so
 // concurrent polls after approval make ONE token; the others are told the code was used
 // (`invalid_grant`): the token's plaintext is never stored, so it cannot be answered twice.
+import { accountAcceptsCredential } from '../../store/identity/account-deletion-items.ts';
+import { accountKey } from '../../store/keys.ts';
 import { createHash } from 'node:crypto';
 import { LorebookError } from '../../domain/errors.ts';
 import { readItem } from '../../store/read-items.ts';
@@ -244,15 +246,28 @@ async function issue(ctx: AppContext, device: StoredDevice, now: number): Promis
   const id = tokenId(token);
   const at = new Date(now).toISOString();
   const account = device.account as string;
-  await writeAtomically(ctx.store, [
-    issueDevice(device.device_hash, id, at),
-    ...createTokenItems({
-      token_hash: id,
-      account,
-      client: device.client,
-      created_at: at,
-      expires_at: epochSeconds(now) + DEVICE_TOKEN_SECONDS,
-    }),
-  ]);
+  try {
+    await writeAtomically(ctx.store, [
+      issueDevice(device.device_hash, id, at),
+      ...createTokenItems({
+        token_hash: id,
+        account,
+        client: device.client,
+        created_at: at,
+        expires_at: epochSeconds(now) + DEVICE_TOKEN_SECONDS,
+      }),
+      // An approval by an account deleted since (design §21) mints nothing.
+      accountAcceptsCredential(account, device.created_at),
+    ]);
+  } catch (error) {
+    if (error instanceof WriteCancelled && error.conditionFailedOn(accountKey(account)) !== undefined) {
+      return {
+        kind: 'error',
+        error: 'access_denied',
+        description: 'The account that approved this device was deleted. Start again and sign in.',
+      };
+    }
+    throw error;
+  }
   return { kind: 'token', access_token: token, token_id: id, account, expires_in: DEVICE_TOKEN_SECONDS };
 }

@@ -5,6 +5,8 @@
 // second presentation of a used code or of an already-rotated refresh token is the signature of
 // a stolen credential: it is refused and the whole grant family is revoked (OAuth 2.1 §4.1.3,
 // §4.3.1). Any other refusal writes nothing.
+import { accountAcceptsCredential, accountStillHere } from '../../store/identity/account-deletion-items.ts';
+import type { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
 import { verifierMatches } from '../../auth/oauth/pkce.ts';
@@ -127,9 +129,11 @@ async function exchangeCode(
           ...minted.actions,
           // The client completed an authorization: no longer a pending registration (a document client has no record).
           ...keepClient(client, now, oauth),
+          accountStillHere(issued.account),
         ],
       };
     },
+    answerCancelled: refuseDeletedAccount,
   }).catch((error: unknown) => Promise.reject(grantGone(error)));
 }
 
@@ -181,10 +185,30 @@ async function refresh(
           ...minted.actions,
           // A client in use outlives its longest refresh family.
           ...keepClient(client, now, oauth),
+          accountAcceptsCredential(token.account, token.created_at),
         ],
       };
     },
+    answerCancelled: refuseDeletedAccount,
   }).catch((error: unknown) => Promise.reject(grantGone(error)));
+}
+
+/**
+ * The account check failed: the account is being deleted, was deleted, or was made again after
+ * this credential (design §21). Told like a revoked grant; nothing was minted.
+ */
+function refuseDeletedAccount(cancelled: WriteCancelled): undefined {
+  if (
+    cancelled.reasons.some(
+      (reason) => reason.code === 'ConditionalCheckFailed' && reason.key.PK.startsWith('ACCOUNT#') && reason.key.SK === 'META',
+    )
+  ) {
+    throw new OAuthError(
+      'invalid_grant',
+      'This account was deleted: its refresh tokens and codes no longer work. Sign in and authorize again.',
+    );
+  }
+  return undefined;
 }
 
 const keepClient = (client: KnownClient, nowMs: number, oauth: OAuthServer) =>

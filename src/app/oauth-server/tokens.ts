@@ -1,6 +1,9 @@
 // Token management for the admin CLI (docs/design.md §6 "an admin CLI issues them"): create, list,
 // revoke. A token is bound to an account; creating one for a new handle creates the local
 // account. Only the sha256 of a token is stored; the plaintext is in the create answer only.
+import { accountKey } from '../../store/keys.ts';
+import { accountStillHere } from '../../store/identity/account-deletion-items.ts';
+import { accountGone } from '../account/account-standing.ts';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -116,10 +119,13 @@ export async function createToken(ctx: AppContext, rawInput: CreateTokenInput): 
           ]
         : [];
     try {
-      await writeAtomically(ctx.store, [...newAccount, ...createTokenItems(stored)]);
+      // An existing account: not while it is being deleted (design §21). Its handle item goes with it, so a handle of a deleted account starts a new one.
+      const standing = claimed === undefined ? [] : [accountStillHere(account)];
+      await writeAtomically(ctx.store, [...newAccount, ...createTokenItems(stored), ...standing]);
       return { token, token_id: stored.token_hash, account, handle: input.handle, expires_at: isoSeconds(stored.expires_at) };
     } catch (error) {
       if (!(error instanceof WriteCancelled)) throw error;
+      if (error.conditionFailedOn(accountKey(account)) !== undefined) throw accountGone();
       // Another create claimed the handle first: re-read it and issue the token to that account.
       if (error.onlyTransactionConflicts) await ctx.sleep(Math.ceil(ctx.random() * ctx.config.conflictBackoffMs * 2 ** attempt));
     }

@@ -7,11 +7,16 @@ import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
+import { isTombstone } from '../../store/story/story-tombstone.ts';
 import type { AppContext } from '../app-context.ts';
 import type { StoryView } from './get-story.contract.ts';
 import { getStory } from './get-story.ts';
 
-export type StoryPage = { kind: 'shown'; story: StoryView } | { kind: 'withdrawn'; slug: string; title: string };
+export type StoryPage =
+  | { kind: 'shown'; story: StoryView }
+  | { kind: 'withdrawn'; slug: string; title: string }
+  /** Its author deleted their account (design §21): nothing of it is left to show. */
+  | { kind: 'deleted'; slug: string };
 
 export async function readStoryPage(ctx: AppContext, rawSlug: string): Promise<StoryPage> {
   const slug = parseSlug(rawSlug);
@@ -22,6 +27,7 @@ export async function readStoryPage(ctx: AppContext, rawSlug: string): Promise<S
     // @NOTE only the not-found path reads META a second time: it tells a withdrawn story from a
     // private or unknown one, which stay not_found.
     const item = await readItem(ctx.store, storyKey(slug));
+    if (item !== undefined && isTombstone(item)) return { kind: 'deleted', slug };
     const meta = item === undefined ? undefined : toStoryMeta(item);
     if (meta === undefined || meta.visibility !== 'public' || !meta.hidden) throw error;
     return { kind: 'withdrawn', slug, title: revealForbiddenChars(meta.title) };

@@ -1,7 +1,7 @@
 // What the account page's redact form needs: the signed-in author's stories (newest first, one
 // page), and one of them with its current markdown and revision, for the form to pre-fill.
 import { authorPartition, bodyKey, keyId, storyKey } from '../../store/keys.ts';
-import { ownerIndexPages } from '../../store/identity/account-pages.ts';
+import { authorIndexPages } from '../../store/identity/account-pages.ts';
 import { readItems } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';
@@ -16,7 +16,7 @@ export interface OwnStoryLine {
 /** The caller's stories, at most `limit`, in the author index's order. */
 export async function ownStories(ctx: AppContext, caller: Caller, limit = 100): Promise<OwnStoryLine[]> {
   const lines: OwnStoryLine[] = [];
-  for await (const page of ownerIndexPages(ctx.store, { partition: authorPartition(caller.account), limit })) {
+  for await (const page of authorIndexPages(ctx.store, { partition: authorPartition(caller.account), limit })) {
     for (const item of page) lines.push({ slug: String(item.slug), title: String(item.title), revision: Number(item.revision) });
     break;
   }

@@ -7,6 +7,7 @@
 //   - the person's previous handle item is dropped if it still points at them.
 // Keyed by DID and handle, conditioned on what was read: a replayed or concurrent sign-in
 // converges to the same items and writes nothing the second time.
+import { accountOverTombstone, accountStanding } from '../../store/identity/account-deletion-items.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import { changeHandle, createAccount, toAccount, type Account } from '../../store/identity/account-items.ts';
@@ -45,8 +46,13 @@ export async function recordBlueskySignIn(ctx: AppContext, identity: BlueskyIden
           const actions: WriteAction[] = [];
           const at = new Date(now).toISOString();
           const storedAccount = pick(read, accountKey(did));
-          const before = storedAccount === undefined ? undefined : toAccount(storedAccount);
-          if (before === undefined) actions.push(createAccount({ id: did, handle, created_at: at }));
+          const standing = accountStanding(storedAccount);
+          // Its deletion is under way: no new session for it until it is done (design §21).
+          if (standing.kind === 'deleting') throw deletionUnderWay();
+          const before = storedAccount === undefined || standing.kind === 'deleted' ? undefined : toAccount(storedAccount);
+          // After a deletion the same DID starts a new, empty account over the tombstone.
+          if (standing.kind === 'deleted') actions.push(accountOverTombstone({ id: did, handle, created_at: at }, standing.deletedAt));
+          else if (before === undefined) actions.push(createAccount({ id: did, handle, created_at: at }));
           else if (before.handle !== handle) actions.push(changeHandle(did, before.handle, handle));
           actions.push(...claimHandleActions(read, keys, did, handle, at));
           if (before !== undefined && before.handle !== handle) {
@@ -73,6 +79,16 @@ export async function recordBlueskySignIn(ctx: AppContext, identity: BlueskyIden
   throw new LorebookError('conflict', 'Other sign-ins with this handle kept landing at the same moment. Sign in again.', {
     retryAfterMs: ctx.config.conflictBackoffMs,
   });
+}
+
+function deletionUnderWay(): LorebookError {
+  return new LorebookError(
+    'conflict',
+    'This account is being deleted. Once that is done (usually within a minute), signing in starts a new, empty account.',
+    {
+      retryAfterMs: 30_000,
+    },
+  );
 }
 
 /** The handle item points at this DID; a previous holder's account gives the handle up. */

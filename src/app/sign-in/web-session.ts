@@ -3,13 +3,15 @@
 // account on every read, never copied onto the session, so it follows handle changes.
 import { createHash, randomBytes } from 'node:crypto';
 import { parse } from 'hono/utils/cookie';
-import { handlesFor } from '../accounts.ts';
+import { credentialStands } from '../account/account-standing.ts';
+import { accountKey } from '../../store/keys.ts';
 import type { AppContext } from '../app-context.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { createWebSession, deleteWebSession, toStoredWebSession, webSessionKey } from '../../store/identity/web-session-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
+import { webSessionIndexItem } from '../../store/identity/account-index-items.ts';
 
 export const WEB_SESSION_COOKIE = 'lorebook_session';
 /** How long a sign-in lasts in a browser before the person signs in again. */
@@ -49,7 +51,10 @@ export async function readWebSession(ctx: AppContext, cookieHeader: string | und
   const item = await readItem(ctx.store, webSessionKey(sessionHash(value)));
   if (item === undefined) return undefined;
   const stored = toStoredWebSession(item);
-  const handle = (await handlesFor(ctx, [stored.account])).get(stored.account) ?? stored.account;
+  const account = await readItem(ctx.store, accountKey(stored.account));
+  // A session of an account being deleted or deleted is no session (design §21): signed out.
+  if (!credentialStands(account, stored.created_at)) return undefined;
+  const handle = account === undefined ? stored.account : String(account.handle);
   return { accountId: stored.account, handle, expiresAt: stored.expires_at * 1000 };
 }
 
@@ -58,13 +63,11 @@ export async function startWebSession(ctx: AppContext, accountId: string): Promi
   const now = ctx.store.now();
   const cookieValue = `${SESSION_PREFIX}${randomBytes(32).toString('base64url')}`;
   const expiresAt = epochSeconds(now) + WEB_SESSION_SECONDS;
+  const hash = sessionHash(cookieValue);
   await writeAtomically(ctx.store, [
-    createWebSession({
-      session_hash: sessionHash(cookieValue),
-      account: accountId,
-      created_at: new Date(now).toISOString(),
-      expires_at: expiresAt,
-    }),
+    createWebSession({ session_hash: hash, account: accountId, created_at: new Date(now).toISOString(), expires_at: expiresAt }),
+    // Where account deletion finds the session again (design §21).
+    webSessionIndexItem(accountId, hash, expiresAt),
   ]);
   return { cookieValue, expiresAt: expiresAt * 1000 };
 }

@@ -12,6 +12,7 @@ export const ACCOUNT_PATH = '/account';
 export const ACCOUNT_REVOKE_PATH = '/account/revoke';
 export const ACCOUNT_EXPORT_PATH = '/account/export';
 export const ACCOUNT_REDACT_PATH = '/account/redact';
+export const ACCOUNT_DELETE_PATH = '/account/delete';
 
 const day = (epochSeconds: number): string => new Date(epochSeconds * 1000).toISOString().replace('T', ' ').slice(0, 16);
 const host = (uri: string): string => (URL.canParse(uri) ? new URL(uri).host || uri : uri);
@@ -60,7 +61,25 @@ ${stories.map((story) => html`<tr><td><a href="/s/${story.slug}">${story.title}<
 }
 <h2>Your data</h2>
 <p><a href="${ACCOUNT_EXPORT_PATH}" download>Download everything (JSON)</a>: your account, stories with every revision, reports, drafts, notifications, images and connected apps.</p>
-<form method="post" action="/auth/logout"><button type="submit">Sign out</button></form>`,
+<form method="post" action="/auth/logout"><button type="submit">Sign out</button></form>
+<h2>Delete your account</h2>
+<p>Deletes your stories (their pages say they were deleted, their Bluesky posts are deleted), takes
+your reproductions and checks back from other stories, and deletes your notifications, drafts,
+images, tokens and connected apps. It cannot be undone; signing in again later starts an empty account.</p>
+<form method="post" action="${ACCOUNT_DELETE_PATH}">
+<input type="hidden" name="csrf" value="${csrf}">
+<label>Type your handle to confirm: <input name="confirm" autocomplete="off" required></label>
+<button type="submit">Delete my account</button></form>`,
+  );
+}
+
+/** After the deletion was accepted: the session no longer works, so this is the last page. */
+export function accountDeletedPage(handle: string): Page {
+  return layout(
+    'Account deleted',
+    html`<h1>@${handle} is being deleted</h1>
+<p>Your sessions and tokens no longer work. Your stories, reports and everything else are being deleted now.</p>
+<p><a href="/">lorebook</a></p>`,
   );
 }
 

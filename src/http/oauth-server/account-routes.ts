@@ -1,6 +1,6 @@
 // GET /account (signed in with Bluesky, otherwise sent to sign in and back), POST /account/revoke,
 // GET /account/export (the export as a download), GET and POST /account/redact (the redact form,
-// design §20). The forms' CSRF token is derived from the session cookie, which another
+// design §20) and POST /account/delete (design §21). The forms' CSRF token is derived from the session cookie, which another
 // site can neither read (HttpOnly) nor send on a cross-site POST (SameSite=Lax).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
@@ -13,7 +13,17 @@ import type { HttpEnv } from '../http-env.ts';
 import { redactStory } from '../../app/redact-story.ts';
 import { ownStories, ownStoryText } from '../../app/redaction/own-stories.ts';
 import { exportDownload } from '../v1/export-account.ts';
-import { ACCOUNT_EXPORT_PATH, ACCOUNT_PATH, ACCOUNT_REDACT_PATH, ACCOUNT_REVOKE_PATH, accountPage, redactPage } from './account-page.ts';
+import {
+  ACCOUNT_DELETE_PATH,
+  ACCOUNT_EXPORT_PATH,
+  ACCOUNT_PATH,
+  ACCOUNT_REDACT_PATH,
+  ACCOUNT_REVOKE_PATH,
+  accountDeletedPage,
+  accountPage,
+  redactPage,
+} from './account-page.ts';
+import { deleteAccount } from '../../app/account/delete-account.ts';
 import { PAGE_HEADERS, signedInPerson, signInFirst } from './authorize-routes.ts';
 
 const csrfFor = (sessionCookie: string): string =>
@@ -29,6 +39,7 @@ const NOTICES: Record<string, string> = {
   revoked: 'Revoked.',
   gone: 'That was already revoked.',
   redacted: 'Redacted: the earlier revisions no longer hold their text.',
+  mistyped: 'The handle you typed is not your handle: nothing was deleted.',
 };
 
 const FORGED = 'This form is not from your account page. Reload /account and press the button there.';
@@ -79,6 +90,22 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
       const story = await ownStoryText(deps.ctx, person, slug);
       return c.html(redactPage({ ...story, markdown }, csrfFor(person.sessionCookie), error.message), 422, PAGE_HEADERS);
     }
+  });
+
+  // Account deletion (design §21): the same CSRF check as revoking, and the handle typed again.
+  app.post(ACCOUNT_DELETE_PATH, async (c) => {
+    const person = await signedInPerson(deps.ctx, c);
+    if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
+    const form = await formOf(c, 4096);
+    if (!sameSecret(form.get('csrf') ?? '', csrfFor(person.sessionCookie))) return c.text(FORGED, 403, PAGE_HEADERS);
+    try {
+      await deleteAccount(deps.ctx, { account: person.account, handle: person.handle }, { confirm: form.get('confirm') ?? '' });
+    } catch (error) {
+      if (isLorebookError(error) && error.code === 'validation_failed') return c.redirect(`${ACCOUNT_PATH}?done=mistyped`, 303);
+      throw error;
+    }
+    deps.oauth.log(`lorebook: account ${person.account} deletion requested on the account page`);
+    return c.html(accountDeletedPage(person.handle), 200, PAGE_HEADERS);
   });
 
   app.post(ACCOUNT_REVOKE_PATH, async (c) => {

@@ -117,6 +117,18 @@ export function tombstonePage(slug: string, title: string, baseUrl: string): Htm
   );
 }
 
+/** A story whose author deleted their account (design §21): no title is left to show. */
+export function deletedStoryPage(slug: string, baseUrl: string): Html {
+  return layout(
+    { title: 'Deleted — lorebook', url: `${baseUrl}${storyPath(slug)}`, noindex: true },
+    html`<section class="card tombstone">
+<h1>Deleted</h1>
+<p>This story was deleted by its author.</p>
+<p><a href="/">See the newest stories</a></p>
+</section>`,
+  );
+}
+
 export function missingPage(baseUrl: string, path: string, text: string): Html {
   return layout(
     { title: 'Not found — lorebook', url: `${baseUrl}${path}`, noindex: true },

@@ -89,7 +89,7 @@ function converted(param: QueryParam, raw: string): unknown {
 export function writeAnswer(
   c: Context<HttpEnv>,
   outcome: { replayed?: true },
-  status: 200 | 201,
+  status: 200 | 201 | 202,
   headers: Record<string, string> = {},
 ): Response {
   const replay: Record<string, string> = outcome.replayed === true ? { 'Idempotent-Replayed': 'true' } : {};

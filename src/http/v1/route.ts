@@ -5,7 +5,7 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import type { Caller } from '../../app/app-context.ts';
 import type { StorySearch } from '../../app/search/story-search.ts';
-import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
+import { httpRouteAdmitsDeletingAccount, httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { admitAlongside, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
@@ -41,7 +41,7 @@ export interface V1Route {
   /** `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes; worklore's `X-Revision-*` (= kind, note, source) on edits. */
   headers?: ReadonlyArray<'Idempotency-Key' | 'If-Match' | 'X-Revision-Kind' | 'X-Revision-Note' | 'X-Revision-Source'>;
   /** `mediaType` when the answer is not JSON (a badge's SVG). */
-  success: { status: 200 | 201; description: string; schema: z.ZodType; mediaType?: 'image/svg+xml' };
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; mediaType?: 'image/svg+xml' };
   errors: readonly ErrorCode[];
   handle(c: Context<HttpEnv>, caller: Caller | undefined, deps: V1Deps): Promise<Response>;
 }
@@ -80,8 +80,9 @@ export function aliasRoute(route: V1Route, alias: { path: string; operationId: s
 export function mountRoutes(app: Hono<HttpEnv>, routes: readonly V1Route[], deps: V1Deps): void {
   for (const route of routes) {
     const anonymous = httpRouteIsAnonymous(route.method, route.path);
+    const whileDeleting = httpRouteAdmitsDeletingAccount(route.method, route.path);
     app.on(route.method, route.path, async (c) => {
-      const admitted = await admitAlongside(c, deps, anonymous);
+      const admitted = await admitAlongside(c, deps, anonymous, undefined, whileDeleting);
       return admitted.answer(() => route.handle(c, admitted.caller, { ...deps, ctx: admitted.ctx }));
     });
   }

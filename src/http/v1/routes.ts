@@ -19,6 +19,7 @@ import { reportDriftRoute } from './report-drift.ts';
 import { reportReproducedRoute, reportReproductionRoute } from './report-reproduction.ts';
 import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
+import { deleteAccountRoute } from './delete-account.ts';
 import { skillRoute } from './skill.ts';
 import { uploadImageRoute } from './upload-image.ts';
 import { withdrawDraftRoute } from './withdraw-draft.ts';
@@ -52,4 +53,5 @@ export const V1_ROUTES: readonly V1Route[] = [
   storyBadgeRoute,
   authorBadgeRoute,
   capabilityBadgeRoute,
+  deleteAccountRoute,
 ];

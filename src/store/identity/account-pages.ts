@@ -1,10 +1,11 @@
 // The page-by-page reads of an account's items (./account-owned-items.ts says which kind is found
-// how): a partition Queried a page at a time, and the owner index (GSI2) a page of keys at a time,
-// each page hydrated with one BatchGetItem in key order. Every page is bounded by `limit`, so a
+// how): a partition Queried a page at a time; the author index (GSI2) a page of keys at a time; and
+// the account's index items (./account-index-items.ts) a page at a time, each page of what they
+// point to hydrated with one BatchGetItem in key order. Every page is bounded by `limit`, so a
 // reader that writes each page out before asking for the next holds one page at a time.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
-import { keyId, keyOf } from '../keys.ts';
+import { keyId, keyOf, type ItemKey } from '../keys.ts';
 import { readItems } from '../read-items.ts';
 import { INDEXES, KEY } from '../schema.ts';
 import { callStore } from '../store-unavailable.ts';
@@ -42,8 +43,8 @@ export async function* partitionPages(store: Store, query: PageQuery): AsyncGene
   } while (startKey !== undefined);
 }
 
-/** The items an owner-index partition (GSI2: AUTHOR#, REPORTER#, UPLOADER#) names, a page at a time, in index order. */
-export async function* ownerIndexPages(store: Store, query: PageQuery): AsyncGenerator<StoredItem[]> {
+/** The items a GSI2 partition (an author's stories) names, a page at a time, in index order. */
+export async function* authorIndexPages(store: Store, query: PageQuery): AsyncGenerator<StoredItem[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const params = {
@@ -57,4 +58,21 @@ export async function* ownerIndexPages(store: Store, query: PageQuery): AsyncGen
     if (items.length > 0) yield items;
     startKey = output.LastEvaluatedKey;
   } while (startKey !== undefined);
+}
+
+/**
+ * The items a page of index items points to (`pointsTo` names their keys), a page at a time: a
+ * pointer whose item went meanwhile (a withdrawn report) yields nothing.
+ */
+export async function* pointedPages(
+  store: Store,
+  query: PageQuery,
+  pointsTo: (indexItem: StoredItem) => ItemKey[],
+): AsyncGenerator<StoredItem[]> {
+  for await (const page of partitionPages(store, query)) {
+    const keys = page.flatMap(pointsTo);
+    const found = await readItems(store, keys);
+    const items = keys.flatMap((key) => found.get(keyId(key)) ?? []);
+    if (items.length > 0) yield items;
+  }
 }

@@ -1,7 +1,6 @@
 // The check report item: one per (story, account) at STORY#slug / CHECK#account, the account's
 // latest answer to the story's "Check if this applies to you". The item's own creation condition
 // guards the first count (no reporter list is needed), the old result guards every later move.
-import { ownerIndexFields, reporterPartition } from '../owner-index.ts';
 import type { StoredItem } from '../actions.ts';
 import { checkKey } from '../keys.ts';
 
@@ -20,7 +19,6 @@ export interface CheckReport {
 export function checkReportItem(report: CheckReport): StoredItem {
   const item: StoredItem = {
     ...checkKey(report.slug, report.account),
-    ...ownerIndexFields(reporterPartition(report.account), `CHECK#${report.slug}`),
   };
   for (const [field, value] of Object.entries(report)) if (value !== undefined) item[field] = value;
   return item;

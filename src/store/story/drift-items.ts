@@ -5,7 +5,6 @@
 // The count is the set's size, and a reporter joins only on `NOT contains` (primitive 2), so a
 // redelivered report cannot count twice. A tally read at an older revision is restarted, not
 // added to: corroboration is about the steps as they are now.
-import { ownerIndexFields, reporterPartition } from '../owner-index.ts';
 import type { Category } from '../../domain/capability/categories.ts';
 import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
 import type { Condition } from '../condition.ts';
@@ -30,7 +29,6 @@ export interface DriftReport {
 export function driftReportItem(report: DriftReport): StoredItem {
   const item: StoredItem = {
     ...driftReportKey(report.slug, report.sha256, report.account),
-    ...ownerIndexFields(reporterPartition(report.account), `DRIFT#${report.slug}#${report.sha256}`),
   };
   for (const [field, value] of Object.entries(report)) if (value !== undefined) item[field] = value;
   return item;

@@ -1,7 +1,6 @@
 // The reproduction item: one per (story, account) at STORY#slug / REPRO#account. Replaced by key
 // when the account changes its report; `counted` is decided at the first report (the author's
 // own is never counted) and kept from then on.
-import { ownerIndexFields, reporterPartition } from '../owner-index.ts';
 import type { AgentFields, EnvFields } from '../../domain/report-metadata.ts';
 import type { StoredItem } from '../actions.ts';
 import { reproductionKey, storyKey } from '../keys.ts';
@@ -40,10 +39,8 @@ export interface Reproduction extends ReproductionIdentity, ReproductionMeasurem
 }
 
 export function reproductionItem(report: Reproduction): StoredItem {
-  // In the reporter's partition of the owner index: an account's reports are found without a Scan.
   const item: StoredItem = {
     ...reproductionKey(report.slug, report.account),
-    ...ownerIndexFields(reporterPartition(report.account), `REPRO#${report.slug}`),
   };
   for (const [field, value] of Object.entries(report)) if (value !== undefined) item[field] = value;
   return item;

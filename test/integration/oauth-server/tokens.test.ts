@@ -35,7 +35,7 @@ describe('createToken -> authenticate', () => {
     app.counter().reset();
     await authenticate(app.ctx(), bearer(created.token));
     expect(app.counter().writes()).toBe(0);
-    expect(app.counter().snapshot()).toEqual({ GetItem: 1, BatchGetItem: 1 });
+    expect(app.counter().snapshot()).toEqual({ GetItem: 2 });
     expect(await app.allItems()).toEqual(before);
   });
 

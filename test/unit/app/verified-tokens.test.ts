@@ -3,7 +3,11 @@ import type { VerifiedToken } from '../../../src/app/app-context.ts';
 import { VerifiedTokens } from '../../../src/app/oauth-server/verified-tokens.ts';
 
 const NOW = 1_800_000_000_000;
-const token = (account: string): VerifiedToken => ({ caller: { account, handle: `${account}.test` }, expiresAt: NOW / 1000 + 3600 });
+const token = (account: string): VerifiedToken => ({
+  caller: { account, handle: `${account}.test` },
+  expiresAt: NOW / 1000 + 3600,
+  createdAt: new Date(NOW).toISOString(),
+});
 
 describe('remembered tokens are bounded', () => {
   it('past maxEntries the least recently used token is forgotten, and a use counts as recent', () => {

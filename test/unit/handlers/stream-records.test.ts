@@ -122,3 +122,15 @@ describe('the search change log: a change to what search indexes, and nothing el
     expect(worksFor(record('INSERT', { PK: 'OP#acct-a', SK: 'META' }), NOW)).toEqual([]);
   });
 });
+
+describe('account deletion events (design §21)', () => {
+  it('an inserted or moved account-deletion event asks for the next deletion steps of its account', () => {
+    const image = marshall({ PK: 'OUTBOX', SK: 'account-deletion#did:plc:gone', account: 'did:plc:gone', steps: 3 });
+    for (const eventName of ['INSERT', 'MODIFY'] as const) {
+      expect(workFor({ eventName, dynamodb: { NewImage: image } } as DynamoDBRecord, new Date().toISOString())).toEqual({
+        kind: 'delete-account',
+        account: 'did:plc:gone',
+      });
+    }
+  });
+});
