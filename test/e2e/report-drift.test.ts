@@ -3,6 +3,7 @@
 // the sha256 and findings check_capability answered for the steps they ran. Then the story is
 // "changed since publish" in get_story, on its page and on its badge, its author has one
 // notification, and the author's edit clears it everywhere.
+import { MAX_FINDINGS, MAX_STORY_FINDINGS } from '../../src/domain/capability/scan-limits.ts';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
@@ -129,7 +130,7 @@ describe('report_drift through MCP and /v1', () => {
       arguments: {
         slug,
         sha256: 'a'.repeat(64),
-        findings: Array.from({ length: 33 }, () => ({
+        findings: Array.from({ length: MAX_FINDINGS + MAX_STORY_FINDINGS + 1 }, () => ({
           category: 'network',
           tier: 'T2',
           rule: 'calls-url',
