@@ -5,11 +5,8 @@
 import { parseArgs } from 'node:util';
 import { deleteAccountAsOperator } from '../app/account/operator-deletion.ts';
 import { readConfig } from '../config.ts';
-import { buildContext } from '../context.ts';
 import { stderrLog } from '../log-sink.ts';
-import { readSettings } from '../settings/read-settings.ts';
-import { ensureTable } from '../store/bootstrap.ts';
-import { openCommandStore, type LocalStore } from './local-store.ts';
+import { openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
 
 const HELP = `usage: npm run account -- delete <handle|did> [--aws] [--json]
 
@@ -60,23 +57,20 @@ async function main(argv: string[]): Promise<number> {
     target = name;
     aws = values.aws ?? false;
     json = values.json ?? false;
-    if (aws && (!readSettings().LOREBOOK_TABLE || !readSettings().AWS_REGION))
-      throw new Error('--aws needs LOREBOOK_TABLE (the stack output TableName) and AWS_REGION');
+    if (aws) requireAwsSettings();
   } catch (error) {
     stderrLog(`account: ${(error as Error).message}`);
     process.stderr.write(`\n${HELP}\n`);
     return 2;
   }
 
-  let store: LocalStore | undefined;
-  let client: { destroy(): void } | undefined;
+  let opened: CommandContext | undefined;
   try {
     const config = readConfig();
     const log = (line: string): void => stderrLog(`account: ${line}`);
-    store = aws ? undefined : await openCommandStore(config, log);
-    const ctx = store === undefined ? buildContext({ ...config, ddbEndpoint: undefined }) : buildContext(config, store.endpoint);
-    client = ctx.store.client;
-    if (store !== undefined) await ensureTable(ctx.store.client, config.tableName);
+    opened = await openCommandContext(config, aws, log);
+    const { ctx, where } = opened;
+    log(`deleting "${target}" in table "${config.tableName}" ${where}`);
     const started = Date.now();
     const result = await deleteAccountAsOperator(ctx, target, (step) => {
       if (step.kind === 'step') log(`step: ${step.phase}, ${step.deleted} item(s)`);
@@ -92,8 +86,7 @@ async function main(argv: string[]): Promise<number> {
     stderrLog(`account: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
-    client?.destroy();
-    await store?.close();
+    await opened?.close();
   }
 }
 

@@ -4,12 +4,9 @@
 // stdout.
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
-import { readSettings } from '../settings/read-settings.ts';
-import { buildContext } from '../context.ts';
 import { stderrLog } from '../log-sink.ts';
 import { backfillDocuments, type DocumentBackfillReport } from '../outbox/document-backfill.ts';
-import { ensureTable } from '../store/bootstrap.ts';
-import { openCommandStore, type LocalStore } from './local-store.ts';
+import { openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
 
 const HELP = `usage: npm run bsky:backfill-documents [-- --dry-run] [--aws] [--json]
 
@@ -67,25 +64,19 @@ async function main(argv: string[]): Promise<number> {
     dryRun = values['dry-run'] ?? false;
     aws = values.aws ?? false;
     json = values.json ?? false;
-    if (aws && (!readSettings().LOREBOOK_TABLE || !readSettings().AWS_REGION))
-      throw new Error('--aws needs LOREBOOK_TABLE (the stack output TableName) and AWS_REGION');
+    if (aws) requireAwsSettings();
   } catch (error) {
     stderrLog(`bsky:backfill-documents: ${(error as Error).message}`);
     process.stderr.write(`\n${HELP}\n`);
     return 2;
   }
 
-  let store: LocalStore | undefined;
-  let client: { destroy(): void } | undefined;
+  let opened: CommandContext | undefined;
   try {
     const config = readConfig();
     const log = (line: string): void => stderrLog(`bsky:backfill-documents: ${line}`);
-    // In AWS the default credential chain on the stack's table, which is never created here.
-    store = aws ? undefined : await openCommandStore(config, log);
-    const ctx = store === undefined ? buildContext({ ...config, ddbEndpoint: undefined }) : buildContext(config, store.endpoint);
-    client = ctx.store.client;
-    if (store !== undefined) await ensureTable(ctx.store.client, config.tableName);
-    const where = store === undefined ? `in ${config.region}` : `at ${store.endpoint}`;
+    opened = await openCommandContext(config, aws, log);
+    const { ctx, where } = opened;
     log(`${dryRun ? 'listing' : 'queueing'} the stories owed a document in table "${config.tableName}" ${where}`);
     const report = await backfillDocuments(ctx, { dryRun, log });
     for (const slug of report.queued) log(`${slug}: on the announce queue`);
@@ -97,8 +88,7 @@ async function main(argv: string[]): Promise<number> {
     stderrLog(`bsky:backfill-documents: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
-    client?.destroy();
-    await store?.close();
+    await opened?.close();
   }
 }
 

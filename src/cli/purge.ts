@@ -4,11 +4,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { purgeStory, type PurgeReport } from '../app/redaction/purge-story.ts';
 import { readConfig } from '../config.ts';
-import { buildContext } from '../context.ts';
 import { stderrLog } from '../log-sink.ts';
-import { readSettings } from '../settings/read-settings.ts';
-import { ensureTable } from '../store/bootstrap.ts';
-import { openCommandStore, type LocalStore } from './local-store.ts';
+import { openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
 
 const HELP = `usage: npm run purge -- <slug> [--markdown <file>] [--aws] [--json]
 
@@ -76,24 +73,20 @@ async function main(argv: string[]): Promise<number> {
     markdown = values.markdown === undefined ? undefined : readFileSync(values.markdown, 'utf8');
     aws = values.aws ?? false;
     json = values.json ?? false;
-    if (aws && (!readSettings().LOREBOOK_TABLE || !readSettings().AWS_REGION))
-      throw new Error('--aws needs LOREBOOK_TABLE (the stack output TableName) and AWS_REGION');
+    if (aws) requireAwsSettings();
   } catch (error) {
     stderrLog(`purge: ${(error as Error).message}`);
     process.stderr.write(`\n${HELP}\n`);
     return 2;
   }
 
-  let store: LocalStore | undefined;
-  let client: { destroy(): void } | undefined;
+  let opened: CommandContext | undefined;
   try {
     const config = readConfig();
     const log = (line: string): void => stderrLog(`purge: ${line}`);
-    store = aws ? undefined : await openCommandStore(config, log);
-    const ctx = store === undefined ? buildContext({ ...config, ddbEndpoint: undefined }) : buildContext(config, store.endpoint);
-    client = ctx.store.client;
-    if (store !== undefined) await ensureTable(ctx.store.client, config.tableName);
-    log(`purging "${slug}" in table "${config.tableName}" ${store === undefined ? `in ${config.region}` : `at ${store.endpoint}`}`);
+    opened = await openCommandContext(config, aws, log);
+    const { ctx, where } = opened;
+    log(`purging "${slug}" in table "${config.tableName}" ${where}`);
     const report = await purgeStory(ctx, slug, markdown);
     out(json ? JSON.stringify(report, null, 2) : `purge: ${describe(report)}`);
     return 0;
@@ -101,8 +94,7 @@ async function main(argv: string[]): Promise<number> {
     stderrLog(`purge: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
-    client?.destroy();
-    await store?.close();
+    await opened?.close();
   }
 }
 
