@@ -91,9 +91,10 @@ describe('redact_story over MCP is safe to deliver twice', () => {
       const slug = await leakedStory(title);
       const args = { slug, base_revision: 3, markdown: clean(title), ...(opId === undefined ? {} : { op_id: opId }) };
       const answers = await Promise.all(Array.from({ length: 16 }, async () => answerOf(await call('redact_story', args))));
-      // A call that waited on another's op record answers it as a replay; the outcome is the same.
+      // With an op_id, every call but the one that wrote finds its op record: the same outcome, as a replay.
       const withoutReplayed = answers.map(({ replayed: _replayed, ...outcome }) => outcome);
       for (const answer of withoutReplayed) expect(answer).toEqual(withoutReplayed[0]);
+      expect(answers.filter((answer) => answer.replayed === true)).toHaveLength(opId === undefined ? 0 : 15);
       expect(withoutReplayed[0]).toMatchObject({ revision: 4, redacted_below: 4 });
       expect(await revisionKeys(slug)).toEqual(['REV#000001', 'REV#000002', 'REV#000003', 'REV#000004']);
       expect(await itemsNaming(leaks(title).second)).toEqual([]);
