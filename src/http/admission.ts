@@ -75,7 +75,7 @@ export async function admitAlongside(
   whileDeleting = false,
 ): Promise<Admitted> {
   let caller: Caller | undefined;
-  let standing: Promise<void> = Promise.resolve();
+  let startStanding: () => Promise<void> = () => Promise.resolve();
   try {
     const authenticated = await authenticateAlongside(
       deps.ctx,
@@ -84,7 +84,7 @@ export async function admitAlongside(
       whileDeleting,
     );
     caller = authenticated?.caller;
-    if (authenticated !== undefined) standing = authenticated.standing;
+    if (authenticated !== undefined) startStanding = authenticated.standing;
     if (caller === undefined && !anonymous) throw missingToken();
   } catch (error) {
     await settle(c, startCount(c, deps, undefined));
@@ -94,6 +94,8 @@ export async function admitAlongside(
   // A window already seen full: refused (answerWith throws) before anything runs, without a round trip.
   if (known !== undefined) answerWith(c, known);
   const count = startCount(c, deps, caller);
+  // A remembered token's account check (design §21) starts here, beside the count, once no known refusal answered.
+  const standing = startStanding();
   // A call refused for its scope spends the account's budget, like any other call it makes; over the budget it is told so first.
   if (caller !== undefined && !anonymous) {
     try {

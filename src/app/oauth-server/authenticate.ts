@@ -25,7 +25,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  */
 export async function authenticate(ctx: AppContext, authorization: string | undefined, resource?: string): Promise<Caller | undefined> {
   const authenticated = await authenticateAlongside(ctx, authorization, resource);
-  await authenticated?.standing;
+  await authenticated?.standing();
   return authenticated?.caller;
 }
 
@@ -36,9 +36,11 @@ export interface Authenticated {
    * it is being deleted or was deleted. A token read from the store was checked with its read
    * (already settled); a remembered one has its account item read now, beside the call, so a
    * deletion accepted by any process is honoured from that moment without a round trip in
-   * sequence. The caller must await it before committing and before answering.
+   * sequence. Started by the first call (so a call refused before it runs, by a window already
+   * seen full, costs no read) and the same promise after; the caller must await it before
+   * committing and before answering.
    */
-  standing: Promise<void>;
+  standing(): Promise<void>;
 }
 
 /** authenticate, with a remembered token's account check left running beside the call (admission.ts awaits it). */
@@ -63,10 +65,16 @@ export async function authenticateAlongside(
       { details: { reason: 'wrong_resource' } },
     );
   }
-  if (remembered === undefined) return { caller: verified.caller, standing: Promise.resolve() };
-  const standing = checkStanding(ctx, tokenHash, verified, whileDeleting);
-  // Observed at once so a refusal nobody awaits yet is not reported as unhandled; the caller awaits it.
-  standing.catch(() => undefined);
+  if (remembered === undefined) return { caller: verified.caller, standing: () => Promise.resolve() };
+  let started: Promise<void> | undefined;
+  const standing = (): Promise<void> => {
+    if (started === undefined) {
+      started = checkStanding(ctx, tokenHash, verified, whileDeleting);
+      // Observed at once so a refusal nobody awaits yet is not reported as unhandled; the caller awaits it.
+      started.catch(() => undefined);
+    }
+    return started;
+  };
   return { caller: verified.caller, standing };
 }
 

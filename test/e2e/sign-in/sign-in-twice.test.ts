@@ -47,7 +47,11 @@ describe('A replayed sign-in callback', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([303, ...Array<number>(15).fill(409)]);
     expect(answers.filter((a) => a.headers['set-cookie'] !== undefined)).toHaveLength(1);
     const after = await stored();
-    expect(after.filter((item) => item.PK === `ACCOUNT#${bob.did}`)).toHaveLength(1);
+    // The account item and the one session's index item under it (design §21: what deletion finds).
+    expect(after.filter((item) => item.PK === `ACCOUNT#${bob.did}`).map((item) => String(item.SK).split('#')[0])).toEqual([
+      'META',
+      'WEBSESS',
+    ]);
     expect(sessions(after).length - sessions(before).length).toBe(1);
     expect(logs.filter((line) => line.includes(bob.did))).toEqual([`lorebook: sign-in new account ${bob.did} as @${bob.handle}`]);
     // And a later replay still changes nothing.
@@ -58,9 +62,17 @@ describe('A replayed sign-in callback', () => {
   it('the same person signing in again is "returning": the same account, a second session for the second browser', async () => {
     const carol = await pds().createAccount('carol');
     await signInWithBluesky({ baseUrl: server.baseUrl(), handle: carol.handle, password: carol.password });
-    const account = (await stored()).filter((item) => item.PK === `ACCOUNT#${carol.did}`);
+    const accountItem = (items: Record<string, unknown>[]) =>
+      items.filter((item) => item.PK === `ACCOUNT#${carol.did}` && item.SK === 'META');
+    const sessionIndex = (items: Record<string, unknown>[]) =>
+      items.filter((item) => item.PK === `ACCOUNT#${carol.did}` && String(item.SK).startsWith('WEBSESS#'));
+    const first = await stored();
     await signInWithBluesky({ baseUrl: server.baseUrl(), handle: carol.handle, password: carol.password });
-    expect((await stored()).filter((item) => item.PK === `ACCOUNT#${carol.did}`)).toEqual(account);
+    const second = await stored();
+    expect(accountItem(second)).toEqual(accountItem(first));
+    // Each browser's session is indexed under the account, so a deletion finds both.
+    expect(sessionIndex(first)).toHaveLength(1);
+    expect(sessionIndex(second)).toHaveLength(2);
     expect(logs).toContain(`lorebook: sign-in returning account ${carol.did} as @${carol.handle}`);
   });
 });

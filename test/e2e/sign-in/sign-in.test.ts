@@ -22,6 +22,13 @@ describe('Sign in with Bluesky', () => {
     const items = await server.app.state();
     expect(items.filter((item) => item.PK === `ACCOUNT#${alice.did}`)).toEqual([
       { PK: `ACCOUNT#${alice.did}`, SK: 'META', id: alice.did, handle: alice.handle, created_at: expect.any(String) },
+      // The session's index item, so an account deletion finds the session (design §21).
+      {
+        PK: `ACCOUNT#${alice.did}`,
+        SK: expect.stringMatching(/^WEBSESS#[0-9a-f]{64}$/),
+        session_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        expires_at: expect.any(Number),
+      },
     ]);
     expect(items.filter((item) => item.PK === `HANDLE#${alice.handle}`)).toEqual([
       { PK: `HANDLE#${alice.handle}`, SK: 'META', handle: alice.handle, account: alice.did, created_at: expect.any(String) },

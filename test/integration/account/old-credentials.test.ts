@@ -26,7 +26,7 @@ const b = (): AppContext => (instanceB ??= outside());
 async function verdict(ctx: AppContext, token: string, resource?: string): Promise<string> {
   try {
     const authenticated = await authenticateAlongside(ctx, `Bearer ${token}`, resource);
-    await authenticated?.standing;
+    await authenticated?.standing();
     return 'accepted';
   } catch (error) {
     const refused = error as { code?: string; details?: { reason?: string } };
