@@ -15,14 +15,14 @@ import { accountKey } from '../../store/keys.ts';
 import { pick } from '../../store/read-items.ts';
 import { createItem } from '../../store/replace-by-key.ts';
 import type { AppContext, Caller } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
 import { writeLoop, type LoopPlan } from '../write-loop.ts';
 import type { Replayed } from '../write-once.ts';
 import { accountGone } from './account-standing.ts';
 import { DELETE_ACCOUNT, deleteAccountInputSchema, type DeletionAccepted } from './delete-account.contract.ts';
 
 export async function deleteAccount(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DeletionAccepted>> {
-  const input = parseInput(deleteAccountInputSchema, raw, DELETE_ACCOUNT);
+  const input = await parseWriteInput(deleteAccountInputSchema, raw, DELETE_ACCOUNT);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const confirm = input.confirm.trim();
   const op: OpRequest | undefined =

@@ -15,7 +15,16 @@ export const deleteAccountRoute = defineRoute({
   jsonBody: deleteAccountInputSchema,
   headers: ['Idempotency-Key'],
   success: { status: 202, description: 'The deletion is accepted and under way.', schema: deleteAccountOutputSchema },
-  errors: ['validation_failed', 'unauthenticated', 'forbidden', 'conflict', 'idempotency_key_reused', 'rate_limited', 'store_unavailable'],
+  errors: [
+    'validation_failed',
+    'secret_detected',
+    'unauthenticated',
+    'forbidden',
+    'conflict',
+    'idempotency_key_reused',
+    'rate_limited',
+    'store_unavailable',
+  ],
   async handle(c, caller, { ctx }) {
     const outcome = await deleteAccount(ctx, signedIn(caller), withOpId(c, await jsonBody(c)));
     return writeAnswer(c, outcome, 202);

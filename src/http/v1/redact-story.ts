@@ -25,6 +25,7 @@ export const redactStoryRoute = defineRoute({
   },
   errors: [
     'validation_failed',
+    'secret_detected',
     'payload_too_large',
     'unauthenticated',
     'forbidden',

@@ -103,10 +103,11 @@ describe('npm start runs the dispatcher itself: a correction reaches every repro
     startDispatch(HOUR_MS);
     // The run at start is in progress: these fold into one run after it.
     for (let request = 0; request < 50; request += 1) dispatch?.soon();
-    // Each run Queries the outbox twice: corrections, then redactions left half done (design §20).
-    await eventually(async () => ((app.counter().snapshot().Query ?? 0) >= 4 ? true : undefined), 'two runs', WITHIN_MS);
+    // Each run Queries the outbox three times: corrections, redactions left half done (design §20)
+    // and account deletions under way (design §21).
+    await eventually(async () => ((app.counter().snapshot().Query ?? 0) >= 6 ? true : undefined), 'two runs', WITHIN_MS);
     await dispatch?.stop();
-    expect(app.counter().snapshot().Query).toBe(4);
+    expect(app.counter().snapshot().Query).toBe(6);
   });
 });
 
