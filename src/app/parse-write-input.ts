@@ -3,10 +3,12 @@
 // parseInput alone: they store nothing.
 import type { z } from 'zod';
 import { parseInput } from './parse-input.ts';
-import { refuseSecrets } from './secrets/refuse-secrets.ts';
 
 export async function parseWriteInput<S extends z.ZodType>(schema: S, input: unknown, what: string): Promise<z.output<S>> {
   const parsed = parseInput(schema, input, what);
+  // Loaded on the first write, not at a cold start (the http function's start stays under 1.5 MB:
+  // test/unit/infra/bundled-stack.test.ts).
+  const { refuseSecrets } = await import('./secrets/refuse-secrets.ts');
   await refuseSecrets(parsed, what);
   return parsed;
 }

@@ -18,8 +18,7 @@ import { denyFraming } from './frame-guard.ts';
 import { mountSignIn, type SignInDeps } from './sign-in/sign-in-routes.ts';
 import { mountSignInOff } from './sign-in/sign-in-off.ts';
 import { mountDeviceFlow } from './oauth-server/device-routes.ts';
-import { OPENAPI_PATH, openApiDocument } from './v1/openapi.ts';
-import { mountRoutes } from './v1/route.ts';
+import { mountRoutes, OPENAPI_PATH } from './v1/route.ts';
 import { V1_ROUTES } from './v1/routes.ts';
 import { mountWellKnown } from './well-known.ts';
 import { mountSkillFile } from './skill-file.ts';
@@ -117,8 +116,13 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     clientAddress: admission.clientAddress,
   });
   mountMcp(app, { ...admission, search: deps.search });
-  const document = openApiDocument(baseUrl);
-  app.get(OPENAPI_PATH, (c) => c.json(document));
+  // Built on its first request, not at a cold start: the document and its JSON Schema conversion
+  // stay out of the http function's start (under 1.5 MB: test/unit/infra/bundled-stack.test.ts).
+  let document: Promise<Record<string, unknown>> | undefined;
+  app.get(OPENAPI_PATH, async (c) => {
+    document ??= import('./v1/openapi.ts').then(({ openApiDocument }) => openApiDocument(baseUrl));
+    return c.json(await document);
+  });
   mountRoutes(app, V1_ROUTES, { ...admission, search: deps.search });
   mountImages(app, admission);
   mountPages(app, {

@@ -5,14 +5,9 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 import type { AccountAccess } from '../../app/oauth-server/account-access.ts';
 import type { OwnStoryLine } from '../../app/redaction/own-stories.ts';
 import { layout } from '../sign-in/auth-pages.ts';
+import { ACCOUNT_DELETE_PATH, ACCOUNT_EXPORT_PATH, ACCOUNT_REDACT_PATH, ACCOUNT_REVOKE_PATH } from './account-paths.ts';
 
 type Page = HtmlEscapedString | Promise<HtmlEscapedString>;
-
-export const ACCOUNT_PATH = '/account';
-export const ACCOUNT_REVOKE_PATH = '/account/revoke';
-export const ACCOUNT_EXPORT_PATH = '/account/export';
-export const ACCOUNT_REDACT_PATH = '/account/redact';
-export const ACCOUNT_DELETE_PATH = '/account/delete';
 
 const day = (epochSeconds: number): string => new Date(epochSeconds * 1000).toISOString().replace('T', ' ').slice(0, 16);
 const host = (uri: string): string => (URL.canParse(uri) ? new URL(uri).host || uri : uri);

@@ -10,21 +10,14 @@ import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
-import { redactStory } from '../../app/redact-story.ts';
-import { ownStories, ownStoryText } from '../../app/redaction/own-stories.ts';
 import { exportDownload } from '../v1/export-account.ts';
-import {
-  ACCOUNT_DELETE_PATH,
-  ACCOUNT_EXPORT_PATH,
-  ACCOUNT_PATH,
-  ACCOUNT_REDACT_PATH,
-  ACCOUNT_REVOKE_PATH,
-  accountDeletedPage,
-  accountPage,
-  redactPage,
-} from './account-page.ts';
-import { deleteAccount } from '../../app/account/delete-account.ts';
+import { ACCOUNT_DELETE_PATH, ACCOUNT_EXPORT_PATH, ACCOUNT_PATH, ACCOUNT_REDACT_PATH, ACCOUNT_REVOKE_PATH } from './account-paths.ts';
 import { PAGE_HEADERS, signedInPerson, signInFirst } from './authorize-routes.ts';
+
+// The page's HTML and the author's story list load on the first request for them, not at a cold
+// start (the http function's start stays under 1.5 MB: test/unit/infra/bundled-stack.test.ts).
+const pages = () => import('./account-page.ts');
+const ownStoryReads = () => import('../../app/redaction/own-stories.ts');
 
 const csrfFor = (sessionCookie: string): string =>
   createHash('sha256').update(`lorebook account form\u0000${sessionCookie}`).digest('base64url');
@@ -54,9 +47,12 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
   app.get(ACCOUNT_PATH, async (c) => {
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
-    const [access, stories] = await Promise.all([accountAccess(deps.ctx, person.account), ownStories(deps.ctx, person)]);
+    const [access, stories] = await Promise.all([
+      accountAccess(deps.ctx, person.account),
+      (await ownStoryReads()).ownStories(deps.ctx, person),
+    ]);
     const notice = NOTICES[c.req.query('done') ?? ''];
-    return c.html(accountPage(person, access, csrfFor(person.sessionCookie), notice, stories), 200, PAGE_HEADERS);
+    return c.html((await pages()).accountPage(person, access, csrfFor(person.sessionCookie), notice, stories), 200, PAGE_HEADERS);
   });
 
   // The export as a download, for the web session (a GET: it changes nothing, so no CSRF token).
@@ -69,8 +65,8 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
   app.get(ACCOUNT_REDACT_PATH, async (c) => {
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, ACCOUNT_PATH);
-    const story = await ownStoryText(deps.ctx, person, c.req.query('slug') ?? '');
-    return c.html(redactPage(story, csrfFor(person.sessionCookie)), 200, PAGE_HEADERS);
+    const story = await (await ownStoryReads()).ownStoryText(deps.ctx, person, c.req.query('slug') ?? '');
+    return c.html((await pages()).redactPage(story, csrfFor(person.sessionCookie)), 200, PAGE_HEADERS);
   });
 
   app.post(ACCOUNT_REDACT_PATH, async (c) => {
@@ -82,13 +78,18 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     const slug = form.get('slug') ?? '';
     const markdown = form.get('markdown') ?? '';
     try {
-      await redactStory(deps.ctx, person, { slug, base_revision: Number(form.get('base_revision')), markdown });
+      // Loaded on first use, not at a cold start (the http function's start stays under 1.5 MB: test/unit/infra/bundled-stack.test.ts).
+      await (await import('../../app/redact-story.ts')).redactStory(deps.ctx, person, {
+        slug,
+        base_revision: Number(form.get('base_revision')),
+        markdown,
+      });
       return c.redirect(`${ACCOUNT_PATH}?done=redacted`, 303);
     } catch (error) {
       if (!isLorebookError(error) || !['validation_failed', 'payload_too_large', 'revision_conflict'].includes(error.code)) throw error;
       // Shown with the text as sent, so nothing typed is lost; a conflict shows the current revision's number to resend against.
-      const story = await ownStoryText(deps.ctx, person, slug);
-      return c.html(redactPage({ ...story, markdown }, csrfFor(person.sessionCookie), error.message), 422, PAGE_HEADERS);
+      const story = await (await ownStoryReads()).ownStoryText(deps.ctx, person, slug);
+      return c.html((await pages()).redactPage({ ...story, markdown }, csrfFor(person.sessionCookie), error.message), 422, PAGE_HEADERS);
     }
   });
 
@@ -99,13 +100,18 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     const form = await formOf(c, 4096);
     if (!sameSecret(form.get('csrf') ?? '', csrfFor(person.sessionCookie))) return c.text(FORGED, 403, PAGE_HEADERS);
     try {
-      await deleteAccount(deps.ctx, { account: person.account, handle: person.handle }, { confirm: form.get('confirm') ?? '' });
+      // Loaded on first use, not at a cold start (the http function's start stays under 1.5 MB: test/unit/infra/bundled-stack.test.ts).
+      await (await import('../../app/account/delete-account.ts')).deleteAccount(
+        deps.ctx,
+        { account: person.account, handle: person.handle },
+        { confirm: form.get('confirm') ?? '' },
+      );
     } catch (error) {
       if (isLorebookError(error) && error.code === 'validation_failed') return c.redirect(`${ACCOUNT_PATH}?done=mistyped`, 303);
       throw error;
     }
     deps.oauth.log(`lorebook: account ${person.account} deletion requested on the account page`);
-    return c.html(accountDeletedPage(person.handle), 200, PAGE_HEADERS);
+    return c.html((await pages()).accountDeletedPage(person.handle), 200, PAGE_HEADERS);
   });
 
   app.post(ACCOUNT_REVOKE_PATH, async (c) => {

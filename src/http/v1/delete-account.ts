@@ -1,6 +1,5 @@
 // DELETE /v1/account: delete_account (design §21). No MCP tool: see access-rule.ts.
 import { DELETE_ACCOUNT, deleteAccountInputSchema, deleteAccountOutputSchema } from '../../app/account/delete-account.contract.ts';
-import { deleteAccount } from '../../app/account/delete-account.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, withOpId, writeAnswer } from './request.ts';
@@ -26,7 +25,12 @@ export const deleteAccountRoute = defineRoute({
     'store_unavailable',
   ],
   async handle(c, caller, { ctx }) {
-    const outcome = await deleteAccount(ctx, signedIn(caller), withOpId(c, await jsonBody(c)));
+    // Loaded on first use, not at a cold start (the http function's start stays under 1.5 MB: test/unit/infra/bundled-stack.test.ts).
+    const outcome = await (await import('../../app/account/delete-account.ts')).deleteAccount(
+      ctx,
+      signedIn(caller),
+      withOpId(c, await jsonBody(c)),
+    );
     return writeAnswer(c, outcome, 202);
   },
 });

@@ -6,10 +6,8 @@ import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import { ERROR_HTTP_STATUS, errorBodySchema, type ErrorCode } from '../../domain/errors.ts';
 import { MAX_OP_ID_LENGTH } from '../../domain/op-id.ts';
 import { SKILL_HEADER, skillUpdateSchema } from '../skill-update.ts';
-import { openApiPath, type V1Route } from './route.ts';
+import { OPENAPI_PATH, openApiPath, type V1Route } from './route.ts';
 import { V1_ROUTES } from './routes.ts';
-
-export const OPENAPI_PATH = '/v1/openapi.json';
 
 const problemSchema = errorBodySchema
   .extend({

@@ -10,6 +10,9 @@ import type { ErrorCode } from '../../domain/errors.ts';
 import { admitAlongside, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 
+/** Where the OpenAPI document of these routes is served (./openapi.ts builds it). */
+export const OPENAPI_PATH = '/v1/openapi.json';
+
 export interface V1Deps extends AdmissionDeps {
   search: StorySearch;
 }
