@@ -39,7 +39,7 @@ export const redactStoryRoute = defineRoute({
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
       ? { ...queryInput(c, {}), markdown: await readBodyText(c.req.raw) }
       : { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    // Loaded on first use, not at a cold start (the http function's start stays under 1.5 MB: test/unit/infra/bundled-stack.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
     const outcome = await (await import('../../app/redact-story.ts')).redactStory(
       ctx,
       signedIn(caller),
