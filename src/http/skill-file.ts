@@ -1,14 +1,14 @@
 // GET /skill.md: lorebook's agent skill as a file, for installing it (README: Claude Code,
 // AGENTS.md). Its version is in its front matter and in the Lorebook-Skill-Version header.
 import type { Hono } from 'hono';
-import { SKILL, SKILL_PATH } from '../domain/skill/skill-document.ts';
+import { SKILL, SKILL_PATH, skillMarkdown } from '../domain/skill/skill-document.ts';
 import type { HttpEnv } from './http-env.ts';
 
 export const SKILL_VERSION_HEADER = 'Lorebook-Skill-Version';
 
 export function mountSkillFile(app: Hono<HttpEnv>): void {
-  app.get(SKILL_PATH, (c) =>
-    c.body(SKILL.markdown, 200, {
+  app.get(SKILL_PATH, async (c) =>
+    c.body(await skillMarkdown(), 200, {
       'Content-Type': 'text/markdown; charset=utf-8',
       [SKILL_VERSION_HEADER]: SKILL.version,
       'Cache-Control': 'no-cache',

@@ -1,13 +1,14 @@
 // lorebook's agent skill against the real `npm start`: every example in skills/lorebook/SKILL.md
 // runs as one agent's shell session with a real token (so the skill cannot drift from the API),
 // the skill is served with its version, and a caller on an older skill is told so.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStory } from '../../src/app/queries/get-story.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { SKILL } from '../../src/domain/skill/skill-document.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
-import { inSkillWorkdir, runSkillSession, SKILL_TOOLS_MISSING, skillExamples } from '../helpers/skill-examples.ts';
+import { inSkillWorkdir, runSkillSession, SKILL_FILE, SKILL_TOOLS_MISSING, skillExamples } from '../helpers/skill-examples.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 
@@ -64,7 +65,7 @@ describe('the skill is served, versioned', () => {
       version: SKILL.version,
       description: SKILL.description,
       url: `${server.baseUrl}/skill.md`,
-      markdown: SKILL.markdown,
+      markdown: readFileSync(SKILL_FILE, 'utf8'),
     });
   });
 
@@ -73,7 +74,7 @@ describe('the skill is served, versioned', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(answer.headers.get('lorebook-skill-version')).toBe(SKILL.version);
-    expect(await answer.text()).toBe(SKILL.markdown);
+    expect(await answer.text()).toBe(readFileSync(SKILL_FILE, 'utf8'));
   });
 
   it('the OpenAPI document lists GET /v1/skill, the X-Lorebook-Skill header and skill_update', async () => {

@@ -3,21 +3,24 @@
 // so `npm run skill:embed` can check a new SKILL.md before it writes it.
 import { parseSkillVersion, type SkillVersion } from './skill-version.ts';
 
-export interface SkillDocument {
+export interface SkillFields {
   name: string;
   description: string;
   version: string;
   parsedVersion: SkillVersion;
+}
+
+export interface SkillDocument extends SkillFields {
   markdown: string;
 }
 
-/** The skill from its front matter's fields (as YAML reads them) and its whole text. */
-export function skillDocumentFrom(fields: Readonly<Record<string, unknown>>, markdown: string): SkillDocument {
+/** The skill's fields from its front matter (as YAML reads them). */
+export function skillFieldsFrom(fields: Readonly<Record<string, unknown>>): SkillFields {
   const { name, description, version } = fields;
   if (typeof name !== 'string' || typeof description !== 'string' || typeof version !== 'string') {
     throw new Error('The skill front matter needs name, description and version, each a string.');
   }
   const parsedVersion = parseSkillVersion(version);
   if (parsedVersion === undefined) throw new Error(`The skill version "${version}" is not MAJOR.MINOR.PATCH.`);
-  return { name, description, version, parsedVersion, markdown };
+  return { name, description, version, parsedVersion };
 }

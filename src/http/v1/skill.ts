@@ -1,7 +1,7 @@
 // GET /v1/skill: lorebook's agent skill (skills/lorebook/SKILL.md) with its version, for an agent
 // that keeps its copy current. The raw file is GET /skill.md (src/http/skill-file.ts).
 import { z } from 'zod';
-import { SKILL, SKILL_API_PATH, SKILL_PATH } from '../../domain/skill/skill-document.ts';
+import { SKILL, SKILL_API_PATH, SKILL_PATH, skillMarkdown } from '../../domain/skill/skill-document.ts';
 import { defineRoute } from './route.ts';
 import { queryInput } from './request.ts';
 
@@ -24,7 +24,9 @@ export const skillRoute = defineRoute({
   errors: ['validation_failed', 'unauthenticated', 'rate_limited', 'store_unavailable'],
   async handle(c, _caller, { baseUrl }) {
     queryInput(c, {});
-    const { name, version, description, markdown } = SKILL;
-    return c.json({ name, version, description, url: `${baseUrl ?? ''}${SKILL_PATH}`, markdown }, 200, { 'Cache-Control': 'no-cache' });
+    const { name, version, description } = SKILL;
+    return c.json({ name, version, description, url: `${baseUrl ?? ''}${SKILL_PATH}`, markdown: await skillMarkdown() }, 200, {
+      'Cache-Control': 'no-cache',
+    });
   },
 });

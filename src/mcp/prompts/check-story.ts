@@ -1,10 +1,8 @@
 // check_story {slug}: the story embedded, the skill's rules for its read-only check, and which
 // tool to report with.
-import { skillSection } from '../../domain/skill/skill-section.ts';
+import { servedSkillSection } from '../../domain/skill/skill-section.ts';
 import type { PromptDefinition } from './prompt.ts';
 import { SLUG_ARGUMENT, storyOf, withEmbeddedStory } from './story-argument.ts';
-
-const RULES = skillSection('Check whether a story applies');
 
 export const checkStoryPrompt: PromptDefinition = {
   name: 'check_story',
@@ -20,7 +18,7 @@ export const checkStoryPrompt: PromptDefinition = {
         `Then report with report_check: slug \`${story.slug}\`, result \`has_problem\` or \`no_problem\`.`,
         story.has_check ? '' : 'This story has no `## Check if this applies to you` section: tell me so, and report nothing.',
         '',
-        RULES,
+        await servedSkillSection('Check whether a story applies'),
       ].join('\n'),
     );
   },

@@ -1,10 +1,8 @@
 // reproduce_story {slug}: the story embedded, the skill's rules for reproducing honestly, and which
 // tool to report with.
-import { skillSection } from '../../domain/skill/skill-section.ts';
+import { servedSkillSection } from '../../domain/skill/skill-section.ts';
 import type { PromptDefinition } from './prompt.ts';
 import { SLUG_ARGUMENT, storyOf, withEmbeddedStory } from './story-argument.ts';
-
-const RULES = skillSection('Reproduce and report honestly');
 
 export const reproduceStoryPrompt: PromptDefinition = {
   name: 'reproduce_story',
@@ -22,7 +20,7 @@ export const reproduceStoryPrompt: PromptDefinition = {
           ? ''
           : 'This story says it is not reproducible (a fail story has What I tried / What I need instead): tell me so, and report nothing.',
         '',
-        RULES,
+        await servedSkillSection('Reproduce and report honestly'),
       ].join('\n'),
     );
   },

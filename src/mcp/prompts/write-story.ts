@@ -1,9 +1,7 @@
 // write_story: turn this session into a draft story, by the skill's own drafting rules.
-import { skillSection } from '../../domain/skill/skill-section.ts';
+import { servedSkillSection } from '../../domain/skill/skill-section.ts';
 import type { PromptDefinition } from './prompt.ts';
 import { userText } from './prompt.ts';
-
-const RULES = skillSection('Draft a story from the session');
 
 export const writeStoryPrompt: PromptDefinition = {
   name: 'write_story',
@@ -16,7 +14,7 @@ export const writeStoryPrompt: PromptDefinition = {
         'Turn this session into a draft lorebook story, following these rules (lorebook://story-format has the exact sections, labels and limits).',
         'Show me the whole draft and publish it with publish_story only after I approve it, as I approved it.',
         '',
-        RULES,
+        await servedSkillSection('Draft a story from the session'),
       ].join('\n'),
     ),
   ],

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SKILL } from '../../../src/domain/skill/skill-document.ts';
+import { SKILL, skillMarkdown } from '../../../src/domain/skill/skill-document.ts';
 import { skillDocumentOf, skillFrontMatterOf } from '../../../src/domain/skill/skill-front-matter.ts';
-import { SKILL_FRONT_MATTER, SKILL_MARKDOWN } from '../../../src/domain/skill/skill-markdown.ts';
+import { SKILL_MARKDOWN } from '../../../src/domain/skill/skill-markdown.ts';
+import { SKILL_FRONT_MATTER } from '../../../src/domain/skill/skill-markdown-fields.ts';
 import { SKILL_FILE, skillExamples } from '../../helpers/skill-examples.ts';
 
 describe("lorebook's skill document", () => {
@@ -14,6 +15,10 @@ describe("lorebook's skill document", () => {
     expect(SKILL_FRONT_MATTER).toEqual(skillFrontMatterOf(SKILL_MARKDOWN));
   });
 
+  it('the text loaded on first use is the embedded SKILL.md', async () => {
+    expect(await skillMarkdown()).toBe(SKILL_MARKDOWN);
+  });
+
   it('its front matter names it, says when to use it and carries a MAJOR.MINOR.PATCH version', () => {
     expect(SKILL.name).toBe('lorebook');
     expect(SKILL.description.length).toBeGreaterThan(40);
@@ -21,7 +26,7 @@ describe("lorebook's skill document", () => {
   });
 
   it('the version the skill tells agents to send is its front-matter version', () => {
-    expect(SKILL.markdown).toContain(`\`LOREBOOK_SKILL\`: this file's version, \`${SKILL.version}\``);
+    expect(SKILL_MARKDOWN).toContain(`\`LOREBOOK_SKILL\`: this file's version, \`${SKILL.version}\``);
   });
 
   it('a skill without a version, or with one that is not a version, is refused when loaded', () => {
@@ -35,6 +40,6 @@ describe("lorebook's skill document", () => {
     expect(examples.length).toBeGreaterThanOrEqual(12);
     expect(examples.filter((example) => example.info === 'sh device-flow')).toHaveLength(2);
     expect(examples.every((example) => example.info === 'sh' || example.info === 'sh device-flow')).toBe(true);
-    expect(SKILL.markdown.match(/^```(?!sh\b|$)/gm) ?? []).toEqual([]);
+    expect(SKILL_MARKDOWN.match(/^```(?!sh\b|$)/gm) ?? []).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // The prompts quote sections of the agent skill by heading: a `## ` line inside a code fence (the
 // skill's example story) belongs to the section around it, the next real heading ends it.
 import { describe, expect, it } from 'vitest';
-import { skillSection } from '../../../src/domain/skill/skill-section.ts';
+import { servedSkillSection, skillSection } from '../../../src/domain/skill/skill-section.ts';
 
 describe('skillSection', () => {
   it('keeps fenced headings inside the section and stops at the next real one', () => {
@@ -22,13 +22,13 @@ describe('skillSection', () => {
     );
   });
 
-  it("the served skill's drafting section runs through its example story and ends before Publish", () => {
-    const section = skillSection('Draft a story from the session');
+  it("the served skill's drafting section runs through its example story and ends before Publish", async () => {
+    const section = await servedSkillSection('Draft a story from the session');
     expect(section).toContain('Verify: a burst of writes');
     expect(section).not.toContain('## Publish');
   });
 
-  it('a heading the skill does not have fails loudly, at module load for the prompts', () => {
-    expect(() => skillSection('No such section')).toThrow(/no section "## No such section"/);
+  it('a heading the skill does not have fails loudly, when a prompt quoting it is first asked for', async () => {
+    await expect(servedSkillSection('No such section')).rejects.toThrow(/no section "## No such section"/);
   });
 });
