@@ -60,6 +60,25 @@ describe('redact_story over MCP removes the leaked text from the story and from 
     expect(await itemsNaming(leaks(title).second)).toEqual([]);
   });
 
+  it('get_story and GET /v1/stories/{slug} mark every revision whose text was removed redacted, and only those', async () => {
+    const title = 'Redacted history shown';
+    const slug = await leakedStory(title);
+    answerOf(await call('redact_story', { slug, base_revision: 3, markdown: clean(title) }));
+    type History = { revisions: { revision: number; kind: string; redacted?: true }[] };
+    const expected = [
+      { revision: 1, kind: 'publish', redacted: true },
+      { revision: 2, kind: 'addition', redacted: true },
+      { revision: 3, kind: 'addition', redacted: true },
+      { revision: 4, kind: 'redaction' },
+    ];
+    const shown = ({ revisions }: History) =>
+      revisions.map(({ revision, kind, redacted }) => (redacted === undefined ? { revision, kind } : { revision, kind, redacted }));
+    expect(shown(answerOf<History>(await call('get_story', { slug })))).toEqual(expected);
+    const answer = await server.fetch(`/v1/stories/${slug}`);
+    expect(answer.status).toBe(200);
+    expect(shown((await answer.json()) as History)).toEqual(expected);
+  });
+
   it('a stale base revision is revision_conflict as a tool error, and nothing is written', async () => {
     const title = 'Redacted from a stale read over MCP';
     const slug = await leakedStory(title);

@@ -22,6 +22,12 @@ const revisionViewSchema = z.object({
   note: z.string().optional(),
   source: z.string().optional(),
   at: z.string(),
+  redacted: z
+    .literal(true)
+    .optional()
+    .describe(
+      "Present when a redaction (redact_story) removed this revision's text: its kind, time and note stay. Absent on a revision that keeps its text.",
+    ),
 });
 
 export type RevisionView = z.output<typeof revisionViewSchema>;

@@ -123,6 +123,8 @@ function presentRevision(item: StoredItem): RevisionView {
   const view: RevisionView = { revision: Number(item.revision), kind: item.kind as RevisionKind, at: String(item.at) };
   if (typeof item.note === 'string') view.note = shown(item.note);
   if (typeof item.source === 'string') view.source = shown(item.source);
+  // Written in the same update that removes the markdown (design §20), so it says the text is gone.
+  if (item.redacted === true) view.redacted = true;
   return view;
 }
 

@@ -6,7 +6,7 @@ import { revisionPrefix, storyKey } from '../keys.ts';
 import { callStore } from '../store-unavailable.ts';
 import { isExpired, type Store } from '../store.ts';
 
-export const REVISION_HISTORY_ATTRIBUTES = ['PK', 'SK', 'revision', 'kind', 'note', 'source', 'at', 'expires_at'] as const;
+export const REVISION_HISTORY_ATTRIBUTES = ['PK', 'SK', 'revision', 'kind', 'note', 'source', 'at', 'redacted', 'expires_at'] as const;
 
 export function revisionsQueryParams(tableName: string, slug: string, startKey?: Record<string, unknown>): QueryCommandInput {
   // Every attribute goes through a name: `source` and `at` collide with reserved words.

@@ -41,7 +41,7 @@ describe('the revision history query', () => {
       ScanIndexForward: true,
     });
     const projected = (params.ProjectionExpression ?? '').split(', ').map((name) => params.ExpressionAttributeNames?.[name]);
-    expect(projected).toEqual(['PK', 'SK', 'revision', 'kind', 'note', 'source', 'at', 'expires_at']);
+    expect(projected).toEqual(['PK', 'SK', 'revision', 'kind', 'note', 'source', 'at', 'redacted', 'expires_at']);
     expect(projected).not.toContain('markdown');
     expect(params.ExclusiveStartKey).toBeUndefined();
   });
