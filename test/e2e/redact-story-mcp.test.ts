@@ -1,7 +1,8 @@
 // redact_story as an agent calls it: the real MCP SDK client over Streamable HTTP against the real
 // server, on a story published and edited twice through MCP with a distinctive string in its first
 // two revisions. The answer, the story read back, a scan of the whole table, and the twice-safety
-// three ways (the same call again, 16 in parallel with and without an op_id, an op_id replay).
+// three ways (the same call again, 16 in parallel with and without an op_id, an op_id replay); the
+// /v1 route once, as text/markdown, with the history both surfaces show after it.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redactStoryOutputSchema } from '../../src/app/redact-story.contract.ts';
@@ -60,10 +61,20 @@ describe('redact_story over MCP removes the leaked text from the story and from 
     expect(await itemsNaming(leaks(title).second)).toEqual([]);
   });
 
-  it('get_story and GET /v1/stories/{slug} mark every revision whose text was removed redacted, and only those', async () => {
+  it('redacted through POST /v1/stories/{slug}/redact as text/markdown: get_story and GET /v1/stories/{slug} mark every revision whose text was removed redacted, and only those', async () => {
     const title = 'Redacted history shown';
     const slug = await leakedStory(title);
-    answerOf(await call('redact_story', { slug, base_revision: 3, markdown: clean(title) }));
+    const redacted = await server.fetch(`/v1/stories/${slug}/redact`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${(await server.token('alice')).token}`,
+        'Content-Type': 'text/markdown',
+        'If-Match': '"3"',
+      },
+      body: clean(title),
+    });
+    expect(redacted.status).toBe(200);
+    expect(await redacted.json()).toMatchObject({ slug, revision: 4, redacted_below: 4 });
     type History = { revisions: { revision: number; kind: string; redacted?: true }[] };
     const expected = [
       { revision: 1, kind: 'publish', redacted: true },

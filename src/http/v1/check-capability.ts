@@ -1,11 +1,8 @@
 // POST /v1/capability: check_capability, as text/markdown or JSON `{text}` (or `{url}`, signed in).
 import { CHECK_CAPABILITY_TOOL, checkCapabilityInputSchema, checkCapabilityOutputSchema } from '../../app/check-capability.contract.ts';
 import { checkCapability } from '../../app/check-capability.ts';
-import { mediaType, readBodyText } from '../body.ts';
 import { defineRoute } from './route.ts';
-import { jsonBody, queryInput } from './request.ts';
-
-const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
+import { markdownOrJsonBody } from './request.ts';
 
 export const checkCapabilityRoute = defineRoute({
   method: 'POST',
@@ -19,8 +16,6 @@ export const checkCapabilityRoute = defineRoute({
   success: { status: 200, description: 'The capability report.', schema: checkCapabilityOutputSchema },
   errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'rate_limited'],
   async handle(c, caller) {
-    queryInput(c, {});
-    const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type'))) ? { text: await readBodyText(c.req.raw) } : await jsonBody(c);
-    return c.json(await checkCapability(caller, input), 200, { 'Cache-Control': 'no-store' });
+    return c.json(await checkCapability(caller, await markdownOrJsonBody(c, {}, 'text')), 200, { 'Cache-Control': 'no-store' });
   },
 });

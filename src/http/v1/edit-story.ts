@@ -3,12 +3,10 @@
 import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
 import { editStory } from '../../app/edit-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { mediaType, readBodyText } from '../body.ts';
 import { defineRoute } from './route.ts';
 import { withRevisionHeaders } from './revision-headers.ts';
-import { etagOf, jsonBody, queryInput, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
-const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
 const fields = editStoryInputSchema.shape;
 
 const markdownQuery = {
@@ -47,9 +45,7 @@ export const editStoryRoute = defineRoute({
     'store_unavailable',
   ],
   async handle(c, caller, { ctx, search }) {
-    const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
-      ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }
-      : { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    const input = await markdownOrJsonBody(c, markdownQuery);
     const outcome = await editStory(ctx, signedIn(caller), withPathSlug(c, withIfMatch(c, withOpId(c, withRevisionHeaders(c, input)))));
     search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, 200, { ETag: etagOf(outcome.revision) });

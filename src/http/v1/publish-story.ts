@@ -2,11 +2,8 @@
 import { PUBLISH_TOOL, publishStoryInputSchema, publishStoryOutputSchema } from '../../app/publish-story.contract.ts';
 import { publishStory } from '../../app/publish-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { mediaType, readBodyText } from '../body.ts';
 import { defineRoute } from './route.ts';
-import { etagOf, jsonBody, queryInput, withIfMatch, withOpId, writeAnswer } from './request.ts';
-
-const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
+import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, writeAnswer } from './request.ts';
 
 const markdownQuery = {
   slug: { field: 'slug', kind: 'string', schema: publishStoryInputSchema.shape.slug },
@@ -39,9 +36,7 @@ export const publishStoryRoute = defineRoute({
     'store_unavailable',
   ],
   async handle(c, caller, { ctx, search }) {
-    const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
-      ? { ...queryInput(c, markdownQuery), markdown: await readBodyText(c.req.raw) }
-      : { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    const input = await markdownOrJsonBody(c, markdownQuery);
     const outcome = await publishStory(ctx, signedIn(caller), withIfMatch(c, withOpId(c, input)), search);
     search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, outcome.revision === 1 ? 201 : 200, {

@@ -1,11 +1,8 @@
 // POST /v1/stories/{slug}/redact: redact_story, as JSON or text/markdown.
 import { REDACT_TOOL, redactStoryInputSchema, redactStoryOutputSchema } from '../../app/redact-story.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { mediaType, readBodyText } from '../body.ts';
 import { defineRoute } from './route.ts';
-import { etagOf, jsonBody, queryInput, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
-
-const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
+import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
 
 export const redactStoryRoute = defineRoute({
   method: 'POST',
@@ -36,9 +33,7 @@ export const redactStoryRoute = defineRoute({
     'store_unavailable',
   ],
   async handle(c, caller, { ctx, search }) {
-    const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
-      ? { ...queryInput(c, {}), markdown: await readBodyText(c.req.raw) }
-      : { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    const input = await markdownOrJsonBody(c);
     // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
     const outcome = await (await import('../../app/redact-story.ts')).redactStory(
       ctx,

@@ -17,6 +17,23 @@ export async function jsonBody(c: Context<HttpEnv>): Promise<Record<string, unkn
   return parseJsonObject(text);
 }
 
+const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'text/plain']);
+
+/**
+ * The input of a route that takes its text as `text/markdown` or JSON: sent as markdown, the body is
+ * the `field` and the other fields come from `markdownQuery`; sent as JSON, every field is in the
+ * body and the query takes none.
+ */
+export async function markdownOrJsonBody(
+  c: Context<HttpEnv>,
+  markdownQuery: Record<string, QueryParam> = {},
+  field = 'markdown',
+): Promise<Record<string, unknown>> {
+  return MARKDOWN_TYPES.has(mediaType(c.req.header('content-type')))
+    ? { ...queryInput(c, markdownQuery), [field]: await readBodyText(c.req.raw) }
+    : { ...queryInput(c, {}), ...(await jsonBody(c)) };
+}
+
 /**
  * The Idempotency-Key header is the op_id (docs/design.md §4): the same op record as MCP's op_id. A body
  * op_id is accepted too, but the two must agree.
