@@ -89,6 +89,15 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: SettingName): number {
   return value;
 }
 
+/** A whole-number setting that may be 0: unset or empty takes the table's default. */
+function wholeNumber(env: NodeJS.ProcessEnv, name: SettingName): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return Number(settingNamed(name).default);
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number (0 or more), got "${raw}"`);
+  return value;
+}
+
 function port(env: NodeJS.ProcessEnv): number {
   const value = positiveInteger(env, 'PORT');
   if (value > 65_535) throw new Error(`PORT must be at most 65535, got "${value}"`);
@@ -172,6 +181,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       rateLimitPerMinute: positiveInteger(env, 'LOREBOOK_RATE_LIMIT_PER_MINUTE'),
       anonymousRateLimitPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE'),
       publicBaseUrl: baseUrl(env, listenPort),
+      accountDeletionGraceSeconds: wholeNumber(env, 'LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS'),
     },
     http: {
       port: listenPort,

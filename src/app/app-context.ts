@@ -21,6 +21,8 @@ export interface AppConfig {
   anonymousRateLimitPerMinute: number;
   /** The public base URL (LOREBOOK_BASE_URL): write answers carry the story page's absolute URL on it. */
   publicBaseUrl: string;
+  /** An account deletion finishes no sooner than this after it was accepted: longer than any write attempt (design §21). */
+  accountDeletionGraceSeconds: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -31,6 +33,7 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   rateLimitPerMinute: 100,
   anonymousRateLimitPerMinute: 60,
   publicBaseUrl: 'http://127.0.0.1:8787',
+  accountDeletionGraceSeconds: 60,
 };
 
 export interface AppContext {

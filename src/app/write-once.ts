@@ -7,11 +7,8 @@
 import type { CheckAction, StoredItem } from '../store/actions.ts';
 import { lookUpOp, opRecordKey, recordOp, type OpRequest } from '../store/apply-once.ts';
 import { accountKey, type ItemKey } from '../store/keys.ts';
-import { accountStillHere } from '../store/identity/account-deletion-items.ts';
-import { MAX_TRANSACTION_ACTIONS } from '../store/run-write.ts';
 import { MAX_SNAPSHOT_KEYS, pick, type ItemsByKey } from '../store/read-items.ts';
-import { accountGone, refuseGoneAccount } from './account/account-standing.ts';
-import type { WriteCancelled } from '../store/write-cancelled.ts';
+import { refuseGoneAccount } from './account/account-standing.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { writeLoop, type LoopPlan, type PlanContext } from './write-loop.ts';
 
@@ -34,13 +31,7 @@ export type Replayed<R extends object> = R & { replayed?: true };
 
 export async function writeOnce<R extends object>(ctx: AppContext, unguarded: WriteRequest<R>): Promise<Replayed<R>> {
   const request = guardedByAccount(unguarded);
-  // The account check failed in the transaction: a deletion was accepted since the read (or, for a write that reads nothing, at all).
-  const refuseIfAccountGone = (cancelled: WriteCancelled): void => {
-    if (cancelled.conditionFailedOn(accountKey(request.caller.account)) !== undefined) throw accountGone();
-  };
-  if (request.opId === undefined) {
-    return (await writeLoop<R>(ctx, { ...request, answerCancelled: (cancelled) => void refuseIfAccountGone(cancelled) })) as Replayed<R>;
-  }
+  if (request.opId === undefined) return (await writeLoop<R>(ctx, request)) as Replayed<R>;
   const op: OpRequest = { account: request.caller.account, opId: request.opId, tool: request.tool, fingerprint: request.fingerprint };
   const opKey = opRecordKey(op);
   const replay = (record: StoredItem | undefined, now: number): Replayed<R> | undefined => {
@@ -61,38 +52,31 @@ export async function writeOnce<R extends object>(ctx: AppContext, unguarded: Wr
       };
     },
     // Read in order, op record first: a concurrent delivery of this op_id won the race.
-    answerCancelled: (cancelled) => {
-      const replayed = replay(cancelled.conditionFailedOn(opKey)?.item, ctx.store.now());
-      if (replayed === undefined) refuseIfAccountGone(cancelled);
-      return replayed;
-    },
+    answerCancelled: (cancelled) => replay(cancelled.conditionFailedOn(opKey)?.item, ctx.store.now()),
   });
 }
 
 /**
  * Every write by an account reads its account item in the same snapshot (no extra round trip) and
- * commits with a check that no deletion was accepted since (design §21): of a deletion and this
- * write, whichever commits second sees the other. A deletion first: this write is refused and
- * writes nothing. This write first: the deletion's steps, which start after the mark, find it.
- * @NOTE skipped only when the snapshot or the transaction has no room left (a full
- * mark_notifications_read, 99 updates): those writes touch only items deletion removes anyway.
+ * is refused when a deletion was accepted (design §21). Nothing is added to the transaction: a
+ * ConditionCheck on the one account item would make every single Put a transaction (twice the
+ * write capacity) and a fan-out of one account's writes conflict with itself. A write that read
+ * the account before the mark and commits after it is found by the deletion's steps, which finish
+ * no sooner than a grace longer than any write attempt (deletion-step.ts).
+ * @NOTE no read is added where the write reads nothing (mark_notifications_read up_to) or the
+ * snapshot is full (mark_notifications_read of 99 ids): those touch only the account's inbox and
+ * op record, which deletion removes anyway.
  */
 function guardedByAccount<R extends object>(request: WriteRequest<R>): WriteRequest<R> {
   const key = accountKey(request.caller.account);
-  if (request.reads.length + 2 > MAX_SNAPSHOT_KEYS) return request;
-  // A write that reads nothing (mark_notifications_read up_to) is not given a read: its transaction's check refuses it.
-  const reads = request.reads.length === 0 ? [] : [...request.reads, key];
-  const check = accountStillHere(request.caller.account);
-  // The op record takes one place in the transaction.
-  const room = (actions: readonly unknown[]): boolean => actions.length + 2 <= MAX_TRANSACTION_ACTIONS;
+  // The op record takes one place in the snapshot.
+  if (request.reads.length === 0 || request.reads.length + 2 > MAX_SNAPSHOT_KEYS) return request;
   return {
     ...request,
-    reads,
-    async plan(read, context) {
+    reads: [...request.reads, key],
+    plan(read, context) {
       refuseGoneAccount(pick(read, key));
-      const plan = await request.plan(read, context);
-      if (plan.actions.length > 0) return room(plan.actions) ? { ...plan, actions: [...plan.actions, check] } : plan;
-      return room(plan.guards) ? { ...plan, guards: [...plan.guards, check] } : plan;
+      return request.plan(read, context);
     },
   };
 }

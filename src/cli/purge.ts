@@ -1,11 +1,8 @@
 // `npm run purge -- <slug>`: an operator's redaction of one story (src/app/redaction/purge-story.ts).
 // Progress goes to stderr; the summary to stdout.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { purgeStory, type PurgeReport } from '../app/redaction/purge-story.ts';
-import { readConfig } from '../config.ts';
-import { stderrLog } from '../log-sink.ts';
-import { openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
+import { printLine, runOperatorCommand, type OperatorCommand } from './operator-command.ts';
 
 const HELP = `usage: npm run purge -- <slug> [--markdown <file>] [--aws] [--json]
 
@@ -39,8 +36,6 @@ exit status: 0 when the story was purged, 1 when it could not be (unknown slug, 
 markdown, a store error), 2 on a usage error.
 `;
 
-const out = (text: string): void => void process.stdout.write(`${text}\n`);
-
 function describe(report: PurgeReport): string {
   const text = report.replaced_text
     ? `the text replaced by revision ${report.outcome.revision}`
@@ -48,54 +43,26 @@ function describe(report: PurgeReport): string {
   return `${report.outcome.slug}: ${text}; every revision before ${report.outcome.redacted_below} has no markdown; ${report.finished.images_deleted} image(s) deleted`;
 }
 
-async function main(argv: string[]): Promise<number> {
-  let slug: string;
-  let markdown: string | undefined;
-  let aws: boolean;
-  let json: boolean;
-  try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        markdown: { type: 'string' },
-        aws: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-    if (values.help) {
-      out(HELP);
-      return 0;
-    }
-    if (positionals.length !== 1) throw new Error('name exactly one story by its slug');
-    slug = positionals[0] as string;
-    markdown = values.markdown === undefined ? undefined : readFileSync(values.markdown, 'utf8');
-    aws = values.aws ?? false;
-    json = values.json ?? false;
-    if (aws) requireAwsSettings();
-  } catch (error) {
-    stderrLog(`purge: ${(error as Error).message}`);
-    process.stderr.write(`\n${HELP}\n`);
-    return 2;
-  }
-
-  let opened: CommandContext | undefined;
-  try {
-    const config = readConfig();
-    const log = (line: string): void => stderrLog(`purge: ${line}`);
-    opened = await openCommandContext(config, aws, log);
-    const { ctx, where } = opened;
-    log(`purging "${slug}" in table "${config.tableName}" ${where}`);
-    const report = await purgeStory(ctx, slug, markdown);
-    out(json ? JSON.stringify(report, null, 2) : `purge: ${describe(report)}`);
-    return 0;
-  } catch (error) {
-    stderrLog(`purge: ${(error as Error).message ?? String(error)}`);
-    return 1;
-  } finally {
-    await opened?.close();
-  }
+interface PurgeTask {
+  slug: string;
+  markdown: string | undefined;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const purge: OperatorCommand<PurgeTask> = {
+  name: 'purge',
+  help: HELP,
+  options: { markdown: { type: 'string' } },
+  parse({ values, positionals }) {
+    if (positionals.length !== 1) throw new Error('name exactly one story by its slug');
+    const file = values.markdown;
+    return { slug: positionals[0] as string, markdown: typeof file === 'string' ? readFileSync(file, 'utf8') : undefined };
+  },
+  async run({ ctx, config, where, log }, { slug, markdown }, { json }) {
+    log(`purging "${slug}" in table "${config.tableName}" ${where}`);
+    const report = await purgeStory(ctx, slug, markdown);
+    printLine(json ? JSON.stringify(report, null, 2) : `purge: ${describe(report)}`);
+    return 0;
+  },
+};
+
+process.exitCode = await runOperatorCommand(purge, process.argv.slice(2));

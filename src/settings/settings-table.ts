@@ -115,6 +115,13 @@ export const SETTINGS = [
     surfaces: ['start', 'lambda'],
   },
   {
+    name: 'LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS',
+    type: 'whole number >= 0',
+    default: DEFAULT_APP_CONFIG.accountDeletionGraceSeconds,
+    doc: "an account deletion's last step waits this long after the request, so a write that read the account before the mark and commits after it is still found and deleted; keep it above the http function's 30 s timeout",
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
     name: 'LOREBOOK_REPRODUCER_CAP',
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.reproducerCap,

@@ -12,7 +12,7 @@ crashPoints({
   name: 'set_visibility, hiding a story',
   setup: async ({ ctx }) => (await publishStory(ctx, alice, { markdown: storyTitled('Crash hide') })).slug,
   call: (ctx, slug, opId) => setVisibility(ctx, alice, { slug, hidden: true, op_id: opId }),
-  steps: { plain: ['TransactGetItems', 'TransactWriteItems'], withOpId: ['TransactGetItems', 'TransactWriteItems'] },
+  steps: { plain: ['TransactGetItems', 'UpdateItem'], withOpId: ['TransactGetItems', 'TransactWriteItems'] },
 });
 
 crashPoints({
@@ -24,5 +24,5 @@ crashPoints({
     return slug;
   },
   call: (ctx, slug, opId) => setVisibility(ctx, alice, { slug, hidden: false, op_id: opId }),
-  steps: { plain: ['TransactGetItems', 'TransactWriteItems'], withOpId: ['TransactGetItems', 'TransactWriteItems'] },
+  steps: { plain: ['TransactGetItems', 'UpdateItem'], withOpId: ['TransactGetItems', 'TransactWriteItems'] },
 });

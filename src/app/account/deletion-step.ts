@@ -7,6 +7,10 @@
 // Phases, in order: the account's stories (tombstoned, then emptied), its reports on other
 // stories (withdrawn with their counts, as the withdraw paths do), every item under its own
 // partitions, the items keyed by its DID or handle, and last the account item with the event.
+// The last step waits for the grace (LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS after the request):
+// writes are not conditioned on the account (write-once.ts), so a write that read the account
+// before the mark may commit after it, within one write attempt; every step re-reads every phase,
+// so what such a write left is found, and after the grace no such write can still commit.
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
 import { itemExists } from '../../store/condition.ts';
 import { accountDeletionEventKey, advanceDeletion, finishDeletion, toDeletionEvent } from '../../store/identity/account-deletion-items.ts';
@@ -34,6 +38,8 @@ export type StepResult =
   /** `tombstoned`: the story this step took down, whose Bluesky post the announcer now deletes. */
   | { kind: 'step'; phase: string; deleted: number; tombstoned?: string }
   | { kind: 'finished' }
+  /** Nothing left, but writes that read the account before the mark may still commit until `until`: run again then. */
+  | { kind: 'waiting'; until: number }
   /** Another worker committed this step first (or what was read changed): run again. */
   | { kind: 'raced' };
 
@@ -49,9 +55,13 @@ export async function runDeletionStep(ctx: AppContext, account: string): Promise
   const eventItem = await readItem(ctx.store, accountDeletionEventKey(account));
   if (eventItem === undefined) return { kind: 'none' };
   const event = toDeletionEvent(eventItem);
+  // Taken before the phases are read: a read after the grace sees every write that read the account before the mark.
+  const startedAt = ctx.store.now();
   const planned = await planStep(ctx, account);
   try {
     if (planned === undefined) {
+      const until = Date.parse(event.since) + ctx.config.accountDeletionGraceSeconds * 1000;
+      if (startedAt < until) return { kind: 'waiting', until };
       await writeAtomically(ctx.store, finishDeletion(account, event.steps, new Date(ctx.store.now()).toISOString()));
       return { kind: 'finished' };
     }
@@ -77,7 +87,11 @@ async function planStep(ctx: AppContext, account: string): Promise<Planned | und
   );
 }
 
-/** The first story of the account with work left: tombstone it, then empty its partition, then drop its author. */
+/**
+ * The first story of the account with work left: tombstone it, then empty its partition, then drop its author.
+ * @NOTE the author index is eventually consistent: a story published within the grace is indexed
+ * well before the grace ends (typically within a second), so the last step's read lists it.
+ */
 async function planStories(ctx: AppContext, account: string): Promise<Planned | undefined> {
   for (const slug of await authorStoryPage(ctx.store, account, STEP_ITEMS)) {
     const item = await readItem(ctx.store, storyKey(slug));

@@ -1,5 +1,6 @@
 // An operator's deletion of an account (`npm run account -- delete`, design §21): the same request
-// and steps as DELETE /v1/account, on the account a handle or id names, run to the end here.
+// and steps as DELETE /v1/account, on the account a handle or id names, run to the end here: when
+// only the last step is left before the grace is over, it waits out the grace (deletion-step.ts).
 import { LorebookError } from '../../domain/errors.ts';
 import { accountStanding } from '../../store/identity/account-deletion-items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
@@ -9,6 +10,8 @@ import type { AppContext } from '../app-context.ts';
 import { deleteAccount } from './delete-account.ts';
 import type { StepResult } from './deletion-step.ts';
 import { deleteAccountSteps } from './run-account-deletions.ts';
+
+const MAX_WAITS = 2;
 
 export interface OperatorDeletion {
   account: string;
@@ -42,6 +45,13 @@ export async function deleteAccountAsOperator(
 ): Promise<OperatorDeletion> {
   const { account, handle } = await resolveAccount(ctx, handleOrId);
   const accepted = await deleteAccount(ctx, { account, handle }, { confirm: handle });
-  const run = await deleteAccountSteps(ctx, account, Number.MAX_SAFE_INTEGER, onStep);
-  return { account, handle, since: accepted.since, steps: run.steps, finished: run.finished };
+  let steps = 0;
+  // One wait is enough (past the grace no step waits); the bound only guards against a clock that jumps back.
+  for (let round = 0; round < MAX_WAITS + 1; round += 1) {
+    const run = await deleteAccountSteps(ctx, account, Number.MAX_SAFE_INTEGER, onStep);
+    steps += run.steps;
+    if (run.waitingUntil === undefined) return { account, handle, since: accepted.since, steps, finished: run.finished };
+    if (round < MAX_WAITS) await ctx.sleep(Math.max(0, run.waitingUntil - ctx.store.now()));
+  }
+  return { account, handle, since: accepted.since, steps, finished: false };
 }

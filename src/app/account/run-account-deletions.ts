@@ -2,7 +2,9 @@
 // stepped until it is finished or the run's step budget is spent. Run by the table stream (each
 // committed step moves the event, whose record comes back for the next), by the sweeper as the
 // backstop, by `npm start`'s dispatcher, and by `npm run account -- delete`. Every step is safe to
-// run twice or at once in two processes (deletion-step.ts).
+// run twice or at once in two processes (deletion-step.ts). A deletion waiting for its grace is
+// left as it is: no step commits, so no stream record follows, and the next sweep (every minute)
+// or dispatcher backstop run steps it again; nothing here waits or loops on it.
 import { ACCOUNT_DELETION_EVENT_PREFIX, toDeletionEvent } from '../../store/identity/account-deletion-items.ts';
 import { listOutboxEvents } from '../../store/story/outbox-query.ts';
 import type { AppContext } from '../app-context.ts';
@@ -34,7 +36,7 @@ export async function deleteAccountSteps(
   account: string,
   maxSteps: number,
   onStep?: (result: StepResult) => void,
-): Promise<{ steps: number; finished: boolean }> {
+): Promise<{ steps: number; finished: boolean; waitingUntil?: number }> {
   let steps = 0;
   let raced = 0;
   while (steps < maxSteps) {
@@ -42,6 +44,7 @@ export async function deleteAccountSteps(
     onStep?.(result);
     if (result.kind === 'none') return { steps, finished: false };
     if (result.kind === 'finished') return { steps: steps + 1, finished: true };
+    if (result.kind === 'waiting') return { steps, finished: false, waitingUntil: result.until };
     if (result.kind === 'raced') {
       raced += 1;
       if (raced >= MAX_RACED) return { steps, finished: false };

@@ -39,7 +39,7 @@ export const accountNotGone: Condition = {
   names: { '#deleting': 'deleting_since', '#deleted': 'deleted_at' },
 };
 
-/** The guard every write by an account commits with: a deletion accepted since the read cancels it. */
+/** The guard a credential's minting commits with: a deletion accepted since the read cancels it. */
 export function accountStillHere(account: string): CheckAction {
   return checkItem(accountKey(account), accountNotGone);
 }

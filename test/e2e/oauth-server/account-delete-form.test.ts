@@ -16,7 +16,8 @@ import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { callListNotifications, get, post, signedInPerson, type Person } from '../../helpers/oauth/oauth-flow.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
-const server = useLorebookServer('e2e-account-delete-form');
+// The finish waits for no grace here: no write races the deletion.
+const server = useLorebookServer('e2e-account-delete-form', { config: { accountDeletionGraceSeconds: 0 } });
 const base = (): string => server.baseUrl();
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));
 

@@ -15,7 +15,8 @@ import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { TEST_ANNOUNCE_SETTINGS, useBluesky, withAnnouncing, type RepoRecord } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
-const app = useAppFixture('account-deletion-bluesky');
+// The finish waits for no grace here: no write races these deletions (the grace has its test in account-deletion.test.ts).
+const app = useAppFixture('account-deletion-bluesky', { accountDeletionGraceSeconds: 0 });
 const bsky = useBluesky();
 const alice = caller('alice');
 const bob = caller('bob');

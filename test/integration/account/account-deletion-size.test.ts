@@ -12,7 +12,8 @@ import { notificationItem } from '../../../src/store/story/notification-items.ts
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
-const app = useAppFixture('account-deletion-size');
+// The finish waits for no grace here: no write races these deletions (the grace has its test in account-deletion.test.ts).
+const app = useAppFixture('account-deletion-size', { accountDeletionGraceSeconds: 0 });
 const STORIES = 100;
 const NOTIFICATIONS = 3_000;
 

@@ -1,6 +1,7 @@
 // Account deletion (design §21): what one deletion leaves, twice-safety three ways, and writes by
-// a deleting account refused.
+// a deleting account refused, or found and deleted when it read the account before the mark.
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
@@ -17,7 +18,11 @@ const app = useAppFixture('account-deletion');
 
 const mentions = (item: Record<string, unknown>, account: string): boolean => JSON.stringify(item).includes(account);
 
+/** The last step waits this long after the request (design §21): the tests move the store's clock past it. */
+const GRACE_MS = DEFAULT_APP_CONFIG.accountDeletionGraceSeconds * 1000;
+
 async function deleteToTheEnd(account: string): Promise<number> {
+  app.advance(GRACE_MS);
   const run = await deleteAccountSteps(app.ctx(), account, 10_000);
   expect(run.finished).toBe(true);
   return run.steps;
@@ -135,17 +140,32 @@ describe('a deleting account writes nothing more, in either arrival order', () =
   });
 });
 
-describe("a deletion racing the account's own write: whichever commits second sees the other", () => {
-  it('a report planned before the deletion and committed after it is refused and writes nothing', async () => {
+describe("a deletion racing the account's own write: a write that read the account before the mark is deleted with the rest", () => {
+  it('a report read before the deletion and committed after its steps ran is found once the grace is over: the end state of one clean deletion', async () => {
     const jo = caller('jo');
     const kim = caller('kim');
     const slug = (await publishStory(app.ctx(), kim, { markdown: storyTitled('Kim is reproduced mid-deletion') })).slug;
-    afterNextRead(app.ctx(), () => deleteAccount(app.ctx(), jo, { confirm: 'jo.test' }));
-    const refused = await reportReproduction(app.ctx(), jo, { slug, result: 'worked' }).catch((error: unknown) => error);
-    expect(isLorebookError(refused) && refused.code).toBe('unauthenticated');
+    // Between the report's read and its commit: the deletion is accepted and its steps run out of work.
+    let beforeGrace: Awaited<ReturnType<typeof deleteAccountSteps>> | undefined;
+    afterNextRead(app.ctx(), async () => {
+      await deleteAccount(app.ctx(), jo, { confirm: 'jo.test' });
+      beforeGrace = await deleteAccountSteps(app.ctx(), jo.account, 10_000);
+    });
+    // The write is not conditioned on the account: it commits.
+    expect(await reportReproduction(app.ctx(), jo, { slug, result: 'worked' })).toMatchObject({ counted: true });
+    expect(beforeGrace).toMatchObject({ finished: false, waitingUntil: expect.any(Number) });
+    const meta = async () => (await app.allItems()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META');
+    expect(await meta()).toMatchObject({ counts: { worked: 1 }, reproducers: [jo.account] });
+
+    await deleteToTheEnd(jo.account);
     const items = await app.allItems();
     expect(items.filter((item) => item.PK === `STORY#${slug}` && item.SK === `REPRO#${jo.account}`)).toEqual([]);
-    expect(items.find((item) => item.PK === `STORY#${slug}` && item.SK === 'META')).toMatchObject({ counts: { worked: 0 } });
-    await deleteToTheEnd(jo.account);
+    const after = await meta();
+    expect(after).toMatchObject({ counts: { worked: 0, partial: 0, failed: 0 } });
+    expect(after).not.toHaveProperty('reproducers');
+    // As after a clean deletion: the tombstone, and kim's own notification that jo reproduced her story.
+    expect(items.filter((item) => mentions(item, jo.account) && !String(item.PK).startsWith(`INBOX#${kim.account}`))).toEqual([
+      { PK: `ACCOUNT#${jo.account}`, SK: 'META', id: jo.account, deleted_at: expect.any(String) },
+    ]);
   });
 });

@@ -17,7 +17,8 @@ import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { connectedClient } from '../../helpers/oauth/in-process-flow.ts';
 import { useOutside } from '../../helpers/outside.ts';
 
-const app = useAppFixture('account-old-credentials');
+// The finish waits for no grace here: no write races these deletions (the grace has its test in account-deletion.test.ts).
+const app = useAppFixture('account-old-credentials', { accountDeletionGraceSeconds: 0 });
 const outside = useOutside(app);
 let instanceB: AppContext | undefined;
 const b = (): AppContext => (instanceB ??= outside());
