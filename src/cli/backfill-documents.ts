@@ -29,7 +29,7 @@ Without --aws the store is found as for npm start (a running npm start's store i
 LOREBOOK_DDB_ENDPOINT, LOREBOOK_TABLE and LOREBOOK_DATA_DIR: docs/config.md). Documents are
 written only where Bluesky announcing is configured (BLUESKY_*).
 
-${awsHelp('GetItem, BatchGetItem, Query and UpdateItem on the table')}
+${awsHelp('GetItem, BatchGetItem, Query and UpdateItem (and Query on its indexes)')}
 
 exit status: 0 when the walk ended, 1 when it could not run, 2 on a usage error.
 `;

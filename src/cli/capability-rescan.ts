@@ -43,7 +43,7 @@ options:
 Without --aws the store is found as for npm start (a running npm start's store is used, or
 LOREBOOK_DDB_ENDPOINT, LOREBOOK_TABLE and LOREBOOK_DATA_DIR: docs/config.md).
 
-${awsHelp('GetItem, BatchGetItem, Query, Scan, PutItem and UpdateItem on the table')}
+${awsHelp('GetItem, BatchGetItem, Query, Scan, PutItem and UpdateItem')}
 
 exit status: 0 when the run ended, 1 when it could not run, 2 on a usage error.
 `;

@@ -27,15 +27,16 @@ export function requireAwsSettings(): void {
 }
 
 /**
- * The `--aws` paragraph of a command's --help: what the run needs. `actions`: the DynamoDB (and
- * other) permissions the command's own calls need, e.g. "GetItem, Query and UpdateItem on the table".
+ * The `--aws` paragraph of a command's --help: what the run needs. `actions`: the DynamoDB
+ * actions the command's own calls need on the table, e.g. "GetItem, Query and UpdateItem".
  */
 export function awsHelp(actions: string): string {
-  return `With --aws: AWS_REGION (the deployed stack's region) is required, and your AWS credentials
-(the default chain: AWS_PROFILE, AWS_ACCESS_KEY_ID…) need ${actions}. The table and the buckets
-are the outputs of the CloudFormation stack LOREBOOK_STACK_NAME (default ${stackNameDefault()}; it needs
-cloudformation:DescribeStacks on it); LOREBOOK_TABLE, when set, names the table instead and nothing
-is looked up. A table is never created.`;
+  return `With --aws: AWS_REGION (the deployed stack's region) is required. The table and the buckets are
+the outputs of the CloudFormation stack LOREBOOK_STACK_NAME (default ${stackNameDefault()}), read with
+DescribeStacks; LOREBOOK_TABLE, when set, names the table instead and nothing is looked up. A table
+is never created. Your AWS credentials (the default chain: AWS_PROFILE, AWS_ACCESS_KEY_ID…) need
+cloudformation:DescribeStacks on the stack, and on the table:
+  ${actions}`;
 }
 
 const stackNameDefault = (): string => String(settingNamed('LOREBOOK_STACK_NAME').default);

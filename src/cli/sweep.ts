@@ -48,7 +48,7 @@ The posting account needs all three BLUESKY_* settings, or announcing is off (wi
 account the stack announces as, and the app password in its BlueskySecretArn secret). Without
 --aws the store is found as for npm start (a running npm start's store is used).
 
-${awsHelp('GetItem, BatchGetItem, Query, PutItem, UpdateItem and DeleteItem on the table and Query on its\nindexes')}
+${awsHelp('GetItem, BatchGetItem, Query, PutItem, UpdateItem and DeleteItem (and Query on its indexes)')}
 
 ${settingsHelp('sweep')}
 

@@ -56,7 +56,7 @@ Use a token as the header  Authorization: Bearer <token>  on /mcp and /v1, e.g.
 store: the DynamoDB Local of a running \`npm start\` (found through <data dir>/../endpoint); if none
 is running, this command starts DynamoDB Local on the same data dir and stops it when done.
 
-${awsHelp('GetItem, Query, PutItem, UpdateItem and DeleteItem on the table')}
+${awsHelp('GetItem, Query, PutItem, UpdateItem and DeleteItem')}
 
 ${settingsHelp('token')}
 `;
