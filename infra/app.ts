@@ -2,6 +2,7 @@
 // stripping). Settings come from context: -c baseUrl=… -c blueskyIdentifier=… -c alarmEmail=…
 // -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… -c feedTags=… (docs/deploy.md)
 import { App } from 'aws-cdk-lib';
+import { settingNamed } from '../src/settings/settings-table.ts';
 import { LorebookStack, type LorebookSettings } from './lorebook-stack.ts';
 
 const app = new App();
@@ -26,7 +27,8 @@ const settings: LorebookSettings = {
   blueskyService: text('blueskyService') ?? 'https://bsky.social',
 };
 
-new LorebookStack(app, text('stackName') ?? 'Lorebook', settings, {
+// The operator commands' --aws finds the stack by this name (LOREBOOK_STACK_NAME, the same default).
+new LorebookStack(app, text('stackName') ?? String(settingNamed('LOREBOOK_STACK_NAME').default), settings, {
   description: 'lorebook: community story platform (Lambda + DynamoDB)',
   ...(process.env.CDK_DEFAULT_ACCOUNT === undefined
     ? {}

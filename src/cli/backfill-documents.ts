@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
 import { stderrLog } from '../log-sink.ts';
 import { backfillDocuments, type DocumentBackfillReport } from '../outbox/document-backfill.ts';
-import { openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
+import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
 
 const HELP = `usage: npm run bsky:backfill-documents [-- --dry-run] [--aws] [--json]
 
@@ -20,16 +20,16 @@ this again, or beside the sweeper, queues nothing twice.
 
 options:
   --dry-run   list the stories owed a document and queue nothing
-  --aws       the deployed table in AWS instead of a local store: LOREBOOK_TABLE (the stack output
-              TableName) and AWS_REGION are required, with your AWS credentials (AWS_PROFILE…)
-              allowed GetItem, BatchGetItem, Query and UpdateItem on the table; the sweeper
-              function writes the documents within a minute
+  --aws       the deployed table in AWS instead of a local store (below); the sweeper function
+              writes the documents within a minute
   --json      print the summary as JSON
   -h, --help  this text
 
 Without --aws the store is found as for npm start (a running npm start's store is used, or
 LOREBOOK_DDB_ENDPOINT, LOREBOOK_TABLE and LOREBOOK_DATA_DIR: docs/config.md). Documents are
 written only where Bluesky announcing is configured (BLUESKY_*).
+
+${awsHelp('GetItem, BatchGetItem, Query and UpdateItem (and Query on its indexes)')}
 
 exit status: 0 when the walk ended, 1 when it could not run, 2 on a usage error.
 `;
@@ -73,11 +73,10 @@ async function main(argv: string[]): Promise<number> {
 
   let opened: CommandContext | undefined;
   try {
-    const config = readConfig();
     const log = (line: string): void => stderrLog(`bsky:backfill-documents: ${line}`);
-    opened = await openCommandContext(config, aws, log);
+    opened = await openCommandContext(readConfig(), aws, log);
     const { ctx, where } = opened;
-    log(`${dryRun ? 'listing' : 'queueing'} the stories owed a document in table "${config.tableName}" ${where}`);
+    log(`${dryRun ? 'listing' : 'queueing'} the stories owed a document in table "${opened.config.tableName}" ${where}`);
     const report = await backfillDocuments(ctx, { dryRun, log });
     for (const slug of report.queued) log(`${slug}: on the announce queue`);
     for (const slug of report.changed)

@@ -13,14 +13,12 @@ import {
 import type { RescanBatchReport } from '../app/capability/rescan-batch.ts';
 import { SCANNER_VERSION } from '../domain/capability/scanner-version.ts';
 import { readConfig } from '../config.ts';
-import { buildContext } from '../context.ts';
-import { ensureTable } from '../store/bootstrap.ts';
 import type { RescanPosition } from '../store/story/rescan-job-items.ts';
 import { stderrLog } from '../log-sink.ts';
 import { sharedOffload } from '../offload/offload.ts';
-import { openCommandStore, type LocalStore } from './local-store.ts';
+import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
 
-const HELP = `usage: npm run capability:rescan [-- --dry-run] [--batch <n>] [--stories <n>] [--max-batches <n>] [--restart] [--json]
+const HELP = `usage: npm run capability:rescan [-- --dry-run] [--batch <n>] [--stories <n>] [--max-batches <n>] [--restart] [--aws] [--json]
 
 Re-scans the stories whose capability report was made by an older scanner version than this
 code's (${SCANNER_VERSION}), or that were never scanned, from their current text. Each new
@@ -38,11 +36,14 @@ options:
   --stories <n>      stale stories each batch re-scans at most (1-${MAX_RESCAN_BATCH}, default ${DEFAULT_RESCAN_STORIES})
   --max-batches <n>  stop after this many batches (default: until the walk is finished)
   --restart          walk from the first story again, even when this version's walk has finished
+  --aws              the deployed table in AWS instead of a local store (below)
   --json             print the summary as JSON
   -h, --help         this text
 
-The store is found as for npm start (a running npm start's store is used, or LOREBOOK_DDB_ENDPOINT,
-LOREBOOK_TABLE and LOREBOOK_DATA_DIR: docs/config.md).
+Without --aws the store is found as for npm start (a running npm start's store is used, or
+LOREBOOK_DDB_ENDPOINT, LOREBOOK_TABLE and LOREBOOK_DATA_DIR: docs/config.md).
+
+${awsHelp('GetItem, BatchGetItem, Query, Scan, PutItem and UpdateItem')}
 
 exit status: 0 when the run ended, 1 when it could not run, 2 on a usage error.
 `;
@@ -55,6 +56,7 @@ interface Options {
   stories: number;
   maxBatches: number;
   restart: boolean;
+  aws: boolean;
   json: boolean;
 }
 
@@ -74,6 +76,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       stories: { type: 'string' },
       'max-batches': { type: 'string' },
       restart: { type: 'boolean', default: false },
+      aws: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -85,6 +88,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     stories: whole('stories', values.stories, DEFAULT_RESCAN_STORIES, MAX_RESCAN_BATCH),
     maxBatches: whole('max-batches', values['max-batches'], Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     restart: values.restart ?? false,
+    aws: values.aws ?? false,
     json: values.json ?? false,
   };
 }
@@ -100,22 +104,20 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     options = parsed;
+    if (options.aws) requireAwsSettings();
   } catch (error) {
     stderrLog(`capability:rescan: ${(error as Error).message}`);
     process.stderr.write(`\n${HELP}\n`);
     return 2;
   }
 
-  let store: LocalStore | undefined;
-  let client: { destroy(): void } | undefined;
+  let opened: CommandContext | undefined;
   try {
-    const config = readConfig();
-    store = await openCommandStore(config, (line) => stderrLog(`capability:rescan: ${line}`));
-    const ctx = buildContext(config, store.endpoint);
-    client = ctx.store.client;
-    await ensureTable(ctx.store.client, config.tableName);
-    stderrLog(
-      `capability:rescan: ${options.dryRun ? 'listing' : 're-scanning'} stories scanned before ${SCANNER_VERSION} in table "${config.tableName}" at ${store.endpoint}`,
+    const log = (line: string): void => stderrLog(`capability:rescan: ${line}`);
+    opened = await openCommandContext(readConfig(), options.aws, log);
+    const { ctx } = opened;
+    log(
+      `${options.dryRun ? 'listing' : 're-scanning'} stories scanned before ${SCANNER_VERSION} in table "${opened.config.tableName}" ${opened.where}`,
     );
     const reports: RescanBatchReport[] = [];
     let from: RescanPosition | undefined = options.restart ? { at: 'start' } : undefined;
@@ -149,8 +151,7 @@ async function main(argv: string[]): Promise<number> {
     stderrLog(`capability:rescan: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
-    client?.destroy();
-    await store?.close();
+    await opened?.close();
     await sharedOffload().close();
   }
 }

@@ -8,17 +8,15 @@ import { readConfig } from '../config.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import { buildAnnouncer } from '../announcer-from-config.ts';
 import { sharedOffload } from '../offload/offload.ts';
-import { buildContext } from '../context.ts';
 import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
 import { describeSkip } from '../outbox/announce-skipped.ts';
 import type { AnnounceResult } from '../outbox/announce-outcome.ts';
-import { ensureTable } from '../store/bootstrap.ts';
 import { stderrLog } from '../log-sink.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
-import { openCommandStore, type LocalStore } from './local-store.ts';
+import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
 
-const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--json]
+const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--aws] [--json]
 
 Announces on Bluesky the stories the announce queue still owes whose time has come: never
 tried (the attempt right after publishing was lost), released after a failure once their
@@ -39,12 +37,18 @@ options:
                    later time posts a waiting retry now, or takes over a claim that would be
                    stale by then (never a second post: the record key is looked up first);
                    what is written keeps the real clock
+  --aws            the deployed table in AWS instead of a local store (below); without the
+                   BLUESKY_* settings here, --retry only puts the stories back on the queue and
+                   the sweeper function posts them within a minute
   --json           print the report as JSON (with "skipped": slug, reason, next_attempt_at
                    or claimed_since and stale_at, last_error)
   -h, --help       this text
 
-The posting account needs all three BLUESKY_* settings, or announcing is off; the store is found
-as for npm start (a running npm start's store is used).
+The posting account needs all three BLUESKY_* settings, or announcing is off (with --aws: the
+account the stack announces as, and the app password in its BlueskySecretArn secret). Without
+--aws the store is found as for npm start (a running npm start's store is used).
+
+${awsHelp('GetItem, BatchGetItem, Query, PutItem, UpdateItem and DeleteItem (and Query on its indexes)')}
 
 ${settingsHelp('sweep')}
 
@@ -72,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
   let json = false;
   let retry: string[] = [];
   let now: number | undefined;
+  let aws = false;
   try {
     const { values } = parseArgs({
       args: argv,
@@ -79,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
         limit: { type: 'string' },
         retry: { type: 'string', multiple: true },
         now: { type: 'string' },
+        aws: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -91,6 +97,8 @@ async function main(argv: string[]): Promise<number> {
     retry = values.retry ?? [];
     for (const slug of retry) parseSlug(slug);
     if (values.now !== undefined) now = parseNow(values.now);
+    aws = values.aws ?? false;
+    if (aws) requireAwsSettings();
     if (values.limit !== undefined) {
       limit = Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT)
@@ -101,28 +109,34 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  let store: LocalStore | undefined;
-  let client: { destroy(): void } | undefined;
+  let opened: CommandContext | undefined;
   try {
     const config = readConfig();
-    const announcer = buildAnnouncer(config, (line) => stderrLog(line.replace(/^lorebook: /, 'sweep: ')));
-    if (announcer === undefined) {
-      stderrLog('sweep: nothing was posted: announcing is off.');
+    const log = (line: string): void => stderrLog(`sweep: ${line}`);
+    const announcer = buildAnnouncer(config, (line) => log(line.replace(/^lorebook: /, '')));
+    // On AWS the sweeper function posts what is put back; locally nothing else would.
+    if (announcer === undefined && !(aws && retry.length > 0)) {
+      log('nothing was posted: announcing is off.');
       return 1;
     }
-    store = await openCommandStore(config, (line) => stderrLog(`sweep: ${line}`));
-    const ctx = buildContext(config, store.endpoint);
-    client = ctx.store.client;
-    await ensureTable(ctx.store.client, config.tableName);
+    opened = await openCommandContext(config, aws, log);
+    const { ctx, where } = opened;
+    const { tableName } = opened.config;
     for (const slug of retry) {
       const result = await retryFailedAnnouncement(ctx, slug);
-      stderrLog(`sweep: retry ${slug}: ${result.outcome}${result.reason === undefined ? '' : ` (${result.reason})`}`);
+      log(`retry ${slug}: ${result.outcome}${result.reason === undefined ? '' : ` (${result.reason})`}`);
     }
-    stderrLog(`sweep: looking at up to ${limit} due announcement(s) in table "${config.tableName}" at ${store.endpoint}`);
+    if (announcer === undefined) {
+      log(
+        `announcing is off here (BLUESKY_* unset): the sweeper function of the stack posts what was put back in table "${tableName}" ${where}`,
+      );
+      return 0;
+    }
+    log(`looking at up to ${limit} due announcement(s) in table "${tableName}" ${where}`);
     // These lines quote Bluesky's own error messages: one escaped line each (src/log-sink.ts).
     const report = await sweepAnnouncements(
       ctx,
-      { ...announcer, log: (line) => stderrLog(`sweep: ${line}`) },
+      { ...announcer, log },
       {
         limit,
         onStory: (result, index, of) => stderrLog(progress(result, index, of)),
@@ -140,8 +154,7 @@ async function main(argv: string[]): Promise<number> {
     stderrLog(`sweep: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
-    client?.destroy();
-    await store?.close();
+    await opened?.close();
     // Documents' plain text is made on the offload worker (design §16): the process ends only without it.
     await sharedOffload().close();
   }

@@ -1,6 +1,7 @@
 // `npm run token -- <create|list|revoke>`: the admin CLI that issues bearer tokens (docs/design.md §6).
 // It talks to the DynamoDB of a running `npm start`, or runs DynamoDB Local on the same data dir
-// for the duration of the command (src/cli/local-store.ts), or to LOREBOOK_DDB_ENDPOINT if set.
+// for the duration of the command (src/cli/local-store.ts), or to LOREBOOK_DDB_ENDPOINT if set;
+// with `--aws`, to the deployed table (command-context.ts). `npm run token:aws` is this with --aws.
 // Progress goes to stderr, answers to stdout (`--json` for scripts).
 import { parseArgs } from 'node:util';
 import type { AppContext } from '../app/app-context.ts';
@@ -17,16 +18,14 @@ import {
   type TokenList,
 } from '../app/oauth-server/tokens.ts';
 import { readConfig } from '../config.ts';
-import { buildContext } from '../context.ts';
 import { isLorebookError, type LorebookError } from '../domain/errors.ts';
-import { ensureTable } from '../store/bootstrap.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
+import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
 import { parseDuration } from './duration.ts';
-import { openCommandStore, type LocalStore } from './local-store.ts';
 
-const HELP = `usage: npm run token -- <command> [options]
+const HELP = `usage: npm run token -- <command> [options] [--aws]
 
-Manage the bearer tokens of local accounts. A token is shown once, when it is created; only its
+Manage the bearer tokens of accounts. A token is shown once, when it is created; only its
 sha256 is stored. Every token expires.
 
 commands:
@@ -40,6 +39,8 @@ commands:
       Revoke a token by the id that list shows (or by the token itself). Revoking twice is fine.
 
 options:
+  --aws       the deployed table in AWS instead of a local store (below); npm run token:aws -- <command>
+              is an alias of npm run token -- <command> --aws
   --json      print the answer as JSON (for scripts)
   -h, --help  this text
 
@@ -47,12 +48,16 @@ examples:
   npm run token -- create --handle alice --expires 30d
   npm run token -- list --handle alice
   npm run token -- revoke 3f5a…(64 hex characters)
+  AWS_REGION=eu-west-1 npm run token -- create --handle you --aws
 
 Use a token as the header  Authorization: Bearer <token>  on /mcp and /v1, e.g.
   claude mcp add --transport http lorebook http://127.0.0.1:8787/mcp --header "Authorization: Bearer <token>"
 
 store: the DynamoDB Local of a running \`npm start\` (found through <data dir>/../endpoint); if none
 is running, this command starts DynamoDB Local on the same data dir and stops it when done.
+
+${awsHelp('GetItem, Query, PutItem, UpdateItem and DeleteItem')}
+
 ${settingsHelp('token')}
 `;
 
@@ -64,7 +69,13 @@ type Answer = { kind: 'create'; value: CreatedToken } | { kind: 'list'; value: T
 
 type Command = (ctx: AppContext) => Promise<Answer>;
 
-function parseCommand(argv: string[]): { command: Command; json: boolean } | 'help' {
+interface Parsed {
+  command: Command;
+  json: boolean;
+  aws: boolean;
+}
+
+function parseCommand(argv: string[]): Parsed | 'help' {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -72,6 +83,7 @@ function parseCommand(argv: string[]): { command: Command; json: boolean } | 'he
       handle: { type: 'string' },
       expires: { type: 'string' },
       client: { type: 'string' },
+      aws: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -79,6 +91,8 @@ function parseCommand(argv: string[]): { command: Command; json: boolean } | 'he
   const [name, ...rest] = positionals;
   if (values.help || name === undefined || name === 'help') return 'help';
   const json = values.json ?? false;
+  const aws = values.aws ?? false;
+  if (aws) requireAwsSettings();
   const handle = values.handle;
   switch (name) {
     case 'create': {
@@ -89,20 +103,20 @@ function parseCommand(argv: string[]): { command: Command; json: boolean } | 'he
       const input = { handle, expiresInSeconds, ...(values.client === undefined ? {} : { client: values.client }) };
       // Checked before any store is opened: a typo costs no DynamoDB Local start.
       parseInput(createTokenInputSchema, input, 'token create');
-      return { json, command: async (ctx) => ({ kind: 'create', value: await createToken(ctx, input) }) };
+      return { json, aws, command: async (ctx) => ({ kind: 'create', value: await createToken(ctx, input) }) };
     }
     case 'list': {
       if (handle === undefined) throw new UsageError('list needs --handle <handle>');
       const input = { handle };
       parseInput(listTokensInputSchema, input, 'token list');
-      return { json, command: async (ctx) => ({ kind: 'list', value: await listTokens(ctx, input) }) };
+      return { json, aws, command: async (ctx) => ({ kind: 'list', value: await listTokens(ctx, input) }) };
     }
     case 'revoke': {
       const [id] = rest;
       if (id === undefined) throw new UsageError('revoke needs the token id: npm run token -- revoke <token_id> (ids come from `list`)');
       const input = { token_id: id };
       parseInput(revokeTokenInputSchema, input, 'token revoke');
-      return { json, command: async (ctx) => ({ kind: 'revoke', value: await revokeToken(ctx, input) }) };
+      return { json, aws, command: async (ctx) => ({ kind: 'revoke', value: await revokeToken(ctx, input) }) };
     }
     default:
       throw new UsageError(`unknown command "${name}": use create, list or revoke`);
@@ -162,20 +176,15 @@ async function main(argv: string[]): Promise<number> {
     out(HELP);
     return 0;
   }
-  const config = readConfig();
-  let store: LocalStore | undefined;
-  let ctx: AppContext | undefined;
-  const cleanUp = async (): Promise<void> => {
-    ctx?.store.client.destroy();
-    await store?.close();
-  };
-  const onSignal = (): void => void cleanUp().finally(() => process.exit(130));
+  let opened: CommandContext | undefined;
+  const onSignal = (): void => void Promise.resolve(opened?.close()).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    store = await openCommandStore(config, (line) => err(`token: ${line}`));
-    ctx = buildContext(config, store.endpoint);
-    await ensureTable(ctx.store.client, config.tableName);
+    const log = (line: string): void => err(`token: ${line}`);
+    opened = await openCommandContext(readConfig(), parsed.aws, log);
+    const { ctx } = opened;
+    if (parsed.aws) log(`table "${opened.config.tableName}" ${opened.where}`);
     const answer = await parsed.command(ctx);
     out(parsed.json ? JSON.stringify(answer.value, null, 2) : render(answer));
     return 0;
@@ -187,7 +196,7 @@ async function main(argv: string[]): Promise<number> {
     err(`token: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
-    await cleanUp();
+    await opened?.close();
   }
 }
 

@@ -2,7 +2,7 @@
 // documentation, and the commands it matters to. The table of them is settings-table.ts.
 
 /** Where a setting is read: the commands whose `--help` lists it, and the Lambda functions. */
-export type Surface = 'start' | 'sweep' | 'token' | 'token:aws' | 'bsky:publish-feed' | 'lambda';
+export type Surface = 'start' | 'sweep' | 'token' | 'bsky:publish-feed' | 'lambda';
 
 export interface Setting {
   readonly name: string;

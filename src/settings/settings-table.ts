@@ -39,14 +39,14 @@ export const SETTINGS = [
     name: 'LOREBOOK_TABLE',
     type: 'text',
     default: 'lorebook',
-    doc: 'the DynamoDB table name',
-    surfaces: [...STORE_USERS, 'token:aws', 'lambda'],
+    doc: "the DynamoDB table name; an operator command's --aws run without it reads the TableName output of the stack LOREBOOK_STACK_NAME",
+    surfaces: [...STORE_USERS, 'lambda'],
   },
   {
     name: 'LOREBOOK_DDB_ENDPOINT',
     type: 'URL',
     doc: 'use this DynamoDB (e.g. http://127.0.0.1:8000); unset = DynamoDB Local on the data dir locally, AWS on Lambda',
-    surfaces: [...STORE_USERS, 'token:aws', 'lambda'],
+    surfaces: [...STORE_USERS, 'lambda'],
   },
   {
     name: 'LOREBOOK_DATA_DIR',
@@ -96,8 +96,16 @@ export const SETTINGS = [
   {
     name: 'AWS_REGION',
     type: 'AWS region',
-    doc: "the table's region when no endpoint is set (credentials from the default chain)",
-    surfaces: ['token:aws', 'lambda'],
+    doc: "the table's region when no endpoint is set (credentials from the default chain); an operator command's --aws needs it",
+    surfaces: ['sweep', 'token', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_STACK_NAME',
+    type: 'text',
+    // infra/app.ts names the stack with this default when `-c stackName` is not given.
+    default: 'Lorebook',
+    doc: "the deployed CloudFormation stack an operator command's --aws run reads its table and buckets from (its outputs, cloudformation:DescribeStacks) when LOREBOOK_TABLE is unset",
+    surfaces: ['sweep', 'token'],
   },
   {
     name: 'JAVA',

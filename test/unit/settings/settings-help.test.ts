@@ -13,7 +13,6 @@ const COMMANDS: [Surface, string][] = [
   ['sweep', 'src/cli/sweep.ts'],
   ['token', 'src/cli/token.ts'],
   ['bsky:publish-feed', 'src/cli/publish-feed.ts'],
-  ['token:aws', 'src/cli/token-aws.ts'],
 ];
 
 /** The setting names listed in the help's environment section, in order. */
