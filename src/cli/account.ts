@@ -7,6 +7,7 @@
 import { backfillAccountIndex } from '../app/account/backfill-account-index.ts';
 import { deleteAccountAsOperator } from '../app/account/operator-deletion.ts';
 import { printLine, runOperatorCommand, type OpenedCommand, type OperatorCommand } from './operator-command.ts';
+import { awsHelp } from './command-context.ts';
 
 const HELP = `usage: npm run account -- delete <handle|did> [--aws] [--json]
        npm run account -- backfill-index [--aws] [--json]
@@ -29,15 +30,13 @@ image record written before then the index item under its account that deletion 
 it by. Safe to run twice or in two processes at once; interrupted, run it again.
 
 options:
-  --aws       the deployed table in AWS instead of a local store: LOREBOOK_TABLE (the stack output
-              TableName) and AWS_REGION are required, with your AWS credentials allowed GetItem,
-              BatchGetItem, Query, PutItem, UpdateItem, DeleteItem and TransactWriteItems on it
-              (backfill-index: Scan, BatchGetItem, PutItem, ConditionCheckItem and
-              TransactWriteItems)
+  --aws       the deployed table in AWS instead of a local store (below)
   --json      print the summary as JSON
   -h, --help  this text
 
 Without --aws the store is found as for npm start (docs/config.md).
+
+${awsHelp('GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem and TransactWriteItems (backfill-index: Scan, BatchGetItem, PutItem, ConditionCheckItem and TransactWriteItems)')}
 
 exit status: 0 when the account is deleted (or the backfill ran to the end), 1 when it could not
 be, 2 on a usage error.

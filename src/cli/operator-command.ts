@@ -74,7 +74,8 @@ export async function runOperatorCommand<T>(command: OperatorCommand<T>, argv: r
     const config = readConfig();
     const log = (line: string): void => stderrLog(`${command.name}: ${line}`);
     context = await openCommandContext(config, aws, log);
-    return await command.run({ ctx: context.ctx, config, where: context.where, log }, task, args);
+    // The config the store was opened with: with --aws, the stack's table and buckets.
+    return await command.run({ ctx: context.ctx, config: context.config, where: context.where, log }, task, args);
   } catch (error) {
     stderrLog(`${command.name}: ${(error as Error).message ?? String(error)}`);
     return 1;

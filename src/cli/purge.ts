@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { purgeStory, type PurgeReport } from '../app/redaction/purge-story.ts';
 import { printLine, runOperatorCommand, type OperatorCommand } from './operator-command.ts';
+import { awsHelp } from './command-context.ts';
 
 const HELP = `usage: npm run purge -- <slug> [--markdown <file>] [--aws] [--json]
 
@@ -20,17 +21,16 @@ standard.site document follow within the usual lag. Running it again changes not
 
 options:
   --markdown <file>  the redacted story
-  --aws              the deployed table in AWS instead of a local store: LOREBOOK_TABLE and
-                     AWS_REGION are required, with your AWS credentials (AWS_PROFILE…) allowed
-                     GetItem, BatchGetItem, Query, Scan, PutItem, UpdateItem, DeleteItem and
-                     ConditionCheckItem on the table; images are deleted where
-                     LOREBOOK_IMAGE_BUCKET is set (s3:DeleteObject)
+  --aws              the deployed table in AWS instead of a local store (below); images are
+                     deleted where LOREBOOK_IMAGE_BUCKET is set or the stack names the bucket
   --json             print the summary as JSON
   -h, --help         this text
 
 Without --aws the store is found as for npm start (a running npm start's store is used, or
 LOREBOOK_DDB_ENDPOINT, LOREBOOK_TABLE and LOREBOOK_DATA_DIR: docs/config.md); images in
 LOREBOOK_IMAGE_DIR.
+
+${awsHelp('GetItem, BatchGetItem, Query, Scan, PutItem, UpdateItem, DeleteItem and ConditionCheckItem (and s3:DeleteObject on the image bucket)')}
 
 exit status: 0 when the story was purged, 1 when it could not be (unknown slug, invalid
 markdown, a store error), 2 on a usage error.
