@@ -28,7 +28,8 @@ function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     LOREBOOK_DDB_ENDPOINT: testEndpoint(),
     LOREBOOK_TABLE: app.ctx().store.tableName,
     LOREBOOK_IMAGE_DIR: app.imageDir(),
-    // A second, not a minute: the command waits out the grace before its last step.
+    // A second, not a minute: the command waits out what is left of the grace before its last step
+    // (none when the steps before it took longer, as under load, so the wait is not asserted here).
     LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS: '1',
     ...extra,
   };
@@ -51,7 +52,6 @@ describe('npm run account -- delete', () => {
       expect(JSON.parse(deleted.stdout)).toMatchObject({ account: leaver.account, handle: leaver.handle, finished: true });
       expect(deleted.stderr).toContain(`account: deleting "${leaver.account}"`);
       expect(deleted.stderr).toContain('account: step: stories');
-      expect(deleted.stderr).toContain('account: waiting');
 
       expect((await readItem(app.ctx().store, storyKey(theirs.slug)))?.counts).toMatchObject({ worked: 0 });
       const left = (await app.allItems()).filter((item) => JSON.stringify(item).includes('Written by the one who leaves'));
