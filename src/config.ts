@@ -172,6 +172,9 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       rateLimitPerMinute: positiveInteger(env, 'LOREBOOK_RATE_LIMIT_PER_MINUTE'),
       anonymousRateLimitPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE'),
       publicBaseUrl: baseUrl(env, listenPort),
+      quarantineFlags: positiveInteger(env, 'LOREBOOK_QUARANTINE_FLAGS'),
+      newAccountHours: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_HOURS'),
+      maxOpenFlags: positiveInteger(env, 'LOREBOOK_MAX_OPEN_FLAGS'),
     },
     http: {
       port: listenPort,

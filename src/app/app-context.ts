@@ -21,6 +21,12 @@ export interface AppConfig {
   anonymousRateLimitPerMinute: number;
   /** The public base URL (LOREBOOK_BASE_URL): write answers carry the story page's absolute URL on it. */
   publicBaseUrl: string;
+  /** Counted flags (from distinct established accounts) that quarantine a story (docs/moderation.md). */
+  quarantineFlags: number;
+  /** An account younger than this many hours is new: its flags are kept but not counted. */
+  newAccountHours: number;
+  /** How many stories one account may have flagged at once; unflag_story frees a place. */
+  maxOpenFlags: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -31,6 +37,9 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   rateLimitPerMinute: 100,
   anonymousRateLimitPerMinute: 60,
   publicBaseUrl: 'http://127.0.0.1:8787',
+  quarantineFlags: 3,
+  newAccountHours: 24,
+  maxOpenFlags: 20,
 };
 
 export interface AppContext {
