@@ -1,6 +1,8 @@
 // flag_story and unflag_story (docs/moderation.md): twice-safe three ways, who counts, the limits,
 // and what a hold does that the author and readers can see.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deleteAccount } from '../../../src/app/account/delete-account.ts';
+import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
 import { ensureAccount } from '../../../src/app/accounts.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
 import { readStoryPage } from '../../../src/app/queries/story-page.ts';
@@ -13,12 +15,12 @@ import { storySetup } from '../../helpers/story-setup.ts';
 const MAX_OPEN_FLAGS = 5;
 const app = useAppFixture('flag-story', { maxOpenFlags: MAX_OPEN_FLAGS });
 const alice = caller('alice');
-const [bob, carol, dave, frank] = [caller('bob'), caller('carol'), caller('dave'), caller('frank')];
+const [bob, carol, dave, frank, gina] = [caller('bob'), caller('carol'), caller('dave'), caller('frank'), caller('gina')];
 const { published, storyMeta } = storySetup(app, alice);
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
-  for (const reader of [bob, carol, dave, frank]) await ensureAccount(app.ctx(), reader);
+  for (const reader of [bob, carol, dave, frank, gina]) await ensureAccount(app.ctx(), reader);
   app.advance(DAY_MS + 1);
 });
 
@@ -149,5 +151,18 @@ describe('a held story', () => {
     expect(await storyMeta(slug)).toMatchObject({ hidden: true, flag_count: 0, moderation: { state: 'quarantined' } });
     expect((await refusal(setVisibility(app.ctx(), alice, { slug, hidden: false }))).code).toBe('conflict');
     expect(await readStoryPage(app.ctx(), slug)).toEqual({ kind: 'held', slug });
+  });
+});
+
+describe('account deletion', () => {
+  it("a deleted account's flag leaves the count exactly once, and its open flags go", async () => {
+    const slug = await published('Flagged by an account that leaves');
+    await flagStory(app.ctx(), gina, { slug, reason: 'spam' });
+    await flagStory(app.ctx(), carol, { slug, reason: 'off_topic' });
+    expect(await deleteAccount(app.ctx(), gina, { confirm: gina.handle })).toMatchObject({ status: 'deleting' });
+    expect(await deleteAccountSteps(app.ctx(), gina.account, 1_000)).toMatchObject({ finished: true });
+    expect(await storyMeta(slug)).toMatchObject({ flag_count: 1, flaggers: { [carol.account]: 'off_topic' } });
+    const left = (await app.state()).filter((item) => String(item.SK) === `FLAG#${gina.account}` || item.PK === `ACCOUNT#${gina.account}`);
+    expect(left.map((item) => item.SK)).toEqual(['META']);
   });
 });
