@@ -1,6 +1,7 @@
 // flag_story and unflag_story (docs/moderation.md): twice-safe three ways, who counts, the limits,
 // and what a hold does that the author and readers can see.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { exportAccount } from '../../../src/app/account-export/export-account.ts';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
 import { ensureAccount } from '../../../src/app/accounts.ts';
@@ -155,10 +156,15 @@ describe('a held story', () => {
 });
 
 describe('account deletion', () => {
-  it("a deleted account's flag leaves the count exactly once, and its open flags go", async () => {
+  it("the account's export lists its flags; its deletion takes each out of the count exactly once, and its open flags go", async () => {
     const slug = await published('Flagged by an account that leaves');
     await flagStory(app.ctx(), gina, { slug, reason: 'spam' });
     await flagStory(app.ctx(), carol, { slug, reason: 'off_topic' });
+    let exported = '';
+    for await (const chunk of await exportAccount(app.ctx(), gina)) exported += chunk;
+    expect((JSON.parse(exported) as { flags: unknown[] }).flags).toEqual([
+      expect.objectContaining({ slug, reason: 'spam', counted: true }),
+    ]);
     expect(await deleteAccount(app.ctx(), gina, { confirm: gina.handle })).toMatchObject({ status: 'deleting' });
     expect(await deleteAccountSteps(app.ctx(), gina.account, 1_000)).toMatchObject({ finished: true });
     expect(await storyMeta(slug)).toMatchObject({ flag_count: 1, flaggers: { [carol.account]: 'off_topic' } });

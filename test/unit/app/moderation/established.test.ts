@@ -5,7 +5,10 @@ const NOW = Date.parse('2026-12-02T12:00:00.000Z');
 const HOUR_MS = 60 * 60 * 1000;
 const facts = (ageHours: number | undefined, account = 'acct-reader') => ({
   account,
-  accountItem: ageHours === undefined ? undefined : { created_at: new Date(NOW - ageHours * HOUR_MS).toISOString() },
+  accountItem:
+    ageHours === undefined
+      ? undefined
+      : { PK: 'ACCOUNT#acct-reader', SK: 'META', created_at: new Date(NOW - ageHours * HOUR_MS).toISOString() },
   author: 'acct-author',
   now: NOW,
   newAccountHours: 24,
