@@ -182,6 +182,9 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       anonymousRateLimitPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE'),
       publicBaseUrl: baseUrl(env, listenPort),
       accountDeletionGraceSeconds: wholeNumber(env, 'LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS'),
+      quarantineFlags: positiveInteger(env, 'LOREBOOK_QUARANTINE_FLAGS'),
+      newAccountHours: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_HOURS'),
+      maxOpenFlags: positiveInteger(env, 'LOREBOOK_MAX_OPEN_FLAGS'),
     },
     http: {
       port: listenPort,

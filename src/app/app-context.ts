@@ -23,6 +23,12 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** An account deletion finishes no sooner than this after it was accepted: longer than any write attempt (design §21). */
   accountDeletionGraceSeconds: number;
+  /** Counted flags (from distinct established accounts) that quarantine a story (docs/moderation.md). */
+  quarantineFlags: number;
+  /** An account younger than this many hours is new: its flags are kept but not counted. */
+  newAccountHours: number;
+  /** How many stories one account may have flagged at once; unflag_story frees a place. */
+  maxOpenFlags: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -34,6 +40,9 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   anonymousRateLimitPerMinute: 60,
   publicBaseUrl: 'http://127.0.0.1:8787',
   accountDeletionGraceSeconds: 60,
+  quarantineFlags: 3,
+  newAccountHours: 24,
+  maxOpenFlags: 20,
 };
 
 export interface AppContext {

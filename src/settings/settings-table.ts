@@ -137,6 +137,27 @@ export const SETTINGS = [
     surfaces: ['start', 'lambda'],
   },
   {
+    name: 'LOREBOOK_QUARANTINE_FLAGS',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.quarantineFlags,
+    doc: 'flags from this many distinct established accounts hold a story for review (docs/moderation.md)',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_NEW_ACCOUNT_HOURS',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.newAccountHours,
+    doc: 'an account younger than this is new: its flags are kept but do not count toward a hold',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_MAX_OPEN_FLAGS',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.maxOpenFlags,
+    doc: 'how many stories one account may have flagged at once (unflag_story frees a place)',
+    surfaces: ['start', 'lambda'],
+  },
+  {
     name: 'LOREBOOK_RATE_LIMIT_PER_MINUTE',
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.rateLimitPerMinute,

@@ -13,6 +13,8 @@ export interface ItemChanges {
   setClauses?: readonly string[];
   addClauses?: readonly string[];
   deleteClauses?: readonly string[];
+  /** REMOVE clauses written out by the caller, e.g. a map entry `#flaggers.#flagger`. */
+  removeClauses?: readonly string[];
   names?: Record<string, string>;
   values?: Record<string, unknown>;
 }
@@ -31,6 +33,7 @@ export function updateItem(key: ItemKey, changes: ItemChanges, condition?: Condi
     names[`#r${index}`] = attribute;
     return `#r${index}`;
   });
+  removeParts.push(...(changes.removeClauses ?? []));
   const clauses = [
     setParts.length > 0 ? `SET ${setParts.join(', ')}` : '',
     removeParts.length > 0 ? `REMOVE ${removeParts.join(', ')}` : '',

@@ -19,6 +19,8 @@ const WRITE_TOOLS = [
   'withdraw_reproduction',
   'report_check',
   'report_drift',
+  'flag_story',
+  'unflag_story',
   'set_visibility',
   'mark_notifications_read',
   'draft_story_for',

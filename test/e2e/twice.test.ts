@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/app/app-context.ts';
 import { listNotifications } from '../../src/app/queries/list-notifications.ts';
+import { flagStory } from '../../src/app/flag-story.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportDrift } from '../../src/app/report-drift.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
@@ -162,6 +163,37 @@ const CASES: Case[] = [
       expect(tally?.reporters).toEqual([people.bob.account, people.carol.account].sort());
       const notices = (await observable()).filter((item) => item.PK === `INBOX#${people.alice.account}` && item.story === slug);
       expect(notices.map((item) => item.kind)).toEqual(['drift']);
+    },
+  },
+  {
+    tool: 'flag_story',
+    by: 'bob',
+    async setup(name, send) {
+      const slug = await published(`Flag ${name}`);
+      return {
+        target: slug,
+        args: { slug, reason: 'spam', note: 'Links to a shop.' },
+        differentChange: () => send.write('flag_story', { slug, reason: 'off_topic' }),
+      };
+    },
+    async appliedOnce(slug) {
+      expect((await storyItems(slug)).filter((item) => String(item.SK).startsWith('FLAG#'))).toHaveLength(1);
+      const open = (await observable()).find((item) => item.PK === `ACCOUNT#${people.bob.account}` && item.SK === 'FLAGS');
+      expect(open?.stories).toContain(slug);
+    },
+  },
+  {
+    tool: 'unflag_story',
+    by: 'bob',
+    async setup(name, send) {
+      const slug = await published(`Unflag ${name}`);
+      await flagStory(server.app.ctx(), people.bob, { slug, reason: 'spam' });
+      return { target: slug, args: { slug }, differentChange: () => send.write('flag_story', { slug, reason: 'impersonation' }) };
+    },
+    async appliedOnce(slug) {
+      expect((await storyItems(slug)).some((item) => String(item.SK).startsWith('FLAG#'))).toBe(false);
+      const open = (await observable()).find((item) => item.PK === `ACCOUNT#${people.bob.account}` && item.SK === 'FLAGS');
+      expect(open?.stories ?? []).not.toContain(slug);
     },
   },
   {

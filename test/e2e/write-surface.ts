@@ -24,6 +24,8 @@ export type WriteTool =
   | 'withdraw_reproduction'
   | 'report_check'
   | 'report_drift'
+  | 'flag_story'
+  | 'unflag_story'
   | 'set_visibility'
   | 'mark_notifications_read';
 
@@ -53,6 +55,10 @@ function httpRequest(tool: WriteTool, args: Args): HttpRequest {
       return { method: 'POST', path: `${story}/checks`, body: rest };
     case 'report_drift':
       return { method: 'POST', path: `${story}/drift`, body: rest };
+    case 'flag_story':
+      return { method: 'POST', path: `${story}/flags`, body: rest };
+    case 'unflag_story':
+      return { method: 'DELETE', path: `${story}/flags`, body: undefined };
     case 'set_visibility':
       return { method: 'POST', path: `${story}/visibility`, body: rest };
     case 'mark_notifications_read':

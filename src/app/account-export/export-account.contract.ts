@@ -15,6 +15,7 @@ export const accountExportSchema = z.object({
   reproductions: items('Your reproduction reports, on any story.'),
   checks: items('Your check reports, on any story.'),
   drift_reports: items('Your drift reports, on any story.'),
+  flags: items('Your flags on stories (docs/moderation.md), open ones only.'),
   drafts: items('Drafts you wrote for someone or claimed, with `role` (drafter or claimer) and the markdown.'),
   notifications: items('Your notifications, oldest first, with their `id`.'),
   images: items('Images you uploaded first: sha256, type, size, when, and `url`.'),

@@ -5,6 +5,7 @@
 // never a secret or a secret's hash (tokens, sessions, codes), and never another account's id.
 import { imageName, imageUrl } from '../../domain/image/image-name.ts';
 import { isImageType } from '../../domain/image/image-type.ts';
+import { flagKey } from '../../store/story/flag-items.ts';
 import type { StoredItem } from '../../store/actions.ts';
 import { toAccount } from '../../store/identity/account-items.ts';
 import { authorIndexPages, partitionPages, pointedPages } from '../../store/identity/account-pages.ts';
@@ -125,6 +126,7 @@ const REPORT_SECTIONS: ReadonlyArray<readonly [string, (account: string, index: 
       return report.sha256 === undefined ? [] : [driftReportKey(report.slug, report.sha256, account)];
     },
   ],
+  ['flags', (account, index) => onStoryReport(index, (slug) => flagKey(slug, account))],
 ];
 
 /** A reproduction's or check's key from a story's index item (a drift hash's item points only to its drift report). */

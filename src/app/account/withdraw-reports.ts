@@ -3,7 +3,8 @@
 // it read and takes its count back with primitive 2 (`contains(reproducers)`); a check's delete
 // names its result and `counted` and shifts the count with it; a drift report leaves its hash's
 // tally (`contains(reporters)`), and a "changed since publish" flag that rested on it drops when
-// fewer than two reporters are left. Any of these changed since the read cancels the step, which
+// fewer than two reporters are left; a reader's flag is deleted as read and, counted, leaves
+// META's `flaggers` with its count (a hold it helped make stays: only an operator restores). Any of these changed since the read cancels the step, which
 // the next run plans again.
 import type { WriteAction } from '../../store/actions.ts';
 import type { ReportOnStory } from '../../store/identity/account-index-items.ts';
@@ -13,6 +14,7 @@ import { deleteItemIf } from '../../store/replace-by-key.ts';
 import { toCheckReport } from '../../store/story/check-items.ts';
 import { driftReportOf, driftReportAsRead, driftTallyOf } from '../../store/story/drift-items.ts';
 import { stillReported } from '../../store/story/report-items.ts';
+import { flagAsRead, flagKey, toStoryFlag } from '../../store/story/flag-items.ts';
 import { reproductionOf } from '../../store/story/reproduction-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
@@ -24,7 +26,7 @@ const CORROBORATING_REPORTERS = 2;
 
 export async function withdrawReportsOn(ctx: AppContext, account: string, report: ReportOnStory): Promise<WriteAction[]> {
   const { slug, sha256 } = report;
-  const keys = [storyKey(slug), reproductionKey(slug, account), checkKey(slug, account)];
+  const keys = [storyKey(slug), reproductionKey(slug, account), checkKey(slug, account), flagKey(slug, account)];
   if (sha256 !== undefined) keys.push(driftReportKey(slug, sha256, account), driftTallyKey(slug, sha256));
   const read = await readItems(ctx.store, keys);
   const metaItem = pick(read, storyKey(slug));
@@ -48,6 +50,12 @@ export async function withdrawReportsOn(ctx: AppContext, account: string, report
     // The CHECK item's delete names its result and `counted`: the count moves with it, once.
     actions.push(deleteItemIf(checkKey(slug, account), stillReported(check)));
     if (check.counted) change.shift(check.result, -1);
+  }
+
+  const flagItem = pick(read, flagKey(slug, account));
+  if (flagItem !== undefined) {
+    actions.push(deleteItemIf(flagKey(slug, account), flagAsRead(toStoryFlag(flagItem))));
+    if (meta.flaggers?.[account] !== undefined) change.unflag(account);
   }
 
   if (sha256 !== undefined) {
@@ -77,6 +85,7 @@ class MetaChange {
   readonly #set: string[] = [];
   readonly #delete: string[] = [];
   readonly #remove: string[] = [];
+  readonly #removeClauses: string[] = [];
   readonly #conditions: string[] = [];
   readonly #names: Record<string, string> = {};
   readonly #values: Record<string, unknown> = {};
@@ -87,6 +96,15 @@ class MetaChange {
     Object.assign(this.#values, { ':member': account, ':memberSet': new Set([account]) });
     this.#delete.push('#reproducers :memberSet');
     this.#conditions.push('contains(#reproducers, :member)');
+  }
+
+  /** uncountFlagger's rule: the flagger leaves the map and the count goes back, only while it is in it. */
+  unflag(account: string): void {
+    Object.assign(this.#names, { '#flaggers': 'flaggers', '#flagger': account, '#flagCount': 'flag_count' });
+    this.#values[':oneFlag'] = 1;
+    this.#set.push('#flagCount = #flagCount - :oneFlag');
+    this.#removeClauses.push('#flaggers.#flagger');
+    this.#conditions.push('attribute_exists(#flaggers.#flagger)');
   }
 
   shift(bucket: string, delta: number): void {
@@ -105,10 +123,17 @@ class MetaChange {
   }
 
   update(slug: string): WriteAction | undefined {
-    if (this.#set.length + this.#delete.length + this.#remove.length === 0) return undefined;
+    if (this.#set.length + this.#delete.length + this.#remove.length + this.#removeClauses.length === 0) return undefined;
     return updateItem(
       storyKey(slug),
-      { setClauses: this.#set, deleteClauses: this.#delete, remove: this.#remove, names: this.#names, values: this.#values },
+      {
+        setClauses: this.#set,
+        deleteClauses: this.#delete,
+        remove: this.#remove,
+        removeClauses: this.#removeClauses,
+        names: this.#names,
+        values: this.#values,
+      },
       this.#conditions.length === 0 ? undefined : { expression: this.#conditions.join(' AND ') },
     );
   }

@@ -1,6 +1,7 @@
 // get_story's contract: its name, its input and its answer (the story in full). MCP's tool and
 // GET /v1/stories/{slug} use exactly these.
 import { z } from 'zod';
+import { moderationViewSchema } from '../moderation/moderation-view.ts';
 import { storyCapabilitySchema } from '../contract/drift-schemas.ts';
 import { replayedField, type Outcome } from '../contract/replayed.ts';
 import { answeredByField, answersField } from '../contract/answer-link-schema.ts';
@@ -120,6 +121,7 @@ export const getStoryOutputSchema = z.object({
       "What running the check and reproduce steps would do to your machine: read its tier and findings before you run any step, and tell your person when it is T3 or T4. The report of the current revision's text under the scanner version it names (a newer scanner does not re-scan a story until its next edit); null for a story last written before lorebook scanned stories (check_capability its markdown). `changed_since_publish`: readers ran other steps than these since the story last changed.",
     ),
   untrusted_text: untrustedTextSchema,
+  moderation: moderationViewSchema.optional(),
   replayed: replayedField,
 });
 

@@ -24,6 +24,7 @@ import { reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
 import { readReproductionAggregates } from './reproduction-aggregates.ts';
 import type { ReproductionAggregates } from '../../domain/reproduction-aggregates.ts';
+import { moderationView } from '../moderation/moderation-view.ts';
 
 export async function getStory(ctx: AppContext, caller: Caller | undefined, raw: unknown): Promise<StoryView> {
   const slug = parseSlug(parseInput(getStoryInputSchema, raw, GET_STORY).slug);
@@ -35,7 +36,9 @@ export async function getStory(ctx: AppContext, caller: Caller | undefined, raw:
     readReproductionAggregates(ctx, meta),
     readAnsweredBy(ctx, meta),
   ]);
-  return presentStory(meta, snapshot.body, revisions, author, aggregates, answeredBy);
+  const view = presentStory(meta, snapshot.body, revisions, author, aggregates, answeredBy);
+  if (meta.moderation !== undefined && caller?.account === meta.author) view.moderation = moderationView(meta.moderation);
+  return view;
 }
 
 interface StorySnapshot {

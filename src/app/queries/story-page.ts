@@ -8,6 +8,7 @@ import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
+import { isQuarantined } from '../../store/story/moderation-state.ts';
 import type { AppContext } from '../app-context.ts';
 import type { StoryView } from './get-story.contract.ts';
 import { getStory } from './get-story.ts';
@@ -15,6 +16,8 @@ import { getStory } from './get-story.ts';
 export type StoryPage =
   | { kind: 'shown'; story: StoryView }
   | { kind: 'withdrawn'; slug: string; title: string }
+  /** Held for review after readers flagged it (docs/moderation.md): neither title nor text is shown. */
+  | { kind: 'held'; slug: string }
   /** Its author deleted their account (design §21): nothing of it is left to show. */
   | { kind: 'deleted'; slug: string };
 
@@ -30,6 +33,7 @@ export async function readStoryPage(ctx: AppContext, rawSlug: string): Promise<S
     if (item !== undefined && isTombstone(item)) return { kind: 'deleted', slug };
     const meta = item === undefined ? undefined : toStoryMeta(item);
     if (meta === undefined || meta.visibility !== 'public' || !meta.hidden) throw error;
+    if (isQuarantined(meta)) return { kind: 'held', slug };
     return { kind: 'withdrawn', slug, title: revealForbiddenChars(meta.title) };
   }
 }

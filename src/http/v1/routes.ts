@@ -6,6 +6,7 @@ import { createDraftRoute } from './create-draft.ts';
 import { declineDraftRoute } from './decline-draft.ts';
 import { editStoryRoute } from './edit-story.ts';
 import { exportAccountRoute } from './export-account.ts';
+import { flagStoryRoute } from './flag-story.ts';
 import { getStoryRoute } from './get-story.ts';
 import { listDraftsRoute } from './list-drafts.ts';
 import { listNotificationsRoute } from './list-notifications.ts';
@@ -21,6 +22,7 @@ import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
 import { deleteAccountRoute } from './delete-account.ts';
 import { skillRoute } from './skill.ts';
+import { unflagStoryRoute } from './unflag-story.ts';
 import { uploadImageRoute } from './upload-image.ts';
 import { withdrawDraftRoute } from './withdraw-draft.ts';
 import { withdrawReproductionRoute } from './withdraw-reproduction.ts';
@@ -37,6 +39,8 @@ export const V1_ROUTES: readonly V1Route[] = [
   reportCheckRoute,
   reportCheckedRoute,
   reportDriftRoute,
+  flagStoryRoute,
+  unflagStoryRoute,
   checkCapabilityRoute,
   listNotificationsRoute,
   markNotificationsReadRoute,

@@ -5,6 +5,7 @@ import { claimDraftTool } from './claim-draft.ts';
 import { declineDraftTool } from './decline-draft.ts';
 import { draftStoryForTool } from './draft-story-for.ts';
 import { editStoryTool } from './edit-story.ts';
+import { flagStoryTool } from './flag-story.ts';
 import { getStoryTool } from './get-story.ts';
 import { listDraftsTool } from './list-drafts.ts';
 import { listNotificationsTool } from './list-notifications.ts';
@@ -18,6 +19,7 @@ import { reportReproductionTool } from './report-reproduction.ts';
 import { searchStoriesTool } from './search-stories.ts';
 import { setVisibilityTool } from './set-visibility.ts';
 import { suggestForProjectTool } from './suggest-for-project.ts';
+import { unflagStoryTool } from './unflag-story.ts';
 import { uploadImageTool } from './upload-image.ts';
 import { withdrawDraftTool } from './withdraw-draft.ts';
 import { withdrawReproductionTool } from './withdraw-reproduction.ts';
@@ -35,6 +37,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   withdrawReproductionTool,
   reportCheckTool,
   reportDriftTool,
+  flagStoryTool,
+  unflagStoryTool,
   setVisibilityTool,
   markNotificationsReadTool,
   uploadImageTool,

@@ -38,7 +38,7 @@ export const ACCOUNT_OWNED_KINDS: readonly OwnedKind[] = [
   },
   {
     kind: 'report on another story',
-    key: 'STORY#slug / REPRO#<account>, CHECK#<account>, DRIFT#<sha256>#<account>',
+    key: 'STORY#slug / REPRO#<account>, CHECK#<account>, DRIFT#<sha256>#<account>, FLAG#<account>',
     found: 'the index item `ACCOUNT#<account> / ONSTORY#<slug>` (with the drift hashes reported)',
     onDeletion: 'withdrawn',
   },
@@ -62,6 +62,7 @@ export const ACCOUNT_OWNED_KINDS: readonly OwnedKind[] = [
     found: "`ACCOUNT#<account> / DRAFT#<at>#<id>` with role `drafter` (a claimer's listing only: the draft is its drafter's)",
     onDeletion: 'deleted',
   },
+  { kind: 'open flags', key: 'ACCOUNT#<account> / FLAGS', found: 'a Query of the account partition', onDeletion: 'deleted' },
   {
     kind: 'draft list item, draft key',
     key: 'ACCOUNT#<account> / DRAFT#…, DRAFTKEY#…',

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { StoredItem } from '../actions.ts';
 import { notificationKey } from '../keys.ts';
 
-export type NotificationKind = 'reproduction' | 'correction' | 'answer' | 'drift' | 'draft';
+export type NotificationKind = 'reproduction' | 'correction' | 'answer' | 'drift' | 'draft' | 'moderation';
 
 export interface NotificationEvent {
   recipient: string;

@@ -5,6 +5,8 @@ import type { ScannedStory } from '../../domain/capability/scanned-story.ts';
 import type { RelatedStory } from '../../domain/story/story-relation.ts';
 import type { StoredItem } from '../actions.ts';
 import type { DriftFlag } from './drift-flag.ts';
+import type { FlagReason } from './flag-items.ts';
+import type { ModerationState } from './moderation-state.ts';
 import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
 import { announcePartition, authorPartition, bodyKey, feedPartition, listSortKey, revisionKey, storyKey } from '../keys.ts';
 import { pick, type ItemsByKey } from '../read-items.ts';
@@ -65,6 +67,12 @@ export interface StoryMeta {
   drafted_by?: string;
   /** Every revision below this one has had its markdown removed, or is being stripped (design §20); absent when never redacted. */
   redacted_below?: number;
+  /** Counted reader flags (docs/moderation.md): absent until the first. */
+  flag_count?: number;
+  /** The counted flaggers and their reasons; absent until the first counted flag. */
+  flaggers?: Record<string, FlagReason>;
+  /** Absent unless the story was held for review. */
+  moderation?: ModerationState;
 }
 
 /** What a revision keeps of its capability report: enough to tell which text and version it was. */

@@ -103,6 +103,14 @@ const CASES: Record<string, Case[]> = {
       secret: secret('jwt'),
     },
   ],
+  flag_story: [
+    {
+      args: () => ({ slug, reason: 'secret_or_personal_data', note: `It shows ${secret('slack_token').text}` }),
+      field: 'note',
+      secret: secret('slack_token'),
+    },
+  ],
+  unflag_story: [{ args: () => ({ slug, op_id: token }), field: 'op_id', secret: github }],
   set_visibility: [{ args: () => ({ slug, hidden: true, op_id: token }), field: 'op_id', secret: github }],
   mark_notifications_read: [
     { args: () => ({ up_to: 'N#2026-01-01T00:00:00.000Z#0123456789abcdef', op_id: token }), field: 'op_id', secret: github },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { editStoryInputSchema } from '../../../src/app/edit-story.contract.ts';
+import { flagStoryInputSchema } from '../../../src/app/flag-story.contract.ts';
 import { markNotificationsReadInputSchema } from '../../../src/app/mark-notifications-read.contract.ts';
 import { publishStoryInputSchema } from '../../../src/app/publish-story.contract.ts';
 import { redactStoryInputSchema } from '../../../src/app/redact-story.contract.ts';
@@ -8,6 +9,7 @@ import { reportCheckInputSchema } from '../../../src/app/report-check.contract.t
 import { reportDriftInputSchema } from '../../../src/app/report-drift.contract.ts';
 import { reportReproductionInputSchema } from '../../../src/app/report-reproduction.contract.ts';
 import { setVisibilityInputSchema } from '../../../src/app/set-visibility.contract.ts';
+import { unflagStoryInputSchema } from '../../../src/app/unflag-story.contract.ts';
 import { withdrawReproductionInputSchema } from '../../../src/app/withdraw-reproduction.contract.ts';
 import { TOOLS } from '../../../src/mcp/tools/index.ts';
 import { toolListing } from '../../../src/mcp/tool-listing.ts';
@@ -25,6 +27,8 @@ const USE_CASE_SCHEMAS: Record<string, z.ZodType> = {
   withdraw_reproduction: withdrawReproductionInputSchema,
   report_check: reportCheckInputSchema,
   report_drift: reportDriftInputSchema,
+  flag_story: flagStoryInputSchema,
+  unflag_story: unflagStoryInputSchema,
   set_visibility: setVisibilityInputSchema,
   mark_notifications_read: markNotificationsReadInputSchema,
   redact_story: redactStoryInputSchema,
