@@ -112,14 +112,14 @@ export function createSigningKeyResolver(options: SigningKeyResolverOptions): Si
     }
     const pending = inFlight.get(did);
     if (pending !== undefined) return pending;
-    // The asker pays before anything is fetched; a refusal leaves nothing remembered.
-    await spend();
-    const lookUp = fetchKey(did).then(
-      (key) => {
+    const lookUp = (async (): Promise<VerificationKey> => {
+      // The asker pays before anything is fetched; a refusal leaves nothing remembered.
+      await spend();
+      try {
+        const key = await fetchKey(did);
         remember(did, { key, fetchedAt: now(), until: now() + REMEMBER_MS });
         return key;
-      },
-      (failure: unknown) => {
+      } catch (failure) {
         // No slot was free: nothing was learned about the DID, so nothing is remembered.
         if (failure instanceof FetchSlotsFull)
           throw new LorebookError(
@@ -131,8 +131,8 @@ export function createSigningKeyResolver(options: SigningKeyResolverOptions): Si
           );
         remember(did, { failure, until: now() + options.failureCacheMs });
         throw failure;
-      },
-    );
+      }
+    })();
     inFlight.set(did, lookUp);
     try {
       return await lookUp;
