@@ -1,6 +1,7 @@
 // Environment -> typed configuration, read once at start, through the settings table
 // (src/settings/settings-table.ts: every variable's type, default and documentation).
 import { DEFAULT_APP_CONFIG, type AppConfig } from './app/app-context.ts';
+import type { OutboundSettings } from '../integrations/safe-fetch/outbound-settings.ts';
 import { readOAuthServerSettings, type OAuthServerSettings } from './auth/oauth/oauth-settings.ts';
 import { optionalUrl, readAllowPrivateFetch } from './auth/sign-in-config.ts';
 import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';
@@ -26,6 +27,8 @@ export interface Config {
   oauthServer: OAuthServerSettings;
   /** The Bluesky feed generator served at /xrpc (docs/pages.md). */
   feedGenerator: FeedGeneratorConfig;
+  /** Fetches made for strangers (DID documents, client metadata documents): budget, caches, slots (design §23). */
+  outbound: OutboundSettings;
   /** How often `npm start` runs the notification dispatcher as a backstop to the run after each correction. */
   dispatchIntervalMs: number;
   /** How often `npm start` reads the table stream for its stream consumers once caught up. */
@@ -194,6 +197,12 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
     },
     bluesky: bluesky(env),
     feedGenerator: feedGenerator(env),
+    outbound: {
+      fetchesPerMinute: positiveInteger(env, 'LOREBOOK_OUTBOUND_FETCHES_PER_MINUTE'),
+      failureCacheMs: positiveInteger(env, 'LOREBOOK_OUTBOUND_FAILURE_CACHE_SECONDS') * 1000,
+      cacheFloorMs: positiveInteger(env, 'LOREBOOK_OUTBOUND_CACHE_FLOOR_SECONDS') * 1000,
+      concurrency: positiveInteger(env, 'LOREBOOK_OUTBOUND_CONCURRENCY'),
+    },
     dispatchIntervalMs: positiveInteger(env, 'LOREBOOK_DISPATCH_INTERVAL_MS'),
     streamPollIntervalMs: positiveInteger(env, 'LOREBOOK_STREAM_POLL_INTERVAL_MS'),
     oauthServer: readOAuthServerSettings(env),

@@ -49,8 +49,9 @@ interface Window {
   id: string;
 }
 
-function windowOf(ctx: AppContext, subject: string, now: number): Window {
-  const limit = subject.startsWith('ip:') ? ctx.config.anonymousRateLimitPerMinute : ctx.config.rateLimitPerMinute;
+/** The limit of a subject: an account's, or an address's without a token, unless the budget names its own (outbound-budget.ts). */
+function windowOf(ctx: AppContext, subject: string, now: number, ownLimit?: number): Window {
+  const limit = ownLimit ?? (subject.startsWith('ip:') ? ctx.config.anonymousRateLimitPerMinute : ctx.config.rateLimitPerMinute);
   const windowStartMs = Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
   const windowEndMs = windowStartMs + RATE_WINDOW_MS;
   return {
@@ -85,8 +86,13 @@ export function knownRefusal(ctx: AppContext, subject: string, now: number = ctx
  * refusal was seen here, every later call in that window is refused here without asking the
  * store (a flood past the limit costs no round trips).
  */
-export async function consumeRateLimit(ctx: AppContext, subject: string, now: number = ctx.store.now()): Promise<RateDecision> {
-  const window = windowOf(ctx, subject, now);
+export async function consumeRateLimit(
+  ctx: AppContext,
+  subject: string,
+  now: number = ctx.store.now(),
+  ownLimit?: number,
+): Promise<RateDecision> {
+  const window = windowOf(ctx, subject, now, ownLimit);
   if (fullWindows.has(window.id)) return refusal(window);
   const counted = await countCall(ctx.store, {
     subject,

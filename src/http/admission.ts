@@ -16,6 +16,7 @@ import {
 import { scopeNeeded } from '../auth/access-rule.ts';
 import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';
+import { holdBodyUntilAdmitted } from './body.ts';
 import type { HttpEnv } from './http-env.ts';
 
 export type ClientAddress = (c: Context<HttpEnv>) => string | undefined;
@@ -47,6 +48,12 @@ export interface Admitted {
   answer<T>(run: () => Promise<T>): Promise<T>;
 }
 
+/** A caller known before its body is read (admitCaller): what the call may do is decided once the body says what it is. */
+export interface AdmittedCaller extends Admitted {
+  /** Refuses a call that needs a token without one, or with a token lacking the call's scope; call it inside answer. */
+  requireAccess(anonymous: boolean, mcpTool?: string): void;
+}
+
 /**
  * Authenticates (a token that is sent must be live, even on an anonymous call), refuses a call
  * that needs a token without one or with a token lacking the call's scope, then counts the call: per account when signed in (whichever
@@ -74,6 +81,28 @@ export async function admitAlongside(
   /** The route admits a token of an account whose deletion is under way (access-rule.ts, design §21). */
   whileDeleting = false,
 ): Promise<Admitted> {
+  const admitted = await admitCaller(c, deps, whileDeleting);
+  try {
+    admitted.requireAccess(anonymous, mcpTool);
+  } catch (error) {
+    await admitted.answer(() => Promise.reject(error));
+  }
+  return admitted;
+}
+
+/**
+ * The part of admission that needs no body (docs/design.md §23), for a route that must read the
+ * body to know what the call is (/mcp): the token and the rate budget are settled before a byte
+ * of it is read — a bogus token is 401 and a window already seen full is 429 with the body
+ * unread — and the body is tied to the rest (body.ts): past the anonymous cap only once the count
+ * and the account's standing are in, and not at all once either refuses.
+ */
+export async function admitCaller(
+  c: Context<HttpEnv>,
+  deps: AdmissionDeps,
+  /** The route admits a token of an account whose deletion is under way (access-rule.ts, design §21). */
+  whileDeleting = false,
+): Promise<AdmittedCaller> {
   let caller: Caller | undefined;
   let startStanding: () => Promise<void> = () => Promise.resolve();
   try {
@@ -85,7 +114,6 @@ export async function admitAlongside(
     );
     caller = authenticated?.caller;
     if (authenticated !== undefined) startStanding = authenticated.standing;
-    if (caller === undefined && !anonymous) throw missingToken();
   } catch (error) {
     await settle(c, startCount(c, deps, undefined));
     throw error;
@@ -96,15 +124,6 @@ export async function admitAlongside(
   const count = startCount(c, deps, caller);
   // A remembered token's account check (design §21) starts here, beside the count, once no known refusal answered.
   const standing = startStanding();
-  // A call refused for its scope spends the account's budget, like any other call it makes; over the budget it is told so first.
-  if (caller !== undefined && !anonymous) {
-    try {
-      requireScope(caller, neededScope(c, mcpTool));
-    } catch (error) {
-      await settle(c, count);
-      throw error;
-    }
-  }
   c.set('caller', caller);
   // A remembered token's account check (design §21) runs beside the call like the count: a write
   // commits nothing and a read answers nothing for an account deleted since the token was remembered.
@@ -113,9 +132,15 @@ export async function admitAlongside(
     const decision = await count;
     if (!decision.allowed) throw rateLimited(decision);
   };
+  holdBodyUntilAdmitted(c.req.raw, allowed());
   return {
     caller,
     ctx: { ...deps.ctx, beforeCommit: allowed },
+    requireAccess(anonymous, mcpTool) {
+      if (caller === undefined && !anonymous) throw missingToken();
+      // A call refused for its scope spends the account's budget, like any other call it makes; over the budget it is told so first (answer).
+      if (caller !== undefined && !anonymous) requireScope(caller, neededScope(c, mcpTool));
+    },
     async answer(run) {
       const outcome = await run().then(
         (value) => ({ value }),

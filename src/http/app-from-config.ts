@@ -54,6 +54,7 @@ export function httpAppFromConfig(deps: AppFromConfigDeps): Hono<HttpEnv> {
     ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }),
     ...(deps.clientAddress === undefined ? {} : { clientAddress: deps.clientAddress }),
     feedGenerator: config.feedGenerator,
+    outbound: config.outbound,
     ...(signIn === undefined ? {} : { signIn: { config: signIn, log } }),
     oauthSettings: config.oauthServer,
     oauthLog: log,

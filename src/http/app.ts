@@ -25,6 +25,7 @@ import { mountSkillFile } from './skill-file.ts';
 import { SKILL_HEADER, skillUpdate } from './skill-update.ts';
 import { oauthServerAt, type OAuthServerSettings } from '../auth/oauth/oauth-settings.ts';
 import { mountOAuthServer } from './oauth-server/oauth-routes.ts';
+import { outboundWith, type OutboundSettings } from '../../integrations/safe-fetch/outbound-settings.ts';
 
 export interface HttpAppDeps {
   ctx: AppContext;
@@ -45,6 +46,8 @@ export interface HttpAppDeps {
   oauthSettings?: OAuthServerSettings;
   /** Where the OAuth server says what happened (grants decided and revoked, reused credentials); default: nowhere. */
   oauthLog?: (line: string) => void;
+  /** The budget, caches and slots of fetches made for strangers (design §23); default DEFAULT_OUTBOUND_SETTINGS. */
+  outbound?: OutboundSettings;
   /** Sign in with Bluesky (/auth/*); off when absent. */
   signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
@@ -67,6 +70,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     ...(deps.allowedHosts === undefined ? {} : { allowedHosts: deps.allowedHosts }),
   });
   const admission = { ctx: deps.ctx, clientAddress: deps.clientAddress ?? socketAddress, baseUrl };
+  // One set of outbound slots for the whole app: the DID look-ups and the client documents share the cap.
+  const outbound = outboundWith(deps.outbound);
 
   app.use('*', denyFraming);
   app.use('*', async (c, next) => {
@@ -112,7 +117,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   mountSkillFile(app);
   mountOAuthServer(app, {
     ctx: deps.ctx,
-    oauth: oauthServerAt(baseUrl, deps.oauthSettings, deps.oauthLog),
+    oauth: oauthServerAt(baseUrl, deps.oauthSettings, deps.oauthLog, outbound),
     clientAddress: admission.clientAddress,
   });
   mountMcp(app, { ...admission, search: deps.search });
@@ -128,6 +133,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   mountPages(app, {
     ...admission,
     baseUrl,
+    outbound,
     ...(deps.feedGenerator === undefined ? {} : { feedGenerator: deps.feedGenerator }),
     ...(deps.sitemapMaxUrls === undefined ? {} : { sitemapMaxUrls: deps.sitemapMaxUrls }),
   });

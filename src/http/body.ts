@@ -1,12 +1,30 @@
 // Request bodies, read with a cap before anything is parsed: a story is at most 64 KiB of
-// markdown, so 512 KiB covers any valid request with room for JSON escaping.
+// markdown, so 512 KiB covers any valid request with room for JSON escaping. A body larger than
+// that (an image upload) is read past it only once its caller is admitted (holdBodyUntilAdmitted).
 import { payloadTooLarge, validationFailed } from '../domain/errors.ts';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
+/** The admission of each request still being decided (admission.ts): its token's standing and its rate count. */
+const admissions = new WeakMap<Request, Promise<void>>();
+
+/**
+ * Ties the reading of this request's body to its admission (docs/design.md §23): the first
+ * MAX_BODY_BYTES are read beside it, anything past them only once it is granted, and a refusal
+ * stops the read at once (the refusal is what the read throws). A stranger can so make the
+ * server buffer at most MAX_BODY_BYTES, and a refused request not even that.
+ */
+export function holdBodyUntilAdmitted(request: Request, admitted: Promise<void>): void {
+  admitted.catch(() => undefined);
+  admissions.set(request, admitted);
+}
+
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
   return Buffer.from(await readBodyBytes(request, limit, () => tooLarge(limit))).toString('utf8');
 }
+
+/** Never settles: a race against it is decided by the other side alone. */
+const never = new Promise<never>(() => {});
 
 /**
  * The body's bytes, read chunk by chunk and refused (`overLimit`) the moment they pass `limit`,
@@ -15,19 +33,28 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
 export async function readBodyBytes(request: Request, limit: number, overLimit: () => Error): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw overLimit();
+  const admitted = admissions.get(request);
+  // A body declared past what anyone may send waits for its admission before a byte is read.
+  if (declared > MAX_BODY_BYTES) await admitted;
   if (request.body === null) return new Uint8Array();
+  // Rejects with the refusal the moment admission refuses; a grant leaves it pending for good.
+  const refused = admitted === undefined ? never : admitted.then(() => never);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw overLimit();
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), refused]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw overLimit();
+      // Past what anyone may send, only an admitted caller is read on.
+      if (size > MAX_BODY_BYTES && size - value.byteLength <= MAX_BODY_BYTES) await admitted;
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
   }
   return Buffer.concat(chunks);
 }

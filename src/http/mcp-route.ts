@@ -1,5 +1,6 @@
 // MCP at /mcp: both protocol eras on one endpoint, stateless, JSON responses (docs/design.md §6).
-// Each POST gets a new server. The body is read and judged here, before any server runs: a batch
+// Each POST gets a new server. The token and the rate budget are settled before the body is read
+// (design §23); the body is then read and judged here, before any server runs: a batch
 // is refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
 // public one), a 2026-07-28 request whose envelope or revision the SDK's classification refuses
 // (or lorebook does not serve) is answered with that refusal, and the access rule is applied to the one message's method and tool. The
@@ -10,7 +11,7 @@ import type { Context, Hono } from 'hono';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
 import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
-import { admitAlongside, type AdmissionDeps } from './admission.ts';
+import { admitCaller, type AdmissionDeps } from './admission.ts';
 import { readMcpBody } from './mcp-body.ts';
 import { eraOf, eraRefusal } from './mcp-era-gate.ts';
 import { paramsProblem } from './mcp-params.ts';
@@ -83,33 +84,35 @@ function unknownCallError(shape: MessageShape, access: 'unknown_method' | 'unkno
 
 export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
   app.post(MCP_PATH, async (c) => {
-    const text = await readMcpBody(c.req.raw);
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return jsonRpcAnswer(c, 400, jsonRpcErrorBody(null, JSON_RPC_PARSE_ERROR, 'Parse error: the body is not JSON.'));
-    }
-    if (Array.isArray(message)) {
-      return jsonRpcAnswer(
-        c,
-        400,
-        jsonRpcErrorBody(
-          null,
-          JSON_RPC_INVALID_REQUEST,
-          'JSON-RPC batches are not supported (MCP removed them in 2025-06-18): send one message per request. Nothing in this batch was run.',
-        ),
-      );
-    }
-    const shape = shapeOf(message);
-    c.set('rpcId', shape.id);
-    const era = eraOf(c.req.raw.headers, message);
-    const refusal = eraRefusal(era, shape.id, MODERN_PROTOCOL_VERSIONS);
-    // A message without a method is a response or not JSON-RPC at all: the transport runs
-    // nothing for it (or refuses it), so it needs no token; nor does one refused for its era.
-    const access = shape.method === undefined || refusal !== undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
-    const admitted = await admitAlongside(c, deps, access !== 'token', shape.toolName);
+    // The token and the rate budget first, the body after (admission.ts, design §23).
+    const admitted = await admitCaller(c, deps);
     return admitted.answer(async () => {
+      const text = await readMcpBody(c.req.raw, admitted.caller !== undefined);
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return jsonRpcAnswer(c, 400, jsonRpcErrorBody(null, JSON_RPC_PARSE_ERROR, 'Parse error: the body is not JSON.'));
+      }
+      if (Array.isArray(message)) {
+        return jsonRpcAnswer(
+          c,
+          400,
+          jsonRpcErrorBody(
+            null,
+            JSON_RPC_INVALID_REQUEST,
+            'JSON-RPC batches are not supported (MCP removed them in 2025-06-18): send one message per request. Nothing in this batch was run.',
+          ),
+        );
+      }
+      const shape = shapeOf(message);
+      c.set('rpcId', shape.id);
+      const era = eraOf(c.req.raw.headers, message);
+      const refusal = eraRefusal(era, shape.id, MODERN_PROTOCOL_VERSIONS);
+      // A message without a method is a response or not JSON-RPC at all: the transport runs
+      // nothing for it (or refuses it), so it needs no token; nor does one refused for its era.
+      const access = shape.method === undefined || refusal !== undefined ? 'anonymous' : mcpAccess(shape.method, shape.toolName);
+      admitted.requireAccess(access !== 'token', shape.toolName);
       if (refusal !== undefined) return jsonRpcAnswer(c, refusal.status, refusal.body);
       // Unknown methods and tools are answered here, before any server exists: what the access
       // rule does not classify never runs. A notification (no id) gets no answer but the transport's 202.

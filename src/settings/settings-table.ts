@@ -3,6 +3,7 @@
 // (`npm run docs:config`). A variable missing here is never read (src/settings/read-settings.ts).
 import { DEFAULT_APP_CONFIG } from '../app/app-context.ts';
 import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/search-refresh.ts';
+import { DEFAULT_OUTBOUND_SETTINGS } from '../../integrations/safe-fetch/outbound-settings.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../auth/oauth/oauth-settings.ts';
 import type { Setting } from './setting.ts';
 
@@ -10,6 +11,7 @@ const WHOLE = 'whole number > 0';
 /** The commands that open the store. */
 const STORE_USERS = ['start', 'sweep', 'token'] as const;
 const OAUTH = DEFAULT_OAUTH_SERVER_SETTINGS;
+const OUTBOUND = DEFAULT_OUTBOUND_SETTINGS;
 
 export const SETTINGS = [
   // The server.
@@ -216,6 +218,35 @@ export const SETTINGS = [
     doc: "1 = sign-in, client ID metadata documents and the feed generator's DID documents may be fetched from loopback/private addresses, over http too (a local PDS or client; development only); unset = public https addresses only (SSRF-safe)",
     surfaces: ['start', 'lambda'],
   },
+  // Fetches made for strangers: DID documents (service-auth JWTs), client ID metadata documents (design §23).
+  {
+    name: 'LOREBOOK_OUTBOUND_FETCHES_PER_MINUTE',
+    type: WHOLE,
+    default: OUTBOUND.fetchesPerMinute,
+    doc: "documents fetched per minute on behalf of one caller address (a feed request's or sendInteractions' DID document, an OAuth client_id URL's metadata document), counted before each fetch; past it 429 and nothing fetched. Bluesky's AppView asks from a few shared addresses: raise it for them",
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_OUTBOUND_FAILURE_CACHE_SECONDS',
+    type: WHOLE,
+    default: OUTBOUND.failureCacheMs / 1000,
+    doc: 'a look-up that failed (no document, unusable, unreachable) is answered from memory this long, per DID or client_id URL',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_OUTBOUND_CACHE_FLOOR_SECONDS',
+    type: WHOLE,
+    default: OUTBOUND.cacheFloorMs / 1000,
+    doc: "a fetched client metadata document is kept at least this long whatever its Cache-Control says (no-store included); a DID's key is not fetched again sooner, even after a signature fails",
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_OUTBOUND_CONCURRENCY',
+    type: WHOLE,
+    default: OUTBOUND.concurrency,
+    doc: 'documents fetched at once per process, whoever asked; four times as many wait, and past that a look-up is refused at once (retry shortly)',
+    surfaces: ['start', 'lambda'],
+  },
   // lorebook's OAuth server (docs/auth.md).
   {
     name: 'LOREBOOK_OAUTH_ACCESS_TOKEN_SECONDS',
@@ -263,7 +294,7 @@ export const SETTINGS = [
     name: 'LOREBOOK_OAUTH_REGISTRATIONS_PER_HOUR',
     type: WHOLE,
     default: OAUTH.registrationsPerHour,
-    doc: 'new client registrations per clock hour, across all instances',
+    doc: 'new client registrations per client address per clock hour, across all instances (re-sending a registration already made is free)',
     surfaces: ['start', 'lambda'],
   },
   {

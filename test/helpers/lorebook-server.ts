@@ -11,6 +11,7 @@ import type { AppConfig, AppContext } from '../../src/app/app-context.ts';
 import { createStorySearch, type StorySearch } from '../../src/app/search/story-search.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS, type OAuthServerSettings } from '../../src/auth/oauth/oauth-settings.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { DEFAULT_OUTBOUND_SETTINGS, type OutboundSettings } from '../../integrations/safe-fetch/outbound-settings.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import type { HttpEnv } from '../../src/http/http-env.ts';
 import type { SignInDeps } from '../../src/http/sign-in/sign-in-routes.ts';
@@ -29,6 +30,8 @@ export interface ServerOptions {
   searchRefreshMs?: number;
   /** URLs per sitemap file, small to see a month split into parts (default: the protocol's 50,000). */
   sitemapMaxUrls?: number;
+  /** Fetches made for strangers (design §23), over the defaults and a fetch budget no test reaches. */
+  outbound?: Partial<OutboundSettings>;
   /** Sign in with Bluesky on (/auth/*), e.g. against the test PDS; read when the server starts. */
   signIn?: () => Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
@@ -90,6 +93,7 @@ export function useLorebookServer(suite: string, options: ServerOptions = {}): L
       baseUrl: base,
       allowedOrigins: options.allowedOrigins ?? [],
       oauthSettings: { ...DEFAULT_OAUTH_SERVER_SETTINGS, ...options.oauthSettings },
+      outbound: { ...DEFAULT_OUTBOUND_SETTINGS, fetchesPerMinute: 1_000_000, ...options.outbound },
       ...(options.sitemapMaxUrls === undefined ? {} : { sitemapMaxUrls: options.sitemapMaxUrls }),
       ...(options.signIn === undefined ? {} : { signIn: options.signIn() }),
     });

@@ -1,13 +1,16 @@
 // A client that names itself by URL (a Client ID Metadata Document, draft-ietf-oauth-client-id-
 // metadata-document): lorebook fetches the JSON document at that URL through the SSRF-safe fetch
 // (public https addresses only, at most CLIENT_DOCUMENT_MAX_BYTES, within the configured time,
-// no redirects), keeps it by its cache headers, and judges it as strictly as a registration.
+// no redirects), keeps it by its cache headers (at least the outbound cache floor), and judges it
+// as strictly as a registration. Every fetch is paid for by the requesting address first and runs
+// in one of the process's outbound slots; a failed look-up is remembered a while (design §23).
 // Every fault is an `invalid_client` whose description says what the client's author must fix.
 import { z } from 'zod';
 import { CLIENT_DOCUMENT_MAX_BYTES, clientIdUrlProblem } from '../../auth/oauth/client-id-url.ts';
 import { freshnessMs, type CachedDocument } from '../../auth/oauth/client-document-cache.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
+import { FetchSlotsFull } from '../../../integrations/safe-fetch/fetch-slots.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import { CLIENT_METADATA_FIELDS, SUPPORTED_GRANT_TYPES } from './client-metadata-fields.ts';
@@ -64,12 +67,23 @@ export function clientFromDocument(clientId: string, body: unknown): KnownClient
 export async function clientFromMetadataDocument(oauth: OAuthServer, clientId: string, nowMs: number): Promise<KnownClient> {
   const problem = clientIdUrlProblem(clientId, oauth.settings.allowPrivateFetch);
   if (problem !== undefined) throw new OAuthError('invalid_client', `The client_id "${clientId.slice(0, 200)}" ${problem}.`);
-  const { cache } = oauth.clientDocuments;
+  const { cache, failures, outbound, spend } = oauth.clientDocuments;
   const cached = cache.get(clientId);
   if (cached !== undefined && cached.freshUntil > nowMs) return clientFromDocument(clientId, cached.body);
-  const entry = await fetchDocument(oauth, clientId, nowMs, cached);
-  if (entry.freshUntil > nowMs || entry.etag !== undefined) cache.set(clientId, entry);
-  else cache.delete(clientId);
+  const failed = failures.get(clientId);
+  if (failed !== undefined && failed.until > nowMs) throw failed.error;
+  // The requesting address pays before anything is fetched; a refusal (rate_limited) is not remembered as the document's failure.
+  await spend?.();
+  let entry: CachedDocument;
+  try {
+    entry = await outbound.slots.run(() => fetchDocument(oauth, clientId, nowMs, cached));
+  } catch (error) {
+    if (error instanceof FetchSlotsFull) throw refused(clientId, 'was not fetched: too many look-ups are on their way. Try again shortly.');
+    failures.set(clientId, { error, until: nowMs + outbound.settings.failureCacheMs });
+    throw error;
+  }
+  failures.delete(clientId);
+  cache.set(clientId, entry);
   return clientFromDocument(clientId, entry.body);
 }
 
@@ -89,8 +103,7 @@ async function fetchDocument(
   } catch (error) {
     throw refused(clientId, `could not be fetched (${reasonOf(error, oauth.settings.clientMetadataTimeoutMs)}).`);
   }
-  const freshness = freshnessMs(response.headers.get('cache-control'));
-  const freshUntil = nowMs + (freshness ?? 0);
+  const freshUntil = nowMs + freshnessMs(response.headers.get('cache-control'), oauth.clientDocuments.outbound.settings.cacheFloorMs);
   if (response.status === 304 && stale !== undefined) {
     await response.body?.cancel();
     return { ...stale, freshUntil };
@@ -111,7 +124,7 @@ async function fetchDocument(
     );
   }
   const etag = response.headers.get('etag') ?? undefined;
-  return { body, freshUntil, ...(etag === undefined || freshness === undefined ? {} : { etag }) };
+  return { body, freshUntil, ...(etag === undefined ? {} : { etag }) };
 }
 
 /** What went wrong, in words the client's author can act on; never a stack. */

@@ -1,8 +1,8 @@
 // Dynamic client registration (RFC 7591) for public clients (token_endpoint_auth_method "none",
 // PKCE instead of a secret). The client_id is derived from the registered metadata, so a second
 // delivery of one registration answers the same client, never a second row. A new client is
-// counted against the global registration budget in the transaction that creates it, and lives
-// a short while unless it completes an authorization (registration-budget.ts).
+// counted against its address's registration budget in the transaction that creates it, and
+// lives a short while unless it completes an authorization (registration-budget.ts).
 import { z } from 'zod';
 import { isLorebookError, LorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
@@ -30,7 +30,8 @@ export interface RegisteredClient {
   token_endpoint_auth_method: 'none';
 }
 
-export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: unknown): Promise<RegisteredClient> {
+/** `address`: the registering client's address, whose hourly budget a new client spends. */
+export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: unknown, address: string): Promise<RegisteredClient> {
   const parsed = registrationSchema.safeParse(body);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
@@ -65,12 +66,12 @@ export async function registerClient(ctx: AppContext, oauth: OAuthServer, body: 
   const key = oauthClientKey(clientId);
   return writeLoop<RegisteredClient>(ctx, {
     // Keyed by the metadata itself (the client_id is its hash): no op record needed.
-    reads: [key, registrationWindow(oauth.settings, ctx.store.now()).key],
+    reads: [key, registrationWindow(oauth.settings, ctx.store.now(), address).key],
     plan(read, { now }): LoopPlan<RegisteredClient> {
       // The same registration again: the same client, nothing written, no budget spent.
       const existing = pick(read, key);
       if (existing !== undefined) return { outcome: answer(toOAuthClient(existing)), actions: [] };
-      const window = registrationWindow(oauth.settings, now);
+      const window = registrationWindow(oauth.settings, now, address);
       if (isWindowFull(window, pick(read, window.key))) throw registrationBudgetSpent(window);
       const client: OAuthClient = {
         client_id: clientId,
@@ -91,7 +92,7 @@ function crowded(error: unknown): unknown {
   if (!isLorebookError(error) || error.code !== 'conflict') return error;
   return new LorebookError(
     'conflict',
-    'Many apps registered at the same moment. Nothing was registered twice: send the same registration again after retry_after_ms.',
+    'Many apps registered from this address at the same moment. Nothing was registered twice: send the same registration again after retry_after_ms.',
     {
       ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
       details: { reason: 'registrations_crowded' },

@@ -1,8 +1,10 @@
 // Client ID metadata documents kept by their HTTP cache headers (RFC 9111, the parts that matter
-// here): `max-age` says how long a document is fresh, `no-store` keeps it out, `no-cache` keeps it
-// only to revalidate, and an `ETag` lets a stale one be revalidated with If-None-Match. Bounded in
-// entries (the least recently used goes first) and in age, whatever the headers claim: a client
-// that changed its document is seen within MAX_AGE_MS, and strangers' URLs cannot fill memory.
+// here): `max-age` says how long a document is fresh, `no-store` and `no-cache` ask for a fetch
+// every time, and an `ETag` lets a stale one be revalidated with If-None-Match. Whatever the
+// headers say, a document is kept at least the outbound cache floor (design §23: a client's
+// no-store must not make every authorize a fetch) and at most MAX_AGE_MS (a client that changed
+// its document is seen within it). Failed look-ups are kept too, in a cache of their own. Bounded
+// in entries (the least recently used goes first), so strangers' URLs cannot fill memory.
 
 export const MAX_ENTRIES = 1000;
 /** The longest a document is trusted without asking again, whatever its max-age. */
@@ -18,29 +20,35 @@ export interface CachedDocument {
   freshUntil: number;
 }
 
-/** How long an answer with these headers may be used, in ms; undefined = not stored at all. */
-export function freshnessMs(cacheControl: string | null): number | undefined {
+/** A look-up that failed, and the refusal it gave. */
+export interface CachedFailure {
+  error: unknown;
+  /** Epoch ms; past it the URL is fetched again. */
+  until: number;
+}
+
+/** How long an answer with these headers may be used, in ms, never less than `floorMs` nor more than MAX_AGE_MS. */
+export function freshnessMs(cacheControl: string | null, floorMs: number): number {
   const directives = (cacheControl ?? '')
     .toLowerCase()
     .split(',')
     .map((directive) => directive.trim());
-  if (directives.includes('no-store')) return undefined;
-  if (directives.includes('no-cache')) return 0;
   const maxAge = directives.map((directive) => /^max-age=(\d+)$/.exec(directive)?.[1]).find((value) => value !== undefined);
-  if (maxAge === undefined) return DEFAULT_AGE_MS;
-  return Math.min(Number(maxAge) * 1000, MAX_AGE_MS);
+  const asked =
+    directives.includes('no-store') || directives.includes('no-cache') ? 0 : maxAge === undefined ? DEFAULT_AGE_MS : Number(maxAge) * 1000;
+  return Math.min(Math.max(asked, floorMs), MAX_AGE_MS);
 }
 
-export class ClientDocumentCache {
+export class ClientDocumentCache<Entry = CachedDocument> {
   /** Map keeps insertion order: re-inserting on use makes the first key the least recently used. */
-  private readonly entries = new Map<string, CachedDocument>();
+  private readonly entries = new Map<string, Entry>();
   private readonly maxEntries: number;
 
   constructor(maxEntries = MAX_ENTRIES) {
     this.maxEntries = maxEntries;
   }
 
-  get(url: string): CachedDocument | undefined {
+  get(url: string): Entry | undefined {
     const entry = this.entries.get(url);
     if (entry === undefined) return undefined;
     this.entries.delete(url);
@@ -48,7 +56,7 @@ export class ClientDocumentCache {
     return entry;
   }
 
-  set(url: string, entry: CachedDocument): void {
+  set(url: string, entry: Entry): void {
     this.entries.delete(url);
     this.entries.set(url, entry);
     while (this.entries.size > this.maxEntries) {

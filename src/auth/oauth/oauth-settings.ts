@@ -1,9 +1,10 @@
 // The authorization server's lifetimes, from env, read once (src/config.ts calls this). Every
 // record the server writes has a TTL from here; none lives forever.
 import { createLazySafeFetch } from '../../../integrations/safe-fetch/lazy-safe-fetch.ts';
+import { outboundWith, type Outbound } from '../../../integrations/safe-fetch/outbound-settings.ts';
 import { readAllowPrivateFetch } from '../sign-in-config.ts';
 import { CLIENT_DOCUMENT_MAX_BYTES } from './client-id-url.ts';
-import { ClientDocumentCache } from './client-document-cache.ts';
+import { ClientDocumentCache, type CachedFailure } from './client-document-cache.ts';
 
 export interface OAuthServerSettings {
   /** Access tokens are short-lived: a leaked one is useless after this. */
@@ -21,7 +22,7 @@ export interface OAuthServerSettings {
    * after registering: registrations cannot fill the table for months.
    */
   pendingClientSeconds: number;
-  /** New registrations, across all instances, per clock hour: bounds how many pending clients live at once. */
+  /** New registrations per client address per clock hour, across all instances: one address cannot spend anyone else's. */
   registrationsPerHour: number;
   /** A client ID metadata document must arrive within this (connect, redirects refused, body), in milliseconds. */
   clientMetadataTimeoutMs: number;
@@ -77,8 +78,19 @@ export interface OAuthServer {
   /** The one resource tokens are minted for (RFC 8707): the MCP endpoint. */
   resource: string;
   settings: OAuthServerSettings;
-  /** Client ID metadata documents: the SSRF-safe fetch they come through, and the documents kept by their cache headers. */
-  clientDocuments: { fetch: typeof globalThis.fetch; cache: ClientDocumentCache };
+  /**
+   * Client ID metadata documents: the SSRF-safe fetch they come through, the documents kept by
+   * their cache headers (at least the outbound cache floor), failed look-ups remembered a while,
+   * the process's outbound slots, and `spend`, the requesting address's fetch budget, which the
+   * route sets per request (design §23); none set: nothing is counted (use cases called directly).
+   */
+  clientDocuments: {
+    fetch: typeof globalThis.fetch;
+    cache: ClientDocumentCache;
+    failures: ClientDocumentCache<CachedFailure>;
+    outbound: Outbound;
+    spend?: () => Promise<void>;
+  };
   /** One line per grant decided or revoked, and loudly on a reused code or refresh token. */
   log: (line: string) => void;
 }
@@ -87,6 +99,7 @@ export function oauthServerAt(
   baseUrl: string,
   settings: OAuthServerSettings = DEFAULT_OAUTH_SERVER_SETTINGS,
   log: (line: string) => void = () => {},
+  outbound: Outbound = outboundWith(),
 ): OAuthServer {
   const issuer = baseUrl.replace(/\/+$/, '');
   const clientDocuments = {
@@ -96,6 +109,8 @@ export function oauthServerAt(
       timeoutMs: settings.clientMetadataTimeoutMs,
     }),
     cache: new ClientDocumentCache(),
+    failures: new ClientDocumentCache<CachedFailure>(),
+    outbound,
   };
   return { issuer, resource: `${issuer}/mcp`, settings, clientDocuments, log };
 }

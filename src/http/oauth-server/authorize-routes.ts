@@ -12,10 +12,12 @@ import { readWebSession, webSessionCookieValue } from '../../app/sign-in/web-ses
 import { isLorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { mediaType, readBodyText } from '../body.ts';
+import type { ClientAddress } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { authorizeRefusalPage, consentPage, returnToClientPage } from './consent-page.ts';
 import { OAUTH_PATHS } from './metadata.ts';
 import { NO_STORE } from './oauth-answer.ts';
+import { oauthForRequest } from './oauth-for-request.ts';
 
 /** Never cached, never framed (clickjacking an Approve button), no scripts at all. */
 export const PAGE_HEADERS = {
@@ -27,6 +29,8 @@ export const PAGE_HEADERS = {
 export interface AuthorizeRouteDeps {
   ctx: AppContext;
   oauth: OAuthServer;
+  /** The caller's address: a client metadata document an authorize request names is fetched on its budget. */
+  clientAddress?: ClientAddress | undefined;
 }
 
 /** The signed-in person of the request, with the raw session cookie the consent secret is derived from. */
@@ -45,7 +49,7 @@ export const signInFirst = (c: Context<HttpEnv>, returnTo: string): Response =>
 export function mountAuthorize(app: Hono<HttpEnv>, deps: AuthorizeRouteDeps): void {
   app.get(OAUTH_PATHS.authorize, async (c) => {
     const url = new URL(c.req.url);
-    const verdict = await judgeAuthorizeRequest(deps.ctx, deps.oauth, url.searchParams);
+    const verdict = await judgeAuthorizeRequest(deps.ctx, oauthForRequest(c, deps), url.searchParams);
     if (!verdict.ok) {
       if (verdict.redirect === undefined) return c.html(authorizeRefusalPage(verdict.error), 400, NO_STORE);
       // Every client registered itself (unverified), so its redirect URI may be anyone's site:

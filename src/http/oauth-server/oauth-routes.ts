@@ -14,6 +14,7 @@ import { mountAccount } from './account-routes.ts';
 import { mountAuthorize } from './authorize-routes.ts';
 import { AUTHORIZATION_SERVER_METADATA_PATH, authorizationServerMetadata, OAUTH_PATHS } from './metadata.ts';
 import { answeringOAuth, NO_STORE, oauthJson, readForm, readJson } from './oauth-answer.ts';
+import { oauthForRequest } from './oauth-for-request.ts';
 
 export interface OAuthRouteDeps {
   ctx: AppContext;
@@ -31,22 +32,23 @@ export function mountOAuthServer(app: Hono<HttpEnv>, deps: OAuthRouteDeps): void
 
   // Registration, token and revocation calls are counted per IP address like any call without a
   // token, so a flood of registrations or code guesses runs into the anonymous budget (429).
+  const addressOf = (c: Context<HttpEnv>): string => deps.clientAddress?.(c) ?? 'unknown';
   const limit = async (c: Context<HttpEnv>, next: Next): Promise<void> => {
-    const decision = await consumeRateLimit(deps.ctx, ipRateSubject(deps.clientAddress?.(c) ?? 'unknown'));
+    const decision = await consumeRateLimit(deps.ctx, ipRateSubject(addressOf(c)));
     c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
     if (!decision.allowed) throw rateLimited(decision);
     await next();
   };
   for (const path of [OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.post(path, limit);
   app.post(OAUTH_PATHS.register, (c) =>
-    answeringOAuth(c, async () => oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c)), 201)),
+    answeringOAuth(c, async () => oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c), addressOf(c)), 201)),
   );
   app.post(OAUTH_PATHS.token, (c) =>
-    answeringOAuth(c, async () => oauthJson(c, await tokenRequest(deps.ctx, deps.oauth, await readForm(c)))),
+    answeringOAuth(c, async () => oauthJson(c, await tokenRequest(deps.ctx, oauthForRequest(c, deps), await readForm(c)))),
   );
   app.post(OAUTH_PATHS.revoke, (c) =>
     answeringOAuth(c, async () => {
-      await revokeByClient(deps.ctx, deps.oauth, await readForm(c));
+      await revokeByClient(deps.ctx, oauthForRequest(c, deps), await readForm(c));
       return c.body(null, 200, NO_STORE);
     }),
   );

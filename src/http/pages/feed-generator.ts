@@ -8,13 +8,16 @@
 // a service-auth JWT that checks out counts against the viewer DID's account budget, not the IP's;
 // without one (or with one that does not check out) it counts against the IP like any page.
 import type { Context, Hono } from 'hono';
-import { createSigningKeyLookup } from '../../../integrations/bluesky/did-signing-key.ts';
+import { createSigningKeyResolver } from '../../../integrations/bluesky/did-signing-key.ts';
 import type { AppContext } from '../../app/app-context.ts';
+import type { Outbound } from '../../../integrations/safe-fetch/outbound-settings.ts';
+import { fetchBudgetOf, type SpendFetch } from '../../app/outbound-budget.ts';
 import { accountRateSubject } from '../../app/rate-limit.ts';
 import { DEFAULT_SKELETON_LIMIT, feedSkeleton, MAX_SKELETON_LIMIT } from '../../app/feeds/feed-skeleton.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
 import { feedDefinitions, feedUri, NEEDS_REPRODUCERS_FEED, serviceDid, type FeedDefinition } from '../../domain/feed-generator.ts';
 import type { ServiceAuthClaims } from '../../domain/service-auth/service-jwt.ts';
+import type { ClientAddress } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { mountFeedInteractions } from './feed-interactions.ts';
 import { feedViewer, type FeedViewer } from './feed-viewer.ts';
@@ -25,9 +28,9 @@ const GET_FEED_SKELETON = 'app.bsky.feed.getFeedSkeleton';
 /** Who asks for a skeleton: the verified viewer, or why its JWT did not check out (none sent: neither). */
 type SkeletonCaller = { claims: ServiceAuthClaims } | { refused: unknown } | undefined;
 
-async function skeletonCaller(viewer: FeedViewer, authorization: string | undefined): Promise<SkeletonCaller> {
+async function skeletonCaller(viewer: FeedViewer, authorization: string | undefined, spend: SpendFetch): Promise<SkeletonCaller> {
   try {
-    const claims = await viewer(authorization, GET_FEED_SKELETON);
+    const claims = await viewer(authorization, GET_FEED_SKELETON, spend);
     return claims === undefined ? undefined : { claims };
   } catch (refused) {
     // Kept, not thrown: only "needs reproducers" refuses it; the other feeds serve it as anonymous.
@@ -45,7 +48,14 @@ export function didDocument(baseUrl: string): Record<string, unknown> {
 
 export function mountFeedGenerator(
   app: Hono<HttpEnv>,
-  deps: { ctx: AppContext; baseUrl: string; feed: FeedGeneratorConfig; visit: (c: Context<HttpEnv>, subject?: string) => Promise<void> },
+  deps: {
+    ctx: AppContext;
+    baseUrl: string;
+    feed: FeedGeneratorConfig;
+    visit: (c: Context<HttpEnv>, subject?: string) => Promise<void>;
+    clientAddress: ClientAddress;
+    outbound: Outbound;
+  },
 ): void {
   const { publisherDid } = deps.feed;
   const definitions = feedDefinitions(deps.feed.rkey, deps.feed.tags);
@@ -55,12 +65,17 @@ export function mountFeedGenerator(
   );
   const viewer = feedViewer(
     deps.baseUrl,
-    createSigningKeyLookup({
+    createSigningKeyResolver({
       allowPrivateFetch: deps.feed.allowPrivateFetch === true,
       ...(deps.feed.plcDirectoryUrl === undefined ? {} : { plcDirectoryUrl: deps.feed.plcDirectoryUrl }),
+      failureCacheMs: deps.outbound.settings.failureCacheMs,
+      refreshFloorMs: deps.outbound.settings.cacheFloorMs,
+      slots: deps.outbound.slots,
     }),
     () => deps.ctx.store.now(),
   );
+  /** The DID documents a request makes lorebook fetch are paid for by its address (design §23). */
+  const spendOf = (c: Context<HttpEnv>): SpendFetch => fetchBudgetOf(deps.ctx, deps.outbound.settings, deps.clientAddress(c));
   const document = didDocument(deps.baseUrl);
   app.get('/.well-known/did.json', (c) => c.json(document, 200, { 'Cache-Control': 'public, max-age=3600' }));
 
@@ -71,8 +86,8 @@ export function mountFeedGenerator(
   app.get(`/xrpc/${GET_FEED_SKELETON}`, async (c) => {
     try {
       // The JWT is checked before counting, so the budget is the viewer's; the check is bounded
-      // (claims first, then the signing key from its cache or one bounded fetch).
-      const caller = await skeletonCaller(viewer, c.req.header('authorization'));
+      // (claims first, then the signing key from its cache or one fetch the address pays for).
+      const caller = await skeletonCaller(viewer, c.req.header('authorization'), spendOf(c));
       const claims = caller !== undefined && 'claims' in caller ? caller.claims : undefined;
       await deps.visit(c, claims === undefined ? undefined : accountRateSubject(claims.iss));
       const feedParam = c.req.query('feed');
@@ -109,5 +124,5 @@ export function mountFeedGenerator(
     }
   });
 
-  mountFeedInteractions(app, { ctx: deps.ctx, feeds: definitions, viewer, served: byUri });
+  mountFeedInteractions(app, { ctx: deps.ctx, feeds: definitions, viewer, served: byUri, spendOf });
 }

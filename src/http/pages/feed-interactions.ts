@@ -1,11 +1,13 @@
 // POST /xrpc/app.bsky.feed.sendInteractions (design §17): show more / show less from a viewer,
 // sent by Bluesky with the viewer's service-auth JWT (required here: a vote is the viewer's).
-// In order: the JWT's presence, a JSON body of at most MAX_BODY_BYTES, the JWT itself, the
-// viewer's rate limit (its DID's budget: interactions arrive through shared PDS addresses), then
-// the use case. Every refusal is an XRPC error and writes nothing (the rate window apart).
-import type { Hono } from 'hono';
+// In order: the JWT (a DID document it needs is paid for by the request's address, design §23),
+// the viewer's rate limit (its DID's budget: interactions arrive through shared PDS addresses),
+// and only then the body, JSON of at most MAX_INTERACTIONS_BODY_BYTES, and the use case: a
+// stranger gets no body buffered. Every refusal is an XRPC error and writes nothing (the rate window apart).
+import type { Context, Hono } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { recordInteractions } from '../../app/feeds/record-interactions.ts';
+import type { SpendFetch } from '../../app/outbound-budget.ts';
 import { accountRateSubject, consumeRateLimit, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
 import { isLorebookError, LorebookError, payloadTooLarge } from '../../domain/errors.ts';
 import type { FeedDefinition } from '../../domain/feed-generator.ts';
@@ -20,7 +22,13 @@ const MAX_INTERACTIONS_BODY_BYTES = 256 * 1024;
 
 export function mountFeedInteractions(
   app: Hono<HttpEnv>,
-  deps: { ctx: AppContext; feeds: readonly FeedDefinition[]; viewer: FeedViewer; served: ReadonlyMap<string, FeedDefinition> },
+  deps: {
+    ctx: AppContext;
+    feeds: readonly FeedDefinition[];
+    viewer: FeedViewer;
+    served: ReadonlyMap<string, FeedDefinition>;
+    spendOf: (c: Context<HttpEnv>) => SpendFetch;
+  },
 ): void {
   app.post(`/xrpc/${SEND_INTERACTIONS}`, async (c) => {
     try {
@@ -36,6 +44,11 @@ export function mountFeedInteractions(
           },
         );
       }
+      const claims = await deps.viewer(authorization, SEND_INTERACTIONS, deps.spendOf(c));
+      if (claims === undefined) throw new Error('a present Authorization header always yields claims or a refusal');
+      const decision = await consumeRateLimit(deps.ctx, accountRateSubject(claims.iss));
+      c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
+      if (!decision.allowed) throw rateLimited(decision);
       if (mediaType(c.req.header('content-type')) !== 'application/json')
         throw badBody('The body must be JSON (Content-Type: application/json).');
       const bytes = await readBodyBytes(c.req.raw, MAX_INTERACTIONS_BODY_BYTES, () =>
@@ -43,11 +56,6 @@ export function mountFeedInteractions(
           limit_bytes: MAX_INTERACTIONS_BODY_BYTES,
         }),
       );
-      const claims = await deps.viewer(authorization, SEND_INTERACTIONS);
-      if (claims === undefined) throw new Error('a present Authorization header always yields claims or a refusal');
-      const decision = await consumeRateLimit(deps.ctx, accountRateSubject(claims.iss));
-      c.set('answerHeaders', { ...c.get('answerHeaders'), ...rateLimitHeaders(decision) });
-      if (!decision.allowed) throw rateLimited(decision);
       const body = parseJsonObject(Buffer.from(bytes).toString('utf8'));
       if (typeof body.feed === 'string' && !deps.served.has(body.feed))
         return xrpcError(c, 400, 'UnknownFeed', `Unknown feed "${body.feed}"; this server serves ${[...deps.served.keys()].join(', ')}.`);

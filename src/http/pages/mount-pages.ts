@@ -4,6 +4,7 @@
 // caller's IP budget like any anonymous call. No page carries a script: the CSP says so.
 import type { Context, Hono } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
+import type { Outbound } from '../../../integrations/safe-fetch/outbound-settings.ts';
 import { readStoryPage } from '../../app/queries/story-page.ts';
 import { consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../../app/rate-limit.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
@@ -31,6 +32,8 @@ export interface PagesDeps {
   clientAddress: ClientAddress;
   /** The feed generator's feed record; by default no feed is listed (docs/pages.md). */
   feedGenerator?: FeedGeneratorConfig;
+  /** The outbound fetch budget and slots the feed generator's DID look-ups share (design §23). */
+  outbound: Outbound;
   /** URLs per sitemap file; default the protocol's 50,000 (a test makes it small to see the split). */
   sitemapMaxUrls?: number;
 }
@@ -147,5 +150,12 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
 
   mountStandardSite(app, { ctx, baseUrl, visit });
 
-  mountFeedGenerator(app, { ctx, baseUrl, feed: deps.feedGenerator ?? { publisherDid: undefined, rkey: 'lorebook', tags: [] }, visit });
+  mountFeedGenerator(app, {
+    ctx,
+    baseUrl,
+    feed: deps.feedGenerator ?? { publisherDid: undefined, rkey: 'lorebook', tags: [] },
+    visit,
+    clientAddress: deps.clientAddress,
+    outbound: deps.outbound,
+  });
 }

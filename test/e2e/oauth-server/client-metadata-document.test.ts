@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_OUTBOUND_SETTINGS } from '../../../integrations/safe-fetch/outbound-settings.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { startClientDocumentServer, type ClientDocumentServer } from '../../helpers/oauth/client-document-server.ts';
 import {
@@ -116,11 +117,26 @@ describe('a client identified by its metadata document', () => {
     expect(docs.requests('/cached/client.json')).toEqual([{ ifNoneMatch: undefined }, { ifNoneMatch: '"v1"' }]);
   });
 
-  it('no-store is fetched on every use', async () => {
+  it('no-store is kept the cache floor all the same (a stranger cannot make every authorize a fetch), then fetched again', async () => {
     const clientId = docs.serveDocument('/nostore/client.json', { redirect_uris: [REDIRECT] }, { 'Cache-Control': 'no-store' });
     await authorizePage(clientId);
     await authorizePage(clientId);
+    expect(docs.requests('/nostore/client.json')).toHaveLength(1);
+    server.app.advance(DEFAULT_OUTBOUND_SETTINGS.cacheFloorMs + 1);
+    await authorizePage(clientId);
     expect(docs.requests('/nostore/client.json')).toHaveLength(2);
+  });
+
+  it('a document that could not be fetched is remembered a while: asked again at once, nothing is fetched', async () => {
+    const clientId = docs.serve('/gone/client.json', (_request, response) => response.writeHead(404).end());
+    expect((await authorizePage(clientId)).status).toBe(400);
+    const again = await authorizePage(clientId);
+    expect(again.status).toBe(400);
+    expect(again.text).toContain('answered HTTP 404');
+    expect(docs.requests('/gone/client.json')).toHaveLength(1);
+    server.app.advance(DEFAULT_OUTBOUND_SETTINGS.failureCacheMs + 1);
+    await authorizePage(clientId);
+    expect(docs.requests('/gone/client.json')).toHaveLength(2);
   });
 });
 
@@ -196,6 +212,8 @@ describe('a metadata document that cannot be used is refused as a page, with a r
     const client: Client = { client_id: clientId, redirect_uri: REDIRECT };
     const { code, pkce } = await authorizationCode(base(), alice, client);
     broken = true;
+    // Past the cache floor, within the code's life: the token endpoint fetches the document again.
+    server.app.advance(DEFAULT_OUTBOUND_SETTINGS.cacheFloorMs + 1);
     const token = await exchange(base(), client, code, pkce.verifier);
     expect(token.status).toBe(401);
     expect(token.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('own URL') });

@@ -1,6 +1,8 @@
 // Storage filling: anonymous registrations cannot fill the table. A client that never completes
 // an authorization is forgotten after 24 h (its TTL); exchanging a code moves it to the long
-// lifetime; and new registrations share one global hourly budget across every caller.
+// lifetime; and new registrations are budgeted per hour per client address, so one address's
+// burst never blocks another's registration (design §23; the second address is seen through
+// npm start's socket, test/e2e/admission-npm-start.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import {
@@ -23,7 +25,7 @@ const clients = async (app: { state(): Promise<Record<string, unknown>[]> }) =>
 const nowSeconds = (server: { app: { ctx(): { store: { now(): number } } } }) => Math.floor(server.app.ctx().store.now() / 1000);
 /** The test clock runs: a time stamped during a call lies between the clock before and after it. */
 const between = (low: number, high: number) => expect.toSatisfy((value: number) => value >= low && value <= high);
-/** Everything but the per-IP rate windows every call counts (the global registration window stays in). */
+/** Everything but the per-IP rate windows every call counts (the address's registration window stays in). */
 const stored = async (app: { state(): Promise<Record<string, unknown>[]> }) =>
   (await app.state()).filter((item) => !String(item.PK).startsWith('RATE#ip:'));
 
@@ -85,7 +87,7 @@ describe('a registered client lives 24 h until it completes an authorization', (
   });
 });
 
-describe('the global registration budget', () => {
+describe('the registration budget, per client address', () => {
   const server = useLorebookServer('e2e-oauth-registration-budget', { oauthSettings: { registrationsPerHour: 3 } });
   const register = (name: string) => registerClient(server.baseUrl(), { client_name: name, redirect_uris: ['https://budget.example/cb'] });
 

@@ -45,11 +45,16 @@ export async function pendingConsent(
   person: SignedInPerson,
   client: ClientRequest,
 ): Promise<PendingConsent> {
-  const { client_id: clientId } = await registerClient(ctx, oauth, {
-    client_name: client.name,
-    redirect_uris: [client.redirectUri],
-    ...(client.grantTypes === undefined ? {} : { grant_types: client.grantTypes }),
-  });
+  const { client_id: clientId } = await registerClient(
+    ctx,
+    oauth,
+    {
+      client_name: client.name,
+      redirect_uris: [client.redirectUri],
+      ...(client.grantTypes === undefined ? {} : { grant_types: client.grantTypes }),
+    },
+    '127.0.0.1',
+  );
   const pkce = pkcePair();
   const verdict = await judgeAuthorizeRequest(
     ctx,

@@ -44,10 +44,15 @@ describe('a code or refresh token presented by another client', () => {
   it('a code presented by another client with the right redirect URI and verifier is invalid_grant, writes nothing, and still works for its own client', async () => {
     const approved = await approve('code-owner', 'http://127.0.0.1:47200/shared');
     // Another registration of the same redirect URI: a different client_id.
-    const { client_id: thief } = await registerClient(fixture.ctx(), oauth, {
-      client_name: 'code-thief',
-      redirect_uris: [approved.redirectUri],
-    });
+    const { client_id: thief } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      {
+        client_name: 'code-thief',
+        redirect_uris: [approved.redirectUri],
+      },
+      '127.0.0.1',
+    );
     const before = await fixture.state();
     expect(await refusedWith(tokenRequest(fixture.ctx(), oauth, exchangeForm(approved, thief)))).toMatchObject({
       error: 'invalid_grant',
@@ -62,10 +67,15 @@ describe('a code or refresh token presented by another client', () => {
   it('a refresh token presented by another client is invalid_grant, writes nothing, and still refreshes for its own client', async () => {
     const approved = await approve('refresh-owner', 'http://127.0.0.1:47200/refresh-owner');
     const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
-    const { client_id: thief } = await registerClient(fixture.ctx(), oauth, {
-      client_name: 'refresh-thief',
-      redirect_uris: ['http://127.0.0.1:47200/refresh-thief'],
-    });
+    const { client_id: thief } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      {
+        client_name: 'refresh-thief',
+        redirect_uris: ['http://127.0.0.1:47200/refresh-thief'],
+      },
+      '127.0.0.1',
+    );
     const before = await fixture.state();
     const refreshBy = (clientId: string) =>
       tokenRequest(
@@ -115,10 +125,15 @@ describe('revocation (RFC 7009) by a client that does not hold the token', () =>
   it("another client's refresh token, access token, or an admin token is unauthorized_client and nothing is revoked", async () => {
     const approved = await approve('revoke-owner', 'http://127.0.0.1:47200/revoke-owner');
     const tokens = await tokenRequest(fixture.ctx(), oauth, exchangeForm(approved));
-    const { client_id: other } = await registerClient(fixture.ctx(), oauth, {
-      client_name: 'revoke-other',
-      redirect_uris: ['http://127.0.0.1:47200/revoke-other'],
-    });
+    const { client_id: other } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      {
+        client_name: 'revoke-other',
+        redirect_uris: ['http://127.0.0.1:47200/revoke-other'],
+      },
+      '127.0.0.1',
+    );
     const admin = await createToken(fixture.ctx(), { handle: 'binding.test', expiresInSeconds: 3600 });
     const before = await fixture.state();
     const revoke = (clientId: string, token: string) =>

@@ -31,7 +31,12 @@ const revoke = (fields: Record<string, string>) => () => revokeByClient(fixture.
 
 describe('the token endpoint refuses an incomplete or unknown request and writes nothing', () => {
   it('without grant_type: invalid_request', async () => {
-    const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'no-grant-type', redirect_uris: [REDIRECT] });
+    const { client_id } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      { client_name: 'no-grant-type', redirect_uris: [REDIRECT] },
+      '127.0.0.1',
+    );
     expect(await refusal(token({ client_id, code: 'lba_x' }))).toBe('invalid_request');
   });
 
@@ -46,7 +51,12 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
   });
 
   it('an empty parameter counts as absent: grant_type= is invalid_request, resource= asks for no particular resource', async () => {
-    const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'empty-params', redirect_uris: [REDIRECT] });
+    const { client_id } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      { client_name: 'empty-params', redirect_uris: [REDIRECT] },
+      '127.0.0.1',
+    );
     expect(await refusal(token({ grant_type: '', client_id }))).toBe('invalid_request');
     // Not invalid_target: an empty resource is no resource, so the next check (the unknown code) answers.
     expect(
@@ -64,7 +74,12 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
   });
 
   it('an authorization_code request without code, redirect_uri or code_verifier: invalid_request', async () => {
-    const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'incomplete-exchange', redirect_uris: [REDIRECT] });
+    const { client_id } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      { client_name: 'incomplete-exchange', redirect_uris: [REDIRECT] },
+      '127.0.0.1',
+    );
     const complete = {
       grant_type: 'authorization_code',
       client_id,
@@ -79,7 +94,12 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
   });
 
   it('a code lorebook never issued: invalid_grant', async () => {
-    const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'unknown-code', redirect_uris: [REDIRECT] });
+    const { client_id } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      { client_name: 'unknown-code', redirect_uris: [REDIRECT] },
+      '127.0.0.1',
+    );
     expect(
       await refusal(
         token({
@@ -94,7 +114,12 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
   });
 
   it('a refresh_token request without refresh_token is invalid_request; a malformed or unknown one is invalid_grant', async () => {
-    const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'bad-refresh', redirect_uris: [REDIRECT] });
+    const { client_id } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      { client_name: 'bad-refresh', redirect_uris: [REDIRECT] },
+      '127.0.0.1',
+    );
     expect(await refusal(token({ grant_type: 'refresh_token', client_id }))).toBe('invalid_request');
     expect(await refusal(token({ grant_type: 'refresh_token', client_id, refresh_token: 'not-a-refresh-token' }))).toBe('invalid_grant');
     expect(await refusal(token({ grant_type: 'refresh_token', client_id, refresh_token: `lbr_${'A'.repeat(43)}` }))).toBe('invalid_grant');
@@ -103,7 +128,7 @@ describe('the token endpoint refuses an incomplete or unknown request and writes
 
 describe('revocation refuses a request without a token or a client, and writes nothing', () => {
   it('without token: invalid_request; without or with an unknown client_id: invalid_client', async () => {
-    const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'revoker', redirect_uris: [REDIRECT] });
+    const { client_id } = await registerClient(fixture.ctx(), oauth, { client_name: 'revoker', redirect_uris: [REDIRECT] }, '127.0.0.1');
     expect(await refusal(revoke({ client_id }))).toBe('invalid_request');
     expect(await refusal(revoke({ token: 'lbk_anything' }))).toBe('invalid_client');
     expect(await refusal(revoke({ token: 'lbk_anything', client_id: `lbc_${'0'.repeat(32)}` }))).toBe('invalid_client');

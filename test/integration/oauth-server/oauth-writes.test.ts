@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 async function consentFor(name: string): Promise<{ secret: string; pkce: Pkce; redirectUri: string; clientId: string }> {
   const redirectUri = `http://127.0.0.1:47000/${name}`;
-  registered = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri] });
+  registered = await registerClient(fixture.ctx(), oauth, { client_name: name, redirect_uris: [redirectUri] }, '127.0.0.1');
   const pkce = pkcePair();
   const verdict = await judgeAuthorizeRequest(
     fixture.ctx(),
@@ -67,15 +67,20 @@ const exchangeForm = (clientId: string, code: string, pkce: Pkce, redirectUri: s
 
 describe('OAuth writes under faults', () => {
   it('a registration that meets TransactionConflicts waits, re-plans and makes one client, counted once in the budget', async () => {
-    const budget = async () => Number((await fixture.state()).find((item) => item.PK === 'RATE#global:oauth-registration')?.count ?? 0);
+    const budget = async () => Number((await fixture.state()).find((item) => item.PK === 'RATE#oauth-registration:ip:127.0.0.1')?.count ?? 0);
     const counted = await budget();
     const conflicts = injectTransactionConflicts(client(), 2);
     let answer: RegisteredClient;
     try {
-      answer = await registerClient(fixture.ctx(), oauth, {
-        client_name: 'conflicted-register',
-        redirect_uris: ['http://127.0.0.1:47000/conflicted-register'],
-      });
+      answer = await registerClient(
+        fixture.ctx(),
+        oauth,
+        {
+          client_name: 'conflicted-register',
+          redirect_uris: ['http://127.0.0.1:47000/conflicted-register'],
+        },
+        '127.0.0.1',
+      );
       expect(conflicts.injected()).toBe(2);
     } finally {
       conflicts.remove();
@@ -89,10 +94,15 @@ describe('OAuth writes under faults', () => {
     const before = await fixture.state();
     const conflicts = injectTransactionConflicts(client(), fixture.ctx().config.maxWriteAttempts);
     try {
-      const refused = registerClient(fixture.ctx(), oauth, {
-        client_name: 'crowded-register',
-        redirect_uris: ['http://127.0.0.1:47000/crowded-register'],
-      });
+      const refused = registerClient(
+        fixture.ctx(),
+        oauth,
+        {
+          client_name: 'crowded-register',
+          redirect_uris: ['http://127.0.0.1:47000/crowded-register'],
+        },
+        '127.0.0.1',
+      );
       await expect(refused).rejects.toMatchObject({
         code: 'conflict',
         retryable: true,

@@ -138,7 +138,12 @@ describe('two revocations at the same moment', () => {
 describe('a consent page shown in two tabs while one of them answers', () => {
   it('a show that read nothing does not overwrite a consent decided meanwhile: it answers the decided consent', async () => {
     const redirectUri = 'http://127.0.0.1:47100/two-tabs';
-    const { client_id: clientId } = await registerClient(fixture.ctx(), oauth, { client_name: 'two-tabs', redirect_uris: [redirectUri] });
+    const { client_id: clientId } = await registerClient(
+      fixture.ctx(),
+      oauth,
+      { client_name: 'two-tabs', redirect_uris: [redirectUri] },
+      '127.0.0.1',
+    );
     const verdict = await judgeAuthorizeRequest(
       fixture.ctx(),
       oauth,

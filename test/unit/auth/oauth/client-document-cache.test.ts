@@ -11,11 +11,19 @@ describe('how long a metadata document stays fresh, by its Cache-Control', () =>
     [null, DEFAULT_AGE_MS],
     ['private', DEFAULT_AGE_MS],
   ])('%s -> %s ms', (header, ms) => {
-    expect(freshnessMs(header)).toBe(ms);
+    expect(freshnessMs(header, 0)).toBe(ms);
   });
 
-  it('no-store is never kept', () => {
-    expect(freshnessMs('no-store, max-age=60')).toBeUndefined();
+  it.each([['no-store, max-age=60'], ['no-cache'], ['max-age=0'], ['max-age=5']])(
+    '%s is kept the floor all the same, so asking for no caching cannot make every request a fetch',
+    (header) => {
+      expect(freshnessMs(header, 60_000)).toBe(60_000);
+    },
+  );
+
+  it('the floor never stretches past the longest trust, nor shortens a longer max-age', () => {
+    expect(freshnessMs('max-age=600', 60_000)).toBe(600_000);
+    expect(freshnessMs('no-store', MAX_AGE_MS * 2)).toBe(MAX_AGE_MS);
   });
 });
 
