@@ -181,6 +181,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       ...DEFAULT_APP_CONFIG,
       opTtlSeconds: positiveInteger(env, 'LOREBOOK_OP_TTL_SECONDS'),
       reproducerCap: positiveInteger(env, 'LOREBOOK_REPRODUCER_CAP'),
+      driftReporters: positiveInteger(env, 'LOREBOOK_DRIFT_REPORTERS'),
       rateLimitPerMinute: positiveInteger(env, 'LOREBOOK_RATE_LIMIT_PER_MINUTE'),
       anonymousRateLimitPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE'),
       publicBaseUrl: baseUrl(env, listenPort),

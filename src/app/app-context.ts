@@ -11,6 +11,8 @@ export interface AppConfig {
   opTtlSeconds: number;
   /** Past this many reproducers a story answers `conflict` instead of growing META toward 400 KB. */
   reproducerCap: number;
+  /** Reproducers of a story who must report the same other sha256 before it is "changed since publish" (design §12). */
+  driftReporters: number;
   /** Re-plans after a cancelled transaction before answering a retryable `conflict`. */
   maxWriteAttempts: number;
   /** Base of the jittered wait after a TransactionConflict, in ms. */
@@ -34,6 +36,7 @@ export interface AppConfig {
 export const DEFAULT_APP_CONFIG: AppConfig = {
   opTtlSeconds: 24 * 60 * 60,
   reproducerCap: 10_000,
+  driftReporters: 2,
   maxWriteAttempts: 6,
   conflictBackoffMs: 25,
   rateLimitPerMinute: 100,

@@ -1,13 +1,15 @@
 // publish_story — keyed by slug (docs/design.md §4). A first publish creates META, BODY, REV#1 and the
 // announce-queue entry in one transaction; a republish by the author is a new revision of the
-// content only; identical content writes nothing and answers the same. Another author's slug is
-// slug_taken when the caller can see that story, and not_found (as an unknown slug) when not.
+// content only; identical content writes nothing and answers the same. A slug held by another
+// author's story is slug_taken, whether or not the caller can see that story (design §24). A first
+// publish dated more than a day ahead is validation_failed.
 // The answer lists `similar` stories: searched before the write, kept on META by the first
 // publish, so a repeat, a republish and an op_id replay all answer the first publish's list.
 import { LorebookError, notFound, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { isValidSlug, slugFor } from '../domain/story/slug.ts';
+import { isTooFarAhead, latestStoryDate } from '../domain/story/story-date.ts';
 import type { StoryParts } from '../domain/story/story-parts.ts';
 import type { RelatedStory } from '../domain/story/story-relation.ts';
 import type { ScannedStory } from '../domain/capability/scanned-story.ts';
@@ -33,7 +35,6 @@ import { parseStoryOffloaded } from './parse-story-task.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
 import type { SimilarFinder } from './search/similar-stories.ts';
-import { canSee } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
 
 /**
@@ -91,6 +92,7 @@ export async function publishStory(
       const months = monthsOf(pick(read, feedMonthsKey));
       if (stored === undefined) {
         if (input.slug !== undefined || input.base_revision !== undefined) throw notFound(slug);
+        if (isTooFarAhead(story.frontMatter.date, now)) throw dateTooFarAhead(story.frontMatter.date, now);
         const links = planAnswerLinks(
           { slug, title: story.frontMatter.title, published_at: at, hidden: false, previous: [] },
           candidates,
@@ -102,9 +104,10 @@ export async function publishStory(
         return withCapabilityRecord(first, read, { report: story.capability, visibility: story.frontMatter.visibility, hidden: false, at });
       }
       const meta = toStoryMeta(stored);
-      // Another author's private or hidden story answers exactly as an unknown slug does, so
-      // publishing cannot probe which unseen slugs exist; only a story the caller can see is "taken".
-      if (meta.author !== caller.account) throw canSee(meta, caller) ? slugTaken(slug) : notFound(slug);
+      // @NOTE Taken even when the caller cannot see the story (private, hidden, deleted): any other
+      // answer leaves them no way to publish (design §24). It tells that some story holds this
+      // date and title, nothing more.
+      if (meta.author !== caller.account) throw slugTaken(slug);
       source?.existing(read, meta, story.contentHash);
       if (meta.date !== story.frontMatter.date) {
         throw validationFailed(`The date of "${slug}" is fixed at its first publish.`, {
@@ -204,7 +207,14 @@ function planFirstPublish({ slug, story, caller, at, months, similar, links, fro
 function slugTaken(slug: string): LorebookError {
   return new LorebookError(
     'slug_taken',
-    `The slug "${slug}" belongs to another author's story. Change your title (the slug is made from the date and the title) and publish again.`,
+    `The slug "${slug}" is held by another author's story (one you may not be able to see), and a slug is never given out twice. The slug is made from the date and the title: change the title (a word more is enough) and publish again.`,
     { details: { slug } },
   );
+}
+
+function dateTooFarAhead(date: string, nowMs: number): LorebookError {
+  const latest = latestStoryDate(nowMs);
+  return validationFailed(`The date ${date} is more than a day in the future.`, {
+    'front_matter.date': `Use the day you write the story in your own time zone, YYYY-MM-DD: ${latest} at the latest now.`,
+  });
 }

@@ -1,9 +1,11 @@
 // report_drift — a reader's agent re-scanned the steps it actually ran and reports their sha256
 // (design §12). One report per (story, account, hash), replaced by key. A hash other than the
-// published one, reported by someone other than the author, counts its reporter once in the
-// hash's tally (primitive 2); the second such reporter since the story last changed marks the
-// story "changed since publish" and tells the author, once per hash, in the same transaction.
-// A matching hash and the author's own report are kept but never counted.
+// published one, reported by a reproducer of the story (report-drift-standing.ts), counts its
+// reporter once in the hash's tally (primitive 2); the reporter that brings the tally to the
+// threshold (LOREBOOK_DRIFT_REPORTERS) since the story last changed marks the story "changed
+// since publish" and tells the author, once per hash, in the same transaction. A matching hash,
+// the author's own report and a report by someone who never reproduced the story are kept but
+// never counted; a reporter whose reproduction predates the current revision is refused.
 import { categoriesOf, categoryDrift } from '../domain/capability/category-drift.ts';
 import type { CapabilityReport } from '../domain/capability/report.ts';
 import { LorebookError } from '../domain/errors.ts';
@@ -11,7 +13,7 @@ import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { driftReportKey, driftTallyKey, storyKey } from '../store/keys.ts';
+import { driftReportKey, driftTallyKey, reproductionKey, storyKey } from '../store/keys.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { atRevision, setDriftFlag, type DriftFlag } from '../store/story/drift-flag.ts';
 import {
@@ -26,16 +28,16 @@ import {
   type DriftTally,
 } from '../store/story/drift-items.ts';
 import { notificationItem } from '../store/story/notification-items.ts';
+import { unchangedSince } from '../store/story/report-items.ts';
+import { reproductionOf, type Reproduction } from '../store/story/reproduction-items.ts';
 import { storyMetaOf, type StoryMeta } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, type DriftOutcome } from './report-drift.contract.ts';
+import { mayCorroborateDrift, reproducedBeforeRevision, reproductionOutdated } from './report-drift-standing.ts';
 import { visibleStory } from './story-access.ts';
 import { noteReportOn } from '../store/identity/account-index-items.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
-
-/** Independent reporters of one hash that mark the story changed since publish. */
-export const CORROBORATING_REPORTERS = 2;
 
 export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DriftOutcome>> {
   const input = await parseWriteInput(reportDriftInputSchema, raw, REPORT_DRIFT_TOOL);
@@ -52,16 +54,18 @@ export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown)
     caller,
     opId,
     fingerprint: fingerprint(REPORT_DRIFT_TOOL, { slug, sha256, categories: categories ?? null }),
-    reads: [storyKey(slug), reportKey, driftTallyKey(slug, sha256)],
+    reads: [storyKey(slug), reportKey, driftTallyKey(slug, sha256), reproductionKey(slug, caller.account)],
     plan(read, { now }): WritePlan<DriftOutcome> {
       const meta = visibleStory(storyMetaOf(read, slug), slug, caller);
       const published = meta.capability;
       if (published === undefined) throw notScanned(slug);
+      const reproduction = reproductionOf(read, slug, caller.account);
+      if (reproducedBeforeRevision(meta, reproduction)) throw reproductionOutdated(meta, reproduction as Reproduction);
       const stored = driftTallyOf(read, slug, sha256);
       // A tally of an older revision counted readers of steps that have changed since: it starts over.
       const tally = stored?.revision === meta.revision ? stored : undefined;
       const matches = sha256 === published.sha256;
-      const counted = !matches && meta.author !== caller.account;
+      const counted = !matches && mayCorroborateDrift(meta, { account: caller.account, reproduction });
       const existing = driftReportOf(read, slug, sha256, caller.account);
       const report: DriftReport = {
         slug,
@@ -76,12 +80,14 @@ export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown)
       const answer = (reporters: number, drift: DriftFlag | undefined): DriftOutcome => outcome(meta, published, report, reporters, drift);
       const reporters = tally?.reporters ?? [];
       const joins = counted && !reporters.includes(caller.account);
+      // `counted` was decided from the reproduction read: a change to it in between re-plans.
+      const reproduced = reproduction === undefined ? [] : [checkItem(reproductionKey(slug, caller.account), unchangedSince(reproduction))];
 
       if (existing !== undefined && !joins && sameReport(existing, report)) {
         return {
           outcome: answer(reporters.length, meta.drift),
           actions: [],
-          guards: [checkItem(reportKey, driftReportAsRead(existing)), checkItem(storyKey(slug), atRevision(meta.revision))],
+          guards: [checkItem(reportKey, driftReportAsRead(existing)), checkItem(storyKey(slug), atRevision(meta.revision)), ...reproduced],
         };
       }
       const reportWrite =
@@ -91,13 +97,14 @@ export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown)
       if (!joins) {
         return {
           outcome: answer(reporters.length, meta.drift),
-          actions: [reportWrite, indexed, checkItem(storyKey(slug), atRevision(meta.revision))],
+          actions: [reportWrite, indexed, checkItem(storyKey(slug), atRevision(meta.revision)), ...reproduced],
           guards: [],
         };
       }
       if (reporters.length >= ctx.config.reproducerCap) throw reporterCapReached(slug, ctx.config.reproducerCap);
-      const corroborates = reporters.length + 1 === CORROBORATING_REPORTERS;
-      // The second reporter marks the story, unless another hash already did.
+      const threshold = ctx.config.driftReporters;
+      // At the threshold or past it (a lowered setting): the story is marked unless another hash already did.
+      const corroborates = reporters.length + 1 >= threshold;
       const raised = corroborates && meta.drift === undefined ? { sha256, since: report.at } : undefined;
       const tellsAuthor = corroborates && stored?.notified_at === undefined;
       const actions: WriteAction[] = [
@@ -105,8 +112,9 @@ export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown)
         indexed,
         tallyJoin(ctx, meta, sha256, stored, caller.account, tellsAuthor ? report.at : undefined),
         raised === undefined ? checkItem(storyKey(slug), atRevision(meta.revision)) : setDriftFlag(slug, meta.revision, raised),
+        ...reproduced,
       ];
-      if (tellsAuthor) actions.push(createItem(notificationItem(driftNotice(meta, sha256, caller, report.at))));
+      if (tellsAuthor) actions.push(createItem(notificationItem(driftNotice(meta, sha256, caller, report.at, reporters.length + 1))));
       return { outcome: answer(reporters.length + 1, raised ?? meta.drift), actions, guards: [] };
     },
   });
@@ -133,9 +141,11 @@ function tallyJoin(
   });
 }
 
-/** Same hash, same revision, same categories: a second report like it changes nothing. */
+/** Same hash, same revision, same categories, counted alike: a second report like it changes nothing. */
 function sameReport(a: DriftReport, b: DriftReport): boolean {
-  return a.revision === b.revision && JSON.stringify(a.categories ?? null) === JSON.stringify(b.categories ?? null);
+  return (
+    a.revision === b.revision && a.counted === b.counted && JSON.stringify(a.categories ?? null) === JSON.stringify(b.categories ?? null)
+  );
 }
 
 function outcome(
@@ -159,11 +169,11 @@ function outcome(
 }
 
 /**
- * The author's notice, once per hash: only the report that corroborates a hash (the second
- * independent reporter) writes it, and only while the tally says the author was never told of it,
+ * The author's notice, once per hash: only the report that corroborates a hash (the reporter that
+ * reaches the threshold) writes it, and only while the tally says the author was never told of it,
  * so neither one reader's stray hashes nor a re-corroboration after an edit tells them again.
  */
-function driftNotice(meta: StoryMeta, sha256: string, caller: Caller, at: string) {
+function driftNotice(meta: StoryMeta, sha256: string, caller: Caller, at: string, reporters: number) {
   return {
     recipient: meta.author,
     kind: 'drift' as const,
@@ -171,7 +181,7 @@ function driftNotice(meta: StoryMeta, sha256: string, caller: Caller, at: string
     story_title: meta.title,
     actor: caller.account,
     actor_handle: caller.handle,
-    text: `${CORROBORATING_REPORTERS} readers ran steps of "${meta.title}" that differ from what you published (sha256 ${sha256.slice(0, 12)}…): the story shows "changed since publish" until you edit it.`,
+    text: `${reporters} readers who reproduced it ran steps of "${meta.title}" that differ from what you published (sha256 ${sha256.slice(0, 12)}…): the story shows "changed since publish" until you edit it.`,
     at,
     discriminator: sha256,
   };

@@ -1,8 +1,9 @@
 // report_reproduction — one report per (story, account), keyed by both (docs/design.md §4). A first report
 // creates REPRO#account and counts the account in the story's reproducer list in one transaction,
 // with the author's notification; a changed report replaces it and moves the one count, guarded by
-// the result it read; an identical report writes nothing. The author's own report is kept but
-// never counted and tells nobody.
+// the result it read; an identical report writes nothing, unless the story has a newer revision
+// than the report (then it is renewed: a re-run of the current steps, design §12). The author's
+// own report is kept but never counted and tells nobody.
 import { LorebookError } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { normaliseText } from '../domain/free-text.ts';
@@ -62,7 +63,11 @@ export async function reportReproduction(ctx: AppContext, caller: Caller, raw: u
       const next = { slug, account: caller.account, ...report, ...measurements, ...metadata, at: new Date(now).toISOString() };
       // The author's own report is kept but never counted; `counted` is decided once, at the first report.
       if (existing === undefined) return planFirstReport(ctx, meta, { ...next, counted: meta.author !== caller.account }, caller);
-      if (sameReproduction(existing, report)) return planUnchanged(meta, existing);
+      if (sameReproduction(existing, report)) {
+        return existing.at < meta.updated_at
+          ? planRenewed(meta, existing, { ...next, counted: existing.counted })
+          : planUnchanged(meta, existing);
+      }
       return planChangedReport(meta, existing, { ...next, counted: existing.counted }, caller);
     },
   });
@@ -102,6 +107,20 @@ function planUnchanged(meta: StoryMeta, existing: Reproduction): WritePlan<Repro
     outcome: outcome(meta, existing.result, existing.counted, meta.counts, meta.reproducers.length),
     actions: [],
     guards: [checkItem(reproductionKey(meta.slug, existing.account), unchangedSince(existing))],
+  };
+}
+
+/**
+ * The same report of a story revised since: the re-run of its current steps, so `at` moves on
+ * (report_drift accepts a reproducer's hash only from then). No count moves and nobody is told:
+ * the result is the one already counted. Conditioned on the `at` read, so of 16 at once one
+ * renews and the rest find it current.
+ */
+function planRenewed(meta: StoryMeta, existing: Reproduction, report: Reproduction): WritePlan<ReproductionOutcome> {
+  return {
+    outcome: outcome(meta, existing.result, existing.counted, meta.counts, meta.reproducers.length),
+    actions: [replaceItem(reproductionItem(report), unchangedSince(existing))],
+    guards: [],
   };
 }
 

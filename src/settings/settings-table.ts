@@ -160,6 +160,13 @@ export const SETTINGS = [
     surfaces: ['start', 'lambda'],
   },
   {
+    name: 'LOREBOOK_DRIFT_REPORTERS',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.driftReporters,
+    doc: 'how many reproducers of a story (never its author, never an account that did not reproduce it) must report the same sha256 other than the published one before the story shows "changed since publish"',
+    surfaces: ['start', 'lambda'],
+  },
+  {
     name: 'LOREBOOK_RATE_LIMIT_PER_MINUTE',
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.rateLimitPerMinute,

@@ -18,6 +18,8 @@ import { CORRECTION_NOTE, storyWithEverything, withdrawnStory } from '../helpers
 import { failStory, storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 import { launchChromium } from '../helpers/chromium.ts';
+import { storeImage } from '../../src/app/images/upload-image.ts';
+import { pictureOf } from '../helpers/images.ts';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 
@@ -30,6 +32,8 @@ let withdrawn = '';
 let aggregated = '';
 let question = '';
 let answer = '';
+let pictured = '';
+let ownImagePath = '';
 
 /** Agent and OS names a stranger chose, at the longest a report allows; each would open a dialog if it ran. */
 const HOSTILE_AGENT = '<script>alert("x")</script>';
@@ -83,7 +87,19 @@ beforeAll(async () => {
   answer = (
     await publishStory(ctx, alice, { markdown: storyTitled('Fonts came back with fontconfig', { extra: `This answers /s/${question}.` }) })
   ).slug;
-  server = await startNpmStart({ endpoint: testEndpoint(), table: ctx.store.tableName });
+  // Images on other sites (never reached: the test aborts any request off the server) beside one of lorebook's own.
+  ownImagePath = new URL((await storeImage(ctx, alice, { bytes: await pictureOf(1), type: 'image/png', opId: undefined })).url).pathname;
+  pictured = (
+    await publishStory(ctx, alice, {
+      markdown: storyTitled('Pictures from elsewhere')
+        .replace('status: n/a\n', 'status: n/a\nimage: https://img.example/hero.png\nimage_alt: The hero\n')
+        .replace(
+          'I tried a lock item first',
+          `![a chart](https://img.example/chart.png) ![](http://plain.example/pixel.gif) ![ours](${ownImagePath})\n\nI tried a lock item first`,
+        ),
+    })
+  ).slug;
+  server = await startNpmStart({ endpoint: testEndpoint(), table: ctx.store.tableName, env: { LOREBOOK_IMAGE_DIR: app.imageDir() } });
   browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 120_000);
@@ -94,6 +110,8 @@ afterAll(async () => {
 }, 60_000);
 
 const base = (): string => (server as NpmStart).baseUrl;
+/** Requests the page made to any host but the server's, since the last open(). */
+const elsewhere: string[] = [];
 
 async function open(
   path: string,
@@ -102,6 +120,15 @@ async function open(
   const context = await (browser as Browser).newContext({ viewport: options.viewport ?? { width: 1100, height: 1400 } });
   const page = await context.newPage();
   const dialogs: string[] = [];
+  // Nothing leaves for another host: such a request is recorded and aborted before any network.
+  elsewhere.length = 0;
+  await page.route(
+    (url) => !url.href.startsWith(base()),
+    async (route) => {
+      elsewhere.push(route.request().url());
+      await route.abort();
+    },
+  );
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
@@ -226,6 +253,33 @@ describe('markdown that tries to run code runs nothing', () => {
       expect(await page.evaluate('window.__pwned')).toBeUndefined();
       expect(dialogs).toEqual([]);
       if (!stripCsp) await page.screenshot({ path: new URL('hostile-markdown.png', ARTIFACTS).pathname, fullPage: true });
+      await page.context().close();
+    },
+    60_000,
+  );
+
+  it.each([
+    ['as served', false],
+    ['with the CSP stripped', true],
+  ])(
+    "images on other sites are links the browser never fetches, %s; lorebook's own image loads",
+    async (_name, stripCsp) => {
+      const { page, status } = await open(`/s/${pictured}`, { stripCsp });
+      expect(status).toBe(200);
+      await page.waitForLoadState('networkidle');
+      expect(elsewhere).toEqual([]);
+      const links = page.locator('a.image-link');
+      expect(await links.evaluateAll((found) => found.map((a) => [a.getAttribute('href'), a.textContent]))).toEqual([
+        ['https://img.example/hero.png', 'Image: The hero (on img.example)'],
+        ['https://img.example/chart.png', 'Image: a chart (on img.example)'],
+        ['http://plain.example/pixel.gif', 'Image on plain.example'],
+      ]);
+      const images = await page
+        .locator('img')
+        .evaluateAll((found) =>
+          found.map((img) => [img.getAttribute('src'), (img as unknown as { naturalWidth: number }).naturalWidth > 0]),
+        );
+      expect(images).toEqual([[ownImagePath, true]]);
       await page.context().close();
     },
     60_000,

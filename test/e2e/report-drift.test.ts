@@ -7,6 +7,7 @@ import { MAX_FINDINGS, MAX_STORY_FINDINGS } from '../../src/domain/capability/sc
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
+import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { answerOf, refusalOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
@@ -41,6 +42,11 @@ const badgeTitle = async (slug: string): Promise<string> => {
   const svg = await (await server.fetch(`/v1/badge/s/${slug}.svg`)).text();
   return String((new XMLParser().parse(svg) as { svg: { title: string } }).svg.title);
 };
+/** Only reproducers of a story count toward drift (design §12). */
+const reproducedByReaders = async (slug: string): Promise<void> => {
+  for (const name of ['bob', 'carol'] as const)
+    await reportReproduction(server.app.ctx(), { account: people[name].account, handle: name }, { slug, result: 'worked' });
+};
 const driftNotices = async () => {
   const response = await server.fetch('/v1/notifications', { headers: { Authorization: `Bearer ${people.alice.token}` } });
   return ((await response.json()) as { notifications: { kind: string; story: string; text: string }[] }).notifications.filter(
@@ -49,9 +55,10 @@ const driftNotices = async () => {
 };
 
 describe('report_drift through MCP and /v1', () => {
-  it('two readers, one per surface, mark the story changed since publish on get_story, its page and its badge; the edit clears it', async () => {
+  it('two reproducers, one per surface, mark the story changed since publish on get_story, its page and its badge; the edit clears it', async () => {
     const title = 'Drift across surfaces';
     const { slug } = await publishStory(server.app.ctx(), people.alice, { markdown: storyTitled(title) });
+    await reproducedByReaders(slug);
     const ran = await scanned(RAN);
     const client = await server.mcp(people.bob.token);
     const viaMcp = answerOf(
@@ -77,9 +84,9 @@ describe('report_drift through MCP and /v1', () => {
     const page = await (await server.fetch(`/s/${slug}`)).text();
     expect(page).toContain('data-changed="true"');
     expect(page).toContain(
-      `<strong>Changed since publish.</strong> Two readers ran steps that differ from these (sha256 <code>${ran.sha256.slice(0, 12)}…</code>`,
+      `<strong>Changed since publish.</strong> Readers who reproduced it ran steps that differ from these (sha256 <code>${ran.sha256.slice(0, 12)}…</code>`,
     );
-    expect(await badgeTitle(slug)).toMatch(/^reproduced: 0× · T\d · changed since publish$/);
+    expect(await badgeTitle(slug)).toMatch(/^reproduced: 2× · T\d · changed since publish$/);
     expect((await driftNotices()).filter((notice) => notice.story === slug)).toHaveLength(1);
 
     const edited = await server.fetch(`/v1/stories/${slug}`, {
@@ -91,10 +98,19 @@ describe('report_drift through MCP and /v1', () => {
     expect((await story(slug)).capability).toMatchObject({ changed_since_publish: false, drift: null });
     expect(await (await server.fetch(`/s/${slug}`)).text()).not.toContain('Changed since publish');
     expect(await badgeTitle(slug)).not.toContain('changed since publish');
+
+    // Their reproductions predate the edit: a report now is a typed refusal on both surfaces, with what to do.
+    const outdated = await server.fetch(`/v1/stories/${slug}/drift`, json(people.carol.token, { sha256: ran.sha256 }));
+    expect(outdated.status).toBe(409);
+    expect(await outdated.json()).toMatchObject({ code: 'conflict', retryable: false, details: { slug, revision: 2 } });
+    const refused = await client.callTool({ name: 'report_drift', arguments: { slug, sha256: ran.sha256 } });
+    expect(refused.isError).toBe(true);
+    expect(refusalOf(refused)).toMatchObject({ code: 'conflict', message: expect.stringContaining('report_reproduction') });
   });
 
   it('Idempotency-Key replays the first answer with Idempotent-Replayed, and the MCP op_id is the same op', async () => {
     const { slug } = await publishStory(server.app.ctx(), people.alice, { markdown: storyTitled('Drift keyed twice') });
+    await reproducedByReaders(slug);
     const ran = await scanned(RAN);
     const send = () =>
       server.fetch(`/v1/stories/${slug}/drift`, json(people.bob.token, { sha256: ran.sha256 }, { 'Idempotency-Key': 'op-drift-e2e' }));

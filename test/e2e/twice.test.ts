@@ -149,7 +149,8 @@ const CASES: Case[] = [
     by: 'carol',
     async setup(name, send) {
       const slug = await published(`Drift ${name}`);
-      // bob ran the same other steps first: carol's report is the corroborating one.
+      // Both reproduced it (only reproducers count); bob ran the same other steps first: carol's report is the corroborating one.
+      for (const reader of [people.bob, people.carol]) await reportReproduction(server.app.ctx(), reader, { slug, result: 'worked' });
       await reportDrift(server.app.ctx(), people.bob, { slug, sha256: DRIFTED.sha256 });
       return {
         target: slug,
@@ -161,7 +162,9 @@ const CASES: Case[] = [
       expect(await meta(slug)).toMatchObject({ drift: { sha256: DRIFTED.sha256 } });
       const tally = (await storyItems(slug)).find((item) => item.SK === `DRIFTHASH#${DRIFTED.sha256}`);
       expect(tally?.reporters).toEqual([people.bob.account, people.carol.account].sort());
-      const notices = (await observable()).filter((item) => item.PK === `INBOX#${people.alice.account}` && item.story === slug);
+      const notices = (await observable()).filter(
+        (item) => item.PK === `INBOX#${people.alice.account}` && item.story === slug && item.kind !== 'reproduction',
+      );
       expect(notices.map((item) => item.kind)).toEqual(['drift']);
     },
   },

@@ -21,8 +21,6 @@ import { toStoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
 import type { AppContext } from '../app-context.ts';
 
-/** The story's drift flag needs this many reporters of its hash (design §12). */
-const CORROBORATING_REPORTERS = 2;
 
 export async function withdrawReportsOn(ctx: AppContext, account: string, report: ReportOnStory): Promise<WriteAction[]> {
   const { slug, sha256 } = report;
@@ -74,7 +72,7 @@ export async function withdrawReportsOn(ctx: AppContext, account: string, report
           },
         ),
       );
-      if (meta.drift?.sha256 === sha256 && tally.reporters.length - 1 < CORROBORATING_REPORTERS) change.dropDrift(sha256);
+      if (meta.drift?.sha256 === sha256 && tally.reporters.length - 1 < ctx.config.driftReporters) change.dropDrift(sha256);
     }
   }
   const metaUpdate = change.update(slug);

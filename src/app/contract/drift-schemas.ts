@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { capabilityReportSchema } from './capability-schemas.ts';
 
-/** What two independent readers ran instead, and since when. */
+/** What reproducers of the story ran instead, and since when. */
 export const driftSchema = z.object({
-  sha256: z.string().describe('The hash of the steps two independent readers ran instead of the published ones.'),
-  since: z.string().describe('When the second of them reported it (ISO 8601).'),
+  sha256: z.string().describe('The hash of the steps readers who reproduced the story ran instead of the published ones.'),
+  since: z.string().describe('When the report that reached the threshold (2 reproducers by default) arrived (ISO 8601).'),
 });
 
 export const driftFlagSchema = driftSchema
@@ -16,7 +16,7 @@ export const driftFlagSchema = driftSchema
 export const changedSincePublishSchema = z
   .boolean()
   .describe(
-    'true when two independent readers (not the author) reported running steps whose sha256 differs from the published one, the same hash both times, since the story last changed: read the steps again before running them.',
+    'true when enough readers who reproduced the story (2 by default; never the author, never an account that did not reproduce it) reported running steps whose sha256 differs from the published one, the same hash each time, since the story last changed: read the steps again before running them.',
   );
 
 /** get_story's capability: the stored report, and whether readers ran something else since. */

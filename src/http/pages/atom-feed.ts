@@ -67,7 +67,7 @@ function capabilityCategory(tier: StorySummary['capability_tier'], baseUrl: stri
 /** The page's "Changed since publish." line, first in the entry's summary. */
 function changedSincePublish(drift: StorySummary['drift']): string {
   if (drift === undefined) return '';
-  return `Changed since publish: two readers ran steps that differ from these (sha256 ${drift.sha256.slice(0, 12)}…, since ${drift.since.slice(0, 10)}); read the steps again before running them. `;
+  return `Changed since publish: readers who reproduced it ran steps that differ from these (sha256 ${drift.sha256.slice(0, 12)}…, since ${drift.since.slice(0, 10)}); read the steps again before running them. `;
 }
 
 function driftCategory(drift: StorySummary['drift'], baseUrl: string): Category[] {

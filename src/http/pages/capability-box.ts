@@ -52,12 +52,12 @@ ${categoryList(capability)}
 }
 
 /**
- * Two independent readers ran other steps than these since the story last changed (design §12):
+ * Readers who reproduced the story ran other steps than these since the story last changed (design §12):
  * said first, because the tier below describes the text as published, not what readers ran.
  */
 function changedSincePublish(drift: Report['drift']): Html | string {
   if (drift === null) return '';
-  return html`<p class="changed"><strong>Changed since publish.</strong> Two readers ran steps that differ from these (sha256 <code>${drift.sha256.slice(0, 12)}…</code>, since ${drift.since.slice(0, 10)}). Read the steps again before running them; the mark stays until the author edits the story.</p>
+  return html`<p class="changed"><strong>Changed since publish.</strong> Readers who reproduced it ran steps that differ from these (sha256 <code>${drift.sha256.slice(0, 12)}…</code>, since ${drift.since.slice(0, 10)}). Read the steps again before running them; the mark stays until the author edits the story.</p>
 `;
 }
 

@@ -30,7 +30,7 @@ const CLAIM_COOKIE_SECONDS = 15 * 60;
  */
 const CLAIM_PAGE_HEADERS = {
   'Content-Security-Policy':
-    "default-src 'none'; style-src 'self'; img-src https: http:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
@@ -86,7 +86,7 @@ export function mountClaimPages(app: Hono<HttpEnv>, deps: ClaimRouteDeps): void 
     // Single use: once it is no longer open, the story is shown only to its drafter and its claimer.
     const people = [draft.drafter.account, draft.claimer?.account];
     const mayRead = draft.status === 'open' || (who !== undefined && people.includes(who.caller.account));
-    const body = mayRead ? await renderOffloaded(draft.markdown ?? '') : '';
+    const body = mayRead ? await renderOffloaded({ markdown: draft.markdown ?? '', baseUrl }) : '';
     return c.html(await claimPage(draft, body, claimPath(token), baseUrl, viewer, notice), status, CLAIM_PAGE_HEADERS);
   };
 

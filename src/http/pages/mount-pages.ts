@@ -38,9 +38,11 @@ export interface PagesDeps {
   sitemapMaxUrls?: number;
 }
 
-/** No scripts, no frames, no forms; styles from this origin; images from anywhere on http(s). */
-export const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; img-src https: http:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * No scripts, no frames, no forms; styles and images from this origin only: a story's image on
+ * another site is a link, never loaded (design §24), so no reader's address reaches its host.
+ */
+export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const PAGE_HEADERS = {
   'Content-Security-Policy': PAGE_CSP,
@@ -56,7 +58,7 @@ const MISSING_STORY = 'There is no public story at this address. It may never ha
 
 export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
   const { ctx, baseUrl } = deps;
-  const bodies = createRenderedBodies();
+  const bodies = createRenderedBodies({ baseUrl });
   /** Counts a visit against the caller's IP, or against `subject` when the route knows who asks (a verified feed viewer). */
   const visit = async (c: Context<HttpEnv>, subject?: string): Promise<void> => {
     const decision = await consumeRateLimit(ctx, subject ?? ipRateSubject(deps.clientAddress(c) ?? 'unknown'));

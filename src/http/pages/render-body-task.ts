@@ -3,10 +3,11 @@
 // inline: a process that serves no page never loads it.
 import { MARKDOWN_RENDER_BUDGET_MS } from '../../domain/story/story-limits.ts';
 import type { OffloadTask } from '../../offload/offload.ts';
+import type { StoryBodyInput } from './render-story-body.ts';
 
-export const RENDER_STORY_BODY_TASK: OffloadTask<string, string> = {
+export const RENDER_STORY_BODY_TASK: OffloadTask<StoryBodyInput, string> = {
   module: new URL('./render-story-body.ts', import.meta.url),
-  name: 'renderStoryBody',
-  run: async (markdown) => (await import('./render-story-body.ts')).renderStoryBody(markdown),
+  name: 'renderStoryBodyTask',
+  run: async (input) => (await import('./render-story-body.ts')).renderStoryBodyTask(input),
   budgetMs: MARKDOWN_RENDER_BUDGET_MS,
 };

@@ -1,32 +1,49 @@
 // Story markdown -> HTML for the pages, with micromark (CommonMark + GFM). Safe by micromark's own
 // defaults: raw HTML is escaped (never passed through: allowDangerousHtml stays off) and link
 // targets outside http(s)/mailto/irc/xmpp or relative paths (javascript:, data:, vbscript:, ...)
-// come out as an empty href. Two rules are ours, applied to micromark's output, which holds no
+// come out as an empty href. Three rules are ours, applied to micromark's output, which holds no
 // tag it did not write itself (any tag in the source was escaped to text):
-// - images only from absolute http(s) URLs or lorebook's own image path (`/i/<sha256>.<ext>`,
-//   what upload_image stores): micromark keeps relative and protocol-relative sources, which
-//   would load from this site or a host the author merely implied; any other such image becomes
-//   its alt text;
+// - only lorebook's own images load (`/i/<sha256>.<ext>`, what upload_image stores, or that path
+//   on the base URL), from the path, so the page's `img-src 'self'` covers them;
+// - an image on another site is a link to it, never fetched by the reader's browser, which would
+//   hand every reader's address to a host the author chose (design §24); any other image (relative,
+//   protocol-relative, data:, ...) becomes its alt text;
 // - a refused link stays as its text without an href (an `href=""` would reload the page), and
 //   outside links get rel="nofollow ugc noopener" (user content, no referrer-side window access).
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { CHECK_LABELS, REPRODUCE_LABELS } from '../../domain/story/check-story-body.ts';
 import { splitFrontMatter } from '../../domain/story/front-matter.ts';
-import { IMAGE_PATH_PREFIX, parseImageFile } from '../../domain/image/image-name.ts';
+import { IMAGE_PATH_PREFIX, ownImage } from '../../domain/image/image-name.ts';
+import { elsewhereImageLabel } from './elsewhere-image.ts';
 
-const IMAGE = /<img src="([^"]*)" alt="([^"]*)"[^>]*\/>/g;
+/** An anchor's start or end, or an image: the tags whose nesting decides how an image is shown. */
+const IMAGE_OR_ANCHOR = /<a\s[^>]*>|<a>|<\/a>|<img src="([^"]*)" alt="([^"]*)"[^>]*\/>/g;
 const ABSOLUTE_HTTP = /^https?:\/\//i;
 
-const allowedImageSource = (src: string): boolean =>
-  ABSOLUTE_HTTP.test(src) || (src.startsWith(IMAGE_PATH_PREFIX) && parseImageFile(src.slice(IMAGE_PATH_PREFIX.length)) !== undefined);
-
-export function renderMarkdown(markdown: string): string {
+/** `baseUrl` is the public base URL: an image on it is lorebook's own; without it only the `/i/` path is. */
+export function renderMarkdown(markdown: string, baseUrl?: string): string {
   const html = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
-  return html
-    .replace(IMAGE, (tag, src: string, alt: string) => (allowedImageSource(src) ? tag.replace('<img ', '<img loading="lazy" ') : alt))
+  return showImages(html, baseUrl)
     .replace(/<a href=""/g, '<a')
     .replace(/<a href="(https?:)/gi, '<a rel="nofollow ugc noopener" href="$1');
+}
+
+/** One pass over the tags micromark wrote, counting open anchors: a link inside a link is not HTML. */
+function showImages(html: string, baseUrl: string | undefined): string {
+  let openAnchors = 0;
+  return html.replace(IMAGE_OR_ANCHOR, (tag, src: string | undefined, alt: string | undefined) => {
+    if (src === undefined || alt === undefined) {
+      openAnchors += tag === '</a>' ? -1 : 1;
+      return tag;
+    }
+    const own = ownImage(src, baseUrl ?? '');
+    if (own !== undefined) return tag.replace('<img src="' + src + '"', `<img loading="lazy" src="${IMAGE_PATH_PREFIX}${own.file}"`);
+    if (!ABSOLUTE_HTTP.test(src) || !URL.canParse(src)) return alt;
+    // The host of a parsed URL holds no `<`, `>` or quote; `&` stays the `&amp;` micromark wrote.
+    const label = elsewhereImageLabel(alt, new URL(src).host);
+    return openAnchors > 0 ? label : `<a class="image-link" rel="nofollow ugc noopener" href="${src}">${label}</a>`;
+  });
 }
 
 /**

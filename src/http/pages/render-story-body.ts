@@ -8,11 +8,22 @@ import { MARKDOWN_COST_LIMIT_NAMES, MARKDOWN_COST_LIMITS } from '../../domain/st
 import { degradedBody } from './degraded-body.ts';
 import { renderMarkdown, storyBodyMarkdown } from './render-markdown.ts';
 
+/** A stored story's markdown, and the public base URL that tells lorebook's own images (render-markdown.ts). */
+export interface StoryBodyInput {
+  markdown: string;
+  baseUrl?: string;
+}
+
+/** What RENDER_STORY_BODY_TASK runs: one argument, as the offload worker calls it. */
+export function renderStoryBodyTask(input: StoryBodyInput): string {
+  return renderStoryBody(input.markdown, MARKDOWN_COST_LIMITS.renderedBytes, input.baseUrl);
+}
+
 /**
  * `maxHtmlBytes` is the rendered-size limit, checked on the HTML itself: the backstop should the
  * pre-scan's estimate (which the fuzz test holds above every real render) ever fall short.
  */
-export function renderStoryBody(markdown: string, maxHtmlBytes: number = MARKDOWN_COST_LIMITS.renderedBytes): string {
+export function renderStoryBody(markdown: string, maxHtmlBytes: number = MARKDOWN_COST_LIMITS.renderedBytes, baseUrl?: string): string {
   const body = storyBodyMarkdown(markdown);
   const over = markdownCostFaults(body)[0];
   if (over !== undefined) {
@@ -21,7 +32,7 @@ export function renderStoryBody(markdown: string, maxHtmlBytes: number = MARKDOW
       `its markdown is over the ${MARKDOWN_COST_LIMIT_NAMES[over.limit]} limit (${MARKDOWN_COST_LIMITS[over.limit]}).`,
     );
   }
-  const html = renderMarkdown(body);
+  const html = renderMarkdown(body, baseUrl);
   if (Buffer.byteLength(html) > maxHtmlBytes) {
     return degradedBody(body, `rendered, it would be over the rendered size limit (${maxHtmlBytes} bytes).`);
   }

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { OffloadBudgetExceeded, sharedOffload, type Offload, type OffloadTask } from '../../offload/offload.ts';
 import { degradedBody } from './degraded-body.ts';
 import { RENDER_STORY_BODY_TASK } from './render-body-task.ts';
+import type { StoryBodyInput } from './render-story-body.ts';
 
 export const RENDERED_BODIES_MAX = 256;
 /** 32 MiB of HTML: 16 bodies at the rendered-size limit, hundreds of ordinary ones. */
@@ -23,6 +24,8 @@ export interface RenderedBodies {
 }
 
 export interface RenderedBodiesOptions {
+  /** The public base URL, which tells lorebook's own images from other sites' (render-markdown.ts); one per cache. */
+  baseUrl?: string;
   maxEntries?: number;
   maxBytes?: number;
   /** The real renderer by default; a test may wrap it to count the renders. */
@@ -34,12 +37,12 @@ export interface RenderedBodiesOptions {
  * story that costs a full budget once must not cost it on every view.
  */
 export async function renderOffloaded(
-  markdown: string,
+  input: StoryBodyInput,
   offload: Offload = sharedOffload(),
-  task: OffloadTask<string, string> = RENDER_STORY_BODY_TASK,
+  task: OffloadTask<StoryBodyInput, string> = RENDER_STORY_BODY_TASK,
 ): Promise<string> {
   try {
-    return await offload.run(task, markdown);
+    return await offload.run(task, input);
   } catch (error) {
     const why =
       error instanceof OffloadBudgetExceeded
@@ -47,7 +50,7 @@ export async function renderOffloaded(
         : 'rendering it failed.';
     // The renderer's module, for the body without its title block; loaded on the first page.
     const { storyBodyMarkdown } = await import('./render-markdown.ts');
-    return degradedBody(storyBodyMarkdown(markdown), why);
+    return degradedBody(storyBodyMarkdown(input.markdown), why);
   }
 }
 
@@ -56,7 +59,7 @@ const sizeOf = (html: string): number => Buffer.byteLength(html);
 export function createRenderedBodies(options: RenderedBodiesOptions = {}): RenderedBodies {
   const maxEntries = options.maxEntries ?? RENDERED_BODIES_MAX;
   const maxBytes = options.maxBytes ?? RENDERED_BODIES_MAX_BYTES;
-  const render = options.render ?? ((markdown: string) => renderOffloaded(markdown));
+  const render = options.render ?? ((markdown: string) => renderOffloaded({ markdown, baseUrl: options.baseUrl }));
   const entries = new Map<string, { html: string; bytes: number }>();
   const rendering = new Map<string, Promise<string>>();
   let bytes = 0;

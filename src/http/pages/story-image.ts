@@ -1,17 +1,19 @@
-// Where a story's `image:` loads from on its page, and whether it may be its card image. The
-// page shows any http(s) image as the author wrote it (the browser fetches it, as it would in the
-// narrative), and lorebook's own image path made absolute. The card (og:image, twitter:image)
-// names only lorebook's own images, so an unfurler never fetches a URL a stranger chose — the
-// same rule the Bluesky announcer follows for its thumbnail (src/outbox/announce-thumb.ts).
-import { imageUrl, ownImage } from '../../domain/image/image-name.ts';
+// Where a story's `image:` shows on its page, and whether it may be its card image. lorebook's own
+// image loads from its path (the page's `img-src 'self'`); an image on another site is a link to
+// it, never fetched by the reader's browser (design §24). The card (og:image, twitter:image) names
+// only lorebook's own images, so an unfurler never fetches a URL a stranger chose — the same rule
+// the Bluesky announcer follows for its thumbnail (src/outbox/announce-thumb.ts).
+import { IMAGE_PATH_PREFIX, imageUrl, ownImage } from '../../domain/image/image-name.ts';
 import { isHttpUrl } from './page-format.ts';
 
-/** The image's src on the page, or undefined when the story has none the page may show. */
-export function storyImageSrc(image: string | undefined, baseUrl: string): string | undefined {
+export type StoryImage = { kind: 'own'; src: string } | { kind: 'elsewhere'; href: string; host: string };
+
+/** The story's image as the page shows it, or undefined when it has none the page may show. */
+export function storyImage(image: string | undefined, baseUrl: string): StoryImage | undefined {
   if (image === undefined) return undefined;
   const own = ownImage(image, baseUrl);
-  if (own !== undefined) return imageUrl(baseUrl, own);
-  return isHttpUrl(image) ? image : undefined;
+  if (own !== undefined) return { kind: 'own', src: `${IMAGE_PATH_PREFIX}${own.file}` };
+  return isHttpUrl(image) ? { kind: 'elsewhere', href: image, host: new URL(image).host } : undefined;
 }
 
 /** The absolute URL of the story's card image: only one of lorebook's own images. */

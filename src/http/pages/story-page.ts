@@ -13,11 +13,15 @@ import { draftedByLine } from './drafted-by-line.ts';
 import { aggregatesCard } from './reproduction-aggregates.ts';
 import { capabilityBox } from './capability-box.ts';
 import { revisionBadges } from './revision-badges.ts';
-import { storyImageSrc } from './story-image.ts';
+import { elsewhereImageLabel } from './elsewhere-image.ts';
+import { storyImage } from './story-image.ts';
 
 function heroImage(story: StoryView, baseUrl: string): Html | string {
-  const src = storyImageSrc(story.image, baseUrl);
-  return src === undefined ? '' : html`<img class="hero" src="${src}" alt="${story.image_alt ?? ''}">`;
+  const image = storyImage(story.image, baseUrl);
+  if (image === undefined) return '';
+  if (image.kind === 'own') return html`<img class="hero" src="${image.src}" alt="${story.image_alt ?? ''}">`;
+  const label = elsewhereImageLabel(story.image_alt ?? '', image.host);
+  return html`<p class="hero-link"><a class="image-link" rel="nofollow ugc noopener" href="${image.href}">${label}</a></p>`;
 }
 
 /** `body` is the story's body as HTML (rendered-bodies.ts). */

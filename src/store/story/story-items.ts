@@ -61,7 +61,7 @@ export interface StoryMeta {
    * version that made it; absent on stories last written before publish scanned them.
    */
   capability?: CapabilityReport;
-  /** "Changed since publish" (design §12): absent unless two readers corroborated a drifted hash since the last content change. */
+  /** "Changed since publish" (design §12): absent unless enough reproducers corroborated a drifted hash since the last content change. */
   drift?: DriftFlag;
   /** The account that drafted it for its author (docs/design.md §14); absent when the author wrote it. */
   drafted_by?: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
+import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { fixture, storyTitled, successStory } from '../../helpers/stories.ts';
 import { refusal } from '../../helpers/refusal.ts';
@@ -109,6 +110,22 @@ describe('publish_story keeps what a republish must not touch', () => {
     expect(await app.state()).toEqual(before);
   });
 
+  it.each(['private', 'hidden'] as const)(
+    "a slug held by another author's %s story is slug_taken saying to change the title, and nothing is written",
+    async (kind) => {
+      const title = `Held by a ${kind} story`;
+      await publishStory(app.ctx(), alice, { markdown: storyTitled(title, kind === 'private' ? { visibility: 'private' } : {}) });
+      if (kind === 'hidden') await setVisibility(app.ctx(), alice, { slug: `2026-10-14-held-by-a-${kind}-story`, hidden: true });
+      const before = await app.allItems();
+      const error = await refusal(publishStory(app.ctx(), bob, { markdown: storyTitled(title) }));
+      expect(error).toMatchObject({ code: 'slug_taken', retryable: false, details: { slug: `2026-10-14-held-by-a-${kind}-story` } });
+      expect(error.message).toContain('change the title');
+      expect(await app.allItems()).toEqual(before);
+      // The way forward the message names: another title is another slug.
+      expect(await publishStory(app.ctx(), bob, { markdown: storyTitled(`${title} too`) })).toMatchObject({ revision: 1 });
+    },
+  );
+
   it('a republish from a stale base_revision is revision_conflict and nothing is written', async () => {
     const markdown = storyTitled('Stale base');
     const first = await publishStory(app.ctx(), alice, { markdown });
@@ -142,6 +159,25 @@ describe('publish_story refuses bad input with a typed error and writes nothing'
     const fields = Object.keys((error.details as { fields: Record<string, string> }).fields);
     expect(fields.some((field) => field.includes('title'))).toBe(true);
     expect(fields.some((field) => field.includes('reproduce'))).toBe(true);
+  });
+});
+
+describe("a story may be dated at most a day ahead (the author's time zone), never more", () => {
+  const dated = (title: string, date: string) => storyTitled(title).replace('date: 2026-10-14', `date: ${date}`);
+  const day = (offsetDays: number) => new Date(app.ctx().store.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+  it('a first publish dated two days ahead is validation_failed naming front_matter.date, and nothing is written', async () => {
+    const before = await app.allItems();
+    const error = await refusal(publishStory(app.ctx(), alice, { markdown: dated('Written the day after tomorrow', day(2)) }));
+    expect(error).toMatchObject({ code: 'validation_failed', retryable: false });
+    const fields = (error.details as { fields: Record<string, string> }).fields;
+    expect(fields['front_matter.date']).toContain(day(1));
+    expect(await app.allItems()).toEqual(before);
+  });
+
+  it('tomorrow (a time zone ahead of UTC) and today are accepted', async () => {
+    expect(await publishStory(app.ctx(), alice, { markdown: dated('Written in Kiribati', day(1)) })).toMatchObject({ revision: 1 });
+    expect(await publishStory(app.ctx(), alice, { markdown: dated('Written today', day(0)) })).toMatchObject({ revision: 1 });
   });
 });
 

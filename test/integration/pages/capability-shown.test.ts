@@ -7,6 +7,7 @@ import type { Caller } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { listStories } from '../../../src/app/queries/list-stories.ts';
 import { reportDrift } from '../../../src/app/report-drift.ts';
+import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { scanStory, scanText } from '../../../src/domain/capability/scan.ts';
 import { storyPipingToShell } from '../../helpers/capability-stories.ts';
 import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
@@ -100,6 +101,8 @@ describe('the Atom feed', () => {
     const quiet = (await publishStory(server.app.ctx(), alice, { markdown: storyTitled('Readers ran these steps') })).slug;
     for (const reader of ['bob', 'carol']) {
       const caller = { account: (await server.token(reader)).account, handle: reader };
+      // Only reproducers of a story count toward drift (design §12).
+      await reportReproduction(server.app.ctx(), caller, { slug, result: 'worked' });
       await reportDrift(server.app.ctx(), caller, { slug, sha256: RAN.sha256, findings: RAN.findings });
     }
     const listed = (await listStories(server.app.ctx(), undefined, {})).stories;
@@ -114,7 +117,7 @@ describe('the Atom feed', () => {
     expect(terms(changed)).toContain('changed-since-publish');
     expect(changed?.category.find((category) => category['@_term'] === 'changed-since-publish')?.['@_scheme']).toMatch(/\/capability$/);
     expect(changed?.summary['#text']).toBe(
-      `Changed since publish: two readers ran steps that differ from these (sha256 ${RAN.sha256.slice(0, 12)}…, since ${drift?.since.slice(0, 10)}); read the steps again before running them. ${listed.find((story) => story.slug === slug)?.summary}`,
+      `Changed since publish: readers who reproduced it ran steps that differ from these (sha256 ${RAN.sha256.slice(0, 12)}…, since ${drift?.since.slice(0, 10)}); read the steps again before running them. ${listed.find((story) => story.slug === slug)?.summary}`,
     );
     expect(new Date(String(changed?.updated)).toISOString()).toBe(drift?.since);
     expect(terms(unchanged)).not.toContain('changed-since-publish');

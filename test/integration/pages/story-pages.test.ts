@@ -102,12 +102,16 @@ describe('a story page', () => {
     expect(carded.body).toContain('<meta property="og:image:alt" content="A chart of duplicate counts">');
     expect(carded.body).toContain('<meta name="twitter:card" content="summary_large_image">');
     expect(carded.body).toContain(`<meta name="twitter:image" content="${ownImageUrl}">`);
-    expect(carded.body).toContain(`<img class="hero" src="${ownImageUrl}"`);
+    // On the page it loads from its path, which the page's img-src 'self' covers.
+    expect(carded.body).toContain(`<img class="hero" src="${new URL(ownImageUrl).pathname}"`);
   });
 
-  it("an image on another site is shown on the page but is never the card image: the card names only lorebook's own", async () => {
+  it("an image on another site is a link on the page, never loaded, and never the card image: the card names only lorebook's own", async () => {
     const page = await text(`/s/${withImage}`);
-    expect(page.body).toContain('<img class="hero" src="https://img.example/card.png"');
+    expect(page.body).toContain(
+      '<p class="hero-link"><a class="image-link" rel="nofollow ugc noopener" href="https://img.example/card.png">Image: A chart of duplicate counts (on img.example)</a></p>',
+    );
+    expect(page.body).not.toMatch(/<img[^>]*img\.example/);
     expect(page.body).not.toContain('og:image');
     expect(page.body).not.toContain('twitter:image');
     expect(page.body).toContain('<meta name="twitter:card" content="summary">');
@@ -118,6 +122,9 @@ describe('a story page', () => {
     expect(page.headers.get('content-security-policy')).toBe(PAGE_CSP);
     expect(PAGE_CSP).toContain("default-src 'none'");
     expect(PAGE_CSP).not.toContain('script-src');
+    // Images from this origin only: no http:, no other host (another site's image is a link).
+    expect(PAGE_CSP).toContain("img-src 'self';");
+    expect(PAGE_CSP).not.toMatch(/https?:/);
     expect(page.body).not.toMatch(/<script/i);
     const css = await server.fetch('/assets/lorebook.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');

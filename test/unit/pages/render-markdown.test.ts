@@ -1,6 +1,6 @@
 // The markdown renderer's safety rules, case by case: raw HTML is text, dangerous link protocols
-// lose their href, images load only from absolute http(s) URLs, and ordinary markdown still
-// renders (GFM tables, task lists, code).
+// lose their href, only lorebook's own images load and another site's image is a link to it, and
+// ordinary markdown still renders (GFM tables, task lists, code).
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown, storyBodyMarkdown } from '../../../src/http/pages/render-markdown.ts';
 
@@ -51,11 +51,18 @@ describe('links', () => {
   });
 });
 
-describe("images load only from absolute http(s) URLs and lorebook's own image path", () => {
+describe("only lorebook's own images load; another site's image is a link to it, never fetched", () => {
   const OWN = `/i/${'c3'.repeat(32)}.webp`;
+  const BASE = 'https://lorebook.example';
 
   it("lorebook's own image path (/i/<sha256>.<ext>, as upload_image stores it) is kept", () => {
     expect(renderMarkdown(`![a chart](${OWN})`)).toBe(`<p><img loading="lazy" src="${OWN}" alt="a chart" /></p>`);
+  });
+
+  it("its URL on the base URL (what upload_image answers) loads from the path, so the page's img-src 'self' covers it", () => {
+    expect(renderMarkdown(`![a chart](${BASE}${OWN} "t")`, BASE)).toBe(
+      `<p><img loading="lazy" src="${OWN}" alt="a chart" title="t" /></p>`,
+    );
   });
 
   it.each([
@@ -66,16 +73,36 @@ describe("images load only from absolute http(s) URLs and lorebook's own image p
     expect(renderMarkdown(markdown)).toBe('<p>pixel</p>');
   });
 
-  it('an https image is kept (and loads lazily)', () => {
-    expect(renderMarkdown('![a chart](https://img.example/c.png)')).toBe(
-      '<p><img loading="lazy" src="https://img.example/c.png" alt="a chart" /></p>',
+  it('an https image on another site is a link naming its host, with no <img>', () => {
+    expect(renderMarkdown('![a chart](https://img.example/c.png?a=1&b=2)', BASE)).toBe(
+      '<p><a class="image-link" rel="nofollow ugc noopener" href="https://img.example/c.png?a=1&amp;b=2">Image: a chart (on img.example)</a></p>',
     );
   });
 
-  it('an http image with a title is kept', () => {
+  it('an http image, and one without alt text, are links too', () => {
     expect(renderMarkdown('![a](http://img.example/c.png "t")')).toBe(
-      '<p><img loading="lazy" src="http://img.example/c.png" alt="a" title="t" /></p>',
+      '<p><a class="image-link" rel="nofollow ugc noopener" href="http://img.example/c.png">Image: a (on img.example)</a></p>',
     );
+    expect(renderMarkdown('![](https://img.example:8443/c.png)')).toBe(
+      '<p><a class="image-link" rel="nofollow ugc noopener" href="https://img.example:8443/c.png">Image on img.example:8443</a></p>',
+    );
+  });
+
+  it("an image on another site that looks like lorebook's own (/i/<sha256>) is still a link", () => {
+    expect(renderMarkdown(`![x](https://tracker.example${OWN})`, BASE)).toContain('<a class="image-link"');
+  });
+
+  it("inside a link, another site's image is its label only: no link nested in a link", () => {
+    expect(renderMarkdown('[![badge](https://img.example/b.svg)](https://ci.example/run)')).toBe(
+      '<p><a rel="nofollow ugc noopener" href="https://ci.example/run">Image: badge (on img.example)</a></p>',
+    );
+    expect(renderMarkdown('[go](https://a.example) ![b](https://img.example/b.png)')).toBe(
+      '<p><a rel="nofollow ugc noopener" href="https://a.example">go</a> <a class="image-link" rel="nofollow ugc noopener" href="https://img.example/b.png">Image: b (on img.example)</a></p>',
+    );
+  });
+
+  it('alt text that looks like markup stays escaped in the link', () => {
+    expect(renderMarkdown('![<b>x</b>](https://img.example/c.png)')).toContain('>Image: &lt;b&gt;x&lt;/b&gt; (on img.example)</a>');
   });
 
   it.each([

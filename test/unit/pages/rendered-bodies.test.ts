@@ -102,7 +102,7 @@ describe('bounded rendering', () => {
     const offload = createOffload();
     opened.push(offload);
     const slowest = WORST_ACCEPTED.find((accepted) => accepted.name === 'one-character paragraphs');
-    const html = await renderOffloaded(`# T\n\n${slowest?.narrative}`, offload, { ...RENDER_STORY_BODY_TASK, budgetMs: 50 });
+    const html = await renderOffloaded({ markdown: `# T\n\n${slowest?.narrative}` }, offload, { ...RENDER_STORY_BODY_TASK, budgetMs: 50 });
     expect(html).toContain('rendering it took longer than the render time budget (50 ms).');
     expect(html).toContain('<pre class="plain">');
   });
