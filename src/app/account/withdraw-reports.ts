@@ -21,7 +21,6 @@ import { toStoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
 import type { AppContext } from '../app-context.ts';
 
-
 export async function withdrawReportsOn(ctx: AppContext, account: string, report: ReportOnStory): Promise<WriteAction[]> {
   const { slug, sha256 } = report;
   const keys = [storyKey(slug), reproductionKey(slug, account), checkKey(slug, account), flagKey(slug, account)];
