@@ -11,6 +11,6 @@ export function runSnapshotJobInThread(
   config: Config,
   endpoint: string | undefined,
   run: Pick<ThreadRun, 'onStart'> = {},
-): Promise<SnapshotJobReport> {
-  return runThread<SnapshotJobReport>(JOB_THREAD, { config, endpoint }, [], run);
+): Promise<SnapshotJobReport | null> {
+  return runThread<SnapshotJobReport | null>(JOB_THREAD, { config, endpoint }, [], run);
 }

@@ -1,6 +1,6 @@
 // The search snapshot job as `npm start` runs it: in a worker thread with a store client of its
 // own (snapshot-job-in-thread.ts starts one per run), so loading, applying the log to and
-// serialising a whole index never holds the server's event loop. Posts the job's report and ends.
+// serialising a whole index never holds the server's event loop. Posts the job's report (null: no snapshot store) and ends.
 import { parentPort, workerData } from 'node:worker_threads';
 import { runSnapshotJob } from '../app/search/search-snapshot-job.ts';
 import type { Config } from '../config.ts';
@@ -9,7 +9,7 @@ import { buildContext } from '../context.ts';
 const { config, endpoint } = workerData as { config: Config; endpoint: string | undefined };
 const ctx = buildContext(config, endpoint);
 try {
-  if (ctx.searchSnapshots !== undefined) parentPort?.postMessage(await runSnapshotJob(ctx, ctx.searchSnapshots));
+  parentPort?.postMessage(ctx.searchSnapshots === undefined ? null : await runSnapshotJob(ctx, ctx.searchSnapshots));
 } finally {
   ctx.store.client.destroy();
 }

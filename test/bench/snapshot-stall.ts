@@ -8,9 +8,9 @@
 // write. Also the instance's load alone, for each candidate way of loading (snapshot-stall-load.ts).
 // Usage: node test/bench/snapshot-stall.ts [--sizes 10000,100000] [--write]
 //   --write: replace section 12 of BENCHMARKS.md with the result.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,6 @@ import { moveSearchPointer } from '../../src/store/search/search-pointer.ts';
 import { searchSnapshotsInDirectory } from '../../src/store/search/search-snapshots-dir.ts';
 import { withoutLorebookSettings } from '../helpers/command-env.ts';
 import { storyTitled } from '../helpers/stories.ts';
-import { unpackBaseline } from './baseline-tree.ts';
 import { storyAt } from './search-corpus.ts';
 import { measureLoadCandidates, type LoadCandidate } from './snapshot-stall-load.ts';
 import { ratio } from './stats.ts';
@@ -256,13 +255,23 @@ function writeSection(lines: string[]): void {
   writeFileSync(REPORT, `${report.slice(0, start + 1)}${section}${end < 0 ? '' : rest.slice(STALL_HEADING.length + end + 1)}`);
 }
 
+/** The whole tree at the commit (start.ts reads lexicons and skills too), beside this tree's node_modules. */
+function unpackBefore(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'lorebook-stall-before-'));
+  execFileSync('tar', ['-x', '-C', dir], {
+    input: execFileSync('git', ['-C', ROOT, 'archive', BEFORE_COMMIT], { maxBuffer: 1024 * 1024 * 1024 }),
+  });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'] || undefined;
 const ddb = shared === undefined ? await startDynamoDbLocal({ log: () => {} }) : undefined;
-const baseline = unpackBaseline(BEFORE_COMMIT);
+const baseline = unpackBefore();
 try {
   const runs: SizeRun[] = [];
   for (const stories of SIZES) {
-    runs.push(await measureSize(shared ?? (ddb?.endpoint as string), join(baseline.server, '../../..'), stories));
+    runs.push(await measureSize(shared ?? (ddb?.endpoint as string), baseline.dir, stories));
     log(`so far:\n${sectionLines(runs).join('\n')}`);
   }
   const lines = sectionLines(runs);

@@ -18,15 +18,20 @@ export interface ThreadRun {
   onStart?(worker: Worker): void;
 }
 
-/** Runs `module` with `data`; resolves with its last message when it exits normally, rejects when it dies or throws. */
+/**
+ * Runs `module` with `data`; resolves with its last message when it exits normally after posting
+ * one, rejects when it throws, dies, or ends with nothing posted (a terminated thread exits with 0).
+ */
 export function runThread<T>(module: URL, data: unknown, transfer: readonly Transferable[], run: ThreadRun = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const worker = new Worker(module, { workerData: data, transferList: [...transfer] });
     let last: unknown;
+    let answered = false;
     let failure: unknown;
     let handling = Promise.resolve();
     worker.on('message', (message: unknown) => {
       last = message;
+      answered = true;
       handling = handling
         .then(async () => {
           if (failure === undefined) await run.onMessage?.(message, (answer) => worker.postMessage(answer));
@@ -40,7 +45,7 @@ export function runThread<T>(module: URL, data: unknown, transfer: readonly Tran
     worker.on('exit', (code) => {
       void handling.then(() => {
         if (failure !== undefined) reject(failure);
-        else if (code !== 0) reject(new Error(`the search thread exited with code ${code}`));
+        else if (code !== 0 || !answered) reject(new Error(`the search thread ended (code ${code}) before its answer`));
         else resolve(last as T);
       });
     });

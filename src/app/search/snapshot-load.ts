@@ -21,6 +21,7 @@ export async function loadSnapshot(data: Uint8Array, run: Pick<ThreadRun, 'onSta
   if (!threadAvailable(DECODE_THREAD)) return decodeSnapshot(data);
   let head: Extract<SnapshotMessage, { kind: 'head' }> | undefined;
   let otherFormat = false;
+  let ended = false;
   const entries = new Map<string, IndexEntry>();
   const index: AsPlainObject['index'] = [];
   const maps: Record<'documentIds' | 'fieldLength' | 'storedFields', Record<string, unknown>> = {
@@ -43,6 +44,7 @@ export async function loadSnapshot(data: Uint8Array, run: Pick<ThreadRun, 'onSta
       else if (received.kind === 'head') head = received;
       else {
         otherFormat = received.kind === 'other-format';
+        ended = received.kind === 'end';
         return;
       }
       // The next piece is asked for on the next turn, so requests waiting meanwhile go first.
@@ -51,7 +53,8 @@ export async function loadSnapshot(data: Uint8Array, run: Pick<ThreadRun, 'onSta
     },
   });
   if (otherFormat) return undefined;
-  if (head === undefined) throw new Error('the snapshot decode thread ended without the index');
+  // Never a part of an index: a thread that ended early fails the load, and the old index stays.
+  if (head === undefined || !ended) throw new Error('the snapshot decode thread ended before the whole index');
   const terms = { ...head.terms, index, ...maps } as AsPlainObject;
   return { index: await loadStoryIndexAsync(terms, entries), watermark: head.watermark };
 }

@@ -22,7 +22,7 @@ export function describeSnapshotJob(report: SnapshotJobReport): string {
   return `${report.stories} stories (from the ${report.from}), ${report.logEntries} log entries applied, ${report.changed} changed; ${wrote}`;
 }
 
-export function startSearchSnapshots(run: () => Promise<SnapshotJobReport | undefined>, schedule: SnapshotSchedule): SearchSnapshotting {
+export function startSearchSnapshots(run: () => Promise<SnapshotJobReport | null>, schedule: SnapshotSchedule): SearchSnapshotting {
   return startIntervalJob(schedule.intervalMs, async () => {
     try {
       const report = await run();
