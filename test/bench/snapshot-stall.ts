@@ -28,6 +28,7 @@ import { withoutLorebookSettings } from '../helpers/command-env.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { storyAt } from './search-corpus.ts';
 import { measureLoadCandidates, type LoadCandidate } from './snapshot-stall-load.ts';
+import { STALL_HEADING } from './snapshot-stall-section.ts';
 import { ratio } from './stats.ts';
 
 /** main before issue 26: the snapshot job and the instance's load on the event loop. */
@@ -35,7 +36,6 @@ const BEFORE_COMMIT = 'dccfd644a2bf91235b1895ca5393266d8e8f2730';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PROBE = fileURLToPath(new URL('./snapshot-stall-probe.ts', import.meta.url));
 const REPORT = join(ROOT, 'BENCHMARKS.md');
-export const STALL_HEADING = '## 12. Event loop under the snapshot job';
 /** Job runs watched: at start, and after one and two intervals. */
 const RUNS = 3;
 const PUBLISH_EVERY_MS = 20_000;
@@ -96,7 +96,8 @@ async function seed(ctx: AppContext, directory: string, stories: number): Promis
   const watermark = Date.now();
   const data = await encodeSnapshot(index, watermark);
   const name = snapshotName(watermark, Math.random);
-  await searchSnapshotsInDirectory(directory).put(name, data);
+  // The directory per table, as src/context.ts names it.
+  await searchSnapshotsInDirectory(join(directory, ctx.store.tableName)).put(name, data);
   await moveSearchPointer(ctx.store, undefined, { snapshot: name, watermark, written_at: watermark });
   return { buildS: (performance.now() - started) / 1000, data };
 }
@@ -149,6 +150,7 @@ async function watchServer(ctx: AppContext, tree: string, endpoint: string, dire
       await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
     }
     const to = Date.now();
+    for (const line of output.split('\n')) if (line.includes('search')) log(`  ${label} server: ${line.slice(0, 300)}`);
     // Each line covers the second before its time.
     const stalls = existsSync(stallFile)
       ? readFileSync(stallFile, 'utf8')
