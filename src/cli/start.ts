@@ -18,6 +18,7 @@ import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { startCapabilityRescan } from '../app/capability/rescan-schedule.ts';
 import { recordSearchChanges } from '../app/search/record-search-changes.ts';
 import { startSearchSnapshots } from '../app/search/snapshot-schedule.ts';
+import { runSnapshotJobInThread } from './snapshot-job-in-thread.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stdoutLog } from '../log-sink.ts';
 import { startLocalStream, type StreamConsumer } from './local-stream.ts';
@@ -95,9 +96,12 @@ ctx.dispatchSoon = notifying.soon;
 // What the sweeper Lambda does every minute: stories scanned by an older scanner version are re-scanned.
 const rescanning = startCapabilityRescan(ctx, { intervalMs: SWEEPER_INTERVAL_MS, log });
 
-// What the sweeper Lambda does every minute: the search index snapshot moves forward (docs/search.md).
+// What the sweeper Lambda does every minute: the search index snapshot moves forward (docs/search.md),
+// each run in a worker thread of its own, off the event loop that serves requests.
 const snapshotting =
-  ctx.searchSnapshots === undefined ? undefined : startSearchSnapshots(ctx, ctx.searchSnapshots, { intervalMs: SWEEPER_INTERVAL_MS, log });
+  ctx.searchSnapshots === undefined
+    ? undefined
+    : startSearchSnapshots(() => runSnapshotJobInThread(config, endpoint), { intervalMs: SWEEPER_INTERVAL_MS, log });
 
 // What reads DynamoDB Local's table stream, as the cloud's stream Lambda does: each consumer gets
 // every batch (src/cli/local-stream.ts). With none listed no poller runs.

@@ -15,6 +15,7 @@ import { bundlesSection, type BundlesRun } from './bundles-section.ts';
 import { searchSection, type SearchRuns } from './search-section.ts';
 import type { SecretsRun } from './secrets.ts';
 import { secretsSection } from './secrets-report.ts';
+import { STALL_HEADING } from './snapshot-stall-section.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -98,6 +99,7 @@ export function renderReport(results: BenchResults): string {
     ...searchSection(results.search),
     ...bundlesSection(results.bundles),
     ...secretsSection(results.secrets),
+    keptSection(results.existing, STALL_HEADING),
     ...closingNote(results),
     mutationSection(results.existing),
     keptSection(results.existing, AGGREGATES_HEADING),

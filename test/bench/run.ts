@@ -22,6 +22,7 @@ import { runBundlesBench } from './bundles-section.ts';
 import { runSearchBench } from './search-section.ts';
 import { runSecretsBench } from './secrets.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
+import { runSnapshotStallBench } from './snapshot-stall-section.ts';
 
 const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
 const BUDGET_MS = 30 * 60_000;
@@ -86,6 +87,8 @@ const SEARCH_LAG_BOUND_MS = (QUICK ? 2 : 7) * 60_000;
 /** The costliest queries: indexing 100,000 stories, then each query 3 times a side (before: seconds each). */
 const SEARCH_HOSTILE_BOUND_MS = (QUICK ? 1 : 5) * 60_000;
 const COLD_START_BOUND_MS = 3 * 60_000;
+/** 10k and 100k stories, each indexed once and watched under npm start for two intervals, before and after. */
+const SNAPSHOT_STALL_BOUND_MS = (QUICK ? 8 : 30) * 60_000;
 function budgeted(section: keyof typeof DEADLINES_MIN): { more(run: number): boolean } {
   let last = 0;
   let lastStart = performance.now();
@@ -255,6 +258,11 @@ try {
   log('(h) Lambda bundles: bytes loaded at start and fresh-process starts vs the sweeper (bench:coldstart)');
   const bundles = await runBundlesBench(plan.coldStartRuns, COLD_START_BOUND_MS, log);
   if (!bundles.ok) log(`  cold starts: ${bundles.failure}`);
+
+  // (i) one run in a child: the event loop under npm start's snapshot job, before and after issue 26;
+  // it rewrites section 12 in place, and the report below keeps it.
+  log('(i) the event loop under the snapshot job at 10k and 100k stories, before and after (bench:snapshot-stall)');
+  await runSnapshotStallBench(QUICK, SNAPSHOT_STALL_BOUND_MS, log);
 
   const wallMs = performance.now() - started;
   const existing = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : undefined;

@@ -1,18 +1,20 @@
 // One instance's search index (each `npm start` process, each http Lambda container), kept
 // current without ever reading the whole feed (docs/design.md §15):
-// - cold start: the snapshot the pointer names, loaded at the first search; with no snapshot yet
-//   (a new deployment before its first snapshot job) the index is built once from the feed index;
+// - cold start: the snapshot the pointer names, loaded at the first search off the event loop
+//   (snapshot-load.ts); with no snapshot yet (a new deployment before its first snapshot job) the
+//   index is built once from the feed index;
 // - before a search, at most once per `refreshMs`: the change log past the watermark is read
 //   (strongly consistent, with an overlap for clock skew) and applied, together with the stories
 //   this process itself just wrote (`touch`), so an agent finds what it has just published;
 // - an instance more than REPLAY_LIMIT_MS behind (a container thawed after a long sleep) loads
-//   the newest snapshot in the background and answers from the index it has meanwhile.
+//   the newest snapshot in the background and answers from the index it has meanwhile; the loaded
+//   one replaces it in one assignment, so a search sees the old index or the new, never a part.
 import type { AppContext } from '../app-context.ts';
 import { readSearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
 import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { applySearchLog, buildFromFeed, startOfLog, type LogPosition } from './search-index-feed.ts';
-import { decodeSnapshot } from './search-snapshot-codec.ts';
+import { loadSnapshot } from './snapshot-load.ts';
 import { createStoryIndex, type StoryIndex } from './story-index.ts';
 
 /** Past this far behind, loading the newest snapshot beats replaying the log. */
@@ -55,7 +57,7 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
   const load = async (): Promise<Loaded> => {
     const pointer = await readSearchPointer(ctx.store);
     const data = pointer === undefined ? undefined : await options.snapshots?.get(pointer.snapshot);
-    const decoded = data === undefined ? undefined : await decodeSnapshot(data);
+    const decoded = data === undefined ? undefined : await loadSnapshot(data);
     if (decoded !== undefined && ctx.store.now() - decoded.watermark <= SEARCH_LOG_REPLAYABLE_MS) {
       return { index: decoded.index, position: startOfLog(decoded.watermark) };
     }

@@ -2,6 +2,7 @@
 // The watermark travels in the object as well as in the pointer, so an object read on its own
 // says how far the log must be replayed onto it.
 import { promisify } from 'node:util';
+import type { AsPlainObject } from 'minisearch';
 import { gunzip, gzip } from 'node:zlib';
 import { loadStoryIndex, type IndexSnapshotBody, type StoryIndex } from './story-index.ts';
 
@@ -11,11 +12,23 @@ const gunzipAsync = promisify(gunzip);
 /** Bumped when the object's shape changes: an object of another format is rebuilt, not misread. */
 export const SNAPSHOT_FORMAT = 1;
 
-interface SnapshotObject {
+export interface SnapshotObject {
   format: number;
   watermark: number;
   index: IndexSnapshotBody;
 }
+
+/** The index's parts too large for one message, as snapshot-decode-thread.ts hands them over. */
+export type SnapshotPiece =
+  | { part: 'entries'; items: IndexSnapshotBody['entries'] }
+  | { part: 'index'; items: AsPlainObject['index'] }
+  | { part: 'documentIds' | 'fieldLength' | 'storedFields'; items: [string, unknown][] };
+
+/** What the decode thread posts: the head (all but the large parts), then pieces, then the end. */
+export type SnapshotMessage =
+  | { kind: 'other-format' }
+  | { kind: 'head'; watermark: number; terms: Omit<AsPlainObject, 'index' | 'documentIds' | 'fieldLength' | 'storedFields'> }
+  | { kind: 'end' };
 
 export async function encodeSnapshot(index: StoryIndex, watermark: number): Promise<Uint8Array> {
   const object: SnapshotObject = { format: SNAPSHOT_FORMAT, watermark, index: index.toJSON() };

@@ -1,11 +1,10 @@
 // The search snapshot job under `npm start`, as the sweeper Lambda runs it in the cloud: one run
 // at start (which builds the first snapshot from the feed index on a new store) and one every
-// interval; runs never overlap in this process. Another process running the job at the same time
+// interval; runs never overlap in this process. `run` is one run of the job: `npm start` runs
+// each in a worker thread (src/cli/snapshot-job-in-thread.ts), off the event loop that serves requests. Another process running the job at the same time
 // (a second `npm start` on the same store) is harmless: the pointer moves once, forward only.
-import type { AppContext } from '../app-context.ts';
 import { startIntervalJob, type IntervalJob } from '../interval-job.ts';
-import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
-import { runSnapshotJob, type SnapshotJobReport } from './search-snapshot-job.ts';
+import type { SnapshotJobReport } from './search-snapshot-job.ts';
 
 export interface SnapshotSchedule {
   intervalMs: number;
@@ -23,11 +22,11 @@ export function describeSnapshotJob(report: SnapshotJobReport): string {
   return `${report.stories} stories (from the ${report.from}), ${report.logEntries} log entries applied, ${report.changed} changed; ${wrote}`;
 }
 
-export function startSearchSnapshots(ctx: AppContext, snapshots: SearchSnapshots, schedule: SnapshotSchedule): SearchSnapshotting {
+export function startSearchSnapshots(run: () => Promise<SnapshotJobReport | null>, schedule: SnapshotSchedule): SearchSnapshotting {
   return startIntervalJob(schedule.intervalMs, async () => {
     try {
-      const report = await runSnapshotJob(ctx, snapshots);
-      if (report.written !== undefined) schedule.log(`lorebook: search snapshot: ${describeSnapshotJob(report)}`);
+      const report = await run();
+      if (report?.written !== undefined) schedule.log(`lorebook: search snapshot: ${describeSnapshotJob(report)}`);
     } catch (error) {
       schedule.log(`lorebook: search snapshot failed (${(error as Error).message ?? String(error)}); the next run retries`);
     }

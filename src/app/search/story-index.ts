@@ -80,6 +80,11 @@ export function loadStoryIndex(body: IndexSnapshotBody): StoryIndex {
   return wrap(MiniSearch.loadJS<IndexedDocument>(body.terms, MINISEARCH_OPTIONS), new Map(body.entries));
 }
 
+/** As loadStoryIndex, yielding to the event loop every thousand terms (MiniSearch's own loadJSAsync). */
+export async function loadStoryIndexAsync(terms: AsPlainObject, entries: Map<string, IndexEntry>): Promise<StoryIndex> {
+  return wrap(await MiniSearch.loadJSAsync<IndexedDocument>(terms, MINISEARCH_OPTIONS), entries);
+}
+
 /** The first `BODY_PREFIX_BYTES` of the markdown, cut at a character boundary. */
 export function bodyPrefix(markdown: string): string {
   // Fewer UTF-16 units than a quarter of the bytes cannot reach the limit in UTF-8 (≤ 3 bytes a unit).

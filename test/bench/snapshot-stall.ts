@@ -1,0 +1,297 @@
+// `npm run bench:snapshot-stall` (section 12 of `npm run bench`): the longest the server's event
+// loop is held while the search snapshot job runs, under `npm start` itself, over two snapshot
+// intervals (the job runs at start and every 60 s), at 10k and 100k stories; before (main's code
+// before issue 26, unpacked from git: the job and the instance's load on the main thread) and
+// after (this tree: the job in a worker thread, the load handed over in pieces), in the same run.
+// The corpus is search-corpus.ts's, indexed here once per size and written as the snapshot the
+// pointer names; a story published every 20 s gives each run a change to apply and a snapshot to
+// write. Also the instance's load alone, for each candidate way of loading (snapshot-stall-load.ts).
+// Usage: node test/bench/snapshot-stall.ts [--sizes 10000,100000] [--write] [--skip-loads]
+//   --write: replace section 12 of BENCHMARKS.md with the result; --skip-loads: the servers only.
+import { execFileSync, spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { publishStory } from '../../src/app/publish-story.ts';
+import { encodeSnapshot, snapshotName } from '../../src/app/search/search-snapshot-codec.ts';
+import { createStoryIndex } from '../../src/app/search/story-index.ts';
+import { ensureTable } from '../../src/store/bootstrap.ts';
+import { createStoreClient } from '../../src/store/client.ts';
+import { writeSearchLog } from '../../src/store/search/search-log.ts';
+import { moveSearchPointer } from '../../src/store/search/search-pointer.ts';
+import { searchSnapshotsInDirectory } from '../../src/store/search/search-snapshots-dir.ts';
+import { withoutLorebookSettings } from '../helpers/command-env.ts';
+import { storyTitled } from '../helpers/stories.ts';
+import { storyAt } from './search-corpus.ts';
+import { measureLoadCandidates, type LoadCandidate } from './snapshot-stall-load.ts';
+import { STALL_HEADING } from './snapshot-stall-section.ts';
+import { ratio } from './stats.ts';
+
+/** main before issue 26: the snapshot job and the instance's load on the event loop. */
+const BEFORE_COMMIT = 'dccfd644a2bf91235b1895ca5393266d8e8f2730';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PROBE = fileURLToPath(new URL('./snapshot-stall-probe.ts', import.meta.url));
+const REPORT = join(ROOT, 'BENCHMARKS.md');
+/** Job runs watched: at start, and after one and two intervals. */
+const RUNS = 3;
+const PUBLISH_EVERY_MS = 20_000;
+const PING_EVERY_MS = 1000;
+/** A server whose three runs have not ended by then is reported as it stands. */
+const WINDOW_LIMIT_MS = 6 * 60_000;
+
+const args = process.argv.slice(2);
+const sizesArg = args[args.indexOf('--sizes') + 1];
+const SIZES = args.includes('--sizes') && sizesArg !== undefined ? sizesArg.split(',').map(Number) : [10_000, 100_000];
+const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+
+interface ServerRun {
+  /** The longest event-loop stall in the window, ms, and the job runs seen in it. */
+  stallMs: number;
+  runs: number;
+  /** The slowest of the searches sent once a second meanwhile, ms. */
+  searchMaxMs: number;
+  /** Searches whose connection the server dropped. */
+  dropped: number;
+  windowS: number;
+}
+
+interface SizeRun {
+  stories: number;
+  /** The bench process's own longest stall over 10 s of doing nothing: the machine's noise floor. */
+  idleMs: number;
+  buildS: number;
+  snapshotMiB: number;
+  loads: LoadCandidate[];
+  before: ServerRun;
+  after: ServerRun;
+}
+
+const author = { account: 'acct-stall-bench', handle: 'stall-bench.test' };
+
+/** One published story with a change-log entry of its own: the next job run has a change to write. */
+async function change(ctx: AppContext, n: number): Promise<void> {
+  const { slug } = await publishStory(ctx, author, { markdown: storyTitled(`Stall bench change ${n} ${Date.now()}`) });
+  await writeSearchLog(ctx.store, [{ slug, eventId: `bench-${n}-${Date.now()}` }]);
+}
+
+async function seed(ctx: AppContext, directory: string, stories: number): Promise<{ buildS: number; data: Uint8Array }> {
+  const started = performance.now();
+  const index = createStoryIndex();
+  for (let i = 0; i < stories; i += 1) {
+    const story = storyAt(i);
+    index.put({
+      slug: story.id,
+      title: story.title,
+      summary: story.summary,
+      tags: story.tags.split(' '),
+      stack: [story.stack],
+      markdown: story.body,
+      type: 'success',
+      published_at: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+    });
+    if (i % 20_000 === 19_999) log(`  indexed ${i + 1} of ${stories}`);
+  }
+  const watermark = Date.now();
+  const data = await encodeSnapshot(index, watermark);
+  const name = snapshotName(watermark, Math.random);
+  // The directory per table, as src/context.ts names it.
+  await searchSnapshotsInDirectory(join(directory, ctx.store.tableName)).put(name, data);
+  await moveSearchPointer(ctx.store, undefined, { snapshot: name, watermark, written_at: watermark });
+  return { buildS: (performance.now() - started) / 1000, data };
+}
+
+async function watchServer(ctx: AppContext, tree: string, endpoint: string, directory: string, label: string): Promise<ServerRun> {
+  const scratch = mkdtempSync(join(tmpdir(), 'lorebook-stall-'));
+  const stallFile = join(scratch, 'stalls');
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  await change(ctx, 0);
+  const child = spawn(process.execPath, ['--import', PROBE, join(tree, 'src/cli/start.ts')], {
+    cwd: tree,
+    env: {
+      ...withoutLorebookSettings(),
+      PORT: String(port),
+      LOREBOOK_DDB_ENDPOINT: endpoint,
+      LOREBOOK_TABLE: ctx.store.tableName,
+      LOREBOOK_DATA_DIR: join(scratch, 'data'),
+      LOREBOOK_IMAGE_DIR: join(scratch, 'images'),
+      LOREBOOK_SEARCH_DIR: directory,
+      LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000000',
+      BENCH_STALL_FILE: stallFile,
+    },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const jobRuns = (): number => (output.match(/lorebook: search snapshot/g) ?? []).length;
+  try {
+    const ready = Date.now() + 120_000;
+    while (!output.includes('Ctrl-C stops')) {
+      if (child.exitCode !== null || Date.now() > ready) throw new Error(`${label}: npm start did not come up:\n${output.slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const from = Date.now();
+    let searchMaxMs = 0;
+    let dropped = 0;
+    let published = from;
+    let n = 1;
+    while (jobRuns() < RUNS && Date.now() - from < WINDOW_LIMIT_MS) {
+      const started = performance.now();
+      // A rare word: the search itself costs well under a millisecond, so its time is the wait.
+      // A stalled server can drop the connection (its keep-alive timer fires late): counted, not fatal.
+      await fetch(`http://127.0.0.1:${port}/v1/stories?q=bodyprobe7x`)
+        .then((response) => response.arrayBuffer())
+        .catch(() => (dropped += 1));
+      searchMaxMs = Math.max(searchMaxMs, performance.now() - started);
+      if (Date.now() - published >= PUBLISH_EVERY_MS) {
+        await change(ctx, n++);
+        published = Date.now();
+      }
+      await new Promise((resolve) => setTimeout(resolve, PING_EVERY_MS));
+    }
+    const to = Date.now();
+    for (const line of output.split('\n')) if (line.includes('search')) log(`  ${label} server: ${line.slice(0, 300)}`);
+    // Each line covers the second before its time.
+    const stalls = existsSync(stallFile)
+      ? readFileSync(stallFile, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' ').map(Number) as [number, number])
+          .filter(([at]) => at > from && at <= to + 1000)
+      : [];
+    const run = {
+      stallMs: Math.max(0, ...stalls.map(([, max]) => max)),
+      runs: jobRuns(),
+      searchMaxMs,
+      dropped,
+      windowS: (to - from) / 1000,
+    };
+    log(
+      `  ${label}: longest stall ${run.stallMs.toFixed(0)} ms over ${run.windowS.toFixed(0)} s, ${run.runs} job runs; slowest search ${run.searchMaxMs.toFixed(0)} ms`,
+    );
+    return run;
+  } finally {
+    if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGINT');
+    const stopped = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000)),
+    ]);
+    if (!stopped && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function measureSize(endpoint: string, beforeTree: string, stories: number): Promise<SizeRun> {
+  const tableName = `bench-stall-${stories}-${Date.now()}`;
+  const ctx: AppContext = {
+    store: { client: createStoreClient({ endpoint, requestTimeoutMs: 60_000 }), tableName, now: Date.now },
+    config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 10_000_000 },
+    sleep: (wait) => new Promise((resolve) => setTimeout(resolve, wait)),
+    random: Math.random,
+  };
+  const directory = mkdtempSync(join(tmpdir(), 'lorebook-stall-search-'));
+  try {
+    await ensureTable(ctx.store.client, tableName);
+    log(`${stories} stories: indexing the corpus and writing its snapshot`);
+    const { buildS, data } = await seed(ctx, directory, stories);
+    const idleMs = await idleStall();
+    log(`  built in ${buildS.toFixed(0)} s; idle noise ${idleMs.toFixed(0)} ms; the instance's load, each candidate`);
+    const loads = args.includes('--skip-loads') ? [] : await measureLoadCandidates(data);
+    for (const load of loads) log(`  ${load.name}: stall ${load.stallMs.toFixed(0)} ms, wall ${load.wallMs.toFixed(0)} ms`);
+    log(`  npm start before (${BEFORE_COMMIT.slice(0, 7)}) and after, ${RUNS} job runs each`);
+    const before = await watchServer(ctx, beforeTree, endpoint, directory, 'before');
+    const after = await watchServer(ctx, ROOT, endpoint, directory, 'after');
+    return { stories, idleMs, buildS, snapshotMiB: data.byteLength / 1024 / 1024, loads, before, after };
+  } finally {
+    ctx.store.client.destroy();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+async function idleStall(): Promise<number> {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  delay.disable();
+  return delay.max / 1e6;
+}
+
+function sectionLines(runs: SizeRun[]): string[] {
+  const fixed = (value: number): string => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+  return [
+    STALL_HEADING,
+    '',
+    'Command: `npm run bench:snapshot-stall` (`test/bench/snapshot-stall.ts`), run by `npm run bench` in a child process. ' +
+      '`npm start` itself (`node --import test/bench/snapshot-stall-probe.ts src/cli/start.ts`: `perf_hooks.monitorEventLoopDelay` in the server, ' +
+      'its maximum read once a second) over two snapshot intervals: the job runs at start, after 60 s and after 120 s, the window ends when the third run ends. ' +
+      `Before is main at ${BEFORE_COMMIT.slice(0, 7)} (unpacked from git), after is this tree, one after the other on the same table and snapshot. ` +
+      "The corpus is §7's (search-corpus.ts), indexed once and written as the snapshot the pointer names; a story is published every 20 s so each run " +
+      "applies a change and writes a snapshot; a search for a rare word (well under 1 ms of work) is sent once a second, and the first one loads the instance's own index.",
+    '',
+    '| stories | snapshot gzip | idle process (noise floor) | before: longest stall | after: longest stall | after / before | before: slowest search | after: slowest search | job runs (before, after) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...runs.map(
+      (run) =>
+        `| ${run.stories} | ${run.snapshotMiB.toFixed(1)} MiB | ${fixed(run.idleMs)} ms | ${fixed(run.before.stallMs)} ms | **${fixed(run.after.stallMs)} ms** | ${ratio(run.after.stallMs / run.before.stallMs)} | ${fixed(run.before.searchMaxMs)} ms (${run.before.dropped} dropped) | ${fixed(run.after.searchMaxMs)} ms (${run.after.dropped} dropped) | ${run.before.runs}, ${run.after.runs} |`,
+    ),
+    '',
+    "An instance's own load of the snapshot, each candidate measured alone in the bench process (the longest event-loop stall while it loads; its wall time):",
+    '',
+    '| stories | candidate | longest stall | vs inline | wall time |',
+    '|---|---|---|---|---|',
+    ...runs.flatMap((run) =>
+      run.loads.map(
+        (load) =>
+          `| ${run.stories} | ${load.name} | ${fixed(load.stallMs)} ms | ${ratio(load.stallMs / (run.loads[0] as LoadCandidate).stallMs)} | ${fixed(load.wallMs)} ms |`,
+      ),
+    ),
+    '',
+  ];
+}
+
+function writeSection(lines: string[]): void {
+  const report = readFileSync(REPORT, 'utf8');
+  const section = `${lines.join('\n')}\n`;
+  const start = report.indexOf(`\n${STALL_HEADING}\n`);
+  if (start < 0) {
+    const next = report.search(/\n## Where lorebook beats/);
+    writeFileSync(REPORT, next < 0 ? `${report}\n${section}` : `${report.slice(0, next + 1)}${section}\n${report.slice(next + 1)}`);
+    return;
+  }
+  const rest = report.slice(start + 1);
+  const end = rest.slice(STALL_HEADING.length).search(/\n## /);
+  writeFileSync(REPORT, `${report.slice(0, start + 1)}${section}${end < 0 ? '' : rest.slice(STALL_HEADING.length + end + 1)}`);
+}
+
+/** The whole tree at the commit (start.ts reads lexicons and skills too), beside this tree's node_modules. */
+function unpackBefore(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'lorebook-stall-before-'));
+  execFileSync('tar', ['-x', '-C', dir], {
+    input: execFileSync('git', ['-C', ROOT, 'archive', BEFORE_COMMIT], { maxBuffer: 1024 * 1024 * 1024 }),
+  });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'] || undefined;
+const ddb = shared === undefined ? await startDynamoDbLocal({ log: () => {} }) : undefined;
+const baseline = unpackBefore();
+try {
+  const runs: SizeRun[] = [];
+  for (const stories of SIZES) {
+    runs.push(await measureSize(shared ?? (ddb?.endpoint as string), baseline.dir, stories));
+    log(`so far:\n${sectionLines(runs).join('\n')}`);
+  }
+  const lines = sectionLines(runs);
+  if (args.includes('--write')) writeSection(lines);
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  baseline.remove();
+  await ddb?.stop();
+}

@@ -1,0 +1,120 @@
+// The search snapshot off the event loop (design §15): an instance reloading a snapshot keeps
+// answering from the index it has and takes the new one whole; a snapshot job whose worker
+// thread is killed moves nothing, the instances keep their index, and the next interval's run
+// moves the pointer.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../../src/app/app-context.ts';
+import { publishStory } from '../../../src/app/publish-story.ts';
+import { REPLAY_LIMIT_MS } from '../../../src/app/search/live-story-index.ts';
+import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
+import { startSearchSnapshots } from '../../../src/app/search/snapshot-schedule.ts';
+import { createStorySearch } from '../../../src/app/search/story-search.ts';
+import { runSnapshotJobInThread } from '../../../src/cli/snapshot-job-in-thread.ts';
+import { readConfig } from '../../../src/config.ts';
+import { writeSearchLog } from '../../../src/store/search/search-log.ts';
+import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
+import { searchSnapshotsInDirectory } from '../../../src/store/search/search-snapshots-dir.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { storyTitled } from '../../helpers/stories.ts';
+import { testEndpoint } from '../../helpers/test-table.ts';
+
+const app = useAppFixture('search-snapshot-swap');
+const alice = caller('alice');
+const directory = mkdtempSync(join(tmpdir(), 'lorebook-search-swap-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+const snapshots = searchSnapshotsInDirectory(directory);
+
+/** The app's context with a store clock of its own, `offset()` ms from now. */
+const withClock = (offset: () => number): AppContext => ({ ...app.ctx(), store: { ...app.ctx().store, now: () => Date.now() + offset() } });
+
+/** Publishes stories titled with the word, each with its change-log entry stamped by `ctx`'s clock. */
+let published = 0;
+async function publish(ctx: AppContext, word: string, count: number): Promise<void> {
+  for (let n = 0; n < count; n += 1) {
+    published += 1;
+    const { slug } = await publishStory(app.ctx(), alice, { markdown: storyTitled(`${word} story number ${published}`) });
+    await writeSearchLog(ctx.store, [{ slug, eventId: `${word}-${published}` }]);
+  }
+}
+
+describe('an instance reloading the snapshot', () => {
+  it('answers every search from a whole index, the old one until the new one is loaded', async () => {
+    const past = withClock(() => -20 * 60_000);
+    // Snapshot A, with three stories, written 20 minutes ago by the store's clock.
+    await publish(past, 'zephyrine', 3);
+    await runSnapshotJob(past, snapshots);
+    let shift = 0;
+    let clock = Date.now();
+    const instance = createStorySearch(
+      withClock(() => shift),
+      { snapshots, refreshMs: 1000, now: () => clock },
+    );
+    expect((await instance.search({ query: 'zephyrine' })).total).toBe(3);
+
+    // Two more, logged 10 minutes ago: the next job applies them (snapshot B), the instance's
+    // log reads (from its last read, less 30 s) never see them, so only B's load brings them.
+    await publish(
+      withClock(() => -10 * 60_000),
+      'zephyrine',
+      2,
+    );
+    expect((await runSnapshotJob(app.ctx(), snapshots)).moved).toBe(true);
+
+    // The instance is now 7 hours behind: its next refresh starts loading B in the background.
+    shift = REPLAY_LIMIT_MS + 60 * 60_000;
+    clock += 2000;
+    const totals: number[] = [];
+    await eventually(
+      async () => {
+        const { total } = await instance.search({ query: 'zephyrine' });
+        totals.push(total);
+        return total === 5 ? total : undefined;
+      },
+      'the instance loads snapshot B',
+      60_000,
+      10,
+    );
+    expect(totals[0]).toBe(3);
+    expect(totals.every((total) => total === 3 || total === 5)).toBe(true);
+  });
+});
+
+describe('the snapshot job in a worker thread', () => {
+  it('a killed thread moves nothing and the instance keeps answering; the next interval moves the pointer', async () => {
+    await publish(app.ctx(), 'quillwort', 2);
+    const instance = createStorySearch(app.ctx(), { snapshots });
+    expect((await instance.search({ query: 'quillwort' })).total).toBe(2);
+    const before = await readSearchPointer(app.ctx().store);
+
+    const config = readConfig({
+      LOREBOOK_TABLE: app.ctx().store.tableName,
+      LOREBOOK_DATA_DIR: join(directory, 'data'),
+      LOREBOOK_IMAGE_DIR: join(directory, 'images'),
+      LOREBOOK_SEARCH_DIR: directory,
+    });
+    const lines: string[] = [];
+    let runs = 0;
+    const job = startSearchSnapshots(
+      // The first run's thread is killed as soon as it starts: a fault no real part produces on cue.
+      () => runSnapshotJobInThread(config, testEndpoint(), runs++ === 0 ? { onStart: (worker) => void worker.terminate() } : {}),
+      { intervalMs: 200, log: (line) => lines.push(line) },
+    );
+    try {
+      await eventually(
+        async () => (lines.some((line) => line.includes('search snapshot:')) ? true : undefined),
+        'a later run writes',
+        60_000,
+      );
+    } finally {
+      await job.stop();
+    }
+    expect(lines[0]).toMatch(/search snapshot failed .*the next run retries/);
+    const after = await readSearchPointer(app.ctx().store);
+    expect(after?.version).toBe((before?.version ?? 0) + 1);
+    expect((await instance.search({ query: 'quillwort' })).total).toBe(2);
+  });
+});
