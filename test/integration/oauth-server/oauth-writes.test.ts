@@ -67,7 +67,8 @@ const exchangeForm = (clientId: string, code: string, pkce: Pkce, redirectUri: s
 
 describe('OAuth writes under faults', () => {
   it('a registration that meets TransactionConflicts waits, re-plans and makes one client, counted once in the budget', async () => {
-    const budget = async () => Number((await fixture.state()).find((item) => item.PK === 'RATE#oauth-registration:ip:127.0.0.1')?.count ?? 0);
+    const budget = async () =>
+      Number((await fixture.state()).find((item) => item.PK === 'RATE#oauth-registration:ip:127.0.0.1')?.count ?? 0);
     const counted = await budget();
     const conflicts = injectTransactionConflicts(client(), 2);
     let answer: RegisteredClient;
