@@ -4,12 +4,14 @@
 import { DEFAULT_APP_CONFIG } from '../app/app-context.ts';
 import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/search-refresh.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../auth/oauth/oauth-settings.ts';
+import { defaultCpuSettings } from '../offload/cpu-slots.ts';
 import type { Setting } from './setting.ts';
 
 const WHOLE = 'whole number > 0';
 /** The commands that open the store. */
 const STORE_USERS = ['start', 'sweep', 'token'] as const;
 const OAUTH = DEFAULT_OAUTH_SERVER_SETTINGS;
+const CPU = defaultCpuSettings();
 
 export const SETTINGS = [
   // The server.
@@ -133,6 +135,56 @@ export const SETTINGS = [
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.anonymousRateLimitPerMinute,
     doc: 'calls per minute per IP address without a token (pages, and feed skeletons without a verified viewer JWT)',
+    surfaces: ['start', 'lambda'],
+  },
+  // Fair CPU (docs/design.md §22): parsing, scanning, rendering and image re-encodes shared among callers.
+  {
+    name: 'LOREBOOK_OFFLOAD_WORKERS',
+    type: WHOLE,
+    default: 'one per core (os.availableParallelism())',
+    doc: 'worker threads that parse, scan and render story text',
+    surfaces: ['start'],
+  },
+  {
+    name: 'LOREBOOK_CPU_CALLER_SHARE',
+    type: WHOLE,
+    default: CPU.perCaller,
+    doc: 'jobs one caller (an account, or an address without a token) may run at once on the workers',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_CPU_CALLER_QUEUE',
+    type: WHOLE,
+    default: CPU.perCallerWaiting,
+    doc: 'jobs one caller may keep waiting for a worker besides those; past it a call is refused rate_limited with retry_after_ms',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_CPU_QUEUE',
+    type: WHOLE,
+    default: CPU.maxWaiting,
+    doc: 'jobs waiting for a worker (or the image re-encoder), all callers together; past it a call is refused rate_limited',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_CPU_MAX_WAIT_MS',
+    type: WHOLE,
+    default: CPU.maxWaitMs,
+    doc: "the longest a job waits for a worker before it is refused rate_limited; the wait counts against the job's time budget",
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_CPU_MS_PER_MINUTE',
+    type: WHOLE,
+    default: CPU.accountMsPerMinute,
+    doc: 'milliseconds of worker and re-encoder time an account may use a minute (the cost unit of heavy calls: scans, publishes that fail validation, image re-encodes)',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_ANONYMOUS_CPU_MS_PER_MINUTE',
+    type: WHOLE,
+    default: CPU.anonymousMsPerMinute,
+    doc: 'the same for one IP address without a token (check_capability text, pages)',
     surfaces: ['start', 'lambda'],
   },
   {

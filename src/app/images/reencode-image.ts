@@ -13,7 +13,6 @@ import type { Sharp } from 'sharp';
 import { LorebookError } from '../../domain/errors.ts';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, MAX_INPUT_PIXELS } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, sniffImageType, type ImageType } from '../../domain/image/image-type.ts';
-import { oneAtATime } from './one-at-a-time.ts';
 
 export interface EncodedImage {
   data: Uint8Array;
@@ -33,18 +32,12 @@ const loadSharp = (): Promise<typeof import('sharp')> =>
   }));
 
 /**
- * One re-encode at a time per process: a 12-megapixel photo takes ~200 MB of libvips buffers
- * while it is decoded and scaled (test/bench/image-upload.ts), so parallel uploads wait their turn
- * instead of adding up.
+ * The stored form of an upload, or validation_failed naming what is wrong with the bytes. Callers
+ * run it in a slot of the re-encode queue (upload-image.ts, cpu-slots.ts): a 12-megapixel photo
+ * takes ~200 MB of libvips buffers while it is decoded and scaled (test/bench/image-upload.ts), so
+ * parallel uploads wait their turn instead of adding up.
  */
-const inTurn = oneAtATime();
-
-/** The stored form of an upload, or validation_failed naming what is wrong with the bytes. */
-export function reencodeImage(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
-  return inTurn(() => reencodeNow(bytes, declared));
-}
-
-async function reencodeNow(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
+export async function reencodeImage(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
   const sniffed = sniffImageType(bytes);
   if (sniffed === undefined) throw notAnImage();
   if (sniffed !== declared) {

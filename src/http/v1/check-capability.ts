@@ -18,9 +18,9 @@ export const checkCapabilityRoute = defineRoute({
   markdownBody: 'The text to scan, at most 256 KiB of UTF-8.',
   success: { status: 200, description: 'The capability report.', schema: checkCapabilityOutputSchema },
   errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'rate_limited'],
-  async handle(c, caller) {
+  async handle(c, caller, { ctx }) {
     queryInput(c, {});
     const input = MARKDOWN_TYPES.has(mediaType(c.req.header('content-type'))) ? { text: await readBodyText(c.req.raw) } : await jsonBody(c);
-    return c.json(await checkCapability(caller, input), 200, { 'Cache-Control': 'no-store' });
+    return c.json(await checkCapability(ctx, caller, input), 200, { 'Cache-Control': 'no-store' });
   },
 });
