@@ -79,7 +79,7 @@ export const DEFAULT_OFFLOAD_SHARE: Omit<FairShare, 'slots'> = {
   perCaller: 1,
   perCallerWaiting: 32,
   maxWaiting: 64,
-  maxWaitMs: 5_000,
+  maxWaitMs: 10_000,
 };
 
 const WORKER = new URL('./offload-worker.ts', import.meta.url);
