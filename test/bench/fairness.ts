@@ -4,9 +4,10 @@
 // account: 12 anonymous heavy capability scans in flight, 40 oversized bodies with a bogus token,
 // 6 heavy images in flight. The victim's p50/p99 under each attack (and all at once) is reported
 // as a ratio of the same calls with no attacker, in the same run, and the server's peak RSS as a
-// ratio of its idle RSS. The rate limits are raised out of the way, so what is measured is the
-// fair share of the CPU, not the call counts. Attackers re-send at once after an answer, and
-// after a refusal (429) wait 100 ms: a stranger who ignores retry_after_ms.
+// ratio of its idle RSS. The server runs with its default settings (rate limits included).
+// Attackers re-send at once after an answer, and after a refusal (429) wait 100 ms: a stranger who
+// ignores retry_after_ms. Bounded: a phase stops starting victim rounds after PHASE_MS, and a call
+// not answered within CALL_TIMEOUT_MS is cut (and counted as refused).
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
@@ -63,19 +64,28 @@ function send(
   options: { method: string; headers?: Record<string, string>; body?: Buffer | string; from: string },
 ): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = request(url, { method: options.method, headers: options.headers, localAddress: options.from }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      res.on('error', () => resolve({ status: 0, body: '' }));
-    });
+    const req = request(
+      url,
+      { method: options.method, headers: options.headers, localAddress: options.from, timeout: CALL_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', () => resolve({ status: 0, body: '' }));
+      },
+    );
     // A server that stops reading an oversized body resets the connection: an answer like any other.
     req.on('error', () => resolve({ status: 0, body: '' }));
+    req.on('timeout', () => req.destroy());
     req.end(options.body);
   });
 }
 
+const PHASE_MS = 45_000;
+const CALL_TIMEOUT_MS = 30_000;
+/** The victim's token calls; its anonymous calls come from an address of their own each phase (victimAddress). */
 const VICTIM = '127.0.0.1';
+const IMAGE_SENDER = '127.0.0.4';
 const SCANNER = '127.0.0.2';
 const BODY_SENDER = '127.0.0.3';
 const REFUSAL_PAUSE_MS = 100;
@@ -123,14 +133,16 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     endpoint: options.endpoint,
     table,
     env: {
-      LOREBOOK_RATE_LIMIT_PER_MINUTE: '100000',
-      LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
+      // The helper raises it for tests; the bench runs the default.
+      LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '60',
       ...(options.workers === undefined ? {} : { LOREBOOK_OFFLOAD_WORKERS: String(options.workers) }),
     },
   });
   const groupLeader = server.processGroup;
   const base = server.baseUrl;
   let round = 0;
+  /** A fresh loopback address per phase for the victim's anonymous calls, so its own calls never meet the anonymous limit. */
+  let readerAddress = '127.0.1.1';
 
   const victimRound = async (latencies: Record<CallKind, number[]>): Promise<number> => {
     round += 1;
@@ -152,8 +164,8 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     );
     const slug = published.status < 300 ? (JSON.parse(published.body) as { slug: string }).slug : undefined;
     if (slug === undefined) return failures + 2;
-    await timed('get_story', () => send(`${base}/v1/stories/${slug}`, { method: 'GET', from: VICTIM }));
-    await timed('page', () => send(`${base}/s/${slug}`, { method: 'GET', from: VICTIM }));
+    await timed('get_story', () => send(`${base}/v1/stories/${slug}`, { method: 'GET', from: readerAddress }));
+    await timed('page', () => send(`${base}/s/${slug}`, { method: 'GET', from: readerAddress }));
     return failures;
   };
 
@@ -186,12 +198,15 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
         method: 'POST',
         headers: { Authorization: `Bearer ${imageToken}`, 'Content-Type': 'image/png' },
         body: heavyImage,
-        from: VICTIM,
+        from: IMAGE_SENDER,
       }),
     );
   };
 
+  let phases = 0;
   const runPhase = async (phase: Phase): Promise<PhaseRun> => {
+    phases += 1;
+    readerAddress = `127.0.1.${phases + 1}`;
     const latencies: Record<CallKind, number[]> = { publish: [], get_story: [], page: [] };
     const attackStatuses: Record<string, number> = {};
     const stop = { stopped: false };
@@ -202,7 +217,8 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     try {
       // The attack reaches full strength before the victim's first call.
       if (attacks.length > 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
-      for (let index = 0; index < options.rounds; index += 1) victimFailures += await victimRound(latencies);
+      const until = performance.now() + PHASE_MS;
+      for (let index = 0; index < options.rounds && performance.now() < until; index += 1) victimFailures += await victimRound(latencies);
     } finally {
       stop.stopped = true;
       await Promise.all(attacks);

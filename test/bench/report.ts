@@ -15,6 +15,8 @@ import { bundlesSection, type BundlesRun } from './bundles-section.ts';
 import { searchSection, type SearchRuns } from './search-section.ts';
 import type { SecretsRun } from './secrets.ts';
 import { secretsSection } from './secrets-report.ts';
+import type { FairnessRuns } from './fairness-section.ts';
+import { fairnessSection } from './fairness-report.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -53,6 +55,8 @@ export interface BenchResults {
   bundles: BundlesRun | undefined;
   /** Section 10: secrets.ts. */
   secrets: SecretsRun | undefined;
+  /** Section 11: fairness.ts. */
+  fairness: FairnessRuns | undefined;
   existing: string | undefined;
 }
 
@@ -98,6 +102,7 @@ export function renderReport(results: BenchResults): string {
     ...searchSection(results.search),
     ...bundlesSection(results.bundles),
     ...secretsSection(results.secrets),
+    ...fairnessSection(results.fairness),
     ...closingNote(results),
     mutationSection(results.existing),
     keptSection(results.existing, AGGREGATES_HEADING),
