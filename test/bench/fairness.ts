@@ -162,7 +162,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
         from: VICTIM,
       }),
     );
-    const slug = published.status < 300 ? (JSON.parse(published.body) as { slug: string }).slug : undefined;
+    const slug = published.status >= 200 && published.status < 300 ? (JSON.parse(published.body) as { slug: string }).slug : undefined;
     if (slug === undefined) return failures + 2;
     await timed('get_story', () => send(`${base}/v1/stories/${slug}`, { method: 'GET', from: readerAddress }));
     await timed('page', () => send(`${base}/s/${slug}`, { method: 'GET', from: readerAddress }));

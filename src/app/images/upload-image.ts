@@ -74,7 +74,7 @@ export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageU
   const blobs = imageBlobsOf(ctx);
   const inputSha256 = createHash('sha256').update(upload.bytes).digest('hex');
   if (opId === undefined) await refuseFullDay(ctx, caller, inputSha256);
-  const encoded = await reencodeInTurn(ctx, caller, upload);
+  const encoded = await reencodeInTurn(ctx, caller, upload, inputSha256);
   const sha256 = createHash('sha256').update(encoded.data).digest('hex');
   rememberReencoded(inputSha256, sha256);
   const name = imageName(sha256, encoded.type);
@@ -140,11 +140,21 @@ export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageU
 /** The longest an upload waits for the re-encoder before it is refused for load (the re-encode itself cannot be stopped). */
 const REENCODE_WAIT_BUDGET_MS = 20_000;
 
-function reencodeInTurn(ctx: AppContext, caller: Caller, upload: ImageUpload): Promise<EncodedImage> {
+/** Re-encodes under way, by input sha256 and type: the same bytes delivered again at once (16 in parallel) share one. */
+const reencoding = new Map<string, Promise<EncodedImage>>();
+
+function reencodeInTurn(ctx: AppContext, caller: Caller, upload: ImageUpload, inputSha256: string): Promise<EncodedImage> {
+  const key = `${inputSha256} ${upload.type}`;
+  const pending = reencoding.get(key);
+  if (pending !== undefined) return pending;
   const turns = (ctx.cpu ?? sharedCpuSlots()).reencodes;
-  return turns.run(ctx.cpuCaller ?? accountRateSubject(caller.account), REENCODE_WAIT_BUDGET_MS, () =>
+  const started = turns.run(ctx.cpuCaller ?? accountRateSubject(caller.account), REENCODE_WAIT_BUDGET_MS, () =>
     reencodeImage(upload.bytes, upload.type),
   );
+  reencoding.set(key, started);
+  const done = (): void => void reencoding.delete(key);
+  started.then(done, done);
+  return started;
 }
 
 /**
