@@ -19,8 +19,8 @@ export interface CpuSettings extends Omit<FairShare, 'slots'>, CpuAllowance {
 export const defaultCpuSettings = (): CpuSettings => ({
   workers: defaultWorkers(),
   ...DEFAULT_OFFLOAD_SHARE,
-  accountMsPerMinute: 60_000,
-  anonymousMsPerMinute: 15_000,
+  accountMsPerMinute: 30_000,
+  anonymousMsPerMinute: 5_000,
 });
 
 /** A re-encode queue: one slot, one upload per account at a time and none waiting behind it. */

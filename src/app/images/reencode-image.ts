@@ -24,10 +24,14 @@ export interface EncodedImage {
 const SHARP_FORMATS: Readonly<Record<string, ImageType>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 let sharpModule: Promise<typeof import('sharp')> | undefined;
-/** No two uploads run the same operation, so libvips' operation cache would only hold memory. */
+/**
+ * No two uploads run the same operation, so libvips' operation cache would only hold memory; and
+ * one libvips thread per image, so a re-encode holds one core, not all of them (docs/design.md §22).
+ */
 const loadSharp = (): Promise<typeof import('sharp')> =>
   (sharpModule ??= import('sharp').then((module) => {
     module.default.cache(false);
+    module.default.concurrency(1);
     return module;
   }));
 
