@@ -42,7 +42,7 @@ export function fairnessSection(runs: FairnessRuns | undefined): string[] {
   return [
     '## 11. Fairness under attack',
     '',
-    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` (rate limits raised out of the way, so the fair CPU share alone is measured; docs/design.md §22) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account; attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). Status 0 is a connection the server closed. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
+    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md §22) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account; attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The one-worker run measures what the second worker buys on this machine. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
     '',
     `One worker per core (the default):`,
     '',
