@@ -40,7 +40,7 @@ export function createCpuWindows(allowance: CpuAllowance, now: () => number = Da
       const retryAfterMs = (window + 1) * CPU_WINDOW_MS - now();
       return new LorebookError(
         'rate_limited',
-        `Your calls have used their ${limit} ms of parsing, scanning and image work for this minute (heavy text or images cost more than ordinary calls). Nothing was done. Wait retry_after_ms (${retryAfterMs} ms), then send the same call again; smaller or simpler text costs less.`,
+        `Your calls used their ${limit} ms of CPU this minute. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
         { retryAfterMs, details: { reason: 'cpu_time', limit_ms: limit, window_seconds: CPU_WINDOW_MS / 1000 } },
       );
     },

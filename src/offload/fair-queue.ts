@@ -161,16 +161,16 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
 }
 
 const REASONS = {
-  cpu_share: 'your earlier calls already hold your share of the parsing and scanning workers',
-  cpu_queue_full: 'the parsing and scanning workers are busy and their queue is full',
-  cpu_wait: 'no parsing or scanning worker came free within the wait allowed',
+  cpu_share: 'your share of the workers is in use',
+  cpu_queue_full: "the workers' queue is full",
+  cpu_wait: 'no worker came free in time',
 } as const;
 
 /** The refusal for load: nothing has run, so the same call can be sent again as it is. */
 function busy(reason: keyof typeof REASONS, retryAfterMs: number): LorebookError {
   return new LorebookError(
     'rate_limited',
-    `lorebook is busy: ${REASONS[reason]}. Nothing was done. Wait retry_after_ms (${retryAfterMs} ms), then send the same call again.`,
+    `Busy: ${REASONS[reason]}. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
     { retryAfterMs, details: { reason } },
   );
 }
