@@ -7,7 +7,8 @@
 // caller's share is full, the whole queue is full, or the job waited `maxWaitMs` without a slot.
 // Time spent waiting counts against the job's budget: the job starts with what is left of it.
 // Jobs without a caller are the process's own (the announcer, the commands): they queue in turn
-// like a caller but are never refused.
+// like a caller but are never refused for a share, a full queue or the wait bound (only their
+// budget bounds their wait).
 import { LorebookError } from '../domain/errors.ts';
 import type { CpuWindows } from './cpu-windows.ts';
 
@@ -35,7 +36,7 @@ export interface FairQueue {
   clear(error: Error): void;
 }
 
-/** The key of the process's own jobs (no caller), never refused. */
+/** The key of the process's own jobs (no caller), never refused for load. */
 const PROCESS = '';
 /** What a job is taken to cost before any has run: what retry_after_ms is estimated from. */
 const FIRST_ESTIMATE_MS = 1_000;
