@@ -5,6 +5,8 @@ import type { OutboundSettings } from '../integrations/safe-fetch/outbound-setti
 import { readOAuthServerSettings, type OAuthServerSettings } from './auth/oauth/oauth-settings.ts';
 import { optionalUrl, readAllowPrivateFetch } from './auth/sign-in-config.ts';
 import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';
+import { defaultWorkers } from './offload/offload.ts';
+import { type CpuSettings } from './offload/cpu-slots.ts';
 import { readSettings } from './settings/read-settings.ts';
 import { settingNamed, type SettingName } from './settings/settings-table.ts';
 
@@ -33,6 +35,8 @@ export interface Config {
   dispatchIntervalMs: number;
   /** How often `npm start` reads the table stream for its stream consumers once caught up. */
   streamPollIntervalMs: number;
+  /** How the CPU-heavy slots are shared among callers (docs/design.md §22). */
+  cpu: CpuSettings;
 }
 
 /** Which feed record the feed generator answers for: at://<publisherDid>/app.bsky.feed.generator/<rkey>. */
@@ -207,6 +211,19 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
     dispatchIntervalMs: positiveInteger(env, 'LOREBOOK_DISPATCH_INTERVAL_MS'),
     streamPollIntervalMs: positiveInteger(env, 'LOREBOOK_STREAM_POLL_INTERVAL_MS'),
     oauthServer: readOAuthServerSettings(env),
+    cpu: cpuSettings(env),
+  };
+}
+
+function cpuSettings(env: NodeJS.ProcessEnv): CpuSettings {
+  return {
+    workers: env.LOREBOOK_OFFLOAD_WORKERS ? positiveInteger(env, 'LOREBOOK_OFFLOAD_WORKERS') : defaultWorkers(),
+    perCaller: positiveInteger(env, 'LOREBOOK_CPU_CALLER_SHARE'),
+    perCallerWaiting: positiveInteger(env, 'LOREBOOK_CPU_CALLER_QUEUE'),
+    maxWaiting: positiveInteger(env, 'LOREBOOK_CPU_QUEUE'),
+    maxWaitMs: positiveInteger(env, 'LOREBOOK_CPU_MAX_WAIT_MS'),
+    accountMsPerMinute: positiveInteger(env, 'LOREBOOK_CPU_MS_PER_MINUTE'),
+    anonymousMsPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_CPU_MS_PER_MINUTE'),
   };
 }
 

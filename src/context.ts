@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { AppContext } from './app/app-context.ts';
 import { VerifiedTokens } from './app/oauth-server/verified-tokens.ts';
 import type { Config } from './config.ts';
+import { createCpuSlots } from './offload/cpu-slots.ts';
 import { announceSoonWith, type AnnounceSoon } from './outbox/announce-soon.ts';
 import type { Announcer } from './outbox/announcer.ts';
 import { createStoreClient } from './store/client.ts';
@@ -32,6 +33,7 @@ export function buildContext(
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     verifiedTokens: new VerifiedTokens(),
+    cpu: createCpuSlots(config.cpu),
   };
   if (announcer !== undefined) {
     const announcing = announceSoonWith(ctx, announcer);

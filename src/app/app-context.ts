@@ -4,6 +4,7 @@ import type { Store } from '../store/store.ts';
 import type { Scope } from '../auth/oauth/scopes.ts';
 import type { ImageBlobs } from '../store/image-blobs.ts';
 import type { SearchSnapshots } from '../store/search/search-snapshots.ts';
+import type { CpuSlots } from '../offload/cpu-slots.ts';
 import type { VerifiedTokens } from './oauth-server/verified-tokens.ts';
 
 export interface AppConfig {
@@ -85,6 +86,14 @@ export interface AppContext {
    * when the count refused the call, so a refused call writes nothing.
    */
   beforeCommit?: () => Promise<void>;
+  /** The offload workers and the image re-encoder, shared among callers (docs/design.md §22); absent = the process's defaults. */
+  cpu?: CpuSlots;
+  /**
+   * Set per call by the routes: whose share of `cpu` the call's parsing, scanning, rendering and
+   * re-encoding take, keyed as the rate limiter keys the call (`account:<id>`, else `ip:<address>`).
+   * Absent: the process's own work, never refused for load.
+   */
+  cpuCaller?: string;
 }
 
 /** The authenticated caller. `account` is the stable id every per-person key uses. */

@@ -2,7 +2,8 @@
 // other text means parsing it as a story, which can take the same seconds publish's parse can.
 import { validationFailed } from '../domain/errors.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
-import { OffloadBudgetExceeded, OffloadFailed, sharedOffload, type OffloadTask } from '../offload/offload.ts';
+import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../offload/offload.ts';
+import { runOffloaded, type CpuScope } from './offloaded.ts';
 import type { CheckCapabilityOutcome } from './check-capability.contract.ts';
 
 /** The parser and the scanner are imported by the first task that runs (in the worker, or inline). */
@@ -13,9 +14,9 @@ export const CHECK_CAPABILITY_TASK: OffloadTask<string, CheckCapabilityOutcome> 
   budgetMs: MARKDOWN_PARSE_BUDGET_MS,
 };
 
-export async function scanCapabilityOffloaded(text: string): Promise<CheckCapabilityOutcome> {
+export async function scanCapabilityOffloaded(text: string, scope?: CpuScope): Promise<CheckCapabilityOutcome> {
   try {
-    return await sharedOffload().run(CHECK_CAPABILITY_TASK, text);
+    return await runOffloaded(scope, CHECK_CAPABILITY_TASK, text);
   } catch (error) {
     if (error instanceof OffloadBudgetExceeded || error instanceof OffloadFailed) {
       throw validationFailed(`The text took more than the ${MARKDOWN_PARSE_BUDGET_MS} ms time budget, or the memory set aside, to scan.`, {

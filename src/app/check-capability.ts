@@ -12,12 +12,12 @@ import {
   type CheckCapabilityOutcome,
 } from './check-capability.contract.ts';
 import { scanCapabilityOffloaded } from './check-capability-task.ts';
-import type { Caller } from './app-context.ts';
+import type { AppContext, Caller } from './app-context.ts';
 import { textAtUrl } from './capability-url-text.ts';
 import { parseInput } from './parse-input.ts';
 import { signedIn } from './signed-in.ts';
 
-export async function checkCapability(caller: Caller | undefined, raw: unknown): Promise<CheckCapabilityOutcome> {
+export async function checkCapability(ctx: AppContext, caller: Caller | undefined, raw: unknown): Promise<CheckCapabilityOutcome> {
   const input = parseInput(checkCapabilityInputSchema, raw, CHECK_CAPABILITY_TOOL);
   const text = await textOf(caller, input);
   const bytes = utf8Bytes(text);
@@ -31,7 +31,7 @@ export async function checkCapability(caller: Caller | undefined, raw: unknown):
     );
   }
   // In the order the output schema lists its fields, as every answer is.
-  return checkCapabilityOutputSchema.parse(await scanCapabilityOffloaded(text));
+  return checkCapabilityOutputSchema.parse(await scanCapabilityOffloaded(text, ctx));
 }
 
 /** The text sent, or the text at the URL sent: read only for a signed-in caller. */

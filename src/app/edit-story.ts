@@ -32,7 +32,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       note: 'Add a note (one or two sentences) saying what the correction fixes; every reproducer is told.',
     });
   }
-  const story = await parseStoryOffloaded({ markdown: input.markdown });
+  const story = await parseStoryOffloaded({ markdown: input.markdown }, ctx);
   const { slug } = input;
   const candidates = answerCandidates(slug, story, ctx.config.publicBaseUrl);
 

@@ -6,7 +6,8 @@
 import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import { validationFailed } from '../domain/errors.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
-import { OffloadBudgetExceeded, OffloadFailed, sharedOffload, type OffloadTask } from '../offload/offload.ts';
+import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../offload/offload.ts';
+import { runOffloaded, type CpuScope } from './offloaded.ts';
 import type { StoryText } from './parse-story-text.ts';
 
 export type { StoryText } from './parse-story-text.ts';
@@ -19,9 +20,10 @@ export const PARSE_STORY_TASK: OffloadTask<StoryText, ScannedStory> = {
   budgetMs: MARKDOWN_PARSE_BUDGET_MS,
 };
 
-export async function parseStoryOffloaded(text: StoryText): Promise<ScannedStory> {
+/** In the call's share of the workers (`scope`): a parse refused for load is `rate_limited`, nothing parsed. */
+export async function parseStoryOffloaded(text: StoryText, scope?: CpuScope): Promise<ScannedStory> {
   try {
-    return await sharedOffload().run(PARSE_STORY_TASK, text);
+    return await runOffloaded(scope, PARSE_STORY_TASK, text);
   } catch (error) {
     const field = 'markdown' in text ? 'markdown' : 'parts';
     if (error instanceof OffloadBudgetExceeded) {

@@ -65,6 +65,7 @@ export async function publishStory(
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const story: ScannedStory = await parseStoryOffloaded(
     input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts },
+    ctx,
   );
   const slug = targetSlug(input.slug, story);
   const candidates = answerCandidates(slug, story, ctx.config.publicBaseUrl);

@@ -34,7 +34,7 @@ export async function redactStory(ctx: AppContext, caller: Caller, raw: unknown)
   const slug = parseSlug(input.slug);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   // The same door as an edit: the limits, the parse and the validation.
-  const story = await parseStoryOffloaded({ markdown: input.markdown });
+  const story = await parseStoryOffloaded({ markdown: input.markdown }, ctx);
   const candidates = answerCandidates(slug, story, ctx.config.publicBaseUrl);
 
   const outcome = await writeOnce<StoredRedactOutcome>(ctx, {

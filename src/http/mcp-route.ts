@@ -12,6 +12,7 @@ import type { StorySearch } from '../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
 import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
 import { admitCaller, type AdmissionDeps } from './admission.ts';
+import { withCpuCaller } from './cpu-caller.ts';
 import { readMcpBody } from './mcp-body.ts';
 import { eraOf, eraRefusal } from './mcp-era-gate.ts';
 import { paramsProblem } from './mcp-params.ts';
@@ -127,7 +128,8 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
         era.kind === 'legacy' && shape.id !== undefined && shape.method !== undefined ? paramsProblem(shape.method, message) : undefined;
       if (problem !== undefined) return jsonRpcAnswer(c, 200, jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, problem));
 
-      const server = (): Server => createMcpServer(admitted.ctx, admitted.caller, deps.search);
+      const ctx = withCpuCaller(admitted.ctx, c, deps.clientAddress, admitted.caller);
+      const server = (): Server => createMcpServer(ctx, admitted.caller, deps.search);
       const answer =
         era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
       return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));

@@ -1,16 +1,20 @@
-// CPU-heavy pure work (parsing and rendering story markdown) run off the event loop, in one
-// worker thread, each task under a time budget: a request that parses or renders a large story
+// CPU-heavy pure work (parsing and rendering story markdown) run off the event loop, in worker
+// threads (one per core by default), each task under a time budget: a request that parses or renders a large story
 // never holds up the requests around it, and a task over its budget is stopped (the worker is
 // terminated and a fresh one takes the next task) instead of running on. The worker's heap is
 // capped too (resourceLimits), so a task that would exhaust memory usually ends that task, not the
 // server; Node enforces the cap best-effort (one array grown past it can abort the whole process),
 // so what keeps a task small is the markdown cost pre-scan in front of it, not the cap.
 //
-// Tasks run one at a time, in order. Where the task modules are not files on disk (a bundle, as
+// Tasks are shared among callers fairly (fair-queue.ts, docs/design.md §22): a caller runs at most
+// its share of the workers at once, and a task's budget counts from when it was queued. Where the task modules are not files on disk (a bundle, as
 // on Lambda, where each instance serves one request at a time anyway), tasks run inline.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { CpuWindows } from './cpu-windows.ts';
+import { createFairQueue, type FairShare } from './fair-queue.ts';
 import { errorFromWorker, type WorkerAnswer } from './worker-messages.ts';
 
 export interface OffloadTask<I, O> {
@@ -50,15 +54,33 @@ export class OffloadFailed extends Error {
 }
 
 export interface Offload {
-  run<I, O>(task: OffloadTask<I, O>, input: I): Promise<O>;
-  /** Stops the worker (tasks still queued are refused). */
+  /**
+   * Runs the task in `caller`'s share of the workers (fair-queue.ts): an account id, else the
+   * client address, as the rate limiter keys them; none for the process's own work.
+   */
+  run<I, O>(task: OffloadTask<I, O>, input: I, caller?: string): Promise<O>;
+  /** Stops the workers (tasks still queued are refused). */
   close(): Promise<void>;
 }
 
 export interface OffloadOptions {
-  /** The worker's heap caps (default: 512 MB old generation). */
+  /** Each worker's heap caps (default: 512 MB old generation). */
   resourceLimits?: ResourceLimits;
+  /** How the workers are shared (default: DEFAULT_OFFLOAD_SHARE, one worker per core). */
+  share?: FairShare;
+  /** What each caller may spend of the workers a minute (default: no such limit). */
+  costs?: CpuWindows;
 }
+
+/** The workers: one per core the process may use (measured: BENCHMARKS.md §11). */
+export const defaultWorkers = (): number => Math.max(1, availableParallelism());
+
+export const DEFAULT_OFFLOAD_SHARE: Omit<FairShare, 'slots'> = {
+  perCaller: 1,
+  perCallerWaiting: 32,
+  maxWaiting: 64,
+  maxWaitMs: 10_000,
+};
 
 const WORKER = new URL('./offload-worker.ts', import.meta.url);
 const DEFAULT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 512 };
@@ -69,6 +91,12 @@ interface Job {
   input: unknown;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+}
+
+/** One worker thread and the job it runs; the worker is spawned on first use and after a stop. */
+interface Lane {
+  worker: Worker | undefined;
+  running: { job: Job; timer: NodeJS.Timeout } | undefined;
 }
 
 const onDisk = new Map<string, boolean>();
@@ -82,38 +110,37 @@ function isFile(url: URL): boolean {
 }
 
 export function createOffload(options: OffloadOptions = {}): Offload {
-  const queue: Job[] = [];
-  let worker: Worker | undefined;
-  let running: { job: Job; timer: NodeJS.Timeout } | undefined;
+  const share = options.share ?? { slots: defaultWorkers(), ...DEFAULT_OFFLOAD_SHARE };
+  const turns = createFairQueue(share, options.costs);
+  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({ worker: undefined, running: undefined }));
   let nextId = 1;
   let closed = false;
 
-  const finish = (settle: (job: Job) => void): void => {
-    if (running === undefined) return;
-    const { job, timer } = running;
+  const finish = (lane: Lane, settle: (job: Job) => void): void => {
+    if (lane.running === undefined) return;
+    const { job, timer } = lane.running;
     clearTimeout(timer);
-    running = undefined;
+    lane.running = undefined;
     settle(job);
-    startNext();
   };
 
-  const discard = (): void => {
-    const dead = worker;
-    worker = undefined;
+  const discard = (lane: Lane): void => {
+    const dead = lane.worker;
+    lane.worker = undefined;
     if (dead !== undefined) void dead.terminate();
   };
 
-  const spawn = (): Worker => {
+  const spawn = (lane: Lane): Worker => {
     const spawned = new Worker(WORKER, { resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS });
     spawned.on('message', (answer: WorkerAnswer) => {
-      if (running?.job.id !== answer.id) return;
-      if (answer.ok) finish((job) => job.resolve(answer.value));
-      else finish((job) => job.reject(errorFromWorker(answer.error)));
+      if (lane.running?.job.id !== answer.id) return;
+      if (answer.ok) finish(lane, (job) => job.resolve(answer.value));
+      else finish(lane, (job) => job.reject(errorFromWorker(answer.error)));
     });
     const died = (cause: unknown): void => {
-      if (worker !== spawned) return;
-      worker = undefined;
-      finish((job) => job.reject(new OffloadFailed(job.task.name, cause)));
+      if (lane.worker !== spawned) return;
+      lane.worker = undefined;
+      finish(lane, (job) => job.reject(new OffloadFailed(job.task.name, cause)));
     };
     spawned.on('error', died);
     spawned.on('exit', (code) => died(`the worker exited with code ${code}`));
@@ -123,48 +150,51 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     return spawned;
   };
 
-  const startNext = (): void => {
-    if (running !== undefined) return;
-    const job = queue.shift();
-    if (job === undefined) return;
-    worker ??= spawn();
+  /** Runs the job on an idle lane: the fair queue starts no more jobs than there are lanes. */
+  const dispatch = (job: Job, remainingMs: number): void => {
+    if (closed) return job.reject(new Error('the offload worker is closed'));
+    const lane = lanes.find((candidate) => candidate.running === undefined) as Lane;
+    lane.worker ??= spawn(lane);
     const timer = setTimeout(() => {
-      discard();
-      finish((stopped) => stopped.reject(new OffloadBudgetExceeded(stopped.task.name, stopped.task.budgetMs)));
-    }, job.task.budgetMs);
-    running = { job, timer };
-    worker.postMessage({ id: job.id, module: job.task.module.href, name: job.task.name, input: job.input });
+      discard(lane);
+      finish(lane, (stopped) => stopped.reject(new OffloadBudgetExceeded(stopped.task.name, stopped.task.budgetMs)));
+    }, remainingMs);
+    lane.running = { job, timer };
+    lane.worker.postMessage({ id: job.id, module: job.task.module.href, name: job.task.name, input: job.input });
   };
 
   return {
-    run<I, O>(task: OffloadTask<I, O>, input: I): Promise<O> {
+    run<I, O>(task: OffloadTask<I, O>, input: I, caller?: string): Promise<O> {
       if (closed) return Promise.reject(new Error('the offload worker is closed'));
       if (!isFile(WORKER) || !isFile(task.module)) return new Promise<O>((resolve) => resolve(task.run(input)));
-      return new Promise<O>((resolve, reject) => {
-        queue.push({
-          id: nextId++,
-          task: task as OffloadTask<unknown, unknown>,
-          input,
-          resolve: resolve as (value: unknown) => void,
-          reject,
-        });
-        startNext();
-      });
+      return turns.run(
+        caller,
+        task.budgetMs,
+        (remainingMs) =>
+          new Promise<O>((resolve, reject) =>
+            dispatch(
+              { id: nextId++, task: task as OffloadTask<unknown, unknown>, input, resolve: resolve as (value: unknown) => void, reject },
+              remainingMs,
+            ),
+          ),
+      );
     },
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error('the offload worker is closed'));
-      const dead = worker;
-      worker = undefined;
-      if (running !== undefined) finish((job) => job.reject(new Error('the offload worker is closed')));
-      if (dead !== undefined) await dead.terminate();
+      turns.clear(new Error('the offload worker is closed'));
+      const dead = lanes.map((lane) => lane.worker).filter((worker) => worker !== undefined);
+      for (const lane of lanes) {
+        lane.worker = undefined;
+        finish(lane, (job) => job.reject(new Error('the offload worker is closed')));
+      }
+      await Promise.all(dead.map((worker) => worker.terminate()));
     },
   };
 }
 
 let shared: Offload | undefined;
 
-/** The process's one offload worker, started on first use. */
+/** The process's offload workers for work done without an AppContext (the announcer, the commands), started on first use. */
 export function sharedOffload(): Offload {
   shared ??= createOffload();
   return shared;

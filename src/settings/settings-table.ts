@@ -5,6 +5,7 @@ import { DEFAULT_APP_CONFIG } from '../app/app-context.ts';
 import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/search-refresh.ts';
 import { DEFAULT_OUTBOUND_SETTINGS } from '../../integrations/safe-fetch/outbound-settings.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../auth/oauth/oauth-settings.ts';
+import { defaultCpuSettings } from '../offload/cpu-slots.ts';
 import type { Setting } from './setting.ts';
 
 const WHOLE = 'whole number > 0';
@@ -12,6 +13,7 @@ const WHOLE = 'whole number > 0';
 const STORE_USERS = ['start', 'sweep', 'token'] as const;
 const OAUTH = DEFAULT_OAUTH_SERVER_SETTINGS;
 const OUTBOUND = DEFAULT_OUTBOUND_SETTINGS;
+const CPU = defaultCpuSettings();
 
 export const SETTINGS = [
   // The server.
@@ -178,6 +180,56 @@ export const SETTINGS = [
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.anonymousRateLimitPerMinute,
     doc: 'calls per minute per IP address without a token (pages, and feed skeletons without a verified viewer JWT)',
+    surfaces: ['start', 'lambda'],
+  },
+  // Fair CPU (docs/design.md §22): parsing, scanning, rendering and image re-encodes shared among callers.
+  {
+    name: 'LOREBOOK_OFFLOAD_WORKERS',
+    type: WHOLE,
+    default: 'one per core',
+    doc: 'offload worker threads',
+    surfaces: ['start'],
+  },
+  {
+    name: 'LOREBOOK_CPU_CALLER_SHARE',
+    type: WHOLE,
+    default: CPU.perCaller,
+    doc: 'jobs one caller runs at once',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_CPU_CALLER_QUEUE',
+    type: WHOLE,
+    default: CPU.perCallerWaiting,
+    doc: 'jobs one caller may keep waiting besides those',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_CPU_QUEUE',
+    type: WHOLE,
+    default: CPU.maxWaiting,
+    doc: 'jobs waiting, all callers together',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_CPU_MAX_WAIT_MS',
+    type: WHOLE,
+    default: CPU.maxWaitMs,
+    doc: 'the longest a job waits for a slot',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_CPU_MS_PER_MINUTE',
+    type: WHOLE,
+    default: CPU.accountMsPerMinute,
+    doc: 'worker and re-encoder ms an account may use a minute',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_ANONYMOUS_CPU_MS_PER_MINUTE',
+    type: WHOLE,
+    default: CPU.anonymousMsPerMinute,
+    doc: 'the same for an address without a token',
     surfaces: ['start', 'lambda'],
   },
   {

@@ -16,6 +16,8 @@ import { searchSection, type SearchRuns } from './search-section.ts';
 import type { SecretsRun } from './secrets.ts';
 import { secretsSection } from './secrets-report.ts';
 import { STALL_HEADING } from './snapshot-stall-section.ts';
+import type { FairnessRuns } from './fairness-section.ts';
+import { fairnessSection } from './fairness-report.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -54,6 +56,8 @@ export interface BenchResults {
   bundles: BundlesRun | undefined;
   /** Section 10: secrets.ts. */
   secrets: SecretsRun | undefined;
+  /** Section 11: fairness.ts. */
+  fairness: FairnessRuns | undefined;
   existing: string | undefined;
 }
 
@@ -100,6 +104,7 @@ export function renderReport(results: BenchResults): string {
     ...bundlesSection(results.bundles),
     ...secretsSection(results.secrets),
     keptSection(results.existing, STALL_HEADING),
+    ...fairnessSection(results.fairness),
     ...closingNote(results),
     mutationSection(results.existing),
     keptSection(results.existing, AGGREGATES_HEADING),

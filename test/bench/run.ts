@@ -21,6 +21,7 @@ import { runBeforeAfter } from './surface-before-after.ts';
 import { runBundlesBench } from './bundles-section.ts';
 import { runSearchBench } from './search-section.ts';
 import { runSecretsBench } from './secrets.ts';
+import { runFairnessSection } from './fairness-section.ts';
 import type { SurfaceRun } from './surface-overhead.ts';
 import { runSnapshotStallBench } from './snapshot-stall-section.ts';
 
@@ -232,6 +233,10 @@ try {
   log('(e2) secrets at the door: false refusals of ordinary text, credentials found, the scan beside a publish');
   const secrets = await runSecretsBench(ctx, { rounds: QUICK ? 5 : 30, log });
 
+  // (e3) a few minutes: a victim's calls beside heavy scans, oversized bodies and heavy images, against npm start.
+  log('(e3) fairness under attack: a victim beside heavy scans, oversized bodies and heavy images (npm start)');
+  const fairness = await runFairnessSection(ddb.endpoint, QUICK ? 3 : 12, log);
+
   // (f) sitemaps are measured by `npm run bench:sitemap` alone and kept as written: writing its
   // 55,000 stories into this DynamoDB Local after the sections above took 17 min for the first
   // 5,000 (requests past 5 s), more than the whole budget.
@@ -279,6 +284,7 @@ try {
     memory,
     markdownCost,
     secrets,
+    fairness,
     search,
     bundles,
     existing,

@@ -10,6 +10,8 @@ import { withoutLorebookSettings } from './command-env.ts';
 
 export interface NpmStart {
   baseUrl: string;
+  /** The process group `npm start` runs in (npm and the server under it). */
+  processGroup: number;
   output(): string;
   stop(): Promise<void>;
 }
@@ -78,5 +80,5 @@ export async function startNpmStart(options: {
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, output: () => output, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, processGroup: child.pid as number, output: () => output, stop };
 }

@@ -41,7 +41,7 @@ export async function draftStoryFor(ctx: AppContext, caller: Caller, raw: unknow
     });
   }
   const inviteeHandle = input.invitee_handle === undefined ? undefined : parseInviteeHandle(input.invitee_handle);
-  const story = await parseStoryOffloaded({ markdown: input.markdown });
+  const story = await parseStoryOffloaded({ markdown: input.markdown }, ctx);
   const print = fingerprint(DRAFT_STORY_FOR_TOOL, {
     markdown: story.markdown,
     invitee_note: note,

@@ -13,7 +13,6 @@ import type { Sharp } from 'sharp';
 import { LorebookError } from '../../domain/errors.ts';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, MAX_INPUT_PIXELS } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, sniffImageType, type ImageType } from '../../domain/image/image-type.ts';
-import { oneAtATime } from './one-at-a-time.ts';
 
 export interface EncodedImage {
   data: Uint8Array;
@@ -25,26 +24,24 @@ export interface EncodedImage {
 const SHARP_FORMATS: Readonly<Record<string, ImageType>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 let sharpModule: Promise<typeof import('sharp')> | undefined;
-/** No two uploads run the same operation, so libvips' operation cache would only hold memory. */
+/**
+ * No two uploads run the same operation, so libvips' operation cache would only hold memory; and
+ * one libvips thread per image, so a re-encode holds one core, not all of them (docs/design.md §22).
+ */
 const loadSharp = (): Promise<typeof import('sharp')> =>
   (sharpModule ??= import('sharp').then((module) => {
     module.default.cache(false);
+    module.default.concurrency(1);
     return module;
   }));
 
 /**
- * One re-encode at a time per process: a 12-megapixel photo takes ~200 MB of libvips buffers
- * while it is decoded and scaled (test/bench/image-upload.ts), so parallel uploads wait their turn
- * instead of adding up.
+ * The stored form of an upload, or validation_failed naming what is wrong with the bytes. Callers
+ * run it in a slot of the re-encode queue (upload-image.ts, cpu-slots.ts): a 12-megapixel photo
+ * takes ~200 MB of libvips buffers while it is decoded and scaled (test/bench/image-upload.ts), so
+ * parallel uploads wait their turn instead of adding up.
  */
-const inTurn = oneAtATime();
-
-/** The stored form of an upload, or validation_failed naming what is wrong with the bytes. */
-export function reencodeImage(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
-  return inTurn(() => reencodeNow(bytes, declared));
-}
-
-async function reencodeNow(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
+export async function reencodeImage(bytes: Uint8Array, declared: ImageType): Promise<EncodedImage> {
   const sniffed = sniffImageType(bytes);
   if (sniffed === undefined) throw notAnImage();
   if (sniffed !== declared) {

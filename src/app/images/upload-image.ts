@@ -7,6 +7,9 @@
 // - the day item's set of hashes is the day's count, and a hash joins it under the condition that
 //   it is absent and the day is below its limit: the same image twice (or 16 at once) counts once;
 // - an op_id replays the first answer (write-once.ts).
+// Re-encoding costs up to seconds of CPU and ~200 MB, so before it starts (docs/design.md §22) a
+// full day is refused, and the re-encode takes a slot of the account's share (one at a time per
+// account, charged to its CPU minute).
 import { createHash } from 'node:crypto';
 import { LorebookError, payloadTooLarge, validationFailed } from '../../domain/errors.ts';
 import { fingerprint } from '../../domain/fingerprint.ts';
@@ -25,7 +28,7 @@ import {
   startImageDay,
   type ImageDay,
 } from '../../store/image-items.ts';
-import { pick, readSnapshot } from '../../store/read-items.ts';
+import { pick, readItem, readSnapshot } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { WriteAction } from '../../store/actions.ts';
@@ -33,7 +36,9 @@ import type { AppContext, Caller } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
 import { writeOnce, type Replayed } from '../write-once.ts';
 import { imageIndexItem } from '../../store/identity/account-index-items.ts';
-import { reencodeImage } from './reencode-image.ts';
+import { sharedCpuSlots } from '../../offload/cpu-slots.ts';
+import { accountRateSubject } from '../rate-limit.ts';
+import { reencodeImage, type EncodedImage } from './reencode-image.ts';
 import {
   DAILY_LIMIT_TEXT,
   MAX_IMAGE_BASE64_CHARS,
@@ -67,8 +72,11 @@ export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageU
   const opId = upload.opId === undefined ? undefined : parseOpId(upload.opId);
   if (upload.bytes.byteLength > MAX_IMAGE_BYTES) throw imageTooLarge();
   const blobs = imageBlobsOf(ctx);
-  const encoded = await reencodeImage(upload.bytes, upload.type);
+  const inputSha256 = createHash('sha256').update(upload.bytes).digest('hex');
+  if (opId === undefined) await refuseFullDay(ctx, caller, inputSha256);
+  const encoded = await reencodeInTurn(ctx, caller, upload, inputSha256);
   const sha256 = createHash('sha256').update(encoded.data).digest('hex');
+  rememberReencoded(inputSha256, sha256);
   const name = imageName(sha256, encoded.type);
   const outcome: ImageOutcome = {
     url: imageUrl(ctx.config.publicBaseUrl, name),
@@ -101,7 +109,7 @@ export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageU
     caller,
     opId,
     // The input bytes, not the output: a replay must match before anything is decoded again.
-    fingerprint: fingerprint(UPLOAD_IMAGE_TOOL, { sha256: createHash('sha256').update(upload.bytes).digest('hex'), type: upload.type }),
+    fingerprint: fingerprint(UPLOAD_IMAGE_TOOL, { sha256: inputSha256, type: upload.type }),
     reads: [dayKey, recordKey],
     plan(read, context) {
       const dayItem = pick(read, dayKey);
@@ -127,6 +135,49 @@ export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageU
       return { outcome, actions, guards: [] };
     },
   });
+}
+
+/** The longest an upload waits for the re-encoder before it is refused for load (the re-encode itself cannot be stopped). */
+const REENCODE_WAIT_BUDGET_MS = 20_000;
+
+/** Re-encodes under way, by input sha256 and type: the same bytes delivered again at once (16 in parallel) share one. */
+const reencoding = new Map<string, Promise<EncodedImage>>();
+
+function reencodeInTurn(ctx: AppContext, caller: Caller, upload: ImageUpload, inputSha256: string): Promise<EncodedImage> {
+  const key = `${inputSha256} ${upload.type}`;
+  const pending = reencoding.get(key);
+  if (pending !== undefined) return pending;
+  const turns = (ctx.cpu ?? sharedCpuSlots()).reencodes;
+  const started = turns.run(ctx.cpuCaller ?? accountRateSubject(caller.account), REENCODE_WAIT_BUDGET_MS, () =>
+    reencodeImage(upload.bytes, upload.type),
+  );
+  reencoding.set(key, started);
+  const done = (): void => void reencoding.delete(key);
+  started.then(done, done);
+  return started;
+}
+
+/**
+ * Input bytes this process re-encoded, by their sha256, to the stored image's: on a full day an
+ * image already counted may still be sent again, and this tells it apart before decoding it.
+ * Bounded; another instance does not know them, and refuses such a re-send until midnight.
+ */
+const reencoded = new Map<string, string>();
+const MAX_REMEMBERED = 1_000;
+
+function rememberReencoded(input: string, stored: string): void {
+  reencoded.delete(input);
+  reencoded.set(input, stored);
+  if (reencoded.size > MAX_REMEMBERED) reencoded.delete(reencoded.keys().next().value as string);
+}
+
+/** A day already full refuses a new image before any decoding is spent on it. */
+async function refuseFullDay(ctx: AppContext, caller: Caller, inputSha256: string): Promise<void> {
+  const now = ctx.store.now();
+  const counted = hashesOfDay(await readItem(ctx.store, imageDayKey(caller.account, new Date(now).toISOString().slice(0, 10))));
+  if (counted.size < DAILY_IMAGE_UPLOADS) return;
+  const stored = reencoded.get(inputSha256);
+  if (stored === undefined || !counted.has(stored)) throw dailyLimitReached(now);
 }
 
 function imageBlobsOf(ctx: AppContext): ImageBlobs {

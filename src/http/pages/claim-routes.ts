@@ -86,7 +86,7 @@ export function mountClaimPages(app: Hono<HttpEnv>, deps: ClaimRouteDeps): void 
     // Single use: once it is no longer open, the story is shown only to its drafter and its claimer.
     const people = [draft.drafter.account, draft.claimer?.account];
     const mayRead = draft.status === 'open' || (who !== undefined && people.includes(who.caller.account));
-    const body = mayRead ? await renderOffloaded({ markdown: draft.markdown ?? '', baseUrl }) : '';
+    const body = mayRead ? await renderOffloaded({ markdown: draft.markdown ?? '', baseUrl }, ctx) : '';
     return c.html(await claimPage(draft, body, claimPath(token), baseUrl, viewer, notice), status, CLAIM_PAGE_HEADERS);
   };
 

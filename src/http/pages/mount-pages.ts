@@ -19,6 +19,7 @@ import { homePage } from './home-page.ts';
 import { ATOM_PATH, type Html } from './layout.ts';
 import { CSS_PATH, PAGE_CSS } from './page-css.ts';
 import { createRenderedBodies } from './rendered-bodies.ts';
+import { withCpuCaller } from '../cpu-caller.ts';
 import { SITEMAP_MAX_URLS } from '../../app/queries/sitemap-parts.ts';
 import { mountSitemaps } from './sitemap-routes.ts';
 import { mountStandardSite } from './standard-site-routes.ts';
@@ -120,7 +121,11 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
       if (story.kind === 'withdrawn') return await page(c, 410, tombstonePage(story.slug, story.title, baseUrl));
       if (story.kind === 'deleted') return await page(c, 410, deletedStoryPage(story.slug, baseUrl));
       if (story.kind === 'held') return await page(c, 410, heldStoryPage(story.slug, baseUrl));
-      return await page(c, 200, storyPage(story.story, baseUrl, await bodies.html(story.story.markdown)));
+      return await page(
+        c,
+        200,
+        storyPage(story.story, baseUrl, await bodies.html(story.story.markdown, withCpuCaller(ctx, c, deps.clientAddress, undefined))),
+      );
     } catch (error) {
       if (raw && isLorebookError(error) && (error.code === 'not_found' || error.code === 'validation_failed'))
         return c.text(`${MISSING_STORY}\n`, 404);

@@ -7,7 +7,9 @@
 // least recently used out first. Rendering runs on the offload worker under the render budget
 // (render-body-task.ts); concurrent views of one uncached story share one render.
 import { createHash } from 'node:crypto';
-import { OffloadBudgetExceeded, sharedOffload, type Offload, type OffloadTask } from '../../offload/offload.ts';
+import { runOffloaded, type CpuScope } from '../../app/offloaded.ts';
+import { isLorebookError } from '../../domain/errors.ts';
+import { OffloadBudgetExceeded, type OffloadTask } from '../../offload/offload.ts';
 import { degradedBody } from './degraded-body.ts';
 import { RENDER_STORY_BODY_TASK } from './render-body-task.ts';
 import type { StoryBodyInput } from './render-story-body.ts';
@@ -17,8 +19,8 @@ export const RENDERED_BODIES_MAX = 256;
 export const RENDERED_BODIES_MAX_BYTES = 32 * 1024 * 1024;
 
 export interface RenderedBodies {
-  /** The story body of this stored markdown, as HTML (render-body-task.ts rules). */
-  html(markdown: string): Promise<string>;
+  /** The story body of this stored markdown, as HTML (render-body-task.ts rules), rendered in `scope`'s share of the workers. */
+  html(markdown: string, scope?: CpuScope): Promise<string>;
   /** Bytes of HTML held (for tests and the bench). */
   readonly bytes: number;
 }
@@ -29,21 +31,23 @@ export interface RenderedBodiesOptions {
   maxEntries?: number;
   maxBytes?: number;
   /** The real renderer by default; a test may wrap it to count the renders. */
-  render?: (markdown: string) => Promise<string>;
+  render?: (markdown: string, scope?: CpuScope) => Promise<string>;
 }
 
 /**
  * A render stopped by its budget, or whose worker died, is shown degraded, and remembered so: a
- * story that costs a full budget once must not cost it on every view.
+ * story that costs a full budget once must not cost it on every view. A render refused for load
+ * (rate_limited: the caller's share is full) is not the story's doing: it is the answer, not remembered.
  */
 export async function renderOffloaded(
   input: StoryBodyInput,
-  offload: Offload = sharedOffload(),
+  scope?: CpuScope,
   task: OffloadTask<StoryBodyInput, string> = RENDER_STORY_BODY_TASK,
 ): Promise<string> {
   try {
-    return await offload.run(task, input);
+    return await runOffloaded(scope, task, input);
   } catch (error) {
+    if (isLorebookError(error)) throw error;
     const why =
       error instanceof OffloadBudgetExceeded
         ? `rendering it took longer than the render time budget (${task.budgetMs} ms).`
@@ -59,7 +63,7 @@ const sizeOf = (html: string): number => Buffer.byteLength(html);
 export function createRenderedBodies(options: RenderedBodiesOptions = {}): RenderedBodies {
   const maxEntries = options.maxEntries ?? RENDERED_BODIES_MAX;
   const maxBytes = options.maxBytes ?? RENDERED_BODIES_MAX_BYTES;
-  const render = options.render ?? ((markdown: string) => renderOffloaded({ markdown, baseUrl: options.baseUrl }));
+  const render = options.render ?? ((markdown: string, scope?: CpuScope) => renderOffloaded({ markdown, baseUrl: options.baseUrl }, scope));
   const entries = new Map<string, { html: string; bytes: number }>();
   const rendering = new Map<string, Promise<string>>();
   let bytes = 0;
@@ -81,7 +85,7 @@ export function createRenderedBodies(options: RenderedBodiesOptions = {}): Rende
     get bytes() {
       return bytes;
     },
-    html(markdown) {
+    html(markdown, scope) {
       const key = createHash('sha256').update(markdown).digest('base64');
       const cached = entries.get(key);
       if (cached !== undefined) {
@@ -92,7 +96,7 @@ export function createRenderedBodies(options: RenderedBodiesOptions = {}): Rende
       }
       const pending = rendering.get(key);
       if (pending !== undefined) return pending;
-      const started = render(markdown).then((html) => {
+      const started = render(markdown, scope).then((html) => {
         remember(key, html);
         return html;
       });

@@ -15,7 +15,7 @@ export const checkCapabilityRoute = defineRoute({
   markdownBody: 'The text to scan, at most 256 KiB of UTF-8.',
   success: { status: 200, description: 'The capability report.', schema: checkCapabilityOutputSchema },
   errors: ['validation_failed', 'payload_too_large', 'unauthenticated', 'rate_limited'],
-  async handle(c, caller) {
-    return c.json(await checkCapability(caller, await markdownOrJsonBody(c, {}, 'text')), 200, { 'Cache-Control': 'no-store' });
+  async handle(c, caller, { ctx }) {
+    return c.json(await checkCapability(ctx, caller, await markdownOrJsonBody(c, {}, 'text')), 200, { 'Cache-Control': 'no-store' });
   },
 });

@@ -8,6 +8,7 @@ import type { StorySearch } from '../../app/search/story-search.ts';
 import { httpRouteAdmitsDeletingAccount, httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { admitAlongside, type AdmissionDeps } from '../admission.ts';
+import { withCpuCaller } from '../cpu-caller.ts';
 import type { HttpEnv } from '../http-env.ts';
 
 /** Where the OpenAPI document of these routes is served (./openapi.ts builds it). */
@@ -86,7 +87,8 @@ export function mountRoutes(app: Hono<HttpEnv>, routes: readonly V1Route[], deps
     const whileDeleting = httpRouteAdmitsDeletingAccount(route.method, route.path);
     app.on(route.method, route.path, async (c) => {
       const admitted = await admitAlongside(c, deps, anonymous, undefined, whileDeleting);
-      return admitted.answer(() => route.handle(c, admitted.caller, { ...deps, ctx: admitted.ctx }));
+      const ctx = withCpuCaller(admitted.ctx, c, deps.clientAddress, admitted.caller);
+      return admitted.answer(() => route.handle(c, admitted.caller, { ...deps, ctx }));
     });
   }
 }

@@ -16,5 +16,5 @@ export const checkCapabilityTool = defineTool({
   inputSchema: checkCapabilityInputSchema,
   outputSchema: checkCapabilityOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (_deps, caller, args) => checkCapability(caller, args),
+  run: ({ ctx }, caller, args) => checkCapability(ctx, caller, args),
 });

@@ -4,6 +4,7 @@
 // real offload worker) is wrapped to count how often it runs.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOffload, type Offload } from '../../../src/offload/offload.ts';
+import { sharedCpuSlots } from '../../../src/offload/cpu-slots.ts';
 import { RENDER_STORY_BODY_TASK } from '../../../src/http/pages/render-body-task.ts';
 import { renderStoryBody } from '../../../src/http/pages/render-story-body.ts';
 import { createRenderedBodies, renderOffloaded } from '../../../src/http/pages/rendered-bodies.ts';
@@ -102,7 +103,11 @@ describe('bounded rendering', () => {
     const offload = createOffload();
     opened.push(offload);
     const slowest = WORST_ACCEPTED.find((accepted) => accepted.name === 'one-character paragraphs');
-    const html = await renderOffloaded({ markdown: `# T\n\n${slowest?.narrative}` }, offload, { ...RENDER_STORY_BODY_TASK, budgetMs: 50 });
+    const html = await renderOffloaded(
+      { markdown: `# T\n\n${slowest?.narrative}` },
+      { cpu: { ...sharedCpuSlots(), offload } },
+      { ...RENDER_STORY_BODY_TASK, budgetMs: 50 },
+    );
     expect(html).toContain('rendering it took longer than the render time budget (50 ms).');
     expect(html).toContain('<pre class="plain">');
   });

@@ -1,0 +1,177 @@
+// A few slots (the offload workers, the image re-encoder) shared fairly among callers (docs/design.md
+// §22). A caller is an account, or an address without a token (the rate limiter's subjects); each
+// may run at most `perCaller` jobs at once and keep `perCallerWaiting` more waiting, and free
+// slots go to the waiting callers in turn, so one caller's flood of heavy jobs never holds more
+// than its share while another caller's job waits. Waiting is bounded three ways, each refused at
+// once as `rate_limited` with retry_after_ms (nothing has run, so nothing was written): the
+// caller's share is full, the whole queue is full, or the job waited `maxWaitMs` without a slot.
+// Time spent waiting counts against the job's budget: the job starts with what is left of it.
+// Jobs without a caller are the process's own (the announcer, the commands): they queue in turn
+// like a caller but are never refused for a share, a full queue or the wait bound (only their
+// budget bounds their wait).
+import { LorebookError } from '../domain/errors.ts';
+import type { CpuWindows } from './cpu-windows.ts';
+
+export interface FairShare {
+  /** Jobs running at once, all callers together (the workers). */
+  slots: number;
+  /** Jobs one caller may run at once. */
+  perCaller: number;
+  /** Jobs one caller may keep waiting besides those. */
+  perCallerWaiting: number;
+  /** Jobs waiting, all callers together. */
+  maxWaiting: number;
+  /** The longest a job waits for a slot (at most its budget) before it is refused for load. */
+  maxWaitMs: number;
+}
+
+export interface FairQueue {
+  /**
+   * Runs `start` in one of `caller`'s slots once its turn comes; `start` receives what is left of
+   * `budgetMs` after the wait. Refused (`rate_limited`, nothing run) when the caller's share, its
+   * CPU minute or the queue is full, or when no slot came within the wait bound.
+   */
+  run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>): Promise<T>;
+  /** Refuses every waiting job with `error`. */
+  clear(error: Error): void;
+}
+
+/** The key of the process's own jobs (no caller), never refused for load. */
+const PROCESS = '';
+/** What a job is taken to cost before any has run: what retry_after_ms is estimated from. */
+const FIRST_ESTIMATE_MS = 1_000;
+
+interface Waiting {
+  caller: string;
+  timer: NodeJS.Timeout;
+  begin(): void;
+  refuse(error: Error): void;
+}
+
+export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () => number = performance.now.bind(performance)): FairQueue {
+  /** Each caller's waiting jobs; Map order is the turn order (a caller served moves to the back). */
+  const lines = new Map<string, Waiting[]>();
+  const runningBy = new Map<string, number>();
+  let running = 0;
+  let waiting = 0;
+  let typicalMs = FIRST_ESTIMATE_MS;
+
+  const runningOf = (caller: string): number => runningBy.get(caller) ?? 0;
+  const mayRun = (caller: string): boolean => runningOf(caller) < (caller === PROCESS ? share.slots : share.perCaller);
+
+  const nextInTurn = (): Waiting | undefined => {
+    for (const [caller, line] of lines) {
+      if (!mayRun(caller)) continue;
+      const job = line.shift() as Waiting;
+      lines.delete(caller);
+      if (line.length > 0) lines.set(caller, line);
+      waiting -= 1;
+      return job;
+    }
+    return undefined;
+  };
+
+  const pump = (): void => {
+    while (running < share.slots) {
+      const job = nextInTurn();
+      if (job === undefined) return;
+      clearTimeout(job.timer);
+      running += 1;
+      runningBy.set(job.caller, runningOf(job.caller) + 1);
+      job.begin();
+    }
+  };
+
+  const finished = (caller: string, heldMs: number): void => {
+    running -= 1;
+    const left = runningOf(caller) - 1;
+    if (left > 0) runningBy.set(caller, left);
+    else runningBy.delete(caller);
+    typicalMs = 0.8 * typicalMs + 0.2 * heldMs;
+    if (caller !== PROCESS) costs?.charge(caller, heldMs);
+    pump();
+  };
+
+  const refusalFor = (caller: string): LorebookError | undefined => {
+    if (caller === PROCESS) return undefined;
+    const spent = costs?.refusal(caller);
+    if (spent !== undefined) return spent;
+    const mine = runningOf(caller) + (lines.get(caller)?.length ?? 0);
+    if (mine >= share.perCaller + share.perCallerWaiting) return busy('cpu_share', estimate(mine - share.perCaller + 1, share.perCaller));
+    if (waiting >= share.maxWaiting) return busy('cpu_queue_full', estimate(waiting + 1, share.slots));
+    return undefined;
+  };
+
+  const estimate = (jobsAhead: number, slots: number): number => Math.max(100, Math.ceil((typicalMs * jobsAhead) / Math.max(1, slots)));
+
+  return {
+    run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>): Promise<T> {
+      const key = caller ?? PROCESS;
+      const refusal = refusalFor(key);
+      if (refusal !== undefined) return Promise.reject(refusal);
+      return new Promise<T>((resolve, reject) => {
+        const queuedAt = now();
+        const job: Waiting = {
+          caller: key,
+          timer: setTimeout(
+            () => {
+              const line = lines.get(key) ?? [];
+              line.splice(line.indexOf(job), 1);
+              if (line.length === 0) lines.delete(key);
+              waiting -= 1;
+              reject(busy('cpu_wait', estimate(waiting + 1, share.slots)));
+            },
+            key === PROCESS ? budgetMs : Math.min(share.maxWaitMs, budgetMs),
+          ),
+          begin() {
+            const startedAt = now();
+            const remainingMs = Math.max(1, Math.round(budgetMs - (startedAt - queuedAt)));
+            Promise.resolve()
+              .then(() => start(remainingMs))
+              .then(
+                (value) => {
+                  finished(key, now() - startedAt);
+                  resolve(value);
+                },
+                (error: unknown) => {
+                  finished(key, now() - startedAt);
+                  reject(error);
+                },
+              );
+          },
+          refuse: reject,
+        };
+        const line = lines.get(key);
+        if (line === undefined) lines.set(key, [job]);
+        else line.push(job);
+        waiting += 1;
+        pump();
+      });
+    },
+    clear(error) {
+      for (const line of lines.values()) {
+        for (const job of line) {
+          clearTimeout(job.timer);
+          job.refuse(error);
+        }
+      }
+      lines.clear();
+      waiting = 0;
+    },
+  };
+}
+
+const REASONS = {
+  cpu_share: 'your share of the workers is in use',
+  cpu_queue_full: "the workers' queue is full",
+  cpu_wait: 'no worker came free in time',
+} as const;
+
+/** The refusal for load: nothing has run, so the same call can be sent again as it is. */
+function busy(reason: keyof typeof REASONS, retryAfterMs: number): LorebookError {
+  return new LorebookError(
+    'rate_limited',
+    `Busy: ${REASONS[reason]}. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
+    { retryAfterMs, details: { reason } },
+  );
+}

@@ -1,0 +1,60 @@
+// BENCHMARKS.md §11: the victim's latencies under each attack as ratios of the same calls with no
+// attacker, measured in the same run (fairness.ts), and the server's peak RSS against its idle RSS.
+import { CALL_KINDS, type CallKind, type FairnessRun, type PhaseRun } from './fairness.ts';
+import type { FairnessRuns } from './fairness-section.ts';
+import { mib, ms, percentile, ratio } from './stats.ts';
+
+const TARGET = 2;
+
+const PHASE_NAMES: Record<PhaseRun['phase'], string> = {
+  alone: 'no attacker (reference)',
+  scans: '12 anonymous heavy scans in flight',
+  bodies: '40 oversized bodies (7 MB, bogus token) in flight',
+  images: '6 heavy images in flight (one account)',
+  all: 'all three at once',
+};
+
+function table(run: FairnessRun): string[] {
+  const alone = run.phases.find((phase) => phase.phase === 'alone') as PhaseRun;
+  const cell = (phase: PhaseRun, kind: CallKind, at: number): string => {
+    const value = percentile(phase.latencies[kind], at);
+    if (phase === alone) return `${ms(value)} ms`;
+    const times = value / percentile(alone.latencies[kind], at);
+    return `${ms(value)} ms (**${ratio(times)}**${times <= TARGET ? '' : ' ✗'})`;
+  };
+  return [
+    `| victim beside | ${CALL_KINDS.map((kind) => `${kind} p50 | ${kind} p99`).join(' | ')} | victim refused | attack answers (status: count) | peak RSS / idle |`,
+    `|---|${CALL_KINDS.map(() => '---|---').join('|')}|---|---|---|`,
+    ...run.phases.map(
+      (phase) =>
+        `| ${PHASE_NAMES[phase.phase]} | ${CALL_KINDS.map((kind) => `${cell(phase, kind, 50)} | ${cell(phase, kind, 99)}`).join(' | ')} | ${phase.victimFailures} | ${Object.entries(
+          phase.attackStatuses,
+        )
+          .map(([status, count]) => `${status}: ${count}`)
+          .join(', ')} | ${mib(phase.peakRssBytes)} (${ratio(phase.peakRssBytes / run.idleRssBytes)}) |`,
+    ),
+  ];
+}
+
+export function fairnessSection(runs: FairnessRuns | undefined): string[] {
+  if (runs === undefined) return [];
+  const rounds = runs.pool.phases[0]?.latencies.publish.length ?? 0;
+  return [
+    '## 11. Fairness under attack',
+    '',
+    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md §22) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account; attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The one-worker run measures what the second worker buys on this machine. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
+    '',
+    `One worker per core (the default):`,
+    '',
+    ...table(runs.pool),
+    '',
+    ...(runs.oneWorker === undefined
+      ? []
+      : [
+          `One worker (LOREBOOK_OFFLOAD_WORKERS=1), the heavy scans; idle RSS ${mib(runs.oneWorker.idleRssBytes)}:`,
+          '',
+          ...table(runs.oneWorker),
+          '',
+        ]),
+  ];
+}

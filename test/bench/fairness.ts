@@ -1,0 +1,247 @@
+// Fairness under attack (BENCHMARKS.md §11, docs/design.md §22): a real `npm start` serves a
+// victim making ordinary calls one after another (a tiny publish, its get_story, the first render
+// of its page) while strangers attack from other loopback addresses (127.0.0.2, .3) and another
+// account: 12 anonymous heavy capability scans in flight, 40 oversized bodies with a bogus token,
+// 6 heavy images in flight. The victim's p50/p99 under each attack (and all at once) is reported
+// as a ratio of the same calls with no attacker, in the same run, and the server's peak RSS as a
+// ratio of its idle RSS. The server runs with its default settings (rate limits included).
+// Attackers re-send at once after an answer, and after a refusal (429) wait 100 ms: a stranger who
+// ignores retry_after_ms. Bounded: a phase stops starting victim rounds after PHASE_MS, and a call
+// not answered within CALL_TIMEOUT_MS is cut (and counted as refused).
+import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { ensureTable } from '../../src/store/bootstrap.ts';
+import { createStoreClient } from '../../src/store/client.ts';
+import { paletteNoise } from '../helpers/images.ts';
+import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { storyTitled } from '../helpers/stories.ts';
+import { percentile } from './stats.ts';
+
+export type Attack = 'scans' | 'bodies' | 'images';
+export const ATTACKS: readonly Attack[] = ['scans', 'bodies', 'images'];
+export type Phase = 'alone' | Attack | 'all';
+export type CallKind = 'publish' | 'get_story' | 'page';
+export const CALL_KINDS: readonly CallKind[] = ['publish', 'get_story', 'page'];
+
+export interface PhaseRun {
+  phase: Phase;
+  /** Milliseconds per call kind, one per victim round. */
+  latencies: Record<CallKind, number[]>;
+  /** The victim's calls that did not answer 2xx (a refusal the victim did not earn). */
+  victimFailures: number;
+  /** Attack calls answered, by status. */
+  attackStatuses: Record<string, number>;
+  peakRssBytes: number;
+}
+
+export interface FairnessRun {
+  workers: number;
+  idleRssBytes: number;
+  phases: PhaseRun[];
+}
+
+export interface FairnessOptions {
+  endpoint: string;
+  /** Victim rounds per phase (each: publish, get_story, page). */
+  rounds: number;
+  /** Offload workers for the server (LOREBOOK_OFFLOAD_WORKERS); undefined = the default, one per core. */
+  workers?: number;
+  /** Which phases to run besides `alone`. */
+  phases: readonly Phase[];
+  log(line: string): void;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** One HTTP call from a chosen loopback address (the server tells callers apart by address). */
+function send(
+  url: string,
+  options: { method: string; headers?: Record<string, string>; body?: Buffer | string; from: string },
+): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = request(
+      url,
+      { method: options.method, headers: options.headers, localAddress: options.from, timeout: CALL_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', () => resolve({ status: 0, body: '' }));
+      },
+    );
+    // A server that stops reading an oversized body resets the connection: an answer like any other.
+    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.on('timeout', () => req.destroy());
+    req.end(options.body);
+  });
+}
+
+const PHASE_MS = 45_000;
+const CALL_TIMEOUT_MS = 30_000;
+/** The victim's token calls; its anonymous calls come from an address of their own each phase (victimAddress). */
+const VICTIM = '127.0.0.1';
+const IMAGE_SENDER = '127.0.0.4';
+const SCANNER = '127.0.0.2';
+const BODY_SENDER = '127.0.0.3';
+const REFUSAL_PAUSE_MS = 100;
+/** 63 KB of one-character paragraphs: the costliest text to scan per byte (issue 26). */
+const HEAVY_SCAN = 'x\n\n'.repeat(21_000);
+const OVERSIZED_BODY = Buffer.alloc(7 * 1024 * 1024, 0x61);
+
+/** The RSS of the server: the node process `npm start` runs (the largest in its process group). */
+function serverRss(groupLeader: number): number {
+  let largest = 0;
+  for (const pid of readPids()) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== groupLeader) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (rss !== null) largest = Math.max(largest, Number(rss[1]) * 1024);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return largest;
+}
+
+function readPids(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+}
+
+export async function runFairnessBench(options: FairnessOptions): Promise<FairnessRun> {
+  const client = createStoreClient({ endpoint: options.endpoint });
+  const table = `bench-fairness-${Date.now()}`;
+  const ctx: AppContext = {
+    store: { client, tableName: table, now: Date.now },
+    config: DEFAULT_APP_CONFIG,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: Math.random,
+  };
+  await ensureTable(client, table);
+  const victimToken = (await createToken(ctx, { handle: 'fair-victim', expiresInSeconds: 3600 })).token;
+  const imageToken = (await createToken(ctx, { handle: 'fair-images', expiresInSeconds: 3600 })).token;
+  const heavyImage = await paletteNoise();
+  const server: NpmStart = await startNpmStart({
+    endpoint: options.endpoint,
+    table,
+    env: {
+      // The helper raises it for tests; the bench runs the default.
+      LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '60',
+      ...(options.workers === undefined ? {} : { LOREBOOK_OFFLOAD_WORKERS: String(options.workers) }),
+    },
+  });
+  const groupLeader = server.processGroup;
+  const base = server.baseUrl;
+  let round = 0;
+  /** A fresh loopback address per phase for the victim's anonymous calls, so its own calls never meet the anonymous limit. */
+  let readerAddress = '127.0.1.1';
+
+  const victimRound = async (latencies: Record<CallKind, number[]>): Promise<number> => {
+    round += 1;
+    let failures = 0;
+    const timed = async (kind: CallKind, call: () => Promise<Answer>): Promise<Answer> => {
+      const started = performance.now();
+      const answer = await call();
+      latencies[kind].push(performance.now() - started);
+      if (answer.status < 200 || answer.status >= 300) failures += 1;
+      return answer;
+    };
+    const published = await timed('publish', () =>
+      send(`${base}/v1/stories`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${victimToken}`, 'Content-Type': 'text/markdown' },
+        body: storyTitled(`Fairness victim round ${round} ${Date.now()}`),
+        from: VICTIM,
+      }),
+    );
+    const slug = published.status >= 200 && published.status < 300 ? (JSON.parse(published.body) as { slug: string }).slug : undefined;
+    if (slug === undefined) return failures + 2;
+    await timed('get_story', () => send(`${base}/v1/stories/${slug}`, { method: 'GET', from: readerAddress }));
+    await timed('page', () => send(`${base}/s/${slug}`, { method: 'GET', from: readerAddress }));
+    return failures;
+  };
+
+  const attack = (kind: Attack, statuses: Record<string, number>, stop: { stopped: boolean }): Promise<void>[] => {
+    const loop = async (call: () => Promise<Answer>): Promise<void> => {
+      while (!stop.stopped) {
+        const answer = await call();
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        if (answer.status === 429 || answer.status === 0) await new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
+      }
+    };
+    const times = (count: number, call: () => Promise<Answer>): Promise<void>[] => Array.from({ length: count }, () => loop(call));
+    if (kind === 'scans') {
+      return times(12, () =>
+        send(`${base}/v1/capability`, { method: 'POST', headers: { 'Content-Type': 'text/markdown' }, body: HEAVY_SCAN, from: SCANNER }),
+      );
+    }
+    if (kind === 'bodies') {
+      return times(40, () =>
+        send(`${base}/mcp`, {
+          method: 'POST',
+          headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+          body: OVERSIZED_BODY,
+          from: BODY_SENDER,
+        }),
+      );
+    }
+    return times(6, () =>
+      send(`${base}/v1/images`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${imageToken}`, 'Content-Type': 'image/png' },
+        body: heavyImage,
+        from: IMAGE_SENDER,
+      }),
+    );
+  };
+
+  let phases = 0;
+  const runPhase = async (phase: Phase): Promise<PhaseRun> => {
+    phases += 1;
+    readerAddress = `127.0.1.${phases + 1}`;
+    const latencies: Record<CallKind, number[]> = { publish: [], get_story: [], page: [] };
+    const attackStatuses: Record<string, number> = {};
+    const stop = { stopped: false };
+    const attacks = phase === 'alone' ? [] : (phase === 'all' ? ATTACKS : [phase]).flatMap((kind) => attack(kind, attackStatuses, stop));
+    let peakRssBytes = serverRss(groupLeader);
+    const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, serverRss(groupLeader))), 200);
+    let victimFailures = 0;
+    try {
+      // The attack reaches full strength before the victim's first call.
+      if (attacks.length > 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const until = performance.now() + PHASE_MS;
+      for (let index = 0; index < options.rounds && performance.now() < until; index += 1) victimFailures += await victimRound(latencies);
+    } finally {
+      stop.stopped = true;
+      await Promise.all(attacks);
+      clearInterval(sampler);
+    }
+    const p = (kind: CallKind, at: number): string => percentile(latencies[kind], at).toFixed(0);
+    options.log(
+      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB`,
+    );
+    return { phase, latencies, victimFailures, attackStatuses, peakRssBytes };
+  };
+
+  try {
+    // Warm-up: the parser, renderer and secret scanner load in the workers on their first tasks.
+    await victimRound({ publish: [], get_story: [], page: [] });
+    await victimRound({ publish: [], get_story: [], page: [] });
+    const idleRssBytes = serverRss(groupLeader);
+    options.log(`  server idle RSS ${(idleRssBytes / 1024 / 1024).toFixed(0)} MiB (workers: ${options.workers ?? 'one per core'})`);
+    const phases: PhaseRun[] = [];
+    for (const phase of ['alone', ...options.phases] as Phase[]) phases.push(await runPhase(phase));
+    return { workers: options.workers ?? 0, idleRssBytes, phases };
+  } finally {
+    await server.stop();
+    client.destroy();
+  }
+}

@@ -1,0 +1,163 @@
+// The fair queue in front of the offload workers and the image re-encoder (docs/design.md §22):
+// a caller never runs more than its share while another caller waits, waiting counts against a
+// job's budget, and a job refused for load is a typed rate_limited with retry_after_ms that runs
+// nothing. Jobs here are promises the test settles, and time is a clock the test moves.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LorebookError } from '../../../src/domain/errors.ts';
+import { createCpuWindows } from '../../../src/offload/cpu-windows.ts';
+import { createFairQueue, type FairShare } from '../../../src/offload/fair-queue.ts';
+import { createOffload, type Offload } from '../../../src/offload/offload.ts';
+import { SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
+import { refusal } from '../../helpers/refusal.ts';
+
+const SHARE: FairShare = { slots: 2, perCaller: 1, perCallerWaiting: 1, maxWaiting: 8, maxWaitMs: 5_000 };
+
+/** A job the test finishes by hand; `started` records the budget it was given. */
+function heldJob() {
+  let finish: () => void = () => {};
+  const job = {
+    started: undefined as number | undefined,
+    finish: () => finish(),
+    start: (remainingMs: number) =>
+      new Promise<void>((resolve) => {
+        job.started = remainingMs;
+        finish = resolve;
+      }),
+  };
+  return job;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the fair queue', () => {
+  it('time spent queued counts against the budget: a job that waited 300 ms starts with its budget less 300 ms', async () => {
+    let clock = 1_000;
+    const queue = createFairQueue({ ...SHARE, slots: 1 }, undefined, () => clock);
+    const first = heldJob();
+    const second = heldJob();
+    const firstDone = queue.run('account:a', 10_000, first.start);
+    const secondDone = queue.run('account:b', 10_000, second.start);
+    await Promise.resolve();
+    expect(first.started).toBe(10_000);
+    expect(second.started).toBeUndefined();
+    clock += 300;
+    first.finish();
+    await firstDone;
+    await vi.waitFor(() => expect(second.started).toBe(9_700));
+    second.finish();
+    await secondDone;
+  });
+
+  it("one caller cannot run more than its share while another caller's job runs beside it", async () => {
+    const queue = createFairQueue(SHARE);
+    const flood = [heldJob(), heldJob()];
+    const victim = heldJob();
+    const floodDone = flood.map((job) => queue.run('ip:attacker', 20_000, job.start));
+    const victimDone = queue.run('account:victim', 20_000, victim.start);
+    await Promise.resolve();
+    // Two slots: the attacker holds one (its share), the victim's job has the other at once.
+    expect(flood.map((job) => job.started !== undefined)).toEqual([true, false]);
+    expect(victim.started).toBe(20_000);
+    victim.finish();
+    await victimDone;
+    // A free slot does not go to the attacker's waiting job while its first still runs.
+    await Promise.resolve();
+    expect(flood[1]?.started).toBeUndefined();
+    flood[0]?.finish();
+    await vi.waitFor(() => expect(flood[1]?.started).toBeDefined());
+    flood[1]?.finish();
+    await Promise.all(floodDone);
+  });
+
+  it('a caller past its share and its waiting places is refused rate_limited with retry_after_ms, and its job never runs', async () => {
+    const queue = createFairQueue(SHARE);
+    const held = [heldJob(), heldJob()];
+    const running = held.map((job) => queue.run('ip:attacker', 20_000, job.start));
+    const start = vi.fn(async () => undefined);
+    const error = await refusal(queue.run('ip:attacker', 20_000, start));
+    expect(error).toMatchObject({ code: 'rate_limited', retryable: true, details: { reason: 'cpu_share' } });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    expect(start).not.toHaveBeenCalled();
+    held[0]?.finish();
+    await vi.waitFor(() => expect(held[1]?.started).toBeDefined());
+    held[1]?.finish();
+    await Promise.all(running);
+  });
+
+  it('a full queue refuses any caller rate_limited (cpu_queue_full) with retry_after_ms', async () => {
+    const queue = createFairQueue({ ...SHARE, slots: 1, maxWaiting: 2 });
+    const held = [heldJob(), heldJob(), heldJob()];
+    const running = held.map((job, index) => queue.run(`ip:${index}`, 20_000, job.start));
+    const error = await refusal(queue.run('account:late', 20_000, async () => undefined));
+    expect(error).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_queue_full' } });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    for (const job of held) {
+      await vi.waitFor(() => expect(job.started).toBeDefined());
+      job.finish();
+    }
+    await Promise.all(running);
+  });
+
+  it('a job that waits past the wait bound is refused rate_limited (cpu_wait) instead of stalling, and never runs', async () => {
+    vi.useFakeTimers();
+    const queue = createFairQueue({ ...SHARE, slots: 1, maxWaitMs: 2_000 });
+    const holder = heldJob();
+    const held = queue.run('account:a', 20_000, holder.start);
+    const start = vi.fn(async () => undefined);
+    const waiting = refusal(queue.run('account:b', 20_000, start));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await waiting).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_wait' } });
+    holder.finish();
+    await held;
+    expect(start).not.toHaveBeenCalled();
+  });
+
+  it('a caller that has spent its CPU minute is refused until the minute ends; another caller is not', async () => {
+    let clock = 60_000 * 100 + 10_000;
+    const costs = createCpuWindows({ accountMsPerMinute: 1_000, anonymousMsPerMinute: 500 }, () => clock);
+    const queue = createFairQueue(SHARE, costs);
+    costs.charge('ip:heavy', 500);
+    const error = await refusal(queue.run('ip:heavy', 20_000, async () => undefined));
+    expect(error).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_time', limit_ms: 500 } });
+    expect(error.retryAfterMs).toBe(50_000);
+    await expect(queue.run('account:other', 20_000, async () => 'ran')).resolves.toBe('ran');
+    clock += 50_000;
+    await expect(queue.run('ip:heavy', 20_000, async () => 'ran')).resolves.toBe('ran');
+  });
+
+  it("the process's own jobs (no caller) are never refused for a share", async () => {
+    const queue = createFairQueue({ ...SHARE, perCallerWaiting: 0 });
+    const ran = await Promise.all(Array.from({ length: 6 }, (_, index) => queue.run(undefined, 20_000, async () => index)));
+    expect(ran).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('the offload workers, shared among callers', () => {
+  let offload: Offload | undefined;
+  afterEach(async () => {
+    await offload?.close();
+  });
+
+  it("a caller's heavy tasks hold one worker; another caller's task runs on the other before the first caller's next", {
+    timeout: 60_000,
+  }, async () => {
+    // A generous wait bound: a loaded machine may take seconds to start a worker.
+    offload = createOffload({ share: { ...SHARE, perCallerWaiting: 4, maxWaitMs: 30_000 } });
+    const finished: string[] = [];
+    const heavy = [0, 1].map((index) => offload?.run(SPIN(30_000), 1_500, 'ip:attacker').then(() => finished.push(`attacker ${index}`)));
+    const light = offload.run(WHICH_THREAD, undefined, 'account:victim').then(() => finished.push('victim'));
+    await Promise.all([...heavy, light]);
+    expect(finished).toEqual(['victim', 'attacker 0', 'attacker 1']);
+  });
+
+  it('a task refused for load arrives as a LorebookError, not a budget overrun', { timeout: 60_000 }, async () => {
+    offload = createOffload({ share: { ...SHARE, perCallerWaiting: 0 } });
+    const first = offload.run(SPIN(30_000), 1_000, 'ip:attacker');
+    const error = await refusal(offload.run(SPIN(30_000), 1_000, 'ip:attacker'));
+    expect(error).toBeInstanceOf(LorebookError);
+    expect(error).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_share' } });
+    await first;
+  });
+});
