@@ -57,5 +57,6 @@ crashPoints({
     return slug;
   },
   call: (ctx, slug, opId) => reportReproduction(ctx, bob, { slug, result: 'worked', op_id: opId }),
-  steps: { plain: READ_THEN_TRANSACTION, withOpId: READ_THEN_TRANSACTION },
+  // One conditioned Put of the renewed report: with an op_id, the op record makes it a transaction.
+  steps: { plain: ['TransactGetItems', 'PutItem'], withOpId: READ_THEN_TRANSACTION },
 });
