@@ -201,7 +201,10 @@ describe('npm run purge -- --aws and npm run account -- delete --aws', () => {
       expect(purged.code, purged.stderr).toBe(0);
       expect(JSON.parse(purged.stdout)).toMatchObject({ outcome: { slug } });
 
-      const deleted = await node('account.ts', ['delete', leaver.account, '--aws', '--json']);
+      // No grace to wait out: nothing of the leaver's is in flight here (design §21).
+      const deleted = await node('account.ts', ['delete', leaver.account, '--aws', '--json'], {
+        LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS: '0',
+      });
       expect(deleted.code, deleted.stderr).toBe(0);
       expect(JSON.parse(deleted.stdout)).toMatchObject({ account: leaver.account, finished: true });
       expect(await metaOf(slug)).toMatchObject({ author: '', deleted_at: expect.any(String) });

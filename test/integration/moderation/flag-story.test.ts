@@ -14,7 +14,7 @@ import { refusal } from '../../helpers/refusal.ts';
 import { storySetup } from '../../helpers/story-setup.ts';
 
 const MAX_OPEN_FLAGS = 5;
-const app = useAppFixture('flag-story', { maxOpenFlags: MAX_OPEN_FLAGS });
+const app = useAppFixture('flag-story', { maxOpenFlags: MAX_OPEN_FLAGS, accountDeletionGraceSeconds: 0 });
 const alice = caller('alice');
 const [bob, carol, dave, frank, gina] = [caller('bob'), caller('carol'), caller('dave'), caller('frank'), caller('gina')];
 const { published, storyMeta } = storySetup(app, alice);
