@@ -11,9 +11,9 @@
 // full day is refused, and the re-encode takes a slot of the account's share (one at a time per
 // account, charged to its CPU minute).
 import { createHash } from 'node:crypto';
-import { LorebookError, payloadTooLarge, validationFailed } from '../../domain/errors.ts';
+import { LorebookError, validationFailed } from '../../domain/errors.ts';
 import { fingerprint } from '../../domain/fingerprint.ts';
-import { DAILY_IMAGE_UPLOADS, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
+import { DAILY_IMAGE_UPLOADS, imageTooLarge, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
 import { imageName, imageUrl } from '../../domain/image/image-name.ts';
 import type { ImageType } from '../../domain/image/image-type.ts';
 import { parseOpId } from '../../domain/op-id.ts';
@@ -196,11 +196,4 @@ function dailyLimitReached(now: number): LorebookError {
     `You have uploaded ${DAILY_LIMIT_TEXT} already today. Nothing was stored. An image you uploaded today can be sent again (it is not counted twice); new ones after retry_after_ms (midnight UTC).`,
     { retryAfterMs, details: { limit: DAILY_IMAGE_UPLOADS, window: 'UTC day' } },
   );
-}
-
-/** The refusal of an image over MAX_IMAGE_BYTES, for both surfaces. */
-export function imageTooLarge(): LorebookError {
-  return payloadTooLarge(`The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB. Nothing was stored.`, {
-    limit_bytes: MAX_IMAGE_BYTES,
-  });
 }

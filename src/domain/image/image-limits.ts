@@ -1,8 +1,16 @@
 // What one image upload may cost (docs/api.md § Images): bytes in, pixels decoded, pixels kept,
 // uploads per account per day.
+import { payloadTooLarge, type LorebookError } from '../errors.ts';
 
 /** The largest upload: 5 MiB of image bytes. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** The refusal of an image over MAX_IMAGE_BYTES, for both surfaces. */
+export function imageTooLarge(): LorebookError {
+  return payloadTooLarge(`The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB. Nothing was stored.`, {
+    limit_bytes: MAX_IMAGE_BYTES,
+  });
+}
 
 /**
  * The most pixels a decoder is allowed to allocate for one input (sharp's limitInputPixels):

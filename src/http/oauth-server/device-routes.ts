@@ -6,17 +6,14 @@ import type { Context, Hono } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { handlesFor } from '../../app/accounts.ts';
 import { normalizeUserCode } from '../../auth/device-codes.ts';
-import {
-  decideDeviceAuthorization,
-  findDeviceRequest,
-  pollDeviceAuthorization,
-  startDeviceAuthorization,
-} from '../../app/oauth-server/device-flow.ts';
 import { readWebSession, type WebSession } from '../../app/sign-in/web-session.ts';
 import { isLorebookError, validationFailed } from '../../domain/errors.ts';
 import { mediaType, opensJsonObject, readBodyText } from '../body.ts';
 import { admit, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
+
+/** The device flow's use cases, loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts). */
+const deviceFlow = () => import('../../app/oauth-server/device-flow.ts');
 import { refusalPage } from '../sign-in/auth-pages.ts';
 import { confirmPage, decidedPage, enterCodePage } from './device-pages.ts';
 
@@ -73,7 +70,7 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
           'Use 16 to 128 random characters from A-Z, a-z, 0-9, ".", "_", ":" and "-" (a UUID works): the device code is derived from it.',
       });
     }
-    const { replayed, ...started } = await startDeviceAuthorization(deps.ctx, client, idempotencyKey);
+    const { replayed, ...started } = await (await deviceFlow()).startDeviceAuthorization(deps.ctx, client, idempotencyKey);
     const verification = `${deps.baseUrl}${DEVICE_PAGE_PATH}`;
     return c.json(
       {
@@ -95,7 +92,7 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
     if (params.grant_type !== undefined && params.grant_type !== DEVICE_GRANT_TYPE) {
       return oauthError(c, 'unsupported_grant_type', `grant_type must be ${DEVICE_GRANT_TYPE} (or left out).`);
     }
-    const result = await pollDeviceAuthorization(deps.ctx, {
+    const result = await (await deviceFlow()).pollDeviceAuthorization(deps.ctx, {
       deviceCode: params.device_code,
       ...(params.client_id === undefined ? {} : { client: params.client_id }),
     });
@@ -124,7 +121,7 @@ export function mountDeviceFlow(app: Hono<HttpEnv>, deps: DeviceDeps): void {
       return toSignIn(c, typed === undefined ? DEVICE_PAGE_PATH : `${DEVICE_PAGE_PATH}?user_code=${encodeURIComponent(typed)}`, 302);
     if (typed === undefined || typed.trim() === '') return c.html(enterCodePage(session.handle), 200, NO_STORE);
     const userCode = normalizeUserCode(typed);
-    const device = userCode === undefined ? undefined : await findDeviceRequest(deps.ctx, userCode);
+    const device = userCode === undefined ? undefined : await (await deviceFlow()).findDeviceRequest(deps.ctx, userCode);
     if (device === undefined || device.status !== 'pending') {
       return c.html(
         enterCodePage(
@@ -159,7 +156,7 @@ async function decide(
   decision: 'approved' | 'denied',
 ): Promise<Response> {
   try {
-    const device = await decideDeviceAuthorization(deps.ctx, { account: session.accountId, userCode, decision });
+    const device = await (await deviceFlow()).decideDeviceAuthorization(deps.ctx, { account: session.accountId, userCode, decision });
     return c.html(decidedPage(session.handle, device), 200, NO_STORE);
   } catch (error) {
     if (!isLorebookError(error)) throw error;

@@ -1,6 +1,5 @@
 // POST /v1/drafts: draft_story_for.
 import { DRAFT_STORY_FOR_TOOL, draftStoryForInputSchema, draftStoryForOutputSchema } from '../../app/drafts/draft-story-for.contract.ts';
-import { draftStoryFor } from '../../app/drafts/draft-story-for.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
@@ -26,6 +25,8 @@ export const createDraftRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    const { draftStoryFor } = await import('../../app/drafts/draft-story-for.ts');
     const outcome = await draftStoryFor(ctx, signedIn(caller), withOpId(c, input));
     return writeAnswer(c, outcome, 201, { 'Cache-Control': 'no-store', Location: `/v1/drafts?draft_id=${outcome.draft.id}` });
   },

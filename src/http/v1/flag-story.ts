@@ -1,6 +1,5 @@
 // POST /v1/stories/{slug}/flags: flag_story (yours; there is one per account).
 import { FLAG_STORY_TOOL, flagStoryInputSchema, flagStoryOutputSchema } from '../../app/flag-story.contract.ts';
-import { flagStory } from '../../app/flag-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
@@ -28,6 +27,8 @@ export const flagStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    const { flagStory } = await import('../../app/flag-story.ts');
     return writeAnswer(c, await flagStory(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },
 });

@@ -1,6 +1,5 @@
 // draft_story_for: write the story for the person you helped (src/app/drafts/draft-story-for.ts).
 import { DRAFT_STORY_FOR_TOOL, draftStoryForInputSchema, draftStoryForOutputSchema } from '../../app/drafts/draft-story-for.contract.ts';
-import { draftStoryFor } from '../../app/drafts/draft-story-for.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
@@ -18,5 +17,8 @@ export const draftStoryForTool = defineTool({
   inputSchema: draftStoryForInputSchema,
   outputSchema: draftStoryForOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: ({ ctx }, caller, args) => draftStoryFor(ctx, signedIn(caller), args),
+  async run({ ctx }, caller, args) {
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    return (await import('../../app/drafts/draft-story-for.ts')).draftStoryFor(ctx, signedIn(caller), args);
+  },
 });

@@ -1,6 +1,5 @@
 // flag_story: report that a story breaks the rules (src/app/flag-story.ts, docs/moderation.md).
 import { FLAG_STORY_TOOL, flagStoryInputSchema, flagStoryOutputSchema } from '../../app/flag-story.contract.ts';
-import { flagStory } from '../../app/flag-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
@@ -16,5 +15,8 @@ export const flagStoryTool = defineTool({
   inputSchema: flagStoryInputSchema,
   outputSchema: flagStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: ({ ctx }, caller, args) => flagStory(ctx, signedIn(caller), args),
+  async run({ ctx }, caller, args) {
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    return (await import('../../app/flag-story.ts')).flagStory(ctx, signedIn(caller), args);
+  },
 });

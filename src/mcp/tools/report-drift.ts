@@ -1,6 +1,5 @@
 // report_drift: the sha256 of the steps you actually ran, when it differs from the story's (src/app/report-drift.ts).
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, reportDriftOutputSchema } from '../../app/report-drift.contract.ts';
-import { reportDrift } from '../../app/report-drift.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
@@ -18,5 +17,8 @@ export const reportDriftTool = defineTool({
   outputSchema: reportDriftOutputSchema,
   // Not destructive: a report of one hash never replaces another hash's, nor anyone else's.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: ({ ctx }, caller, args) => reportDrift(ctx, signedIn(caller), args),
+  async run({ ctx }, caller, args) {
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    return (await import('../../app/report-drift.ts')).reportDrift(ctx, signedIn(caller), args);
+  },
 });

@@ -1,7 +1,6 @@
 // unflag_story: withdraw your flag on a story (src/app/unflag-story.ts, docs/moderation.md).
 import { signedIn } from '../../app/signed-in.ts';
 import { UNFLAG_STORY_TOOL, unflagStoryInputSchema, unflagStoryOutputSchema } from '../../app/unflag-story.contract.ts';
-import { unflagStory } from '../../app/unflag-story.ts';
 import { defineTool } from '../tool.ts';
 
 export const unflagStoryTool = defineTool({
@@ -16,5 +15,8 @@ export const unflagStoryTool = defineTool({
   inputSchema: unflagStoryInputSchema,
   outputSchema: unflagStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: ({ ctx }, caller, args) => unflagStory(ctx, signedIn(caller), args),
+  async run({ ctx }, caller, args) {
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    return (await import('../../app/unflag-story.ts')).unflagStory(ctx, signedIn(caller), args);
+  },
 });

@@ -5,7 +5,6 @@ import {
   uploadImageInputSchema,
   uploadImageOutputSchema,
 } from '../../app/images/upload-image.contract.ts';
-import { uploadImage } from '../../app/images/upload-image.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
@@ -22,5 +21,8 @@ export const uploadImageTool = defineTool({
   inputSchema: uploadImageInputSchema,
   outputSchema: uploadImageOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: ({ ctx }, caller, args) => uploadImage(ctx, signedIn(caller), args),
+  async run({ ctx }, caller, args) {
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    return (await import('../../app/images/upload-image.ts')).uploadImage(ctx, signedIn(caller), args);
+  },
 });
