@@ -76,6 +76,14 @@ function send(
     );
     // A server that stops reading an oversized body resets the connection: an answer like any other.
     req.on('error', () => resolve({ status: 0, body: '' }));
+    // A server that answers before reading the body (a refused token, design §23) closes while the
+    // rest is still being written: EPIPE on a socket the request may already have let go of.
+    req.on('socket', (socket) => {
+      const cut = (): void => resolve({ status: 0, body: '' });
+      socket.on('error', cut);
+      // A kept-alive socket serves the next request too: each request takes its listener back.
+      req.once('close', () => socket.off('error', cut));
+    });
     req.on('timeout', () => req.destroy());
     req.end(options.body);
   });
