@@ -6,6 +6,7 @@ import type { ResourceLink, TextContent, ToolAnnotations } from '@modelcontextpr
 import type { z } from 'zod';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
+import type { McpToolName } from '../auth/access-rule.ts';
 
 export interface ToolDeps {
   ctx: AppContext;
@@ -13,7 +14,8 @@ export interface ToolDeps {
 }
 
 export interface ToolDefinition<O extends z.ZodObject = z.ZodObject> {
-  name: string;
+  /** A name the access rule classifies (src/auth/access-rule.ts): a tool without a rule does not compile. */
+  name: McpToolName;
   title: string;
   description: string;
   inputSchema: z.ZodObject;
