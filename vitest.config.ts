@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The suites that talk to DynamoDB Local, a PDS or npm start share one JVM and two cores for the
@@ -9,8 +10,15 @@ const STORE_HOOK_TIMEOUT_MS = 120_000;
 // 1-2 s alone, past vitest's 5 s default when the other core is busy (seen: 6.9 s at load 10).
 const UNIT_TEST_TIMEOUT_MS = 30_000;
 
+// Test files run in parallel, across projects. A store test spends most of its time waiting on
+// DynamoDB Local, a PDS or a child process, so one file at a time left a core idle; more files
+// than cores plus one only queue for CPU and stretch every test. Each worker has its own DynamoDB
+// Local (test/helpers/global-setup.ts) and each file its own table, ports and temp dirs.
+const WORKERS = availableParallelism() + 1;
+
 export default defineConfig({
   test: {
+    maxWorkers: WORKERS,
     projects: [
       {
         test: {
