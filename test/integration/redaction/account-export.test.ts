@@ -25,7 +25,7 @@ const app = useAppFixture('account-export', { rateLimitPerMinute: 1_000_000, pub
 
 // A collection on demand, so a sample measures what is held, not garbage not yet collected.
 setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as (options?: { type: 'minor' }) => void;
+const gc = runInNewContext('gc') as () => void;
 const bob = caller('bob');
 
 const http = () =>
@@ -48,19 +48,6 @@ async function download(token: string): Promise<{ text: string; status: number; 
  * Streams the export and throws each chunk away, collecting and sampling the heap every 20 chunks:
  * the bytes and the peak growth of what the heap holds while it streams (the reader keeps nothing).
  */
-/**
- * What the heap holds, or anything not above `peak` when it holds no more than that. A young-generation
- * collection first: when it leaves no more than `peak`, a full one (which leaves less still) cannot
- * raise the peak and is skipped. The peak is the same as with a full collection at every sample,
- * without the hundreds of full collections of the test worker's heap (over a minute when loaded).
- */
-function heldAtMost(peak: number): number {
-  gc({ type: 'minor' });
-  if (process.memoryUsage().heapUsed <= peak) return peak;
-  gc();
-  return process.memoryUsage().heapUsed;
-}
-
 async function peakHeapGrowth(token: string): Promise<{ bytes: number; peakGrowth: number }> {
   gc();
   const before = process.memoryUsage().heapUsed;
@@ -74,7 +61,10 @@ async function peakHeapGrowth(token: string): Promise<{ bytes: number; peakGrowt
     const { done, value } = await reader.read();
     if (done) break;
     bytes += value.byteLength;
-    if (chunk % 20 === 0) peak = Math.max(peak, heldAtMost(peak));
+    if (chunk % 20 === 0) {
+      gc();
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }
   }
   return { bytes, peakGrowth: peak - before };
 }
