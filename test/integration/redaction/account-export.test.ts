@@ -13,12 +13,12 @@ import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { createHttpApp } from '../../../src/http/app.ts';
-import { writeAtomically } from '../../../src/store/run-write.ts';
-import { createItem } from '../../../src/store/replace-by-key.ts';
 import { notificationItem } from '../../../src/store/story/notification-items.ts';
 import { tokenId } from '../../../src/auth/token-secret.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { pictureOf } from '../../helpers/images.ts';
+import { inParallel } from '../../helpers/in-parallel.ts';
+import { putItems } from '../../helpers/put-items.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('account-export', { rateLimitPerMinute: 1_000_000, publicBaseUrl: 'http://lorebook.test' });
@@ -71,21 +71,19 @@ async function peakHeapGrowth(token: string): Promise<{ bytes: number; peakGrowt
 
 async function notify(account: string, count: number): Promise<void> {
   const items = Array.from({ length: count }, (_, index) =>
-    createItem(
-      notificationItem({
-        recipient: account,
-        kind: 'reproduction',
-        story: 'some-story',
-        story_title: 'Some story',
-        actor: bob.account,
-        actor_handle: bob.handle,
-        text: `note ${index}`,
-        at: new Date(Date.UTC(2026, 10, 1, 0, 0, index)).toISOString(),
-        discriminator: String(index),
-      }),
-    ),
+    notificationItem({
+      recipient: account,
+      kind: 'reproduction',
+      story: 'some-story',
+      story_title: 'Some story',
+      actor: bob.account,
+      actor_handle: bob.handle,
+      text: `note ${index}`,
+      at: new Date(Date.UTC(2026, 10, 1, 0, 0, index)).toISOString(),
+      discriminator: String(index),
+    }),
   );
-  for (let start = 0; start < items.length; start += 25) await writeAtomically(app.ctx().store, items.slice(start, start + 25));
+  await putItems(app.ctx().store, items);
 }
 
 describe('GET /v1/account/export', () => {
@@ -150,7 +148,8 @@ describe('GET /v1/account/export', () => {
     await notify(small.who.account, 5);
 
     const large = await signedUp('large-account');
-    for (let index = 0; index < 50; index += 1) {
+    // Each story's three revisions in order; the 50 stories side by side (they share nothing).
+    await inParallel(50, 5, async (index) => {
       const title = `Large account story ${index}`;
       const { slug } = await publishStory(app.ctx(), large.who, { markdown: storyTitled(title, { extra: 'Padding. '.repeat(200) }) });
       await editStory(app.ctx(), large.who, {
@@ -163,7 +162,7 @@ describe('GET /v1/account/export', () => {
         markdown: storyTitled(title, { extra: 'Other padding. '.repeat(200) }),
         kind: 'rephrase',
       });
-    }
+    });
     await notify(large.who.account, 2000);
 
     const smallDoc = JSON.parse((await download(small.token)).text);
