@@ -69,7 +69,9 @@ async function banOrUnban(ctx: AppContext, raw: BanInput, action: SweepKind): Pr
       const item = pick(read, accountKey(account));
       const standing = accountStanding(item);
       if (standing.kind === 'deleting' || standing.kind === 'deleted' || standing.kind === 'none') {
-        throw new LorebookError('not_found', `There is no live account ${input.target} here (it is deleted or being deleted).`, { retryable: false });
+        throw new LorebookError('not_found', `There is no live account ${input.target} here (it is deleted or being deleted).`, {
+          retryable: false,
+        });
       }
       const at = new Date(now).toISOString();
       const sweep = banSweepOf(item);

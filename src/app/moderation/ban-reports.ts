@@ -21,7 +21,12 @@ import type { AppContext } from '../app-context.ts';
 const MARKER = 'uncounted_by_ban';
 
 export async function banMovesOn(ctx: AppContext, account: string, slug: string, kind: SweepKind): Promise<WriteAction[]> {
-  const read = await readItems(ctx.store, [storyKey(slug), reproductionKey(slug, account), checkKey(slug, account), flagKey(slug, account)]);
+  const read = await readItems(ctx.store, [
+    storyKey(slug),
+    reproductionKey(slug, account),
+    checkKey(slug, account),
+    flagKey(slug, account),
+  ]);
   const metaItem = pick(read, storyKey(slug));
   // A story gone or tombstoned took its reports and counts with it.
   if (metaItem === undefined || isTombstone(metaItem)) return [];
@@ -68,15 +73,26 @@ export async function banMovesOn(ctx: AppContext, account: string, slug: string,
 const marked = (read: Parameters<typeof pick>[0], key: { PK: string; SK: string }): boolean => pick(read, key)?.[MARKER] === true;
 
 function flagCounted(flag: StoredItem) {
-  return { expression: '#at = :at AND #counted = :yes', names: { '#at': 'at', '#counted': 'counted' }, values: { ':at': flag.at, ':yes': true } };
+  return {
+    expression: '#at = :at AND #counted = :yes',
+    names: { '#at': 'at', '#counted': 'counted' },
+    values: { ':at': flag.at, ':yes': true },
+  };
 }
 
-function uncount(key: { PK: string; SK: string }, asRead: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> }): WriteAction {
+function uncount(
+  key: { PK: string; SK: string },
+  asRead: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
+): WriteAction {
   return updateItem(key, { set: { counted: false, [MARKER]: true } }, asRead);
 }
 
 function recount(key: { PK: string; SK: string }): WriteAction {
-  return updateItem(key, { set: { counted: true }, remove: [MARKER] }, { expression: '#marker = :yes', names: { '#marker': MARKER }, values: { ':yes': true } });
+  return updateItem(
+    key,
+    { set: { counted: true }, remove: [MARKER] },
+    { expression: '#marker = :yes', names: { '#marker': MARKER }, values: { ':yes': true } },
+  );
 }
 
 /** META's moves for one account's reports, gathered into one update (a transaction names an item once). */

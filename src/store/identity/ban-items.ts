@@ -54,7 +54,8 @@ export function markBanned(account: string, ban: BanRecord): UpdateAction {
     accountKey(account),
     { set: { banned: ban, ban_sweep: sweep, reset_at: ban.since } },
     {
-      expression: 'attribute_exists(#handle) AND attribute_not_exists(#deleting) AND attribute_not_exists(#deleted) AND attribute_not_exists(#banned)',
+      expression:
+        'attribute_exists(#handle) AND attribute_not_exists(#deleting) AND attribute_not_exists(#deleted) AND attribute_not_exists(#banned)',
       names: { '#handle': 'handle', '#deleting': 'deleting_since', '#deleted': 'deleted_at', '#banned': 'banned' },
     },
   );

@@ -28,15 +28,21 @@ export async function nextReportIndex(store: Store, account: string, after: stri
 }
 
 /** The account's next story on the author index after `after` (its GSI2SK): slug and sort key. */
-export async function nextAuthorStory(store: Store, account: string, after: string | undefined): Promise<{ slug: string; sortKey: string } | undefined> {
+export async function nextAuthorStory(
+  store: Store,
+  account: string,
+  after: string | undefined,
+): Promise<{ slug: string; sortKey: string } | undefined> {
   const output = await callStore(() =>
     store.client.send(
       new QueryCommand({
         TableName: store.tableName,
         IndexName: INDEXES.author.name,
         KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk > :after',
-        ExpressionAttributeNames: after === undefined ? { '#pk': INDEXES.author.partition } : { '#pk': INDEXES.author.partition, '#sk': INDEXES.author.sort },
-        ExpressionAttributeValues: after === undefined ? { ':pk': authorPartition(account) } : { ':pk': authorPartition(account), ':after': after },
+        ExpressionAttributeNames:
+          after === undefined ? { '#pk': INDEXES.author.partition } : { '#pk': INDEXES.author.partition, '#sk': INDEXES.author.sort },
+        ExpressionAttributeValues:
+          after === undefined ? { ':pk': authorPartition(account) } : { ':pk': authorPartition(account), ':after': after },
         Limit: 1,
       }),
     ),

@@ -48,7 +48,9 @@ async function readerWithHistory(name: string): Promise<World> {
 
 /** The stories' META items; the announce queue's due time left out: a released story never posted is owed its announcement from the unban on. */
 const metas = async (world: World) =>
-  (await Promise.all([...world.bobs, world.own.shown, world.own.hidden].map((slug) => storyMeta(slug)))).map(({ GSI3SK: _due, ...meta }) => meta);
+  (await Promise.all([...world.bobs, world.own.shown, world.own.hidden].map((slug) => storyMeta(slug)))).map(
+    ({ GSI3SK: _due, ...meta }) => meta,
+  );
 const modlog = async () => (await app.state()).filter((item) => item.PK === 'MODLOG' || String(item.SK).startsWith('MODLOG#'));
 
 beforeAll(async () => {
@@ -104,14 +106,14 @@ describe('a ban is twice-safe', () => {
     const world = await readerWithHistory('fern');
     const before = await metas(world);
     const logBefore = (await modlog()).length;
-    const bans = await Promise.all(Array.from({ length: 16 }, (_, i) => banAccount(app.ctx(), ban(world.leaver.handle, `op-ban-fern-${i}`))));
+    const bans = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => banAccount(app.ctx(), ban(world.leaver.handle, `op-ban-fern-${i}`))),
+    );
     expect(bans.filter((answer) => answer.status === 'banned')).toHaveLength(1);
     const [b1, b2] = await metas(world);
     expect(b1).toMatchObject({ counts: { worked: 1, has_problem: 0 } });
     expect(b2).toMatchObject({ flag_count: 0 });
-    const unbans = await Promise.all(
-      Array.from({ length: 16 }, () => unbanAccount(app.ctx(), ban(world.leaver.handle, 'op-unban-fern'))),
-    );
+    const unbans = await Promise.all(Array.from({ length: 16 }, () => unbanAccount(app.ctx(), ban(world.leaver.handle, 'op-unban-fern'))));
     expect(new Set(unbans.map((answer) => answer.status))).toEqual(new Set(['unbanned']));
     expect(await metas(world)).toEqual(before);
     expect((await modlog()).length - logBefore).toBe(4);
