@@ -34,10 +34,18 @@ export function accountSuspended(reason: string, since: string): LorebookError {
   );
 }
 
-/** The refusal for a credential whose account item no longer stands: suspended when banned, else gone. */
+/** The refusal for a credential that no longer stands: suspended when banned, revoked when older than a reset, else gone. */
 export function credentialRefusal(accountItem: StoredItem | undefined): LorebookError {
   const standing = accountStanding(accountItem);
-  return standing.kind === 'banned' ? accountSuspended(standing.reason, standing.since) : accountGone();
+  if (standing.kind === 'banned') return accountSuspended(standing.reason, standing.since);
+  if (standing.kind === 'live') {
+    return new LorebookError(
+      'unauthenticated',
+      'This credential was revoked: its account was deleted or suspended after it was created, and credentials from before stay revoked. Sign in again for a new one. Do not retry with the same token.',
+      { details: { reason: 'credential_revoked' } },
+    );
+  }
+  return accountGone();
 }
 
 /** Throws when the account item read says the account is being deleted, was deleted or is banned. */

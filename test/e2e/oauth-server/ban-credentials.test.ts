@@ -80,7 +80,9 @@ describe('a banned account', () => {
     expect((await accountPage(again.cookie)).status).toBe(200);
     expect((await v1(await deviceToken(again.cookie))).status).toBe(200);
     // Revoked by the ban for good.
-    expect((await v1(device)).status).toBe(401);
+    const revoked = await v1(device);
+    expect(revoked.status).toBe(401);
+    expect(await revoked.json()).toMatchObject({ code: 'unauthenticated', details: { reason: 'credential_revoked' } });
     expect((await callListNotifications(server.baseUrl(), String(grant.access_token))).status).toBe(401);
     expect((await refreshWith(server.baseUrl(), client, String(grant.refresh_token))).json()).toMatchObject({ error: 'invalid_grant' });
     expect((await accountPage(cookie)).status).toBe(302);
