@@ -8,6 +8,7 @@ export const ERROR_HTTP_STATUS = {
   payload_too_large: 413,
   unauthenticated: 401,
   forbidden: 403,
+  account_suspended: 403,
   not_found: 404,
   conflict: 409,
   revision_conflict: 409,

@@ -15,6 +15,7 @@ const TITLES: Record<ErrorCode, string> = {
   payload_too_large: 'The request is too large',
   unauthenticated: 'A valid token is needed',
   forbidden: 'Not allowed',
+  account_suspended: 'The account is suspended',
   not_found: 'Not found',
   conflict: 'A competing change won',
   revision_conflict: 'The story has moved on',

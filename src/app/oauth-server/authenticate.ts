@@ -10,7 +10,7 @@ import type { AppContext, Caller, VerifiedToken } from '../app-context.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { readItem } from '../../store/read-items.ts';
 import { accountKey } from '../../store/keys.ts';
-import { accountGone, credentialStands } from '../account/account-standing.ts';
+import { credentialRefusal, credentialStands } from '../account/account-standing.ts';
 import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
 import { heldScopes } from '../../auth/oauth/scopes.ts';
 import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
@@ -83,7 +83,7 @@ async function checkStanding(ctx: AppContext, tokenHash: string, verified: Verif
   const account = await readItem(ctx.store, accountKey(verified.caller.account));
   if (credentialStands(account, verified.createdAt, whileDeleting)) return;
   ctx.verifiedTokens?.forget([tokenHash]);
-  throw accountGone();
+  throw credentialRefusal(account);
 }
 
 /** The token and its account's current handle from the store, remembered when the process keeps verified tokens. */
@@ -98,7 +98,7 @@ async function readToken(ctx: AppContext, tokenHash: string, whileDeleting: bool
   const stored = toStoredToken(item);
   const account = await readItem(ctx.store, accountKey(stored.account));
   // A token of an account being deleted or deleted, or of the account a later sign-in replaced (design §21).
-  if (!credentialStands(account, stored.created_at, whileDeleting)) throw accountGone();
+  if (!credentialStands(account, stored.created_at, whileDeleting)) throw credentialRefusal(account);
   const handle = account === undefined ? stored.account : String(account.handle);
   const verified: VerifiedToken = {
     caller: {

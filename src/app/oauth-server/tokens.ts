@@ -3,7 +3,7 @@
 // account. Only the sha256 of a token is stored; the plaintext is in the create answer only.
 import { accountKey } from '../../store/keys.ts';
 import { accountStillHere } from '../../store/identity/account-deletion-items.ts';
-import { accountGone } from '../account/account-standing.ts';
+import { credentialRefusal } from '../account/account-standing.ts';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -125,7 +125,8 @@ export async function createToken(ctx: AppContext, rawInput: CreateTokenInput): 
       return { token, token_id: stored.token_hash, account, handle: input.handle, expires_at: isoSeconds(stored.expires_at) };
     } catch (error) {
       if (!(error instanceof WriteCancelled)) throw error;
-      if (error.conditionFailedOn(accountKey(account)) !== undefined) throw accountGone();
+      const refused = error.conditionFailedOn(accountKey(account));
+      if (refused !== undefined) throw credentialRefusal(refused.item);
       // Another create claimed the handle first: re-read it and issue the token to that account.
       if (error.onlyTransactionConflicts) await ctx.sleep(Math.ceil(ctx.random() * ctx.config.conflictBackoffMs * 2 ** attempt));
     }

@@ -9,6 +9,7 @@
 // converges to the same items and writes nothing the second time.
 import { accountOverTombstone, accountStanding } from '../../store/identity/account-deletion-items.ts';
 import { LorebookError } from '../../domain/errors.ts';
+import { accountSuspended } from '../account/account-standing.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import { changeHandle, createAccount, toAccount, type Account } from '../../store/identity/account-items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
@@ -49,6 +50,8 @@ export async function recordBlueskySignIn(ctx: AppContext, identity: BlueskyIden
           const standing = accountStanding(storedAccount);
           // Its deletion is under way: no new session for it until it is done (design §21).
           if (standing.kind === 'deleting') throw deletionUnderWay();
+          // A banned DID gets no session, and no new account either (design §27).
+          if (standing.kind === 'banned') throw accountSuspended(standing.reason, standing.since);
           const before = storedAccount === undefined || standing.kind === 'deleted' ? undefined : toAccount(storedAccount);
           // After a deletion the same DID starts a new, empty account over the tombstone.
           if (standing.kind === 'deleted') actions.push(accountOverTombstone({ id: did, handle, created_at: at }, standing.deletedAt));

@@ -10,6 +10,7 @@ import type { Condition } from '../condition.ts';
 import { accountKey, outboxKey, type ItemKey } from '../keys.ts';
 import { checkItem, createItem, replaceItem } from '../replace-by-key.ts';
 import { updateItem } from '../update-item.ts';
+import { banOf } from './ban-items.ts';
 
 export const ACCOUNT_DELETION_EVENT_PREFIX = 'account-deletion#';
 export const accountDeletionEventKey = (account: string): ItemKey => outboxKey(`${ACCOUNT_DELETION_EVENT_PREFIX}${account}`);
@@ -19,12 +20,16 @@ export type AccountStanding =
   | { kind: 'none' }
   | { kind: 'live'; handle: string; createdAt: string; resetAt?: string }
   | { kind: 'deleting'; handle: string; since: string }
+  /** Suspended by an operator (design §27): it acts no more until an unban finishes. */
+  | { kind: 'banned'; handle: string; reason: string; since: string }
   | { kind: 'deleted'; deletedAt: string };
 
 export function accountStanding(item: StoredItem | undefined): AccountStanding {
   if (item === undefined) return { kind: 'none' };
   if (typeof item.deleted_at === 'string') return { kind: 'deleted', deletedAt: item.deleted_at };
   if (typeof item.deleting_since === 'string') return { kind: 'deleting', handle: String(item.handle), since: item.deleting_since };
+  const ban = banOf(item);
+  if (ban !== undefined) return { kind: 'banned', handle: String(item.handle), reason: ban.reason, since: ban.since };
   return {
     kind: 'live',
     handle: String(item.handle),
@@ -33,10 +38,10 @@ export function accountStanding(item: StoredItem | undefined): AccountStanding {
   };
 }
 
-/** Neither deleting nor deleted (a missing item passes: accounts made before account items). */
+/** Neither deleting, deleted nor banned (a missing item passes: accounts made before account items). */
 export const accountNotGone: Condition = {
-  expression: 'attribute_not_exists(#deleting) AND attribute_not_exists(#deleted)',
-  names: { '#deleting': 'deleting_since', '#deleted': 'deleted_at' },
+  expression: 'attribute_not_exists(#deleting) AND attribute_not_exists(#deleted) AND attribute_not_exists(#banned)',
+  names: { '#deleting': 'deleting_since', '#deleted': 'deleted_at', '#banned': 'banned' },
 };
 
 /** The guard a credential's minting commits with: a deletion accepted since the read cancels it. */

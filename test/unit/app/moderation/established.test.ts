@@ -27,4 +27,10 @@ describe('whose flag counts toward a hold', () => {
   it("the story's author never counts, however old", () => {
     expect(countsTowardQuarantine(facts(1000, 'acct-author'))).toBe(false);
   });
+
+  it('a banned account never counts, however old', () => {
+    const old = facts(1000);
+    const banned = { ...old.accountItem, banned: { reason: 'Spam.', since: '2026-12-01T00:00:00.000Z' } } as typeof old.accountItem;
+    expect(countsTowardQuarantine({ ...old, accountItem: banned })).toBe(false);
+  });
 });
