@@ -32,7 +32,7 @@ export interface AppConfig {
   newAccountHours: number;
   /** How many stories one account may have flagged at once; unflag_story frees a place. */
   maxOpenFlags: number;
-  /** How long a listed story's body holds off near-duplicates from other accounts (design §29). */
+  /** How long a listed story's body holds off near-duplicates from other accounts (design §29); 0 = no check. */
   duplicateWindowHours: number;
 }
 

@@ -74,9 +74,8 @@ export async function publishStory(
   // this turns out to be the first publish.
   const similar = related === undefined ? [] : await related.similar({ slug, ...story.frontMatter, summary: story.summary });
   // Only a story that will be listed can start a spam wave or be one (design §29).
-  const spamWaves = isListedPublicly(story.frontMatter.visibility, false)
-    ? await import('./near-duplicate/near-duplicate-guard.ts')
-    : undefined;
+  const judged = ctx.config.duplicateWindowHours > 0 && isListedPublicly(story.frontMatter.visibility, false);
+  const spamWaves = judged ? await import('./near-duplicate/near-duplicate-guard.ts') : undefined;
   const nearDuplicates = spamWaves?.nearDuplicateGuard(story.markdown, ctx.config.duplicateWindowHours);
 
   const tool = source?.tool ?? PUBLISH_TOOL;

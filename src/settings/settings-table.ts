@@ -163,9 +163,9 @@ export const SETTINGS = [
   },
   {
     name: 'LOREBOOK_DUPLICATE_WINDOW_HOURS',
-    type: WHOLE,
+    type: 'whole number >= 0',
     default: DEFAULT_APP_CONFIG.duplicateWindowHours,
-    doc: "a listed story's body refuses near-duplicates from other accounts (duplicate_content) for this long after it is published (docs/moderation.md)",
+    doc: "a listed story's body refuses near-duplicates from other accounts (duplicate_content) for this long after it is published; 0 turns the check off (docs/moderation.md)",
     surfaces: ['start', 'lambda'],
   },
   {

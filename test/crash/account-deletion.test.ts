@@ -17,6 +17,7 @@ import { isLorebookError } from '../../src/domain/errors.ts';
 import { caller } from '../helpers/app-fixture.ts';
 import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
 import { operationName } from '../helpers/round-trips.ts';
+import { WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { createTestTable, testEndpoint } from '../helpers/test-table.ts';
 
@@ -35,7 +36,7 @@ async function onFreshTable(body: (ctx: AppContext) => Promise<string[]>): Promi
   const ctx: AppContext = {
     store: { client, tableName: table.tableName, now: () => SETUP },
     // No write races these deletions: the finish need not wait for the grace.
-    config: { ...DEFAULT_APP_CONFIG, accountDeletionGraceSeconds: 0 },
+    config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK, accountDeletionGraceSeconds: 0 },
     sleep: async () => {},
     random: () => 0.5,
   };
