@@ -14,10 +14,9 @@ import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { ensureAccount } from '../../src/app/accounts.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { isLorebookError } from '../../src/domain/errors.ts';
-import { caller } from '../helpers/app-fixture.ts';
+import { caller, WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
 import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
 import { operationName } from '../helpers/round-trips.ts';
-import { WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { createTestTable, testEndpoint } from '../helpers/test-table.ts';
 
