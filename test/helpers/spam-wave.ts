@@ -17,18 +17,23 @@ function vary(word: string, index: number, copy: number): string {
   return word;
 }
 
+/** Any text varied as a spammer varies one copy: `copy` picks which words and spaces change. */
+export function spamText(text: string, copy: number): string {
+  let index = 0;
+  return text.replace(/[^\s]+|[ ]/g, (token) => {
+    if (token === ' ') return (index + copy) % 5 === 0 ? '  ' : (index + copy) % 13 === 0 ? '\u00a0' : ' ';
+    index += 1;
+    return vary(token, index, copy);
+  });
+}
+
 export function spamCopy(markdown: string, copy: number): string {
   const title = /^title: (.*)$/m.exec(markdown)?.[1] ?? '';
   const retitled = `${title} (${copy % 2 === 0 ? 'FREE' : 'free'} tips ${copy})`;
   const headingAt = markdown.indexOf(`# ${title}\n`);
   const narrativeAt = headingAt + title.length + 3;
   const sectionsAt = markdown.indexOf('\n## ', narrativeAt);
-  let index = 0;
-  const narrative = markdown.slice(narrativeAt, sectionsAt).replace(/[^\s]+|[ ]/g, (token) => {
-    if (token === ' ') return (index + copy) % 5 === 0 ? '  ' : (index + copy) % 13 === 0 ? '\u00a0' : ' ';
-    index += 1;
-    return vary(token, index, copy);
-  });
+  const narrative = spamText(markdown.slice(narrativeAt, sectionsAt), copy);
   return `${markdown.slice(0, headingAt).replace(`title: ${title}`, `title: ${retitled}`)}# ${retitled}\n${narrative}${markdown.slice(sectionsAt)}`;
 }
 
