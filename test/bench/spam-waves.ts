@@ -116,7 +116,8 @@ function signatureCost(): void {
 
 async function publishCost(): Promise<void> {
   const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
-  const ddb = shared === undefined ? await startDynamoDbLocal({ log }) : undefined;
+  // A busy machine starts the JVM slowly: this is a benchmark, not a readiness check.
+  const ddb = shared === undefined ? await startDynamoDbLocal({ log, readyTimeoutMs: 120_000 }) : undefined;
   const client = createStoreClient({ endpoint: shared ?? (ddb?.endpoint as string) });
   try {
     const context = (duplicateWindowHours: number, tableName: string): AppContext => ({
