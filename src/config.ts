@@ -193,6 +193,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       quarantineFlags: positiveInteger(env, 'LOREBOOK_QUARANTINE_FLAGS'),
       newAccountHours: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_HOURS'),
       maxOpenFlags: positiveInteger(env, 'LOREBOOK_MAX_OPEN_FLAGS'),
+      duplicateWindowHours: wholeNumber(env, 'LOREBOOK_DUPLICATE_WINDOW_HOURS'),
     },
     http: {
       port: listenPort,

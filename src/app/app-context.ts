@@ -32,6 +32,8 @@ export interface AppConfig {
   newAccountHours: number;
   /** How many stories one account may have flagged at once; unflag_story frees a place. */
   maxOpenFlags: number;
+  /** How long a listed story's body holds off near-duplicates from other accounts (design §29); 0 = no check. */
+  duplicateWindowHours: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -47,6 +49,7 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   quarantineFlags: 3,
   newAccountHours: 24,
   maxOpenFlags: 20,
+  duplicateWindowHours: 7 * 24,
 };
 
 export interface AppContext {

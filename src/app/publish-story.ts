@@ -3,6 +3,7 @@
 // content only; identical content writes nothing and answers the same. A slug held by another
 // author's story is slug_taken, whether or not the caller can see that story (design §24). A first
 // publish dated more than a day ahead is validation_failed.
+// A listed story nearly the same as another account's recent one is duplicate_content (design §29).
 // The answer lists `similar` stories: searched before the write, kept on META by the first
 // publish, so a repeat, a republish and an op_id replay all answer the first publish's list.
 import { LorebookError, notFound, validationFailed } from '../domain/errors.ts';
@@ -72,6 +73,10 @@ export async function publishStory(
   // Before the write, so the plan stays pure: one search of the in-memory index, used only if
   // this turns out to be the first publish.
   const similar = related === undefined ? [] : await related.similar({ slug, ...story.frontMatter, summary: story.summary });
+  // Only a story that will be listed can start a spam wave or be one (design §29).
+  const judged = ctx.config.duplicateWindowHours > 0 && isListedPublicly(story.frontMatter.visibility, false);
+  const spamWaves = judged ? await import('./near-duplicate/near-duplicate-guard.ts') : undefined;
+  const nearDuplicates = spamWaves?.nearDuplicateGuard(story.markdown, ctx.config.duplicateWindowHours);
 
   const tool = source?.tool ?? PUBLISH_TOOL;
   const outcome = await writeOnce<StoredPublishOutcome>(ctx, {
@@ -86,6 +91,7 @@ export async function publishStory(
       capabilityRecordRead(story.capability),
       ...answerReads(slug, candidates),
       ...(source?.reads ?? []),
+      ...(nearDuplicates?.reads ?? []),
     ],
     plan(read, { firstRead, now }): WritePlan<StoredPublishOutcome> {
       const at = new Date(now).toISOString();
@@ -102,7 +108,14 @@ export async function publishStory(
           at,
         );
         const first = planFirstPublish({ slug, story, caller, at, months, similar, links, from: source?.firstPublish(read, slug, at) });
-        return withCapabilityRecord(first, read, { report: story.capability, visibility: story.frontMatter.visibility, hidden: false, at });
+        const bands = nearDuplicates?.plan(read, { slug, author: caller.account, at, nowMs: now }) ?? [];
+        const recorded = withCapabilityRecord(first, read, {
+          report: story.capability,
+          visibility: story.frontMatter.visibility,
+          hidden: false,
+          at,
+        });
+        return { ...recorded, actions: [...recorded.actions, ...bands] };
       }
       const meta = toStoryMeta(stored);
       // @NOTE Taken even when the caller cannot see the story (private, hidden, deleted): any other
@@ -133,8 +146,26 @@ export async function publishStory(
         hidden: meta.hidden,
         at,
       });
-      return { ...recorded, outcome: { ...plan.outcome, similar: meta.similar ?? [] } };
+      // An identical republish changes nothing, so it is judged by nothing either.
+      const bands =
+        recorded.actions.length === 0 || meta.hidden
+          ? []
+          : (nearDuplicates?.plan(read, { slug, author: caller.account, at, nowMs: now }) ?? []);
+      return { ...recorded, actions: [...recorded.actions, ...bands], outcome: { ...plan.outcome, similar: meta.similar ?? [] } };
     },
+  }).catch(async (error: unknown) => {
+    // A refused near-duplicate leaves a record for the moderation queue, and nothing else.
+    const original = spamWaves?.refusedOriginal(error);
+    if (original !== undefined) {
+      await spamWaves?.keepRefusal(ctx, {
+        original,
+        account: caller.account,
+        slug,
+        title: story.frontMatter.title,
+        content_hash: story.contentHash,
+      });
+    }
+    throw error;
   });
   return announceAfterCommit(ctx, publishAnswer(ctx, outcome));
 }

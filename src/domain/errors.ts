@@ -13,6 +13,7 @@ export const ERROR_HTTP_STATUS = {
   conflict: 409,
   revision_conflict: 409,
   slug_taken: 409,
+  duplicate_content: 409,
   idempotency_key_reused: 422,
   rate_limited: 429,
   store_unavailable: 503,

@@ -20,6 +20,7 @@ const TITLES: Record<ErrorCode, string> = {
   conflict: 'A competing change won',
   revision_conflict: 'The story has moved on',
   slug_taken: 'The slug belongs to another author',
+  duplicate_content: "The story repeats another account's recent story",
   idempotency_key_reused: 'The Idempotency-Key was used for another request',
   rate_limited: 'Too many requests',
   store_unavailable: 'The store is unavailable',

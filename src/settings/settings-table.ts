@@ -162,6 +162,13 @@ export const SETTINGS = [
     surfaces: ['start', 'lambda'],
   },
   {
+    name: 'LOREBOOK_DUPLICATE_WINDOW_HOURS',
+    type: 'whole number >= 0',
+    default: DEFAULT_APP_CONFIG.duplicateWindowHours,
+    doc: "a listed story's body refuses near-duplicates from other accounts (duplicate_content) for this long after it is published; 0 turns the check off (docs/moderation.md)",
+    surfaces: ['start', 'lambda'],
+  },
+  {
     name: 'LOREBOOK_DRIFT_REPORTERS',
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.driftReporters,

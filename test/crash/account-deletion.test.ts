@@ -14,7 +14,7 @@ import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { ensureAccount } from '../../src/app/accounts.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { isLorebookError } from '../../src/domain/errors.ts';
-import { caller } from '../helpers/app-fixture.ts';
+import { caller, WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
 import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
 import { operationName } from '../helpers/round-trips.ts';
 import { storyTitled } from '../helpers/stories.ts';
@@ -35,7 +35,7 @@ async function onFreshTable(body: (ctx: AppContext) => Promise<string[]>): Promi
   const ctx: AppContext = {
     store: { client, tableName: table.tableName, now: () => SETUP },
     // No write races these deletions: the finish need not wait for the grace.
-    config: { ...DEFAULT_APP_CONFIG, accountDeletionGraceSeconds: 0 },
+    config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK, accountDeletionGraceSeconds: 0 },
     sleep: async () => {},
     random: () => 0.5,
   };

@@ -18,6 +18,7 @@ import { LorebookError } from '../../src/domain/errors.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
 import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
+import { WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
 import { operationName, WRITE_OPERATIONS } from '../helpers/round-trips.ts';
 import { createTestTable, testEndpoint } from '../helpers/test-table.ts';
 
@@ -217,7 +218,7 @@ async function onFreshTable<S, T>(kase: CrashCase<S>, body: (world: World, given
   const clock = { now: SETUP };
   const ctx: AppContext = {
     store: { client, tableName: table.tableName, now: () => clock.now },
-    config: DEFAULT_APP_CONFIG,
+    config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK },
     ...(imageDir === undefined ? {} : { images: imageBlobsInDirectory(imageDir) }),
     sleep: async () => {},
     random: () => 0.5,

@@ -35,6 +35,12 @@ export function caller(name: string): Caller {
   return { account: `acct-${name}`, handle: `${name}.test` };
 }
 
+/**
+ * The shared story fixtures are one narrative under many titles, so two accounts publishing them
+ * would be a spam wave (design §29): suites turn the check on where they test it.
+ */
+export const WITHOUT_SPAM_WAVE_CHECK: Partial<AppConfig> = { duplicateWindowHours: 0 };
+
 export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): AppFixture {
   const table = useTestTable(suite);
   let offsetMs = 0;
@@ -56,7 +62,7 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
       appClient = createStoreClient({ endpoint: testEndpoint() });
       context = {
         store: { client: appClient, tableName: table.tableName, now: () => (frozenAt ?? Date.now()) + offsetMs },
-        config: { ...DEFAULT_APP_CONFIG, ...config },
+        config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK, ...config },
         images: imageBlobsInDirectory(imageDir()),
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         random: Math.random,

@@ -44,6 +44,8 @@ export async function startNpmStart(options: {
     // Search snapshots in the scratch directory too, never in the working tree's .data.
     LOREBOOK_SEARCH_DIR: join(scratch, 'search'),
     LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
+    // One narrative under many titles is a spam wave (app-fixture.ts): on where a test says so.
+    LOREBOOK_DUPLICATE_WINDOW_HOURS: '0',
     ...options.env,
   });
   const child: ChildProcess = spawn('npm', ['start'], { cwd: process.cwd(), env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -23,6 +23,7 @@ export const publishDraftRoute = defineRoute({
     'unauthenticated',
     'not_found',
     'slug_taken',
+    'duplicate_content',
     'conflict',
     'idempotency_key_reused',
     'rate_limited',

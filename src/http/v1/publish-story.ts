@@ -29,6 +29,7 @@ export const publishStoryRoute = defineRoute({
     'unauthenticated',
     'not_found',
     'slug_taken',
+    'duplicate_content',
     'revision_conflict',
     'conflict',
     'idempotency_key_reused',

@@ -1,0 +1,104 @@
+// The spam-wave rule, stated once (design §29, docs/moderation.md "Spam waves"): a publish that
+// leaves a story listed (public, shown) is refused with duplicate_content when its body is a
+// near-duplicate of a listed story another account published within the duplicate window
+// (LOREBOOK_DUPLICATE_WINDOW_HOURS), naming that story. The author's own stories never count.
+// The publish reads its bands in its snapshot and claims the free ones in its own transaction
+// (store/near-duplicate/band-items.ts), so of a wave published at the same instant at most one
+// lands. Loaded on a publish's first use, not at start (the http function's start bound).
+import { LorebookError } from '../../domain/errors.ts';
+import {
+  NEAR_DUPLICATE_SIMILARITY,
+  bandsOf,
+  estimatedSimilarity,
+  signatureFromHex,
+  signatureHex,
+  signatureOf,
+  storyBody,
+} from '../../domain/near-duplicate/near-duplicate-signature.ts';
+import type { WriteAction } from '../../store/actions.ts';
+import type { ItemKey } from '../../store/keys.ts';
+import { bandHolderOf, bandKey, claimBand, type BandHolder } from '../../store/near-duplicate/band-items.ts';
+import { recordDuplicateRefusal, type DuplicateRefusal } from '../../store/near-duplicate/duplicate-refusal-items.ts';
+import { pick, type ItemsByKey } from '../../store/read-items.ts';
+import { writeAtomically } from '../../store/run-write.ts';
+import { WriteCancelled } from '../../store/write-cancelled.ts';
+import type { AppContext } from '../app-context.ts';
+
+/** A refusal record outlives the window by this much, so a moderator still sees a wave after it ends. */
+const REFUSAL_KEPT_HOURS = 30 * 24;
+
+/** The story being published, as far as the rule goes. */
+export interface Publishing {
+  slug: string;
+  author: string;
+  at: string;
+  nowMs: number;
+}
+
+export interface NearDuplicateGuard {
+  /** The band items to read in the publish's snapshot. */
+  reads: ItemKey[];
+  /** Throws duplicate_content, or answers the band claims to commit with the publish. */
+  plan(read: ItemsByKey, publishing: Publishing): WriteAction[];
+}
+
+export function nearDuplicateGuard(markdown: string, windowHours: number): NearDuplicateGuard {
+  const signature = signatureOf(storyBody(markdown));
+  const bands = bandsOf(signature);
+  return {
+    reads: bands.map(bandKey),
+    plan(read, publishing) {
+      const holders = bands.map((band) => bandHolderOf(pick(read, bandKey(band)), publishing.nowMs));
+      const original = closestOriginal(signature, holders, publishing);
+      if (original !== undefined) throw duplicateContent(original);
+      const claim = { slug: publishing.slug, author: publishing.author, signature: signatureHex(signature), published_at: publishing.at };
+      const until = publishing.nowMs + windowHours * 3_600_000;
+      return bands.flatMap((band, index) => (holders[index] === undefined ? [claimBand({ band, ...claim }, until, publishing.nowMs)] : []));
+    },
+  };
+}
+
+/** Another account's story whose signature is close enough; of several, the closest. */
+function closestOriginal(signature: Uint32Array, holders: readonly (BandHolder | undefined)[], publishing: Publishing): string | undefined {
+  let best: { slug: string; similarity: number } | undefined;
+  for (const holder of holders) {
+    if (holder === undefined || holder.author === publishing.author || holder.slug === publishing.slug) continue;
+    const other = signatureFromHex(holder.signature);
+    if (other === undefined) continue;
+    const similarity = estimatedSimilarity(signature, other);
+    if (similarity >= NEAR_DUPLICATE_SIMILARITY && (best === undefined || similarity > best.similarity))
+      best = { slug: holder.slug, similarity };
+  }
+  return best?.slug;
+}
+
+function duplicateContent(original: string): LorebookError {
+  return new LorebookError(
+    'duplicate_content',
+    `This story is nearly the same text as "${original}", which another account published recently, so it was not published and nothing was stored. Publish only stories you wrote about your own work; if you built on that story, say what you did differently in your own words.`,
+    { details: { original } },
+  );
+}
+
+/** The original a duplicate_content refusal names, or undefined for any other error. */
+export function refusedOriginal(error: unknown): string | undefined {
+  if (!(error instanceof LorebookError) || error.code !== 'duplicate_content') return undefined;
+  const original = error.details?.['original'];
+  return typeof original === 'string' ? original : undefined;
+}
+
+/**
+ * Keeps the refusal for the moderation queue (no body). A repeat of the same refusal finds its
+ * record there and changes nothing; a store failure here answers store_unavailable instead of
+ * duplicate_content, so the retry it asks for writes the record.
+ */
+export async function keepRefusal(ctx: AppContext, refusal: Omit<DuplicateRefusal, 'refused_at'>): Promise<void> {
+  const nowMs = ctx.store.now();
+  try {
+    await writeAtomically(ctx.store, [
+      recordDuplicateRefusal({ ...refusal, refused_at: new Date(nowMs).toISOString() }, nowMs + REFUSAL_KEPT_HOURS * 3_600_000),
+    ]);
+  } catch (error) {
+    if (!(error instanceof WriteCancelled)) throw error;
+  }
+}

@@ -1,0 +1,40 @@
+// Near-duplicate band items (design §29): `DUPBAND#<band>` / `META`, one per LSH band of a listed
+// story's signature, held by the first story that claimed it for the duplicate window. A publish
+// reads the bands of its own signature in its snapshot and claims the free ones in its own
+// transaction, each created only while absent or expired: of two near-duplicates published at the
+// same instant, which share a band, one transaction fails that condition, re-reads, and finds the
+// other. Nothing is kept in a process: the store is the index, bounded by its TTL.
+import type { PutAction, StoredItem } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { replaceItem } from '../replace-by-key.ts';
+import { epochSeconds, isExpired } from '../store.ts';
+
+export const bandKey = (band: string): ItemKey => ({ PK: `DUPBAND#${band}`, SK: 'META' });
+
+/** The story holding a band: enough to judge a candidate without reading the story. */
+export interface BandHolder {
+  band: string;
+  slug: string;
+  author: string;
+  /** The holder's whole signature (signatureHex), so the estimate needs no further read. */
+  signature: string;
+  published_at: string;
+}
+
+/** The live holder of a band read in a snapshot; none when absent or past its window. */
+export function bandHolderOf(item: StoredItem | undefined, nowMs: number): BandHolder | undefined {
+  if (item === undefined || isExpired(item, nowMs)) return undefined;
+  return item as unknown as BandHolder;
+}
+
+/**
+ * Claims a band for `holder` until `expiresAtMs`: created while nothing live holds it (an expired
+ * item may linger until DynamoDB deletes it). A second near-duplicate planned from the same empty
+ * read fails here instead of landing beside the first.
+ */
+export function claimBand(holder: BandHolder, expiresAtMs: number, nowMs: number): PutAction {
+  return replaceItem(
+    { ...bandKey(holder.band), ...holder, expires_at: epochSeconds(expiresAtMs) },
+    { expression: 'attribute_not_exists(PK) OR expires_at <= :now', values: { ':now': epochSeconds(nowMs) } },
+  );
+}

@@ -1,0 +1,73 @@
+// A spam wave through `npm start` and the real MCP client (design §29): twenty accounts publish a
+// spammer's copies of one story at once over /mcp; one lands, the other nineteen are refused with
+// duplicate_content naming it, one story is listed, and only it is posted to the test PDS.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { listDuplicateRefusals } from '../../src/store/near-duplicate/duplicate-refusal-items.ts';
+import { useAppFixture } from '../helpers/app-fixture.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { useBluesky } from '../helpers/pds/use-bluesky.ts';
+import { spamCopy, storyOfItsOwn } from '../helpers/spam-wave.ts';
+import { testEndpoint } from '../helpers/test-table.ts';
+
+const WAVE = 20;
+const app = useAppFixture('e2e-spam-wave-npm-start');
+const bsky = useBluesky();
+let server: NpmStart;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  server = await startNpmStart({
+    endpoint: testEndpoint(),
+    table: app.ctx().store.tableName,
+    env: {
+      LOREBOOK_DUPLICATE_WINDOW_HOURS: '168',
+      BLUESKY_SERVICE: bsky.proxy().url,
+      BLUESKY_IDENTIFIER: bsky.account().handle,
+      BLUESKY_APP_PASSWORD: bsky.account().appPassword,
+    },
+  });
+  for (let index = 0; index < WAVE; index += 1) {
+    const { token } = await createToken(app.ctx(), { handle: `spammer-${index}`, expiresInSeconds: 3600 });
+    const client = new Client({ name: `spammer-${index}`, version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    clients.push(client);
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await server?.stop();
+}, 60_000);
+
+describe('a spam wave through npm start and MCP', () => {
+  it('twenty accounts publishing near-identical copies at once: one lands and is posted, nineteen are duplicate_content naming it', async () => {
+    const base = storyOfItsOwn('Make money with retries', 20);
+    const results = (await Promise.all(
+      clients.map((client, copy) => client.callTool({ name: 'publish_story', arguments: { markdown: spamCopy(base, copy) } })),
+    )) as CallToolResult[];
+    const landed = results.filter((result) => result.isError !== true).map((result) => (result.structuredContent as { slug: string }).slug);
+    expect(landed).toHaveLength(1);
+    const original = landed[0] as string;
+    for (const result of results.filter((refused) => refused.isError === true)) {
+      expect(result.structuredContent).toMatchObject({ code: 'duplicate_content', retryable: false, details: { original } });
+    }
+
+    const listed = (await (await fetch(`${server.baseUrl}/v1/stories?limit=50`)).json()) as { stories: { slug: string }[] };
+    expect(listed.stories.map((story) => story.slug).filter((slug) => slug.includes('make-money-with-retries'))).toEqual([original]);
+    const refusals = await listDuplicateRefusals(app.ctx().store, new Date().toISOString().slice(0, 10));
+    expect(refusals.filter((refusal) => refusal.original === original)).toHaveLength(WAVE - 1);
+
+    const wavePosts = async () => (await bsky.posts()).filter((post) => post.value.embed?.external.uri.includes('make-money-with-retries'));
+    await eventually(async () => ((await wavePosts()).length > 0 ? true : undefined), 'the original posted', 30_000);
+    expect((await wavePosts()).map((post) => post.value.embed?.external.uri)).toEqual([`${server.baseUrl}/s/${original}`]);
+  }, 120_000);
+});
