@@ -120,7 +120,7 @@ function countFlag(ctx: AppContext, meta: StoryMeta, flag: StoryFlag): WriteActi
   const hold = quarantine(meta, reasons, flags, flag.at);
   return [
     updateItem(storyKey(meta.slug), { ...counting, set: hold.set, remove: hold.remove }, and(guard, hold.condition)),
-    hold.notification,
+    ...hold.puts,
   ];
 }
 
