@@ -10,9 +10,10 @@ import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import { and } from '../store/condition.ts';
 import { storyKey } from '../store/keys.ts';
-import { joinReviewQueue, leaveReviewQueue, reviewQueueKey } from '../store/moderation/review-queue-items.ts';
+import { leaveReviewQueue, reviewQueueKey, type ReviewEntry } from '../store/moderation/review-queue-items.ts';
 import { pick } from '../store/read-items.ts';
-import { checkItem } from '../store/replace-by-key.ts';
+import type { WriteAction } from '../store/actions.ts';
+import { checkItem, replaceItem } from '../store/replace-by-key.ts';
 import { isQuarantined, moderationAsRead, type ModerationState } from '../store/story/moderation-state.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
@@ -41,7 +42,11 @@ export async function appealModeration(ctx: AppContext, caller: Caller, raw: unk
       if (held === undefined || !isQuarantined(meta)) throw notHeld(slug);
       if (held.appeal !== undefined) {
         if (held.appeal.note !== note) throw alreadyAppealed(slug, held);
-        return { outcome: { slug, since: held.since, ...held.appeal }, actions: [], guards: [checkItem(storyKey(slug), moderationAsRead(held))] };
+        return {
+          outcome: { slug, since: held.since, ...held.appeal },
+          actions: [],
+          guards: [checkItem(storyKey(slug), moderationAsRead(held))],
+        };
       }
       const appeal = { note, at: new Date(now).toISOString() };
       const appealed: ModerationState = { ...held, appeal };
@@ -54,8 +59,7 @@ export async function appealModeration(ctx: AppContext, caller: Caller, raw: unk
             // One appeal per hold: two notes planned from the same read cannot both land.
             and(moderationAsRead(held), { expression: 'attribute_not_exists(#moderation.#appeal)', names: { '#appeal': 'appeal' } }),
           ),
-          leaveReviewQueue(reviewQueueKey(held.since, slug)),
-          joinReviewQueue({
+          ...moveReviewEntry(held.since, {
             kind: 'appeal',
             slug,
             title: meta.title,
@@ -72,6 +76,16 @@ export async function appealModeration(ctx: AppContext, caller: Caller, raw: unk
       };
     },
   });
+}
+
+/**
+ * The hold's queue entry gives way to the appeal's. Replaced, not created once: the META update
+ * in the same transaction already lets one appeal per hold through, and an appeal in the hold's
+ * own millisecond lands on the hold's key.
+ */
+function moveReviewEntry(since: string, entry: ReviewEntry): WriteAction[] {
+  const appealEntry = replaceItem({ ...reviewQueueKey(entry.at, entry.slug), ...entry });
+  return since === entry.at ? [appealEntry] : [leaveReviewQueue(reviewQueueKey(since, entry.slug)), appealEntry];
 }
 
 function notHeld(slug: string): LorebookError {

@@ -71,7 +71,9 @@ const moderate: OperatorCommand<ModerateTask> = {
       print(record, recordText(record));
       return 0;
     }
-    log(`${task.kind} "${task.slug}" as ${task.actor}, op id ${task.opId} (repeat with --op-id ${task.opId}), table "${config.tableName}" ${where}`);
+    log(
+      `${task.kind} "${task.slug}" as ${task.actor}, op id ${task.opId} (repeat with --op-id ${task.opId}), table "${config.tableName}" ${where}`,
+    );
     const act = task.kind === 'quarantine' ? quarantineStory : restoreStory;
     const outcome = await act(ctx, { slug: task.slug, reason: task.reason, actor: task.actor, op_id: task.opId });
     print(outcome, actionText(outcome));

@@ -44,7 +44,11 @@ export async function quarantineStory(ctx: AppContext, raw: unknown): Promise<Re
           op_id: opId,
         });
         if (meta.moderation !== undefined && isQuarantined(meta)) {
-          return { outcome: answer(false, meta.moderation), actions: [], guards: [checkItem(storyKey(slug), moderationAsRead(meta.moderation))] };
+          return {
+            outcome: answer(false, meta.moderation),
+            actions: [],
+            guards: [checkItem(storyKey(slug), moderationAsRead(meta.moderation))],
+          };
         }
         const at = new Date(now).toISOString();
         const moderation: ModerationState = {
@@ -89,7 +93,8 @@ export async function quarantineStory(ctx: AppContext, raw: unknown): Promise<Re
  */
 function hold(meta: StoryMeta, moderation: ModerationState): WriteAction {
   const asRead: Condition = and(moderationAsRead(meta.moderation), listingAsRead(meta));
-  if (!isListedPublicly(meta.visibility, meta.hidden)) return updateItem(storyKey(meta.slug), { set: { hidden: true, moderation } }, asRead);
+  if (!isListedPublicly(meta.visibility, meta.hidden))
+    return updateItem(storyKey(meta.slug), { set: { hidden: true, moderation } }, asRead);
   const queue = unlistAnnouncement(meta, moderation.since);
   return updateItem(
     storyKey(meta.slug),

@@ -27,16 +27,20 @@ export function recordText(record: ModerationRecord): string {
   if (state?.appeal !== undefined) lines.push(`appeal (${state.appeal.at}): ${state.appeal.note}`);
   lines.push(`flags (${record.flags.length}):`);
   for (const flag of record.flags) {
-    lines.push(`  ${flag.at}  ${flag.account}  ${flag.reason}${flag.counted ? '' : ' (not counted)'}${flag.note === undefined ? '' : `: ${flag.note}`}`);
+    lines.push(
+      `  ${flag.at}  ${flag.account}  ${flag.reason}${flag.counted ? '' : ' (not counted)'}${flag.note === undefined ? '' : `: ${flag.note}`}`,
+    );
   }
   lines.push(`audit (${record.audit.length}):`);
-  for (const entry of record.audit) lines.push(`  ${String(entry.at)}  ${String(entry.action)} by ${String(entry.actor)}: ${String(entry.reason)}`);
+  for (const entry of record.audit)
+    lines.push(`  ${String(entry.at)}  ${String(entry.action)} by ${String(entry.actor)}: ${String(entry.reason)}`);
   return lines.join('\n');
 }
 
 export function actionText(outcome: OperatorOutcome & { replayed?: true }): string {
   const done = outcome.action === 'quarantine' ? 'held for review' : 'restored';
-  if (outcome.replayed === true) return `moderate: ${outcome.slug}: op ${outcome.op_id} already ran (${outcome.changed ? done : 'no change'}); nothing changed now`;
+  if (outcome.replayed === true)
+    return `moderate: ${outcome.slug}: op ${outcome.op_id} already ran (${outcome.changed ? done : 'no change'}); nothing changed now`;
   if (!outcome.changed) return `moderate: ${outcome.slug}: already ${outcome.state} since ${outcome.since}; nothing changed`;
   return `moderate: ${outcome.slug}: ${done} (op ${outcome.op_id}); one audit record written`;
 }

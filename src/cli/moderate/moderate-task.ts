@@ -19,7 +19,8 @@ export function parseModerateTask({ values, positionals }: CommandArgs): Moderat
     if (slug !== undefined) throw new Error('queue takes no slug');
     return { kind: 'queue', limit: parseLimit(values.limit) };
   }
-  if (slug === undefined) throw new Error('expected: queue, show <slug>, quarantine <slug> --reason <text>, or restore <slug> --reason <text>');
+  if (slug === undefined)
+    throw new Error('expected: queue, show <slug>, quarantine <slug> --reason <text>, or restore <slug> --reason <text>');
   if (command === 'show') return { kind: 'show', slug };
   if (command === 'quarantine' || command === 'restore') {
     if (typeof values.reason !== 'string' || values.reason.trim() === '') throw new Error(`${command} needs --reason <text>`);

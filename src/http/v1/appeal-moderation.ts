@@ -1,9 +1,5 @@
 // POST /v1/stories/{slug}/appeals: appeal_moderation (your own held story; one appeal per hold).
-import {
-  APPEAL_MODERATION_TOOL,
-  appealModerationInputSchema,
-  appealModerationOutputSchema,
-} from '../../app/appeal-moderation.contract.ts';
+import { APPEAL_MODERATION_TOOL, appealModerationInputSchema, appealModerationOutputSchema } from '../../app/appeal-moderation.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
@@ -14,7 +10,7 @@ export const appealModerationRoute = defineRoute({
   operationId: 'appealModeration',
   summary: `Appeal the hold of your story (${APPEAL_MODERATION_TOOL})`,
   description:
-    "Asks the operator to review your story that is held for review, with a note of at most 280 characters (docs/moderation.md). One appeal per hold: the same note again answers the first appeal; another note is 409 `conflict` (details.reason `already_appealed`); a story not held is 409 `conflict` (details.reason `not_held`).",
+    'Asks the operator to review your story that is held for review, with a note of at most 280 characters (docs/moderation.md). One appeal per hold: the same note again answers the first appeal; another note is 409 `conflict` (details.reason `already_appealed`); a story not held is 409 `conflict` (details.reason `not_held`).',
   jsonBody: appealModerationInputSchema.omit({ slug: true }),
   headers: ['Idempotency-Key'],
   success: { status: 200, description: 'Your appeal, and the hold it is about.', schema: appealModerationOutputSchema },

@@ -1,9 +1,5 @@
 // appeal_moderation: ask an operator to review the hold of your story (src/app/appeal-moderation.ts, docs/moderation.md).
-import {
-  APPEAL_MODERATION_TOOL,
-  appealModerationInputSchema,
-  appealModerationOutputSchema,
-} from '../../app/appeal-moderation.contract.ts';
+import { APPEAL_MODERATION_TOOL, appealModerationInputSchema, appealModerationOutputSchema } from '../../app/appeal-moderation.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
