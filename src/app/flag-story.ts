@@ -118,10 +118,7 @@ function countFlag(ctx: AppContext, meta: StoryMeta, flag: StoryFlag): WriteActi
   }
   const reasons: FlagReason[] = [...Object.values(read.reasons), flag.reason];
   const hold = quarantine(meta, reasons, flags, flag.at);
-  return [
-    updateItem(storyKey(meta.slug), { ...counting, set: hold.set, remove: hold.remove }, and(guard, hold.condition)),
-    hold.notification,
-  ];
+  return [updateItem(storyKey(meta.slug), { ...counting, set: hold.set, remove: hold.remove }, and(guard, hold.condition)), ...hold.puts];
 }
 
 function planChangedFlag(meta: StoryMeta, existing: StoryFlag, changed: StoryFlag): WritePlan<FlagOutcome> {

@@ -21,6 +21,7 @@ const WRITE_TOOLS = [
   'report_drift',
   'flag_story',
   'unflag_story',
+  'appeal_moderation',
   'set_visibility',
   'mark_notifications_read',
   'draft_story_for',

@@ -23,6 +23,7 @@ import { setVisibilityRoute } from './set-visibility.ts';
 import { deleteAccountRoute } from './delete-account.ts';
 import { skillRoute } from './skill.ts';
 import { unflagStoryRoute } from './unflag-story.ts';
+import { appealModerationRoute } from './appeal-moderation.ts';
 import { uploadImageRoute } from './upload-image.ts';
 import { withdrawDraftRoute } from './withdraw-draft.ts';
 import { withdrawReproductionRoute } from './withdraw-reproduction.ts';
@@ -41,6 +42,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   reportDriftRoute,
   flagStoryRoute,
   unflagStoryRoute,
+  appealModerationRoute,
   checkCapabilityRoute,
   listNotificationsRoute,
   markNotificationsReadRoute,

@@ -20,6 +20,7 @@ import { searchStoriesTool } from './search-stories.ts';
 import { setVisibilityTool } from './set-visibility.ts';
 import { suggestForProjectTool } from './suggest-for-project.ts';
 import { unflagStoryTool } from './unflag-story.ts';
+import { appealModerationTool } from './appeal-moderation.ts';
 import { uploadImageTool } from './upload-image.ts';
 import { withdrawDraftTool } from './withdraw-draft.ts';
 import { withdrawReproductionTool } from './withdraw-reproduction.ts';
@@ -39,6 +40,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   reportDriftTool,
   flagStoryTool,
   unflagStoryTool,
+  appealModerationTool,
   setVisibilityTool,
   markNotificationsReadTool,
   uploadImageTool,

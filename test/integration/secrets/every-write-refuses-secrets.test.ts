@@ -111,6 +111,9 @@ const CASES: Record<string, Case[]> = {
     },
   ],
   unflag_story: [{ args: () => ({ slug, op_id: token }), field: 'op_id', secret: github }],
+  appeal_moderation: [
+    { args: () => ({ slug, note: `My key was ${secret('slack_token').text}` }), field: 'note', secret: secret('slack_token') },
+  ],
   set_visibility: [{ args: () => ({ slug, hidden: true, op_id: token }), field: 'op_id', secret: github }],
   mark_notifications_read: [
     { args: () => ({ up_to: 'N#2026-01-01T00:00:00.000Z#0123456789abcdef', op_id: token }), field: 'op_id', secret: github },

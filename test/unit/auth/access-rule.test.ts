@@ -9,7 +9,7 @@ import {
   wwwAuthenticate,
 } from '../../../src/auth/access-rule.ts';
 
-// The tools of issue 3 (and check_capability and report_drift, issue 16; upload_image and the drafts tools, issue 17; redact_story, issue 25; flag_story and unflag_story, issue 27), each with the access its issue gives it.
+// The tools of issue 3 (and check_capability and report_drift, issue 16; upload_image and the drafts tools, issue 17; redact_story, issue 25; flag_story, unflag_story and appeal_moderation, issue 27), each with the access its issue gives it.
 const ISSUE_TOOLS = {
   search_stories: true,
   get_story: true,
@@ -24,6 +24,7 @@ const ISSUE_TOOLS = {
   report_drift: false,
   flag_story: false,
   unflag_story: false,
+  appeal_moderation: false,
   set_visibility: false,
   mark_notifications_read: false,
   upload_image: false,

@@ -10,6 +10,7 @@ import { reportDriftInputSchema } from '../../../src/app/report-drift.contract.t
 import { reportReproductionInputSchema } from '../../../src/app/report-reproduction.contract.ts';
 import { setVisibilityInputSchema } from '../../../src/app/set-visibility.contract.ts';
 import { unflagStoryInputSchema } from '../../../src/app/unflag-story.contract.ts';
+import { appealModerationInputSchema } from '../../../src/app/appeal-moderation.contract.ts';
 import { withdrawReproductionInputSchema } from '../../../src/app/withdraw-reproduction.contract.ts';
 import { TOOLS } from '../../../src/mcp/tools/index.ts';
 import { toolListing } from '../../../src/mcp/tool-listing.ts';
@@ -29,6 +30,7 @@ const USE_CASE_SCHEMAS: Record<string, z.ZodType> = {
   report_drift: reportDriftInputSchema,
   flag_story: flagStoryInputSchema,
   unflag_story: unflagStoryInputSchema,
+  appeal_moderation: appealModerationInputSchema,
   set_visibility: setVisibilityInputSchema,
   mark_notifications_read: markNotificationsReadInputSchema,
   redact_story: redactStoryInputSchema,
