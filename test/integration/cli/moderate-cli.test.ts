@@ -5,11 +5,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
 import { appealModeration } from '../../../src/app/appeal-moderation.ts';
 import { quarantineStory } from '../../../src/app/moderation/quarantine-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
+import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 import { startFakeCloudFormation, type FakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
@@ -142,7 +142,7 @@ describe('npm run moderate', () => {
     "ban holds the account's story and a second ban changes nothing; unban with --aws lists it again",
     async () => {
       const spammer = { account: 'did:plc:moderatecliban', handle: 'moderatecliban.test' };
-      await ensureAccount(app.ctx(), spammer);
+      await recordBlueskySignIn(app.ctx(), { did: spammer.account, handle: spammer.handle });
       const { slug } = await publishStory(app.ctx(), spammer, { markdown: storyTitled('Written before its author was banned') });
       const hidden = async () => (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META')?.['hidden'];
       // Nothing of the account's is in flight here, so its first step need not wait out the grace.
@@ -163,7 +163,7 @@ describe('npm run moderate', () => {
       expect(JSON.parse(again.stdout)).toMatchObject({ status: 'already_banned' });
       expect((await app.state()).filter((item) => item.PK === 'MODLOG' && item.action === 'ban')).toHaveLength(1);
 
-      const unbanned = await moderate(['unban', spammer.account, '--reason', 'Cleared on appeal.'], { ...awsEnv(), ...noGrace });
+      const unbanned = await moderate(['unban', spammer.account, '--reason', 'Cleared on appeal.', '--aws'], { ...awsEnv(), ...noGrace });
       expect(unbanned.code, unbanned.stderr).toBe(0);
       expect(unbanned.stdout).toContain('unbanned');
       expect(await hidden()).toBe(false);
