@@ -131,7 +131,7 @@ describe('the dashboard', () => {
     expect(series.length).toBeGreaterThan(8);
     for (const [namespace, name, ...rest] of series) {
       const pairs = rest.filter((part) => typeof part === 'string') as string[];
-      const dimensions = Object.fromEntries(pairs.flatMap((part, index) => (index % 2 === 0 ? [[part, pairs[index + 1]]] : [])));
+      const dimensions = Object.fromEntries(pairs.flatMap((part, index) => (index % 2 === 0 ? [[part, String(pairs[index + 1])]] : [])));
       const key = seriesKey(String(namespace), String(name), dimensions);
       expect(written, key).toContain(key);
     }
