@@ -14,7 +14,7 @@ import { getConnInfo, handle, type LambdaEvent } from 'hono/aws-lambda';
 import { httpAppFromConfig } from '../src/http/app-from-config.ts';
 import { readSettings } from '../src/settings/read-settings.ts';
 import type { HttpEnv } from '../src/http/http-env.ts';
-import { LAMBDA_ENV, defaultLog, storeRuntime, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
+import { LAMBDA_ENV, defaultLog, storeRuntime, withMetricsFlushed, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
 import { lambdaSignIn, signInKeyReader } from './sign-in-secret.ts';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: LambdaContext) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -76,14 +76,15 @@ export function createHttpHandler(deps: HandlerDeps = {}): HttpHandler {
     }
   };
 
-  return async (event, context) => {
-    cold ??= coldStart(event);
-    const key = await currentKey();
-    // No await between the check and the assignment: concurrent first events build one app.
-    if (built === undefined || built.key !== key) built = { key, serve: build(cold, key) };
-    // hono's event type says body: string | null where aws-lambda's says string | undefined.
-    return (await built.serve(event as unknown as LambdaEvent, context)) as APIGatewayProxyStructuredResultV2;
-  };
+  return (event, context) =>
+    withMetricsFlushed(async () => {
+      cold ??= coldStart(event);
+      const key = await currentKey();
+      // No await between the check and the assignment: concurrent first events build one app.
+      if (built === undefined || built.key !== key) built = { key, serve: build(cold, key) };
+      // hono's event type says body: string | null where aws-lambda's says string | undefined.
+      return (await built.serve(event as unknown as LambdaEvent, context)) as APIGatewayProxyStructuredResultV2;
+    });
 }
 
 export const handler: HttpHandler = createHttpHandler();

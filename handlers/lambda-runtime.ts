@@ -7,6 +7,7 @@ import type { AppContext } from '../src/app/app-context.ts';
 import { readConfig, type Config } from '../src/config.ts';
 import { buildContext } from '../src/context.ts';
 import { consoleLog } from '../src/log-sink.ts';
+import { emfMetrics, type EmfMetrics } from '../src/metrics/emf-metrics.ts';
 import type { Announcer } from '../src/outbox/announcer.ts';
 import type { SettingName } from '../src/settings/settings-table.ts';
 
@@ -49,6 +50,21 @@ export interface Runtime {
 
 export const defaultLog = consoleLog;
 
+/**
+ * The container's metrics (EMF lines on stdout, docs/metrics.md): every context this process
+ * builds counts into it, and each handler flushes it before it answers (withMetricsFlushed).
+ */
+export const lambdaMetrics: EmfMetrics = emfMetrics(defaultLog);
+
+/** Runs one invocation, then writes what it counted: after the answer Lambda may freeze the process. */
+export async function withMetricsFlushed<T>(invocation: () => Promise<T>): Promise<T> {
+  try {
+    return await invocation();
+  } finally {
+    await lambdaMetrics.flush();
+  }
+}
+
 /** The config and context without Bluesky (the http function never announces: see http.ts). */
 export function storeRuntime(env: NodeJS.ProcessEnv, log: (line: string) => void): Runtime {
   const config = readConfig(withoutBluesky(env));
@@ -63,6 +79,7 @@ export function storeRuntime(env: NodeJS.ProcessEnv, log: (line: string) => void
 export function lambdaContext(config: Config): AppContext {
   const ctx = buildContext(config);
   if (!('bucket' in config.search)) delete ctx.searchSnapshots;
+  ctx.metrics = lambdaMetrics;
   return ctx;
 }
 

@@ -16,7 +16,7 @@ const STREAM_DELETION_STEPS = 20;
 import { announceStory } from '../src/outbox/announce-story.ts';
 import { writeSearchLog, type SearchChange } from '../src/store/search/search-log.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
-import type { HandlerDeps, Runtime } from './lambda-runtime.ts';
+import { withMetricsFlushed, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
 import { worksFor, type StreamWork } from './stream-records.ts';
 
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
@@ -33,7 +33,7 @@ interface Tally {
 
 export function createStreamHandler(deps: HandlerDeps = {}): StreamHandler {
   const runtime = announcingRuntime(deps);
-  return async (event) => handleRecords(await runtime(), event.Records);
+  return (event) => withMetricsFlushed(async () => handleRecords(await runtime(), event.Records));
 }
 
 export async function handleRecords(runtime: Runtime, records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {

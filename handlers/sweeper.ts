@@ -13,12 +13,13 @@ import { describeBatch, rescanBatch, type RescanBatchOptions, type RescanBatchRe
 import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
 import { finishRedactions, type RedactionRun } from '../src/app/redaction/finish-redaction.ts';
 import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
+import { outboxAgeSeconds } from '../src/outbox/outbox-age.ts';
 import type { AppContext } from '../src/app/app-context.ts';
 import type { Announcer } from '../src/outbox/announcer.ts';
 import { runSnapshotJob, type SnapshotJobReport } from '../src/app/search/search-snapshot-job.ts';
 import { describeSnapshotJob } from '../src/app/search/snapshot-schedule.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
-import type { HandlerDeps } from './lambda-runtime.ts';
+import { withMetricsFlushed, type HandlerDeps } from './lambda-runtime.ts';
 
 /** Deletion steps one sweep runs at most, across accounts: bounded so the rest of the sweep keeps its time. */
 const SWEEPER_DELETION_STEPS = 50;
@@ -41,31 +42,34 @@ export type SweeperHandler = (event: ScheduledEvent) => Promise<SweeperResult>;
 /** `rescan`: the re-scan batch's options (a test's version bump); the running scanner's by default. */
 export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatchOptions = {}): SweeperHandler {
   const runtime = announcingRuntime(deps);
-  return async () => {
-    const { ctx, announcer, log } = await runtime();
-    const dispatch = await dispatchNotifications(ctx);
-    if (dispatch.events > 0) {
-      log(
-        `lorebook: sweeper delivered ${dispatch.events} outbox event(s) the stream did not: ${dispatch.notifications_created} notification(s) created, ${dispatch.already_present} already present`,
-      );
-    }
-    const redactions = await finishRedactions(ctx);
-    if (redactions.events > 0) log(`lorebook: sweeper finished ${redactions.events} redaction(s) left half done`);
-    // The backstop for account deletions whose chain of stream records broke (design §21).
-    const deletions = await runAccountDeletions(ctx, SWEEPER_DELETION_STEPS);
-    if (deletions.steps > 0)
-      log(`lorebook: sweeper ran ${deletions.steps} account deletion step(s); ${deletions.finished.length} deletion(s) finished`);
-    const announce = announcer === undefined ? undefined : await announceDue(ctx, announcer, log);
-    // After announcing, the time-sensitive part, and with half the default scanning budget, so an
-    // announce run slowed by Bluesky timeouts and a batch of costly stories still fit in 120 s.
-    const rescanned = await rescanBatch(ctx, { budgetMs: SWEEPER_RESCAN_BUDGET_MS, ...rescan });
-    if (rescanned.results.length > 0 || rescanned.recorded.length > 0)
-      log(`lorebook: capability re-scan to ${rescanned.scanner_version}: ${describeBatch(rescanned)}`);
-    // Last: the others are time-sensitive, and the snapshot job's cost grows with the corpus.
-    const search = ctx.searchSnapshots === undefined ? undefined : await runSnapshotJob(ctx, ctx.searchSnapshots);
-    if (search !== undefined) log(`lorebook: search snapshot: ${describeSnapshotJob(search)}`);
-    return { dispatch, redactions, announce, rescan: rescanned, search };
-  };
+  return () =>
+    withMetricsFlushed(async () => {
+      const { ctx, announcer, log } = await runtime();
+      const dispatch = await dispatchNotifications(ctx);
+      if (dispatch.events > 0) {
+        log(
+          `lorebook: sweeper delivered ${dispatch.events} outbox event(s) the stream did not: ${dispatch.notifications_created} notification(s) created, ${dispatch.already_present} already present`,
+        );
+      }
+      const redactions = await finishRedactions(ctx);
+      if (redactions.events > 0) log(`lorebook: sweeper finished ${redactions.events} redaction(s) left half done`);
+      // The backstop for account deletions whose chain of stream records broke (design §21).
+      const deletions = await runAccountDeletions(ctx, SWEEPER_DELETION_STEPS);
+      if (deletions.steps > 0)
+        log(`lorebook: sweeper ran ${deletions.steps} account deletion step(s); ${deletions.finished.length} deletion(s) finished`);
+      const announce = announcer === undefined ? undefined : await announceDue(ctx, announcer, log);
+      // Only while announcing is on: with it off, stories wait on the queue by design.
+      if (announcer !== undefined) ctx.metrics?.gauge('OutboxAgeSeconds', await outboxAgeSeconds(ctx));
+      // After announcing, the time-sensitive part, and with half the default scanning budget, so an
+      // announce run slowed by Bluesky timeouts and a batch of costly stories still fit in 120 s.
+      const rescanned = await rescanBatch(ctx, { budgetMs: SWEEPER_RESCAN_BUDGET_MS, ...rescan });
+      if (rescanned.results.length > 0 || rescanned.recorded.length > 0)
+        log(`lorebook: capability re-scan to ${rescanned.scanner_version}: ${describeBatch(rescanned)}`);
+      // Last: the others are time-sensitive, and the snapshot job's cost grows with the corpus.
+      const search = ctx.searchSnapshots === undefined ? undefined : await runSnapshotJob(ctx, ctx.searchSnapshots);
+      if (search !== undefined) log(`lorebook: search snapshot: ${describeSnapshotJob(search)}`);
+      return { dispatch, redactions, announce, rescan: rescanned, search };
+    });
 }
 
 async function announceDue(ctx: AppContext, announcer: Announcer, log: (line: string) => void): Promise<SweeperResult['announce']> {

@@ -1,6 +1,6 @@
 // The whole cloud deployment (docs/design.md §7): the table, the image bucket, the three functions, the http function's
 // URL, the stream wiring with its DLQ, the every-minute sweeper, the Bluesky secret, the sign-in
-// key's secret, least-privilege IAM and the alarms. Each piece is built in a file of its own;
+// key's secret, least-privilege IAM, the alarms and the dashboard. Each piece is built in a file of its own;
 // this file only connects them.
 import { CfnOutput, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -13,6 +13,8 @@ import { UNSET_SIGN_IN_KEY } from '../handlers/sign-in-secret.ts';
 import { SIGN_IN_ENV } from '../src/auth/sign-in-config.ts';
 import { readConfig } from '../src/config.ts';
 import { createAlarms } from './alarms.ts';
+import { createDashboard } from './dashboard.ts';
+import { createMetricAlarms } from './metric-alarms.ts';
 import { handlerFunction } from './handler-function.ts';
 import { IMAGE_ACCESS, createImageBucket, grantImageAccess } from './image-bucket.ts';
 import { SEARCH_ACCESS, createSearchBucket, grantSearchAccess } from './search-bucket.ts';
@@ -145,12 +147,10 @@ export class LorebookStack extends Stack {
 
     const dlq = connectStream(this, table, stream);
     scheduleSweeper(this, sweeper);
-    const topic = createAlarms(this, {
-      functions: { Http: http, Stream: stream, Sweeper: sweeper },
-      streamFunction: stream,
-      dlq,
-      email: settings.alarmEmail,
-    });
+    const functions = { Http: http, Stream: stream, Sweeper: sweeper };
+    const topic = createAlarms(this, { functions, streamFunction: stream, dlq, email: settings.alarmEmail });
+    createMetricAlarms(this, topic);
+    const dashboard = createDashboard(this, functions);
 
     new CfnOutput(this, 'FunctionUrl', { value: url.url, description: 'MCP at <url>mcp, the API at <url>v1' });
     new CfnOutput(this, 'ImageBucketName', {
@@ -169,6 +169,7 @@ export class LorebookStack extends Stack {
     });
     new CfnOutput(this, 'StreamDlqUrl', { value: dlq.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
+    new CfnOutput(this, 'DashboardName', { value: dashboard.dashboardName, description: 'CloudWatch dashboard (docs/metrics.md)' });
   }
 }
 

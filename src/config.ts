@@ -35,6 +35,8 @@ export interface Config {
   dispatchIntervalMs: number;
   /** How often `npm start` reads the table stream for its stream consumers once caught up. */
   streamPollIntervalMs: number;
+  /** How often `npm start` logs its counters, when something moved (docs/metrics.md). */
+  metricsLogIntervalMs: number;
   /** How the CPU-heavy slots are shared among callers (docs/design.md §22). */
   cpu: CpuSettings;
 }
@@ -211,6 +213,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
     },
     dispatchIntervalMs: positiveInteger(env, 'LOREBOOK_DISPATCH_INTERVAL_MS'),
     streamPollIntervalMs: positiveInteger(env, 'LOREBOOK_STREAM_POLL_INTERVAL_MS'),
+    metricsLogIntervalMs: positiveInteger(env, 'LOREBOOK_METRICS_LOG_INTERVAL_MS'),
     oauthServer: readOAuthServerSettings(env),
     cpu: cpuSettings(env),
   };

@@ -6,6 +6,7 @@ import type { ImageBlobs } from '../store/image-blobs.ts';
 import type { SearchSnapshots } from '../store/search/search-snapshots.ts';
 import type { CpuSlots } from '../offload/cpu-slots.ts';
 import type { VerifiedTokens } from './oauth-server/verified-tokens.ts';
+import type { MetricsSink } from './metrics.ts';
 
 export interface AppConfig {
   /** How long an op_id is remembered (docs/design.md §4: 24 h, configurable). */
@@ -97,6 +98,8 @@ export interface AppContext {
    * Absent: the process's own work, never refused for load.
    */
   cpuCaller?: string;
+  /** Where requests, refusals, publishes and the rest are counted (./metrics.ts); absent = nothing counted. */
+  metrics?: MetricsSink;
 }
 
 /** The authenticated caller. `account` is the stable id every per-person key uses. */

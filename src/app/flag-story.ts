@@ -37,6 +37,7 @@ import { storyMetaOf, type StoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
+import { recordModeration } from './metrics.ts';
 import { FLAG_STORY_TOOL, flagStoryInputSchema, type FlagOutcome, type FlagStoryInput } from './flag-story.contract.ts';
 import { countsTowardQuarantine } from './moderation/established.ts';
 import { quarantine } from './moderation/quarantine.ts';
@@ -53,7 +54,9 @@ export async function flagStory(ctx: AppContext, caller: Caller, raw: unknown): 
   const request: FlagRequest = { reason: input.reason, duplicate_of: duplicateOf(input, slug), note: normaliseText(input.note) };
   const key = flagKey(slug, caller.account);
 
-  return announceAfterCommit(
+  /** Whether the committed plan is the one that held the story (the plan runs again after a conflict). */
+  const held = { quarantined: false };
+  const answer = announceAfterCommit(
     ctx,
     await writeOnce(ctx, {
       tool: FLAG_STORY_TOOL,
@@ -68,6 +71,7 @@ export async function flagStory(ctx: AppContext, caller: Caller, raw: unknown): 
       // writeOnce reads the caller's account item in the same snapshot: its age decides `counted`.
       reads: [storyKey(slug), key, openFlagsKey(caller.account)],
       plan(read, { now }): WritePlan<FlagOutcome> {
+        held.quarantined = false;
         const stored = pick(read, key);
         const existing = stored === undefined ? undefined : toStoryFlag(stored);
         // @NOTE an identical repeat answers from the flag before looking at the story: this very
@@ -86,13 +90,22 @@ export async function flagStory(ctx: AppContext, caller: Caller, raw: unknown): 
           now,
           newAccountHours: ctx.config.newAccountHours,
         });
-        return planFirstFlag(ctx, read, meta, { slug, account: caller.account, ...request, counted, at });
+        return planFirstFlag(ctx, read, meta, { slug, account: caller.account, ...request, counted, at }, held);
       },
     }),
   );
+  if (answer.replayed !== true) recordModeration(ctx, 'flag');
+  if (held.quarantined) recordModeration(ctx, 'quarantine');
+  return answer;
 }
 
-function planFirstFlag(ctx: AppContext, read: ItemsByKey, meta: StoryMeta, flag: StoryFlag): WritePlan<FlagOutcome> {
+function planFirstFlag(
+  ctx: AppContext,
+  read: ItemsByKey,
+  meta: StoryMeta,
+  flag: StoryFlag,
+  held: { quarantined: boolean },
+): WritePlan<FlagOutcome> {
   const openItem = pick(read, openFlagsKey(flag.account));
   const open = openFlagsOf(openItem);
   // Checked here from what was read; addOpenFlag's own cap condition closes the race past it.
@@ -100,7 +113,7 @@ function planFirstFlag(ctx: AppContext, read: ItemsByKey, meta: StoryMeta, flag:
   const actions: WriteAction[] = [createItem(storyFlagItem(flag)), noteReportOn(flag.account, flag.slug)];
   if (openItem === undefined) actions.push(startOpenFlags(flag.account, flag.slug));
   else if (!open.has(flag.slug)) actions.push(addOpenFlag(flag.account, flag.slug, ctx.config.maxOpenFlags));
-  if (flag.counted) actions.push(...countFlag(ctx, meta, flag));
+  if (flag.counted) actions.push(...countFlag(ctx, meta, flag, held));
   return { outcome: outcome(flag.slug, flag), actions, guards: [] };
 }
 
@@ -108,7 +121,7 @@ function planFirstFlag(ctx: AppContext, read: ItemsByKey, meta: StoryMeta, flag:
  * Counts the flagger on META, conditioned on the count read and on the story still listed; the
  * flag that reaches the threshold also holds the story, in the same update.
  */
-function countFlag(ctx: AppContext, meta: StoryMeta, flag: StoryFlag): WriteAction[] {
+function countFlag(ctx: AppContext, meta: StoryMeta, flag: StoryFlag, held: { quarantined: boolean }): WriteAction[] {
   const read = countedFlagsOf(meta);
   const counting = countFlagger(read, flag.account, flag.reason);
   const guard = and(flagCountAsRead(read), listed);
@@ -118,6 +131,7 @@ function countFlag(ctx: AppContext, meta: StoryMeta, flag: StoryFlag): WriteActi
   }
   const reasons: FlagReason[] = [...Object.values(read.reasons), flag.reason];
   const hold = quarantine(meta, reasons, flags, flag.at);
+  held.quarantined = true;
   return [updateItem(storyKey(meta.slug), { ...counting, set: hold.set, remove: hold.remove }, and(guard, hold.condition)), ...hold.puts];
 }
 

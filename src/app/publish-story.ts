@@ -34,6 +34,7 @@ import {
 } from './publish-story.contract.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
+import { countWrite } from './metrics.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
 import type { SimilarFinder } from './search/similar-stories.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
@@ -167,7 +168,7 @@ export async function publishStory(
     }
     throw error;
   });
-  return announceAfterCommit(ctx, publishAnswer(ctx, outcome));
+  return announceAfterCommit(ctx, countWrite(ctx, 'Publishes', publishAnswer(ctx, outcome)));
 }
 
 /**

@@ -31,6 +31,7 @@ import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, type ReproductionOutcome } from './report-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { countWrite } from './metrics.ts';
 import { noteReportOn } from '../store/identity/account-index-items.ts';
 
 export async function reportReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ReproductionOutcome>> {
@@ -44,7 +45,7 @@ export async function reportReproduction(ctx: AppContext, caller: Caller, raw: u
   const measurements = { duration_min: input.duration_min, tokens: input.tokens };
   const metadata = { agent_fields: agent.fields, env_fields: env.fields };
 
-  return writeOnce(ctx, {
+  const outcome = await writeOnce(ctx, {
     tool: REPORT_REPRODUCTION_TOOL,
     caller,
     opId,
@@ -71,6 +72,7 @@ export async function reportReproduction(ctx: AppContext, caller: Caller, raw: u
       return planChangedReport(meta, existing, { ...next, counted: existing.counted }, caller);
     },
   });
+  return countWrite(ctx, 'Reports', outcome);
 }
 
 function planFirstReport(ctx: AppContext, meta: StoryMeta, report: Reproduction, caller: Caller): WritePlan<ReproductionOutcome> {

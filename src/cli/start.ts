@@ -21,6 +21,7 @@ import { startSearchSnapshots } from '../app/search/snapshot-schedule.ts';
 import { runSnapshotJobInThread } from './snapshot-job-in-thread.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { stdoutLog } from '../log-sink.ts';
+import { startCounterLog } from '../metrics/counter-log.ts';
 import { startLocalStream, type StreamConsumer } from './local-stream.ts';
 import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
 
@@ -80,6 +81,9 @@ if (endpoint === undefined) {
 }
 const announcer = buildAnnouncer(config, log);
 const ctx = buildContext(config, endpoint, announcer);
+// The counters the Lambda functions write as EMF, here one log line per interval when something moved.
+const metrics = startCounterLog({ intervalMs: config.metricsLogIntervalMs, log });
+ctx.metrics = metrics;
 await ensureTable(ctx.store.client, config.tableName);
 if (ddb !== undefined) writeEndpointFile(config.dataDir, ddb.endpoint);
 log(`lorebook: table "${config.tableName}" ready at ${endpoint}${ddb === undefined ? '' : ` (DynamoDB Local pid ${ddb.pid})`}`);
@@ -147,6 +151,7 @@ async function stopStore(): Promise<void> {
   await rescanning.stop();
   await streaming?.stop();
   await snapshotting?.stop();
+  metrics.stop();
   ctx.store.client.destroy();
   if (ddb !== undefined) {
     removeEndpointFile(config.dataDir);

@@ -5,6 +5,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppContext } from '../app/app-context.ts';
+import { countRefusal } from '../app/metrics.ts';
+import { isLorebookError } from '../domain/errors.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
 import type { FeedGeneratorConfig } from '../config.ts';
 import type { ClientAddress } from './admission.ts';
@@ -13,6 +15,7 @@ import { mountImages } from './image-route.ts';
 import { mountMcp } from './mcp-route.ts';
 import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
+import { countRequests } from './request-metrics.ts';
 import { createRequestGuard } from './request-guard.ts';
 import { denyFraming } from './frame-guard.ts';
 import { mountSignIn, type SignInDeps } from './sign-in/sign-in-routes.ts';
@@ -73,6 +76,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   // One set of outbound slots for the whole app: the DID look-ups and the client documents share the cap.
   const outbound = outboundWith(deps.outbound);
 
+  app.use('*', countRequests(deps.ctx));
   app.use('*', denyFraming);
   app.use('*', async (c, next) => {
     c.set('answerHeaders', {});
@@ -143,7 +147,11 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     mountDeviceFlow(app, { ctx: deps.ctx, baseUrl, admission });
   } else mountSignInOff(app, baseUrl);
 
-  app.notFound((c: Context<HttpEnv>) => renderError(noSuchEndpoint(c.req.method, c.req.path), c, baseUrl));
-  app.onError((err, c) => renderError(err, c, baseUrl));
+  const answerError = (err: Error, c: Context<HttpEnv>): Response => {
+    if (isLorebookError(err)) countRefusal(deps.ctx, err.code);
+    return renderError(err, c, baseUrl);
+  };
+  app.notFound((c: Context<HttpEnv>) => answerError(noSuchEndpoint(c.req.method, c.req.path), c));
+  app.onError(answerError);
   return app;
 }

@@ -21,6 +21,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
+import { countRefusal } from '../app/metrics.ts';
 import { isLorebookError, type ErrorBody } from '../domain/errors.ts';
 import { CACHE_HINTS } from './cache-hints.ts';
 import { servePrompts } from './prompt-handlers.ts';
@@ -73,6 +74,7 @@ export function createMcpServer(ctx: AppContext, caller: Caller | undefined, sea
       result = toolAnswer(outcome, tool.links?.(outcome), tool.text?.(outcome));
     } catch (error) {
       if (!isLorebookError(error)) throw error;
+      countRefusal(deps.ctx, error.code);
       result = toolRefusal(error.toBody());
     }
     return server.projectCallToolResult(result, listedTools().find((listed) => listed.name === tool.name)?.outputSchema);

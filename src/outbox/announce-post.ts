@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app/app-context.ts';
 import { handlesFor } from '../app/accounts.ts';
+import { countAnnounce } from '../app/metrics.ts';
 import { storyPath } from '../app/content-write.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { claimAnnounce, completeAnnounce, giveUpAnnounce, recordPostStillOwed, retryAnnounceLater } from '../store/story/announce-items.ts';
@@ -43,6 +44,7 @@ export async function postOnce(
   // most one needless look-up or one create that the record key refuses.
   const attempt = (meta.announce.attempts ?? 0) + 1;
   const settle = settleWith(ctx, announcer, slug, claimId, attempt);
+  countAnnounce(ctx, 'attempt');
 
   try {
     // @NOTE any earlier attempt (or a takeover) may have posted and lost the answer: look first.
@@ -127,6 +129,7 @@ function settleWith(ctx: AppContext, announcer: Announcer, slug: string, claimId
       return { result: unlistedMeanwhile, again: true };
     },
     async retry(failure: AnnounceFailure): Promise<AnnounceResult> {
+      countAnnounce(ctx, 'failure');
       const next = retryTime(announcer.settings, attempt, failure, ctx.random(), ctx.store.now());
       const result = await fenced([retryAnnounceLater(slug, claimId, next, failure.message)], {
         slug,
@@ -141,6 +144,7 @@ function settleWith(ctx: AppContext, announcer: Announcer, slug: string, claimId
       return result;
     },
     async giveUp(reason: string, failure?: AnnounceFailure): Promise<AnnounceResult> {
+      countAnnounce(ctx, 'failure');
       const result = await fenced([giveUpAnnounce(slug, claimId, reason)], {
         slug,
         outcome: 'failed',

@@ -253,6 +253,13 @@ export const SETTINGS = [
     doc: "how often the table stream is read for npm start's stream consumers once it is caught up (nothing is read while none is registered)",
     surfaces: ['start'],
   },
+  {
+    name: 'LOREBOOK_METRICS_LOG_INTERVAL_MS',
+    type: WHOLE,
+    default: 60_000,
+    doc: 'how often npm start logs its counters (requests, refusals, publishes…; docs/metrics.md) in one line, written only when something moved',
+    surfaces: ['start'],
+  },
   // Sign in with Bluesky (docs/auth.md).
   {
     name: 'LOREBOOK_BLUESKY_OAUTH_CLIENT',

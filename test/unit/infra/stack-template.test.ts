@@ -221,7 +221,8 @@ describe('the alarms', () => {
   const topicId = logicalId(json, 'AWS::SNS::Topic', 'AlarmTopic');
 
   it('each function alarms on any error and any throttle; the DLQ on any visible message; the stream on 5 minutes of lag; all notify the topic', () => {
-    expect(alarms).toHaveLength(8);
+    // And three on the application metrics (metrics-stack.test.ts).
+    expect(alarms).toHaveLength(11);
     for (const id of Object.values(ids)) {
       for (const metric of ['Errors', 'Throttles']) {
         expect(alarms, `${id} ${metric}`).toContainEqual(
