@@ -193,6 +193,8 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       quarantineFlags: positiveInteger(env, 'LOREBOOK_QUARANTINE_FLAGS'),
       newAccountHours: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_HOURS'),
       maxOpenFlags: positiveInteger(env, 'LOREBOOK_MAX_OPEN_FLAGS'),
+      storiesPerDay: positiveInteger(env, 'LOREBOOK_STORIES_PER_DAY'),
+      newAccountStoriesPerDay: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY'),
     },
     http: {
       port: listenPort,

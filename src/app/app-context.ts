@@ -32,6 +32,10 @@ export interface AppConfig {
   newAccountHours: number;
   /** How many stories one account may have flagged at once; unflag_story frees a place. */
   maxOpenFlags: number;
+  /** First publishes an established account may make a UTC day (design §28). */
+  storiesPerDay: number;
+  /** First publishes a new account may make a UTC day. */
+  newAccountStoriesPerDay: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -47,6 +51,8 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   quarantineFlags: 3,
   newAccountHours: 24,
   maxOpenFlags: 20,
+  storiesPerDay: 20,
+  newAccountStoriesPerDay: 3,
 };
 
 export interface AppContext {

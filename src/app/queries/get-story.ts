@@ -16,7 +16,7 @@ import type { StoredItem } from '../../store/actions.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { visibleStory } from '../story-access.ts';
-import { announceState } from './announce-state.ts';
+import { announceState, authorAnnounceState } from './announce-state.ts';
 import { readAnsweredBy } from './answer-pairs.ts';
 import { readAuthorSide, type AuthorSide } from './author-side.ts';
 import { AUTHOR_WRITTEN_FIELDS, GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
@@ -38,6 +38,7 @@ export async function getStory(ctx: AppContext, caller: Caller | undefined, raw:
   ]);
   const view = presentStory(meta, snapshot.body, revisions, author, aggregates, answeredBy);
   if (meta.moderation !== undefined && caller?.account === meta.author) view.moderation = moderationView(meta.moderation);
+  if (caller?.account === meta.author) view.announce = authorAnnounceState(meta.announce, ctx.store.now());
   return view;
 }
 
