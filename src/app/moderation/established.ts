@@ -3,6 +3,9 @@
 // site and its Bluesky account, costs a day's wait. The one place the rule lives: a later ban
 // check joins it here.
 import type { StoredItem } from '../../store/actions.ts';
+import { accountKey } from '../../store/keys.ts';
+import { pick, type ItemsByKey } from '../../store/read-items.ts';
+import type { AppContext, Caller } from '../app-context.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -38,4 +41,9 @@ export function countsTowardQuarantine(facts: FlaggerFacts): boolean {
 export function newUntil(accountItem: StoredItem | undefined, now: number, newAccountHours: number): string | undefined {
   const at = establishedAt(accountItem, newAccountHours);
   return at !== undefined && now < at ? new Date(at).toISOString() : undefined;
+}
+
+/** Whether the caller is a new account at `now`, from its account item in a write's snapshot (every write reads it). */
+export function isNewAccount(ctx: AppContext, read: ItemsByKey, caller: Caller, now: number): boolean {
+  return newUntil(pick(read, accountKey(caller.account)), now, ctx.config.newAccountHours) !== undefined;
 }

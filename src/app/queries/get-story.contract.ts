@@ -107,9 +107,12 @@ export const getStoryOutputSchema = z.object({
   revision: z.number().int().describe('The current revision (HTTP: the ETag); pass it as base_revision to edit_story.'),
   // Oldest first. The markdown of earlier revisions is not part of the story view.
   revisions: z.array(revisionViewSchema),
-  counts: reproductionCountsSchema,
+  counts: reproductionCountsSchema.describe('Reproductions by established accounts (older than a day when they reported).'),
+  new_account_counts: reproductionCountsSchema.describe(
+    'Reproductions by accounts that were new when they reported, counted apart so fresh accounts cannot make a story look reproduced.',
+  ),
   checks: checkCountsSchema,
-  reproducers_count: z.number().int(),
+  reproducers_count: z.number().int().describe('Established accounts that reported a reproduction.'),
   aggregates: reproductionAggregatesSchema,
   author_recheck: authorRecheckSchema.optional(),
   answers: answersField,

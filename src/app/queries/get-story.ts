@@ -20,7 +20,7 @@ import { announceState, authorAnnounceState } from './announce-state.ts';
 import { readAnsweredBy } from './answer-pairs.ts';
 import { readAuthorSide, type AuthorSide } from './author-side.ts';
 import { AUTHOR_WRITTEN_FIELDS, GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
-import { reproductionCounts } from '../../store/story/reproduction-items.ts';
+import { establishedReproducers, newAccountCounts, reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
 import { readReproductionAggregates } from './reproduction-aggregates.ts';
 import type { ReproductionAggregates } from '../../domain/reproduction-aggregates.ts';
@@ -103,8 +103,9 @@ function presentStory(
     revision: meta.revision,
     revisions,
     counts: reproductionCounts(meta.counts),
+    new_account_counts: newAccountCounts(meta),
     checks: checkCounts(meta),
-    reproducers_count: meta.reproducers.length,
+    reproducers_count: establishedReproducers(meta),
     aggregates,
     announce: announceState(meta.announce),
     capability: storyCapability(meta),
