@@ -24,7 +24,7 @@ export function isHeld(progress: Pick<AnnounceProgress, 'held_until'>, now: numb
 
 /** A claim for a post, made at `claimedAt` (ISO), requires no hold still running. */
 export const notHeldAt = (claimedAt: string): Condition => ({
-  expression: '(attribute_not_exists(#heldUntil) OR #heldUntil <= :claimedAt)',
+  expression: 'attribute_not_exists(#heldUntil) OR #heldUntil <= :claimedAt',
   names: { '#heldUntil': 'held_until' },
   values: { ':claimedAt': claimedAt },
 });
