@@ -60,7 +60,10 @@ export function countMember(target: CounterTarget, bucket: string, cap: number, 
         ...also.values,
       },
     },
-    and(membership, ...(target.initial === undefined ? [] : [created]), ...(also.condition === undefined ? [] : [also.condition])),
+    // One condition goes as it is: DynamoDB refuses redundant parentheses.
+    target.initial === undefined && also.condition === undefined
+      ? membership
+      : and(membership, ...(target.initial === undefined ? [] : [created]), ...(also.condition === undefined ? [] : [also.condition])),
   );
 }
 

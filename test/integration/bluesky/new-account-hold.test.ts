@@ -40,6 +40,7 @@ describe('a new account’s story waits before it is announced', () => {
   });
 
   it('an operator approves it twice, 16 times at once and by op_id replay: one release, one audit record pair, one post', async () => {
+    await ensureAccount(app.ctx(), newcomer);
     const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer());
     const { slug } = await publishStory(ctx, newcomer, { markdown: storyTitled('Approved by the operator') });
     await idle();
@@ -55,7 +56,14 @@ describe('a new account’s story waits before it is announced', () => {
     expect(replay).toEqual({ slug, released: true, replayed: true });
     expect(another).toEqual({ slug, released: false });
     expect(await auditRecords(slug)).toEqual([
-      expect.objectContaining({ PK: 'MODLOG', action: 'approve', actor: 'operator:lead', target_kind: 'story', target: slug, op_id: 'approve-1' }),
+      expect.objectContaining({
+        PK: 'MODLOG',
+        action: 'approve',
+        actor: 'operator:lead',
+        target_kind: 'story',
+        target: slug,
+        op_id: 'approve-1',
+      }),
       expect.objectContaining({ PK: `STORY#${slug}`, action: 'approve', reason: 'Read it: a real story.' }),
     ]);
     expect(await bsky.postsFor(slug)).toHaveLength(1);
@@ -65,6 +73,7 @@ describe('a new account’s story waits before it is announced', () => {
 
   it('an established account’s reproduction releases it (a new account’s does not); the window passing releases another', async () => {
     const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer());
+    await ensureAccount(app.ctx(), newcomer);
     await ensureAccount(app.ctx(), veteran);
     const reproduced = (await publishStory(ctx, newcomer, { markdown: storyTitled('Reproduced by a veteran') })).slug;
     const waited = (await publishStory(ctx, newcomer, { markdown: storyTitled('Waited out its day') })).slug;
