@@ -196,6 +196,8 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       newAccountHours: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_HOURS'),
       maxOpenFlags: positiveInteger(env, 'LOREBOOK_MAX_OPEN_FLAGS'),
       duplicateWindowHours: wholeNumber(env, 'LOREBOOK_DUPLICATE_WINDOW_HOURS'),
+      storiesPerDay: positiveInteger(env, 'LOREBOOK_STORIES_PER_DAY'),
+      newAccountStoriesPerDay: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY'),
     },
     http: {
       port: listenPort,

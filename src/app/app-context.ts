@@ -35,6 +35,10 @@ export interface AppConfig {
   maxOpenFlags: number;
   /** How long a listed story's body holds off near-duplicates from other accounts (design §29); 0 = no check. */
   duplicateWindowHours: number;
+  /** First publishes an established account may make a UTC day (design §28). */
+  storiesPerDay: number;
+  /** First publishes a new account may make a UTC day. */
+  newAccountStoriesPerDay: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -51,6 +55,8 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   newAccountHours: 24,
   maxOpenFlags: 20,
   duplicateWindowHours: 7 * 24,
+  storiesPerDay: 20,
+  newAccountStoriesPerDay: 3,
 };
 
 export interface AppContext {

@@ -38,6 +38,8 @@ import { countWrite } from './metrics.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
 import type { SimilarFinder } from './search/similar-stories.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { planPublishQuota, publishDayRead, type PublishQuota } from './moderation/publish-quota.ts';
+import { heldAnnouncementFields } from '../store/story/announce-hold.ts';
 
 /**
  * Where a publish comes from when it is not a plain publish_story: a claimed draft
@@ -80,6 +82,7 @@ export async function publishStory(
   const nearDuplicates = spamWaves?.nearDuplicateGuard(story.markdown, ctx.config.duplicateWindowHours);
 
   const tool = source?.tool ?? PUBLISH_TOOL;
+  const dayKey = publishDayRead(caller, ctx.store.now());
   const outcome = await writeOnce<StoredPublishOutcome>(ctx, {
     tool,
     caller,
@@ -93,6 +96,7 @@ export async function publishStory(
       ...answerReads(slug, candidates),
       ...(source?.reads ?? []),
       ...(nearDuplicates?.reads ?? []),
+      dayKey,
     ],
     plan(read, { firstRead, now }): WritePlan<StoredPublishOutcome> {
       const at = new Date(now).toISOString();
@@ -108,7 +112,18 @@ export async function publishStory(
           caller,
           at,
         );
-        const first = planFirstPublish({ slug, story, caller, at, months, similar, links, from: source?.firstPublish(read, slug, at) });
+        const quota = planPublishQuota(ctx, read, caller, { slug, dayKey, now });
+        const first = planFirstPublish({
+          slug,
+          story,
+          caller,
+          at,
+          months,
+          similar,
+          links,
+          quota,
+          from: source?.firstPublish(read, slug, at),
+        });
         const bands = nearDuplicates?.plan(read, { slug, author: caller.account, at, nowMs: now }) ?? [];
         const recorded = withCapabilityRecord(first, read, {
           report: story.capability,
@@ -202,16 +217,19 @@ interface FirstPublish {
   months: readonly string[];
   similar: RelatedStory[];
   links: AnswerLinkPlan;
+  quota: PublishQuota;
   from: ReturnType<PublishSource['firstPublish']> | undefined;
 }
 
-function planFirstPublish({ slug, story, caller, at, months, similar, links, from }: FirstPublish): WritePlan<StoredPublishOutcome> {
+function planFirstPublish({ slug, story, caller, at, months, similar, links, quota, from }: FirstPublish): WritePlan<StoredPublishOutcome> {
+  const listed = isListedPublicly(story.frontMatter.visibility, false);
   const meta = {
     ...newStoryMetaItem({ slug, author: caller.account, story, at, similar }),
+    // A new account's story waits on the queue until the account is established (design §28).
+    ...(quota.heldUntil === undefined ? {} : heldAnnouncement(slug, quota.heldUntil, listed)),
     ...(links.answers.length > 0 ? { answers: links.answers } : {}),
     ...from?.meta,
   };
-  const listed = isListedPublicly(story.frontMatter.visibility, false);
   return {
     outcome: {
       ...contentOutcome({
@@ -227,6 +245,7 @@ function planFirstPublish({ slug, story, caller, at, months, similar, links, fro
     },
     actions: [
       createItem(meta),
+      quota.count,
       createItem(bodyItem(slug, story, 1)),
       createItem(revisionItem(slug, 1, story, { kind: 'publish', at, by: caller.account })),
       ...(listed && !months.includes(feedMonth(at)) ? [addFeedMonth(feedMonth(at))] : []),
@@ -235,6 +254,12 @@ function planFirstPublish({ slug, story, caller, at, months, similar, links, fro
     ],
     guards: [],
   };
+}
+
+/** The hold's fields; on the queue only when the story is listed (an unlisted one joins it when listed, at the hold's time). */
+function heldAnnouncement(slug: string, until: string, listed: boolean): Record<string, string> {
+  const fields = heldAnnouncementFields(slug, until, 'new_account');
+  return listed ? fields : { held_until: fields.held_until as string, held_reason: fields.held_reason as string };
 }
 
 function slugTaken(slug: string): LorebookError {

@@ -22,6 +22,9 @@ import { REPORT_CHECK_TOOL, reportCheckInputSchema, type CheckOutcome } from './
 import { visibleStory } from './story-access.ts';
 import { noteReportOn } from '../store/identity/account-index-items.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { announceAfterCommit } from './announce-after-commit.ts';
+import { isHeld, releaseHold } from '../store/story/announce-hold.ts';
+import { isNewAccount } from './moderation/established.ts';
 
 /** Ways an agent may spell "the check does not apply to me", refused with a message saying so. */
 const NOT_APPLICABLE = new Set(['not_applicable', 'not applicable', 'not-applicable', 'n/a', 'na', 'does_not_apply']);
@@ -34,7 +37,9 @@ export async function reportCheck(ctx: AppContext, caller: Caller, raw: unknown)
   const note = normaliseText(input.note);
   const key = checkKey(slug, caller.account);
 
-  return writeOnce(ctx, {
+  // Set by the plan that commits: its release of a held announcement starts an attempt after the commit.
+  let released = false;
+  const answer = await writeOnce(ctx, {
     tool: REPORT_CHECK_TOOL,
     caller,
     opId,
@@ -46,12 +51,16 @@ export async function reportCheck(ctx: AppContext, caller: Caller, raw: unknown)
       const stored = pick(read, key);
       const existing = stored === undefined ? undefined : toCheckReport(stored);
       const at = new Date(now).toISOString();
+      released = false;
       const next: CheckReport = { slug, account: caller.account, result: input.result, note, counted: meta.author !== caller.account, at };
 
       if (existing === undefined) {
         // The CHECK item's creation condition is the guard: the bump cannot land without it.
         const actions: WriteAction[] = [createItem(checkReportItem(next)), noteReportOn(caller.account, slug)];
-        if (next.counted) actions.push(shiftCounts(storyKey(slug), 'counts', { [next.result]: 1 }));
+        // An established account's first counted check releases a held announcement (design §28), in the same update.
+        const release = next.counted && isHeld(meta.announce, now) && !isNewAccount(ctx, read, caller, now) ? releaseHold(meta, at) : {};
+        released = 'condition' in release;
+        if (next.counted) actions.push(shiftCounts(storyKey(slug), 'counts', { [next.result]: 1 }, release));
         return { outcome: outcome(meta, next, next.counted ? { [next.result]: 1 } : {}), actions, guards: [] };
       }
       if (sameCheckReport(existing, next)) {
@@ -64,6 +73,7 @@ export async function reportCheck(ctx: AppContext, caller: Caller, raw: unknown)
       return { outcome: outcome(meta, changed, moves), actions, guards: [] };
     },
   });
+  return released ? announceAfterCommit(ctx, answer) : answer;
 }
 
 function outcome(

@@ -12,11 +12,15 @@ import { agentMetadata, envMetadata } from '../domain/report-metadata.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { reproductionKey, storyKey } from '../store/keys.ts';
-import { countMember, moveMemberCount } from '../store/list-conditioned-counter.ts';
+import { countMember, moveMemberCount, type AlsoChanges } from '../store/list-conditioned-counter.ts';
+import { isHeld, releaseHold } from '../store/story/announce-hold.ts';
+import { isNewAccount } from './moderation/established.ts';
 import { notificationItem } from '../store/story/notification-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { stillReported, unchangedSince } from '../store/story/report-items.ts';
 import {
+  establishedReproducers,
+  firstReportCounter,
   reproducerCounter,
   reproductionCounts,
   reproductionItem,
@@ -31,6 +35,7 @@ import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema, type ReproductionOutcome } from './report-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { announceAfterCommit } from './announce-after-commit.ts';
 import { countWrite } from './metrics.ts';
 import { noteReportOn } from '../store/identity/account-index-items.ts';
 
@@ -45,7 +50,9 @@ export async function reportReproduction(ctx: AppContext, caller: Caller, raw: u
   const measurements = { duration_min: input.duration_min, tokens: input.tokens };
   const metadata = { agent_fields: agent.fields, env_fields: env.fields };
 
-  const outcome = await writeOnce(ctx, {
+  // Set by the plan that commits: its release of a held announcement starts an attempt after the commit.
+  let released = false;
+  const answer = await writeOnce(ctx, {
     tool: REPORT_REPRODUCTION_TOOL,
     caller,
     opId,
@@ -62,41 +69,56 @@ export async function reportReproduction(ctx: AppContext, caller: Caller, raw: u
       const meta = visibleStory(storyMetaOf(read, slug), slug, caller);
       const existing = reproductionOf(read, slug, caller.account);
       const next = { slug, account: caller.account, ...report, ...measurements, ...metadata, at: new Date(now).toISOString() };
-      // The author's own report is kept but never counted; `counted` is decided once, at the first report.
-      if (existing === undefined) return planFirstReport(ctx, meta, { ...next, counted: meta.author !== caller.account }, caller);
-      if (sameReproduction(existing, report)) {
-        return existing.at < meta.updated_at
-          ? planRenewed(meta, existing, { ...next, counted: existing.counted })
-          : planUnchanged(meta, existing);
+      // The author's own report is kept but never counted; `counted` and `new_account` are decided once, at the first report.
+      if (existing === undefined) {
+        const counted = meta.author !== caller.account;
+        const isNew = isNewAccount(ctx, read, caller, now);
+        const first = { ...next, counted, ...(counted && isNew ? { new_account: true } : {}) };
+        const release = counted && !isNew ? heldRelease(meta, now) : undefined;
+        released = release !== undefined;
+        return planFirstReport(ctx, meta, first, caller, release);
       }
-      return planChangedReport(meta, existing, { ...next, counted: existing.counted }, caller);
+      released = false;
+      const kept = { counted: existing.counted, ...(existing.new_account === true ? { new_account: true } : {}) };
+      if (sameReproduction(existing, report)) {
+        return existing.at < meta.updated_at ? planRenewed(meta, existing, { ...next, ...kept }) : planUnchanged(meta, existing);
+      }
+      return planChangedReport(meta, existing, { ...next, ...kept }, caller);
     },
   });
-  return countWrite(ctx, 'Reports', outcome);
+  const counted = countWrite(ctx, 'Reports', answer);
+  return released ? announceAfterCommit(ctx, counted) : counted;
 }
 
-function planFirstReport(ctx: AppContext, meta: StoryMeta, report: Reproduction, caller: Caller): WritePlan<ReproductionOutcome> {
+function planFirstReport(
+  ctx: AppContext,
+  meta: StoryMeta,
+  report: Reproduction,
+  caller: Caller,
+  release: AlsoChanges | undefined,
+): WritePlan<ReproductionOutcome> {
   if (!report.counted) {
     return {
-      outcome: outcome(meta, report.result, false, meta.counts, meta.reproducers.length),
+      outcome: outcome(meta, report.result, false, meta.counts, establishedReproducers(meta)),
       actions: [createItem(reproductionItem(report)), noteReportOn(report.account, meta.slug)],
       guards: [],
     };
   }
   // Checked here from what was read; countMember's own cap condition closes the race past it.
   if (meta.reproducers.length >= ctx.config.reproducerCap) throw reproducerCapReached(meta, ctx.config.reproducerCap);
+  const established = report.new_account !== true;
   return {
     outcome: outcome(
       meta,
       report.result,
       true,
-      { ...meta.counts, [report.result]: meta.counts[report.result] + 1 },
-      meta.reproducers.length + 1,
+      established ? { ...meta.counts, [report.result]: meta.counts[report.result] + 1 } : meta.counts,
+      establishedReproducers(meta) + (established ? 1 : 0),
     ),
     actions: [
       createItem(reproductionItem(report)),
       noteReportOn(report.account, meta.slug),
-      countMember(reproducerCounter(meta.slug, report.account), report.result, ctx.config.reproducerCap),
+      countMember(firstReportCounter(meta, report), report.result, ctx.config.reproducerCap, release),
       createItem(notificationItem(reproductionNotice(meta, report, caller, `reported "${report.result}" reproducing`))),
     ],
     guards: [],
@@ -106,7 +128,7 @@ function planFirstReport(ctx: AppContext, meta: StoryMeta, report: Reproduction,
 /** Identical report: nothing to write. With an op_id, the op commits with a check that it still is. */
 function planUnchanged(meta: StoryMeta, existing: Reproduction): WritePlan<ReproductionOutcome> {
   return {
-    outcome: outcome(meta, existing.result, existing.counted, meta.counts, meta.reproducers.length),
+    outcome: outcome(meta, existing.result, existing.counted, meta.counts, establishedReproducers(meta)),
     actions: [],
     guards: [checkItem(reproductionKey(meta.slug, existing.account), unchangedSince(existing))],
   };
@@ -120,7 +142,7 @@ function planUnchanged(meta: StoryMeta, existing: Reproduction): WritePlan<Repro
  */
 function planRenewed(meta: StoryMeta, existing: Reproduction, report: Reproduction): WritePlan<ReproductionOutcome> {
   return {
-    outcome: outcome(meta, existing.result, existing.counted, meta.counts, meta.reproducers.length),
+    outcome: outcome(meta, existing.result, existing.counted, meta.counts, establishedReproducers(meta)),
     actions: [replaceItem(reproductionItem(report), unchangedSince(existing))],
     guards: [],
   };
@@ -130,13 +152,16 @@ function planChangedReport(meta: StoryMeta, existing: Reproduction, report: Repr
   const actions: WriteAction[] = [replaceItem(reproductionItem(report), stillReported(existing))];
   let counts = meta.counts;
   if (report.counted && report.result !== existing.result) {
-    actions.push(moveMemberCount(reproducerCounter(meta.slug, report.account), existing.result, report.result));
-    counts = { ...counts, [existing.result]: counts[existing.result] - 1, [report.result]: counts[report.result] + 1 };
+    actions.push(moveMemberCount(reproducerCounter(meta.slug, report), existing.result, report.result));
+    // A new account's report moves `new_counts`, which the answer's counts do not show.
+    if (report.new_account !== true) {
+      counts = { ...counts, [existing.result]: counts[existing.result] - 1, [report.result]: counts[report.result] + 1 };
+    }
   }
   if (report.counted) {
     actions.push(createItem(notificationItem(reproductionNotice(meta, report, caller, `changed their report to "${report.result}" on`))));
   }
-  return { outcome: outcome(meta, report.result, report.counted, counts, meta.reproducers.length), actions, guards: [] };
+  return { outcome: outcome(meta, report.result, report.counted, counts, establishedReproducers(meta)), actions, guards: [] };
 }
 
 /**
@@ -159,6 +184,12 @@ function reproductionNotice(meta: StoryMeta, report: Reproduction, caller: Calle
 
 function outcome(meta: StoryMeta, result: ReproductionResult, counted: boolean, counts: Counts, reproducers: number): ReproductionOutcome {
   return { slug: meta.slug, result, counted, counts: reproductionCounts(counts), reproducers_count: reproducers };
+}
+
+/** An established account's first counted report releases a held announcement (design §28), in the same update of META. */
+function heldRelease(meta: StoryMeta, now: number): AlsoChanges | undefined {
+  if (!isHeld(meta.announce, now)) return undefined;
+  return releaseHold(meta, new Date(now).toISOString());
 }
 
 function reproducerCapReached(meta: StoryMeta, cap: number): LorebookError {

@@ -9,7 +9,7 @@ import { reproductionKey, storyKey } from '../store/keys.ts';
 import { uncountMember } from '../store/list-conditioned-counter.ts';
 import { checkItem, deleteItemIf } from '../store/replace-by-key.ts';
 import { nothingReported, stillReported } from '../store/story/report-items.ts';
-import { reproducerCounter, reproductionCounts, reproductionOf } from '../store/story/reproduction-items.ts';
+import { establishedReproducers, reproducerCounter, reproductionCounts, reproductionOf } from '../store/story/reproduction-items.ts';
 import { storyMetaOf } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseWriteInput } from './parse-write-input.ts';
@@ -37,18 +37,21 @@ export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw:
       // tell it was a retry, and the answer stays derived from state alone.
       if (existing === undefined) {
         return {
-          outcome: { slug, withdrawn: true, counts: reproductionCounts(meta.counts), reproducers_count: meta.reproducers.length },
+          outcome: { slug, withdrawn: true, counts: reproductionCounts(meta.counts), reproducers_count: establishedReproducers(meta) },
           actions: [],
           guards: [checkItem(key, nothingReported)],
         };
       }
       const actions: WriteAction[] = [deleteItemIf(key, stillReported(existing))];
       let counts = meta.counts;
-      let reproducers = meta.reproducers.length;
+      let reproducers = establishedReproducers(meta);
       if (existing.counted) {
-        actions.push(uncountMember(reproducerCounter(slug, caller.account), existing.result));
-        counts = { ...counts, [existing.result]: counts[existing.result] - 1 };
-        reproducers -= 1;
+        actions.push(uncountMember(reproducerCounter(slug, existing), existing.result));
+        // A new account's report leaves `new_counts`, which the answer's counts do not show.
+        if (existing.new_account !== true) {
+          counts = { ...counts, [existing.result]: counts[existing.result] - 1 };
+          reproducers -= 1;
+        }
       }
       return {
         outcome: { slug, withdrawn: true, counts: reproductionCounts(counts), reproducers_count: reproducers },

@@ -2,13 +2,14 @@
 // the caller reads the story and carries the step out; every step it carries out is conditioned
 // on what was decided from here still holding when the write lands.
 import { isPostUri } from '../store/story/announce-items.ts';
+import { isHeld } from '../store/story/announce-hold.ts';
 import { PENDING } from '../store/story/claim-marker.ts';
 import type { AnnounceProgress } from '../store/story/announce-progress.ts';
 import { isListedPublicly, type StoryMeta } from '../store/story/story-items.ts';
 
 /** What the decision reads of a story's META. */
 export type AnnounceFacts = Pick<StoryMeta, 'visibility' | 'hidden' | 'revision'> & {
-  announce: Pick<AnnounceProgress, 'queued' | 'bsky_uri' | 'claimed_at' | 'attempts' | 'next_attempt_at' | 'doc_revision'>;
+  announce: Pick<AnnounceProgress, 'queued' | 'bsky_uri' | 'claimed_at' | 'attempts' | 'next_attempt_at' | 'doc_revision' | 'held_until'>;
 };
 
 export interface NextStepRules {
@@ -33,7 +34,7 @@ export type NextStep =
   | { kind: 'held_elsewhere' }
   /** The Bluesky side already matches the story: leave the queue, if what was checked still holds. */
   | { kind: 'leave_queue'; checked: { posted: string; documented?: boolean } | { neverReached: true } }
-  /** A failed attempt's retry time has not come. */
+  /** A failed attempt's retry time has not come, or a held announcement's release time (design §28). */
   | { kind: 'not_due'; nextAttemptAt: string }
   /** Listed and not posted (or a dead worker's claim to take over): claim, then post. */
   | ({ kind: 'post' } & ClaimFrom)
@@ -69,6 +70,8 @@ export function nextStep(meta: AnnounceFacts, now: number, rules: NextStepRules)
   ) {
     return { kind: 'not_due', nextAttemptAt: announce.next_attempt_at };
   }
+  // A held story is not posted before its release, whatever the schedule says: only a release moves it.
+  if (listed && posted === undefined && isHeld(announce, now)) return { kind: 'not_due', nextAttemptAt: announce.held_until };
   if (documentOwed && !takeover) return { kind: 'document', posted, staleBefore };
   return listed ? { kind: 'post', takeover, staleBefore } : { kind: 'delete', takeover, staleBefore, posted };
 }

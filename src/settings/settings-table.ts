@@ -151,7 +151,21 @@ export const SETTINGS = [
     name: 'LOREBOOK_NEW_ACCOUNT_HOURS',
     type: WHOLE,
     default: DEFAULT_APP_CONFIG.newAccountHours,
-    doc: 'an account younger than this is new: its flags are kept but do not count toward a hold',
+    doc: 'an account younger than this is new: its flags are kept but do not count toward a hold, it publishes at most LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY stories a day, and their Bluesky announcements wait until it is established (docs/moderation.md)',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.newAccountStoriesPerDay,
+    doc: 'new stories a new account may publish a UTC day (republishes and edits are not counted); past it publish_story is rate_limited until midnight UTC',
+    surfaces: ['start', 'lambda'],
+  },
+  {
+    name: 'LOREBOOK_STORIES_PER_DAY',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.storiesPerDay,
+    doc: 'new stories an established account may publish a UTC day; past it publish_story is rate_limited until midnight UTC',
     surfaces: ['start', 'lambda'],
   },
   {

@@ -6,6 +6,7 @@
 import type { UpdateAction } from './actions.ts';
 import { updateItem } from './update-item.ts';
 import type { ItemKey } from './keys.ts';
+import { and, type Condition } from './condition.ts';
 
 export interface CounterTarget {
   key: ItemKey;
@@ -14,26 +15,55 @@ export interface CounterTarget {
   /** The map attribute holding the counts, e.g. `counts`. */
   counts: string;
   member: string;
+  /** The counts map is not on the item yet: it is created as this (zeros, with the member's bucket at one). */
+  initial?: Record<string, number> | undefined;
+}
+
+/** More clauses on the same item's update, with a condition of their own (a transaction holds one action per item). */
+export interface AlsoChanges {
+  setClauses?: readonly string[];
+  removeClauses?: readonly string[];
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+  condition?: Condition | undefined;
 }
 
 /**
  * Adds `member` and bumps `counts.<bucket>` by one, only if the member is not counted yet and
  * the list is below `cap` (a full list answers a clear conflict rather than an item-size error).
  */
-export function countMember(target: CounterTarget, bucket: string, cap: number): UpdateAction {
+export function countMember(target: CounterTarget, bucket: string, cap: number, also: AlsoChanges = {}): UpdateAction {
+  const membership: Condition = {
+    // The duplicate this prevents: a second delivery of the same first report counting twice.
+    expression: 'NOT contains(#list, :member) AND (attribute_not_exists(#list) OR size(#list) < :cap)',
+    values: { ':member': target.member, ':cap': cap },
+  };
+  const created: Condition = { expression: 'attribute_not_exists(#counts)' };
   return updateItem(
     target.key,
     {
-      setClauses: ['#counts.#bucket = #counts.#bucket + :one'],
+      setClauses: [
+        target.initial === undefined ? '#counts.#bucket = #counts.#bucket + :one' : '#counts = :initialCounts',
+        ...(also.setClauses ?? []),
+      ],
       addClauses: ['#list :memberSet'],
-      names: { '#counts': target.counts, '#bucket': bucket, '#list': target.list },
-      values: { ':one': 1, ':memberSet': new Set([target.member]) },
+      removeClauses: also.removeClauses ?? [],
+      names: {
+        '#counts': target.counts,
+        '#list': target.list,
+        ...(target.initial === undefined ? { '#bucket': bucket } : {}),
+        ...also.names,
+      },
+      values: {
+        ':memberSet': new Set([target.member]),
+        ...(target.initial === undefined ? { ':one': 1 } : { ':initialCounts': target.initial }),
+        ...also.values,
+      },
     },
-    {
-      // The duplicate this prevents: a second delivery of the same first report counting twice.
-      expression: 'NOT contains(#list, :member) AND (attribute_not_exists(#list) OR size(#list) < :cap)',
-      values: { ':member': target.member, ':cap': cap },
-    },
+    // One condition goes as it is: DynamoDB refuses redundant parentheses.
+    target.initial === undefined && also.condition === undefined
+      ? membership
+      : and(membership, ...(target.initial === undefined ? [] : [created]), ...(also.condition === undefined ? [] : [also.condition])),
   );
 }
 
@@ -68,13 +98,17 @@ export function uncountMember(target: CounterTarget, bucket: string): UpdateActi
  * Moves counts between buckets with no list: used where the per-account item written in the same
  * transaction carries the guard (a check's CHECK#account item), so the bump cannot repeat alone.
  */
-export function shiftCounts(key: ItemKey, counts: string, deltas: Record<string, number>): UpdateAction {
-  const names: Record<string, string> = { '#counts': counts };
-  const values: Record<string, unknown> = {};
+export function shiftCounts(key: ItemKey, counts: string, deltas: Record<string, number>, also: AlsoChanges = {}): UpdateAction {
+  const names: Record<string, string> = { '#counts': counts, ...also.names };
+  const values: Record<string, unknown> = { ...also.values };
   const setClauses = Object.entries(deltas).map(([bucket, delta], index) => {
     names[`#b${index}`] = bucket;
     values[`:d${index}`] = delta;
     return `#counts.#b${index} = #counts.#b${index} + :d${index}`;
   });
-  return updateItem(key, { setClauses, names, values });
+  return updateItem(
+    key,
+    { setClauses: [...setClauses, ...(also.setClauses ?? [])], removeClauses: also.removeClauses ?? [], names, values },
+    also.condition,
+  );
 }

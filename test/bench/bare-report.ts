@@ -36,7 +36,7 @@ export const REPORT_NOTE = 'Followed the steps on Node 22; it worked first time.
 export function bareReportItems(report: BareReport, at: string): WriteAction[] {
   return [
     createItem(reproductionItem({ slug: report.slug, account: report.account, result: 'worked', note: REPORT_NOTE, counted: true, at })),
-    countMember(reproducerCounter(report.slug, report.account), 'worked', REPRODUCER_CAP),
+    countMember(reproducerCounter(report.slug, { account: report.account }), 'worked', REPRODUCER_CAP),
     createItem(
       notificationItem({
         recipient: report.author,

@@ -13,6 +13,7 @@ import { refreshKey } from '../../store/identity/refresh-token-items.ts';
 import { webSessionKey } from '../../store/identity/web-session-items.ts';
 import { imageDayKey, imageKey } from '../../store/image-items.ts';
 import { draftKey } from '../../store/draft/draft-items.ts';
+import { publishDayKey } from '../../store/story/publish-day-items.ts';
 import { accountKey, inboxPartition, type ItemKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import type { AppContext } from '../app-context.ts';
@@ -21,7 +22,13 @@ const del = (key: ItemKey): WriteAction => ({ Delete: { Key: { PK: key.PK, SK: k
 
 /** Partitions that hold only the account's items: every item goes as it is. */
 function plainPartitions(account: string): string[] {
-  return [inboxPartition(account), `OP#${account}`, imageDayKey(account, '').PK, `RATE#${accountRateSubject(account)}`];
+  return [
+    inboxPartition(account),
+    `OP#${account}`,
+    imageDayKey(account, '').PK,
+    publishDayKey(account, '').PK,
+    `RATE#${accountRateSubject(account)}`,
+  ];
 }
 
 export async function ownedItemDeletes(ctx: AppContext, account: string, limit: number): Promise<WriteAction[]> {

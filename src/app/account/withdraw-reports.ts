@@ -15,7 +15,7 @@ import { toCheckReport } from '../../store/story/check-items.ts';
 import { driftReportOf, driftReportAsRead, driftTallyOf } from '../../store/story/drift-items.ts';
 import { stillReported } from '../../store/story/report-items.ts';
 import { flagAsRead, flagKey, toStoryFlag } from '../../store/story/flag-items.ts';
-import { reproductionOf } from '../../store/story/reproduction-items.ts';
+import { reproducerCounter, reproductionOf } from '../../store/story/reproduction-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
@@ -38,7 +38,7 @@ export async function withdrawReportsOn(ctx: AppContext, account: string, report
   if (reproduction !== undefined) {
     actions.push(deleteItemIf(reproductionKey(slug, account), stillReported(reproduction)));
     // uncountMember's rule: the member leaves the set and its count goes back, only while it is in the set.
-    if (reproduction.counted) change.uncount(account, reproduction.result);
+    if (reproduction.counted) change.uncount(account, reproduction.result, reproducerCounter(slug, reproduction).counts);
   }
 
   const checkItem = pick(read, checkKey(slug, account));
@@ -87,8 +87,9 @@ class MetaChange {
   readonly #names: Record<string, string> = {};
   readonly #values: Record<string, unknown> = {};
 
-  uncount(account: string, bucket: string): void {
-    this.shift(bucket, -1);
+  /** `counts` is the map the report was counted in: `counts`, or `new_counts` for a new account's (design §28). */
+  uncount(account: string, bucket: string, counts: string): void {
+    this.shift(bucket, -1, counts);
     Object.assign(this.#names, { '#reproducers': 'reproducers' });
     Object.assign(this.#values, { ':member': account, ':memberSet': new Set([account]) });
     this.#delete.push('#reproducers :memberSet');
@@ -104,11 +105,11 @@ class MetaChange {
     this.#conditions.push('attribute_exists(#flaggers.#flagger)');
   }
 
-  shift(bucket: string, delta: number): void {
+  shift(bucket: string, delta: number, counts = 'counts'): void {
     const index = this.#set.length;
-    Object.assign(this.#names, { '#counts': 'counts', [`#b${index}`]: bucket });
+    Object.assign(this.#names, { [`#c${index}`]: counts, [`#b${index}`]: bucket });
     this.#values[`:d${index}`] = delta;
-    this.#set.push(`#counts.#b${index} = #counts.#b${index} + :d${index}`);
+    this.#set.push(`#c${index}.#b${index} = #c${index}.#b${index} + :d${index}`);
   }
 
   /** The "changed since publish" flag rested on this hash, which now has fewer than two reporters. */

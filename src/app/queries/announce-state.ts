@@ -3,6 +3,7 @@
 import { isPostUri } from '../../store/story/announce-items.ts';
 import type { AnnounceProgress } from '../../store/story/announce-progress.ts';
 import { PENDING } from '../../store/story/claim-marker.ts';
+import { isHeld, type HoldReason } from '../../store/story/announce-hold.ts';
 import type { AnnounceState } from './get-story.contract.ts';
 
 export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'last_error' | 'queued' | 'claim_post'>): AnnounceState {
@@ -15,4 +16,14 @@ export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'las
   if (lastError !== undefined && !pending) return { state: 'failed', last_error: lastError };
   if (pending) return lastError === undefined ? { state: 'pending' } : { state: 'pending', last_error: lastError };
   return { state: 'off' };
+}
+
+/**
+ * The state its author sees: a story whose announcement waits (design §28) is `held`, with the
+ * reason and the time it is released at the latest. Everyone else sees it `pending`.
+ */
+export function authorAnnounceState(progress: AnnounceProgress, now: number): AnnounceState {
+  const shown = announceState(progress);
+  if (shown.state !== 'pending' || !isHeld(progress, now)) return shown;
+  return { state: 'held', reason: progress.held_reason as HoldReason, until: progress.held_until };
 }

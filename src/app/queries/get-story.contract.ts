@@ -1,6 +1,7 @@
 // get_story's contract: its name, its input and its answer (the story in full). MCP's tool and
 // GET /v1/stories/{slug} use exactly these.
 import { z } from 'zod';
+import { HOLD_REASONS } from '../../store/story/announce-hold.ts';
 import { moderationViewSchema } from '../moderation/moderation-view.ts';
 import { storyCapabilitySchema } from '../contract/drift-schemas.ts';
 import { replayedField, type Outcome } from '../contract/replayed.ts';
@@ -35,11 +36,14 @@ export type RevisionView = z.output<typeof revisionViewSchema>;
 
 /** Derived from the fields the announcer writes (./announce-state.ts), never a stored status. */
 const announceStateSchema = z.object({
-  state: z.enum(['posted', 'pending', 'failed', 'off']),
+  state: z.enum(['posted', 'pending', 'failed', 'off', 'held']),
   // The post, once posted.
   uri: z.string().optional(),
   // Why the last attempt failed: on a failed announcement, and on a pending retry.
   last_error: z.string().optional(),
+  // Shown to the author only (others see `pending`): why the announcement waits, and until when at the latest.
+  reason: z.enum(HOLD_REASONS).optional(),
+  until: z.string().optional(),
 });
 
 export type AnnounceState = z.output<typeof announceStateSchema>;
@@ -103,9 +107,12 @@ export const getStoryOutputSchema = z.object({
   revision: z.number().int().describe('The current revision (HTTP: the ETag); pass it as base_revision to edit_story.'),
   // Oldest first. The markdown of earlier revisions is not part of the story view.
   revisions: z.array(revisionViewSchema),
-  counts: reproductionCountsSchema,
+  counts: reproductionCountsSchema.describe('Reproductions by established accounts (older than a day when they reported).'),
+  new_account_counts: reproductionCountsSchema.describe(
+    'Reproductions by accounts that were new when they reported, counted apart so fresh accounts cannot make a story look reproduced.',
+  ),
   checks: checkCountsSchema,
-  reproducers_count: z.number().int(),
+  reproducers_count: z.number().int().describe('Established accounts that reported a reproduction.'),
   aggregates: reproductionAggregatesSchema,
   author_recheck: authorRecheckSchema.optional(),
   answers: answersField,

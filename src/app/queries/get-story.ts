@@ -16,11 +16,11 @@ import type { StoredItem } from '../../store/actions.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { visibleStory } from '../story-access.ts';
-import { announceState } from './announce-state.ts';
+import { announceState, authorAnnounceState } from './announce-state.ts';
 import { readAnsweredBy } from './answer-pairs.ts';
 import { readAuthorSide, type AuthorSide } from './author-side.ts';
 import { AUTHOR_WRITTEN_FIELDS, GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
-import { reproductionCounts } from '../../store/story/reproduction-items.ts';
+import { establishedReproducers, newAccountCounts, reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
 import { readReproductionAggregates } from './reproduction-aggregates.ts';
 import type { ReproductionAggregates } from '../../domain/reproduction-aggregates.ts';
@@ -38,6 +38,7 @@ export async function getStory(ctx: AppContext, caller: Caller | undefined, raw:
   ]);
   const view = presentStory(meta, snapshot.body, revisions, author, aggregates, answeredBy);
   if (meta.moderation !== undefined && caller?.account === meta.author) view.moderation = moderationView(meta.moderation);
+  if (caller?.account === meta.author) view.announce = authorAnnounceState(meta.announce, ctx.store.now());
   return view;
 }
 
@@ -102,8 +103,9 @@ function presentStory(
     revision: meta.revision,
     revisions,
     counts: reproductionCounts(meta.counts),
+    new_account_counts: newAccountCounts(meta),
     checks: checkCounts(meta),
-    reproducers_count: meta.reproducers.length,
+    reproducers_count: establishedReproducers(meta),
     aggregates,
     announce: announceState(meta.announce),
     capability: storyCapability(meta),

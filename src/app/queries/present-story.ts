@@ -4,7 +4,7 @@
 import { revealForbiddenChars as shown } from '../../domain/text-controls.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Caller } from '../app-context.ts';
-import { reproductionCounts } from '../../store/story/reproduction-items.ts';
+import { establishedReproducers, reproductionCounts } from '../../store/story/reproduction-items.ts';
 import type { AuthorView, CheckCounts, StorySummary } from '../contract/story-shapes.ts';
 
 export function authorView(meta: StoryMeta, handles: ReadonlyMap<string, string>): AuthorView {
@@ -31,7 +31,7 @@ export function presentSummary(meta: StoryMeta, handles: ReadonlyMap<string, str
     has_check: meta.has_check,
     counts: reproductionCounts(meta.counts),
     checks: checkCounts(meta),
-    reproducers_count: meta.reproducers.length,
+    reproducers_count: establishedReproducers(meta),
     capability_tier: meta.capability?.tier ?? null,
     ...(meta.drift === undefined ? {} : { drift: { sha256: meta.drift.sha256, since: meta.drift.since } }),
   };

@@ -90,12 +90,19 @@ function announceLink(story: StoryView): Html | string {
   return web === undefined ? '' : html`<span><a href="${web}" rel="nofollow noopener">announced on Bluesky</a></span>`;
 }
 
+/** Reproductions by new accounts are shown apart, never in the counts above (design §28). */
+function newAccountsLine(story: StoryView): string {
+  const { worked, partial, failed } = story.new_account_counts;
+  const fresh = worked + partial + failed;
+  return fresh === 0 ? '' : ` (and ${fresh} by new accounts: ${worked} worked, ${partial} partial, ${failed} failed)`;
+}
+
 function outcomes(story: StoryView): Html {
   const { worked, partial, failed } = story.counts;
   const tried = worked + partial + failed;
   const checked = story.checks.has_problem + story.checks.no_problem;
   return html`<section class="card" aria-label="How it went for others">
-<p class="summary-line" data-count="reproduced">${tried === 0 ? 'Not reproduced yet — be the first.' : `Reproduced ${tried}×`}</p>
+<p class="summary-line" data-count="reproduced">${tried === 0 ? 'Not reproduced yet — be the first.' : `Reproduced ${tried}×`}${newAccountsLine(story)}</p>
 <div class="outcomes">
 <div class="outcome worked" data-count="worked"><strong>${worked}</strong><span>worked</span></div>
 <div class="outcome partial" data-count="partial"><strong>${partial}</strong><span>partial</span></div>

@@ -76,6 +76,7 @@ export const ACCOUNT_OWNED_KINDS: readonly OwnedKind[] = [
     onDeletion: 'deleted',
   },
   { kind: 'image day', key: 'IMGDAY#<account> / <day>', found: 'a Query of the partition', onDeletion: 'deleted' },
+  { kind: 'publish day', key: 'PUBDAY#<account> / <day>', found: 'a Query of the partition', onDeletion: 'deleted' },
   { kind: 'op record', key: 'OP#<account> / <op_id>', found: 'a Query of the partition', onDeletion: 'deleted' },
   { kind: 'rate window', key: 'RATE#account:<account> / <window>', found: 'a Query of the partition', onDeletion: 'deleted' },
   { kind: 'Bluesky session', key: 'BSKYSESS#<did> / META', found: 'by key', onDeletion: 'deleted' },

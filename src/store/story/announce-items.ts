@@ -12,6 +12,7 @@ import { announcePartition, listSortKey, storyKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
 import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields, type StoryMeta } from './story-items.ts';
 import { updateItem } from '../update-item.ts';
+import { notHeldAt } from './announce-hold.ts';
 
 export const ANNOUNCE_MARKER = 'bsky_uri';
 
@@ -76,14 +77,14 @@ export const countAttempt = (request: AnnounceClaimRequest) => ({
   values: { ':zero': 0, ':one': 1, ':staleSort': listSortKey(request.staleAt, request.slug) },
 });
 
-/** Claims an owed announcement of a listed story and counts the attempt, in one conditional update. */
+/** Claims an owed announcement of a listed story, not held (design §28), and counts the attempt, in one conditional update. */
 export function claimAnnounce(request: AnnounceClaimRequest): UpdateAction {
   return claimMarker(
     announceClaim(request.slug, request.claimId),
     request.claimedAt,
     request.takeOverBefore,
     countAttempt(request),
-    and(onQueue, listed),
+    and(onQueue, listed, notHeldAt(request.claimedAt)),
   );
 }
 
@@ -209,7 +210,7 @@ export function unlistAnnouncement(
  * the new revision).
  */
 export function listAnnouncement(
-  meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'queued' | 'doc_revision'> },
+  meta: Pick<StoryMeta, 'slug'> & { announce: Pick<AnnounceProgress, 'bsky_uri' | 'queued' | 'doc_revision' | 'held_until'> },
   at: string,
   revision: number,
 ): {
@@ -217,10 +218,11 @@ export function listAnnouncement(
   remove: string[];
   condition?: Condition;
 } {
-  const { bsky_uri: marker, queued } = meta.announce;
+  const { bsky_uri: marker, queued, held_until: heldUntil } = meta.announce;
   if (marker === undefined && !queued) {
     return {
-      set: announceQueueFields(meta.slug, at),
+      // A held announcement (design §28) is due at its release, not before.
+      set: announceQueueFields(meta.slug, heldUntil !== undefined && heldUntil > at ? heldUntil : at),
       remove: [],
       condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': ANNOUNCE_MARKER } },
     };

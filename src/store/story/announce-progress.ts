@@ -25,6 +25,10 @@ export interface AnnounceProgress {
   doc_revision?: number;
   /** Attempts at writing the document counted since it was last written. */
   doc_attempts?: number;
+  /** A new account's story waits until then before it may be posted, unless released earlier (design §28). */
+  held_until?: string;
+  /** Why it waits: `new_account`. */
+  held_reason?: string;
 }
 
 /** The META attributes that hold an AnnounceProgress (besides the queue's index attributes). */
@@ -40,6 +44,8 @@ export const ANNOUNCE_PROGRESS_ATTRIBUTES = [
   'doc_cid',
   'doc_revision',
   'doc_attempts',
+  'held_until',
+  'held_reason',
 ] as const;
 
 /** The META attributes of the story's document (design §16), removed together when it is deleted. */
@@ -58,5 +64,7 @@ export function toAnnounceProgress(item: StoredItem): AnnounceProgress {
   if (item.doc_cid !== undefined) progress.doc_cid = item.doc_cid as string;
   if (item.doc_revision !== undefined) progress.doc_revision = item.doc_revision as number;
   if (item.doc_attempts !== undefined) progress.doc_attempts = item.doc_attempts as number;
+  if (item.held_until !== undefined) progress.held_until = item.held_until as string;
+  if (item.held_reason !== undefined) progress.held_reason = item.held_reason as string;
   return progress;
 }

@@ -35,6 +35,8 @@ export interface Reproduction extends ReproductionIdentity, ReproductionMeasurem
   slug: string;
   account: string;
   counted: boolean;
+  /** The reporter was a new account at its first report: counted apart, in `new_counts` (design §28). Kept by every replace. */
+  new_account?: boolean | undefined;
   at: string;
 }
 
@@ -61,9 +63,39 @@ export function sameReproduction(a: ReproductionIdentity, b: ReproductionIdentit
   return a.result === b.result && a.note === b.note && a.agent === b.agent && a.env === b.env;
 }
 
-/** The story's reproducer list and result counts, with this account as the member. */
-export function reproducerCounter(slug: string, account: string): CounterTarget {
-  return { key: storyKey(slug), list: 'reproducers', counts: 'counts', member: account };
+/**
+ * The story's reproducer list and the result counts this account's report moves: `counts`, or
+ * `new_counts` for a report a new account made (design §28). Every counted reporter is in the one
+ * list, so the reproducer cap holds for both.
+ */
+export function reproducerCounter(slug: string, report: Pick<Reproduction, 'account' | 'new_account'>): CounterTarget {
+  return {
+    key: storyKey(slug),
+    list: 'reproducers',
+    counts: report.new_account === true ? 'new_counts' : 'counts',
+    member: report.account,
+  };
+}
+
+/** A first counted report: its counter, creating `new_counts` when the story has none yet. */
+export function firstReportCounter(meta: { slug: string; new_counts?: unknown }, report: Reproduction): CounterTarget {
+  const target = reproducerCounter(meta.slug, report);
+  if (report.new_account !== true || meta.new_counts !== undefined) return target;
+  return { ...target, initial: { worked: 0, partial: 0, failed: 0, [report.result]: 1 } };
+}
+
+/** The reproduction counts readers see: established accounts' in `counts`, new accounts' apart. */
+export function newAccountCounts(meta: { new_counts?: Partial<ReproductionCounts> | undefined }): ReproductionCounts {
+  return { worked: 0, partial: 0, failed: 0, ...meta.new_counts };
+}
+
+/** Counted reproducers who were established accounts when they reported. */
+export function establishedReproducers(meta: {
+  reproducers: readonly string[];
+  new_counts?: Partial<ReproductionCounts> | undefined;
+}): number {
+  const fresh = newAccountCounts(meta);
+  return meta.reproducers.length - fresh.worked - fresh.partial - fresh.failed;
 }
 
 export type ReproductionCounts = Pick<Counts, 'worked' | 'partial' | 'failed'>;

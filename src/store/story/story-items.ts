@@ -43,8 +43,12 @@ export interface StoryMeta {
   revision: number;
   published_at: string;
   updated_at: string;
+  /** Counted results: by established accounts only for reproductions (design §28). */
   counts: Counts;
+  /** The counted reproducers, new accounts' included. */
   reproducers: string[];
+  /** Reproduction results counted from accounts that were new at their first report; absent until the first. */
+  new_counts?: Pick<Counts, 'worked' | 'partial' | 'failed'>;
   /** Listed in the public feed index. */
   in_feed: boolean;
   /** The announcer's bookkeeping, apart from the content. */

@@ -16,7 +16,7 @@ import { TEST_ANNOUNCE_SETTINGS, useBluesky, withAnnouncing, type RepoRecord } f
 import { storyTitled } from '../../helpers/stories.ts';
 
 // The finish waits for no grace here: no write races these deletions (the grace has its test in account-deletion.test.ts).
-const app = useAppFixture('account-deletion-bluesky', { accountDeletionGraceSeconds: 0 });
+const app = useAppFixture('account-deletion-bluesky', { accountDeletionGraceSeconds: 0, newAccountHours: 0 });
 const bsky = useBluesky();
 const alice = caller('alice');
 const bob = caller('bob');

@@ -16,7 +16,7 @@ import { afterNextRead } from '../../helpers/interleave.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
-const app = useAppFixture('bluesky-announce-once');
+const app = useAppFixture('bluesky-announce-once', { newAccountHours: 0 });
 const bsky = useBluesky();
 const CREATE = 'com.atproto.repo.createRecord';
 

@@ -12,7 +12,7 @@ import { pictureOf } from '../../helpers/images.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
-const app = useAppFixture('bluesky-announce-thumb');
+const app = useAppFixture('bluesky-announce-thumb', { newAccountHours: 0 });
 const bsky = useBluesky();
 const author = caller('thumb-author');
 

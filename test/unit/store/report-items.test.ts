@@ -75,7 +75,13 @@ describe('a per-account report is written only against what was read', () => {
     expect(sameCheckReport({ result: 'has_problem', note: 'x' }, { result: 'has_problem' })).toBe(false);
   });
 
-  it('the reproducer counter is the story META with its reproducers list and counts map', () => {
-    expect(reproducerCounter('s', 'a')).toEqual({ key: { PK: 'STORY#s', SK: 'META' }, list: 'reproducers', counts: 'counts', member: 'a' });
+  it('the reproducer counter is the story META with its reproducers list and counts map; a new account moves new_counts', () => {
+    expect(reproducerCounter('s', { account: 'a' })).toEqual({
+      key: { PK: 'STORY#s', SK: 'META' },
+      list: 'reproducers',
+      counts: 'counts',
+      member: 'a',
+    });
+    expect(reproducerCounter('s', { account: 'a', new_account: true })).toMatchObject({ list: 'reproducers', counts: 'new_counts' });
   });
 });
