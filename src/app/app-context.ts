@@ -32,6 +32,8 @@ export interface AppConfig {
   newAccountHours: number;
   /** How many stories one account may have flagged at once; unflag_story frees a place. */
   maxOpenFlags: number;
+  /** Off: nothing is posted to or deleted from Bluesky; the announce queue keeps the work (LOREBOOK_ANNOUNCING, design §30). */
+  announcing: boolean;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -47,6 +49,7 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   quarantineFlags: 3,
   newAccountHours: 24,
   maxOpenFlags: 20,
+  announcing: true,
 };
 
 export interface AppContext {
@@ -86,6 +89,12 @@ export interface AppContext {
    * when the count refused the call, so a refused call writes nothing.
    */
   beforeCommit?: () => Promise<void>;
+  /**
+   * Reads the runtime settings from the table into `config` when the values held are older than
+   * the settings cache period (design §30); resolves at once otherwise. Called before a request
+   * and before any Bluesky work. Absent: `config` is as built.
+   */
+  refreshSettings?: () => Promise<void>;
   /** The offload workers and the image re-encoder, shared among callers (docs/design.md §22); absent = the process's defaults. */
   cpu?: CpuSlots;
   /**
