@@ -13,6 +13,7 @@ import { UNSET_SIGN_IN_KEY } from '../handlers/sign-in-secret.ts';
 import { SIGN_IN_ENV } from '../src/auth/sign-in-config.ts';
 import { readConfig } from '../src/config.ts';
 import { createAlarms } from './alarms.ts';
+import { deploySettings } from './deploy-settings.ts';
 import { handlerFunction } from './handler-function.ts';
 import { IMAGE_ACCESS, createImageBucket, grantImageAccess } from './image-bucket.ts';
 import { SEARCH_ACCESS, createSearchBucket, grantSearchAccess } from './search-bucket.ts';
@@ -43,6 +44,8 @@ export interface LorebookSettings {
   feedRkey?: string;
   /** The tags that get a feed, comma-separated (LOREBOOK_FEED_TAGS; default typescript,dynamodb; empty = none). */
   feedTags?: string;
+  /** Every other setting the functions read, by name (`-c settings=<json file>`), checked at synth (deploy-settings.ts). */
+  environment?: Record<string, unknown>;
 }
 
 export const FUNCTION_SETTINGS = {
@@ -79,6 +82,7 @@ export class LorebookStack extends Stack {
     };
     checkHttpSettings(settings, feed);
     const store = {
+      ...deploySettings(settings.environment ?? {}),
       [LAMBDA_ENV.table]: table.tableName,
       [LAMBDA_ENV.imageBucket]: images.bucketName,
       // The stream function is told too but never reads it: it only writes the change log.
