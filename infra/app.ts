@@ -1,8 +1,10 @@
 // The CDK app (`npx cdk synth`, `npx cdk deploy`; cdk.json runs this file with Node 22's type
 // stripping). Settings come from context: -c baseUrl=… -c blueskyIdentifier=… -c alarmEmail=…
-// -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… -c feedTags=… (docs/deploy.md)
+// -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… -c feedTags=…, and every
+// other setting the functions read from one JSON file: -c settings=<path> (docs/deploy.md)
 import { App } from 'aws-cdk-lib';
 import { settingNamed } from '../src/settings/settings-table.ts';
+import { readDeploySettingsFile } from './deploy-settings.ts';
 import { LorebookStack, type LorebookSettings } from './lorebook-stack.ts';
 
 const app = new App();
@@ -26,6 +28,8 @@ const settings: LorebookSettings = {
   ...(optional('blueskyOAuthClient') as Pick<LorebookSettings, 'blueskyOAuthClient'>),
   blueskyService: text('blueskyService') ?? 'https://bsky.social',
 };
+const settingsFile = text('settings');
+if (settingsFile !== undefined) settings.environment = readDeploySettingsFile(settingsFile) as Record<string, unknown>;
 
 // The operator commands' --aws finds the stack by this name (LOREBOOK_STACK_NAME, the same default).
 new LorebookStack(app, text('stackName') ?? String(settingNamed('LOREBOOK_STACK_NAME').default), settings, {

@@ -15,6 +15,7 @@ import { readConfig } from '../src/config.ts';
 import { createAlarms } from './alarms.ts';
 import { createDashboard } from './dashboard.ts';
 import { createMetricAlarms } from './metric-alarms.ts';
+import { deploySettings } from './deploy-settings.ts';
 import { handlerFunction } from './handler-function.ts';
 import { IMAGE_ACCESS, createImageBucket, grantImageAccess } from './image-bucket.ts';
 import { SEARCH_ACCESS, createSearchBucket, grantSearchAccess } from './search-bucket.ts';
@@ -45,6 +46,8 @@ export interface LorebookSettings {
   feedRkey?: string;
   /** The tags that get a feed, comma-separated (LOREBOOK_FEED_TAGS; default typescript,dynamodb; empty = none). */
   feedTags?: string;
+  /** Every other setting the functions read, by name (`-c settings=<json file>`), checked at synth (deploy-settings.ts). */
+  environment?: Record<string, unknown>;
 }
 
 export const FUNCTION_SETTINGS = {
@@ -81,6 +84,7 @@ export class LorebookStack extends Stack {
     };
     checkHttpSettings(settings, feed);
     const store = {
+      ...deploySettings(settings.environment ?? {}),
       [LAMBDA_ENV.table]: table.tableName,
       [LAMBDA_ENV.imageBucket]: images.bucketName,
       // The stream function is told too but never reads it: it only writes the change log.

@@ -34,9 +34,17 @@ export const TABLE_ACCESS = {
     indexes: ['dynamodb:Query'],
   },
   /** Fan-out (conditional PutItem per recipient, DeleteItem to retire the event) and announce
-   * attempts (GetItem of META, BatchGetItem of mentioned accounts, UpdateItem claims). */
+   * attempts (GetItem of META, BatchGetItem of mentioned accounts, UpdateItem claims), which first
+   * read the runtime settings (Query on the base table, once per cache period, design §30). */
   stream: {
-    table: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    table: [
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ],
     indexes: [],
   },
   /** The stream function's actions, plus Query: the outbox (base table) and the announce queue (GSI3);

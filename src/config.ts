@@ -8,6 +8,8 @@ import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';
 import { defaultWorkers } from './offload/offload.ts';
 import { type CpuSettings } from './offload/cpu-slots.ts';
 import { readSettings } from './settings/read-settings.ts';
+import { runtimeConfig } from './settings/runtime-settings.ts';
+import { boundedInteger, positiveInteger, wholeNumber } from './settings/setting-values.ts';
 import { settingNamed, type SettingName } from './settings/settings-table.ts';
 
 export interface Config {
@@ -39,6 +41,8 @@ export interface Config {
   metricsLogIntervalMs: number;
   /** How the CPU-heavy slots are shared among callers (docs/design.md §22). */
   cpu: CpuSettings;
+  /** How long a process keeps the runtime settings it read from the table (design §30). */
+  settingsCacheMs: number;
 }
 
 /** Which feed record the feed generator answers for: at://<publisherDid>/app.bsky.feed.generator/<rkey>. */
@@ -89,28 +93,8 @@ export interface HttpConfig {
   searchRefreshMs: number;
 }
 
-/** A whole-number setting: unset or empty takes the table's default. */
-function positiveInteger(env: NodeJS.ProcessEnv, name: SettingName): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return Number(settingNamed(name).default);
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return value;
-}
-
-/** A whole-number setting that may be 0: unset or empty takes the table's default. */
-function wholeNumber(env: NodeJS.ProcessEnv, name: SettingName): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return Number(settingNamed(name).default);
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number (0 or more), got "${raw}"`);
-  return value;
-}
-
 function port(env: NodeJS.ProcessEnv): number {
-  const value = positiveInteger(env, 'PORT');
-  if (value > 65_535) throw new Error(`PORT must be at most 65535, got "${value}"`);
-  return value;
+  return boundedInteger(env, 'PORT', 65_535);
 }
 
 function origins(raw: string | undefined): string[] {
@@ -188,16 +172,10 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       opTtlSeconds: positiveInteger(env, 'LOREBOOK_OP_TTL_SECONDS'),
       reproducerCap: positiveInteger(env, 'LOREBOOK_REPRODUCER_CAP'),
       driftReporters: positiveInteger(env, 'LOREBOOK_DRIFT_REPORTERS'),
-      rateLimitPerMinute: positiveInteger(env, 'LOREBOOK_RATE_LIMIT_PER_MINUTE'),
-      anonymousRateLimitPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE'),
       publicBaseUrl: baseUrl(env, listenPort),
       accountDeletionGraceSeconds: wholeNumber(env, 'LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS'),
-      quarantineFlags: positiveInteger(env, 'LOREBOOK_QUARANTINE_FLAGS'),
-      newAccountHours: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_HOURS'),
-      maxOpenFlags: positiveInteger(env, 'LOREBOOK_MAX_OPEN_FLAGS'),
-      duplicateWindowHours: wholeNumber(env, 'LOREBOOK_DUPLICATE_WINDOW_HOURS'),
-      storiesPerDay: positiveInteger(env, 'LOREBOOK_STORIES_PER_DAY'),
-      newAccountStoriesPerDay: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY'),
+      // The environment's values of the runtime settings: the defaults the table's values override (design §30).
+      ...runtimeConfig(env),
     },
     http: {
       port: listenPort,
@@ -218,6 +196,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
     metricsLogIntervalMs: positiveInteger(env, 'LOREBOOK_METRICS_LOG_INTERVAL_MS'),
     oauthServer: readOAuthServerSettings(env),
     cpu: cpuSettings(env),
+    settingsCacheMs: boundedInteger(env, 'LOREBOOK_SETTINGS_CACHE_SECONDS', 60) * 1000,
   };
 }
 

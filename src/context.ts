@@ -4,7 +4,9 @@
 import { join } from 'node:path';
 import type { AppContext } from './app/app-context.ts';
 import { VerifiedTokens } from './app/oauth-server/verified-tokens.ts';
+import { settingsRefresher } from './app/settings/settings-refresh.ts';
 import type { Config } from './config.ts';
+import { consoleLog } from './log-sink.ts';
 import { createCpuSlots } from './offload/cpu-slots.ts';
 import { announceSoonWith, type AnnounceSoon } from './outbox/announce-soon.ts';
 import type { Announcer } from './outbox/announcer.ts';
@@ -15,6 +17,7 @@ import { imageBlobsInS3 } from './store/image-blobs-s3.ts';
 import type { SearchSnapshots } from './store/search/search-snapshots.ts';
 import { searchSnapshotsInDirectory } from './store/search/search-snapshots-dir.ts';
 import { searchSnapshotsInS3 } from './store/search/search-snapshots-s3.ts';
+import { withStoredSettings } from './settings/runtime-settings.ts';
 
 export function buildContext(
   config: Config,
@@ -25,15 +28,24 @@ export function buildContext(
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(config.region === undefined ? {} : { region: config.region }),
   });
+  const store = { client, tableName: config.tableName, now: Date.now };
+  // A copy: the runtime settings are taken into it in place, so every request's context (a copy of
+  // this one) sees them, while the environment's values stay the defaults.
+  const app = { ...config.app };
   const ctx: AppContext & { announcing?: AnnounceSoon } = {
-    store: { client, tableName: config.tableName, now: Date.now },
-    config: config.app,
+    store,
+    config: app,
     images: imageBlobsFor(config),
     searchSnapshots: searchSnapshotsFor(config),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     verifiedTokens: new VerifiedTokens(),
     cpu: createCpuSlots(config.cpu),
+    refreshSettings: settingsRefresher(store, {
+      ttlMs: config.settingsCacheMs,
+      apply: (stored) => Object.assign(app, withStoredSettings(config.app, stored, consoleLog)),
+      log: consoleLog,
+    }),
   };
   if (announcer !== undefined) {
     const announcing = announceSoonWith(ctx, announcer);

@@ -39,6 +39,8 @@ export interface AppConfig {
   storiesPerDay: number;
   /** First publishes a new account may make a UTC day. */
   newAccountStoriesPerDay: number;
+  /** Off: nothing is posted to or deleted from Bluesky; the announce queue keeps the work (LOREBOOK_ANNOUNCING, design §30). */
+  announcing: boolean;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -57,6 +59,7 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   duplicateWindowHours: 7 * 24,
   storiesPerDay: 20,
   newAccountStoriesPerDay: 3,
+  announcing: true,
 };
 
 export interface AppContext {
@@ -96,6 +99,12 @@ export interface AppContext {
    * when the count refused the call, so a refused call writes nothing.
    */
   beforeCommit?: () => Promise<void>;
+  /**
+   * Reads the runtime settings from the table into `config` when the values held are older than
+   * the settings cache period (design §30); resolves at once otherwise. Called before a request
+   * and before any Bluesky work. Absent: `config` is as built.
+   */
+  refreshSettings?: () => Promise<void>;
   /** The offload workers and the image re-encoder, shared among callers (docs/design.md §22); absent = the process's defaults. */
   cpu?: CpuSlots;
   /**

@@ -1,12 +1,14 @@
 // `npm run moderate -- <command>`: the operators' moderation commands (docs/moderation.md, design
 // §26) — the review queue, one story's record, and the two story actions, each of which writes
 // one audit record in its own transaction and is twice-safe by its op id.
+import { approveHeldAnnouncement } from '../app/moderation/approve-held.ts';
 import { banAccount, unbanAccount } from '../app/moderation/ban-account.ts';
 import { moderationRecord, reviewQueue } from '../app/moderation/moderation-record.ts';
 import { quarantineStory } from '../app/moderation/quarantine-story.ts';
 import { restoreStory } from '../app/moderation/restore-story.ts';
+import { setAnnouncing } from '../app/moderation/set-announcing.ts';
 import { awsHelp } from './command-context.ts';
-import { actionText, banText, queueText, recordText } from './moderate/moderate-output.ts';
+import { actionText, announcingText, approveText, banText, queueText, recordText } from './moderate/moderate-output.ts';
 import { parseModerateTask, type ModerateTask } from './moderate/moderate-task.ts';
 import { printLine, runOperatorCommand, type OperatorCommand } from './operator-command.ts';
 
@@ -16,6 +18,8 @@ const HELP = `usage: npm run moderate -- queue [--limit <n>] [--aws] [--json]
        npm run moderate -- restore <slug> --reason <text> [--op-id <id>] [--actor <name>] [--aws] [--json]
        npm run moderate -- ban <handle|did> --reason <text> [--op-id <id>] [--actor <name>] [--aws] [--json]
        npm run moderate -- unban <handle|did> --reason <text> [--op-id <id>] [--actor <name>] [--aws] [--json]
+       npm run moderate -- approve <slug> --reason <text> [--op-id <id>] [--actor <name>] [--aws] [--json]
+       npm run moderate -- announcing on|off --reason <text> [--op-id <id>] [--actor <name>] [--aws] [--json]
 
 queue: the stories waiting for a person, newest first: held for review (by readers' flags or by
 an operator) and appealed by their author. At most --limit (50; up to 200).
@@ -39,6 +43,15 @@ off is finished by running it again. A banned account: nothing changes.
 
 unban: puts back exactly what the ban took (the counts, the held stories) and lets the person
 sign in again and mint new credentials; the revoked ones stay revoked.
+
+approve: releases a new account's story held from Bluesky (announce.state "held", reason
+new_account): it is announced now instead of when the account becomes established. A story not
+held: nothing changes.
+
+announcing: the site-wide switch (the runtime setting LOREBOOK_ANNOUNCING, design §30): off, no
+instance posts to or deletes from Bluesky, and the announce queue keeps the work; on, the next
+sweep resumes it. Every instance honours it within LOREBOOK_SETTINGS_CACHE_SECONDS (60), with no
+redeploy.
 
 Each action writes one audit record (who, when, why, what changed) with the change. It prints the
 op id it ran as; a run that was cut off before its answer is repeated safely with --op-id <that id>.
@@ -81,6 +94,22 @@ const moderate: OperatorCommand<ModerateTask> = {
     if (task.kind === 'show') {
       const record = await moderationRecord(ctx, task.slug);
       print(record, recordText(record));
+      return 0;
+    }
+    if (task.kind === 'announcing') {
+      log(
+        `announcing ${task.on ? 'on' : 'off'} as ${task.actor}, op id ${task.opId} (repeat with --op-id ${task.opId}), table "${config.tableName}" ${where}`,
+      );
+      const outcome = await setAnnouncing(ctx, { on: task.on, reason: task.reason, actor: task.actor, op_id: task.opId });
+      print(outcome, announcingText(outcome));
+      return 0;
+    }
+    if (task.kind === 'approve') {
+      log(
+        `approve "${task.slug}" as ${task.actor}, op id ${task.opId} (repeat with --op-id ${task.opId}), table "${config.tableName}" ${where}`,
+      );
+      const outcome = await approveHeldAnnouncement(ctx, { slug: task.slug, reason: task.reason, actor: task.actor, op_id: task.opId });
+      print(outcome, approveText(outcome));
       return 0;
     }
     if (task.kind === 'ban' || task.kind === 'unban') {

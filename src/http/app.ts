@@ -81,6 +81,9 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   app.use('*', async (c, next) => {
     c.set('answerHeaders', {});
     guard.check(c.req.header('host'), c.req.header('origin'));
+    // The runtime settings (rate limits, moderation thresholds) as of at most one cache period ago:
+    // a read only when they are stale, shared by the requests that find them so (design §30).
+    await deps.ctx.refreshSettings?.();
     await next();
     // The rate-limit headers go on every answer, the refusals from onError included.
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) c.res.headers.set(name, value);

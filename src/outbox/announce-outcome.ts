@@ -21,7 +21,9 @@ export type AnnounceOutcome =
   /** The story is not listed any more (hidden, private): its post was deleted at the record key. */
   | 'deleted'
   /** The story's standard.site document now shows its current revision (written, or found saying so), and recorded. */
-  | 'documented';
+  | 'documented'
+  /** Announcing is off (LOREBOOK_ANNOUNCING): nothing was done, the story stays on the queue. */
+  | 'paused';
 
 export interface AnnounceResult {
   slug: string;

@@ -53,6 +53,10 @@ export async function announceStory(
   slug: string,
   options: AnnounceOptions = {},
 ): Promise<AnnounceResult> {
+  // The announcing switch (design §30), as of at most one settings cache period ago: while it is
+  // off nothing reaches Bluesky from here, and the queue entry, untouched, keeps the work.
+  await ctx.refreshSettings?.();
+  if (!ctx.config.announcing) return { slug, outcome: 'paused' };
   const results: AnnounceResult[] = [];
   for (let step = 0; step < MAX_STEPS; step += 1) {
     const { result, again } = await reconcileOnce(ctx, announcer, slug, options);

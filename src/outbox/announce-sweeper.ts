@@ -13,6 +13,7 @@ import { announceStory } from './announce-story.ts';
 import type { Announcer } from './announcer.ts';
 
 export const DEFAULT_SWEEP_LIMIT = 25;
+export const ANNOUNCING_OFF = 'announcing is off (LOREBOOK_ANNOUNCING; npm run settings)';
 export const MAX_SWEEP_LIMIT = 100;
 
 export interface SweepOptions {
@@ -42,6 +43,11 @@ export async function sweepAnnouncements(ctx: AppContext, announcer: Announcer, 
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT)
     throw new RangeError(`sweep limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
   const at = options.now ?? ctx.store.now();
+  await ctx.refreshSettings?.();
+  if (!ctx.config.announcing) {
+    // Nothing is claimed or posted while announcing is off (design §30); the queue keeps the work.
+    return { due: 0, outcomes: {}, results: [], stopped: ANNOUNCING_OFF, skipped: [], at: new Date(at).toISOString() };
+  }
   const due = await dueAnnouncements(ctx.store, new Date(at).toISOString(), limit);
   const report: SweepReport = { due: due.length, outcomes: {}, results: [], skipped: [], at: new Date(at).toISOString() };
   // One at a time: a social network's rate limit is per account, and one stuck story must not
@@ -119,7 +125,7 @@ export function scheduleAnnounceSweeps(
       if (stopped) return;
       try {
         const report = await sweepAnnouncements(ctx, announcer);
-        if (report.due > 0) announcer.log(`announce sweep: ${summarize(report)}`);
+        if (report.due > 0 || report.stopped !== undefined) announcer.log(`announce sweep: ${summarize(report)}`);
         // The next story would only be refused too: wait the whole interval, whatever is due.
         if (report.stopped !== undefined) quietUntil = Date.now() + intervalMs;
       } catch (error) {

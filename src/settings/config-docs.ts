@@ -11,7 +11,8 @@ function row(setting: Setting): string {
   const where = setting.surfaces
     .map((surface) => (surface === 'lambda' ? 'Lambda' : `npm run ${surface}`.replace('npm run start', 'npm start')))
     .join(', ');
-  return `| \`${setting.name}\` | ${cell(setting.type)} | ${byDefault} | ${cell(setting.doc)} | ${where} |`;
+  const changed = setting.runtime === true ? 'run time' : 'deploy';
+  return `| \`${setting.name}\` | ${cell(setting.type)} | ${byDefault} | ${changed} | ${cell(setting.doc)} | ${where} |`;
 }
 
 export function configDocs(): string {
@@ -25,8 +26,12 @@ export function configDocs(): string {
     "Each command's `--help` lists the settings it reads. On Lambda the stack sets them",
     '(docs/deploy.md); the app password and the sign-in key come from Secrets Manager there.',
     '',
-    '| Name | Type | Default | What it does | Read by |',
-    '| --- | --- | --- | --- | --- |',
+    'Changed at **run time**: `npm run settings -- set <NAME> <value>` stores a value in the table,',
+    'which every process honours within LOREBOOK_SETTINGS_CACHE_SECONDS; the variable is the default',
+    'while the table holds none (docs/operations.md). Every other setting is fixed at **deploy** time.',
+    '',
+    '| Name | Type | Default | Changed | What it does | Read by |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...SETTINGS.map(row),
     '',
   ].join('\n');

@@ -13,4 +13,9 @@ export interface Setting {
   /** One line: what the setting changes. */
   readonly doc: string;
   readonly surfaces: readonly Surface[];
+  /**
+   * Changed at run time (design §30): read from the table's settings items (`npm run settings`),
+   * with this variable as the default; every other setting is fixed at deploy time.
+   */
+  readonly runtime?: true;
 }

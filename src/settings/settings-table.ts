@@ -146,6 +146,7 @@ export const SETTINGS = [
     default: DEFAULT_APP_CONFIG.quarantineFlags,
     doc: 'flags from this many distinct established accounts hold a story for review (docs/moderation.md)',
     surfaces: ['start', 'lambda'],
+    runtime: true,
   },
   {
     name: 'LOREBOOK_NEW_ACCOUNT_HOURS',
@@ -153,6 +154,7 @@ export const SETTINGS = [
     default: DEFAULT_APP_CONFIG.newAccountHours,
     doc: 'an account younger than this is new: its flags are kept but do not count toward a hold, it publishes at most LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY stories a day, and their Bluesky announcements wait until it is established (docs/moderation.md)',
     surfaces: ['start', 'lambda'],
+    runtime: true,
   },
   {
     name: 'LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY',
@@ -160,6 +162,7 @@ export const SETTINGS = [
     default: DEFAULT_APP_CONFIG.newAccountStoriesPerDay,
     doc: 'new stories a new account may publish a UTC day (republishes and edits are not counted); past it publish_story is rate_limited until midnight UTC',
     surfaces: ['start', 'lambda'],
+    runtime: true,
   },
   {
     name: 'LOREBOOK_STORIES_PER_DAY',
@@ -167,6 +170,7 @@ export const SETTINGS = [
     default: DEFAULT_APP_CONFIG.storiesPerDay,
     doc: 'new stories an established account may publish a UTC day; past it publish_story is rate_limited until midnight UTC',
     surfaces: ['start', 'lambda'],
+    runtime: true,
   },
   {
     name: 'LOREBOOK_MAX_OPEN_FLAGS',
@@ -174,6 +178,7 @@ export const SETTINGS = [
     default: DEFAULT_APP_CONFIG.maxOpenFlags,
     doc: 'how many stories one account may have flagged at once (unflag_story frees a place)',
     surfaces: ['start', 'lambda'],
+    runtime: true,
   },
   {
     name: 'LOREBOOK_DUPLICATE_WINDOW_HOURS',
@@ -181,6 +186,7 @@ export const SETTINGS = [
     default: DEFAULT_APP_CONFIG.duplicateWindowHours,
     doc: "a listed story's body refuses near-duplicates from other accounts (duplicate_content) for this long after it is published; 0 turns the check off (docs/moderation.md)",
     surfaces: ['start', 'lambda'],
+    runtime: true,
   },
   {
     name: 'LOREBOOK_DRIFT_REPORTERS',
@@ -195,6 +201,7 @@ export const SETTINGS = [
     default: DEFAULT_APP_CONFIG.rateLimitPerMinute,
     doc: 'calls per minute per account, across all its tokens; also per Bluesky viewer DID for the feed generator (a verified service-auth JWT)',
     surfaces: ['start', 'lambda'],
+    runtime: true,
   },
   {
     name: 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE',
@@ -202,6 +209,15 @@ export const SETTINGS = [
     default: DEFAULT_APP_CONFIG.anonymousRateLimitPerMinute,
     doc: 'calls per minute per IP address without a token (pages, and feed skeletons without a verified viewer JWT)',
     surfaces: ['start', 'lambda'],
+    runtime: true,
+  },
+  // Settings changed at run time (design §30): the rows marked runtime above and below.
+  {
+    name: 'LOREBOOK_SETTINGS_CACHE_SECONDS',
+    type: 'whole number 1-60',
+    default: 60,
+    doc: 'each process reads the runtime settings (`npm run settings`) from the table at most once this often; a change is honoured everywhere within it',
+    surfaces: ['start', 'sweep', 'lambda'],
   },
   // Fair CPU (docs/design.md §22): parsing, scanning, rendering and image re-encodes shared among callers.
   {
@@ -411,6 +427,14 @@ export const SETTINGS = [
     surfaces: ['start', 'sweep', 'bsky:publish-feed'],
   },
   {
+    name: 'LOREBOOK_ANNOUNCING',
+    type: 'on | off',
+    default: 'on',
+    doc: 'off: nothing is posted to or deleted from Bluesky by any process; stories wait on the announce queue and go out once it is on again (docs/operations.md)',
+    surfaces: ['start', 'sweep', 'lambda'],
+    runtime: true,
+  },
+  {
     name: 'LOREBOOK_ANNOUNCE_TIMEOUT_MS',
     type: WHOLE,
     default: 10_000,
@@ -499,4 +523,11 @@ export function settingNamed(name: SettingName): Setting {
 
 export function isSettingName(name: string): name is SettingName {
   return BY_NAME.has(name);
+}
+
+/** The settings changed at run time: read from the table, the environment as their default (design §30). */
+export type RuntimeSettingName = Extract<(typeof SETTINGS)[number], { runtime: true }>['name'];
+
+export function isRuntimeSetting(name: string): name is RuntimeSettingName {
+  return BY_NAME.get(name)?.runtime === true;
 }

@@ -47,6 +47,9 @@ export const outboxKey = (eventId: string): ItemKey => ({ PK: outboxPartition, S
 export const feedMonthsKey: ItemKey = { PK: 'FEED', SK: 'MONTHS' };
 /** The site's standard.site publication, as the announcer last wrote it (design §16). */
 export const publicationKey: ItemKey = { PK: 'SITE', SK: 'PUBLICATION' };
+/** The runtime settings, an item per setting under one partition: one Query reads them all (design §30). */
+export const settingsPartition = 'SETTING';
+export const settingKey = (name: string): ItemKey => ({ PK: settingsPartition, SK: name });
 
 /** Where the table-stream poller of one checkpoint namespace has got to in one shard of one stream. */
 export const streamCheckpointPrefix = 'STREAMPOS#';

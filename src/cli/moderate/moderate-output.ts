@@ -1,6 +1,8 @@
 // What `npm run moderate` prints on stdout for a person (without --json): one line per queue
 // entry, a short block for `show`, one line per action.
+import type { ApproveHeldOutcome } from '../../app/moderation/approve-held.ts';
 import type { BanOutcome } from '../../app/moderation/ban-account.ts';
+import type { SetSettingOutcome } from '../../app/settings/set-setting.ts';
 import type { OperatorOutcome } from '../../app/moderation/operator-action.ts';
 import type { ModerationRecord } from '../../app/moderation/moderation-record.ts';
 import type { ReviewEntry } from '../../store/moderation/review-queue-items.ts';
@@ -59,4 +61,18 @@ export function banText(outcome: BanOutcome): string {
     case 'not_banned':
       return `moderate: ${who}: not banned; nothing changed`;
   }
+}
+
+export function approveText(outcome: ApproveHeldOutcome & { replayed?: true }): string {
+  if (outcome.replayed === true) return `moderate: ${outcome.slug}: this op already ran; nothing changed now`;
+  return outcome.released
+    ? `moderate: ${outcome.slug}: released; it is announced now; one audit record written`
+    : `moderate: ${outcome.slug}: no announcement was held; nothing changed`;
+}
+
+export function announcingText(outcome: SetSettingOutcome & { replayed?: true }): string {
+  if (outcome.replayed === true) return `moderate: announcing: this op already ran (${outcome.value}); nothing changed now`;
+  return outcome.changed
+    ? `moderate: announcing is ${outcome.value} (was ${outcome.previous ?? 'the default'}); one audit record written`
+    : `moderate: announcing was already ${outcome.value}; nothing changed`;
 }

@@ -9,7 +9,9 @@ export type ModerateTask =
   | { kind: 'queue'; limit: number }
   | { kind: 'show'; slug: string }
   | { kind: 'quarantine' | 'restore'; slug: string; reason: string; actor: string; opId: string }
-  | { kind: 'ban' | 'unban'; target: string; reason: string; actor: string; opId: string };
+  | { kind: 'ban' | 'unban'; target: string; reason: string; actor: string; opId: string }
+  | { kind: 'approve'; slug: string; reason: string; actor: string; opId: string }
+  | { kind: 'announcing'; on: boolean; reason: string; actor: string; opId: string };
 
 const DEFAULT_QUEUE_LIMIT = 50;
 
@@ -20,15 +22,20 @@ export function parseModerateTask({ values, positionals }: CommandArgs): Moderat
     if (slug !== undefined) throw new Error('queue takes no slug');
     return { kind: 'queue', limit: parseLimit(values.limit) };
   }
+  if (command === 'announcing') {
+    if (slug !== 'on' && slug !== 'off') throw new Error('announcing takes on or off');
+    return { kind: 'announcing', on: slug === 'on', ...action(command, values) };
+  }
   if (slug === undefined)
     throw new Error(
-      'expected: queue, show <slug>, quarantine <slug> --reason <text>, restore <slug> --reason <text>, ban <handle|did> --reason <text> or unban <handle|did> --reason <text>',
+      'expected: queue, show <slug>, quarantine <slug> --reason <text>, restore <slug> --reason <text>, ban <handle|did> --reason <text>, unban <handle|did> --reason <text>, approve <slug> --reason <text> or announcing on|off --reason <text>',
     );
   if (command === 'show') return { kind: 'show', slug };
-  if (command === 'quarantine' || command === 'restore') return { kind: command, slug, ...action(command, values) };
+  if (command === 'quarantine' || command === 'restore' || command === 'approve')
+    return { kind: command, slug, ...action(command, values) };
   // The positional is an account (a handle or a DID) for these two.
   if (command === 'ban' || command === 'unban') return { kind: command, target: slug, ...action(command, values) };
-  throw new Error(`unknown command "${command ?? ''}": expected queue, show, quarantine, restore, ban or unban`);
+  throw new Error(`unknown command "${command ?? ''}": expected queue, show, quarantine, restore, ban, unban, approve or announcing`);
 }
 
 function action(command: string, values: CommandArgs['values']): { reason: string; actor: string; opId: string } {

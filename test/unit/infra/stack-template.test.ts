@@ -124,13 +124,14 @@ describe('least-privilege IAM: each function gets only the table actions it uses
     );
   });
 
-  it('stream: the fan-out and announce actions, stream reading, the DLQ and the secret; no Query, no Scan', () => {
+  it('stream: the fan-out and announce actions, Query on the table only (the runtime settings), stream reading, the DLQ and the secret; no Scan', () => {
     const statements = roleStatements(json, ids.stream);
     expect(granted(statements, tableArn)).toEqual([
       'dynamodb:BatchGetItem',
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
+      'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
     expect(granted(statements, indexArn)).toEqual([]);
@@ -146,7 +147,7 @@ describe('least-privilege IAM: each function gets only the table actions it uses
       'sqs:SendMessage',
     ]);
     // ...and GetObject on the image bucket's objects, for the link card's thumbnail.
-    expect(statements.flatMap(actionsOf)).toHaveLength(14);
+    expect(statements.flatMap(actionsOf)).toHaveLength(15);
   });
 
   it("sweeper: the stream function's item actions plus Query on the table (outbox) and the indexes (announce queue), Scan on the table (the capability re-scan's walk), and the secret", () => {
