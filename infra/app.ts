@@ -1,6 +1,7 @@
 // The CDK app (`npx cdk synth`, `npx cdk deploy`; cdk.json runs this file with Node 22's type
 // stripping). Settings come from context: -c baseUrl=… -c blueskyIdentifier=… -c alarmEmail=…
 // -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… -c feedTags=… (docs/deploy.md)
+// -c httpReservedConcurrency=… -c tableName=… -c tableStreamArn=… (docs/backup.md)
 import { App } from 'aws-cdk-lib';
 import { settingNamed } from '../src/settings/settings-table.ts';
 import { LorebookStack, type LorebookSettings } from './lorebook-stack.ts';
@@ -25,7 +26,19 @@ const settings: LorebookSettings = {
   ...optional('feedTags'),
   ...(optional('blueskyOAuthClient') as Pick<LorebookSettings, 'blueskyOAuthClient'>),
   blueskyService: text('blueskyService') ?? 'https://bsky.social',
+  ...existingTable(),
+  ...(text('httpReservedConcurrency') === undefined ? {} : { httpReservedConcurrency: Number(text('httpReservedConcurrency')) }),
 };
+
+/** -c tableName=… -c tableStreamArn=…: both or neither. */
+function existingTable(): Pick<LorebookSettings, 'existingTable'> {
+  const tableName = text('tableName');
+  const tableStreamArn = text('tableStreamArn');
+  if (tableName === undefined && tableStreamArn === undefined) return {};
+  if (tableName === undefined || tableStreamArn === undefined)
+    throw new Error('-c tableName needs -c tableStreamArn (the stream of the restored table, docs/backup.md), and the other way round');
+  return { existingTable: { tableName, tableStreamArn } };
+}
 
 // The operator commands' --aws finds the stack by this name (LOREBOOK_STACK_NAME, the same default).
 new LorebookStack(app, text('stackName') ?? String(settingNamed('LOREBOOK_STACK_NAME').default), settings, {
