@@ -2,6 +2,7 @@
 // stripping). Settings come from context: -c baseUrl=… -c blueskyIdentifier=… -c alarmEmail=…
 // -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… -c feedTags=…, and every
 // other setting the functions read from one JSON file: -c settings=<path> (docs/deploy.md)
+// -c httpReservedConcurrency=… -c tableName=… -c tableStreamArn=… (docs/backup.md)
 import { App } from 'aws-cdk-lib';
 import { settingNamed } from '../src/settings/settings-table.ts';
 import { readDeploySettingsFile } from './deploy-settings.ts';
@@ -27,9 +28,21 @@ const settings: LorebookSettings = {
   ...optional('feedTags'),
   ...(optional('blueskyOAuthClient') as Pick<LorebookSettings, 'blueskyOAuthClient'>),
   blueskyService: text('blueskyService') ?? 'https://bsky.social',
+  ...existingTable(),
+  ...(text('httpReservedConcurrency') === undefined ? {} : { httpReservedConcurrency: Number(text('httpReservedConcurrency')) }),
 };
 const settingsFile = text('settings');
 if (settingsFile !== undefined) settings.environment = readDeploySettingsFile(settingsFile) as Record<string, unknown>;
+
+/** -c tableName=… -c tableStreamArn=…: both or neither. */
+function existingTable(): Pick<LorebookSettings, 'existingTable'> {
+  const tableName = text('tableName');
+  const tableStreamArn = text('tableStreamArn');
+  if (tableName === undefined && tableStreamArn === undefined) return {};
+  if (tableName === undefined || tableStreamArn === undefined)
+    throw new Error('-c tableName needs -c tableStreamArn (the stream of the restored table, docs/backup.md), and the other way round');
+  return { existingTable: { tableName, tableStreamArn } };
+}
 
 // The operator commands' --aws finds the stack by this name (LOREBOOK_STACK_NAME, the same default).
 new LorebookStack(app, text('stackName') ?? String(settingNamed('LOREBOOK_STACK_NAME').default), settings, {

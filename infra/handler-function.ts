@@ -19,6 +19,8 @@ export interface HandlerFunctionProps {
   description: string;
   /** Native modules the handler loads (sharp), installed beside the bundle for linux-arm64. */
   nativeModules?: readonly string[];
+  /** Concurrent executions kept for this function alone, and its ceiling. */
+  reservedConcurrentExecutions?: number;
 }
 
 export function handlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): NodejsFunction {
@@ -34,6 +36,7 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
     memorySize: props.memorySize,
     timeout: props.timeout,
     description: props.description,
+    ...(props.reservedConcurrentExecutions === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
     logGroup,
     environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
     bundling: {

@@ -3,6 +3,9 @@
 // at rest with S3-managed keys, TLS-only, and kept when the stack is deleted, like the table.
 // Objects are written whole by PutObject, never by multipart upload, but a lifecycle rule still
 // aborts any incomplete multipart upload after a day, so no stray parts are ever billed.
+// Versioned: an image deleted (a redaction, an account deletion) or overwritten can be brought
+// back for a table restored from before that (docs/backup.md); old versions expire after
+// PITR_RECOVERY_DAYS, as far back as a table restore reaches.
 // Access is granted per function, by name of action (grantImageAccess): never grantReadWrite,
 // which also hands out DeleteObject, ListBucket and more.
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -10,6 +13,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { PITR_RECOVERY_DAYS } from './table.ts';
 
 export const IMAGE_ACCESS = {
   /** Uploads write the blob (PutObject) and serving reads it (GetObject). */
@@ -27,7 +31,11 @@ export function createImageBucket(scope: Construct, id: string): Bucket {
     enforceSSL: true,
     objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
     removalPolicy: RemovalPolicy.RETAIN,
-    lifecycleRules: [{ id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    versioned: true,
+    lifecycleRules: [
+      { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      { id: 'expire-old-versions', noncurrentVersionExpiration: Duration.days(PITR_RECOVERY_DAYS) },
+    ],
   });
 }
 

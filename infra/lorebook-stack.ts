@@ -22,7 +22,7 @@ import { SEARCH_ACCESS, createSearchBucket, grantSearchAccess } from './search-b
 import { connectStream } from './stream-source.ts';
 import { scheduleSweeper } from './sweeper-schedule.ts';
 import { TABLE_ACCESS, grantTableAccess } from './table-access.ts';
-import { createLorebookTable } from './table.ts';
+import { lorebookTable, type ExistingTable } from './table.ts';
 
 export interface LorebookSettings {
   /** The public base URL (a custom domain in front of the Function URL); default the Function URL. */
@@ -48,6 +48,13 @@ export interface LorebookSettings {
   feedTags?: string;
   /** Every other setting the functions read, by name (`-c settings=<json file>`), checked at synth (deploy-settings.ts). */
   environment?: Record<string, unknown>;
+  /** An existing table instead of the stack's own (a point-in-time restore put in service, docs/backup.md). */
+  existingTable?: ExistingTable;
+  /**
+   * Reserved concurrency of the http function: a burst of requests can use at most this many
+   * of the account's concurrent executions, so the stream and sweeper functions always find room.
+   */
+  httpReservedConcurrency?: number;
 }
 
 export const FUNCTION_SETTINGS = {
@@ -62,7 +69,7 @@ export const FUNCTION_SETTINGS = {
 export class LorebookStack extends Stack {
   constructor(scope: Construct, id: string, settings: LorebookSettings, props: StackProps = {}) {
     super(scope, id, props);
-    const table = createLorebookTable(this, 'Table');
+    const table = lorebookTable(this, 'Table', settings.existingTable);
     const images = createImageBucket(this, 'ImageBucket');
     const search = createSearchBucket(this, 'SearchBucket');
     const secret = new Secret(this, 'BlueskyAppPassword', {
@@ -98,6 +105,7 @@ export class LorebookStack extends Stack {
       // Image uploads re-encode with sharp, a native module: shipped beside the bundle for the function's architecture.
       nativeModules: ['sharp'],
       ...FUNCTION_SETTINGS.http,
+      ...(settings.httpReservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: settings.httpReservedConcurrency }),
       environment: {
         ...store,
         ...(settings.baseUrl === undefined ? {} : { [LAMBDA_ENV.baseUrl]: settings.baseUrl }),
@@ -184,6 +192,9 @@ export class LorebookStack extends Stack {
  */
 function checkHttpSettings(settings: LorebookSettings, feed: Record<string, string>): void {
   readConfig(feed);
+  const reserved = settings.httpReservedConcurrency;
+  if (reserved !== undefined && (!Number.isInteger(reserved) || reserved < 1))
+    throw new Error(`httpReservedConcurrency must be a whole number of at least 1, got ${String(reserved)}`);
   if (settings.blueskyOAuthClient !== undefined && settings.blueskyOAuthClient !== 'production') {
     throw new Error(
       `blueskyOAuthClient must be "production" on AWS (the loopback client works on 127.0.0.1 only), got "${String(settings.blueskyOAuthClient)}"`,

@@ -3,7 +3,7 @@
 // never differ between a laptop and AWS. Added here only what DynamoDB Local has no use for:
 // point-in-time recovery, and a retained table (deleting the stack must not delete the data).
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TTL_ATTRIBUTE, createTableInput } from '../src/store/schema.ts';
 
@@ -53,4 +53,21 @@ export function createLorebookTable(scope: Construct, id: string): Table {
     });
   }
   return table;
+}
+
+/** A table the stack did not create: a point-in-time restore put in service (docs/backup.md). */
+export interface ExistingTable {
+  tableName: string;
+  /** Its stream (NEW_AND_OLD_IMAGES), which a restore does not carry over: enabled by hand first. */
+  tableStreamArn: string;
+}
+
+/** The stack's own table, or the existing one named by `-c tableName=… -c tableStreamArn=…`. */
+export function lorebookTable(scope: Construct, id: string, existing: ExistingTable | undefined): ITable {
+  if (existing === undefined) return createLorebookTable(scope, id);
+  if (!/^arn:aws[\w-]*:dynamodb:[^:]*:[^:]*:table\/[^/]+\/stream\/.+$/.test(existing.tableStreamArn))
+    throw new Error(`tableStreamArn must be the table's stream ARN (…:table/<name>/stream/<label>), got "${existing.tableStreamArn}"`);
+  if (!existing.tableStreamArn.includes(`:table/${existing.tableName}/stream/`))
+    throw new Error(`tableStreamArn names another table than "${existing.tableName}"`);
+  return Table.fromTableAttributes(scope, id, { tableName: existing.tableName, tableStreamArn: existing.tableStreamArn });
 }

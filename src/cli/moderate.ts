@@ -112,7 +112,7 @@ const moderate: OperatorCommand<ModerateTask> = {
       print(outcome, approveText(outcome));
       return 0;
     }
-    if (task.kind === 'ban' || task.kind === 'unban') {
+    if ('target' in task) {
       log(
         `${task.kind} "${task.target}" as ${task.actor}, op id ${task.opId} (repeat with --op-id ${task.opId}), table "${config.tableName}" ${where}`,
       );

@@ -1,7 +1,8 @@
 // The image bucket in the synthesized template: private, encrypted, TLS-only, retained, with a
-// lifecycle rule for incomplete multipart uploads; the functions know it by name and may only
+// lifecycle rule for incomplete multipart uploads, versioned; the functions know it by name and may only
 // put (http) and get (all three) its objects — no delete, no listing, nothing on the bucket.
 import { describe, expect, it } from 'vitest';
+import { PITR_RECOVERY_DAYS } from '../../../infra/table.ts';
 import { actionsOf, logicalId, resourcesOf, roleStatements, synthesize } from './synth.ts';
 
 const { json } = synthesize({ blueskyIdentifier: 'lorebook.example.com' });
@@ -31,9 +32,13 @@ describe('the image bucket', () => {
     expect(bucket?.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
   });
 
-  it('aborts incomplete multipart uploads after a day, and is kept when the stack goes', () => {
+  it('aborts incomplete multipart uploads after a day, keeps old versions as long as a table restore reaches back, and is kept when the stack goes', () => {
+    expect(bucket?.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
     expect(bucket?.Properties.LifecycleConfiguration).toEqual({
-      Rules: [{ Id: 'abort-incomplete-multipart-uploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }],
+      Rules: [
+        { Id: 'abort-incomplete-multipart-uploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' },
+        { Id: 'expire-old-versions', NoncurrentVersionExpiration: { NoncurrentDays: PITR_RECOVERY_DAYS }, Status: 'Enabled' },
+      ],
     });
     expect(bucket?.DeletionPolicy).toBe('Retain');
   });

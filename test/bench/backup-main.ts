@@ -1,0 +1,103 @@
+// `npm run bench:backup [-- <stories>]` (BENCHMARKS.md §15): a store of 5,000 stories (default)
+// with reproduction reports, drafts and images, exported by `npm run backup` in a process of its
+// own (its peak RSS read by /usr/bin/time), imported into an empty table and image directory,
+// and every /v1, page and MCP answer of 200 sampled stories compared byte for byte.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
+import { ensureTable } from '../../src/store/bootstrap.ts';
+import { createStoreClient } from '../../src/store/client.ts';
+import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { answersFor, seedBackupWorld } from '../helpers/backup-world.ts';
+import { withoutLorebookSettings } from '../helpers/command-env.ts';
+
+const run = promisify(execFile);
+const STORIES = Number(process.argv[2] ?? 5_000);
+const SAMPLE = 200;
+const work = mkdtempSync(join(tmpdir(), 'bench-backup-'));
+const ddb = await startDynamoDbLocal({ dataDir: join(work, 'dynamodb'), log: () => {} });
+const client = createStoreClient({ endpoint: ddb.endpoint });
+
+function storeAt(tableName: string, imageDir: string): AppContext {
+  return {
+    store: { client, tableName, now: () => Date.now() },
+    config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 1e9, anonymousRateLimitPerMinute: 1e9 },
+    images: imageBlobsInDirectory(imageDir),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: Math.random,
+    verifiedTokens: new VerifiedTokens(),
+  };
+}
+
+/** The CLI as an operator runs it, under /usr/bin/time: its summary and its peak RSS in KiB. */
+async function backup(ctx: AppContext, imageDir: string, args: string[]): Promise<{ summary: Record<string, unknown>; maxRssKib: number }> {
+  const env = {
+    ...withoutLorebookSettings(),
+    LOREBOOK_DDB_ENDPOINT: ddb.endpoint,
+    LOREBOOK_TABLE: ctx.store.tableName,
+    LOREBOOK_IMAGE_DIR: imageDir,
+  };
+  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, 'src/cli/backup.ts', ...args, '--json'], {
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { summary: JSON.parse(stdout) as Record<string, unknown>, maxRssKib: Number(/maxrss=(\d+)/.exec(stderr)?.[1]) };
+}
+
+try {
+  const sourceImages = join(work, 'images-source');
+  const targetImages = join(work, 'images-target');
+  const source = storeAt('bench-backup-source', sourceImages);
+  const target = storeAt('bench-backup-target', targetImages);
+  await ensureTable(client, source.store.tableName);
+  await ensureTable(client, target.store.tableName);
+
+  let started = Date.now();
+  const world = await seedBackupWorld(source, STORIES);
+  console.log(`seeded ${STORIES} stories in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+  const file = join(work, 'store.ndjson.gz');
+  started = Date.now();
+  const exported = await backup(source, sourceImages, ['export', file]);
+  const exportSeconds = (Date.now() - started) / 1000;
+  started = Date.now();
+  const imported = await backup(target, targetImages, ['import', file]);
+  const importSeconds = (Date.now() - started) / 1000;
+
+  const step = Math.max(1, Math.floor(STORIES / SAMPLE));
+  const sample = world.slugs.filter((_slug, i) => i % step === 0).slice(0, SAMPLE);
+  const now = Date.now();
+  const original = await answersFor(source, world, sample, now);
+  const restored = await answersFor(target, world, sample, now);
+  const differing = [...original].filter(([key, body]) => restored.get(key) !== body).map(([key]) => key);
+
+  console.log(
+    JSON.stringify(
+      {
+        stories: STORIES,
+        exported: exported.summary.exported,
+        file_bytes: statSync(file).size,
+        export_seconds: exportSeconds,
+        export_max_rss_mib: +(exported.maxRssKib / 1024).toFixed(1),
+        import_seconds: importSeconds,
+        import_max_rss_mib: +(imported.maxRssKib / 1024).toFixed(1),
+        sampled_stories: sample.length,
+        answers_compared: original.size,
+        answers_differing: differing.length,
+        first_differing: differing.slice(0, 5),
+      },
+      null,
+      2,
+    ),
+  );
+  process.exitCode = differing.length === 0 && exported.maxRssKib < 200 * 1024 ? 0 : 1;
+} finally {
+  client.destroy();
+  await ddb.stop();
+  rmSync(work, { recursive: true, force: true });
+}
