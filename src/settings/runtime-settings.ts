@@ -27,7 +27,7 @@ const PARSERS: Record<RuntimeSettingName, Parser> = {
     anonymousRateLimitPerMinute: positiveInteger(env, 'LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE'),
   }),
   LOREBOOK_QUARANTINE_FLAGS: (env) => ({ quarantineFlags: positiveInteger(env, 'LOREBOOK_QUARANTINE_FLAGS') }),
-  LOREBOOK_NEW_ACCOUNT_HOURS: (env) => ({ newAccountHours: positiveInteger(env, 'LOREBOOK_NEW_ACCOUNT_HOURS') }),
+  LOREBOOK_NEW_ACCOUNT_HOURS: (env) => ({ newAccountHours: wholeNumber(env, 'LOREBOOK_NEW_ACCOUNT_HOURS') }),
   LOREBOOK_MAX_OPEN_FLAGS: (env) => ({ maxOpenFlags: positiveInteger(env, 'LOREBOOK_MAX_OPEN_FLAGS') }),
   LOREBOOK_ANNOUNCING: (env) => ({ announcing: onOff(env, 'LOREBOOK_ANNOUNCING') }),
   LOREBOOK_STORIES_PER_DAY: (env) => ({ storiesPerDay: positiveInteger(env, 'LOREBOOK_STORIES_PER_DAY') }),

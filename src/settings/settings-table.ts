@@ -150,9 +150,9 @@ export const SETTINGS = [
   },
   {
     name: 'LOREBOOK_NEW_ACCOUNT_HOURS',
-    type: WHOLE,
+    type: 'whole number >= 0',
     default: DEFAULT_APP_CONFIG.newAccountHours,
-    doc: 'an account younger than this is new: its flags are kept but do not count toward a hold, it publishes at most LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY stories a day, and their Bluesky announcements wait until it is established (docs/moderation.md)',
+    doc: 'an account younger than this is new (0: none is): its flags are kept but do not count toward a hold, it publishes at most LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY stories a day, and their Bluesky announcements wait until it is established (docs/moderation.md)',
     surfaces: ['start', 'lambda'],
     runtime: true,
   },

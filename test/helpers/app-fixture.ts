@@ -41,6 +41,12 @@ export function caller(name: string): Caller {
  */
 export const WITHOUT_SPAM_WAVE_CHECK: Partial<AppConfig> = { duplicateWindowHours: 0 };
 
+/**
+ * Suites publish dozens of stories as one account within a second; the per-day limits (design §28)
+ * are turned on by the suites that test them.
+ */
+export const WITHOUT_DAILY_LIMITS: Partial<AppConfig> = { storiesPerDay: 100_000, newAccountStoriesPerDay: 100_000 };
+
 export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): AppFixture {
   const table = useTestTable(suite);
   let offsetMs = 0;
@@ -62,7 +68,7 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
       appClient = createStoreClient({ endpoint: testEndpoint() });
       context = {
         store: { client: appClient, tableName: table.tableName, now: () => (frozenAt ?? Date.now()) + offsetMs },
-        config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK, ...config },
+        config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK, ...WITHOUT_DAILY_LIMITS, ...config },
         images: imageBlobsInDirectory(imageDir()),
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         random: Math.random,

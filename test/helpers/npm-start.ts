@@ -44,6 +44,9 @@ export async function startNpmStart(options: {
     // Search snapshots in the scratch directory too, never in the working tree's .data.
     LOREBOOK_SEARCH_DIR: join(scratch, 'search'),
     LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
+    // Suites publish many stories from one fresh account; the per-day limits are tested app-level.
+    LOREBOOK_STORIES_PER_DAY: '100000',
+    LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY: '100000',
     // One narrative under many titles is a spam wave (app-fixture.ts): on where a test says so.
     LOREBOOK_DUPLICATE_WINDOW_HOURS: '0',
     ...options.env,

@@ -6,10 +6,15 @@ import { ensureAccount } from '../../../src/app/accounts.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
-const app = useAppFixture('new-accounts');
+// The limits as deployed (the fixture turns them off for other suites).
+const app = useAppFixture('new-accounts', {
+  storiesPerDay: DEFAULT_APP_CONFIG.storiesPerDay,
+  newAccountStoriesPerDay: DEFAULT_APP_CONFIG.newAccountStoriesPerDay,
+});
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('a new account publishes at most 3 new stories a UTC day', () => {
