@@ -15,7 +15,7 @@ import { reportCheck } from '../../src/app/report-check.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { recordBlueskySignIn } from '../../src/app/sign-in/bluesky-sign-in.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { caller } from '../helpers/app-fixture.ts';
+import { caller, WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
 import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
 import { operationName } from '../helpers/round-trips.ts';
 import { storyTitled } from '../helpers/stories.ts';
@@ -32,7 +32,7 @@ type Item = Record<string, unknown>;
 function contextOn(tableName: string, client: ReturnType<typeof createStoreClient>, now: number): AppContext {
   return {
     store: { client, tableName, now: () => now },
-    config: { ...DEFAULT_APP_CONFIG, accountDeletionGraceSeconds: 0 },
+    config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK, accountDeletionGraceSeconds: 0 },
     sleep: async () => {},
     random: () => 0.5,
   };
