@@ -56,7 +56,9 @@ export interface LorebookServer {
 }
 
 /** Budgets no test reaches, unless a test asks for a small one. */
-const GENEROUS_LIMITS: Partial<AppConfig> = { rateLimitPerMinute: 1_000_000, anonymousRateLimitPerMinute: 1_000_000 };
+// Suites mint accounts a second before they report on each other's stories: every account is
+// established here (the suites that test new accounts set newAccountHours themselves).
+const GENEROUS_LIMITS: Partial<AppConfig> = { rateLimitPerMinute: 1_000_000, anonymousRateLimitPerMinute: 1_000_000, newAccountHours: 0 };
 
 export function useLorebookServer(suite: string, options: ServerOptions = {}): LorebookServer {
   const app = useAppFixture(suite, { ...GENEROUS_LIMITS, ...options.config });

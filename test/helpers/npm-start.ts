@@ -44,7 +44,10 @@ export async function startNpmStart(options: {
     // Search snapshots in the scratch directory too, never in the working tree's .data.
     LOREBOOK_SEARCH_DIR: join(scratch, 'search'),
     LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
-    // Suites publish many stories from one fresh account; the per-day limits are tested app-level.
+    // Suites publish many stories from accounts minted a second ago and count their reports: they
+    // run with every account established and no per-day limit. The suites that test new accounts
+    // set these themselves (the limits themselves are tested app-level, design §28).
+    LOREBOOK_NEW_ACCOUNT_HOURS: '0',
     LOREBOOK_STORIES_PER_DAY: '100000',
     LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY: '100000',
     // One narrative under many titles is a spam wave (app-fixture.ts): on where a test says so.
