@@ -14,7 +14,8 @@ import { writeAccountWorld } from '../../helpers/account-world.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 
-const app = useAppFixture('account-deletion');
+// The world's accounts are made a second before they report: established at once here (design §28).
+const app = useAppFixture('account-deletion', { newAccountHours: 0 });
 
 const mentions = (item: Record<string, unknown>, account: string): boolean => JSON.stringify(item).includes(account);
 

@@ -20,7 +20,8 @@ import { startTcpFaultProxy, type ProxyMode, type TcpFaultProxy } from '../../he
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
-const app = useAppFixture('bluesky-announce-recovers');
+// Its author's account is minted a second before it publishes: established at once here (design §28).
+const app = useAppFixture('bluesky-announce-recovers', { newAccountHours: 0 });
 const bsky = useBluesky();
 let proxy: TcpFaultProxy | undefined;
 const tcp = (): TcpFaultProxy => proxy as TcpFaultProxy;
