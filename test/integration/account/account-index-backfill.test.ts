@@ -19,7 +19,7 @@ import { testEndpoint } from '../../helpers/test-table.ts';
 
 const run = promisify(execFile);
 // No write races this deletion: the finish need not wait for the grace.
-const app = useAppFixture('account-index-backfill', { accountDeletionGraceSeconds: 0 });
+const app = useAppFixture('account-index-backfill', { accountDeletionGraceSeconds: 0, newAccountHours: 0 });
 const CLI_TEST_MS = 180_000;
 const INDEX_PREFIXES = ['ONSTORY#', 'WEBSESS#', 'IMAGE#'];
 
