@@ -21,11 +21,11 @@ const slug = '2026-10-14-story';
 const key = { PK: `STORY#${slug}`, SK: 'META' };
 
 describe('the announce writes on META', () => {
-  it('a claim needs bsky_uri absent and the story still on the queue, public and shown; it counts the attempt and moves the queue entry to when the claim turns stale', () => {
+  it('a claim needs bsky_uri absent and the story still on the queue, public, shown and not held for a new account; it counts the attempt and moves the queue entry to when the claim turns stale', () => {
     const { Update } = claimAnnounce({ slug, claimId: 'c1', claimedAt: '2026-10-14T10:00:00.000Z', staleAt: '2026-10-14T10:05:00.000Z' });
     expect(Update.Key).toEqual(key);
     expect(Update.ConditionExpression).toBe(
-      '(attribute_exists(PK)) AND ((attribute_not_exists(#marker)) AND ((#queue = :announcePartition) AND (#visibility = :public AND #hidden = :shown)))',
+      '(attribute_exists(PK)) AND ((attribute_not_exists(#marker)) AND ((#queue = :announcePartition) AND (#visibility = :public AND #hidden = :shown) AND (attribute_not_exists(#heldUntil) OR #heldUntil <= :claimedAt)))',
     );
     expect(Update.UpdateExpression).toBe(
       'SET #marker = :pending, claim_id = :claimId, claimed_at = :claimedAt, #attempts = if_not_exists(#attempts, :zero) + :one, #queueSort = :staleSort',
@@ -37,6 +37,7 @@ describe('the announce writes on META', () => {
       '#queue': 'GSI3PK',
       '#visibility': 'visibility',
       '#hidden': 'hidden',
+      '#heldUntil': 'held_until',
     });
     expect(Update.ExpressionAttributeValues).toStrictEqual({
       ':zero': 0,
@@ -54,7 +55,7 @@ describe('the announce writes on META', () => {
   it('a takeover may also claim a pending marker claimed before the stale time', () => {
     const { Update } = claimAnnounce({ slug, claimId: 'c2', claimedAt: 'b', staleAt: 'c', takeOverBefore: 'a' });
     expect(Update.ConditionExpression).toBe(
-      '(attribute_exists(PK)) AND ((attribute_not_exists(#marker) OR (#marker = :pending AND claimed_at < :staleBefore)) AND ((#queue = :announcePartition) AND (#visibility = :public AND #hidden = :shown)))',
+      '(attribute_exists(PK)) AND ((attribute_not_exists(#marker) OR (#marker = :pending AND claimed_at < :staleBefore)) AND ((#queue = :announcePartition) AND (#visibility = :public AND #hidden = :shown) AND (attribute_not_exists(#heldUntil) OR #heldUntil <= :claimedAt)))',
     );
     expect(Update.ExpressionAttributeValues).toMatchObject({ ':staleBefore': 'a' });
   });
