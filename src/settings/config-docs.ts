@@ -1,7 +1,8 @@
 // docs/config.md, generated from the settings table (`npm run docs:config` writes it; a unit test
 // fails when the file and the table disagree).
 import type { Setting } from './setting.ts';
-import { SETTINGS } from './settings-table.ts';
+import { SETTING_DOCS } from './settings-docs.ts';
+import { SETTINGS, type SettingName } from './settings-table.ts';
 
 /** A table cell: a `|` would end the cell early. */
 const cell = (text: string): string => text.replaceAll('|', '\\|');
@@ -12,7 +13,7 @@ function row(setting: Setting): string {
     .map((surface) => (surface === 'lambda' ? 'Lambda' : `npm run ${surface}`.replace('npm run start', 'npm start')))
     .join(', ');
   const changed = setting.runtime === true ? 'run time' : 'deploy';
-  return `| \`${setting.name}\` | ${cell(setting.type)} | ${byDefault} | ${changed} | ${cell(setting.doc)} | ${where} |`;
+  return `| \`${setting.name}\` | ${cell(setting.type)} | ${byDefault} | ${changed} | ${cell(SETTING_DOCS[setting.name as SettingName])} | ${where} |`;
 }
 
 export function configDocs(): string {

@@ -1,13 +1,15 @@
 // The `environment:` part of a command's --help, from the table: the settings that command
 // reads, each with its line of documentation and its default.
 import type { Setting, Surface } from './setting.ts';
-import { SETTINGS } from './settings-table.ts';
+import { SETTING_DOCS } from './settings-docs.ts';
+import { SETTINGS, type SettingName } from './settings-table.ts';
 
 const NAME_WIDTH = 38;
 const LINE_WIDTH = 110;
 
 function described(setting: Setting): string {
-  return setting.default === undefined ? setting.doc : `${setting.doc} (default ${setting.default})`;
+  const doc = SETTING_DOCS[setting.name as SettingName];
+  return setting.default === undefined ? doc : `${doc} (default ${setting.default})`;
 }
 
 /** Words wrapped to lines of at most `width` characters (a longer word keeps its own line). */

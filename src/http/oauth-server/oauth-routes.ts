@@ -3,9 +3,7 @@
 // The browser steps (authorize, consent) and the account page are mounted from here too.
 import type { Context, Hono, Next } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
-import { registerClient } from '../../app/oauth-server/register-client.ts';
 import { revokeByClient } from '../../app/oauth-server/revoke-token.ts';
-import { tokenRequest } from '../../app/oauth-server/token-request.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
 import type { ClientAddress } from '../admission.ts';
@@ -41,10 +39,18 @@ export function mountOAuthServer(app: Hono<HttpEnv>, deps: OAuthRouteDeps): void
   };
   for (const path of [OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.post(path, limit);
   app.post(OAUTH_PATHS.register, (c) =>
-    answeringOAuth(c, async () => oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c), addressOf(c)), 201)),
+    answeringOAuth(c, async () => {
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+      const { registerClient } = await import('../../app/oauth-server/register-client.ts');
+      return oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c), addressOf(c)), 201);
+    }),
   );
   app.post(OAUTH_PATHS.token, (c) =>
-    answeringOAuth(c, async () => oauthJson(c, await tokenRequest(deps.ctx, oauthForRequest(c, deps), await readForm(c)))),
+    answeringOAuth(c, async () => {
+      // Loaded on first use, as registration is.
+      const { tokenRequest } = await import('../../app/oauth-server/token-request.ts');
+      return oauthJson(c, await tokenRequest(deps.ctx, oauthForRequest(c, deps), await readForm(c)));
+    }),
   );
   app.post(OAUTH_PATHS.revoke, (c) =>
     answeringOAuth(c, async () => {

@@ -17,7 +17,7 @@ import { authorPage } from './author-page.ts';
 import { mountFeedGenerator } from './feed-generator.ts';
 import { homePage } from './home-page.ts';
 import { ATOM_PATH, type Html } from './layout.ts';
-import { CSS_PATH, PAGE_CSS } from './page-css.ts';
+import { CSS_PATH } from './page-css.ts';
 import { createRenderedBodies } from './rendered-bodies.ts';
 import { withCpuCaller } from '../cpu-caller.ts';
 import { SITEMAP_MAX_URLS } from '../../app/queries/sitemap-parts.ts';
@@ -82,8 +82,8 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
     throw error;
   };
 
-  app.get(CSS_PATH, (c) =>
-    c.body(PAGE_CSS, 200, {
+  app.get(CSS_PATH, async (c) =>
+    c.body((await import('./page-stylesheet.ts')).PAGE_CSS, 200, {
       'Content-Type': 'text/css; charset=utf-8',
       'Cache-Control': 'public, max-age=3600',
       'X-Content-Type-Options': 'nosniff',

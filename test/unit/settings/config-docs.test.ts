@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configDocs } from '../../../src/settings/config-docs.ts';
+import { SETTING_DOCS } from '../../../src/settings/settings-docs.ts';
 import { SETTINGS } from '../../../src/settings/settings-table.ts';
 
 const committed = readFileSync(new URL('../../../docs/config.md', import.meta.url), 'utf8');
@@ -14,7 +15,7 @@ describe('docs/config.md', () => {
     for (const setting of SETTINGS) {
       const row = committed.split('\n').find((line) => line.startsWith(`| \`${setting.name}\` |`));
       expect(row, setting.name).toBeDefined();
-      expect(row).toContain(setting.doc.replaceAll('|', '\\|'));
+      expect(row).toContain(SETTING_DOCS[setting.name].replaceAll('|', '\\|'));
       expect(row).toContain('default' in setting ? `\`${setting.default}\`` : '| unset |');
     }
   });
