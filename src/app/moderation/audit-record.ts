@@ -7,13 +7,13 @@ import type { PutAction } from '../../store/actions.ts';
 import { createItem } from '../../store/replace-by-key.ts';
 import { auditLogKey, auditTargetKey } from './audit-keys.ts';
 
-export type AuditAction = 'quarantine' | 'restore';
+export type AuditAction = 'quarantine' | 'restore' | 'ban' | 'unban' | 'approve' | 'announcing';
 
 export interface AuditRecord {
   action: AuditAction;
   actor: string;
   reason: string;
-  target_kind: 'story';
+  target_kind: 'story' | 'account' | 'site';
   target: string;
   /** What moved, attribute → [before, after]. */
   changes: Record<string, [unknown, unknown]>;
@@ -21,7 +21,7 @@ export interface AuditRecord {
   at: string;
 }
 
-/** The two items of one audit record; `targetPk` is the target's partition (`STORY#<slug>`). */
+/** The two items of one audit record; `targetPk` is the target's partition (`STORY#<slug>`, `ACCOUNT#<id>`). */
 export function auditRecord(record: AuditRecord, targetPk: string): PutAction[] {
   return [
     createItem({ ...auditLogKey(record.at, record.op_id), ...record }),
