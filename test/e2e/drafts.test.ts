@@ -199,3 +199,37 @@ describe('a draft for someone else, end to end', () => {
     }
   });
 });
+
+describe('POST /v1/drafts named by the standard Idempotency-Key header alone', () => {
+  const draftsOf = async () => (await server.app.state()).filter((item) => String(item.PK).startsWith('DRAFT#') && item.SK === 'META');
+  const post = (key: string) =>
+    server.fetch('/v1/drafts', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${dana.token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      body: JSON.stringify({ markdown: storyTitled('Drafted with only an Idempotency-Key'), invitee_note: 'For you.' }),
+    });
+
+  it('the header serves as the draft key: one draft, and the repeat answers the same draft and claim URL', async () => {
+    const before = (await draftsOf()).length;
+    const first = await post('0b9f6c1e-5a7d-4c1b-9e2f-7a3c5d8e1f20');
+    expect(first.status).toBe(201);
+    const again = await post('0b9f6c1e-5a7d-4c1b-9e2f-7a3c5d8e1f20');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const [a, b] = [(await first.json()) as Draft, (await again.json()) as Draft];
+    expect(b.draft.id).toBe(a.draft.id);
+    expect(b.claim_url).toBe(a.claim_url);
+    expect((await draftsOf()).length).toBe(before + 1);
+  });
+
+  it('a header that cannot be a draft key is refused as validation_failed naming the header, and nothing is written', async () => {
+    const before = await draftsOf();
+    const refused = await post('short');
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({
+      code: 'validation_failed',
+      details: { fields: { 'Idempotency-Key': expect.any(String) } },
+    });
+    expect(await draftsOf()).toEqual(before);
+  });
+});
