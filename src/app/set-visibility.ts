@@ -19,6 +19,7 @@ import { parseWriteInput } from './parse-write-input.ts';
 import { SET_VISIBILITY_TOOL, setVisibilityInputSchema, type VisibilityOutcome } from './set-visibility.contract.ts';
 import { ownStory } from './story-access.ts';
 import { heldForReview } from './moderation/held-for-review.ts';
+import { heldBy } from './moderation/held-by.ts';
 import { isQuarantined } from '../store/story/moderation-state.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
@@ -39,7 +40,7 @@ export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknow
       plan(read, { now }): WritePlan<VisibilityOutcome> {
         const stored = pick(read, storyKey(slug));
         const meta = ownStory(stored === undefined ? undefined : toStoryMeta(stored), slug, caller, 'hide or unhide it');
-        if (!input.hidden && isQuarantined(meta)) throw heldForReview(slug);
+        if (!input.hidden && isQuarantined(meta)) throw heldForReview(slug, heldBy(meta));
         const outcome: VisibilityOutcome = { slug, hidden: input.hidden, visibility: meta.visibility };
         if (meta.hidden === input.hidden) return { outcome, actions: [], guards: [checkItem(storyKey(slug), asRead(meta))] };
         const at = new Date(now).toISOString();

@@ -26,6 +26,7 @@ export type WriteTool =
   | 'report_drift'
   | 'flag_story'
   | 'unflag_story'
+  | 'appeal_moderation'
   | 'set_visibility'
   | 'mark_notifications_read';
 
@@ -59,6 +60,8 @@ function httpRequest(tool: WriteTool, args: Args): HttpRequest {
       return { method: 'POST', path: `${story}/flags`, body: rest };
     case 'unflag_story':
       return { method: 'DELETE', path: `${story}/flags`, body: undefined };
+    case 'appeal_moderation':
+      return { method: 'POST', path: `${story}/appeals`, body: rest };
     case 'set_visibility':
       return { method: 'POST', path: `${story}/visibility`, body: rest };
     case 'mark_notifications_read':

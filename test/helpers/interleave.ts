@@ -6,14 +6,20 @@ import { operationName } from './round-trips.ts';
 
 let sequence = 0;
 
-export function afterNextRead(ctx: AppContext, competing: () => Promise<unknown>, operation = 'TransactGetItems'): void {
+/** `only` picks which read of that operation (by its input): e.g. the one that reads a given key. */
+export function afterNextRead(
+  ctx: AppContext,
+  competing: () => Promise<unknown>,
+  operation = 'TransactGetItems',
+  only: (input: unknown) => boolean = () => true,
+): void {
   const stack = ctx.store.client.middlewareStack;
   const name = `lorebookInterleave${++sequence}`;
   let armed = true;
   stack.add(
     (next, context) => async (args) => {
       const output = await next(args);
-      if (armed && operationName(String(context.commandName)) === operation) {
+      if (armed && operationName(String(context.commandName)) === operation && only(args.input)) {
         armed = false;
         stack.remove(name);
         await competing();

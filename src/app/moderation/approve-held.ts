@@ -10,7 +10,7 @@ import { normaliseText } from '../../domain/free-text.ts';
 import { parseOpId } from '../../domain/op-id.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
 import { storyKey } from '../../store/keys.ts';
-import { checkItem, createItem } from '../../store/replace-by-key.ts';
+import { checkItem } from '../../store/replace-by-key.ts';
 import { isHeld, releaseHold } from '../../store/story/announce-hold.ts';
 import { storyMetaOf, type StoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
@@ -18,7 +18,7 @@ import { announceAfterCommit } from '../announce-after-commit.ts';
 import type { AppContext } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
 import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
-import { auditLogKey, auditTargetKey } from './audit-keys.ts';
+import { auditRecord, type AuditRecord } from './audit-record.ts';
 
 export const APPROVE_HELD_TOOL = 'approve_held_announcement';
 
@@ -53,7 +53,7 @@ export async function approveHeldAnnouncement(ctx: AppContext, raw: unknown): Pr
       if (!isHeld(meta.announce, now)) return notHeldAnswer(meta, now);
       const at = new Date(now).toISOString();
       const release = releaseHold(meta, at);
-      const audit = {
+      const audit: AuditRecord = {
         action: 'approve',
         actor: input.actor,
         reason,
@@ -65,11 +65,7 @@ export async function approveHeldAnnouncement(ctx: AppContext, raw: unknown): Pr
       };
       return {
         outcome: { slug, released: true },
-        actions: [
-          updateItem(storyKey(slug), release, release.condition),
-          createItem({ ...auditLogKey(at, opId), ...audit }),
-          createItem({ ...auditTargetKey(storyKey(slug).PK, at, opId), ...audit }),
-        ],
+        actions: [updateItem(storyKey(slug), release, release.condition), ...auditRecord(audit, storyKey(slug).PK)],
         guards: [],
       };
     },

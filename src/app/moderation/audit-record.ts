@@ -21,10 +21,11 @@ export interface AuditRecord {
   at: string;
 }
 
-/** The two items of one audit record; `targetPk` is the target's partition (`STORY#<slug>`, `ACCOUNT#<id>`). */
-export function auditRecord(record: AuditRecord, targetPk: string): PutAction[] {
-  return [
-    createItem({ ...auditLogKey(record.at, record.op_id), ...record }),
-    createItem({ ...auditTargetKey(targetPk, record.at, record.op_id), ...record }),
-  ];
+/**
+ * The items of one audit record: the `MODLOG` item, and its copy under `targetPk`, the target's
+ * partition (`STORY#<slug>`, `ACCOUNT#<id>`); a site-wide action (the announcing switch) has none.
+ */
+export function auditRecord(record: AuditRecord, targetPk?: string): PutAction[] {
+  const log = createItem({ ...auditLogKey(record.at, record.op_id), ...record });
+  return targetPk === undefined ? [log] : [log, createItem({ ...auditTargetKey(targetPk, record.at, record.op_id), ...record })];
 }

@@ -17,10 +17,11 @@ import { toStoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
 import type { SweepKind } from '../../store/identity/ban-items.ts';
 import type { AppContext } from '../app-context.ts';
+import { recountFlag, type FlagRecount } from './recount-flag.ts';
 
 const MARKER = 'uncounted_by_ban';
 
-export async function banMovesOn(ctx: AppContext, account: string, slug: string, kind: SweepKind): Promise<WriteAction[]> {
+export async function banMovesOn(ctx: AppContext, account: string, slug: string, kind: SweepKind, at: string): Promise<WriteAction[]> {
   const read = await readItems(ctx.store, [
     storyKey(slug),
     reproductionKey(slug, account),
@@ -50,7 +51,7 @@ export async function banMovesOn(ctx: AppContext, account: string, slug: string,
     // A counted flag already out of `flaggers` (none is today) has no count to take back.
     if (flag?.counted === true && meta.flaggers?.[account] !== undefined) {
       actions.push(uncount(flagKey(slug, account), flagCounted(flag)));
-      change.flagger(undefined, -1);
+      change.flaggerLeaves();
     }
   } else {
     if (reproduction !== undefined && marked(read, reproductionKey(slug, account))) {
@@ -63,7 +64,9 @@ export async function banMovesOn(ctx: AppContext, account: string, slug: string,
     }
     if (flag !== undefined && flag[MARKER] === true) {
       actions.push(recount(flagKey(slug, account)));
-      change.flagger({ reason: flag.reason as FlagReason, mapExists: meta.flaggers !== undefined }, 1);
+      const back = recountFlag(ctx, meta, account, flag.reason as FlagReason, at);
+      change.include(back);
+      actions.push(...back.puts);
     }
   }
   const metaUpdate = change.update(slug);
@@ -104,6 +107,7 @@ class MetaMoves {
   readonly #conditions: string[] = [];
   readonly #names: Record<string, string> = {};
   readonly #values: Record<string, unknown> = {};
+  #fields: { set: Record<string, unknown>; remove: string[] } = { set: {}, remove: [] };
 
   readonly account: string;
 
@@ -120,26 +124,23 @@ class MetaMoves {
     this.#conditions.push(delta < 0 ? 'contains(#reproducers, :member)' : 'NOT contains(#reproducers, :member)');
   }
 
-  /** The flagger leaves or joins `flaggers` with `flag_count`, only from the state read. */
-  flagger(back: { reason: FlagReason; mapExists: boolean } | undefined, delta: 1 | -1): void {
+  /** The flagger leaves `flaggers` with `flag_count`, only from the state read. */
+  flaggerLeaves(): void {
     Object.assign(this.#names, { '#flaggers': 'flaggers', '#flagger': this.account, '#flagCount': 'flag_count' });
-    this.#values[':oneFlag'] = delta;
+    this.#values[':oneFlag'] = -1;
     this.#set.push('#flagCount = if_not_exists(#flagCount, :noFlags) + :oneFlag');
     this.#values[':noFlags'] = 0;
-    if (back === undefined) {
-      this.#remove.push('#flaggers.#flagger');
-      this.#conditions.push('attribute_exists(#flaggers.#flagger)');
-      return;
-    }
-    if (back.mapExists) {
-      this.#set.push('#flaggers.#flagger = :flagReason');
-      this.#values[':flagReason'] = back.reason;
-      this.#conditions.push('attribute_not_exists(#flaggers.#flagger)');
-    } else {
-      this.#set.push('#flaggers = :flaggerMap');
-      this.#values[':flaggerMap'] = { [this.account]: back.reason };
-      this.#conditions.push('attribute_not_exists(#flaggers)');
-    }
+    this.#remove.push('#flaggers.#flagger');
+    this.#conditions.push('attribute_exists(#flaggers.#flagger)');
+  }
+
+  /** The flagger back in the count, and the hold when it brings the story to the threshold (recount-flag.ts). */
+  include(back: FlagRecount): void {
+    this.#set.push(...back.setClauses);
+    Object.assign(this.#names, back.names, back.condition.names);
+    Object.assign(this.#values, back.values, back.condition.values);
+    this.#conditions.push(back.condition.expression);
+    this.#fields = { set: back.set, remove: back.remove };
   }
 
   shift(bucket: string, delta: number): void {
@@ -154,6 +155,8 @@ class MetaMoves {
     return updateItem(
       storyKey(slug),
       {
+        set: this.#fields.set,
+        remove: this.#fields.remove,
         setClauses: this.#set,
         addClauses: this.#add,
         deleteClauses: this.#delete,

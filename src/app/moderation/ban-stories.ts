@@ -10,17 +10,11 @@ import { feedMonthsKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { listAnnouncement, unlistAnnouncement } from '../../store/story/announce-items.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../../store/story/feed-months.ts';
-import type { ModerationState } from '../../store/story/moderation-state.ts';
+import type { BanHold, ModerationState } from '../../store/story/moderation-state.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, toStoryMeta, type StoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
 import type { AppContext } from '../app-context.ts';
-
-interface BanHold {
-  since: string;
-  /** The moderation state the hold replaced (a story an operator restored before). */
-  before?: ModerationState;
-}
 
 export async function banStoryMoves(ctx: AppContext, account: string, slug: string, kind: SweepKind, at: string): Promise<WriteAction[]> {
   const read = await readItems(ctx.store, [storyKey(slug), feedMonthsKey]);
@@ -28,7 +22,7 @@ export async function banStoryMoves(ctx: AppContext, account: string, slug: stri
   if (item === undefined || isTombstone(item) || item.author !== account) return [];
   const meta = toStoryMeta(item);
   if (kind === 'ban') return meta.hidden ? [] : [hold(meta, at)];
-  const held = item.ban_hold as BanHold | undefined;
+  const held = meta.ban_hold;
   return held === undefined ? [] : release(meta, held, monthsOf(pick(read, feedMonthsKey)), at);
 }
 

@@ -43,7 +43,7 @@ export async function runSweepStep(ctx: AppContext, account: string, kind: Sweep
       }
       const report = toReportOnStory(next);
       // A drift report's index item: drift tallies are not counts a ban moves (design §27).
-      const moves = report.sha256 === undefined ? await banMovesOn(ctx, account, report.slug, kind) : [];
+      const moves = report.sha256 === undefined ? await banMovesOn(ctx, account, report.slug, kind, new Date(startedAt).toISOString()) : [];
       await writeAtomically(ctx.store, [...moves, advanceSweep(account, sweep, { phase: 'reports', cursor: String(next.SK) })]);
       return { kind: 'step', phase: 'reports', moved: moves.length };
     }

@@ -87,10 +87,12 @@ export async function restoreStory(ctx: AppContext, raw: unknown): Promise<Repla
  * Shown again, as an unhide (set-visibility.ts) shows it: a public story gets its feed index and
  * month back, and its announce queue decided from the marker read, so an announcer that moved in
  * between makes this re-plan. Conditioned on the hold, the hidden flag and the visibility read.
+ * A story its author's ban held loses `ban_hold`: the unban's sweep then passes it by.
  */
 function lift(meta: StoryMeta, held: ModerationState, restored: ModerationState, months: readonly string[]): WriteAction[] {
   const set: Record<string, unknown> = { hidden: false, moderation: restored };
-  const remove: string[] = [];
+  // A restore during its author's ban stands: the ban no longer holds it, so the unban leaves it as the operator left it (design §27).
+  const remove: string[] = meta.ban_hold === undefined ? [] : ['ban_hold'];
   const actions: WriteAction[] = [];
   let condition = and(moderationAsRead(held), listingAsRead(meta));
   if (isListedPublicly(meta.visibility, false)) {

@@ -6,12 +6,11 @@
 import { validationFailed } from '../../domain/errors.ts';
 import { normaliseText } from '../../domain/free-text.ts';
 import { forbiddenCharProblem } from '../../domain/text-controls.ts';
-import { createItem } from '../../store/replace-by-key.ts';
 import type { AppContext } from '../app-context.ts';
 import { refuseSecrets } from '../secrets/refuse-secrets.ts';
 import { setSetting, type SetSettingOutcome } from '../settings/set-setting.ts';
 import type { Replayed } from '../write-once.ts';
-import { auditLogKey } from './audit-keys.ts';
+import { auditRecord } from './audit-record.ts';
 
 export const ANNOUNCING_SETTING = 'LOREBOOK_ANNOUNCING';
 export const MAX_REASON_CHARS = 500;
@@ -27,9 +26,8 @@ export interface SetAnnouncingInput {
 export async function setAnnouncing(ctx: AppContext, input: SetAnnouncingInput): Promise<Replayed<SetSettingOutcome>> {
   const reason = await checkedReason(input.reason);
   const value = input.on ? 'on' : 'off';
-  return setSetting(ctx, { name: ANNOUNCING_SETTING, value, actor: input.actor, op_id: input.op_id }, (outcome) => [
-    createItem({
-      ...auditLogKey(outcome.at, input.op_id),
+  return setSetting(ctx, { name: ANNOUNCING_SETTING, value, actor: input.actor, op_id: input.op_id }, (outcome) =>
+    auditRecord({
       action: 'announcing',
       actor: input.actor,
       reason,
@@ -39,7 +37,7 @@ export async function setAnnouncing(ctx: AppContext, input: SetAnnouncingInput):
       op_id: input.op_id,
       at: outcome.at,
     }),
-  ]);
+  );
 }
 
 /** The reason goes through the same door as story text: no hidden characters, no secrets, bounded. */

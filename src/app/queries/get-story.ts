@@ -37,7 +37,8 @@ export async function getStory(ctx: AppContext, caller: Caller | undefined, raw:
     readAnsweredBy(ctx, meta),
   ]);
   const view = presentStory(meta, snapshot.body, revisions, author, aggregates, answeredBy);
-  if (meta.moderation !== undefined && caller?.account === meta.author) view.moderation = moderationView(meta.moderation);
+  if (meta.moderation !== undefined && caller?.account === meta.author)
+    view.moderation = moderationView({ ...meta, moderation: meta.moderation });
   if (caller?.account === meta.author) view.announce = authorAnnounceState(meta.announce, ctx.store.now());
   return view;
 }

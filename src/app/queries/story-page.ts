@@ -12,12 +12,13 @@ import { isQuarantined } from '../../store/story/moderation-state.ts';
 import type { AppContext } from '../app-context.ts';
 import type { StoryView } from './get-story.contract.ts';
 import { getStory } from './get-story.ts';
+import { heldBy, type HeldBy } from '../moderation/held-by.ts';
 
 export type StoryPage =
   | { kind: 'shown'; story: StoryView }
   | { kind: 'withdrawn'; slug: string; title: string }
-  /** Held for review after readers flagged it (docs/moderation.md): neither title nor text is shown. */
-  | { kind: 'held'; slug: string }
+  /** Held for review (docs/moderation.md), by readers' flags, an operator or a ban: neither title nor text is shown. */
+  | { kind: 'held'; slug: string; by: HeldBy }
   /** Its author deleted their account (design §21): nothing of it is left to show. */
   | { kind: 'deleted'; slug: string };
 
@@ -33,7 +34,7 @@ export async function readStoryPage(ctx: AppContext, rawSlug: string): Promise<S
     if (item !== undefined && isTombstone(item)) return { kind: 'deleted', slug };
     const meta = item === undefined ? undefined : toStoryMeta(item);
     if (meta === undefined || meta.visibility !== 'public' || !meta.hidden) throw error;
-    if (isQuarantined(meta)) return { kind: 'held', slug };
+    if (isQuarantined(meta)) return { kind: 'held', slug, by: heldBy(meta) };
     return { kind: 'withdrawn', slug, title: revealForbiddenChars(meta.title) };
   }
 }

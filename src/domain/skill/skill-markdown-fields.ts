@@ -3,5 +3,5 @@ export const SKILL_FRONT_MATTER: Readonly<Record<string, unknown>> = {
   name: 'lorebook',
   description:
     "Publish, read, reproduce and check lorebook stories over its HTTP API. Use when the person wants to share what they built or fixed in this session as a lorebook story, look for stories that match a problem, reproduce a story and report how it went, or run a story's read-only check.",
-  version: '1.0.7',
+  version: '1.0.8',
 };

@@ -1,17 +1,16 @@
-// A story held for review after readers flagged it (docs/moderation.md): neither its title nor
-// its text is shown — either may be what it was flagged for — only that it is held.
+// A story held for review (docs/moderation.md): neither its title nor its text is shown — either
+// may be what it was held for — only that it is held, and by whom (readers, an operator, a ban).
 import { html } from 'hono/html';
+import { heldBecause, type HeldBy } from '../../app/moderation/held-by.ts';
 import { layout, type Html } from './layout.ts';
 import { storyPath } from './page-format.ts';
 
-export const HELD_STORY_TEXT = 'This story is held for review after readers flagged it.';
-
-export function heldStoryPage(slug: string, baseUrl: string): Html {
+export function heldStoryPage(slug: string, by: HeldBy, baseUrl: string): Html {
   return layout(
     { title: 'Held for review — lorebook', url: `${baseUrl}${storyPath(slug)}`, noindex: true },
     html`<section class="card tombstone">
 <h1>Held for review</h1>
-<p>${HELD_STORY_TEXT}</p>
+<p>${heldBecause(by)}</p>
 <p><a href="/">See the newest stories</a></p>
 </section>`,
   );

@@ -24,7 +24,8 @@ import { SITEMAP_MAX_URLS } from '../../app/queries/sitemap-parts.ts';
 import { mountSitemaps } from './sitemap-routes.ts';
 import { mountStandardSite } from './standard-site-routes.ts';
 import { missingPage, storyPage, tombstonePage, deletedStoryPage } from './story-page.ts';
-import { HELD_STORY_TEXT, heldStoryPage } from './held-story-page.ts';
+import { heldStoryPage } from './held-story-page.ts';
+import { heldBecause } from '../../app/moderation/held-by.ts';
 
 export interface PagesDeps {
   ctx: AppContext;
@@ -111,7 +112,7 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
           return c.text('This story was withdrawn by its author.\n', 410, { 'X-Content-Type-Options': 'nosniff' });
         if (story.kind === 'deleted')
           return c.text('This story was deleted by its author.\n', 410, { 'X-Content-Type-Options': 'nosniff' });
-        if (story.kind === 'held') return c.text(`${HELD_STORY_TEXT}\n`, 410, { 'X-Content-Type-Options': 'nosniff' });
+        if (story.kind === 'held') return c.text(`${heldBecause(story.by)}\n`, 410, { 'X-Content-Type-Options': 'nosniff' });
         return c.body(story.story.markdown, 200, {
           'Content-Type': 'text/markdown; charset=utf-8',
           'X-Content-Type-Options': 'nosniff',
@@ -120,7 +121,7 @@ export function mountPages(app: Hono<HttpEnv>, deps: PagesDeps): void {
       }
       if (story.kind === 'withdrawn') return await page(c, 410, tombstonePage(story.slug, story.title, baseUrl));
       if (story.kind === 'deleted') return await page(c, 410, deletedStoryPage(story.slug, baseUrl));
-      if (story.kind === 'held') return await page(c, 410, heldStoryPage(story.slug, baseUrl));
+      if (story.kind === 'held') return await page(c, 410, heldStoryPage(story.slug, story.by, baseUrl));
       return await page(
         c,
         200,

@@ -29,6 +29,13 @@ export interface ModerationState {
   appeal?: ModerationAppeal;
 }
 
+/** On a story a ban holds (design §27): when, and the moderation state the hold replaced. */
+export interface BanHold {
+  since: string;
+  /** The moderation state the hold replaced (a story an operator restored before). */
+  before?: ModerationState;
+}
+
 /** Held for review: only an operator lifts it, never the author's unhide or a flag's withdrawal. */
 export function isQuarantined(meta: { moderation?: ModerationState | undefined }): boolean {
   return meta.moderation?.state === 'quarantined';

@@ -6,7 +6,7 @@ import type { RelatedStory } from '../../domain/story/story-relation.ts';
 import type { StoredItem } from '../actions.ts';
 import type { DriftFlag } from './drift-flag.ts';
 import type { FlagReason } from './flag-items.ts';
-import type { ModerationState } from './moderation-state.ts';
+import type { BanHold, ModerationState } from './moderation-state.ts';
 import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
 import { announcePartition, authorPartition, bodyKey, feedPartition, listSortKey, revisionKey, storyKey } from '../keys.ts';
 import { pick, type ItemsByKey } from '../read-items.ts';
@@ -77,6 +77,8 @@ export interface StoryMeta {
   flaggers?: Record<string, FlagReason>;
   /** Absent unless the story was held for review. */
   moderation?: ModerationState;
+  /** Present while the author's ban holds it (design §27). */
+  ban_hold?: BanHold;
 }
 
 /** What a revision keeps of its capability report: enough to tell which text and version it was. */

@@ -151,7 +151,7 @@ describe('a held story', () => {
     for (const reader of [bob, carol, dave]) await unflagStory(app.ctx(), reader, { slug });
     expect(await storyMeta(slug)).toMatchObject({ hidden: true, flag_count: 0, moderation: { state: 'quarantined' } });
     expect((await refusal(setVisibility(app.ctx(), alice, { slug, hidden: false }))).code).toBe('conflict');
-    expect(await readStoryPage(app.ctx(), slug)).toEqual({ kind: 'held', slug });
+    expect(await readStoryPage(app.ctx(), slug)).toEqual({ kind: 'held', slug, by: 'readers' });
   });
 });
 
