@@ -10,7 +10,7 @@ import { listDuplicateRefusals } from '../../src/store/near-duplicate/duplicate-
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
 import { useBluesky } from '../helpers/pds/use-bluesky.ts';
-import { spamCopy, storyOfItsOwn } from '../helpers/spam-wave.ts';
+import { pairsNotNearDuplicate, spamCopy, storyOfItsOwn } from '../helpers/spam-wave.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 
 const WAVE = 20;
@@ -51,9 +51,10 @@ afterAll(async () => {
 
 describe('a spam wave through npm start and MCP', () => {
   it('twenty accounts publishing near-identical copies at once: one lands, held from Bluesky, nineteen are duplicate_content naming it; nothing is posted', async () => {
-    const base = storyOfItsOwn('Make money with retries', 20);
+    const copies = clients.map((_, copy) => spamCopy(storyOfItsOwn('Make money with retries', 20, 24), copy));
+    expect(pairsNotNearDuplicate(copies)).toEqual([]);
     const results = (await Promise.all(
-      clients.map((client, copy) => client.callTool({ name: 'publish_story', arguments: { markdown: spamCopy(base, copy) } })),
+      clients.map((client, copy) => client.callTool({ name: 'publish_story', arguments: { markdown: copies[copy] } })),
     )) as CallToolResult[];
     const landed = results.filter((result) => result.isError !== true).map((result) => (result.structuredContent as { slug: string }).slug);
     expect(landed).toHaveLength(1);
