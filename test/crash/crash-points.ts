@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { DEFAULT_APP_CONFIG, type AppConfig, type AppContext } from '../../src/app/app-context.ts';
 import { LorebookError } from '../../src/domain/errors.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
@@ -49,6 +49,8 @@ export interface CrashCase<S> {
    * otherwise — edit_story's repeat tells nobody, so it answers notified: 0.
    */
   asRepeat?(answer: Record<string, unknown>): Record<string, unknown>;
+  /** Settings for this case over the harness's (which turn the spam-wave check off). */
+  config?: Partial<AppConfig>;
   /** The call stores image files too (upload_image): the context gets a directory, the state lists its files. */
   images?: true;
   /**
@@ -218,7 +220,7 @@ async function onFreshTable<S, T>(kase: CrashCase<S>, body: (world: World, given
   const clock = { now: SETUP };
   const ctx: AppContext = {
     store: { client, tableName: table.tableName, now: () => clock.now },
-    config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK },
+    config: { ...DEFAULT_APP_CONFIG, ...WITHOUT_SPAM_WAVE_CHECK, ...kase.config },
     ...(imageDir === undefined ? {} : { images: imageBlobsInDirectory(imageDir) }),
     sleep: async () => {},
     random: () => 0.5,
