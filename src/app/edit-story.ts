@@ -8,9 +8,9 @@ import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { monthsOf } from '../store/story/feed-months.ts';
-import { feedMonthsKey, storyKey } from '../store/keys.ts';
-import { pick } from '../store/read-items.ts';
-import { toStoryMeta } from '../store/story/story-items.ts';
+import { bodyKey, feedMonthsKey, storyKey } from '../store/keys.ts';
+import { pick, readItem } from '../store/read-items.ts';
+import { isListedPublicly, toStoryMeta } from '../store/story/story-items.ts';
 import { answerCandidates, answerReads, revisionAnswerLinks } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { planNewRevision, withCapabilityField, withStoryUrl } from './content-write.ts';
@@ -35,6 +35,15 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
   const story = await parseStoryOffloaded({ markdown: input.markdown }, ctx);
   const { slug } = input;
   const candidates = answerCandidates(slug, story, ctx.config.publicBaseUrl);
+  // Judged as a publish is (design §29): the text before the edit says which bands move with it.
+  const judged = ctx.config.duplicateWindowHours > 0 && isListedPublicly(story.frontMatter.visibility, false);
+  const spamWaves = judged ? await import('./near-duplicate/near-duplicate-guard.ts') : undefined;
+  const previous = spamWaves === undefined ? undefined : await readItem(ctx.store, bodyKey(slug));
+  const nearDuplicates = spamWaves?.nearDuplicateGuard(
+    story.markdown,
+    ctx.config.duplicateWindowHours,
+    typeof previous?.['markdown'] === 'string' ? previous['markdown'] : undefined,
+  );
 
   const outcome = await writeOnce<StoredEditOutcome>(ctx, {
     tool: EDIT_TOOL,
@@ -48,7 +57,13 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       source: input.source ?? null,
       base_revision: input.base_revision ?? null,
     }),
-    reads: [storyKey(slug), feedMonthsKey, capabilityRecordRead(story.capability), ...answerReads(slug, candidates)],
+    reads: [
+      storyKey(slug),
+      feedMonthsKey,
+      capabilityRecordRead(story.capability),
+      ...answerReads(slug, candidates),
+      ...(nearDuplicates?.reads ?? []),
+    ],
     plan(read, { firstRead, now }) {
       const stored = pick(read, storyKey(slug));
       const meta = ownStory(stored === undefined ? undefined : toStoryMeta(stored), slug, caller, 'edit it');
@@ -76,8 +91,26 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
         hidden: meta.hidden,
         at,
       });
-      return { ...recorded, outcome: { ...plan.outcome, notified } };
+      // An identical edit changes nothing, so it is judged by nothing either; a hidden story is not listed.
+      const bands =
+        recorded.actions.length === 0 || meta.hidden
+          ? []
+          : (nearDuplicates?.plan(read, { slug, author: caller.account, at, nowMs: now }) ?? []);
+      return { ...recorded, actions: [...recorded.actions, ...bands], outcome: { ...plan.outcome, notified } };
     },
+  }).catch(async (error: unknown) => {
+    // A refused near-duplicate leaves a record for the moderation queue, and nothing else.
+    const original = spamWaves?.refusedOriginal(error);
+    if (original !== undefined) {
+      await spamWaves?.keepRefusal(ctx, {
+        original,
+        account: caller.account,
+        slug,
+        title: story.frontMatter.title,
+        content_hash: story.contentHash,
+      });
+    }
+    throw error;
   });
   return notifyAfterCommit(ctx, announceAfterCommit(ctx, withStoryUrl(ctx, withCapabilityField(withNotified(outcome)))));
 }

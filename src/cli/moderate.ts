@@ -3,7 +3,8 @@
 // one audit record in its own transaction and is twice-safe by its op id.
 import { approveHeldAnnouncement } from '../app/moderation/approve-held.ts';
 import { banAccount, unbanAccount } from '../app/moderation/ban-account.ts';
-import { moderationRecord, reviewQueue } from '../app/moderation/moderation-record.ts';
+import { moderationRecord } from '../app/moderation/moderation-record.ts';
+import { operatorQueue } from '../app/moderation/operator-queue.ts';
 import { quarantineStory } from '../app/moderation/quarantine-story.ts';
 import { restoreStory } from '../app/moderation/restore-story.ts';
 import { setAnnouncing } from '../app/moderation/set-announcing.ts';
@@ -21,8 +22,12 @@ const HELP = `usage: npm run moderate -- queue [--limit <n>] [--aws] [--json]
        npm run moderate -- approve <slug> --reason <text> [--op-id <id>] [--actor <name>] [--aws] [--json]
        npm run moderate -- announcing on|off --reason <text> [--op-id <id>] [--actor <name>] [--aws] [--json]
 
-queue: the stories waiting for a person, newest first: held for review (by readers' flags or by
-an operator) and appealed by their author. At most --limit (50; up to 200).
+queue: what waits for a person, newest first, one line each with its kind: held (a story held
+for review, by readers' flags or by an operator), appeal (a held story its author appealed),
+spam_wave (a story other accounts' near-duplicates of it were refused against: how many, from
+whom, with --json every refused copy's account, slug, title and time; no text is kept) and
+held_announcement (a new account's story not yet announced on Bluesky: approve releases it).
+At most --limit (50; up to 200).
 
 show: one story's moderation: its state, its author's appeal, its reader flags with their notes,
 and the audit records of every operator action on it.
@@ -68,7 +73,7 @@ options:
 Without --aws the store is found as for npm start (a running npm start's store is used, or
 LOREBOOK_DDB_ENDPOINT, LOREBOOK_TABLE and LOREBOOK_DATA_DIR: docs/config.md).
 
-${awsHelp('GetItem, Query (queue, show, ban, unban), and for quarantine, restore, ban and unban BatchGetItem, PutItem, UpdateItem, DeleteItem, ConditionCheckItem and TransactWriteItems')}
+${awsHelp('GetItem, Query (queue, show, ban, unban; for queue also on the index GSI3), BatchGetItem (queue), and for quarantine, restore, ban and unban BatchGetItem, PutItem, UpdateItem, DeleteItem, ConditionCheckItem and TransactWriteItems')}
 
 exit status: 0 when done (or nothing needed doing), 1 when it could not be (unknown slug, a story
 not held to restore, a store error), 2 on a usage error.
@@ -87,7 +92,7 @@ const moderate: OperatorCommand<ModerateTask> = {
   async run({ ctx, config, where, log }, task, { json }) {
     const print = (value: unknown, text: string): void => printLine(json ? JSON.stringify(value, null, 2) : text);
     if (task.kind === 'queue') {
-      const entries = await reviewQueue(ctx, task.limit);
+      const entries = await operatorQueue(ctx, task.limit);
       print(entries, queueText(entries));
       return 0;
     }

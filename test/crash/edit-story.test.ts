@@ -1,10 +1,12 @@
 // edit_story under a crash at every store step: a correction, which also tells every reproducer
 // (an outbox event in the same transaction). Without an op_id, a retry that finds the correction
-// applied is a repeat: it tells nobody more, and says so (notified: 0).
+// applied is a repeat: it tells nobody more, and says so (notified: 0). And an edit with the
+// spam-wave check on (design §29), whose band moves commit with the edit or not at all.
 import { editStory } from '../../src/app/edit-story.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { caller } from '../helpers/app-fixture.ts';
+import { storyOfItsOwn } from '../helpers/spam-wave.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { crashPoints } from './crash-points.ts';
 
@@ -30,4 +32,13 @@ crashPoints({
     }),
   steps: { plain: READ_THEN_TRANSACTION, withOpId: READ_THEN_TRANSACTION },
   asRepeat: (answer) => ({ ...answer, notified: 0 }),
+});
+
+crashPoints({
+  name: 'edit_story, an edit away from its text with the spam-wave check on',
+  config: { duplicateWindowHours: 168 },
+  setup: async ({ ctx }) => (await publishStory(ctx, alice, { markdown: storyOfItsOwn('Crash bands', 1, 24) })).slug,
+  call: (ctx, slug, opId) => editStory(ctx, alice, { slug, markdown: storyOfItsOwn('Crash bands', 2, 24), kind: 'rephrase', op_id: opId }),
+  // The text before the edit (BODY) is read first: it says which bands move.
+  steps: { plain: ['GetItem', ...READ_THEN_TRANSACTION], withOpId: ['GetItem', ...READ_THEN_TRANSACTION] },
 });

@@ -1,6 +1,9 @@
 // A spam wave through `npm start` and the real MCP client (design §29): twenty accounts publish a
 // spammer's copies of one story at once over /mcp; one lands, the other nineteen are refused with
-// duplicate_content naming it, one story is listed, and only it is posted to the test PDS.
+// duplicate_content naming it, one story is listed, nothing is posted to the test PDS, and
+// `moderate queue` shows the wave.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -8,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { listDuplicateRefusals } from '../../src/store/near-duplicate/duplicate-refusal-items.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
+import { withoutLorebookSettings } from '../helpers/command-env.ts';
 import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
 import { useBluesky } from '../helpers/pds/use-bluesky.ts';
-import { spamCopy, storyOfItsOwn } from '../helpers/spam-wave.ts';
+import { pairsNotNearDuplicate, spamCopy, storyOfItsOwn } from '../helpers/spam-wave.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 
 const WAVE = 20;
@@ -51,9 +55,10 @@ afterAll(async () => {
 
 describe('a spam wave through npm start and MCP', () => {
   it('twenty accounts publishing near-identical copies at once: one lands, held from Bluesky, nineteen are duplicate_content naming it; nothing is posted', async () => {
-    const base = storyOfItsOwn('Make money with retries', 20);
+    const copies = clients.map((_, copy) => spamCopy(storyOfItsOwn('Make money with retries', 20, 24), copy));
+    expect(pairsNotNearDuplicate(copies)).toEqual([]);
     const results = (await Promise.all(
-      clients.map((client, copy) => client.callTool({ name: 'publish_story', arguments: { markdown: spamCopy(base, copy) } })),
+      clients.map((client, copy) => client.callTool({ name: 'publish_story', arguments: { markdown: copies[copy] } })),
     )) as CallToolResult[];
     const landed = results.filter((result) => result.isError !== true).map((result) => (result.structuredContent as { slug: string }).slug);
     expect(landed).toHaveLength(1);
@@ -73,5 +78,15 @@ describe('a spam wave through npm start and MCP', () => {
     expect(meta?.['held_reason']).toBe('new_account');
     const wavePosts = (await bsky.posts()).filter((post) => post.value.embed?.external.uri.includes('make-money-with-retries'));
     expect(wavePosts).toEqual([]);
-  }, 120_000);
+
+    // The operator sees the wave: one entry naming the original with the nineteen refused copies,
+    // and the original's held announcement.
+    const { stdout } = await promisify(execFile)(process.execPath, ['src/cli/moderate.ts', 'queue', '--json'], {
+      env: { ...withoutLorebookSettings(), LOREBOOK_DDB_ENDPOINT: testEndpoint(), LOREBOOK_TABLE: app.ctx().store.tableName },
+    });
+    const queue = JSON.parse(stdout) as { kind: string; slug: string; copies?: number; accounts?: string[] }[];
+    expect(queue.filter((entry) => entry.kind === 'spam_wave')).toMatchObject([{ slug: original, copies: WAVE - 1 }]);
+    expect(queue.find((entry) => entry.kind === 'spam_wave')?.accounts).toHaveLength(WAVE - 1);
+    expect(queue.filter((entry) => entry.kind === 'held_announcement').map((entry) => entry.slug)).toEqual([original]);
+  }, 240_000);
 });

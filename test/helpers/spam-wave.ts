@@ -2,6 +2,13 @@
 // varied the ways that defeat an exact-match filter — a few words swapped, casing, doubled spaces,
 // no-break spaces, fullwidth letters and left-to-right marks (invisible, and let through by the
 // door because right-to-left writers need them, design §18.1). The sections are left as they are.
+import {
+  NEAR_DUPLICATE_SIMILARITY,
+  bandsOf,
+  estimatedSimilarity,
+  signatureOf,
+  storyBody,
+} from '../../src/domain/near-duplicate/near-duplicate-signature.ts';
 import { topicStory } from './topic-stories.ts';
 
 const SWAPS = ['amazing', 'FREE', 'really', 'now'];
@@ -42,13 +49,41 @@ const VOCABULARY =
     ' ',
   );
 
-/** A story of its own: its narrative is words drawn from `seed`, so two seeds share almost no shingles. */
-export function storyOfItsOwn(title: string, seed: number): string {
+/**
+ * A story of its own: its narrative is words drawn from `seed`, so two seeds share almost no
+ * shingles. `sentences` sets its length: a longer one keeps every spamCopy of it a near-duplicate
+ * of every other (a copy changes a handful of words, the same handful whatever the length).
+ */
+export function storyOfItsOwn(title: string, seed: number, sentences = 6): string {
   let state = seed * 2654435761;
   const word = (): string => {
     state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
     return VOCABULARY[state % VOCABULARY.length] as string;
   };
   const sentence = (): string => `I ${Array.from({ length: 12 }, word).join(' ')}.`;
-  return topicStory({ title, tags: ['ops'], stack: ['linux'], summary: sentence(), extra: Array.from({ length: 6 }, sentence).join(' ') });
+  return topicStory({
+    title,
+    tags: ['ops'],
+    stack: ['linux'],
+    summary: sentence(),
+    extra: Array.from({ length: sentences }, sentence).join(' '),
+  });
+}
+
+/**
+ * The pairs of `markdowns` that are not near-duplicates of each other as the rule judges them
+ * (no shared band, or under the similarity bar): a wave fixture asserts there are none, so which
+ * copy lands first never decides how many land.
+ */
+export function pairsNotNearDuplicate(markdowns: readonly string[]): [number, number][] {
+  const signatures = markdowns.map((markdown) => signatureOf(storyBody(markdown)));
+  const pairs: [number, number][] = [];
+  signatures.forEach((a, i) => {
+    const bands = new Set(bandsOf(a));
+    signatures.slice(i + 1).forEach((b, offset) => {
+      const shared = bandsOf(b).some((band) => bands.has(band));
+      if (!shared || estimatedSimilarity(a, b) < NEAR_DUPLICATE_SIMILARITY) pairs.push([i, i + 1 + offset]);
+    });
+  });
+  return pairs;
 }

@@ -1,10 +1,10 @@
-// The spam-wave rule, stated once (design §29, docs/moderation.md "Spam waves"): a publish that
-// leaves a story listed (public, shown) is refused with duplicate_content when its body is a
+// The spam-wave rule, stated once (design §29, docs/moderation.md "Spam waves"): a publish or an
+// edit that leaves a story listed (public, shown) is refused with duplicate_content when its body is a
 // near-duplicate of a listed story another account published within the duplicate window
 // (LOREBOOK_DUPLICATE_WINDOW_HOURS), naming that story. The author's own stories never count.
 // The publish reads its bands in its snapshot and claims the free ones in its own transaction
 // (store/near-duplicate/band-items.ts), so of a wave published at the same instant at most one
-// lands. Loaded on a publish's first use, not at start (the http function's start bound).
+// lands. edit_story is judged the same way, and moves its story's bands with its text. Loaded on a publish's first use, not at start (the http function's start bound).
 import { LorebookError } from '../../domain/errors.ts';
 import {
   NEAR_DUPLICATE_SIMILARITY,
@@ -17,15 +17,12 @@ import {
 } from '../../domain/near-duplicate/near-duplicate-signature.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import type { ItemKey } from '../../store/keys.ts';
-import { bandHolderOf, bandKey, claimBand, type BandHolder } from '../../store/near-duplicate/band-items.ts';
-import { recordDuplicateRefusal, type DuplicateRefusal } from '../../store/near-duplicate/duplicate-refusal-items.ts';
+import { bandHolderOf, bandKey, claimBand, refreshBand, releaseBand, type BandHolder } from '../../store/near-duplicate/band-items.ts';
+import { REFUSAL_KEPT_DAYS, recordDuplicateRefusal, type DuplicateRefusal } from '../../store/near-duplicate/duplicate-refusal-items.ts';
 import { pick, type ItemsByKey } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
-
-/** A refusal record outlives the window by this much, so a moderator still sees a wave after it ends. */
-const REFUSAL_KEPT_HOURS = 30 * 24;
 
 /** The story being published, as far as the rule goes. */
 export interface Publishing {
@@ -42,18 +39,38 @@ export interface NearDuplicateGuard {
   plan(read: ItemsByKey, publishing: Publishing): WriteAction[];
 }
 
-export function nearDuplicateGuard(markdown: string, windowHours: number): NearDuplicateGuard {
+/**
+ * The guard for one text. With `previous` (an edit: the story's text before it) the bands move
+ * with the text in the same transaction: a band both texts have is kept with the new signature,
+ * a band only the old text had is released, so an edit away from a wave leaves it. Only bands
+ * the story holds with the old text's signature move (one edited meanwhile holds others).
+ */
+export function nearDuplicateGuard(markdown: string, windowHours: number, previous?: string): NearDuplicateGuard {
   const signature = signatureOf(storyBody(markdown));
   const bands = bandsOf(signature);
+  const old = previous === undefined ? undefined : signatureOf(storyBody(previous));
+  const oldHex = old === undefined ? undefined : signatureHex(old);
+  const oldBands = old === undefined ? [] : bandsOf(old).filter((band) => !bands.includes(band));
   return {
-    reads: bands.map(bandKey),
+    reads: [...bands, ...oldBands].map(bandKey),
     plan(read, publishing) {
       const holders = bands.map((band) => bandHolderOf(pick(read, bandKey(band)), publishing.nowMs));
       const original = closestOriginal(signature, holders, publishing);
       if (original !== undefined) throw duplicateContent(original);
       const claim = { slug: publishing.slug, author: publishing.author, signature: signatureHex(signature), published_at: publishing.at };
       const until = publishing.nowMs + windowHours * 3_600_000;
-      return bands.flatMap((band, index) => (holders[index] === undefined ? [claimBand({ band, ...claim }, until, publishing.nowMs)] : []));
+      const ownOld = (holder: BandHolder | undefined): holder is BandHolder =>
+        holder !== undefined && holder.slug === publishing.slug && holder.signature === oldHex;
+      const kept = bands.flatMap((band, index): WriteAction[] => {
+        const holder = holders[index];
+        if (holder === undefined) return [claimBand({ band, ...claim }, until, publishing.nowMs)];
+        return ownOld(holder) && holder.signature !== claim.signature ? [refreshBand(holder, { band, ...claim }, until)] : [];
+      });
+      const released = oldBands.flatMap((band) => {
+        const holder = bandHolderOf(pick(read, bandKey(band)), publishing.nowMs);
+        return ownOld(holder) ? [releaseBand(holder)] : [];
+      });
+      return [...kept, ...released];
     },
   };
 }
@@ -96,7 +113,7 @@ export async function keepRefusal(ctx: AppContext, refusal: Omit<DuplicateRefusa
   const nowMs = ctx.store.now();
   try {
     await writeAtomically(ctx.store, [
-      recordDuplicateRefusal({ ...refusal, refused_at: new Date(nowMs).toISOString() }, nowMs + REFUSAL_KEPT_HOURS * 3_600_000),
+      recordDuplicateRefusal({ ...refusal, refused_at: new Date(nowMs).toISOString() }, nowMs + REFUSAL_KEPT_DAYS * 86_400_000),
     ]);
   } catch (error) {
     if (!(error instanceof WriteCancelled)) throw error;

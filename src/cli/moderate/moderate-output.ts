@@ -5,17 +5,27 @@ import type { BanOutcome } from '../../app/moderation/ban-account.ts';
 import type { SetSettingOutcome } from '../../app/settings/set-setting.ts';
 import type { OperatorOutcome } from '../../app/moderation/operator-action.ts';
 import type { ModerationRecord } from '../../app/moderation/moderation-record.ts';
-import type { ReviewEntry } from '../../store/moderation/review-queue-items.ts';
+import type { QueueEntry } from '../../app/moderation/operator-queue.ts';
 
-export function queueText(entries: readonly ReviewEntry[]): string {
-  if (entries.length === 0) return 'moderate: the review queue is empty';
-  return entries
-    .map((entry) => {
+export function queueText(entries: readonly QueueEntry[]): string {
+  if (entries.length === 0) return 'moderate: the queue is empty';
+  return entries.map((entry) => `${entry.at}  ${entry.kind.padEnd(KIND_WIDTH)}  ${entry.slug}  ${queueLine(entry)}`).join('\n');
+}
+
+const KIND_WIDTH = 'held_announcement'.length;
+
+function queueLine(entry: QueueEntry): string {
+  switch (entry.kind) {
+    case 'spam_wave':
+      return `${entry.copies} near-duplicate(s) refused from ${entry.accounts.length} account(s) since ${entry.first_at}, latest "${entry.refused[0]?.title ?? ''}" by ${entry.refused[0]?.account ?? ''}`;
+    case 'held_announcement':
+      return `"${entry.title}"  (not announced: ${entry.held_reason} until ${entry.held_until}; approve <slug> to announce now)`;
+    default: {
       const why = entry.reason ?? `${entry.flags} flag(s): ${entry.reasons.join(', ') || 'none'}`;
       const appeal = entry.kind === 'appeal' ? ` — appeal: ${entry.note ?? ''}` : '';
-      return `${entry.at}  ${entry.kind.padEnd(6)}  ${entry.slug}  "${entry.title}"  (${why})${appeal}`;
-    })
-    .join('\n');
+      return `"${entry.title}"  (${why})${appeal}`;
+    }
+  }
 }
 
 export function recordText(record: ModerationRecord): string {

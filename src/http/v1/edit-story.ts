@@ -38,6 +38,7 @@ export const editStoryRoute = defineRoute({
     'unauthenticated',
     'forbidden',
     'not_found',
+    'duplicate_content',
     'revision_conflict',
     'conflict',
     'idempotency_key_reused',

@@ -11,6 +11,9 @@ import { KEY } from '../schema.ts';
 import { callStore } from '../store-unavailable.ts';
 import { epochSeconds, isExpired, type Store } from '../store.ts';
 
+/** A refusal record outlives the window by this much, so a moderator still sees a wave after it ends. */
+export const REFUSAL_KEPT_DAYS = 30;
+
 export const duplicateRefusalPartition = (day: string): string => `DUPWAVE#${day}`;
 
 export interface DuplicateRefusal {

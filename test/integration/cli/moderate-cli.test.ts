@@ -90,6 +90,9 @@ describe('npm run moderate', () => {
       await appealModeration(app.ctx(), alice, { slug, note: 'The delete is inside a temp dir.' });
       const queue = await moderate(['queue']);
       expect(queue.stdout).toMatch(new RegExp(`appeal\\s+${slug} .*appeal: The delete is inside a temp dir\\.`));
+      const awsQueue = await moderate(['queue', '--aws', '--json'], awsEnv());
+      expect(awsQueue.code, awsQueue.stderr).toBe(0);
+      expect(JSON.parse(awsQueue.stdout)).toContainEqual(expect.objectContaining({ kind: 'appeal', slug }));
 
       const restored = await moderate(
         ['restore', slug, '--reason', 'Appeal upheld.', '--op-id', 'op-cli-restore', '--aws', '--json'],
