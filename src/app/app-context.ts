@@ -41,6 +41,11 @@ export interface AppConfig {
   newAccountStoriesPerDay: number;
   /** Off: nothing is posted to or deleted from Bluesky; the announce queue keeps the work (LOREBOOK_ANNOUNCING, design §30). */
   announcing: boolean;
+  /**
+   * A never-tried announcement owed longer than this when a sweep reaches it (announcing was off,
+   * or had no credentials) is set aside, not posted: `npm run sweep -- --backlog` posts it (design §33).
+   */
+  announceMaxAgeHours: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -60,6 +65,7 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   storiesPerDay: 20,
   newAccountStoriesPerDay: 3,
   announcing: true,
+  announceMaxAgeHours: 48,
 };
 
 export interface AppContext {

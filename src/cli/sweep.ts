@@ -11,12 +11,15 @@ import { sharedOffload } from '../offload/offload.ts';
 import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
 import { describeSkip } from '../outbox/announce-skipped.ts';
+import { DEFAULT_BACKLOG_PACE_MS, postBacklog, type BacklogReport } from '../outbox/announce-backlog.ts';
+import { parseDuration } from './duration.ts';
 import type { AnnounceResult } from '../outbox/announce-outcome.ts';
 import { stderrLog } from '../log-sink.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
 import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
 
 const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--aws] [--json]
+       npm run sweep -- --backlog [--since <iso>] [--pace <duration>] [--limit <n>] [--aws] [--json]
 
 Announces on Bluesky the stories the announce queue still owes whose time has come: never
 tried (the attempt right after publishing was lost), released after a failure once their
@@ -29,6 +32,11 @@ Every run ends by saying what it skipped and why: "1 waiting: next attempt in 12
 its backoff) or "1 claimed by a running worker since <time>" (an attempt in flight, taken over
 only once its claim is stale), one line per story on stderr.
 
+Announcing resumes without a flood: a story never tried and owed its announcement longer than
+LOREBOOK_ANNOUNCE_MAX_AGE_HOURS when a sweep reaches it (announcing was off, or had no
+credentials) is set aside, not posted ("set aside N too old"); get_story shows its author
+announce.state "skipped", reason "too_old", owed_since. --backlog posts those on purpose.
+
 options:
   --limit <n>      queue entries to look at in this run (1-${MAX_SWEEP_LIMIT}, default ${DEFAULT_SWEEP_LIMIT})
   --retry <slug>   put a failed announcement back on the queue first (attempts start again),
@@ -37,6 +45,12 @@ options:
                    later time posts a waiting retry now, or takes over a claim that would be
                    stale by then (never a second post: the record key is looked up first);
                    what is written keeps the real clock
+  --backlog        post the stories set aside as too old instead, oldest first, one every
+                   --pace, progress on stderr; a second run (or two at once) posts nothing again
+  --since <iso>    with --backlog: only stories owed since this time or later
+  --pace <d>       with --backlog: the wait between two posts, e.g. 30s, 2m, 500ms (default 30s,
+                   well within Bluesky's rate limits)
+                   with --backlog, --limit is the most stories posted (default: all of them)
   --aws            the deployed table in AWS instead of a local store (below); without the
                    BLUESKY_* settings here, --retry only puts the stories back on the queue and
                    the sweeper function posts them within a minute
@@ -66,9 +80,29 @@ function parseNow(raw: string): number {
   return at;
 }
 
-function progress(result: AnnounceResult, index: number, of: number): string {
+/** --pace: `<n>ms` or a duration like 30s, 2m. */
+function parsePace(raw: string): number {
+  const ms = /^\d+ms$/.test(raw) ? Number(raw.slice(0, -2)) : (parseDuration(raw) ?? Number.NaN) * 1000;
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms > 3_600_000)
+    throw new Error(`--pace must be a duration like 30s, 2m or 500ms (at most 1h); got "${raw}"`);
+  return ms;
+}
+
+interface Backlog {
+  since: string | undefined;
+  paceMs: number;
+}
+
+function summarizeBacklog(report: BacklogReport): string {
+  const counts = Object.entries(report.outcomes).map(([outcome, count]) => `${count} ${outcome}`);
+  return `backlog: ${report.taken} taken${counts.length > 0 ? `: ${counts.join(', ')}` : ''}${report.stopped === undefined ? '' : ` (stopped: ${report.stopped})`}`;
+}
+
+/** `sweep: [2/5] <slug>: posted at://…`, or with --backlog (its length unknown up front) `sweep: backlog [2] …`. */
+function progress(result: AnnounceResult, index: number, of: number | 'backlog'): string {
   const detail = result.uri ?? result.error ?? (result.next_attempt_at === undefined ? '' : `next try at ${result.next_attempt_at}`);
-  return `sweep: [${index + 1}/${of}] ${result.slug}: ${result.outcome}${detail === '' ? '' : ` ${detail}`}`;
+  const position = of === 'backlog' ? `backlog [${index + 1}]` : `[${index + 1}/${of}]`;
+  return `sweep: ${position} ${result.slug}: ${result.outcome}${detail === '' ? '' : ` ${detail}`}`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -77,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
   let retry: string[] = [];
   let now: number | undefined;
   let aws = false;
+  let backlog: Backlog | undefined;
   try {
     const { values } = parseArgs({
       args: argv,
@@ -84,6 +119,9 @@ async function main(argv: string[]): Promise<number> {
         limit: { type: 'string' },
         retry: { type: 'string', multiple: true },
         now: { type: 'string' },
+        backlog: { type: 'boolean', default: false },
+        since: { type: 'string' },
+        pace: { type: 'string' },
         aws: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -99,7 +137,20 @@ async function main(argv: string[]): Promise<number> {
     if (values.now !== undefined) now = parseNow(values.now);
     aws = values.aws ?? false;
     if (aws) requireAwsSettings();
-    if (values.limit !== undefined) {
+    if (values.backlog) {
+      if (retry.length > 0 || now !== undefined) throw new Error('--backlog takes neither --retry nor --now');
+      backlog = {
+        since: values.since === undefined ? undefined : new Date(parseNow(values.since)).toISOString(),
+        paceMs: values.pace === undefined ? DEFAULT_BACKLOG_PACE_MS : parsePace(values.pace),
+      };
+      limit = Number.MAX_SAFE_INTEGER;
+      if (values.limit !== undefined) {
+        limit = Number(values.limit);
+        if (!Number.isSafeInteger(limit) || limit < 1) throw new Error('--limit must be a whole number of 1 or more');
+      }
+    } else if (values.since !== undefined || values.pace !== undefined) {
+      throw new Error('--since and --pace go with --backlog');
+    } else if (values.limit !== undefined) {
       limit = Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT)
         throw new Error(`--limit must be a whole number from 1 to ${MAX_SWEEP_LIMIT}`);
@@ -132,6 +183,27 @@ async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    if (backlog !== undefined) {
+      log(
+        `posting the announcements set aside as too old${backlog.since === undefined ? '' : ` owed since ${backlog.since}`}, one every ${backlog.paceMs} ms, in table "${tableName}" ${where}`,
+      );
+      const report = await postBacklog(
+        ctx,
+        { ...announcer, log },
+        {
+          limit,
+          paceMs: backlog.paceMs,
+          ...(backlog.since === undefined ? {} : { since: backlog.since }),
+          onStory: (result, index) => stderrLog(progress(result, index, 'backlog')),
+        },
+      );
+      out(
+        json
+          ? JSON.stringify({ ...report, results: report.results.map(({ failure: _failure, ...rest }) => rest) }, null, 2)
+          : `sweep: ${summarizeBacklog(report)}`,
+      );
+      return 0;
+    }
     log(`looking at up to ${limit} due announcement(s) in table "${tableName}" ${where}`);
     // These lines quote Bluesky's own error messages: one escaped line each (src/log-sink.ts).
     const report = await sweepAnnouncements(
@@ -143,6 +215,8 @@ async function main(argv: string[]): Promise<number> {
         ...(now === undefined ? {} : { now }),
       },
     );
+    for (const aside of report.set_aside)
+      stderrLog(`sweep: set aside ${aside.slug}: too old, owed since ${aside.owed_since} (npm run sweep -- --backlog posts it)`);
     for (const skip of report.skipped) stderrLog(`sweep: skipped ${skip.slug}: ${describeSkip(skip, Date.parse(report.at))}`);
     out(
       json

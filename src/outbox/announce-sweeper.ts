@@ -10,6 +10,7 @@ import type { AnnounceSoon } from './announce-soon.ts';
 import { skippedAnnouncements, summarizeSkipped, type SkippedAnnouncement } from './announce-skipped.ts';
 import type { AnnounceOutcome, AnnounceResult } from './announce-outcome.ts';
 import { announceStory } from './announce-story.ts';
+import { setAsideTooOldAnnouncements, type SetAside } from './announce-set-aside.ts';
 import type { Announcer } from './announcer.ts';
 
 export const DEFAULT_SWEEP_LIMIT = 25;
@@ -34,6 +35,8 @@ export interface SweepReport {
   stopped?: string;
   /** Queue entries not due at the sweep's time (up to the limit), and why each waits. */
   skipped: SkippedAnnouncement[];
+  /** Never-tried entries owed longer than the age limit, set aside in this run, not posted (design §33). */
+  set_aside: SetAside[];
   /** The time due-ness was judged at (ISO). */
   at: string;
 }
@@ -46,10 +49,19 @@ export async function sweepAnnouncements(ctx: AppContext, announcer: Announcer, 
   await ctx.refreshSettings?.();
   if (!ctx.config.announcing) {
     // Nothing is claimed or posted while announcing is off (design §30); the queue keeps the work.
-    return { due: 0, outcomes: {}, results: [], stopped: ANNOUNCING_OFF, skipped: [], at: new Date(at).toISOString() };
+    return { due: 0, outcomes: {}, results: [], stopped: ANNOUNCING_OFF, skipped: [], set_aside: [], at: new Date(at).toISOString() };
   }
+  // Announcing (re)starts without a flood: what has waited too long is set aside first (design §33).
+  const setAside = await setAsideTooOldAnnouncements(ctx, at);
   const due = await dueAnnouncements(ctx.store, new Date(at).toISOString(), limit);
-  const report: SweepReport = { due: due.length, outcomes: {}, results: [], skipped: [], at: new Date(at).toISOString() };
+  const report: SweepReport = {
+    due: due.length,
+    outcomes: {},
+    results: [],
+    skipped: [],
+    set_aside: setAside,
+    at: new Date(at).toISOString(),
+  };
   // One at a time: a social network's rate limit is per account, and one stuck story must not
   // hold up the rest for longer than its own bounded attempt.
   for (const [index, entry] of due.entries()) {
@@ -125,7 +137,8 @@ export function scheduleAnnounceSweeps(
       if (stopped) return;
       try {
         const report = await sweepAnnouncements(ctx, announcer);
-        if (report.due > 0 || report.stopped !== undefined) announcer.log(`announce sweep: ${summarize(report)}`);
+        if (report.due > 0 || report.stopped !== undefined || report.set_aside.length > 0)
+          announcer.log(`announce sweep: ${summarize(report)}`);
         // The next story would only be refused too: wait the whole interval, whatever is due.
         if (report.stopped !== undefined) quietUntil = Date.now() + intervalMs;
       } catch (error) {
@@ -150,5 +163,9 @@ export function scheduleAnnounceSweeps(
 export function summarize(report: SweepReport): string {
   const counts = Object.entries(report.outcomes).map(([outcome, count]) => `${count} ${outcome}`);
   const skipped = summarizeSkipped(report.skipped, Date.parse(report.at));
-  return `${report.due} due${counts.length > 0 ? `: ${counts.join(', ')}` : ''}${report.stopped === undefined ? '' : ` (stopped: ${report.stopped})`}${skipped === '' ? '' : `; skipped ${skipped}`}`;
+  const setAside =
+    report.set_aside.length === 0
+      ? ''
+      : `; set aside ${report.set_aside.length} too old (owed since ${report.set_aside[0]?.owed_since}; npm run sweep -- --backlog posts them)`;
+  return `${report.due} due${counts.length > 0 ? `: ${counts.join(', ')}` : ''}${report.stopped === undefined ? '' : ` (stopped: ${report.stopped})`}${skipped === '' ? '' : `; skipped ${skipped}`}${setAside}`;
 }

@@ -98,6 +98,8 @@ export const SETTING_DOCS: Readonly<Record<SettingName, string>> = {
   LOREBOOK_ANNOUNCE_TIMEOUT_MS: 'the longest one call to Bluesky may take',
   LOREBOOK_ANNOUNCE_MAX_ATTEMPTS: "attempts before a story's announcement is failed",
   LOREBOOK_ANNOUNCE_BACKOFF_MS: 'the wait after the first failure; it doubles with every attempt, jittered, up to an hour',
+  LOREBOOK_ANNOUNCE_MAX_AGE_HOURS:
+    'a story owed its announcement longer than this when announcing (re)starts is set aside, not posted (announce state skipped, reason too_old); npm run sweep -- --backlog posts it (docs/operations.md)',
   LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS: 'npm start sweeps the announce queue at start, when a retry falls due, and at least this often',
   LOREBOOK_PUBLICATION_NAME:
     "the name of the site's standard.site publication (site.standard.publication), which every story's document belongs to",

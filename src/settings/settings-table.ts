@@ -396,6 +396,12 @@ export const SETTINGS = [
     surfaces: ['start', 'sweep', 'lambda'],
   },
   {
+    name: 'LOREBOOK_ANNOUNCE_MAX_AGE_HOURS',
+    type: WHOLE,
+    default: DEFAULT_APP_CONFIG.announceMaxAgeHours,
+    surfaces: ['start', 'sweep', 'lambda'],
+  },
+  {
     name: 'LOREBOOK_ANNOUNCE_SWEEP_INTERVAL_MS',
     type: WHOLE,
     default: 60_000,

@@ -62,6 +62,8 @@ export const feedPartition = (publishedAt: string): string => `FEED#${publishedA
 export const authorPartition = (account: string): string => `AUTHOR#${account}`;
 export const listSortKey = (publishedAt: string, slug: string): string => `${publishedAt}#${slug}`;
 export const announcePartition = 'ANNOUNCE';
+/** Announcements set aside as too old when a sweep reached them (design §33): posted only by `sweep --backlog`. */
+export const skippedAnnouncePartition = 'ANNOUNCE#SKIPPED';
 
 export const keyOf = (item: { PK: string; SK: string }): ItemKey => ({ PK: item.PK, SK: item.SK });
 export const keyId = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;

@@ -20,10 +20,13 @@ export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'las
 
 /**
  * The state its author sees: a story whose announcement waits (design §28) is `held`, with the
- * reason and the time it is released at the latest. Everyone else sees it `pending`.
+ * reason and the time it is released at the latest; one set aside as too old (design §33) is
+ * `skipped`, with the time it is owed since. Everyone else sees them `pending` and `off`.
  */
 export function authorAnnounceState(progress: AnnounceProgress, now: number): AnnounceState {
   const shown = announceState(progress);
+  if (shown.state === 'off' && progress.skipped_since !== undefined)
+    return { state: 'skipped', reason: 'too_old', owed_since: progress.skipped_since };
   if (shown.state !== 'pending' || !isHeld(progress, now)) return shown;
   return { state: 'held', reason: progress.held_reason as HoldReason, until: progress.held_until };
 }

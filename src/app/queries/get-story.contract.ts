@@ -36,14 +36,16 @@ export type RevisionView = z.output<typeof revisionViewSchema>;
 
 /** Derived from the fields the announcer writes (./announce-state.ts), never a stored status. */
 const announceStateSchema = z.object({
-  state: z.enum(['posted', 'pending', 'failed', 'off', 'held']),
+  state: z.enum(['posted', 'pending', 'failed', 'off', 'held', 'skipped']),
   // The post, once posted.
   uri: z.string().optional(),
   // Why the last attempt failed: on a failed announcement, and on a pending retry.
   last_error: z.string().optional(),
   // Shown to the author only (others see `pending`): why the announcement waits, and until when at the latest.
-  reason: z.enum(HOLD_REASONS).optional(),
+  reason: z.enum([...HOLD_REASONS, 'too_old']).optional(),
   until: z.string().optional(),
+  // Shown to the author only (others see `off`): a `skipped` announcement (reason `too_old`) is owed since then; `npm run sweep -- --backlog` posts it.
+  owed_since: z.string().optional(),
 });
 
 export type AnnounceState = z.output<typeof announceStateSchema>;

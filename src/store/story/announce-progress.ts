@@ -2,6 +2,7 @@
 // content in StoryMeta. It is read from the attributes the announcer writes (announce-items.ts),
 // stored flat on META as they always were; only `attempts` and `queued` are named differently.
 import type { StoredItem } from '../actions.ts';
+import { announcePartition, skippedAnnouncePartition } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
 
 export interface AnnounceProgress {
@@ -29,6 +30,8 @@ export interface AnnounceProgress {
   held_until?: string;
   /** Why it waits: `new_account`. */
   held_reason?: string;
+  /** Set aside as too old when a sweep reached it (design §33): owed since then (ISO); only `sweep --backlog` posts it. */
+  skipped_since?: string;
 }
 
 /** The META attributes that hold an AnnounceProgress (besides the queue's index attributes). */
@@ -52,7 +55,9 @@ export const ANNOUNCE_PROGRESS_ATTRIBUTES = [
 export const DOCUMENT_ATTRIBUTES = ['doc_uri', 'doc_cid', 'doc_revision', 'doc_attempts'] as const;
 
 export function toAnnounceProgress(item: StoredItem): AnnounceProgress {
-  const progress: AnnounceProgress = { queued: item[INDEXES.announce.partition] !== undefined };
+  const queue = item[INDEXES.announce.partition];
+  const progress: AnnounceProgress = { queued: queue === announcePartition };
+  if (queue === skippedAnnouncePartition) progress.skipped_since = String(item[INDEXES.announce.sort]).split('#')[0] as string;
   if (item.bsky_uri !== undefined) progress.bsky_uri = item.bsky_uri as string;
   if (item.claim_id !== undefined) progress.claim_id = item.claim_id as string;
   if (item.claimed_at !== undefined) progress.claimed_at = item.claimed_at as string;

@@ -23,6 +23,7 @@ const alice = caller('alice');
 const CREATE = 'com.atproto.repo.createRecord';
 /** Each `npm run sweep` is a cold Node start that imports @atproto/api: seconds on a busy machine. */
 const CLI_TEST_MS = 120_000;
+const DAY_MS = 24 * 60 * 60_000;
 
 interface Output {
   code: number;
@@ -190,8 +191,10 @@ describe('npm run sweep says what it skipped and why, and judges due-ness at --n
   it(
     'a retry waiting out its backoff: "1 waiting: next attempt in N s"; with --now past its time it is posted, once',
     async () => {
-      // A long backoff, so the retry is still waiting when the command runs.
-      const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({ backoffBaseMs: 240_000 }));
+      // A backoff of 12 to 24 hours, so the retry is still waiting when the commands run however
+      // slow the machine is. Both the base and the cap: the suite's cap (60 s) used to shrink a
+      // 240 s base to 30-60 s, which two cold CLI starts on a loaded machine could outlast.
+      const { ctx, idle } = withAnnouncing(app.ctx(), bsky.announcer({ backoffBaseMs: DAY_MS, backoffCapMs: DAY_MS }));
       bsky.proxy().inject(CREATE, { kind: 'status', status: 503 });
       const { slug } = await publishStory(ctx, alice, { markdown: storyTitled('Waiting out its backoff') });
       await idle();

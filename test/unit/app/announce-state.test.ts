@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { announceState } from '../../../src/app/queries/announce-state.ts';
+import { announceState, authorAnnounceState } from '../../../src/app/queries/announce-state.ts';
+import { toAnnounceProgress } from '../../../src/store/story/announce-progress.ts';
 
 const uri = 'at://did:plc:lorebook/app.bsky.feed.post/3l2abc';
 
@@ -30,5 +31,28 @@ describe('the announce state is derived from the announcer fields, never stored'
     ['a marker that is not an at:// uri is not a post', { bsky_uri: 'https://bsky.app/x', queued: false }, { state: 'off' }],
   ] as const)('%s', (_name, fields, expected) => {
     expect(announceState(fields)).toStrictEqual(expected);
+  });
+});
+
+describe('an announcement set aside as too old (design §33)', () => {
+  const item = { PK: 'STORY#s', SK: 'META', GSI3PK: 'ANNOUNCE#SKIPPED', GSI3SK: '2026-11-28T09:00:00.000Z#2026-11-28-old' };
+
+  it('reads as not queued, skipped since its sort key time', () => {
+    expect(toAnnounceProgress(item)).toEqual({ queued: false, skipped_since: '2026-11-28T09:00:00.000Z' });
+  });
+
+  it('is skipped, too_old, owed_since to its author, and off to everyone else', () => {
+    const progress = toAnnounceProgress(item);
+    expect(authorAnnounceState(progress, Date.parse('2026-12-03T00:00:00Z'))).toEqual({
+      state: 'skipped',
+      reason: 'too_old',
+      owed_since: '2026-11-28T09:00:00.000Z',
+    });
+    expect(announceState(progress)).toEqual({ state: 'off' });
+  });
+
+  it('once back on the queue it is pending again for its author', () => {
+    const progress = toAnnounceProgress({ ...item, GSI3PK: 'ANNOUNCE' });
+    expect(authorAnnounceState(progress, Date.parse('2026-12-03T00:00:00Z'))).toEqual({ state: 'pending' });
   });
 });
