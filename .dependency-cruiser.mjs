@@ -31,7 +31,7 @@ export default {
       name: 'only-store-imports-aws-sdk',
       comment: 'the AWS SDK only in src/store (and the Secrets Manager reads of handlers/)',
       severity: 'error',
-      from: { pathNot: ['^src/store/', '^handlers/(bluesky-secret|lambda-runtime)\\.ts$'] },
+      from: { pathNot: ['^src/store/', '^handlers/(bluesky-secret|origin-secret|lambda-runtime)\\.ts$'] },
       to: { path: '(^|/)node_modules/@aws-sdk/' },
     },
     // The CDK app describes the deployment; nothing that runs may pull it in.

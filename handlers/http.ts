@@ -15,11 +15,12 @@ import { httpAppFromConfig } from '../src/http/app-from-config.ts';
 import { readSettings } from '../src/settings/read-settings.ts';
 import type { HttpEnv } from '../src/http/http-env.ts';
 import { LAMBDA_ENV, defaultLog, storeRuntime, withMetricsFlushed, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
+import type { OriginAddress } from './origin-secret.ts';
 import { lambdaSignIn, signInKeyReader } from './sign-in-secret.ts';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: LambdaContext) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** The caller's address for the anonymous rate limit: the Function URL's requestContext.http.sourceIp. */
+/** The connection's address: the Function URL's requestContext.http.sourceIp (behind CloudFront, handlers/origin-secret.ts). */
 const sourceIp = (c: Context<HttpEnv>): string | undefined => getConnInfo(c as unknown as Parameters<typeof getConnInfo>[0]).remote.address;
 
 interface ColdStart {
@@ -35,6 +36,9 @@ export function createHttpHandler(deps: HandlerDeps = {}): HttpHandler {
   const readKey = signInKeyReader(env, deps);
   let cold: ColdStart | undefined;
   let built: { key: string | undefined; serve: ReturnType<typeof handle> } | undefined;
+  const originSecretId = env[LAMBDA_ENV.originSecretId];
+  // Behind the stack's CloudFront distribution only; loaded on the first event (a chunk of its own).
+  let origin: OriginAddress | undefined;
 
   const coldStart = (event: APIGatewayProxyEventV2): ColdStart => {
     const domain = event.requestContext.domainName;
@@ -54,7 +58,7 @@ export function createHttpHandler(deps: HandlerDeps = {}): HttpHandler {
       log,
       // The Function URL's own host stays reachable when the base URL is a custom domain.
       allowedHosts: [domain],
-      clientAddress: sourceIp,
+      clientAddress: (c) => (origin === undefined ? sourceIp(c) : origin.of(c, sourceIp)),
     });
     return handle(app);
   };
@@ -80,6 +84,10 @@ export function createHttpHandler(deps: HandlerDeps = {}): HttpHandler {
     withMetricsFlushed(async () => {
       cold ??= coldStart(event);
       const key = await currentKey();
+      if (originSecretId) {
+        origin ??= (await import('./origin-secret.ts')).originAddress(originSecretId, deps.secrets, log);
+        await origin.refresh();
+      }
       // No await between the check and the assignment: concurrent first events build one app.
       if (built === undefined || built.key !== key) built = { key, serve: build(cold, key) };
       // hono's event type says body: string | null where aws-lambda's says string | undefined.

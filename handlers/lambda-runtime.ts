@@ -24,6 +24,8 @@ export const LAMBDA_ENV = {
   blueskySecretId: 'LOREBOOK_BLUESKY_SECRET_ID',
   /** ARN (or name) of the secret holding Sign in with Bluesky's private key (handlers/sign-in-secret.ts). */
   signInKeySecretId: 'LOREBOOK_SIGN_IN_KEY_SECRET_ID',
+  /** ARN (or name) of the secret CloudFront sends to the http function (handlers/origin-secret.ts). */
+  originSecretId: 'LOREBOOK_ORIGIN_SECRET_ID',
   feedPublisherDid: 'BLUESKY_FEED_PUBLISHER_DID',
   feedRkey: 'BLUESKY_FEED_RKEY',
   feedTags: 'LOREBOOK_FEED_TAGS',

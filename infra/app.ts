@@ -3,6 +3,7 @@
 // -c blueskyOAuthClient=production -c feedPublisherDid=did:plc:… -c feedRkey=… -c feedTags=…, and every
 // other setting the functions read from one JSON file: -c settings=<path> (docs/deploy.md)
 // -c httpReservedConcurrency=… -c tableName=… -c tableStreamArn=… (docs/backup.md)
+// -c domainName=… -c certificateArn=… -c wafRateLimit=… -c originSecretVersionId=… (a custom domain, docs/operations.md)
 import { App } from 'aws-cdk-lib';
 import { settingNamed } from '../src/settings/settings-table.ts';
 import { readDeploySettingsFile } from './deploy-settings.ts';
@@ -29,6 +30,7 @@ const settings: LorebookSettings = {
   ...(optional('blueskyOAuthClient') as Pick<LorebookSettings, 'blueskyOAuthClient'>),
   blueskyService: text('blueskyService') ?? 'https://bsky.social',
   ...existingTable(),
+  ...customDomain(),
   ...(text('httpReservedConcurrency') === undefined ? {} : { httpReservedConcurrency: Number(text('httpReservedConcurrency')) }),
 };
 const settingsFile = text('settings');
@@ -42,6 +44,29 @@ function existingTable(): Pick<LorebookSettings, 'existingTable'> {
   if (tableName === undefined || tableStreamArn === undefined)
     throw new Error('-c tableName needs -c tableStreamArn (the stream of the restored table, docs/backup.md), and the other way round');
   return { existingTable: { tableName, tableStreamArn } };
+}
+
+/** -c domainName=… -c certificateArn=…: both or neither; -c wafRateLimit and -c originSecretVersionId only with them. */
+function customDomain(): Pick<LorebookSettings, 'customDomain'> {
+  const domainName = text('domainName');
+  const certificateArn = text('certificateArn');
+  const wafRateLimit = text('wafRateLimit');
+  const originSecretVersionId = text('originSecretVersionId');
+  if (domainName === undefined && certificateArn === undefined) {
+    if (wafRateLimit !== undefined || originSecretVersionId !== undefined)
+      throw new Error('-c wafRateLimit and -c originSecretVersionId need a custom domain: -c domainName=… -c certificateArn=…');
+    return {};
+  }
+  if (domainName === undefined || certificateArn === undefined)
+    throw new Error('-c domainName needs -c certificateArn (an ACM certificate for it in us-east-1), and the other way round');
+  return {
+    customDomain: {
+      domainName,
+      certificateArn,
+      ...(wafRateLimit === undefined ? {} : { wafRateLimit: Number(wafRateLimit) }),
+      ...(originSecretVersionId === undefined ? {} : { originSecretVersionId }),
+    },
+  };
 }
 
 // The operator commands' --aws finds the stack by this name (LOREBOOK_STACK_NAME, the same default).

@@ -111,4 +111,6 @@ export const SETTING_DOCS: Readonly<Record<SettingName, string>> = {
     'one Bluesky feed per tag (record key tag-<tag>), served and published beside the main feed and needs reproducers; empty = no tag feeds',
   LOREBOOK_BLUESKY_SECRET_ID: 'the secret holding the Bluesky app password',
   LOREBOOK_SIGN_IN_KEY_SECRET_ID: "the secret holding Sign in with Bluesky's private key",
+  LOREBOOK_ORIGIN_SECRET_ID:
+    'the secret CloudFront sends in x-lorebook-origin-secret (-c domainName): only a request carrying it has its CloudFront-Viewer-Address believed',
 };

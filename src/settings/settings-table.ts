@@ -449,6 +449,11 @@ export const SETTINGS = [
     type: 'secret ARN or name',
     surfaces: ['lambda'],
   },
+  {
+    name: 'LOREBOOK_ORIGIN_SECRET_ID',
+    type: 'secret ARN or name',
+    surfaces: ['lambda'],
+  },
 ] as const satisfies readonly Setting[];
 
 export type SettingName = (typeof SETTINGS)[number]['name'];

@@ -12,6 +12,8 @@ export interface FakeSecretsManager {
   reads(): number;
   /** The value returned from now on; `fail: n` refuses the next n reads with a 500. */
   set(value: string, options?: { fail?: number }): void;
+  /** The AWSPREVIOUS version's value (asked for with VersionStage); unset: ResourceNotFoundException, as for a secret never rotated. */
+  setPrevious(value: string | undefined): void;
   /** A real SDK client aimed at this fake. */
   client(): SecretsManagerClient;
   close(): Promise<void>;
@@ -19,6 +21,7 @@ export interface FakeSecretsManager {
 
 export async function startFakeSecretsManager(initial: string): Promise<FakeSecretsManager> {
   let value = initial;
+  let previous: string | undefined;
   let failures = 0;
   let reads = 0;
   const server: Server = createServer((req, res) => {
@@ -27,12 +30,24 @@ export async function startFakeSecretsManager(initial: string): Promise<FakeSecr
     req.on('end', () => {
       reads += 1;
       const target = req.headers['x-amz-target'];
-      const { SecretId } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { SecretId?: string };
+      const { SecretId, VersionStage } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+        SecretId?: string;
+        VersionStage?: string;
+      };
+      const stagePrevious = VersionStage === 'AWSPREVIOUS';
       res.setHeader('content-type', 'application/x-amz-json-1.1');
       if (target !== 'secretsmanager.GetSecretValue' || SecretId === undefined) {
         res.statusCode = 400;
         res.end(
           JSON.stringify({ __type: 'InvalidRequestException', message: `the fake answers GetSecretValue only, got ${String(target)}` }),
+        );
+      } else if (stagePrevious && previous === undefined) {
+        res.statusCode = 400;
+        res.end(
+          JSON.stringify({
+            __type: 'ResourceNotFoundException',
+            message: "Secrets Manager can't find the specified secret value for staging label: AWSPREVIOUS",
+          }),
         );
       } else if (failures > 0) {
         failures -= 1;
@@ -43,9 +58,9 @@ export async function startFakeSecretsManager(initial: string): Promise<FakeSecr
           JSON.stringify({
             ARN: SecretId,
             Name: 'lorebook-bluesky',
-            SecretString: value,
-            VersionId: 'v1',
-            VersionStages: ['AWSCURRENT'],
+            SecretString: stagePrevious ? previous : value,
+            VersionId: stagePrevious ? 'v0' : 'v1',
+            VersionStages: [stagePrevious ? 'AWSPREVIOUS' : 'AWSCURRENT'],
             CreatedDate: 1_780_000_000,
           }),
         );
@@ -60,6 +75,9 @@ export async function startFakeSecretsManager(initial: string): Promise<FakeSecr
     set(next, options = {}) {
       value = next;
       failures = options.fail ?? 0;
+    },
+    setPrevious(next) {
+      previous = next;
     },
     // maxAttempts 1: a refusal the test injects is seen as is, not retried away by the SDK.
     client: () =>

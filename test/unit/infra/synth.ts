@@ -26,10 +26,11 @@ export interface TemplateJson {
   Outputs?: Record<string, unknown>;
 }
 
-export function synthesize(settings: Partial<LorebookSettings> = {}, options: { bundle?: boolean } = {}): Synthesized {
+export function synthesize(settings: Partial<LorebookSettings> = {}, options: { bundle?: boolean; region?: string } = {}): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'lorebook-cdk-'));
   const app = new App({ outdir, context: options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new LorebookStack(app, 'Lorebook', { blueskyService: 'https://bsky.social', ...settings });
+  const env = options.region === undefined ? {} : { env: { account: '123456789012', region: options.region } };
+  const stack = new LorebookStack(app, 'Lorebook', { blueskyService: 'https://bsky.social', ...settings }, env);
   const template = Template.fromStack(stack);
   return { template, json: template.toJSON() as TemplateJson, outdir };
 }
