@@ -1,7 +1,10 @@
-// `npm run bench:backup [-- <stories>]` (BENCHMARKS.md §15): a store of 5,000 stories (default)
-// with reproduction reports, drafts and images, exported by `npm run backup` in a process of its
-// own (its peak RSS read by /usr/bin/time), imported into an empty table and image directory,
-// and every /v1, page and MCP answer of 200 sampled stories compared byte for byte.
+// `npm run bench:backup [-- <stories> [<sampled>] [memory|disk]]` (BENCHMARKS.md §15): a store of
+// 5,000 stories (default) with reproduction reports, drafts and images, built through the app,
+// exported by `npm run backup` in a process of its own (its peak RSS read by /usr/bin/time),
+// imported by it into an empty table and image directory, and every /v1, page and MCP answer of
+// 200 sampled stories (default) compared byte for byte. DynamoDB Local runs in memory by default:
+// with a data dir every item it writes is a commit of its own to disk (~40 items/s here, however
+// the writes are batched), which bounds seeding and import alike; `disk` measures that case.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,20 +16,21 @@ import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { answersFor, seedBackupWorld } from '../helpers/backup-world.ts';
+import { answersFor, BACKUP_WORLD_CONFIG, seedBackupWorld } from '../helpers/backup-world.ts';
 import { withoutLorebookSettings } from '../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const STORIES = Number(process.argv[2] ?? 5_000);
-const SAMPLE = 200;
+const SAMPLE = Number(process.argv[3] ?? 200);
+const ON_DISK = process.argv[4] === 'disk';
 const work = mkdtempSync(join(tmpdir(), 'bench-backup-'));
-const ddb = await startDynamoDbLocal({ dataDir: join(work, 'dynamodb'), log: () => {} });
+const ddb = await startDynamoDbLocal({ ...(ON_DISK ? { dataDir: join(work, 'dynamodb') } : {}), log: () => {} });
 const client = createStoreClient({ endpoint: ddb.endpoint });
 
 function storeAt(tableName: string, imageDir: string): AppContext {
   return {
     store: { client, tableName, now: () => Date.now() },
-    config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 1e9, anonymousRateLimitPerMinute: 1e9 },
+    config: { ...DEFAULT_APP_CONFIG, ...BACKUP_WORLD_CONFIG },
     images: imageBlobsInDirectory(imageDir),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
@@ -58,13 +62,18 @@ try {
   await ensureTable(client, target.store.tableName);
 
   let started = Date.now();
-  const world = await seedBackupWorld(source, STORIES);
-  console.log(`seeded ${STORIES} stories in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const world = await seedBackupWorld(source, STORIES, {
+    progress: (stories) => {
+      if (stories % 500 === 0) console.error(`seeded ${stories} stories in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    },
+  });
+  const seedSeconds = (Date.now() - started) / 1000;
 
   const file = join(work, 'store.ndjson.gz');
   started = Date.now();
   const exported = await backup(source, sourceImages, ['export', file]);
   const exportSeconds = (Date.now() - started) / 1000;
+  const items = (exported.summary.exported as { items: number }).items;
   started = Date.now();
   const imported = await backup(target, targetImages, ['import', file]);
   const importSeconds = (Date.now() - started) / 1000;
@@ -74,21 +83,27 @@ try {
   const now = Date.now();
   const original = await answersFor(source, world, sample, now);
   const restored = await answersFor(target, world, sample, now);
+  const compareSeconds = (Date.now() - now) / 1000;
   const differing = [...original].filter(([key, body]) => restored.get(key) !== body).map(([key]) => key);
 
   console.log(
     JSON.stringify(
       {
         stories: STORIES,
+        dynamodb_local: ON_DISK ? 'data dir' : 'in memory',
+        seed_seconds: seedSeconds,
         exported: exported.summary.exported,
         file_bytes: statSync(file).size,
         export_seconds: exportSeconds,
+        export_items_per_second: Math.round(items / exportSeconds),
         export_max_rss_mib: +(exported.maxRssKib / 1024).toFixed(1),
         import_seconds: importSeconds,
+        import_items_per_second: Math.round(items / importSeconds),
         import_max_rss_mib: +(imported.maxRssKib / 1024).toFixed(1),
         sampled_stories: sample.length,
         answers_compared: original.size,
         answers_differing: differing.length,
+        compare_seconds: compareSeconds,
         first_differing: differing.slice(0, 5),
       },
       null,
