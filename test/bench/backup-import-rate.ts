@@ -1,4 +1,4 @@
-// `npm run bench:backup-rate [-- <items> [memory|disk|shm] [<batches in flight>]]` (BENCHMARKS.md
+// `npm run bench:backup-rate [-- <items> [memory|disk|shm] [<batches in flight>]]` (BENCHMARKS.md,
 // §15): how fast the backup import's writes (putItems: BatchWriteItem of 25, unprocessed items
 // retried) go into DynamoDB Local, by where it keeps its data (in memory, a data dir on this
 // disk, a data dir in /dev/shm) and by how many batches are in flight. Items of ~2 KB on the

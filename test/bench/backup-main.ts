@@ -1,4 +1,4 @@
-// `npm run bench:backup [-- <stories> [<sampled>] [memory|disk]]` (BENCHMARKS.md §15): a store of
+// `npm run bench:backup [-- <stories> [<sampled>] [memory|disk]]` (BENCHMARKS.md §15 and its 5,000-story section): a store of
 // 5,000 stories (default) with reproduction reports, drafts and images, built through the app,
 // exported by `npm run backup` in a process of its own (its peak RSS read by /usr/bin/time),
 // imported by it into an empty table and image directory, and every /v1, page and MCP answer of
@@ -27,7 +27,7 @@ const ON_DISK = process.argv[4] === 'disk';
 const work = mkdtempSync(join(tmpdir(), 'bench-backup-'));
 /**
  * Each store in a DynamoDB Local of its own, as a restore onto a new machine would be: in one
- * shared database the import ran at ~10 items/s beside the 5,000-story source (BENCHMARKS.md §15).
+ * shared database the import ran at ~10 items/s beside the 5,000-story source (BENCHMARKS.md, "Backup round trip at 5,000 stories").
  */
 async function dynamoDbLocal(name: string): Promise<{ endpoint: string; client: DynamoDBDocumentClient; stop(): Promise<void> }> {
   const ddb = await startDynamoDbLocal({ ...(ON_DISK ? { dataDir: join(work, name) } : {}), log: () => {} });
