@@ -1,5 +1,5 @@
 // `npm run bench:backup-rate [-- <items> [memory|disk|shm] [<batches in flight>]]` (BENCHMARKS.md,
-// §15): how fast the backup import's writes (putItems: BatchWriteItem of 25, unprocessed items
+// "Backup round trip at 5,000 stories"): how fast the backup import's writes (putItems: BatchWriteItem of 25, unprocessed items
 // retried) go into DynamoDB Local, by where it keeps its data (in memory, a data dir on this
 // disk, a data dir in /dev/shm) and by how many batches are in flight. Items of ~2 KB on the
 // feed index, like a story's.

@@ -3,7 +3,7 @@
 // exported by `npm run backup` in a process of its own (its peak RSS read by /usr/bin/time),
 // imported by it into an empty table and image directory, and every /v1, page and MCP answer of
 // 200 sampled stories (default) compared byte for byte. DynamoDB Local runs in memory by default:
-// with a data dir every item it writes is a commit of its own to disk (~40 items/s here, however
+// with a data dir its writes are 2-5x slower (40-160 items/s here, by load, however
 // the writes are batched), which bounds seeding and import alike; `disk` measures that case.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
