@@ -23,6 +23,18 @@ const STORIES_PER_AUTHOR = 10;
 /** The untrusted-text marker is random in every answer by design (docs/design.md §18): masked, it is the only difference allowed. */
 const UNTRUSTED_MARKER = /(marker |end of story text )[0-9a-f]{16}/g;
 
+/**
+ * The settings the world is seeded under: a few authors publish it all, past the per-minute and
+ * per-day limits, and its stories share a template, so the near-duplicate guard is off (design §29).
+ */
+export const BACKUP_WORLD_CONFIG = {
+  rateLimitPerMinute: 1_000_000,
+  anonymousRateLimitPerMinute: 1_000_000,
+  storiesPerDay: 1_000_000,
+  newAccountStoriesPerDay: 1_000_000,
+  duplicateWindowHours: 0,
+} as const;
+
 export interface BackupWorld {
   slugs: string[];
   /** Per story: the author's token (drafts list), the claim token of its draft, its image file. */
@@ -33,7 +45,11 @@ export interface BackupWorld {
  * `count` stories by count/10 authors: every story has a reproduction report by another
  * account, every 5th an image in its narrative, every 10th a draft by its author beside it.
  */
-export async function seedBackupWorld(ctx: AppContext, count: number, parallel = 8): Promise<BackupWorld> {
+export async function seedBackupWorld(
+  ctx: AppContext,
+  count: number,
+  { parallel = 8, progress = () => {} }: { parallel?: number; progress?: (stories: number) => void } = {},
+): Promise<BackupWorld> {
   const authors: { caller: Caller; token: string }[] = [];
   for (let a = 0; a < Math.ceil(count / STORIES_PER_AUTHOR); a += 1) {
     const handle = `author-${a}.test`;
@@ -66,6 +82,7 @@ export async function seedBackupWorld(ctx: AppContext, count: number, parallel =
         claim = draft.claim_url.split('/claim/')[1];
       }
       world.slugs[i] = slug;
+      progress(world.extras.size + 1);
       world.extras.set(slug, {
         token: author.token,
         ...(claim === undefined ? {} : { claim }),

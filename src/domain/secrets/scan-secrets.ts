@@ -3,6 +3,7 @@
 // documentation placeholders (./placeholder.ts). A finding names the kind and the line, never the
 // value: nothing that leaves this module holds a byte of what was found.
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { extraSecretMatches } from './extra-secret-patterns.ts';
@@ -37,6 +38,15 @@ const CONFIG: SecretLintCoreConfig = {
     .filter((rule) => rule.meta.id !== FILTER_COMMENTS)
     .map((rule) => ({ id: rule.meta.id, rule, ...(rule.meta.id === AWS ? AWS_IDS : {}) })),
 };
+
+/**
+ * secretlint's profiler is on by default: every scan puts a mark per rule on the process's
+ * performance timeline, and its observer keeps every entry in arrays of its own, none ever
+ * cleared. A server scans every publish and edit, so the process grew by each scan (the 5,000-story
+ * seed of BENCHMARKS.md §15). lorebook never reads the profile: it is off, and marks nothing.
+ * (@secretlint/core's own dependency, pinned to the same version, so this is the same instance.)
+ */
+secretLintProfiler.setEnabled(false);
 
 /** Kinds whose matched text is a key's base64 body, where runs of one character are ordinary. */
 const KEY_BODIES = new Set(['private_key', 'gcp_service_account']);

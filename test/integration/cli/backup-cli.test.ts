@@ -8,14 +8,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { answersFor, seedBackupWorld } from '../../helpers/backup-world.ts';
+import { answersFor, BACKUP_WORLD_CONFIG, seedBackupWorld } from '../../helpers/backup-world.ts';
 import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
 const run = promisify(execFile);
-const GENEROUS = { rateLimitPerMinute: 1_000_000, anonymousRateLimitPerMinute: 1_000_000 };
-const source = useAppFixture('backup-source', GENEROUS);
-const target = useAppFixture('backup-target', GENEROUS);
+const source = useAppFixture('backup-source', BACKUP_WORLD_CONFIG);
+const target = useAppFixture('backup-target', BACKUP_WORLD_CONFIG);
 const CLI = 'src/cli/backup.ts';
 const CLI_TEST_MS = 120_000;
 const STORIES = 20;
