@@ -22,7 +22,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/store/account-index-backfill.test.ts'],
+          include: ['test/unit/store/account-index-backfill.test.ts', 'test/unit/store/account-standing.test.ts'],
         },
       },
       {
@@ -34,6 +34,7 @@ export default defineConfig({
             'test/integration/account/index-backfill-in-process.test.ts',
             'test/integration/account/old-credentials.test.ts',
             'test/integration/redaction/redact-story.test.ts',
+            'test/integration/redaction/finish-redaction.test.ts',
           ],
           ...storage,
         },
