@@ -91,3 +91,23 @@ describe('two redaction runs at once', () => {
     expect(await eventOf(slug)).toBeUndefined();
   });
 });
+
+describe('a strip that store trouble stopped', () => {
+  it('is thrown, not taken for a competing batch; the event stays and the next run finishes it', async () => {
+    const slug = await crashedRedaction('Store trouble while stripping');
+    // FAULT INJECTION (a named mock): the strip's transaction is lost on the way, as a dropped connection loses it.
+    const stack = app.ctx().store.client.middlewareStack;
+    stack.add(
+      (next, context) => async (args) => {
+        if (operationName(String(context.commandName)) !== 'TransactWriteItems') return next(args);
+        stack.remove('lorebookLoseStrip');
+        throw Object.assign(new Error('socket hang up (injected)'), { name: 'TimeoutError', code: 'ECONNRESET', $metadata: {} });
+      },
+      { step: 'initialize', name: 'lorebookLoseStrip' },
+    );
+    await expect(finishRedactions(app.ctx(), { slug })).rejects.toMatchObject({ code: 'store_unavailable' });
+    expect(await holdsText(slug)).toEqual([true, true]);
+    expect(await eventOf(slug)).toBeDefined();
+    expect(await finishRedactions(app.ctx(), { slug })).toEqual({ events: 1, revisions_stripped: 1, images_deleted: 0 });
+  });
+});
