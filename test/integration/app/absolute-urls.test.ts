@@ -42,7 +42,7 @@ describe('a content write answers the story page as an absolute URL', () => {
     expect([redacted.url, redacted.story_url]).toEqual([page(published.slug), page(published.slug)]);
   });
 
-  it('a replay and an identical republish answer the absolute URL too (the op record keeps no link)', async () => {
+  it("a replay and an identical republish answer the absolute URL too (the op record's path url is made absolute on the way out)", async () => {
     const markdown = storyTitled('Absolute on replay');
     const first = await publishStory(app.ctx(), alice, { markdown, op_id: 'op-absolute' });
     const replayed = await publishStory(app.ctx(), alice, { markdown, op_id: 'op-absolute' });
