@@ -36,11 +36,13 @@ export const storyPath = (slug: string): string => `/s/${slug}`;
 export const storyUrl = (ctx: AppContext, slug: string): string => `${ctx.config.publicBaseUrl}${storyPath(slug)}`;
 
 /**
- * The answer with the story page's absolute URL. Added after the write rather than stored, so an
- * op record from before story_url existed replays with it too.
+ * The answer with the story page's absolute URL as both `url` and `story_url`, so an agent can give
+ * either to a person. Added after the write rather than stored, so an op record from before either
+ * was absolute (its `url` a path) replays with them too.
  */
-export function withStoryUrl<O extends StoredContentOutcome>(ctx: AppContext, outcome: O): O & { story_url: string } {
-  return { ...outcome, story_url: storyUrl(ctx, outcome.slug) };
+export function withStoryUrl<O extends StoredContentOutcome>(ctx: AppContext, outcome: O): O & { url: string; story_url: string } {
+  const url = storyUrl(ctx, outcome.slug);
+  return { ...outcome, url, story_url: url };
 }
 
 export function contentOutcome(

@@ -1,4 +1,4 @@
-// GET /skill.md: lorebook's agent skill as a file, for installing it (README: Claude Code,
+// GET /skill.md: lorebook's agent skill as a file, for installing it (docs/agents.md: Claude Code,
 // AGENTS.md). Its version is in its front matter and in the Lorebook-Skill-Version header.
 import type { Hono } from 'hono';
 import { SKILL, SKILL_PATH, skillMarkdown } from '../domain/skill/skill-document.ts';

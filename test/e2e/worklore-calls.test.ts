@@ -45,7 +45,7 @@ async function refusedFields(response: Response): Promise<Record<string, string>
 describe('publish and edit answer the absolute story URL', () => {
   it('story_url is the public base URL and the story path, over HTTP and MCP alike', async () => {
     const published = await publish('Absolute link');
-    expect(published.url).toBe(`/s/${String(published.slug)}`);
+    expect(published.url).toBe(`${server.baseUrl()}/s/${String(published.slug)}`);
     expect(published.story_url).toBe(`${server.baseUrl()}/s/${String(published.slug)}`);
 
     const edited = await edit(String(published.slug), storyTitled('Absolute link', { extra: 'More.' }), { 'X-Revision-Kind': 'addition' });

@@ -7,7 +7,8 @@ export const answerLinkSchema = z.object({
   slug: z.string(),
   title: z.string(),
   status: z.string().describe('The linked story\'s status: a fail story its author closed shows "n/a".'),
-  url: z.string().describe("The linked story's page, as a path."),
+  url: z.string().describe("The linked story's page: an absolute URL on the server's public base URL, to give a person."),
+  story_url: z.string().describe('The same absolute URL, under the name every other story link in an answer uses.'),
 });
 
 export type AnswerLinkView = z.output<typeof answerLinkSchema>;

@@ -11,9 +11,9 @@ export const contentOutcomeSchema = z.object({
   title: z.string(),
   visibility: visibilitySchema,
   hidden: z.boolean(),
-  url: z.string().describe('The path of the story page.'),
+  url: z.string().describe("The story page's absolute URL, on the server's public base URL (the same as story_url)."),
   capability: capabilitySummarySchema,
-  story_url: z.string().describe("The story page's absolute URL (the server's public base URL and `url`): the link to give a person."),
+  story_url: z.string().describe("The story page's absolute URL, on the server's public base URL: the link to give a person."),
   replayed: replayedField,
 });
 

@@ -9,7 +9,7 @@ import { queryLinkedAnswers } from '../../store/story/answer-query.ts';
 import { isListedPublicly, toStoryMeta, type StoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext } from '../app-context.ts';
 import type { AnswerLinkView } from '../contract/answer-link-schema.ts';
-import { storyPath } from '../content-write.ts';
+import { storyUrl } from '../content-write.ts';
 import { revealForbiddenChars } from '../../domain/text-controls.ts';
 
 /** The fail stories' META keys a success story's `answers` needs. */
@@ -17,12 +17,12 @@ export function answeredStoryKeys(meta: StoryMeta): ItemKey[] {
   return meta.type === 'success' ? (meta.answers ?? []).map(storyKey) : [];
 }
 
-export function answersOf(meta: StoryMeta, items: ItemsByKey): AnswerLinkView[] | undefined {
+export function answersOf(ctx: AppContext, meta: StoryMeta, items: ItemsByKey): AnswerLinkView[] | undefined {
   if (meta.type !== 'success') return undefined;
   return (meta.answers ?? []).flatMap((fail) => {
     const item = pick(items, storyKey(fail));
     const other = item === undefined ? undefined : toStoryMeta(item);
-    return other !== undefined && other.type === 'fail' && isListedPublicly(other.visibility, other.hidden) ? [view(other)] : [];
+    return other !== undefined && other.type === 'fail' && isListedPublicly(other.visibility, other.hidden) ? [view(ctx, other)] : [];
   });
 }
 
@@ -35,11 +35,13 @@ export async function readAnsweredBy(ctx: AppContext, meta: StoryMeta): Promise<
     const other = item === undefined ? undefined : toStoryMeta(item);
     const stillAnswers = other?.answers?.includes(meta.slug) === true;
     return other !== undefined && stillAnswers && other.type === 'success' && isListedPublicly(other.visibility, other.hidden)
-      ? [view(other)]
+      ? [view(ctx, other)]
       : [];
   });
 }
 
-function view(meta: StoryMeta): AnswerLinkView {
-  return { slug: meta.slug, title: revealForbiddenChars(meta.title), status: meta.status, url: storyPath(meta.slug) };
+/** A linked story, its page as an absolute URL (an agent hands it to a person as it is). */
+function view(ctx: AppContext, meta: StoryMeta): AnswerLinkView {
+  const url = storyUrl(ctx, meta.slug);
+  return { slug: meta.slug, title: revealForbiddenChars(meta.title), status: meta.status, url, story_url: url };
 }

@@ -39,7 +39,7 @@ export async function readAuthorSide(ctx: AppContext, meta: StoryMeta, revisions
   return {
     handles,
     recheck: recheck === undefined ? undefined : { ...recheck, text: recheckText(recheck, isoDay) },
-    answers: answersOf(meta, items),
+    answers: answersOf(ctx, meta, items),
   };
 }
 

@@ -3,6 +3,7 @@
 import { html } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import type { Html } from './layout.ts';
+import { storyPath } from './page-format.ts';
 
 type Linked = NonNullable<StoryView['answers']>;
 
@@ -17,6 +18,7 @@ export function answerPairsLine(story: StoryView): Html | string {
 
 function line(kind: string, label: string, stories: Linked, after = ''): Html {
   return html`<p class="answer-pairs" data-answer-pairs="${kind}">${label}: ${stories.map(
-    (other, index) => html`${index === 0 ? '' : ', '}<a href="${other.url}">${other.title}</a>`,
+    // A path, as every link between pages is (the answer's url is absolute, for agents).
+    (other, index) => html`${index === 0 ? '' : ', '}<a href="${storyPath(other.slug)}">${other.title}</a>`,
   )}${after}</p>`;
 }

@@ -40,7 +40,7 @@ describe('a success story that names a fail story links the pair', () => {
     const { slug } = await publishStory(app.ctx(), alice, { markdown: answering('Fonts fixed one', `/s/${fail}`) });
     expect(await answersOf(slug)).toEqual([fail]);
     expect((await getStory(app.ctx(), undefined, { slug: fail })).answered_by).toEqual([
-      { slug, title: 'Fonts fixed one', status: 'n/a', url: `/s/${slug}` },
+      { slug, title: 'Fonts fixed one', status: 'n/a', url: `${BASE}/s/${slug}`, story_url: `${BASE}/s/${slug}` },
     ]);
     const notices = await answerNotices(fail);
     expect(notices).toHaveLength(1);

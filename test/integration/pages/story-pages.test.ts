@@ -254,10 +254,26 @@ describe('an answered fail story', () => {
     const client = await server.mcp();
     await client.listTools();
     const asked = answerOf<{ answered_by: unknown }>(await client.callTool({ name: 'get_story', arguments: { slug: fail } }));
-    expect(asked.answered_by).toEqual([{ slug: success, title: 'Fonts back over MCP', status: 'n/a', url: `/s/${success}` }]);
+    expect(asked.answered_by).toEqual([
+      {
+        slug: success,
+        title: 'Fonts back over MCP',
+        status: 'n/a',
+        url: `${server.baseUrl()}/s/${success}`,
+        story_url: `${server.baseUrl()}/s/${success}`,
+      },
+    ]);
     const response = await server.fetch(`/v1/stories/${success}`);
     const answered = (await response.json()) as { answers: unknown; author_recheck: unknown };
-    expect(answered.answers).toEqual([{ slug: fail, title: 'Fonts vanish over MCP', status: 'open', url: `/s/${fail}` }]);
+    expect(answered.answers).toEqual([
+      {
+        slug: fail,
+        title: 'Fonts vanish over MCP',
+        status: 'open',
+        url: `${server.baseUrl()}/s/${fail}`,
+        story_url: `${server.baseUrl()}/s/${fail}`,
+      },
+    ]);
     expect(answered.author_recheck).toMatchObject({ result: 'partial', state: 'current', text: expect.stringMatching(/— partly works$/) });
   });
 });
