@@ -11,7 +11,7 @@ import { sharedOffload } from '../offload/offload.ts';
 import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
 import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
 import { describeSkip } from '../outbox/announce-skipped.ts';
-import { DEFAULT_BACKLOG_PACE_MS, postBacklog, type BacklogReport } from '../outbox/announce-backlog.ts';
+import { DEFAULT_BACKLOG_PACE_MS, listBacklog, MAX_BACKLOG_LIST, postBacklog, type BacklogReport } from '../outbox/announce-backlog.ts';
 import { parseDuration } from './duration.ts';
 import type { AnnounceResult } from '../outbox/announce-outcome.ts';
 import { stderrLog } from '../log-sink.ts';
@@ -20,6 +20,7 @@ import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } 
 
 const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--aws] [--json]
        npm run sweep -- --backlog [--since <iso>] [--pace <duration>] [--limit <n>] [--aws] [--json]
+       npm run sweep -- --backlog --list [--since <iso>] [--limit <n>] [--aws] [--json]
 
 Announces on Bluesky the stories the announce queue still owes whose time has come: never
 tried (the attempt right after publishing was lost), released after a failure once their
@@ -47,6 +48,8 @@ options:
                    what is written keeps the real clock
   --backlog        post the stories set aside as too old instead, oldest first, one every
                    --pace, progress on stderr; a second run (or two at once) posts nothing again
+  --list           with --backlog: list the stories set aside (slug, owed since), oldest first,
+                   at most ${MAX_BACKLOG_LIST}; posts nothing and needs no BLUESKY_* settings
   --since <iso>    with --backlog: only stories owed since this time or later
   --pace <d>       with --backlog: the wait between two posts, e.g. 30s, 2m, 500ms (default 30s,
                    well within Bluesky's rate limits)
@@ -91,6 +94,8 @@ function parsePace(raw: string): number {
 interface Backlog {
   since: string | undefined;
   paceMs: number;
+  /** --list: show what is set aside, post nothing. */
+  list: boolean;
 }
 
 function summarizeBacklog(report: BacklogReport): string {
@@ -120,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
         retry: { type: 'string', multiple: true },
         now: { type: 'string' },
         backlog: { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
         since: { type: 'string' },
         pace: { type: 'string' },
         aws: { type: 'boolean', default: false },
@@ -142,14 +148,16 @@ async function main(argv: string[]): Promise<number> {
       backlog = {
         since: values.since === undefined ? undefined : new Date(parseNow(values.since)).toISOString(),
         paceMs: values.pace === undefined ? DEFAULT_BACKLOG_PACE_MS : parsePace(values.pace),
+        list: values.list ?? false,
       };
+      if (backlog.list && values.pace !== undefined) throw new Error('--list posts nothing: it takes no --pace');
       limit = Number.MAX_SAFE_INTEGER;
       if (values.limit !== undefined) {
         limit = Number(values.limit);
         if (!Number.isSafeInteger(limit) || limit < 1) throw new Error('--limit must be a whole number of 1 or more');
       }
-    } else if (values.since !== undefined || values.pace !== undefined) {
-      throw new Error('--since and --pace go with --backlog');
+    } else if (values.since !== undefined || values.pace !== undefined || values.list) {
+      throw new Error('--since, --pace and --list go with --backlog');
     } else if (values.limit !== undefined) {
       limit = Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SWEEP_LIMIT)
@@ -164,6 +172,17 @@ async function main(argv: string[]): Promise<number> {
   try {
     const config = readConfig();
     const log = (line: string): void => stderrLog(`sweep: ${line}`);
+    if (backlog?.list) {
+      opened = await openCommandContext(config, aws, log);
+      const setAside = await listBacklog(opened.ctx, backlog.since, limit);
+      if (json) out(JSON.stringify({ set_aside: setAside }, null, 2));
+      else {
+        for (const story of setAside) out(`${story.slug}\towed since ${story.owed_since}`);
+        const more = setAside.length === MAX_BACKLOG_LIST ? ` (the first ${MAX_BACKLOG_LIST}: use --since for the rest)` : '';
+        out(`sweep: backlog: ${setAside.length} set aside${more}`);
+      }
+      return 0;
+    }
     const announcer = buildAnnouncer(config, (line) => log(line.replace(/^lorebook: /, '')));
     // On AWS the sweeper function posts what is put back; locally nothing else would.
     if (announcer === undefined && !(aws && retry.length > 0)) {

@@ -35,6 +35,20 @@ export interface BacklogReport {
   stopped?: string;
 }
 
+/** The most `--backlog --list` shows in one run (one Query of the queue's index). */
+export const MAX_BACKLOG_LIST = 1000;
+
+export interface SetAside {
+  slug: string;
+  owed_since: string;
+}
+
+/** The stories set aside as too old, oldest first (owed since `since` or later): what `--backlog` would post. Reads only. */
+export async function listBacklog(ctx: AppContext, since: string | undefined, limit: number): Promise<SetAside[]> {
+  const entries = await setAsideAnnouncements(ctx.store, since, Math.min(limit, MAX_BACKLOG_LIST));
+  return entries.map((entry) => ({ slug: entry.slug, owed_since: entry.dueAt }));
+}
+
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function postBacklog(ctx: AppContext, announcer: Announcer, options: BacklogOptions): Promise<BacklogReport> {
