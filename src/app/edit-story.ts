@@ -99,18 +99,13 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
       return { ...recorded, actions: [...recorded.actions, ...bands], outcome: { ...plan.outcome, notified } };
     },
   }).catch(async (error: unknown) => {
-    // A refused near-duplicate leaves a record for the moderation queue, and nothing else.
-    const original = spamWaves?.refusedOriginal(error);
-    if (original !== undefined) {
-      await spamWaves?.keepRefusal(ctx, {
-        original,
-        account: caller.account,
-        slug,
-        title: story.frontMatter.title,
-        content_hash: story.contentHash,
-      });
-    }
-    throw error;
+    if (spamWaves === undefined) throw error;
+    return spamWaves.rethrowKeepingRefusal(ctx, error, {
+      account: caller.account,
+      slug,
+      title: story.frontMatter.title,
+      content_hash: story.contentHash,
+    });
   });
   return notifyAfterCommit(ctx, announceAfterCommit(ctx, withStoryUrl(ctx, withCapabilityField(withNotified(outcome)))));
 }

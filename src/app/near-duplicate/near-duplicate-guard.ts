@@ -98,7 +98,7 @@ function duplicateContent(original: string): LorebookError {
 }
 
 /** The original a duplicate_content refusal names, or undefined for any other error. */
-export function refusedOriginal(error: unknown): string | undefined {
+function refusedOriginal(error: unknown): string | undefined {
   if (!(error instanceof LorebookError) || error.code !== 'duplicate_content') return undefined;
   const original = error.details?.['original'];
   return typeof original === 'string' ? original : undefined;
@@ -109,7 +109,7 @@ export function refusedOriginal(error: unknown): string | undefined {
  * record there and changes nothing; a store failure here answers store_unavailable instead of
  * duplicate_content, so the retry it asks for writes the record.
  */
-export async function keepRefusal(ctx: AppContext, refusal: Omit<DuplicateRefusal, 'refused_at'>): Promise<void> {
+async function keepRefusal(ctx: AppContext, refusal: Omit<DuplicateRefusal, 'refused_at'>): Promise<void> {
   const nowMs = ctx.store.now();
   try {
     await writeAtomically(ctx.store, [
@@ -118,4 +118,18 @@ export async function keepRefusal(ctx: AppContext, refusal: Omit<DuplicateRefusa
   } catch (error) {
     if (!(error instanceof WriteCancelled)) throw error;
   }
+}
+
+/**
+ * A content write's failure on its way out (publish, republish, edit): a refused near-duplicate
+ * leaves a record for the moderation queue, and nothing else; the error is thrown on either way.
+ */
+export async function rethrowKeepingRefusal(
+  ctx: AppContext,
+  error: unknown,
+  refusal: Omit<DuplicateRefusal, 'refused_at' | 'original'>,
+): Promise<never> {
+  const original = refusedOriginal(error);
+  if (original !== undefined) await keepRefusal(ctx, { ...refusal, original });
+  throw error;
 }

@@ -20,7 +20,7 @@ import { readItem } from '../../../src/store/read-items.ts';
 import { INDEXES } from '../../../src/store/schema.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyPipingToShell } from '../../helpers/capability-stories.ts';
-import { withoutLorebookSettings } from '../../helpers/command-env.ts';
+import { NOWHERE, operatorAwsEnv } from '../../helpers/command-env.ts';
 import { startFakeCloudFormation, type FakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
@@ -34,7 +34,6 @@ const STACK = 'LorebookOps';
 /** Each run is a cold Node start (the sweep's imports @atproto/api): seconds on a busy machine. */
 const CLI_TEST_MS = 180_000;
 /** Nothing listens there: a command that used it would fail. */
-const NOWHERE = 'http://127.0.0.1:9';
 let cloudFormation: FakeCloudFormation;
 
 beforeAll(async () => {
@@ -44,17 +43,8 @@ afterAll(async () => cloudFormation?.close());
 
 /** The operator's shell: region, credentials, the stack's name, and nothing of a local store. */
 function awsEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = withoutLorebookSettings();
-  for (const name of Object.keys(env)) if (name.startsWith('AWS_')) delete env[name];
   return {
-    ...env,
-    AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: 'lorebookops',
-    AWS_SECRET_ACCESS_KEY: 'lorebookops',
-    AWS_ENDPOINT_URL_DYNAMODB: testEndpoint(),
-    AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.url,
-    LOREBOOK_STACK_NAME: STACK,
-    LOREBOOK_DDB_ENDPOINT: NOWHERE,
+    ...operatorAwsEnv({ name: STACK, cloudFormationUrl: cloudFormation.url, dynamoDbEndpoint: testEndpoint() }),
     LOREBOOK_IMAGE_DIR: app.imageDir(),
     ...extra,
   };

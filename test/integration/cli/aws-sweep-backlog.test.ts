@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { caller, useAppFixture, WITHOUT_DAILY_LIMITS, WITHOUT_SPAM_WAVE_CHECK } from '../../helpers/app-fixture.ts';
-import { withoutLorebookSettings } from '../../helpers/command-env.ts';
+import { operatorAwsEnv } from '../../helpers/command-env.ts';
 import { startFakeCloudFormation, type FakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
 import { BASE_URL, useBluesky } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
@@ -21,7 +21,6 @@ const alice = caller('alice');
 const STACK = 'LorebookBacklog';
 /** Four cold Node starts that import @atproto/api: seconds each, tens of seconds on a busy machine. */
 const CLI_TEST_MS = 180_000;
-const NOWHERE = 'http://127.0.0.1:9';
 const HOUR = 3_600_000;
 let cloudFormation: FakeCloudFormation;
 
@@ -37,22 +36,14 @@ interface Output {
 }
 
 async function sweepAws(args: string[]): Promise<Output> {
-  const env = withoutLorebookSettings();
-  for (const name of Object.keys(env)) if (name.startsWith('AWS_')) delete env[name];
-  Object.assign(env, {
-    AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: 'lorebookops',
-    AWS_SECRET_ACCESS_KEY: 'lorebookops',
-    AWS_ENDPOINT_URL_DYNAMODB: testEndpoint(),
-    AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.url,
-    LOREBOOK_STACK_NAME: STACK,
-    LOREBOOK_DDB_ENDPOINT: NOWHERE,
+  const env = {
+    ...operatorAwsEnv({ name: STACK, cloudFormationUrl: cloudFormation.url, dynamoDbEndpoint: testEndpoint() }),
     LOREBOOK_IMAGE_DIR: app.imageDir(),
     LOREBOOK_BASE_URL: BASE_URL,
     BLUESKY_SERVICE: bsky.proxy().url,
     BLUESKY_IDENTIFIER: bsky.account().handle,
     BLUESKY_APP_PASSWORD: bsky.account().appPassword,
-  });
+  };
   try {
     const { stdout, stderr } = await run(process.execPath, ['src/cli/sweep.ts', '--aws', ...args], {
       cwd: process.cwd(),

@@ -11,7 +11,7 @@ import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { withoutLorebookSettings } from '../../helpers/command-env.ts';
+import { operatorAwsEnv, withoutLorebookSettings } from '../../helpers/command-env.ts';
 import { startFakeCloudFormation, type FakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
@@ -25,7 +25,6 @@ const CLI = 'src/cli/moderate.ts';
 const CLI_TEST_MS = 180_000;
 const STACK = 'LorebookModeration';
 /** Nothing listens there: an `--aws` run that used the local endpoint would fail. */
-const NOWHERE = 'http://127.0.0.1:9';
 let cloudFormation: FakeCloudFormation;
 
 beforeAll(async () => {
@@ -40,18 +39,7 @@ const localEnv = (): NodeJS.ProcessEnv => ({
 });
 
 function awsEnv(): NodeJS.ProcessEnv {
-  const env = withoutLorebookSettings();
-  for (const name of Object.keys(env)) if (name.startsWith('AWS_')) delete env[name];
-  return {
-    ...env,
-    AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: 'lorebookops',
-    AWS_SECRET_ACCESS_KEY: 'lorebookops',
-    AWS_ENDPOINT_URL_DYNAMODB: testEndpoint(),
-    AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.url,
-    LOREBOOK_STACK_NAME: STACK,
-    LOREBOOK_DDB_ENDPOINT: NOWHERE,
-  };
+  return operatorAwsEnv({ name: STACK, cloudFormationUrl: cloudFormation.url, dynamoDbEndpoint: testEndpoint() });
 }
 
 interface Output {
