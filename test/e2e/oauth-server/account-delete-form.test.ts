@@ -105,7 +105,7 @@ describe('the account page: delete my account', () => {
   it('the right handle answers the "being deleted" page; then the session, the token on /v1 and /mcp, and the story page are gone', async () => {
     expect((await v1Notifications(aliceToken)).status).toBe(200);
     expect((await callListNotifications(base(), aliceToken)).status).toBe(200);
-    expect((await server.fetch(aliceStoryUrl)).status).toBe(200);
+    expect((await fetch(aliceStoryUrl)).status).toBe(200);
 
     const csrf = csrfOf((await get(base(), '/account', alice.cookie)).text);
     const deleted = await deleteForm(alice, { csrf, confirm: ` ${alice.handle} ` });
@@ -120,7 +120,7 @@ describe('the account page: delete my account', () => {
     expect((await callListNotifications(base(), aliceToken)).status).toBe(401);
 
     expect(await deleteAccountSteps(server.app.ctx(), alice.did, 10_000)).toMatchObject({ finished: true });
-    expect((await server.fetch(aliceStoryUrl)).status).toBe(410);
+    expect((await fetch(aliceStoryUrl)).status).toBe(410);
   });
 
   it('escapes a hostile handle on the account page and on the "being deleted" page', async () => {
