@@ -1,6 +1,6 @@
 // The access rule (docs/design.md §6), one table in code for MCP, the /v1 API and pages alike: what may
 // be called without a token. Anything not listed here needs one — an unknown method, tool or
-// route defaults to closed, so a new tool is private until someone decides otherwise here.
+// route defaults to closed; and a new tool does not compile until it is classified here.
 import type { McpToolName } from './mcp-tool-name.ts';
 import type { Scope } from './oauth/scopes.ts';
 
