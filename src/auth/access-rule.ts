@@ -1,9 +1,10 @@
 // The access rule (docs/design.md §6), one table in code for MCP, the /v1 API and pages alike: what may
 // be called without a token. Anything not listed here needs one — an unknown method, tool or
-// route defaults to closed, so a new tool is private until someone decides otherwise here.
+// route defaults to closed; and a new tool does not compile until it is classified here.
+import type { McpToolName } from './mcp-tool-name.ts';
 import type { Scope } from './oauth/scopes.ts';
 
-/** Every MCP tool, classified. `anonymous`: public reads; `token`: needs a caller. */
+/** Every MCP tool (mcp-tool-name.ts), classified — a missing or unknown one does not compile. `anonymous`: public reads; `token`: needs a caller. */
 export const MCP_TOOL_ACCESS = {
   search_stories: 'anonymous',
   get_story: 'anonymous',
@@ -29,9 +30,7 @@ export const MCP_TOOL_ACCESS = {
   withdraw_draft: 'token',
   publish_draft: 'token',
   redact_story: 'token',
-} as const satisfies Record<string, 'anonymous' | 'token'>;
-
-export type McpToolName = keyof typeof MCP_TOOL_ACCESS;
+} as const satisfies Record<McpToolName, 'anonymous' | 'token'>;
 
 type TokenTool = { [Name in McpToolName]: (typeof MCP_TOOL_ACCESS)[Name] extends 'token' ? Name : never }[McpToolName];
 

@@ -6,16 +6,16 @@ import type { ResourceLink, TextContent, ToolAnnotations } from '@modelcontextpr
 import type { z } from 'zod';
 import type { AppContext, Caller } from '../app/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
-import type { McpToolName } from '../auth/access-rule.ts';
+import type { McpToolName } from '../auth/mcp-tool-name.ts';
 
 export interface ToolDeps {
   ctx: AppContext;
   search: StorySearch;
 }
 
-export interface ToolDefinition<O extends z.ZodObject = z.ZodObject> {
-  /** A name the access rule classifies (src/auth/access-rule.ts): a tool without a rule does not compile. */
-  name: McpToolName;
+export interface ToolDefinition<O extends z.ZodObject = z.ZodObject, N extends McpToolName = McpToolName> {
+  /** One of the tool names the access rule classifies (src/auth/mcp-tool-name.ts): any other does not compile. */
+  name: N;
   title: string;
   description: string;
   inputSchema: z.ZodObject;
@@ -29,6 +29,6 @@ export interface ToolDefinition<O extends z.ZodObject = z.ZodObject> {
   text?(outcome: z.output<O>): TextContent[];
 }
 
-export function defineTool<O extends z.ZodObject>(tool: ToolDefinition<O>): ToolDefinition<O> {
+export function defineTool<O extends z.ZodObject, N extends McpToolName>(tool: ToolDefinition<O, N>): ToolDefinition<O, N> {
   return tool;
 }

@@ -5,33 +5,20 @@ import { request as httpRequest } from 'node:http';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
+import { MCP_TOOL_ACCESS, MCP_TOOL_SCOPE } from '../../src/auth/access-rule.ts';
 import { answerOf, refusalOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
 const ALLOWED_ORIGIN = 'https://app.example';
 const server = useLorebookServer('e2e-mcp-access', { allowedOrigins: [ALLOWED_ORIGIN] });
 
-const WRITE_TOOLS = [
-  'upload_image',
-  'publish_story',
-  'edit_story',
-  'report_reproduction',
-  'withdraw_reproduction',
-  'report_check',
-  'report_drift',
-  'flag_story',
-  'unflag_story',
-  'appeal_moderation',
-  'set_visibility',
-  'mark_notifications_read',
-  'draft_story_for',
-  'claim_draft',
-  'decline_draft',
-  'withdraw_draft',
-  'publish_draft',
-  'redact_story',
-];
-const READ_TOOLS = ['search_stories', 'get_story', 'suggest_for_project', 'check_capability', 'list_notifications', 'list_drafts'];
+// Derived from the access rule, whose tables the compiler holds to every registered tool
+// (src/auth/mcp-tool-name.ts): a write needs lorebook:write, every other tool only reads.
+const WRITE_TOOLS: string[] = Object.entries(MCP_TOOL_SCOPE)
+  .filter(([, scope]) => scope === 'lorebook:write')
+  .map(([name]) => name);
+const READ_TOOLS = Object.keys(MCP_TOOL_ACCESS).filter((name) => !WRITE_TOOLS.includes(name));
+const TOKEN_TOOLS = Object.keys(MCP_TOOL_SCOPE);
 
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));
 
@@ -116,9 +103,10 @@ describe('without a token', () => {
     expect(await observable()).toEqual(before);
   });
 
-  it('every write tool and list_notifications are refused without a token; the SDK client sees the call fail', async () => {
+  it('every tool that needs a token (every write, list_notifications, list_drafts) is refused without one; the SDK client sees the call fail', async () => {
     const client = await server.mcp();
-    for (const name of [...WRITE_TOOLS, 'list_notifications', 'list_drafts']) {
+    expect(TOKEN_TOOLS).toEqual(expect.arrayContaining([...WRITE_TOOLS, 'list_notifications', 'list_drafts']));
+    for (const name of TOKEN_TOOLS) {
       const response = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: {} } });
       expect(response.status, name).toBe(401);
       await expect(client.callTool({ name, arguments: {} }), name).rejects.toThrow(/unauthenticated/);

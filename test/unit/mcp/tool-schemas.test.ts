@@ -12,6 +12,7 @@ import { setVisibilityInputSchema } from '../../../src/app/set-visibility.contra
 import { unflagStoryInputSchema } from '../../../src/app/unflag-story.contract.ts';
 import { appealModerationInputSchema } from '../../../src/app/appeal-moderation.contract.ts';
 import { withdrawReproductionInputSchema } from '../../../src/app/withdraw-reproduction.contract.ts';
+import type { McpToolName } from '../../../src/auth/mcp-tool-name.ts';
 import { TOOLS } from '../../../src/mcp/tools/index.ts';
 import { toolListing } from '../../../src/mcp/tool-listing.ts';
 
@@ -21,7 +22,7 @@ function accepted(schema: unknown): unknown {
 }
 const jsonOf = (schema: z.ZodType) => accepted(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
 
-const USE_CASE_SCHEMAS: Record<string, z.ZodType> = {
+const USE_CASE_SCHEMAS: Partial<Record<McpToolName, z.ZodType>> = {
   publish_story: publishStoryInputSchema,
   edit_story: editStoryInputSchema,
   report_reproduction: reportReproductionInputSchema,
@@ -37,7 +38,7 @@ const USE_CASE_SCHEMAS: Record<string, z.ZodType> = {
 };
 
 describe('tool input schemas', () => {
-  it.each(Object.keys(USE_CASE_SCHEMAS))('%s lists exactly what its use case accepts (descriptions aside)', (name) => {
+  it.each(Object.keys(USE_CASE_SCHEMAS) as McpToolName[])('%s lists exactly what its use case accepts (descriptions aside)', (name) => {
     const tool = TOOLS.find((t) => t.name === name);
     const { $schema: _dialect, ...useCase } = jsonOf(USE_CASE_SCHEMAS[name] as z.ZodType) as Record<string, unknown>;
     expect(accepted(toolListing(tool as (typeof TOOLS)[number]).inputSchema)).toEqual(useCase);

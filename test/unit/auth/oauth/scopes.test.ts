@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MCP_TOOL_ACCESS, MCP_TOOL_SCOPE, scopeNeeded } from '../../../../src/auth/access-rule.ts';
+import { MCP_TOOL_SCOPE, scopeNeeded } from '../../../../src/auth/access-rule.ts';
 import { heldScopes, parseScope } from '../../../../src/auth/oauth/scopes.ts';
+import { TOOLS } from '../../../../src/mcp/tools/index.ts';
 
 describe('scope strings', () => {
   it('parses a space-separated list into the known scopes, in a stable order, and refuses unknown ones', () => {
@@ -17,11 +18,12 @@ describe('scope strings', () => {
 });
 
 describe('which scope a call needs', () => {
-  it('every MCP tool that needs a token has a scope; read tools read and the rest write', () => {
-    const tokenTools = Object.entries(MCP_TOOL_ACCESS)
-      .filter(([, access]) => access === 'token')
-      .map(([name]) => name);
-    expect(Object.keys(MCP_TOOL_SCOPE).sort()).toEqual(tokenTools.sort());
+  // That every tool needing a token has a scope, and no other, is the compiler's to check (test/unit/auth/mcp-tool-name.test.ts).
+  it('an MCP tool that needs a token needs lorebook:read if it only reads (readOnlyHint), lorebook:write otherwise', () => {
+    for (const [name, scope] of Object.entries(MCP_TOOL_SCOPE)) {
+      const tool = TOOLS.find((defined) => defined.name === name);
+      expect(scope, name).toBe(tool?.annotations.readOnlyHint ? 'lorebook:read' : 'lorebook:write');
+    }
     expect(scopeNeeded({ mcpTool: 'list_notifications' })).toBe('lorebook:read');
     expect(scopeNeeded({ mcpTool: 'publish_story' })).toBe('lorebook:write');
     expect(scopeNeeded({ mcpTool: 'mark_notifications_read' })).toBe('lorebook:write');
