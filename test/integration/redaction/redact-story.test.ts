@@ -147,6 +147,18 @@ describe('redact_story refuses with nothing written', () => {
     expect(await app.state()).toEqual(before);
   });
 
+  it('a redaction that moves the date is validation_failed naming front_matter.date', async () => {
+    const slug = await leakedTwice('Redacted to another day');
+    const before = await app.state();
+    const moved = clean('Redacted to another day').replace('date: 2026-10-14', 'date: 2026-10-13');
+    const error = await refusal(redactStory(app.ctx(), alice, { slug, base_revision: 2, markdown: moved }));
+    expect(error.code).toBe('validation_failed');
+    expect((error.details as { fields: Record<string, string> }).fields).toEqual({
+      'front_matter.date': expect.stringContaining('2026-10-14'),
+    });
+    expect(await app.state()).toEqual(before);
+  });
+
   it('a redacted text that is not a valid story is validation_failed', async () => {
     const slug = await leakedTwice('Redacted into nothing');
     const before = await app.state();
