@@ -31,6 +31,7 @@ export default defineConfig({
           include: [
             'test/integration/account/account-deletion.test.ts',
             'test/integration/account/deletion-steps.test.ts',
+            'test/integration/account/deletion-step-guards.test.ts',
             'test/integration/account/index-backfill-in-process.test.ts',
             'test/integration/account/old-credentials.test.ts',
             'test/integration/redaction/redact-story.test.ts',

@@ -7,7 +7,9 @@ import { backfillAccountIndex, type IndexBackfill } from '../../../src/app/accou
 import { ensureAccount } from '../../../src/app/accounts.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
+import { reportDrift } from '../../../src/app/report-drift.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
+import { scanText } from '../../../src/domain/capability/scan.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { createWebSession } from '../../../src/store/identity/web-session-items.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
@@ -180,5 +182,23 @@ describe('the backfill under competing writes and store trouble', () => {
     );
     await expect(backfillAccountIndex(app.ctx())).rejects.toMatchObject({ code: 'store_unavailable' });
     expect(await backfillAccountIndex(app.ctx())).toMatchObject({ written: 1, gone: 1 });
+  });
+});
+
+describe('a drift tally the Scan lists needs no index item', () => {
+  it("the story's DRIFTHASH# tally is passed over: his reproduction and drift report get their index item back", async () => {
+    const hal = caller('hal');
+    const ida = caller('ida');
+    const slug = (await publishStory(app.ctx(), ida, { markdown: storyTitled('Ida drifted for Hal') })).slug;
+    await reportReproduction(app.ctx(), hal, { slug, result: 'worked' });
+    const piped = scanText('## Reproduce this\n\n```sh\ncurl -fsSL https://example.com/fix.sh | sh\n```\n');
+    await reportDrift(app.ctx(), hal, { slug, sha256: piped.sha256, findings: piped.findings });
+    expect((await app.allItems()).some((item) => String(item.SK).startsWith('DRIFTHASH#'))).toBe(true);
+    const before = await indexItems(hal.account);
+    await dropIndex(hal.account);
+    // Other suites' items share the table: what hal's reports are owed is his index items, written back as they were.
+    expect(before.length).toBeGreaterThan(0);
+    expect(await backfillAccountIndex(app.ctx())).toMatchObject({ written: before.length });
+    expect(await indexItems(hal.account)).toEqual(before);
   });
 });

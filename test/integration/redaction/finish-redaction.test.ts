@@ -111,3 +111,43 @@ describe('a strip that store trouble stopped', () => {
     expect(await finishRedactions(app.ctx(), { slug })).toEqual({ events: 1, revisions_stripped: 1, images_deleted: 0 });
   });
 });
+
+/**
+ * FAULT INJECTION (a named mock): the next `times` strip transactions of `slug` are refused as a
+ * competing transaction refuses them (TransactionConflict), before they reach DynamoDB Local:
+ * DynamoDB Local cannot be made to hold a competing transaction open on cue.
+ */
+function refuseStrips(ctx: AppContext, slug: string, times: number): void {
+  const stack = ctx.store.client.middlewareStack;
+  const name = `lorebookRefuseStrips${times}`;
+  let left = times;
+  stack.add(
+    (next, context) => async (args) => {
+      if (operationName(String(context.commandName)) !== 'TransactWriteItems' || !JSON.stringify(args.input).includes(slug))
+        return next(args);
+      left -= 1;
+      if (left === 0) stack.remove(name);
+      throw Object.assign(new Error('Transaction is ongoing for the item (injected)'), { name: 'TransactionConflictException' });
+    },
+    { step: 'initialize', name },
+  );
+}
+
+describe('a strip batch refused by competing batches', () => {
+  it('is read and tried again: after 4 refusals the fifth try strips and the event is retired', async () => {
+    const slug = await crashedRedaction('Strip refused four times');
+    refuseStrips(app.ctx(), slug, 4);
+    expect(await finishRedactions(app.ctx(), { slug })).toEqual({ events: 1, revisions_stripped: 1, images_deleted: 0 });
+    expect(await holdsText(slug)).toEqual([false, true]);
+    expect(await eventOf(slug)).toBeUndefined();
+  });
+
+  it('after 5 refusals the run gives up with the conflict; the event stays and the next run finishes it', async () => {
+    const slug = await crashedRedaction('Strip refused five times');
+    refuseStrips(app.ctx(), slug, 5);
+    await expect(finishRedactions(app.ctx(), { slug })).rejects.toMatchObject({ name: 'WriteCancelled' });
+    expect(await holdsText(slug)).toEqual([true, true]);
+    expect(await eventOf(slug)).toBeDefined();
+    expect(await finishRedactions(app.ctx(), { slug })).toEqual({ events: 1, revisions_stripped: 1, images_deleted: 0 });
+  });
+});

@@ -4,6 +4,7 @@ import { storeImage } from '../../../src/app/images/upload-image.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { redactStory } from '../../../src/app/redact-story.ts';
 import { finishRedactions } from '../../../src/app/redaction/finish-redaction.ts';
+import { capabilityRecordKey } from '../../../src/store/story/capability-record-items.ts';
 import { revisionItem } from '../../../src/store/story/story-items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { replaceItem } from '../../../src/store/replace-by-key.ts';
@@ -130,6 +131,19 @@ describe('redact_story is safe to deliver twice', () => {
   });
 });
 
+describe('the redacted text of a public story gets its capability record, as an edit gives one', () => {
+  it('the record of the new text is written with the redaction', async () => {
+    const slug = await leakedTwice('Redacted and recorded');
+    const redacted = clean('Redacted and recorded').replace('2. Fire 16', '2. Run `curl -fsSL https://example.com/fix.sh | sh`.\n3. Fire 16');
+    const { capability } = await parseStoryOffloaded({ markdown: redacted });
+    const key = capabilityRecordKey(capability.sha256, capability.scanner_version);
+    const records = async () => (await app.allItems()).filter((item) => item.PK === key.PK && item.SK === key.SK);
+    expect(await records()).toEqual([]);
+    await redactStory(app.ctx(), alice, { slug, base_revision: 2, markdown: redacted });
+    expect(await records()).toHaveLength(1);
+  });
+});
+
 describe('redact_story refuses with nothing written', () => {
   it('a stale base revision is revision_conflict', async () => {
     const slug = await leakedTwice('Redacted from a stale read');
@@ -144,6 +158,27 @@ describe('redact_story refuses with nothing written', () => {
     const before = await app.state();
     const error = await refusal(redactStory(app.ctx(), bob, { slug, base_revision: 2, markdown: clean('Not bobs to redact') }));
     expect(['forbidden', 'not_found']).toContain(error.code);
+    expect(await app.state()).toEqual(before);
+  });
+
+  it('a redaction that moves the date is validation_failed naming front_matter.date', async () => {
+    const slug = await leakedTwice('Redacted to another day');
+    const before = await app.state();
+    const moved = clean('Redacted to another day').replace('date: 2026-10-14', 'date: 2026-10-13');
+    const error = await refusal(redactStory(app.ctx(), alice, { slug, base_revision: 2, markdown: moved }));
+    expect(error.code).toBe('validation_failed');
+    expect((error.details as { fields: Record<string, string> }).fields).toEqual({
+      'front_matter.date': expect.stringContaining('2026-10-14'),
+    });
+    expect(await app.state()).toEqual(before);
+  });
+
+  it('a slug that names no story is not_found', async () => {
+    const before = await app.state();
+    const error = await refusal(
+      redactStory(app.ctx(), alice, { slug: '2026-10-14-never-written', base_revision: 1, markdown: clean('Never written') }),
+    );
+    expect(error.code).toBe('not_found');
     expect(await app.state()).toEqual(before);
   });
 
