@@ -1,7 +1,6 @@
 // PUT /v1/stories/{slug}: edit_story, as JSON or text/markdown (kind, note, source as query or as
 // worklore's X-Revision-* headers).
 import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
-import { editStory } from '../../app/edit-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { withRevisionHeaders } from './revision-headers.ts';
@@ -47,6 +46,8 @@ export const editStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx, search }) {
     const input = await markdownOrJsonBody(c, markdownQuery);
+    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    const { editStory } = await import('../../app/edit-story.ts');
     const outcome = await editStory(ctx, signedIn(caller), withPathSlug(c, withIfMatch(c, withOpId(c, withRevisionHeaders(c, input)))));
     search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, 200, { ETag: etagOf(outcome.revision) });

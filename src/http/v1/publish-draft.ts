@@ -1,6 +1,5 @@
 // POST /v1/drafts/{id}/publish: publish_draft, by the claimer.
 import { PUBLISH_DRAFT_TOOL, publishDraftInputSchema, publishDraftOutputSchema } from '../../app/drafts/publish-draft.contract.ts';
-import { publishDraft } from '../../app/drafts/publish-draft.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { withPathDraftId } from './draft-path.ts';
 import { defineRoute } from './route.ts';
@@ -31,6 +30,8 @@ export const publishDraftRoute = defineRoute({
   ],
   async handle(c, caller, { ctx, search }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
+    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    const { publishDraft } = await import('../../app/drafts/publish-draft.ts');
     const outcome = await publishDraft(ctx, signedIn(caller), withPathDraftId(c, withOpId(c, input)), search);
     search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, outcome.revision === 1 ? 201 : 200, {

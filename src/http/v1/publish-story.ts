@@ -1,6 +1,5 @@
 // POST /v1/stories: publish_story, as text/markdown or JSON (markdown or parts).
 import { PUBLISH_TOOL, publishStoryInputSchema, publishStoryOutputSchema } from '../../app/publish-story.contract.ts';
-import { publishStory } from '../../app/publish-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineRoute } from './route.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, writeAnswer } from './request.ts';
@@ -38,6 +37,8 @@ export const publishStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx, search }) {
     const input = await markdownOrJsonBody(c, markdownQuery);
+    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    const { publishStory } = await import('../../app/publish-story.ts');
     const outcome = await publishStory(ctx, signedIn(caller), withIfMatch(c, withOpId(c, input)), search);
     search.invalidate(outcome.slug);
     return writeAnswer(c, outcome, outcome.revision === 1 ? 201 : 200, {

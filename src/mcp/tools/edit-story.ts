@@ -1,5 +1,4 @@
 // edit_story: author only, keyed by slug, conditioned on the base revision (src/app/edit-story.ts).
-import { editStory } from '../../app/edit-story.ts';
 import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
@@ -18,6 +17,8 @@ export const editStoryTool = defineTool({
   outputSchema: editStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx, search }, caller, args) {
+    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    const { editStory } = await import('../../app/edit-story.ts');
     const outcome = await editStory(ctx, signedIn(caller), args);
     search.invalidate(outcome.slug);
     return outcome;

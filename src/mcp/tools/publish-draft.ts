@@ -1,6 +1,5 @@
 // publish_draft: publish a draft you claimed as your story (src/app/drafts/publish-draft.ts).
 import { PUBLISH_DRAFT_TOOL, publishDraftInputSchema, publishDraftOutputSchema } from '../../app/drafts/publish-draft.contract.ts';
-import { publishDraft } from '../../app/drafts/publish-draft.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
@@ -17,6 +16,8 @@ export const publishDraftTool = defineTool({
   outputSchema: publishDraftOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
+    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    const { publishDraft } = await import('../../app/drafts/publish-draft.ts');
     const outcome = await publishDraft(ctx, signedIn(caller), args, search);
     search.invalidate(outcome.slug);
     return outcome;

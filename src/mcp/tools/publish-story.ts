@@ -1,6 +1,5 @@
 // publish_story: keyed by slug (src/app/publish-story.ts).
 import { PUBLISH_TOOL, publishStoryInputSchema, publishStoryOutputSchema } from '../../app/publish-story.contract.ts';
-import { publishStory } from '../../app/publish-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
@@ -18,6 +17,8 @@ export const publishStoryTool = defineTool({
   outputSchema: publishStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
+    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    const { publishStory } = await import('../../app/publish-story.ts');
     const outcome = await publishStory(ctx, signedIn(caller), args, search);
     search.invalidate(outcome.slug);
     return outcome;
