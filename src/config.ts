@@ -6,7 +6,7 @@ import { readOAuthServerSettings, type OAuthServerSettings } from './auth/oauth/
 import { optionalUrl, readAllowPrivateFetch } from './auth/sign-in-config.ts';
 import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';
 import { defaultWorkers } from './offload/offload.ts';
-import { type CpuSettings } from './offload/cpu-slots.ts';
+import type { CpuSettings } from './offload/cpu-slots.ts';
 import { readSettings } from './settings/read-settings.ts';
 import { runtimeConfig } from './settings/runtime-settings.ts';
 import { boundedInteger, positiveInteger, wholeNumber } from './settings/setting-values.ts';

@@ -42,7 +42,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
   const nearDuplicates = spamWaves?.nearDuplicateGuard(
     story.markdown,
     ctx.config.duplicateWindowHours,
-    typeof previous?.['markdown'] === 'string' ? previous['markdown'] : undefined,
+    typeof previous?.markdown === 'string' ? previous.markdown : undefined,
   );
 
   const outcome = await writeOnce<StoredEditOutcome>(ctx, {

@@ -23,7 +23,7 @@ writeFileSync(
   `${GENERATED}\nexport const SKILL_FRONT_MATTER: Readonly<Record<string, unknown>> = ${JSON.stringify(skillFrontMatterOf(text))};\n`,
 );
 for (const target of Object.values(targets)) {
-  // Formatted as `npm run format` would, so format:check holds after every run.
+  // Formatted as `npm run format` would, so `npm run lint` holds after every run.
   execFileSync('biome', ['format', '--write', fileURLToPath(target)], { stdio: 'ignore' });
   process.stdout.write(`wrote ${target.pathname}\n`);
 }

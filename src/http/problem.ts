@@ -48,11 +48,11 @@ export function refusalHeaders(error: LorebookError, baseUrl: string): Record<st
   const headers: Record<string, string> = {};
   if (error.code === 'unauthenticated') {
     // RFC 6750 §3.1: `invalid_token` when a token was sent but is not live; no error code when none was sent.
-    const missing = error.details?.['reason'] === 'missing';
+    const missing = error.details?.reason === 'missing';
     headers['WWW-Authenticate'] = wwwAuthenticate(baseUrl, missing ? undefined : 'invalid_token');
   }
-  const scope = error.details?.['scope'];
-  if (error.code === 'forbidden' && error.details?.['reason'] === 'insufficient_scope' && typeof scope === 'string') {
+  const scope = error.details?.scope;
+  if (error.code === 'forbidden' && error.details?.reason === 'insufficient_scope' && typeof scope === 'string') {
     headers['WWW-Authenticate'] = insufficientScope(baseUrl, scope.split(' '));
   }
   const retryAfterMs = error.retryAfterMs ?? (error.httpStatus === 503 || error.httpStatus === 502 ? 1000 : undefined);

@@ -59,7 +59,8 @@ export function emfMetrics(log: (line: string) => void): EmfMetrics {
       const batch = pending;
       pending = new Map();
       try {
-        const metrics = await (library ??= load());
+        library ??= load();
+        const metrics = await library;
         for (const points of batch.values()) {
           const [first] = points.values();
           if (first !== undefined && Object.keys(first.dimensions).length > 0) metrics.addDimensions({ ...first.dimensions });

@@ -152,7 +152,10 @@ export function createOffload(options: OffloadOptions = {}): Offload {
 
   /** Runs the job on an idle lane: the fair queue starts no more jobs than there are lanes. */
   const dispatch = (job: Job, remainingMs: number): void => {
-    if (closed) return job.reject(new Error('the offload worker is closed'));
+    if (closed) {
+      job.reject(new Error('the offload worker is closed'));
+      return;
+    }
     const lane = lanes.find((candidate) => candidate.running === undefined) as Lane;
     lane.worker ??= spawn(lane);
     const timer = setTimeout(() => {

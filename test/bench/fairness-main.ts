@@ -7,7 +7,7 @@ import { fairnessSection } from './fairness-report.ts';
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const ddb = await startDynamoDbLocal({ log: () => {} });
 try {
-  const runs = await runFairnessSection(ddb.endpoint, Number(process.env['LOREBOOK_BENCH_FAIRNESS_ROUNDS'] ?? 12), log);
+  const runs = await runFairnessSection(ddb.endpoint, Number(process.env.LOREBOOK_BENCH_FAIRNESS_ROUNDS ?? 12), log);
   log(`\n${fairnessSection(runs).join('\n')}`);
 } finally {
   await ddb.stop();

@@ -126,7 +126,7 @@ async function parallelDuplicates(
   const runsBefore = bench.powertools.runs();
   counter.reset();
   const settled = await Promise.allSettled(Array.from({ length: parallel }, () => call(input)));
-  const writes = counter.snapshot()['TransactWriteItems'] ?? 0;
+  const writes = counter.snapshot().TransactWriteItems ?? 0;
   const applied = (await readCounter(bench.ctx, system)) - before;
   const refused: Record<string, number> = {};
   for (const result of settled) {

@@ -20,7 +20,7 @@ export interface Machine {
 }
 
 export async function describeMachine(): Promise<Machine> {
-  const java = await promisify(execFile)(process.env['JAVA'] ?? 'java', ['-version']).then(
+  const java = await promisify(execFile)(process.env.JAVA ?? 'java', ['-version']).then(
     ({ stderr, stdout }) => (stderr || stdout).split('\n')[0]?.trim() ?? 'unknown',
     () => 'not found',
   );

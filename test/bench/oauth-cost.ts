@@ -26,7 +26,7 @@ if (process.argv.includes('--help')) {
   );
   process.exit(0);
 }
-const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 const CALLS = QUICK ? 20 : 300;
 const BASE = 'http://127.0.0.1:8787';
 const log = (line: string): void => void process.stdout.write(`${line}\n`);

@@ -19,7 +19,7 @@ import { storyWithEverything } from '../helpers/page-stories.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_PAGES_ROUNDS'] ?? 300);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_PAGES_ROUNDS ?? 300);
 const WARM_UP = 30;
 const BASE = 'http://127.0.0.1:8787';
 const log = (line: string): void => void process.stdout.write(`${line}\n`);

@@ -17,8 +17,8 @@ import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { topicStory } from '../helpers/topic-stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const FEED = Number(process.env['LOREBOOK_BENCH_SIMILAR_FEED'] ?? 500);
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_SIMILAR_ROUNDS'] ?? 40);
+const FEED = Number(process.env.LOREBOOK_BENCH_SIMILAR_FEED ?? 500);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_SIMILAR_ROUNDS ?? 40);
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const TOPICS = ['kafka', 'redis', 'postgres', 'gradle', 'terraform', 'chromium', 'dynamodb', 'lambda', 'docker', 'nginx'];
@@ -32,7 +32,7 @@ const story = (title: string, index: number): string => {
   });
 };
 
-const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
+const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT;
 const ddb = shared === undefined ? await startDynamoDbLocal({ log }) : undefined;
 const client = createStoreClient({ endpoint: shared ?? (ddb?.endpoint as string) });
 try {

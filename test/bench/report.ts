@@ -534,7 +534,7 @@ function keptSection(existing: string | undefined, heading: string): string {
   if (existing === undefined || start < 0) return '';
   const rest = existing.slice(start + 1);
   const end = rest.slice(heading.length).search(/\n## /);
-  return `\n${end >= 0 ? rest.slice(0, heading.length + end + 1) : rest}`.trimEnd() + '\n';
+  return `${`\n${end >= 0 ? rest.slice(0, heading.length + end + 1) : rest}`.trimEnd()}\n`;
 }
 
 function mutationSection(existing: string | undefined): string {
@@ -542,7 +542,7 @@ function mutationSection(existing: string | undefined): string {
   if (existing !== undefined && start >= 0) {
     const rest = existing.slice(start + MUTATION_HEADING.length);
     const end = rest.search(/\n## /);
-    return `${MUTATION_HEADING}${end >= 0 ? rest.slice(0, end + 1) : rest}`.trimEnd() + '\n';
+    return `${`${MUTATION_HEADING}${end >= 0 ? rest.slice(0, end + 1) : rest}`.trimEnd()}\n`;
   }
   return [
     MUTATION_HEADING,

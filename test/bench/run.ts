@@ -27,7 +27,7 @@ import { runSnapshotStallBench } from './snapshot-stall-section.ts';
 
 const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
 const BUDGET_MS = 30 * 60_000;
-const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 
 const plan: BenchPlan = QUICK
   ? {

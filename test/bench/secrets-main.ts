@@ -19,7 +19,7 @@ try {
     random: Math.random,
   };
   await ensureTable(client, ctx.store.tableName);
-  const run = await runSecretsBench(ctx, { rounds: Number(process.env['LOREBOOK_BENCH_SECRETS_ROUNDS'] ?? 30), log });
+  const run = await runSecretsBench(ctx, { rounds: Number(process.env.LOREBOOK_BENCH_SECRETS_ROUNDS ?? 30), log });
   log(`\n${secretsSection(run).join('\n')}`);
 } finally {
   await sharedOffload().close();

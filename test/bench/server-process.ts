@@ -25,8 +25,8 @@ export interface ServerStats {
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 
-const endpoint = process.env['BENCH_DDB_ENDPOINT'];
-const tableName = process.env['BENCH_TABLE'];
+const endpoint = process.env.BENCH_DDB_ENDPOINT;
+const tableName = process.env.BENCH_TABLE;
 if (endpoint === undefined || tableName === undefined) throw new Error('BENCH_DDB_ENDPOINT and BENCH_TABLE are required');
 
 const client = createStoreClient({ endpoint });

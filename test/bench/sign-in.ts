@@ -24,7 +24,7 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
-const SIGN_INS = Number(process.env['LOREBOOK_BENCH_SIGN_INS'] ?? 20);
+const SIGN_INS = Number(process.env.LOREBOOK_BENCH_SIGN_INS ?? 20);
 const DEVICE_RUNS = 50;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 

@@ -10,10 +10,10 @@ import { replaceSection } from './report-sections.ts';
 import { runSitemapBench, SITEMAP_HEADING, SITEMAP_PLAN, SITEMAP_QUICK_PLAN, sitemapSection } from './sitemap.ts';
 
 const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
-const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
+const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT;
 const ddb = shared === undefined ? await startDynamoDbLocal({ log }) : undefined;
 // A long request timeout: DynamoDB Local pages a 50,000-entry month far slower than DynamoDB does,
 // and a timed-out read would end the run instead of measuring it.

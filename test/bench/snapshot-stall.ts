@@ -279,7 +279,7 @@ function unpackBefore(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'] || undefined;
+const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT || undefined;
 const ddb = shared === undefined ? await startDynamoDbLocal({ log: () => {} }) : undefined;
 const baseline = unpackBefore();
 try {

@@ -28,7 +28,7 @@ import { successStory } from '../helpers/stories.ts';
 import { corpusFiles } from './secrets.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_SPAM_ROUNDS'] ?? 40);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_SPAM_ROUNDS ?? 40);
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 function distinctDocs(limit: number): string[] {
@@ -115,7 +115,7 @@ function signatureCost(): void {
 }
 
 async function publishCost(): Promise<void> {
-  const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
+  const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT;
   // A busy machine starts the JVM slowly: this is a benchmark, not a readiness check.
   const ddb = shared === undefined ? await startDynamoDbLocal({ log, readyTimeoutMs: 120_000 }) : undefined;
   const client = createStoreClient({ endpoint: shared ?? (ddb?.endpoint as string) });

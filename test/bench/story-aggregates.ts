@@ -18,7 +18,7 @@ import { countRoundTrips } from '../helpers/round-trips.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_AGGREGATES_ROUNDS'] ?? 5);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_AGGREGATES_ROUNDS ?? 5);
 const FAMILIES = ['claude-code', 'codex', 'aider', 'cursor', 'gemini-cli'];
 const SYSTEMS = ['linux', 'macos', 'windows'];
 const started = performance.now();
@@ -101,7 +101,7 @@ try {
       if (round === 0 && index > 0 && view.aggregates.by_agent_family === undefined) throw new Error(`no aggregates for ${slug}`);
       // The first two rounds warm up the JIT and DynamoDB Local; they are not counted.
       if (round >= 2) timings[index]?.push(elapsed);
-      queries[index] = counter.snapshot()['Query'] ?? 0;
+      queries[index] = counter.snapshot().Query ?? 0;
     }
   }
   const reference = percentile(timings[0] ?? [], 50);

@@ -10,7 +10,7 @@ import { describeMachine } from './machine.ts';
 import { beforeAfterTable, runBeforeAfter } from './surface-before-after.ts';
 
 const CALLS = { 1: 64, 16: 256, 64: 512 };
-const runs = Number(process.env['LOREBOOK_BENCH_SURFACE_RUNS'] ?? 3);
+const runs = Number(process.env.LOREBOOK_BENCH_SURFACE_RUNS ?? 3);
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const machine = await describeMachine();

@@ -231,7 +231,9 @@ async function onFreshTable<S, T>(kase: CrashCase<S>, body: (world: World, given
   const world: World = {
     ctx,
     clock,
-    tick: () => void (clock.now += 1000),
+    tick: () => {
+      clock.now += 1000;
+    },
     scan: async () => [...(await scanAll(table.client, table.tableName)), ...filesIn(imageDir)],
     drawnAtRandom: (items) => kase.drawnAtRandom?.(items) ?? [],
   };

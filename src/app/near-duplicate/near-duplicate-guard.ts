@@ -100,7 +100,7 @@ function duplicateContent(original: string): LorebookError {
 /** The original a duplicate_content refusal names, or undefined for any other error. */
 function refusedOriginal(error: unknown): string | undefined {
   if (!(error instanceof LorebookError) || error.code !== 'duplicate_content') return undefined;
-  const original = error.details?.['original'];
+  const original = error.details?.original;
   return typeof original === 'string' ? original : undefined;
 }
 

@@ -50,6 +50,7 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
   let state: Loaded | undefined;
   let loading: Promise<Loaded> | undefined;
   let refreshing: Promise<void> | undefined;
+  // biome-ignore lint/correctness/noUnusedVariables: read by `reloading ??=` below, so one reload runs at a time
   let reloading: Promise<void> | undefined;
   let refreshedAt = Number.NEGATIVE_INFINITY;
   const touched = new Set<string>();

@@ -52,7 +52,10 @@ function programWordIndexes(command: ShellCommand, unwrapped: UnwrappedCommand):
   const shift = command.words.length - unwrapped.args.length - 1;
   const indexes = new Set<number>([shift]);
   const { name, args } = unwrapped;
-  if (EVALUATORS.has(name)) args.forEach((_, index) => indexes.add(shift + 1 + index));
+  if (EVALUATORS.has(name))
+    args.forEach((_, index) => {
+      indexes.add(shift + 1 + index);
+    });
   if (SHELLS.has(name) || INTERPRETERS.has(name)) {
     const flag = args.findIndex((arg) => /^-[a-zA-Z]*[ce][a-zA-Z]*$|^--eval$|^-Command$/i.test(arg));
     if (flag !== -1) indexes.add(shift + 2 + flag);

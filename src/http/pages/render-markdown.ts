@@ -38,7 +38,7 @@ function showImages(html: string, baseUrl: string | undefined): string {
       return tag;
     }
     const own = ownImage(src, baseUrl ?? '');
-    if (own !== undefined) return tag.replace('<img src="' + src + '"', `<img loading="lazy" src="${IMAGE_PATH_PREFIX}${own.file}"`);
+    if (own !== undefined) return tag.replace(`<img src="${src}"`, `<img loading="lazy" src="${IMAGE_PATH_PREFIX}${own.file}"`);
     if (!ABSOLUTE_HTTP.test(src) || !URL.canParse(src)) return alt;
     // The host of a parsed URL holds no `<`, `>` or quote; `&` stays the `&amp;` micromark wrote.
     const label = elsewhereImageLabel(alt, new URL(src).host);

@@ -258,7 +258,7 @@ async function refusing(c: Context<HttpEnv>, baseUrl: string, run: () => Promise
     return await run();
   } catch (error) {
     if (!isLorebookError(error) || !wantsHtml(c)) throw error;
-    const returnTo = typeof error.details?.['return_to'] === 'string' ? error.details['return_to'] : undefined;
+    const returnTo = typeof error.details?.return_to === 'string' ? error.details.return_to : undefined;
     const next = returnTo !== undefined ? { href: returnTo, label: 'Continue' } : { href: LOGIN_PATH, label: 'Sign in again' };
     return c.html(refusalPage(error, next), error.httpStatus as 400, { ...refusalHeaders(error, baseUrl), ...NO_STORE });
   }

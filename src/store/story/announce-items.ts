@@ -17,7 +17,7 @@ import { notHeldAt } from './announce-hold.ts';
 export const ANNOUNCE_MARKER = 'bsky_uri';
 
 /** Whether the marker holds a post's at-uri (posted), not `pending` or nothing. */
-export const isPostUri = (marker: string | undefined): marker is string => marker !== undefined && marker.startsWith('at://');
+export const isPostUri = (marker: string | undefined): marker is string => marker?.startsWith('at://') === true;
 
 /**
  * While the document step holds the marker, `claim_post` keeps the post it was claimed from, so

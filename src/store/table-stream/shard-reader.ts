@@ -9,6 +9,7 @@ import {
   GetShardIteratorCommand,
   TrimmedDataAccessException,
   type DynamoDBStreamsClient,
+  type GetRecordsCommandOutput,
   type _Record as SdkRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -61,7 +62,7 @@ export async function readShard(reading: ShardReading, state: ShardState, pages:
   const { streams, place, abortSignal } = reading;
   for (let page = 0; page < pages; page += 1) {
     state.iterator ??= await iteratorFrom(reading, state);
-    let answer;
+    let answer: GetRecordsCommandOutput;
     try {
       answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: reading.batchSize }), { abortSignal });
     } catch (error) {

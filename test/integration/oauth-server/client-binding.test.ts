@@ -4,7 +4,7 @@
 // Written for the survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
-import { type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
+import type { SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
 import { registerClient } from '../../../src/app/oauth-server/register-client.ts';
 import { revokeByClient } from '../../../src/app/oauth-server/revoke-token.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';

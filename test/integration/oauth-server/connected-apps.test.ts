@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { accountAccess } from '../../../src/app/oauth-server/account-access.ts';
-import { type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
+import type { SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';

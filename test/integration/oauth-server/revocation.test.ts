@@ -4,7 +4,7 @@
 // survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
-import { type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
+import type { SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
 import { revokeGrantFamily } from '../../../src/app/oauth-server/revoke-grant.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';

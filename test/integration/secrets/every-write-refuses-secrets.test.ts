@@ -189,7 +189,7 @@ describe('every write refuses a secret at the door', () => {
       const before = await app.allItems();
       const error = await refusal((tool as (typeof TOOLS)[number]).run({ ctx: app.ctx(), search }, alice, one.args()));
       expect(error.code).toBe('secret_detected');
-      expect(error.details?.['findings']).toContainEqual(expect.objectContaining({ field, kind: one.secret.kind }));
+      expect(error.details?.findings).toContainEqual(expect.objectContaining({ field, kind: one.secret.kind }));
       expect(error.message).not.toContain(one.secret.distinctive.slice(0, 8));
       const after = await app.allItems();
       expect(after).toEqual(before);

@@ -8,10 +8,22 @@ import type { StorySearch } from '../../../src/app/search/story-search.ts';
 
 function recordingSearch(calls: string[]): StorySearch {
   return {
-    search: async () => (calls.push('search'), { stories: [], total: 0 }),
-    suggest: async () => (calls.push('suggest'), { suggestions: [] }),
-    similar: async () => (calls.push('similar'), []),
-    completeSlug: async () => (calls.push('completeSlug'), { values: [], total: 0, hasMore: false }) as never,
+    search: async () => {
+      calls.push('search');
+      return { stories: [], total: 0 };
+    },
+    suggest: async () => {
+      calls.push('suggest');
+      return { suggestions: [] };
+    },
+    similar: async () => {
+      calls.push('similar');
+      return [];
+    },
+    completeSlug: async () => {
+      calls.push('completeSlug');
+      return { values: [], total: 0, hasMore: false } as never;
+    },
     invalidate: (slug) => void calls.push(`invalidate ${slug ?? '(all)'}`),
   };
 }

@@ -8,7 +8,9 @@ function contextCountingRuns(): { ctx: AppContext; runs: () => number } {
   let runs = 0;
   const ctx = {
     config: DEFAULT_APP_CONFIG,
-    dispatchSoon: () => void (runs += 1),
+    dispatchSoon: () => {
+      runs += 1;
+    },
   } as unknown as AppContext;
   return { ctx, runs: () => runs };
 }

@@ -159,7 +159,10 @@ describe('the plan', () => {
     const asked: string[] = [];
     const recording: TermStats = {
       stories: COMMON_MIN_STORIES,
-      storiesReached: (word, match) => (asked.push(`${word} edits=${match.edits} prefix=${match.prefix}`), 1),
+      storiesReached: (word, match) => {
+        asked.push(`${word} edits=${match.edits} prefix=${match.prefix}`);
+        return 1;
+      },
       termsStartingWith: () => 0,
     };
     planQuery('alpha betas', recording);

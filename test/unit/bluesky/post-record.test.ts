@@ -1,4 +1,4 @@
-import { RichText, type AppBskyRichtextFacet } from '@atproto/api';
+import type { RichText, AppBskyRichtextFacet } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_POST_GRAPHEMES,

@@ -35,7 +35,7 @@ describe('front matter: required keys', () => {
 
   it('refuses a story with no front matter, naming front_matter', () => {
     const fields = faultFields(() => parseStory('# Retries made two rows\n\nText.\n\n## Reproduce this\n\nSteps:\n'));
-    expect(fields['front_matter']).toMatch(/no front matter/);
+    expect(fields.front_matter).toMatch(/no front matter/);
   });
 
   it('refuses front matter that is never closed', () => {
@@ -45,12 +45,12 @@ describe('front matter: required keys', () => {
 
   it('refuses front matter that is not valid YAML, with the line', () => {
     const fields = faultFields(() => parseStory(withFrontMatter(`${BASE}\nstack: [a, b`)));
-    expect(fields['front_matter']).toMatch(/not valid YAML \(front matter line \d+/);
+    expect(fields.front_matter).toMatch(/not valid YAML \(front matter line \d+/);
   });
 
   it('refuses a key given twice', () => {
     const fields = faultFields(() => parseStory(withFrontMatter(`${BASE}\ntype: fail`)));
-    expect(fields['front_matter']).toMatch(/not valid YAML.*unique/);
+    expect(fields.front_matter).toMatch(/not valid YAML.*unique/);
   });
 });
 
@@ -184,7 +184,7 @@ describe('front matter: defaults', () => {
   });
 
   it('refuses front matter that is a list instead of key: value lines', () => {
-    expect(faultFields(() => parseStory(withFrontMatter('- a\n- b')))['front_matter']).toMatch(/key: value/);
+    expect(faultFields(() => parseStory(withFrontMatter('- a\n- b'))).front_matter).toMatch(/key: value/);
   });
 
   it('refuses a stack that is not a list', () => {

@@ -190,14 +190,14 @@ describe('publishing hostile markdown', () => {
       // Only the pre-scan ran: a parser takes seconds to minutes on these (BENCHMARKS.md).
       expect(performance.now() - started).toBeLessThan(1000);
       expect(Object.keys(fields)).toEqual(['markdown']);
-      expect(fields['markdown']).toContain(`the ${hostile.limit} limit is`);
+      expect(fields.markdown).toContain(`the ${hostile.limit} limit is`);
     },
   );
 
   it('a refusal names every limit broken, with the line to look at', () => {
     const fields = faultFields(() => parseStory(storyWithNarrative('Two faults', `${'> '.repeat(40)}x\n\n${'*a'.repeat(400)}`)));
-    expect(fields['markdown']).toMatch(/Line \d+ nests 40 block quotes or list items; the nesting depth limit is 16\./);
-    expect(fields['markdown']).toMatch(
+    expect(fields.markdown).toMatch(/Line \d+ nests 40 block quotes or list items; the nesting depth limit is 16\./);
+    expect(fields.markdown).toMatch(
       /The paragraph at line \d+ has 400 emphasis delimiter runs .*; the emphasis delimiter runs limit is 256\./,
     );
   });
@@ -214,7 +214,7 @@ describe('publishing hostile markdown', () => {
     };
     const fields = faultFields(() => storyMarkdownFromParts(parts));
     expect(Object.keys(fields)).toEqual(['what_i_tried']);
-    expect(fields['what_i_tried']).toContain('the nesting depth limit is 16');
+    expect(fields.what_i_tried).toContain('the nesting depth limit is 16');
   });
 
   // A 64 KiB story of one-character paragraphs takes a few seconds to parse on a loaded machine.

@@ -56,7 +56,7 @@ describe('contentHash', () => {
   });
 
   it('hashes a story equal with trailing whitespace or extra final newlines', () => {
-    expect(contentHash(markdown.replace(/\n/g, '  \n') + '\n\n')).toBe(contentHash(markdown));
+    expect(contentHash(`${markdown.replace(/\n/g, '  \n')}\n\n`)).toBe(contentHash(markdown));
   });
 
   it('hashes different words differently', () => {

@@ -108,7 +108,7 @@ describe('storyMarkdownFromParts', () => {
 
   it('refuses a part that contains another section heading, naming the part', () => {
     const fields = faultFields(() => storyMarkdownFromParts({ ...FAIL_PARTS, narrative: 'Text.\n\n## What I need\n\nHelp.' }));
-    expect(fields['narrative']).toMatch(/pass that text as the `what_i_need` part/);
+    expect(fields.narrative).toMatch(/pass that text as the `what_i_need` part/);
   });
 });
 
@@ -125,7 +125,7 @@ describe('parseStoryParts', () => {
   });
 
   it('names an unknown type by its part name and lists the allowed values', () => {
-    expect(faultFields(() => parseStoryParts({ ...FAIL_PARTS, type: 'meh' }))['type']).toBe(
+    expect(faultFields(() => parseStoryParts({ ...FAIL_PARTS, type: 'meh' })).type).toBe(
       '`meh` is not a valid `type`; use one of: success, fail.',
     );
   });
