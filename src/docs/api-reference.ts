@@ -1,8 +1,8 @@
 // docs/reference.md, generated from what the code serves: every MCP tool (its contract's described
 // schemas, title, description and access rule) and every /v1 route (its declaration). The prose in
 // docs/api.md explains; this page lists, so it cannot drift (test/unit/docs/api-reference.test.ts).
-import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../app/contract/json-schema.ts';
-import { MCP_TOOL_ACCESS, MCP_TOOL_SCOPE, httpRouteIsAnonymous } from '../auth/access-rule.ts';
+import { inputJsonSchema, type JsonSchema, outputJsonSchema } from '../app/contract/json-schema.ts';
+import { httpRouteIsAnonymous, MCP_TOOL_ACCESS, MCP_TOOL_SCOPE } from '../auth/access-rule.ts';
 import { ERROR_HTTP_STATUS } from '../domain/errors.ts';
 import { openApiPath, type V1Route } from '../http/v1/route.ts';
 import { V1_ROUTES } from '../http/v1/routes.ts';

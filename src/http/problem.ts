@@ -4,9 +4,9 @@
 // (`{error, message}`) on /xrpc/*, the feed generator's. Anything else is a bug: logged, and
 // answered 500 without its message.
 import type { Context } from 'hono';
-import { isLorebookError, LorebookError, type ErrorBody, type ErrorCode } from '../domain/errors.ts';
-import { escapeForLog } from '../domain/text-controls.ts';
 import { insufficientScope, wwwAuthenticate } from '../auth/access-rule.ts';
+import { type ErrorBody, type ErrorCode, isLorebookError, LorebookError } from '../domain/errors.ts';
+import { escapeForLog } from '../domain/text-controls.ts';
 import type { HttpEnv } from './http-env.ts';
 import { XRPC_PATH_PREFIX, xrpcFailure } from './pages/xrpc-error.ts';
 

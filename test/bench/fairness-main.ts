@@ -1,8 +1,8 @@
 // `npm run bench:fairness`: only the fairness section of `npm run bench` (BENCHMARKS.md §11), on
 // its own DynamoDB Local; prints the section (BENCHMARKS.md is written by the full bench).
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { runFairnessSection } from './fairness-section.ts';
 import { fairnessSection } from './fairness-report.ts';
+import { runFairnessSection } from './fairness-section.ts';
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const ddb = await startDynamoDbLocal({ log: () => {} });

@@ -7,13 +7,14 @@
 //              right after another write in the same process).
 // Prints p50/p99 of each and its ratio to plain at p50. LOREBOOK_TEST_DDB_ENDPOINT reuses a
 // running DynamoDB Local instead of starting one.
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { sharedOffload } from '../../src/offload/offload.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { topicStory } from '../helpers/topic-stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 

@@ -12,18 +12,18 @@
 // bench` runs minisearch only).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { measureSearchLag } from './search-lag.ts';
 import { describeMachine } from './machine.ts';
 import {
-  lanceDbCost,
+  type CostLine,
   lambdaMemoryMiB,
+  lanceDbCost,
   openSearchServerlessCost,
   PRICE_ASSUMPTIONS,
   snapshotLambdaCost,
-  type CostLine,
 } from './search-cost.ts';
-import type { SearchChildResult } from './search-engine-child.ts';
 import type { EngineName } from './search-engine-adapters.ts';
+import type { SearchChildResult } from './search-engine-child.ts';
+import { measureSearchLag } from './search-lag.ts';
 import { mib, ms, ratio } from './stats.ts';
 
 const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';

@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { createHttpApp } from '../../src/http/app.ts';

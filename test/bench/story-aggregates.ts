@@ -6,14 +6,14 @@
 // Query pages each read took.
 // Runs on a DynamoDB Local of its own (in memory), so its 10,000-report story loads no shared one.
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { getStory } from '../../src/app/queries/get-story.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { storyKey } from '../../src/store/keys.ts';
 import { reproductionItem } from '../../src/store/story/reproduction-items.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { countRoundTrips } from '../helpers/round-trips.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { ms, percentile, ratio } from './stats.ts';

@@ -8,11 +8,11 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
+  type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type DynamoDBStreamsClient,
 } from '@aws-sdk/client-dynamodb-streams';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { dropTable, ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient, createStreamsClient } from '../../src/store/client.ts';

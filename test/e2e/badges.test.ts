@@ -4,12 +4,12 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
+import { storyBadgeFacts } from '../../src/app/queries/badge-facts.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { setVisibility } from '../../src/app/set-visibility.ts';
-import { storyBadgeFacts } from '../../src/app/queries/badge-facts.ts';
+import { storyPipingToShell } from '../helpers/capability-stories.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';
 import { countRoundTrips } from '../helpers/round-trips.ts';
-import { storyPipingToShell } from '../helpers/capability-stories.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
 const ANONYMOUS_LIMIT = 2;

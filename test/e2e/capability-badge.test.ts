@@ -10,8 +10,8 @@ import { publishStory } from '../../src/app/publish-story.ts';
 import { setVisibility } from '../../src/app/set-visibility.ts';
 import { scanStory } from '../../src/domain/capability/scan.ts';
 import { SCANNER_VERSION } from '../../src/domain/capability/scanner-version.ts';
-import { useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyPipingToShell } from '../helpers/capability-stories.ts';
+import { useLorebookServer } from '../helpers/lorebook-server.ts';
 
 const ANONYMOUS_LIMIT = 2;
 const server = useLorebookServer('e2e-capability-badge');

@@ -3,11 +3,11 @@
 // the skill is served with its version, and a caller on an older skill is told so.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getStory } from '../../src/app/queries/get-story.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { getStory } from '../../src/app/queries/get-story.ts';
 import { SKILL } from '../../src/domain/skill/skill-document.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { inSkillWorkdir, runSkillSession, SKILL_FILE, SKILL_TOOLS_MISSING, skillExamples } from '../helpers/skill-examples.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';

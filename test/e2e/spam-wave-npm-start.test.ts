@@ -12,7 +12,7 @@ import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { listDuplicateRefusals } from '../../src/store/near-duplicate/duplicate-refusal-items.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { withoutLorebookSettings } from '../helpers/command-env.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { useBluesky } from '../helpers/pds/use-bluesky.ts';
 import { pairsNotNearDuplicate, spamCopy, storyOfItsOwn } from '../helpers/spam-wave.ts';
 import { testEndpoint } from '../helpers/test-table.ts';

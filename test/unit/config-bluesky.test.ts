@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/config.ts';
 import { buildAnnouncer } from '../../src/announcer-from-config.ts';
+import { readConfig } from '../../src/config.ts';
 
 const account = {
   BLUESKY_SERVICE: 'http://127.0.0.1:2583/',

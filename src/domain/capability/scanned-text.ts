@@ -6,8 +6,8 @@ import type { Heading } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString as nodeText } from 'mdast-util-to-string';
 import { splitFrontMatter } from '../story/front-matter.ts';
-import type { ParsedStory } from '../story/story-types.ts';
 import { SECTION_HEADINGS, sectionForHeading } from '../story/section-headings.ts';
+import type { ParsedStory } from '../story/story-types.ts';
 
 export type ScannedStorySection = 'check' | 'reproduce';
 

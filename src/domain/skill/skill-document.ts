@@ -3,7 +3,7 @@
 // a skill whose front matter lacks a name, a description or a version fails at start, not on a
 // call. It was read from YAML when the skill was embedded (skill-front-matter.ts), so serving the
 // skill needs no YAML parser at start.
-import { skillFieldsFrom, type SkillFields } from './skill-fields.ts';
+import { type SkillFields, skillFieldsFrom } from './skill-fields.ts';
 import { SKILL_FRONT_MATTER } from './skill-markdown-fields.ts';
 
 export type { SkillDocument, SkillFields } from './skill-fields.ts';

@@ -1,11 +1,11 @@
-import { Document, isSeq } from 'yaml';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString as nodeText } from 'mdast-util-to-string';
+import { Document, isSeq } from 'yaml';
 import { FRONT_MATTER_KEYS } from './front-matter-schema.ts';
-import { headingKey, SECTION_HEADINGS, sectionForHeading } from './section-headings.ts';
-import { normalizeMarkdown } from './normalize-markdown.ts';
-import { trimBlankLines } from './story-body.ts';
 import { markdownCostFaults } from './markdown-cost.ts';
+import { normalizeMarkdown } from './normalize-markdown.ts';
+import { headingKey, SECTION_HEADINGS, sectionForHeading } from './section-headings.ts';
+import { trimBlankLines } from './story-body.ts';
 import { assertMarkdownWithinLimit, assertTitleWithinLimit } from './story-limits.ts';
 import type { StoryStatus, StoryType, StoryVisibility } from './story-types.ts';
 import { ValidationFaults } from './validation-faults.ts';

@@ -4,8 +4,8 @@
 import type { Context, Hono, Next } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { revokeByClient } from '../../app/oauth-server/revoke-token.ts';
-import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import type { ClientAddress } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { mountAccount } from './account-routes.ts';

@@ -12,9 +12,9 @@
 //   outside links get rel="nofollow ugc noopener" (user content, no referrer-side window access).
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { IMAGE_PATH_PREFIX, ownImage } from '../../domain/image/image-name.ts';
 import { CHECK_LABELS, REPRODUCE_LABELS } from '../../domain/story/check-story-body.ts';
 import { splitFrontMatter } from '../../domain/story/front-matter.ts';
-import { IMAGE_PATH_PREFIX, ownImage } from '../../domain/image/image-name.ts';
 import { elsewhereImageLabel } from './elsewhere-image.ts';
 
 /** An anchor's start or end, or an image: the tags whose nesting decides how an image is shown. */

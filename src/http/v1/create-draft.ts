@@ -3,8 +3,8 @@ import { DRAFT_STORY_FOR_TOOL, draftStoryForInputSchema, draftStoryForOutputSche
 import { signedIn } from '../../app/signed-in.ts';
 import { DRAFT_KEY_SHAPE } from '../../domain/draft/claim-token.ts';
 import { validationFailed } from '../../domain/errors.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const createDraftRoute = defineRoute({
   method: 'POST',

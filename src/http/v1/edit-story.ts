@@ -3,9 +3,9 @@
 import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
 import { editStory } from '../../app/edit-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
-import { withRevisionHeaders } from './revision-headers.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { withRevisionHeaders } from './revision-headers.ts';
+import { defineRoute } from './route.ts';
 
 const fields = editStoryInputSchema.shape;
 

@@ -1,11 +1,11 @@
 // GET /v1/account/export: everything the caller's account owns as one JSON document, streamed as
 // it is read (src/app/account-export/export-account.ts).
-import { stream } from 'hono/streaming';
+
 import type { Context } from 'hono';
-import type { Caller } from '../../app/app-context.ts';
+import { stream } from 'hono/streaming';
 import { accountExportSchema } from '../../app/account-export/export-account.contract.ts';
+import type { AppContext, Caller } from '../../app/app-context.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import type { AppContext } from '../../app/app-context.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { defineRoute } from './route.ts';
 

@@ -3,8 +3,8 @@ import { PUBLISH_DRAFT_TOOL, publishDraftInputSchema, publishDraftOutputSchema }
 import { publishDraft } from '../../app/drafts/publish-draft.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { withPathDraftId } from './draft-path.ts';
-import { defineRoute } from './route.ts';
 import { etagOf, jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const publishDraftRoute = defineRoute({
   method: 'POST',

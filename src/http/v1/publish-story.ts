@@ -2,8 +2,8 @@
 import { PUBLISH_TOOL, publishStoryInputSchema, publishStoryOutputSchema } from '../../app/publish-story.contract.ts';
 import { publishStory } from '../../app/publish-story.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 const markdownQuery = {
   slug: { field: 'slug', kind: 'string', schema: publishStoryInputSchema.shape.slug },

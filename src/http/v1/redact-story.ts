@@ -1,8 +1,8 @@
 // POST /v1/stories/{slug}/redact: redact_story, as JSON or text/markdown.
 import { REDACT_TOOL, redactStoryInputSchema, redactStoryOutputSchema } from '../../app/redact-story.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const redactStoryRoute = defineRoute({
   method: 'POST',

@@ -1,8 +1,8 @@
 // POST /v1/stories/{slug}/drift: report_drift.
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, reportDriftOutputSchema } from '../../app/report-drift.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const reportDriftRoute = defineRoute({
   method: 'POST',

@@ -8,8 +8,8 @@ import { validationFailed } from '../../domain/errors.ts';
 import { imageTooLarge, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, isImageType } from '../../domain/image/image-type.ts';
 import { mediaType, readBodyBytes } from '../body.ts';
-import { defineRoute } from './route.ts';
 import { withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const uploadImageRoute = defineRoute({
   method: 'POST',

@@ -5,14 +5,14 @@
 // listed any more (hidden, or made private) and may have one. Its sort key is when the sweeper
 // should look next: the retry time after a failure, the moment a held claim turns stale.
 import type { UpdateAction } from '../actions.ts';
-import { DOCUMENT_ATTRIBUTES, type AnnounceProgress } from './announce-progress.ts';
-import { claimMarker, completeClaim, reclaimMarker, releaseClaim, type Claim } from './claim-marker.ts';
 import { and, type Condition } from '../condition.ts';
 import { announcePartition, listSortKey, storyKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
-import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields, type StoryMeta } from './story-items.ts';
 import { updateItem } from '../update-item.ts';
 import { notHeldAt } from './announce-hold.ts';
+import { type AnnounceProgress, DOCUMENT_ATTRIBUTES } from './announce-progress.ts';
+import { type Claim, claimMarker, completeClaim, reclaimMarker, releaseClaim } from './claim-marker.ts';
+import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields, type StoryMeta } from './story-items.ts';
 
 export const ANNOUNCE_MARKER = 'bsky_uri';
 

@@ -4,17 +4,17 @@
 // trimmed away (older than 24 h) restarts at the oldest record still held, since nothing older
 // can be read any more.
 import {
+  type DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
-  GetShardIteratorCommand,
-  TrimmedDataAccessException,
-  type DynamoDBStreamsClient,
   type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
   type _Record as SdkRecord,
+  TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { streamCheckpointPrefix } from '../keys.ts';
-import { moveCheckpoint, type CheckpointPlace } from './checkpoint-items.ts';
+import { type CheckpointPlace, moveCheckpoint } from './checkpoint-items.ts';
 import { lambdaRecord } from './lambda-record.ts';
 
 /** What this process knows of one shard. */

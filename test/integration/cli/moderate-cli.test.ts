@@ -12,7 +12,7 @@ import { getStory } from '../../../src/app/queries/get-story.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { operatorAwsEnv, withoutLorebookSettings } from '../../helpers/command-env.ts';
-import { startFakeCloudFormation, type FakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
+import { type FakeCloudFormation, startFakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 

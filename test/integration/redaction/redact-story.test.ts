@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
+import { parseStoryOffloaded } from '../../../src/app/parse-story-task.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { redactStory } from '../../../src/app/redact-story.ts';
 import { finishRedactions } from '../../../src/app/redaction/finish-redaction.ts';
-import { revisionItem } from '../../../src/store/story/story-items.ts';
-import { writeAtomically } from '../../../src/store/run-write.ts';
 import { replaceItem } from '../../../src/store/replace-by-key.ts';
-import { parseStoryOffloaded } from '../../../src/app/parse-story-task.ts';
+import { writeAtomically } from '../../../src/store/run-write.ts';
+import { revisionItem } from '../../../src/store/story/story-items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { pictureOf } from '../../helpers/images.ts';
 import { refusal } from '../../helpers/refusal.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('redact-story');
 const alice = caller('alice');

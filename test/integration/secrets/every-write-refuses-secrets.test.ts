@@ -4,13 +4,13 @@
 // secret_detected while the whole table (every attribute of every item, op records included)
 // stays as it was. A write tool added later without a case here fails the first test.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { publishStory } from '../../../src/app/publish-story.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { MCP_TOOL_SCOPE } from '../../../src/auth/access-rule.ts';
 import { CATEGORY_TIERS } from '../../../src/domain/capability/categories.ts';
 import { TOOLS } from '../../../src/mcp/tools/index.ts';
-import { publishStory } from '../../../src/app/publish-story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { fakeSecrets, type FakeSecret } from '../../helpers/fake-secrets.ts';
+import { type FakeSecret, fakeSecrets } from '../../helpers/fake-secrets.ts';
 import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import {
   COMMON_MIN_STORIES,
   MAX_PREFIX_TERMS,
+  PREFIX_MIN_CHARS,
   planQuery,
   planSearchOptions,
-  PREFIX_MIN_CHARS,
   type TermStats,
   typoEdits,
 } from '../../../src/app/search/query-plan.ts';

@@ -1,8 +1,8 @@
 // The registration budget's window, as a pure plan: which clock hour a registration counts in,
 // how long the refusal tells the caller to wait, and how long the window item is kept.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../../../src/auth/oauth/oauth-settings.ts';
 import { registrationBudgetSpent, registrationWindow } from '../../../src/app/oauth-server/registration-budget.ts';
+import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../../../src/auth/oauth/oauth-settings.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const at = Date.parse('2026-12-01T10:15:00.000Z');

@@ -1,9 +1,9 @@
-import type { RichText, AppBskyRichtextFacet } from '@atproto/api';
+import type { AppBskyRichtextFacet, RichText } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_POST_GRAPHEMES,
   hashtag,
   linksOf,
+  MAX_POST_GRAPHEMES,
   postRecord,
   postText,
   withoutUnresolvedMentions,

@@ -3,12 +3,12 @@
 // the field (a PDS would store it as given: it does not know these lexicons).
 import { describe, expect, it } from 'vitest';
 import {
-  DOCUMENT_COLLECTION,
-  InvalidStandardSiteRecord,
-  PUBLICATION_COLLECTION,
   assertValidStandardSiteRecord,
+  DOCUMENT_COLLECTION,
   documentRecord,
+  InvalidStandardSiteRecord,
   isDocumentOf,
+  PUBLICATION_COLLECTION,
   publicationRecord,
   publicationRecordKey,
   storyRecordKey,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../../src/domain/story/content-hash.ts';
 import { normalizeMarkdown } from '../../../src/domain/story/normalize-markdown.ts';
-import { serializeStory } from '../../../src/domain/story/serialize-story.ts';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
+import { serializeStory } from '../../../src/domain/story/serialize-story.ts';
 import { faultFields, readStoryFixture, successStory } from './story-fixtures.ts';
 
 describe('parseStory on the shared fixtures', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
 import { serializeStory, storyPartsFromParsed } from '../../../src/domain/story/serialize-story.ts';
 import type { ParsedStory } from '../../../src/domain/story/story-types.ts';
-import { readStoryFixture, type FixtureName } from './story-fixtures.ts';
+import { type FixtureName, readStoryFixture } from './story-fixtures.ts';
 
 function content(story: ParsedStory) {
   const { markdown: _markdown, contentHash: _hash, ...rest } = story;

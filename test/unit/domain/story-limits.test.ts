@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_STORY_MARKDOWN_BYTES, MAX_TITLE_CHARS } from '../../../src/domain/story/story-limits.ts';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
+import { MAX_STORY_MARKDOWN_BYTES, MAX_TITLE_CHARS } from '../../../src/domain/story/story-limits.ts';
 import { storyMarkdownFromParts } from '../../../src/domain/story/story-parts.ts';
 import { faultFields, readStoryFixture, refusal, successStory } from './story-fixtures.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../../src/domain/story/content-hash.ts';
-import { parseStoryParts } from '../../../src/domain/story/parse-story-parts.ts';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
-import { storyMarkdownFromParts, type StoryParts } from '../../../src/domain/story/story-parts.ts';
+import { parseStoryParts } from '../../../src/domain/story/parse-story-parts.ts';
+import { type StoryParts, storyMarkdownFromParts } from '../../../src/domain/story/story-parts.ts';
 import { faultFields, readStoryFixture } from './story-fixtures.ts';
 
 function fixtureParts(): StoryParts {

@@ -3,10 +3,10 @@
 import { JoseKey } from '@atproto/oauth-client-node';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
 import { readSignInConfig } from '../../../src/auth/sign-in-config.ts';
-import { mountSignIn } from '../../../src/http/sign-in/sign-in-routes.ts';
 import type { HttpEnv } from '../../../src/http/http-env.ts';
+import { mountSignIn } from '../../../src/http/sign-in/sign-in-routes.ts';
 
 const BASE = 'https://lorebook.example';
 

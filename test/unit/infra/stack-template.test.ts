@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { UNSET_APP_PASSWORD } from '../../../handlers/bluesky-secret.ts';
 import { FILTER_PATTERNS } from '../../../handlers/stream-records.ts';
-import { TTL_ATTRIBUTE, createTableInput } from '../../../src/store/schema.ts';
-import { actionsOf, logicalId, resourcesOf, roleStatements, synthesize, type Statement } from './synth.ts';
+import { createTableInput, TTL_ATTRIBUTE } from '../../../src/store/schema.ts';
+import { actionsOf, logicalId, resourcesOf, roleStatements, type Statement, synthesize } from './synth.ts';
 
 const { json, template } = synthesize({ blueskyIdentifier: 'lorebook.example.com', alarmEmail: 'ops@example.com' });
 const FUNCTION = 'AWS::Lambda::Function';

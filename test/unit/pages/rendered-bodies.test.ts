@@ -3,11 +3,11 @@
 // cost limit, or whose render runs past its budget, is shown degraded. The real renderer (on the
 // real offload worker) is wrapped to count how often it runs.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOffload, type Offload } from '../../../src/offload/offload.ts';
-import { sharedCpuSlots } from '../../../src/offload/cpu-slots.ts';
 import { RENDER_STORY_BODY_TASK } from '../../../src/http/pages/render-body-task.ts';
 import { renderStoryBody } from '../../../src/http/pages/render-story-body.ts';
 import { createRenderedBodies, renderOffloaded } from '../../../src/http/pages/rendered-bodies.ts';
+import { sharedCpuSlots } from '../../../src/offload/cpu-slots.ts';
+import { createOffload, type Offload } from '../../../src/offload/offload.ts';
 import { HOSTILE_CASES, WORST_ACCEPTED } from '../../helpers/hostile-markdown.ts';
 
 function counted(options: { maxEntries?: number; maxBytes?: number }): {

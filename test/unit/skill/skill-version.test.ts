@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareSkillVersions, parseSkillVersion, skillIsBehind, type SkillVersion } from '../../../src/domain/skill/skill-version.ts';
+import { compareSkillVersions, parseSkillVersion, type SkillVersion, skillIsBehind } from '../../../src/domain/skill/skill-version.ts';
 
 const v = (text: string): SkillVersion => {
   const parsed = parseSkillVersion(text);

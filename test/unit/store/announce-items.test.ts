@@ -6,10 +6,10 @@ import {
   completeDelete,
   giveUpAnnounce,
   leaveAnnounceQueue,
+  listAnnouncement,
   recordPostStillOwed,
   retryAnnounceLater,
   retryDeleteLater,
-  listAnnouncement,
   reviseAnnouncement,
   unlistAnnouncement,
 } from '../../../src/store/story/announce-items.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PENDING, claimMarker, completeClaim, releaseClaim, type Claim } from '../../../src/store/story/claim-marker.ts';
+import { type Claim, claimMarker, completeClaim, PENDING, releaseClaim } from '../../../src/store/story/claim-marker.ts';
 
 const claim: Claim = { key: { PK: 'STORY#s', SK: 'META' }, marker: 'bsky_uri', claimId: 'claim-1' };
 

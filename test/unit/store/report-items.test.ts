@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkReportItem, sameCheckReport } from '../../../src/store/story/check-items.ts';
 import { reproductionKey } from '../../../src/store/keys.ts';
 import { checkItem, deleteItemIf, replaceItem } from '../../../src/store/replace-by-key.ts';
+import { checkReportItem, sameCheckReport } from '../../../src/store/story/check-items.ts';
 import { nothingReported, stillReported, unchangedSince } from '../../../src/store/story/report-items.ts';
 import { reproducerCounter, reproductionItem, sameReproduction } from '../../../src/store/story/reproduction-items.ts';
 

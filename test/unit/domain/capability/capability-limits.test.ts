@@ -1,6 +1,7 @@
 // No text may cost the scanner unbounded time or memory: over-size input is refused with a typed
 // error, and pathological input at the cap completes with a sensible report.
 import { describe, expect, it } from 'vitest';
+import { scanText } from '../../../../src/domain/capability/scan.ts';
 import {
   MAX_EVIDENCE_CHARS,
   MAX_FINDINGS,
@@ -8,7 +9,6 @@ import {
   MAX_SCANNED_PIECES,
   MAX_SHELL_DEPTH,
 } from '../../../../src/domain/capability/scan-limits.ts';
-import { scanText } from '../../../../src/domain/capability/scan.ts';
 import { thrownRefusal } from '../../../helpers/refusal.ts';
 
 const sh = (body: string): string => `\`\`\`sh\n${body}\n\`\`\`\n`;

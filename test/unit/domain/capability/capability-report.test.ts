@@ -1,11 +1,11 @@
 // The report: deterministic, bounded, versioned, and bound to the sha256 of exactly the scanned text.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MAX_EVIDENCE_CHARS, MAX_FINDINGS, MAX_STORY_FINDINGS } from '../../../../src/domain/capability/scan-limits.ts';
 import { scanParsedStory, scanStory, scanText } from '../../../../src/domain/capability/scan.ts';
-import { parseStory } from '../../../../src/domain/story/parse-story.ts';
+import { MAX_EVIDENCE_CHARS, MAX_FINDINGS, MAX_STORY_FINDINGS } from '../../../../src/domain/capability/scan-limits.ts';
 import { capabilityText } from '../../../../src/domain/capability/scanned-text.ts';
 import { SCANNER_VERSION } from '../../../../src/domain/capability/scanner-version.ts';
+import { parseStory } from '../../../../src/domain/story/parse-story.ts';
 import { capabilityRecord } from '../../../../src/store/story/capability-record-items.ts';
 import { successStory } from '../story-fixtures.ts';
 

@@ -1,7 +1,7 @@
 // The secret scan leaves nothing behind in the process: secretlint's profiler would put a mark
 // per rule of every scan on the performance timeline and keep them for ever (a server scans every
 // publish and edit), so it is turned off.
-import { performance, type PerformanceEntry } from 'node:perf_hooks';
+import { type PerformanceEntry, performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { scanForSecrets } from '../../../../src/domain/secrets/scan-secrets.ts';
 
