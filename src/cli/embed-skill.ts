@@ -2,7 +2,7 @@
 // (its text) and src/domain/skill/skill-markdown-fields.ts (its front matter as YAML reads it),
 // so the server serves the skill from its own code (no file read at run time: the Lambda bundle
 // carries only code, and no YAML parser at start). Two modules, so the small front matter loads
-// at start and the text on first use. test/unit/skill/skill-document.test.ts fails when they differ.
+// at start and the text on first use. test/unit/domain/skill/skill-document.test.ts fails when they differ.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -129,7 +129,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   });
   mountMcp(app, { ...admission, search: deps.search });
   // Built on its first request, not at a cold start: the document and its JSON Schema conversion
-  // stay out of the http function's start (bounded: test/unit/infra/bundled-stack.test.ts).
+  // stay out of the http function's start (bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
   let document: Promise<Record<string, unknown>> | undefined;
   app.get(OPENAPI_PATH, async (c) => {
     document ??= import('./v1/openapi.ts').then(({ openApiDocument }) => openApiDocument(baseUrl));

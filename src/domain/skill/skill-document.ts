@@ -17,7 +17,7 @@ export const SKILL: SkillFields = skillFieldsFrom(SKILL_FRONT_MATTER);
 /**
  * The served skill's whole text, front matter included. Loaded on first use, not at a cold start:
  * only the prompts, the guide and the skill's two routes read it (the http function's start
- * bound: test/unit/infra/bundled-stack.test.ts).
+ * bound: test/unit/infra/lorebook-stack/bundled.test.ts).
  */
 export async function skillMarkdown(): Promise<string> {
   return (await import('./skill-markdown.ts')).SKILL_MARKDOWN;

@@ -12,7 +12,7 @@ import { type AdmissionDeps, admit } from '../admission.ts';
 import { mediaType, opensJsonObject, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
 
-/** The device flow's use cases, loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts). */
+/** The device flow's use cases, loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts). */
 const deviceFlow = () => import('../../app/oauth-server/device-flow.ts');
 
 import { refusalPage } from '../sign-in/auth-pages.ts';
