@@ -18,9 +18,9 @@ export default defineConfig({
           name: 'unit',
           include: [
             'test/unit/auth/**/*.test.ts',
-            'test/unit/store/device-items.test.ts',
+            'test/unit/store/identity/device-items.test.ts',
             'test/unit/store/oauth-items.test.ts',
-            'test/unit/store/oauth-state-items.test.ts',
+            'test/unit/store/identity/oauth-state-items.test.ts',
           ],
         },
       },

@@ -10,8 +10,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            'test/unit/domain/capability/agent-rules.test.ts',
-            'test/unit/domain/capability/capability-report.test.ts',
+            'test/unit/domain/capability/scan/agent-rules.test.ts',
+            'test/unit/domain/capability/scan/report.test.ts',
             'test/unit/domain/capability/category-drift.test.ts',
           ],
         },

@@ -5,7 +5,7 @@ import { buildAnnouncer } from '../src/announcer-from-config.ts';
 import { readConfig } from '../src/config.ts';
 import { readSettings } from '../src/settings/read-settings.ts';
 import { defaultSecretsClient, secretReader } from './bluesky-secret.ts';
-import { LAMBDA_ENV, defaultLog, lambdaContext, storeRuntime, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
+import { defaultLog, type HandlerDeps, LAMBDA_ENV, lambdaContext, type Runtime, storeRuntime } from './lambda-runtime.ts';
 
 /**
  * The config, context and announcer of a function that announces, built once per cold start —

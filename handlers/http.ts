@@ -12,9 +12,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Context } from 'hono';
 import { getConnInfo, handle, type LambdaEvent } from 'hono/aws-lambda';
 import { httpAppFromConfig } from '../src/http/app-from-config.ts';
-import { readSettings } from '../src/settings/read-settings.ts';
 import type { HttpEnv } from '../src/http/http-env.ts';
-import { LAMBDA_ENV, defaultLog, storeRuntime, withMetricsFlushed, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
+import { readSettings } from '../src/settings/read-settings.ts';
+import { defaultLog, type HandlerDeps, LAMBDA_ENV, type Runtime, storeRuntime, withMetricsFlushed } from './lambda-runtime.ts';
 import type { OriginAddress } from './origin-secret.ts';
 import { lambdaSignIn, signInKeyReader } from './sign-in-secret.ts';
 

@@ -4,10 +4,10 @@
 // (infra/ imports LAMBDA_ENV), so a renamed variable cannot silently turn announcing off.
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { AppContext } from '../src/app/app-context.ts';
-import { readConfig, type Config } from '../src/config.ts';
+import { type Config, readConfig } from '../src/config.ts';
 import { buildContext } from '../src/context.ts';
 import { consoleLog } from '../src/log-sink.ts';
-import { emfMetrics, type EmfMetrics } from '../src/metrics/emf-metrics.ts';
+import { type EmfMetrics, emfMetrics } from '../src/metrics/emf-metrics.ts';
 import type { Announcer } from '../src/outbox/announcer.ts';
 import type { SettingName } from '../src/settings/settings-table.ts';
 

@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { ClientAddress } from '../src/http/admission.ts';
 import type { HttpEnv } from '../src/http/http-env.ts';
 import { defaultSecretsClient } from './bluesky-secret.ts';
-import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER, clientAddress } from './client-address.ts';
+import { clientAddress, ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from './client-address.ts';
 
 export interface OriginAddress {
   /** Reads the accepted secrets if they are not known yet; never throws (a failure is logged). */

@@ -6,8 +6,8 @@
 // stack's placeholder — sign-in off — is believed for `recheckMs` only, so putting the key into
 // the secret after deploying turns sign-in on within minutes, without a redeploy.
 import { readSignInConfig, SIGN_IN_ENV, type SignInConfig } from '../src/auth/sign-in-config.ts';
-import { UNSET_APP_PASSWORD, defaultSecretsClient, secretReader, type SecretReader } from './bluesky-secret.ts';
-import { LAMBDA_ENV, type HandlerDeps } from './lambda-runtime.ts';
+import { defaultSecretsClient, type SecretReader, secretReader, UNSET_APP_PASSWORD } from './bluesky-secret.ts';
+import { type HandlerDeps, LAMBDA_ENV } from './lambda-runtime.ts';
 
 /** The value the stack creates the key's secret with: the one placeholder text the reader knows. */
 export const UNSET_SIGN_IN_KEY = UNSET_APP_PASSWORD;

@@ -11,15 +11,15 @@
 // check because a filter is an optimisation, not a guarantee about what arrives.
 import type { DynamoDBRecord } from 'aws-lambda';
 import { SEARCHED_SORT_KEYS, STORY_PREFIX as SEARCHED_STORY_PREFIX, searchChangeFor } from '../src/app/search/search-change-records.ts';
-import type { SearchChange } from '../src/store/search/search-log.ts';
 import { CORRECTION_EVENT_PREFIX } from '../src/outbox/dispatch-notifications.ts';
-import { ACCOUNT_DELETION_EVENT_PREFIX } from '../src/store/identity/account-deletion-items.ts';
 import type { StoredItem } from '../src/store/actions.ts';
-import { PENDING } from '../src/store/story/claim-marker.ts';
+import { ACCOUNT_DELETION_EVENT_PREFIX } from '../src/store/identity/account-deletion-items.ts';
 import { outboxPartition } from '../src/store/keys.ts';
 import { INDEXES, KEY } from '../src/store/schema.ts';
-import { itemFromStreamImage } from '../src/store/stream-image.ts';
+import type { SearchChange } from '../src/store/search/search-log.ts';
+import { PENDING } from '../src/store/story/claim-marker.ts';
 import { toStoryMeta } from '../src/store/story/story-items.ts';
+import { itemFromStreamImage } from '../src/store/stream-image.ts';
 
 export type StreamWork =
   | { kind: 'deliver'; event: StoredItem }

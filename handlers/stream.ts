@@ -8,16 +8,17 @@
 // count as done, so one bad record is retried (and, in the end, sent to the DLQ) alone instead of
 // redoing the whole batch.
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { deliverCorrection } from '../src/outbox/dispatch-notifications.ts';
 import { deleteAccountSteps } from '../src/app/account/run-account-deletions.ts';
+import { deliverCorrection } from '../src/outbox/dispatch-notifications.ts';
 
 /** Deletion steps one stream invocation runs per account (each a transaction of at most 50 deletions). */
 const STREAM_DELETION_STEPS = 20;
+
 import { announceStory } from '../src/outbox/announce-story.ts';
-import { writeSearchLog, type SearchChange } from '../src/store/search/search-log.ts';
+import { type SearchChange, writeSearchLog } from '../src/store/search/search-log.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
-import { withMetricsFlushed, type HandlerDeps, type Runtime } from './lambda-runtime.ts';
-import { worksFor, type StreamWork } from './stream-records.ts';
+import { type HandlerDeps, type Runtime, withMetricsFlushed } from './lambda-runtime.ts';
+import { type StreamWork, worksFor } from './stream-records.ts';
 
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 

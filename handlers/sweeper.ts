@@ -7,19 +7,20 @@
 // @NOTE the Bluesky session is not persisted: a cold start signs in again (on first use only:
 // a run with nothing due never signs in). At a 1-minute rate the container stays warm, so that
 // is a few sign-ins a day, far below Bluesky's createSession limits (docs/deploy.md).
-import { runAccountDeletions } from '../src/app/account/run-account-deletions.ts';
+
 import type { ScheduledEvent } from 'aws-lambda';
-import { describeBatch, rescanBatch, type RescanBatchOptions, type RescanBatchReport } from '../src/app/capability/rescan-batch.ts';
-import { dispatchNotifications, type DispatchResult } from '../src/outbox/dispatch-notifications.ts';
-import { finishRedactions, type RedactionRun } from '../src/app/redaction/finish-redaction.ts';
-import { summarize, sweepAnnouncements, type SweepReport } from '../src/outbox/announce-sweeper.ts';
-import { outboxAgeSeconds } from '../src/outbox/outbox-age.ts';
+import { runAccountDeletions } from '../src/app/account/run-account-deletions.ts';
 import type { AppContext } from '../src/app/app-context.ts';
-import type { Announcer } from '../src/outbox/announcer.ts';
+import { describeBatch, type RescanBatchOptions, type RescanBatchReport, rescanBatch } from '../src/app/capability/rescan-batch.ts';
+import { finishRedactions, type RedactionRun } from '../src/app/redaction/finish-redaction.ts';
 import { runSnapshotJob, type SnapshotJobReport } from '../src/app/search/search-snapshot-job.ts';
 import { describeSnapshotJob } from '../src/app/search/snapshot-schedule.ts';
+import { type SweepReport, summarize, sweepAnnouncements } from '../src/outbox/announce-sweeper.ts';
+import type { Announcer } from '../src/outbox/announcer.ts';
+import { type DispatchResult, dispatchNotifications } from '../src/outbox/dispatch-notifications.ts';
+import { outboxAgeSeconds } from '../src/outbox/outbox-age.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
-import { withMetricsFlushed, type HandlerDeps } from './lambda-runtime.ts';
+import { type HandlerDeps, withMetricsFlushed } from './lambda-runtime.ts';
 
 /** Deletion steps one sweep runs at most, across accounts: bounded so the rest of the sweep keeps its time. */
 const SWEEPER_DELETION_STEPS = 50;

@@ -7,7 +7,7 @@
 import { App } from 'aws-cdk-lib';
 import { settingNamed } from '../src/settings/settings-table.ts';
 import { readDeploySettingsFile } from './deploy-settings.ts';
-import { LorebookStack, type LorebookSettings } from './lorebook-stack.ts';
+import { type LorebookSettings, LorebookStack } from './lorebook-stack.ts';
 
 const app = new App();
 const text = (key: string): string | undefined => {

@@ -1,7 +1,7 @@
 // How a handler is bundled, in one place: the CDK stack hands it to NodejsFunction (esbuild run
 // locally, never Docker), then builds it again split into chunks (splitBundleHooks), and `npm run
 // bench:coldstart` builds the same split bundles with esbuild's API to measure them.
-import { OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, type ICommandHooks, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
 /**

@@ -4,7 +4,7 @@
 // (handlers/client-address.ts), and optionally a WAF web ACL with one rate-based rule
 // (-c wafRateLimit=N requests per 5 minutes per address). Checked at synth: a bad key fails
 // `cdk synth`, not the deploy.
-import { Token, SecretValue, Stack } from 'aws-cdk-lib';
+import { SecretValue, Stack, Token } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AllowedMethods, CachePolicy, Distribution, OriginRequestPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';

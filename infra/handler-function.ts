@@ -1,11 +1,11 @@
 // One lorebook Lambda: a handler from handlers/ bundled by local esbuild (split into chunks that
 // load on first use: bundling.ts), on nodejs22.x arm64 (Graviton: ~20% cheaper per GB-second
 // than x86 for the same work), with its own log group.
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { BUNDLING, nativeModulesBundling, splitBundleHooks } from './bundling.ts';
 
 export const REPO_ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');

@@ -15,16 +15,16 @@ import { SIGN_IN_ENV } from '../src/auth/sign-in-config.ts';
 import { readConfig } from '../src/config.ts';
 import { createAlarms } from './alarms.ts';
 import { createDashboard } from './dashboard.ts';
-import { createDistribution, type CustomDomain } from './distribution.ts';
-import { createMetricAlarms } from './metric-alarms.ts';
 import { deploySettings } from './deploy-settings.ts';
+import { type CustomDomain, createDistribution } from './distribution.ts';
 import { handlerFunction } from './handler-function.ts';
-import { IMAGE_ACCESS, createImageBucket, grantImageAccess } from './image-bucket.ts';
-import { SEARCH_ACCESS, createSearchBucket, grantSearchAccess } from './search-bucket.ts';
+import { createImageBucket, grantImageAccess, IMAGE_ACCESS } from './image-bucket.ts';
+import { createMetricAlarms } from './metric-alarms.ts';
+import { createSearchBucket, grantSearchAccess, SEARCH_ACCESS } from './search-bucket.ts';
 import { connectStream } from './stream-source.ts';
 import { scheduleSweeper } from './sweeper-schedule.ts';
-import { TABLE_ACCESS, grantTableAccess } from './table-access.ts';
-import { lorebookTable, type ExistingTable } from './table.ts';
+import { type ExistingTable, lorebookTable } from './table.ts';
+import { grantTableAccess, TABLE_ACCESS } from './table-access.ts';
 
 export interface LorebookSettings {
   /** The public base URL (a custom domain in front of the Function URL); default the Function URL. */

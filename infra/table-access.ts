@@ -7,9 +7,10 @@
 // DynamoDB transactions" (docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html).
 // test/integration/handlers/table-actions.test.ts records what each handler really sends to
 // DynamoDB Local and checks it against these lists.
+
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 
 export interface TableAccess {
   /** Actions on the table itself (items by key, Query on the base table). */

@@ -3,9 +3,9 @@
 // never differ between a laptop and AWS. Added here only what DynamoDB Local has no use for:
 // point-in-time recovery, and a retained table (deleting the stack must not delete the data).
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, type ITable, type ProjectionType, type StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { TTL_ATTRIBUTE, createTableInput } from '../src/store/schema.ts';
+import { createTableInput, TTL_ATTRIBUTE } from '../src/store/schema.ts';
 
 /** The schema's input with the name left to CloudFormation (one stack per account and region). */
 const schema = createTableInput('schema-only');

@@ -1,16 +1,17 @@
 // Environment -> typed configuration, read once at start, through the settings table
 // (src/settings/settings-table.ts: every variable's type, default and documentation).
-import { DEFAULT_APP_CONFIG, type AppConfig } from './app/app-context.ts';
+
 import type { OutboundSettings } from '../integrations/safe-fetch/outbound-settings.ts';
-import { readOAuthServerSettings, type OAuthServerSettings } from './auth/oauth/oauth-settings.ts';
+import { type AppConfig, DEFAULT_APP_CONFIG } from './app/app-context.ts';
+import { type OAuthServerSettings, readOAuthServerSettings } from './auth/oauth/oauth-settings.ts';
 import { optionalUrl, readAllowPrivateFetch } from './auth/sign-in-config.ts';
 import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';
+import type { CpuSettings } from './offload/cpu-slots.ts';
 import { defaultWorkers } from './offload/offload.ts';
-import { type CpuSettings } from './offload/cpu-slots.ts';
 import { readSettings } from './settings/read-settings.ts';
 import { runtimeConfig } from './settings/runtime-settings.ts';
 import { boundedInteger, positiveInteger, wholeNumber } from './settings/setting-values.ts';
-import { settingNamed, type SettingName } from './settings/settings-table.ts';
+import { type SettingName, settingNamed } from './settings/settings-table.ts';
 
 export interface Config {
   /** DynamoDB endpoint; unset = AWS (credentials from the default chain). */

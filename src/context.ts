@@ -8,8 +8,9 @@ import { settingsRefresher } from './app/settings/settings-refresh.ts';
 import type { Config } from './config.ts';
 import { consoleLog } from './log-sink.ts';
 import { createCpuSlots } from './offload/cpu-slots.ts';
-import { announceSoonWith, type AnnounceSoon } from './outbox/announce-soon.ts';
+import { type AnnounceSoon, announceSoonWith } from './outbox/announce-soon.ts';
 import type { Announcer } from './outbox/announcer.ts';
+import { withStoredSettings } from './settings/runtime-settings.ts';
 import { createStoreClient } from './store/client.ts';
 import type { ImageBlobs } from './store/image-blobs.ts';
 import { imageBlobsInDirectory } from './store/image-blobs-dir.ts';
@@ -17,7 +18,6 @@ import { imageBlobsInS3 } from './store/image-blobs-s3.ts';
 import type { SearchSnapshots } from './store/search/search-snapshots.ts';
 import { searchSnapshotsInDirectory } from './store/search/search-snapshots-dir.ts';
 import { searchSnapshotsInS3 } from './store/search/search-snapshots-s3.ts';
-import { withStoredSettings } from './settings/runtime-settings.ts';
 
 export function buildContext(
   config: Config,

@@ -11,9 +11,9 @@ import { Agent, CredentialSession, type RichText } from '@atproto/api';
 import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../src/outbox/announce-port.ts';
 import type { DocumentPort } from '../../src/outbox/document-port.ts';
 import { boundedFetch } from './bounded-fetch.ts';
+import { isSessionRefused, type Step, toAnnounceFailure } from './failures.ts';
 import { freshConnectionFetch } from './fresh-connection.ts';
-import { isSessionRefused, toAnnounceFailure, type Step } from './failures.ts';
-import { POST_COLLECTION, linksOf, postRecord } from './post-record.ts';
+import { linksOf, POST_COLLECTION, postRecord } from './post-record.ts';
 import { storyRecordKey } from './record-key.ts';
 import { standardSitePort } from './standard-site-port.ts';
 

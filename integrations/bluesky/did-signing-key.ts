@@ -9,7 +9,7 @@
 // process's slots (design §23).
 import { LorebookError } from '../../src/domain/errors.ts';
 import type { VerificationKey } from '../../src/domain/service-auth/did-key.ts';
-import { FetchSlotsFull, type FetchSlots } from '../safe-fetch/fetch-slots.ts';
+import { type FetchSlots, FetchSlotsFull } from '../safe-fetch/fetch-slots.ts';
 // Lazily: the SSRF-safe fetch and its undici dispatchers would otherwise load at every http cold start.
 import { createLazySafeFetch } from '../safe-fetch/lazy-safe-fetch.ts';
 

@@ -3,7 +3,7 @@
 // into @atproto/lexicon. Every record is checked here before it is sent: a PDS does not know
 // these lexicons and would store whatever it is given.
 import { schemas } from '@atproto/api';
-import { Lexicons, type LexiconDoc } from '@atproto/lexicon';
+import { type LexiconDoc, Lexicons } from '@atproto/lexicon';
 import story from '../../lexicons/dev/lorebook/story.json' with { type: 'json' };
 import document from '../../lexicons/site/standard/document.json' with { type: 'json' };
 import publication from '../../lexicons/site/standard/publication.json' with { type: 'json' };

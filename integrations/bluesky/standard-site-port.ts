@@ -12,10 +12,10 @@ import type { Step } from './failures.ts';
 import { POST_COLLECTION } from './post-record.ts';
 import { storyRecordKey } from './record-key.ts';
 import {
+  assertValidStandardSiteRecord,
   DOCUMENT_COLLECTION,
   InvalidStandardSiteRecord,
   PUBLICATION_COLLECTION,
-  assertValidStandardSiteRecord,
 } from './standard-site-lexicons.ts';
 import { documentRecord, documentRevision, isDocumentOf, publicationRecord, publicationRecordKey } from './standard-site-records.ts';
 

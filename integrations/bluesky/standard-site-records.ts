@@ -3,8 +3,8 @@
 // a pure function of what the story says at one revision, so every attempt of the same revision
 // builds the same record, and a record already at the key that says it is left alone.
 import type { PublicationContent, RecordRef, StoryDocument } from '../../src/outbox/document-port.ts';
-import { DOCUMENT_COLLECTION, PUBLICATION_COLLECTION, STORY_CONTENT_TYPE } from './standard-site-lexicons.ts';
 import { storyRecordKey } from './record-key.ts';
+import { DOCUMENT_COLLECTION, PUBLICATION_COLLECTION, STORY_CONTENT_TYPE } from './standard-site-lexicons.ts';
 
 /**
  * The publication's record key: a TID from the site URL and a fixed time, so every process of

@@ -8,7 +8,7 @@ export const MIN_JAVA_MAJOR = 17;
 
 /** The `java` to run: an explicit option, then env JAVA, then `java` on PATH. */
 export function resolveJavaBinary(option?: string, env: NodeJS.ProcessEnv = readSettings()): string {
-  return option ?? (env['JAVA'] || 'java');
+  return option ?? (env.JAVA || 'java');
 }
 
 /** Parses the major version from `java -version` output ("17.0.15", "1.8.0_392", "25"). */

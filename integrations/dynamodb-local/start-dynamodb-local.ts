@@ -1,7 +1,7 @@
 // Starts Amazon's DynamoDB Local (the embedded default store, docs/design.md §7) as a child JVM:
 // bound to 127.0.0.1 through the loopback launcher, telemetry off, small-JVM flags, in memory
 // unless a data dir is given. Resolves once a ListTables succeeds.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { delimiter, resolve as resolvePath } from 'node:path';
 import { DynamoDbLocalStartError, JavaUnavailableError } from './errors.ts';

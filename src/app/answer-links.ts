@@ -7,12 +7,12 @@
 import { namedStorySlugs } from '../domain/story/answer-links.ts';
 import type { ParsedStory } from '../domain/story/story-types.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { answerKey, storyKey, type ItemKey } from '../store/keys.ts';
-import { pick, type ItemsByKey } from '../store/read-items.ts';
+import { answerKey, type ItemKey, storyKey } from '../store/keys.ts';
+import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
 import { answerStateOf, createAnswer, setAnswerLinked } from '../store/story/answer-items.ts';
 import { notificationItem } from '../store/story/notification-items.ts';
-import { isListedPublicly, toStoryMeta, type StoryMeta } from '../store/story/story-items.ts';
+import { isListedPublicly, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
 import type { Caller } from './app-context.ts';
 
 /** The fail stories a story may answer: none unless it is a public success story. */

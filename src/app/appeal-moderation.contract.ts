@@ -2,7 +2,7 @@
 // POST /v1/stories/{slug}/appeals use exactly these.
 import { z } from 'zod';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 
 export const APPEAL_MODERATION_TOOL = 'appeal_moderation';
 export const MAX_APPEAL_NOTE_CHARS = 280;

@@ -8,20 +8,20 @@ import { fingerprint } from '../domain/fingerprint.ts';
 import { normaliseText } from '../domain/free-text.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
+import type { WriteAction } from '../store/actions.ts';
 import { and } from '../store/condition.ts';
 import { storyKey } from '../store/keys.ts';
-import { leaveReviewQueue, reviewQueueKey, type ReviewEntry } from '../store/moderation/review-queue-items.ts';
+import { leaveReviewQueue, type ReviewEntry, reviewQueueKey } from '../store/moderation/review-queue-items.ts';
 import { pick } from '../store/read-items.ts';
-import type { WriteAction } from '../store/actions.ts';
 import { checkItem, replaceItem } from '../store/replace-by-key.ts';
-import { isQuarantined, moderationAsRead, type ModerationState } from '../store/story/moderation-state.ts';
+import { isQuarantined, type ModerationState, moderationAsRead } from '../store/story/moderation-state.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
-import { APPEAL_MODERATION_TOOL, appealModerationInputSchema, type AppealOutcome } from './appeal-moderation.contract.ts';
 import type { AppContext, Caller } from './app-context.ts';
+import { APPEAL_MODERATION_TOOL, type AppealOutcome, appealModerationInputSchema } from './appeal-moderation.contract.ts';
 import { parseWriteInput } from './parse-write-input.ts';
 import { ownStory } from './story-access.ts';
-import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
 
 export async function appealModeration(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<AppealOutcome>> {
   const input = await parseWriteInput(appealModerationInputSchema, raw, APPEAL_MODERATION_TOOL);

@@ -3,8 +3,8 @@
 import { validationFailed } from '../domain/errors.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
 import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../offload/offload.ts';
-import { runOffloaded, type CpuScope } from './offloaded.ts';
 import type { CheckCapabilityOutcome } from './check-capability.contract.ts';
+import { type CpuScope, runOffloaded } from './offloaded.ts';
 
 /** The parser and the scanner are imported by the first task that runs (in the worker, or inline). */
 export const CHECK_CAPABILITY_TASK: OffloadTask<string, CheckCapabilityOutcome> = {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MAX_SCAN_TEXT_BYTES } from '../domain/capability/scan-limits.ts';
 import { capabilityReportSchema } from './contract/capability-schemas.ts';
 import { describedObject } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 
 export const CHECK_CAPABILITY_TOOL = 'check_capability';
 

@@ -5,15 +5,15 @@
 import { MAX_SCAN_TEXT_BYTES } from '../domain/capability/scan-limits.ts';
 import { payloadTooLarge } from '../domain/errors.ts';
 import { utf8Bytes } from '../domain/story/story-limits.ts';
-import {
-  CHECK_CAPABILITY_TOOL,
-  checkCapabilityInputSchema,
-  checkCapabilityOutputSchema,
-  type CheckCapabilityOutcome,
-} from './check-capability.contract.ts';
-import { scanCapabilityOffloaded } from './check-capability-task.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { textAtUrl } from './capability-url-text.ts';
+import {
+  CHECK_CAPABILITY_TOOL,
+  type CheckCapabilityOutcome,
+  checkCapabilityInputSchema,
+  checkCapabilityOutputSchema,
+} from './check-capability.contract.ts';
+import { scanCapabilityOffloaded } from './check-capability-task.ts';
 import { parseInput } from './parse-input.ts';
 import { signedIn } from './signed-in.ts';
 

@@ -2,27 +2,28 @@
 // story, conditioned on the revision the caller based it on (docs/design.md §4). When the condition
 // fails the re-plan sees the new state: the same content means the writes converged; anything
 // else is revision_conflict. A content write never re-applies on top of a newer revision.
-import { LorebookError } from '../domain/errors.ts';
+
 import type { ScannedStory } from '../domain/capability/scanned-story.ts';
+import { LorebookError } from '../domain/errors.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { listAnnouncement, reviseAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
 import { and, type Condition } from '../store/condition.ts';
+import { storyKey } from '../store/keys.ts';
+import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
+import { listAnnouncement, reviseAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
 import { driftFlagCleared } from '../store/story/drift-flag.ts';
 import { addFeedMonth, feedMonth } from '../store/story/feed-months.ts';
-import { storyKey } from '../store/keys.ts';
-import { correctionOutboxItem, correctionRecipients, type CorrectionEvent } from '../store/story/outbox-items.ts';
-import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
+import { type CorrectionEvent, correctionOutboxItem, correctionRecipients } from '../store/story/outbox-items.ts';
 import {
+  bodyItem,
   capabilitySummary,
   FEED_INDEX_ATTRIBUTES,
-  OPTIONAL_CONTENT_FIELDS,
-  bodyItem,
   feedIndexFields,
   isListedPublicly,
-  revisionItem,
-  storyContentFields,
+  OPTIONAL_CONTENT_FIELDS,
   type RevisionRecord,
+  revisionItem,
   type StoryMeta,
+  storyContentFields,
 } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
 import type { AnswerLinkPlan } from './answer-links.ts';

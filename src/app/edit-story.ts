@@ -7,21 +7,21 @@
 import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
-import { monthsOf } from '../store/story/feed-months.ts';
 import { bodyKey, feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick, readItem } from '../store/read-items.ts';
+import { monthsOf } from '../store/story/feed-months.ts';
 import { isListedPublicly, toStoryMeta } from '../store/story/story-items.ts';
+import { announceAfterCommit } from './announce-after-commit.ts';
 import { answerCandidates, answerReads, revisionAnswerLinks } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { planNewRevision, withCapabilityField, withStoryUrl } from './content-write.ts';
-import { EDIT_TOOL, editStoryInputSchema, type EditOutcome, type StoredEditOutcome } from './edit-story.contract.ts';
-import { parseWriteInput } from './parse-write-input.ts';
-import { parseStoryOffloaded } from './parse-story-task.ts';
-import { ownStory } from './story-access.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
+import { planNewRevision, withCapabilityField, withStoryUrl } from './content-write.ts';
+import { EDIT_TOOL, type EditOutcome, editStoryInputSchema, type StoredEditOutcome } from './edit-story.contract.ts';
 import { notifyAfterCommit } from './notify-after-commit.ts';
-import { writeOnce, type Replayed } from './write-once.ts';
+import { parseStoryOffloaded } from './parse-story-task.ts';
+import { parseWriteInput } from './parse-write-input.ts';
+import { ownStory } from './story-access.ts';
+import { type Replayed, writeOnce } from './write-once.ts';
 
 export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<EditOutcome>> {
   const input = await parseWriteInput(editStoryInputSchema, raw, EDIT_TOOL);
@@ -42,7 +42,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
   const nearDuplicates = spamWaves?.nearDuplicateGuard(
     story.markdown,
     ctx.config.duplicateWindowHours,
-    typeof previous?.['markdown'] === 'string' ? previous['markdown'] : undefined,
+    typeof previous?.markdown === 'string' ? previous.markdown : undefined,
   );
 
   const outcome = await writeOnce<StoredEditOutcome>(ctx, {

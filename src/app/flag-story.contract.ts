@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { FLAG_REASONS } from '../store/story/flag-items.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 
 export const FLAG_STORY_TOOL = 'flag_story';
 export const MAX_FLAG_NOTE_CHARS = 280;

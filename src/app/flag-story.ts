@@ -4,7 +4,7 @@
 // META's counted flags move conditioned on the count read, and the flag that brings them to
 // LOREBOOK_QUARANTINE_FLAGS holds the story for review in that same update, so 16 parallel
 // flags cross the threshold once. An identical flag writes nothing and answers the same.
-import { LorebookError, forbidden, validationFailed } from '../domain/errors.ts';
+import { forbidden, LorebookError, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { normaliseText } from '../domain/free-text.ts';
 import { parseOpId } from '../domain/op-id.ts';
@@ -13,7 +13,7 @@ import type { WriteAction } from '../store/actions.ts';
 import { and } from '../store/condition.ts';
 import { noteReportOn } from '../store/identity/account-index-items.ts';
 import { accountKey, storyKey } from '../store/keys.ts';
-import { pick, type ItemsByKey } from '../store/read-items.ts';
+import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { listed } from '../store/story/announce-items.ts';
 import {
@@ -21,29 +21,29 @@ import {
   changeFlaggerReason,
   countedFlagsOf,
   countFlagger,
+  type FlagReason,
   flagAsRead,
   flagCountAsRead,
   flagKey,
   openFlagsKey,
   openFlagsOf,
+  type StoryFlag,
   sameFlag,
   startOpenFlags,
   storyFlagItem,
   toStoryFlag,
-  type FlagReason,
-  type StoryFlag,
 } from '../store/story/flag-items.ts';
-import { storyMetaOf, type StoryMeta } from '../store/story/story-items.ts';
+import { type StoryMeta, storyMetaOf } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
-import type { AppContext, Caller } from './app-context.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
+import type { AppContext, Caller } from './app-context.ts';
+import { FLAG_STORY_TOOL, type FlagOutcome, type FlagStoryInput, flagStoryInputSchema } from './flag-story.contract.ts';
 import { recordModeration } from './metrics.ts';
-import { FLAG_STORY_TOOL, flagStoryInputSchema, type FlagOutcome, type FlagStoryInput } from './flag-story.contract.ts';
 import { countsTowardQuarantine } from './moderation/established.ts';
 import { quarantine } from './moderation/quarantine.ts';
 import { parseWriteInput } from './parse-write-input.ts';
 import { visibleStory } from './story-access.ts';
-import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
 
 type FlagRequest = Pick<StoryFlag, 'reason' | 'duplicate_of' | 'note'>;
 

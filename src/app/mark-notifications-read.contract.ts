@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { MAX_TRANSACTION_ACTIONS } from '../store/run-write.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 import { notificationIdSchema } from './queries/list-notifications.contract.ts';
 
 export const MARK_READ_TOOL = 'mark_notifications_read';

@@ -4,8 +4,8 @@
 // item of §6 under a subject of its own), so a flood of fresh DIDs or client URLs costs the
 // flooder its own budget of look-ups and nobody else's, and no more fetches than that budget.
 import type { OutboundSettings } from '../../integrations/safe-fetch/outbound-settings.ts';
-import type { AppContext } from './app-context.ts';
 import { LorebookError } from '../domain/errors.ts';
+import type { AppContext } from './app-context.ts';
 import { consumeRateLimit, RATE_WINDOW_MS } from './rate-limit.ts';
 
 /** Spends one fetch of the caller's budget, or throws rate_limited before anything is fetched. */

@@ -37,7 +37,9 @@ function textProblems(data: unknown): Array<[string, string]> {
       const problem = forbiddenCharProblem(value);
       if (problem !== undefined) problems.push([path.length > 0 ? path.join('.') : '(input)', problem]);
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => stack.push([[...path, String(index)], item]));
+      value.forEach((item, index) => {
+        stack.push([[...path, String(index)], item]);
+      });
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) stack.push([[...path, key], item]);
     }

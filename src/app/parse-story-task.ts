@@ -7,7 +7,7 @@ import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import { validationFailed } from '../domain/errors.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
 import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../offload/offload.ts';
-import { runOffloaded, type CpuScope } from './offloaded.ts';
+import { type CpuScope, runOffloaded } from './offloaded.ts';
 import type { StoryText } from './parse-story-text.ts';
 
 export type { StoryText } from './parse-story-text.ts';

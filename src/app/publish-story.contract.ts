@@ -1,7 +1,7 @@
 // publish_story's contract: its name, its described input (markdown or parts) and its answer.
 // MCP's tool and POST /v1/stories list and accept exactly these.
 import { z } from 'zod';
-import { STORY_RELATIONS, type RelatedStory } from '../domain/story/story-relation.ts';
+import { type RelatedStory, STORY_RELATIONS } from '../domain/story/story-relation.ts';
 import { contentOutcomeSchema, type StoredContentOutcome } from './contract/content-outcome.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
 import type { Outcome } from './contract/replayed.ts';

@@ -6,6 +6,8 @@
 // A listed story nearly the same as another account's recent one is duplicate_content (design §29).
 // The answer lists `similar` stories: searched before the write, kept on META by the first
 // publish, so a repeat, a republish and an op_id replay all answer the first publish's list.
+
+import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import { LorebookError, notFound, validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
@@ -13,33 +15,32 @@ import { isValidSlug, slugFor } from '../domain/story/slug.ts';
 import { isTooFarAhead, latestStoryDate } from '../domain/story/story-date.ts';
 import type { StoryParts } from '../domain/story/story-parts.ts';
 import type { RelatedStory } from '../domain/story/story-relation.ts';
-import type { ScannedStory } from '../domain/capability/scanned-story.ts';
-import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
-import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import type { WriteAction } from '../store/actions.ts';
 import type { ItemKey } from '../store/keys.ts';
-import { pick, type ItemsByKey } from '../store/read-items.ts';
+import { feedMonthsKey, storyKey } from '../store/keys.ts';
+import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
-import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, toStoryMeta, type StoryMeta } from '../store/story/story-items.ts';
-import { answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks, type AnswerLinkPlan } from './answer-links.ts';
+import { heldAnnouncementFields } from '../store/story/announce-hold.ts';
+import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
+import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
+import { announceAfterCommit } from './announce-after-commit.ts';
+import { type AnswerLinkPlan, answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
+import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
 import { contentOutcome, planNewRevision, storyUrl, withCapabilityField, withStoryUrl } from './content-write.ts';
+import { countWrite } from './metrics.ts';
+import { type PublishQuota, planPublishQuota, publishDayRead } from './moderation/publish-quota.ts';
+import { parseStoryOffloaded } from './parse-story-task.ts';
 import { parseWriteInput } from './parse-write-input.ts';
 import {
   PUBLISH_TOOL,
+  type PublishOutcome,
   publishStoryInputSchema,
   publishStoryOutputSchema,
-  type PublishOutcome,
   type StoredPublishOutcome,
 } from './publish-story.contract.ts';
-import { parseStoryOffloaded } from './parse-story-task.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import { countWrite } from './metrics.ts';
-import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
 import type { SimilarFinder } from './search/similar-stories.ts';
-import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
-import { planPublishQuota, publishDayRead, type PublishQuota } from './moderation/publish-quota.ts';
-import { heldAnnouncementFields } from '../store/story/announce-hold.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
 
 /**
  * Where a publish comes from when it is not a plain publish_story: a claimed draft

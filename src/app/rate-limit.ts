@@ -1,10 +1,11 @@
 // Rate limits (docs/design.md §6): a fixed one-minute window per subject, counted in one
 // DynamoDB item every server instance shares. Keyed by account — never by token, which a refresh
 // or a second token would reset — and by IP address for calls without a token.
-import type { AppContext } from './app-context.ts';
+
 import { LorebookError } from '../domain/errors.ts';
 import { countCall } from '../store/rate-window.ts';
 import { epochSeconds } from '../store/store.ts';
+import type { AppContext } from './app-context.ts';
 
 export const RATE_WINDOW_MS = 60_000;
 /** The window item outlives its window a little, so a late call never finds it deleted early. */

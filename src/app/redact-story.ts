@@ -5,29 +5,30 @@
 // new revision: the current one stays and only the earlier ones are stripped. The stripping runs
 // after the commit in bounded, idempotent steps (./redaction/finish-redaction.ts), driven by an
 // outbox event the redaction's transaction writes, so a crash never leaves it half done for long.
+
+import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import { validationFailed } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
-import { pick, type ItemsByKey } from '../store/read-items.ts';
+import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
 import { monthsOf } from '../store/story/feed-months.ts';
 import { redactionOutboxItem } from '../store/story/redaction-items.ts';
-import { toStoryMeta, type StoryMeta } from '../store/story/story-items.ts';
+import { type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
-import type { ScannedStory } from '../domain/capability/scanned-story.ts';
 import { announceAfterCommit } from './announce-after-commit.ts';
 import { answerCandidates, answerReads, revisionAnswerLinks } from './answer-links.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
 import { contentOutcome, planNewRevision, planUnchanged, withCapabilityField, withStoryUrl } from './content-write.ts';
-import { parseWriteInput } from './parse-write-input.ts';
 import { parseStoryOffloaded } from './parse-story-task.ts';
-import { REDACT_TOOL, redactStoryInputSchema, type RedactOutcome, type StoredRedactOutcome } from './redact-story.contract.ts';
+import { parseWriteInput } from './parse-write-input.ts';
+import { REDACT_TOOL, type RedactOutcome, redactStoryInputSchema, type StoredRedactOutcome } from './redact-story.contract.ts';
 import { finishRedactions } from './redaction/finish-redaction.ts';
 import { ownStory } from './story-access.ts';
-import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
 
 export async function redactStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<RedactOutcome>> {
   const input = await parseWriteInput(redactStoryInputSchema, raw, REDACT_TOOL);

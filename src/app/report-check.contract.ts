@@ -1,11 +1,11 @@
 // report_check's contract: its name, its described input and its answer. MCP's tool and
 // POST /v1/stories/{slug}/checks use exactly these.
 import { z } from 'zod';
+import { MAX_REPORT_NOTE_CHARS } from '../domain/report-limits.ts';
 import { CHECK_RESULTS } from '../store/story/check-items.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 import { checkCountsSchema } from './contract/story-shapes.ts';
-import { MAX_REPORT_NOTE_CHARS } from '../domain/report-limits.ts';
 
 export const REPORT_CHECK_TOOL = 'report_check';
 

@@ -6,7 +6,7 @@ import { MAX_EVIDENCE_CHARS, MAX_FINDINGS, MAX_STORY_FINDINGS } from '../domain/
 import { CATEGORIES, capabilityFindingSchema, capabilitySummarySchema } from './contract/capability-schemas.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
 import { changedSincePublishSchema, driftFlagSchema } from './contract/drift-schemas.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 
 export const REPORT_DRIFT_TOOL = 'report_drift';
 

@@ -13,10 +13,13 @@ import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
+import { noteReportOn } from '../store/identity/account-index-items.ts';
 import { driftReportKey, driftTallyKey, reproductionKey, storyKey } from '../store/keys.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
-import { atRevision, setDriftFlag, type DriftFlag } from '../store/story/drift-flag.ts';
+import { atRevision, type DriftFlag, setDriftFlag } from '../store/story/drift-flag.ts';
 import {
+  type DriftReport,
+  type DriftTally,
   driftReportAsRead,
   driftReportItem,
   driftReportOf,
@@ -24,20 +27,17 @@ import {
   joinTally,
   restartTally,
   startTally,
-  type DriftReport,
-  type DriftTally,
 } from '../store/story/drift-items.ts';
 import { notificationItem } from '../store/story/notification-items.ts';
 import { unchangedSince } from '../store/story/report-items.ts';
-import { reproductionOf, type Reproduction } from '../store/story/reproduction-items.ts';
-import { storyMetaOf, type StoryMeta } from '../store/story/story-items.ts';
+import { type Reproduction, reproductionOf } from '../store/story/reproduction-items.ts';
+import { type StoryMeta, storyMetaOf } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseWriteInput } from './parse-write-input.ts';
-import { REPORT_DRIFT_TOOL, reportDriftInputSchema, type DriftOutcome } from './report-drift.contract.ts';
+import { type DriftOutcome, REPORT_DRIFT_TOOL, reportDriftInputSchema } from './report-drift.contract.ts';
 import { mayCorroborateDrift, reproducedBeforeRevision, reproductionOutdated } from './report-drift-standing.ts';
 import { visibleStory } from './story-access.ts';
-import { noteReportOn } from '../store/identity/account-index-items.ts';
-import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
 
 export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DriftOutcome>> {
   const input = await parseWriteInput(reportDriftInputSchema, raw, REPORT_DRIFT_TOOL);

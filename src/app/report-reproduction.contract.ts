@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MAX_DURATION_MIN, MAX_REPORT_NOTE_CHARS } from '../domain/report-limits.ts';
 import { REPRODUCTION_RESULTS } from '../store/story/reproduction-items.ts';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 import { reportAgentSchema, reportEnvSchema } from './contract/report-metadata-schemas.ts';
 import { reproductionCountsSchema } from './contract/story-shapes.ts';
 

@@ -2,7 +2,7 @@
 // POST /v1/stories/{slug}/visibility use exactly these.
 import { z } from 'zod';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 import { visibilitySchema } from './contract/story-shapes.ts';
 
 export const SET_VISIBILITY_TOOL = 'set_visibility';

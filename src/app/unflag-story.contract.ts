@@ -2,7 +2,7 @@
 // DELETE /v1/stories/{slug}/flags use exactly these.
 import { z } from 'zod';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 
 export const UNFLAG_STORY_TOOL = 'unflag_story';
 

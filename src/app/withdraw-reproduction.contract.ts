@@ -2,7 +2,7 @@
 // DELETE /v1/stories/{slug}/reproductions use exactly these.
 import { z } from 'zod';
 import { describedObject, OP_ID_DESCRIPTION } from './contract/described-object.ts';
-import { replayedField, type Outcome } from './contract/replayed.ts';
+import { type Outcome, replayedField } from './contract/replayed.ts';
 import { reproductionCountsSchema } from './contract/story-shapes.ts';
 
 export const WITHDRAW_REPRODUCTION_TOOL = 'withdraw_reproduction';

@@ -13,9 +13,9 @@ import { establishedReproducers, reproducerCounter, reproductionCounts, reproduc
 import { storyMetaOf } from '../store/story/story-items.ts';
 import type { AppContext, Caller } from './app-context.ts';
 import { parseWriteInput } from './parse-write-input.ts';
-import { WITHDRAW_REPRODUCTION_TOOL, withdrawReproductionInputSchema, type WithdrawOutcome } from './withdraw-reproduction.contract.ts';
 import { visibleStory } from './story-access.ts';
-import { writeOnce, type Replayed, type WritePlan } from './write-once.ts';
+import { WITHDRAW_REPRODUCTION_TOOL, type WithdrawOutcome, withdrawReproductionInputSchema } from './withdraw-reproduction.contract.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
 
 export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<WithdrawOutcome>> {
   const input = await parseWriteInput(withdrawReproductionInputSchema, raw, WITHDRAW_REPRODUCTION_TOOL);

@@ -8,7 +8,7 @@
 import { LorebookError } from '../domain/errors.ts';
 import type { WriteAction } from '../store/actions.ts';
 import type { ItemKey } from '../store/keys.ts';
-import { ReadConflict, readSnapshot, type ItemsByKey } from '../store/read-items.ts';
+import { type ItemsByKey, ReadConflict, readSnapshot } from '../store/read-items.ts';
 import { writeAtomically } from '../store/run-write.ts';
 import { WriteCancelled } from '../store/write-cancelled.ts';
 import type { AppContext } from './app-context.ts';

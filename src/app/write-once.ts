@@ -5,12 +5,12 @@
 //   -> on cancellation looks at the op record first: a concurrent delivery may have won.
 // Without an op_id it is the loop itself.
 import type { CheckAction, StoredItem } from '../store/actions.ts';
-import { lookUpOp, opRecordKey, recordOp, type OpRequest } from '../store/apply-once.ts';
+import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../store/apply-once.ts';
 import { accountKey, type ItemKey } from '../store/keys.ts';
-import { MAX_SNAPSHOT_KEYS, pick, type ItemsByKey } from '../store/read-items.ts';
+import { type ItemsByKey, MAX_SNAPSHOT_KEYS, pick } from '../store/read-items.ts';
 import { refuseGoneAccount } from './account/account-standing.ts';
 import type { AppContext, Caller } from './app-context.ts';
-import { writeLoop, type LoopPlan, type PlanContext } from './write-loop.ts';
+import { type LoopPlan, type PlanContext, writeLoop } from './write-loop.ts';
 
 export interface WritePlan<R> extends LoopPlan<R> {
   /** Conditions on what the plan read, committed with the op record when the change is empty. */

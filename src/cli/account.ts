@@ -6,8 +6,8 @@
 // was written before they existed (src/app/account/backfill-account-index.ts).
 import { backfillAccountIndex } from '../app/account/backfill-account-index.ts';
 import { deleteAccountAsOperator } from '../app/account/operator-deletion.ts';
-import { printLine, runOperatorCommand, type OpenedCommand, type OperatorCommand } from './operator-command.ts';
 import { awsHelp } from './command-context.ts';
+import { type OpenedCommand, type OperatorCommand, printLine, runOperatorCommand } from './operator-command.ts';
 
 const HELP = `usage: npm run account -- delete <handle|did> [--aws] [--json]
        npm run account -- backfill-index [--aws] [--json]

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
 import { stderrLog } from '../log-sink.ts';
 import { backfillDocuments, type DocumentBackfillReport } from '../outbox/document-backfill.ts';
-import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
+import { awsHelp, type CommandContext, openCommandContext, requireAwsSettings } from './command-context.ts';
 
 const HELP = `usage: npm run bsky:backfill-documents [-- --dry-run] [--aws] [--json]
 

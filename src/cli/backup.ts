@@ -3,13 +3,13 @@
 // blobs; import writes them into a table that must be empty unless --force. Progress on stderr,
 // the summary on stdout.
 import { existsSync } from 'node:fs';
-import type { BackupCounts } from '../store/backup/backup-lines.ts';
 import { readBackupFile, writeBackupFile } from '../store/backup/backup-file.ts';
+import type { BackupCounts } from '../store/backup/backup-lines.ts';
 import { backupLines } from '../store/backup/export-backup.ts';
 import { importBackup } from '../store/backup/import-backup.ts';
 import { tableHasItems } from '../store/backup/table-items.ts';
 import { awsHelp } from './command-context.ts';
-import { printLine, runOperatorCommand, type OpenedCommand, type OperatorCommand } from './operator-command.ts';
+import { type OpenedCommand, type OperatorCommand, printLine, runOperatorCommand } from './operator-command.ts';
 
 const HELP = `usage: npm run backup -- export <file> [--aws] [--json]
        npm run backup -- import <file> [--force] [--aws] [--json]

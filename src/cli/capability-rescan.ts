@@ -3,20 +3,20 @@
 // The sweeper and `npm start` run the same batches on their own schedule; running this beside
 // them is harmless. Progress goes to stderr, one line per batch; the summary to stdout.
 import { parseArgs } from 'node:util';
+import type { RescanBatchReport } from '../app/capability/rescan-batch.ts';
 import {
   DEFAULT_RESCAN_BATCH,
   DEFAULT_RESCAN_STORIES,
-  MAX_RESCAN_BATCH,
   describeBatch,
+  MAX_RESCAN_BATCH,
   rescanBatch,
 } from '../app/capability/rescan-batch.ts';
-import type { RescanBatchReport } from '../app/capability/rescan-batch.ts';
-import { SCANNER_VERSION } from '../domain/capability/scanner-version.ts';
 import { readConfig } from '../config.ts';
-import type { RescanPosition } from '../store/story/rescan-job-items.ts';
+import { SCANNER_VERSION } from '../domain/capability/scanner-version.ts';
 import { stderrLog } from '../log-sink.ts';
 import { sharedOffload } from '../offload/offload.ts';
-import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
+import type { RescanPosition } from '../store/story/rescan-job-items.ts';
+import { awsHelp, type CommandContext, openCommandContext, requireAwsSettings } from './command-context.ts';
 
 const HELP = `usage: npm run capability:rescan [-- --dry-run] [--batch <n>] [--stories <n>] [--max-batches <n>] [--restart] [--aws] [--json]
 

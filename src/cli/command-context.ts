@@ -9,7 +9,7 @@ import { buildContext } from '../context.ts';
 import { readSettings } from '../settings/read-settings.ts';
 import { settingNamed } from '../settings/settings-table.ts';
 import { ensureTable } from '../store/bootstrap.ts';
-import { openCommandStore, type LocalStore } from './local-store.ts';
+import { type LocalStore, openCommandStore } from './local-store.ts';
 
 export interface CommandContext {
   ctx: AppContext;

@@ -2,7 +2,7 @@
 // (its text) and src/domain/skill/skill-markdown-fields.ts (its front matter as YAML reads it),
 // so the server serves the skill from its own code (no file read at run time: the Lambda bundle
 // carries only code, and no YAML parser at start). Two modules, so the small front matter loads
-// at start and the text on first use. test/unit/skill/skill-document.test.ts fails when they differ.
+// at start and the text on first use. test/unit/domain/skill/skill-document.test.ts fails when they differ.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,7 @@ writeFileSync(
   `${GENERATED}\nexport const SKILL_FRONT_MATTER: Readonly<Record<string, unknown>> = ${JSON.stringify(skillFrontMatterOf(text))};\n`,
 );
 for (const target of Object.values(targets)) {
-  // Formatted as `npm run format` would, so format:check holds after every run.
+  // Formatted as `npm run format` would, so `npm run lint` holds after every run.
   execFileSync('biome', ['format', '--write', fileURLToPath(target)], { stdio: 'ignore' });
   process.stdout.write(`wrote ${target.pathname}\n`);
 }

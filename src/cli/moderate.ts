@@ -10,8 +10,8 @@ import { restoreStory } from '../app/moderation/restore-story.ts';
 import { setAnnouncing } from '../app/moderation/set-announcing.ts';
 import { awsHelp } from './command-context.ts';
 import { actionText, announcingText, approveText, banText, queueText, recordText } from './moderate/moderate-output.ts';
-import { parseModerateTask, type ModerateTask } from './moderate/moderate-task.ts';
-import { printLine, runOperatorCommand, type OperatorCommand } from './operator-command.ts';
+import { type ModerateTask, parseModerateTask } from './moderate/moderate-task.ts';
+import { type OperatorCommand, printLine, runOperatorCommand } from './operator-command.ts';
 
 const HELP = `usage: npm run moderate -- queue [--limit <n>] [--aws] [--json]
        npm run moderate -- show <slug> [--aws] [--json]

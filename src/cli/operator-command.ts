@@ -3,11 +3,11 @@
 // usage error (exit 2) before anything is opened, then the store opened (command-context.ts), the
 // command run, and the store closed; a failure is one line on stderr and exit 1. A command states
 // only its own options, how its arguments become its task, and what it does.
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { AppContext } from '../app/app-context.ts';
-import { readConfig, type Config } from '../config.ts';
+import { type Config, readConfig } from '../config.ts';
 import { stderrLog } from '../log-sink.ts';
-import { openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
+import { type CommandContext, openCommandContext, requireAwsSettings } from './command-context.ts';
 
 const COMMON_OPTIONS = {
   aws: { type: 'boolean', default: false },

@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { openFeedRecordPublisher, type PublishedFeed } from '../../integrations/bluesky/feed-generator-record.ts';
 import { readConfig } from '../config.ts';
+import { type FeedId, feedDefinitions, feedUri, MAIN_FEED_WORDS, serviceDid } from '../domain/feed-generator.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
-import { feedDefinitions, feedUri, MAIN_FEED_WORDS, serviceDid, type FeedId } from '../domain/feed-generator.ts';
 
 const HELP = `usage: npm run bsky:publish-feed [-- --display-name <text>] [--description <text>] [--json]
 

@@ -1,9 +1,9 @@
 // `npm run purge -- <slug>`: an operator's redaction of one story (src/app/redaction/purge-story.ts).
 // Progress goes to stderr; the summary to stdout.
 import { readFileSync } from 'node:fs';
-import { purgeStory, type PurgeReport } from '../app/redaction/purge-story.ts';
-import { printLine, runOperatorCommand, type OperatorCommand } from './operator-command.ts';
+import { type PurgeReport, purgeStory } from '../app/redaction/purge-story.ts';
 import { awsHelp } from './command-context.ts';
+import { type OperatorCommand, printLine, runOperatorCommand } from './operator-command.ts';
 
 const HELP = `usage: npm run purge -- <slug> [--markdown <file>] [--aws] [--json]
 

@@ -3,13 +3,13 @@
 // in the table while every process runs on. Names and values are checked against the settings
 // table with the parser the environment uses, before anything is opened.
 import { setAnnouncing } from '../app/moderation/set-announcing.ts';
-import { setSetting, type SetSettingOutcome } from '../app/settings/set-setting.ts';
+import { type SetSettingOutcome, setSetting } from '../app/settings/set-setting.ts';
 import { RUNTIME_SETTING_NAMES } from '../settings/runtime-settings.ts';
-import { settingNamed, type RuntimeSettingName } from '../settings/settings-table.ts';
+import { type RuntimeSettingName, settingNamed } from '../settings/settings-table.ts';
 import { readStoredSettings, type StoredSetting } from '../store/setting-items.ts';
 import { awsHelp } from './command-context.ts';
+import { type OpenedCommand, type OperatorCommand, printLine, runOperatorCommand } from './operator-command.ts';
 import { parseSettingsTask, type SettingsTask } from './settings-task.ts';
-import { printLine, runOperatorCommand, type OpenedCommand, type OperatorCommand } from './operator-command.ts';
 
 const runtimeLines = RUNTIME_SETTING_NAMES.map((name) => {
   const setting = settingNamed(name);

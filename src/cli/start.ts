@@ -4,26 +4,26 @@
 // the token CLI, and serves MCP and the API on 127.0.0.1. Ctrl-C stops the server, then
 // DynamoDB Local by its PID.
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { readConfig } from '../config.ts';
+import { type ServerType, serve } from '@hono/node-server';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { buildAnnouncer } from '../announcer-from-config.ts';
-import { buildContext } from '../context.ts';
-import { httpAppFromConfig } from '../http/app-from-config.ts';
-import { readSignInConfig } from '../auth/sign-in-config.ts';
-import { readSettings } from '../settings/read-settings.ts';
-import { settingsHelp } from '../settings/settings-help.ts';
-import { scheduleAnnounceSweeps, type SweepSchedule } from '../outbox/announce-sweeper.ts';
-import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { startCapabilityRescan } from '../app/capability/rescan-schedule.ts';
 import { recordSearchChanges } from '../app/search/record-search-changes.ts';
 import { startSearchSnapshots } from '../app/search/snapshot-schedule.ts';
-import { runSnapshotJobInThread } from './snapshot-job-in-thread.ts';
-import { ensureTable } from '../store/bootstrap.ts';
+import { readSignInConfig } from '../auth/sign-in-config.ts';
+import { readConfig } from '../config.ts';
+import { buildContext } from '../context.ts';
+import { httpAppFromConfig } from '../http/app-from-config.ts';
 import { stdoutLog } from '../log-sink.ts';
 import { startCounterLog } from '../metrics/counter-log.ts';
-import { startLocalStream, type StreamConsumer } from './local-stream.ts';
-import { lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile, type DataDirLock } from './local-store.ts';
+import { type SweepSchedule, scheduleAnnounceSweeps } from '../outbox/announce-sweeper.ts';
+import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
+import { readSettings } from '../settings/read-settings.ts';
+import { settingsHelp } from '../settings/settings-help.ts';
+import { ensureTable } from '../store/bootstrap.ts';
+import { type DataDirLock, lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile } from './local-store.ts';
+import { type StreamConsumer, startLocalStream } from './local-stream.ts';
+import { runSnapshotJobInThread } from './snapshot-job-in-thread.ts';
 
 /** Event lines: escaped, one physical line each (src/log-sink.ts). */
 const log = stdoutLog;

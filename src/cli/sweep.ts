@@ -4,19 +4,19 @@
 // sweep on a timer; a scheduled Lambda would too. Progress goes to stderr, the summary to stdout
 // (`--json` for scripts).
 import { parseArgs } from 'node:util';
+import { buildAnnouncer } from '../announcer-from-config.ts';
 import { readConfig } from '../config.ts';
 import { parseSlug } from '../domain/story/slug.ts';
-import { buildAnnouncer } from '../announcer-from-config.ts';
-import { sharedOffload } from '../offload/offload.ts';
-import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
-import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
-import { describeSkip } from '../outbox/announce-skipped.ts';
-import { DEFAULT_BACKLOG_PACE_MS, listBacklog, MAX_BACKLOG_LIST, postBacklog, type BacklogReport } from '../outbox/announce-backlog.ts';
-import { parseDuration } from './duration.ts';
-import type { AnnounceResult } from '../outbox/announce-outcome.ts';
 import { stderrLog } from '../log-sink.ts';
+import { sharedOffload } from '../offload/offload.ts';
+import { type BacklogReport, DEFAULT_BACKLOG_PACE_MS, listBacklog, MAX_BACKLOG_LIST, postBacklog } from '../outbox/announce-backlog.ts';
+import type { AnnounceResult } from '../outbox/announce-outcome.ts';
+import { retryFailedAnnouncement } from '../outbox/announce-retry.ts';
+import { describeSkip } from '../outbox/announce-skipped.ts';
+import { DEFAULT_SWEEP_LIMIT, MAX_SWEEP_LIMIT, summarize, sweepAnnouncements } from '../outbox/announce-sweeper.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
-import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
+import { awsHelp, type CommandContext, openCommandContext, requireAwsSettings } from './command-context.ts';
+import { parseDuration } from './duration.ts';
 
 const HELP = `usage: npm run sweep [-- --limit <n>] [--retry <slug>]... [--now <iso>] [--aws] [--json]
        npm run sweep -- --backlog [--since <iso>] [--pace <duration>] [--limit <n>] [--aws] [--json]

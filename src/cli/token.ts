@@ -5,22 +5,22 @@
 // Progress goes to stderr, answers to stdout (`--json` for scripts).
 import { parseArgs } from 'node:util';
 import type { AppContext } from '../app/app-context.ts';
-import { parseInput } from '../app/parse-input.ts';
 import {
+  type CreatedToken,
   createToken,
   createTokenInputSchema,
   listTokens,
   listTokensInputSchema,
+  type RevokedToken,
   revokeToken,
   revokeTokenInputSchema,
-  type CreatedToken,
-  type RevokedToken,
   type TokenList,
 } from '../app/oauth-server/tokens.ts';
+import { parseInput } from '../app/parse-input.ts';
 import { readConfig } from '../config.ts';
 import { isLorebookError, type LorebookError } from '../domain/errors.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
-import { awsHelp, openCommandContext, requireAwsSettings, type CommandContext } from './command-context.ts';
+import { awsHelp, type CommandContext, openCommandContext, requireAwsSettings } from './command-context.ts';
 import { parseDuration } from './duration.ts';
 
 const HELP = `usage: npm run token -- <command> [options] [--aws]

@@ -1,8 +1,8 @@
 // docs/reference.md, generated from what the code serves: every MCP tool (its contract's described
 // schemas, title, description and access rule) and every /v1 route (its declaration). The prose in
 // docs/api.md explains; this page lists, so it cannot drift (test/unit/docs/api-reference.test.ts).
-import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../app/contract/json-schema.ts';
-import { MCP_TOOL_ACCESS, MCP_TOOL_SCOPE, httpRouteIsAnonymous } from '../auth/access-rule.ts';
+import { inputJsonSchema, type JsonSchema, outputJsonSchema } from '../app/contract/json-schema.ts';
+import { httpRouteIsAnonymous, MCP_TOOL_ACCESS, MCP_TOOL_SCOPE } from '../auth/access-rule.ts';
 import { ERROR_HTTP_STATUS } from '../domain/errors.ts';
 import { openApiPath, type V1Route } from '../http/v1/route.ts';
 import { V1_ROUTES } from '../http/v1/routes.ts';
@@ -25,13 +25,13 @@ function cell(text: string): string {
 }
 
 function typeOf(schema: JsonSchema): string {
-  if (Array.isArray(schema['enum'])) return (schema['enum'] as unknown[]).map((value) => JSON.stringify(value)).join(' | ');
-  if (schema['const'] !== undefined) return JSON.stringify(schema['const']);
-  const variants = (schema['anyOf'] ?? schema['oneOf']) as JsonSchema[] | undefined;
+  if (Array.isArray(schema.enum)) return (schema.enum as unknown[]).map((value) => JSON.stringify(value)).join(' | ');
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  const variants = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (variants !== undefined) return variants.map(typeOf).join(' or ');
-  const type = schema['type'];
+  const type = schema.type;
   if (type === 'array') {
-    const items = schema['items'] as JsonSchema | undefined;
+    const items = schema.items as JsonSchema | undefined;
     return `${items === undefined ? 'any' : typeOf(items)}[]`;
   }
   if (Array.isArray(type)) return type.join(' or ');
@@ -39,16 +39,16 @@ function typeOf(schema: JsonSchema): string {
 }
 
 function fieldsTable(schema: JsonSchema): string[] {
-  const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const names = Object.keys(properties);
   if (names.length === 0) return ['(no fields)', ''];
-  const required = new Set((schema['required'] ?? []) as string[]);
+  const required = new Set((schema.required ?? []) as string[]);
   return [
     '| field | type | required | what |',
     '|---|---|---|---|',
     ...names.map((name) => {
       const property = properties[name] ?? {};
-      const description = typeof property['description'] === 'string' ? property['description'] : '';
+      const description = typeof property.description === 'string' ? property.description : '';
       return `| \`${name}\` | ${cell(typeOf(property))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(description)} |`;
     }),
     '',
@@ -95,7 +95,7 @@ function routeQuery(route: V1Route): string[] {
     '|---|---|---|',
     ...query.map(([name, param]) => {
       const described = inputJsonSchema(param.schema);
-      const description = typeof described['description'] === 'string' ? described['description'] : '';
+      const description = typeof described.description === 'string' ? described.description : '';
       return `| \`${name}\` | ${param.kind} | ${cell(description)} |`;
     }),
     '',

@@ -9,9 +9,9 @@ import {
   consumeRateLimit,
   ipRateSubject,
   knownRefusal,
-  rateLimitHeaders,
-  rateLimited,
   type RateDecision,
+  rateLimited,
+  rateLimitHeaders,
 } from '../app/rate-limit.ts';
 import { scopeNeeded } from '../auth/access-rule.ts';
 import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';

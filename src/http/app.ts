@@ -2,33 +2,33 @@
 // every HTML answer and Host/Origin checks in front of everything, one error renderer behind it.
 // Runtime-neutral: src/cli/start.ts serves it with @hono/node-server.
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { type OutboundSettings, outboundWith } from '../../integrations/safe-fetch/outbound-settings.ts';
 import type { AppContext } from '../app/app-context.ts';
 import { countRefusal } from '../app/metrics.ts';
-import { isLorebookError } from '../domain/errors.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
+import { type OAuthServerSettings, oauthServerAt } from '../auth/oauth/oauth-settings.ts';
 import type { FeedGeneratorConfig } from '../config.ts';
+import { isLorebookError } from '../domain/errors.ts';
 import type { ClientAddress } from './admission.ts';
+import { denyFraming } from './frame-guard.ts';
 import type { HttpEnv } from './http-env.ts';
 import { mountImages } from './image-route.ts';
 import { mountMcp } from './mcp-route.ts';
+import { mountDeviceFlow } from './oauth-server/device-routes.ts';
+import { mountOAuthServer } from './oauth-server/oauth-routes.ts';
 import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
-import { countRequests } from './request-metrics.ts';
 import { createRequestGuard } from './request-guard.ts';
-import { denyFraming } from './frame-guard.ts';
-import { mountSignIn, type SignInDeps } from './sign-in/sign-in-routes.ts';
+import { countRequests } from './request-metrics.ts';
 import { mountSignInOff } from './sign-in/sign-in-off.ts';
-import { mountDeviceFlow } from './oauth-server/device-routes.ts';
+import { mountSignIn, type SignInDeps } from './sign-in/sign-in-routes.ts';
+import { mountSkillFile } from './skill-file.ts';
+import { SKILL_HEADER, skillUpdate } from './skill-update.ts';
 import { mountRoutes, OPENAPI_PATH } from './v1/route.ts';
 import { V1_ROUTES } from './v1/routes.ts';
 import { mountWellKnown } from './well-known.ts';
-import { mountSkillFile } from './skill-file.ts';
-import { SKILL_HEADER, skillUpdate } from './skill-update.ts';
-import { oauthServerAt, type OAuthServerSettings } from '../auth/oauth/oauth-settings.ts';
-import { mountOAuthServer } from './oauth-server/oauth-routes.ts';
-import { outboundWith, type OutboundSettings } from '../../integrations/safe-fetch/outbound-settings.ts';
 
 export interface HttpAppDeps {
   ctx: AppContext;
@@ -129,7 +129,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   });
   mountMcp(app, { ...admission, search: deps.search });
   // Built on its first request, not at a cold start: the document and its JSON Schema conversion
-  // stay out of the http function's start (bounded: test/unit/infra/bundled-stack.test.ts).
+  // stay out of the http function's start (bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
   let document: Promise<Record<string, unknown>> | undefined;
   app.get(OPENAPI_PATH, async (c) => {
     document ??= import('./v1/openapi.ts').then(({ openApiDocument }) => openApiDocument(baseUrl));

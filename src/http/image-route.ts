@@ -5,7 +5,7 @@
 import type { Context, Hono } from 'hono';
 import type { AppContext } from '../app/app-context.ts';
 import { readImage } from '../app/images/read-image.ts';
-import { consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../app/rate-limit.ts';
+import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../app/rate-limit.ts';
 import { LorebookError } from '../domain/errors.ts';
 import { IMAGE_PATH_PREFIX, parseImageFile } from '../domain/image/image-name.ts';
 import type { ClientAddress } from './admission.ts';

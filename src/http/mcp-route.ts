@@ -11,14 +11,14 @@ import type { Context, Hono } from 'hono';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
 import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
-import { admitCaller, type AdmissionDeps } from './admission.ts';
+import { type AdmissionDeps, admitCaller } from './admission.ts';
 import { withCpuCaller } from './cpu-caller.ts';
+import type { HttpEnv } from './http-env.ts';
 import { readMcpBody } from './mcp-body.ts';
 import { eraOf, eraRefusal } from './mcp-era-gate.ts';
-import { paramsProblem } from './mcp-params.ts';
 import { serveLegacy, serveModern } from './mcp-eras.ts';
+import { paramsProblem } from './mcp-params.ts';
 import { withSkillUpdate } from './mcp-skill-update.ts';
-import type { HttpEnv } from './http-env.ts';
 import {
   JSON_RPC_INVALID_PARAMS,
   JSON_RPC_INVALID_REQUEST,

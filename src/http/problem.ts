@@ -4,9 +4,9 @@
 // (`{error, message}`) on /xrpc/*, the feed generator's. Anything else is a bug: logged, and
 // answered 500 without its message.
 import type { Context } from 'hono';
-import { isLorebookError, LorebookError, type ErrorBody, type ErrorCode } from '../domain/errors.ts';
-import { escapeForLog } from '../domain/text-controls.ts';
 import { insufficientScope, wwwAuthenticate } from '../auth/access-rule.ts';
+import { type ErrorBody, type ErrorCode, isLorebookError, LorebookError } from '../domain/errors.ts';
+import { escapeForLog } from '../domain/text-controls.ts';
 import type { HttpEnv } from './http-env.ts';
 import { XRPC_PATH_PREFIX, xrpcFailure } from './pages/xrpc-error.ts';
 
@@ -48,11 +48,11 @@ export function refusalHeaders(error: LorebookError, baseUrl: string): Record<st
   const headers: Record<string, string> = {};
   if (error.code === 'unauthenticated') {
     // RFC 6750 §3.1: `invalid_token` when a token was sent but is not live; no error code when none was sent.
-    const missing = error.details?.['reason'] === 'missing';
+    const missing = error.details?.reason === 'missing';
     headers['WWW-Authenticate'] = wwwAuthenticate(baseUrl, missing ? undefined : 'invalid_token');
   }
-  const scope = error.details?.['scope'];
-  if (error.code === 'forbidden' && error.details?.['reason'] === 'insufficient_scope' && typeof scope === 'string') {
+  const scope = error.details?.scope;
+  if (error.code === 'forbidden' && error.details?.reason === 'insufficient_scope' && typeof scope === 'string') {
     headers['WWW-Authenticate'] = insufficientScope(baseUrl, scope.split(' '));
   }
   const retryAfterMs = error.retryAfterMs ?? (error.httpStatus === 503 || error.httpStatus === 502 ? 1000 : undefined);

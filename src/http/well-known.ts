@@ -2,8 +2,8 @@
 // Served at the root path (what WWW-Authenticate points at) and at the path-inserted form for
 // the /mcp resource (RFC 9728 §3.1), which MCP clients also try.
 import type { Hono } from 'hono';
-import { SCOPES } from '../auth/oauth/scopes.ts';
 import { RESOURCE_METADATA_PATH } from '../auth/access-rule.ts';
+import { SCOPES } from '../auth/oauth/scopes.ts';
 import type { HttpEnv } from './http-env.ts';
 import { MCP_PATH } from './problem.ts';
 

@@ -2,8 +2,7 @@
 // get_story (not found, bad slug) through the protocol error of ./resources/protocol-error.ts.
 // Completion suggests public slugs for every `slug` argument (the prompts' and the story
 // template's); for any other argument it has nothing to suggest and says so with no values.
-import type { Server } from '@modelcontextprotocol/server';
-import type { CompleteRequest, CompleteResult, Prompt } from '@modelcontextprotocol/server';
+import type { CompleteRequest, CompleteResult, Prompt, Server } from '@modelcontextprotocol/server';
 import type { Caller } from '../app/app-context.ts';
 import { LorebookError } from '../domain/errors.ts';
 import { PROMPTS } from './prompts/index.ts';

@@ -1,12 +1,11 @@
 // resources/list, resources/templates/list and resources/read. The list is the fixed resources,
 // then the public stories newest first, a page at a time through the public feed's own query and
 // cursor; a story is read by its template through get_story's query (./resources/story-resource.ts).
-import type { Server } from '@modelcontextprotocol/server';
-import type { ListResourcesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import type { ListResourcesResult, ReadResourceResult, Resource, Server } from '@modelcontextprotocol/server';
 import type { AppContext } from '../app/app-context.ts';
-import { MOVES_WITH_STORIES } from './cache-hints.ts';
 import { DEFAULT_LIST_LIMIT } from '../app/queries/list-stories.contract.ts';
 import { listStories } from '../app/queries/list-stories.ts';
+import { MOVES_WITH_STORIES } from './cache-hints.ts';
 import { FIXED_BY_URI, FIXED_RESOURCES, type FixedResource } from './resources/fixed-resources.ts';
 import { answeredOrRefused } from './resources/protocol-error.ts';
 import { readStoryMarkdown, refuseLongUri, STORY_TEMPLATE, unknownResource } from './resources/story-resource.ts';

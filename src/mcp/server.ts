@@ -20,14 +20,14 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { AppContext, Caller } from '../app/app-context.ts';
-import type { StorySearch } from '../app/search/story-search.ts';
 import { countRefusal } from '../app/metrics.ts';
-import { isLorebookError, type ErrorBody } from '../domain/errors.ts';
+import type { StorySearch } from '../app/search/story-search.ts';
+import { type ErrorBody, isLorebookError } from '../domain/errors.ts';
 import { CACHE_HINTS } from './cache-hints.ts';
 import { servePrompts } from './prompt-handlers.ts';
 import { serveResources } from './resource-handlers.ts';
-import { toolListing } from './tool-listing.ts';
 import type { ToolDefinition } from './tool.ts';
+import { toolListing } from './tool-listing.ts';
 import { TOOLS } from './tools/index.ts';
 
 export const SERVER_INFO = { name: 'lorebook', version: '0.1.0' } as const;

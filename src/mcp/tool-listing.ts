@@ -1,7 +1,7 @@
 // How a tool appears in tools/list.
 import type { Tool } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../app/contract/json-schema.ts';
+import { inputJsonSchema, type JsonSchema, outputJsonSchema } from '../app/contract/json-schema.ts';
 import { errorBodySchema } from '../domain/errors.ts';
 import type { ToolDefinition } from './tool.ts';
 

@@ -5,7 +5,7 @@
 // @NOTE Powertools loads at the first flush, not at the cold start: bundled it is ~16 KB, more than
 // the http function's start bound leaves (BENCHMARKS.md §14).
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { ROLLUPS, type CounterName, type Dimensions, type GaugeName, type MetricsSink } from '../app/metrics.ts';
+import { type CounterName, type Dimensions, type GaugeName, type MetricsSink, ROLLUPS } from '../app/metrics.ts';
 
 export const METRICS_NAMESPACE = 'lorebook';
 /** Powertools puts a `service` dimension on every metric; the alarms name it too. */
@@ -59,7 +59,8 @@ export function emfMetrics(log: (line: string) => void): EmfMetrics {
       const batch = pending;
       pending = new Map();
       try {
-        const metrics = await (library ??= load());
+        library ??= load();
+        const metrics = await library;
         for (const points of batch.values()) {
           const [first] = points.values();
           if (first !== undefined && Object.keys(first.dimensions).length > 0) metrics.addDimensions({ ...first.dimensions });

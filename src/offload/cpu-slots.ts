@@ -1,9 +1,9 @@
 // The process's CPU-heavy slots, built once from the settings (docs/design.md §22): the offload
 // workers (parsing, scanning, rendering) and the image re-encoder, shared among callers by the
 // same rules and charged to the same per-caller minute of CPU.
-import { createCpuWindows, type CpuAllowance } from './cpu-windows.ts';
+import { type CpuAllowance, createCpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairQueue, type FairShare } from './fair-queue.ts';
-import { createOffload, DEFAULT_OFFLOAD_SHARE, defaultWorkers, sharedOffload, type Offload } from './offload.ts';
+import { createOffload, DEFAULT_OFFLOAD_SHARE, defaultWorkers, type Offload, sharedOffload } from './offload.ts';
 
 export interface CpuSlots {
   offload: Offload;

@@ -10,9 +10,9 @@
 // its share of the workers at once, and a task's budget counts from when it was queued. Where the task modules are not files on disk (a bundle, as
 // on Lambda, where each instance serves one request at a time anyway), tasks run inline.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { CpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairShare } from './fair-queue.ts';
 import { errorFromWorker, type WorkerAnswer } from './worker-messages.ts';
@@ -152,7 +152,10 @@ export function createOffload(options: OffloadOptions = {}): Offload {
 
   /** Runs the job on an idle lane: the fair queue starts no more jobs than there are lanes. */
   const dispatch = (job: Job, remainingMs: number): void => {
-    if (closed) return job.reject(new Error('the offload worker is closed'));
+    if (closed) {
+      job.reject(new Error('the offload worker is closed'));
+      return;
+    }
     const lane = lanes.find((candidate) => candidate.running === undefined) as Lane;
     lane.worker ??= spawn(lane);
     const timer = setTimeout(() => {

@@ -1,6 +1,6 @@
 // What crosses between the offload worker and the main thread. A LorebookError arrives as a
 // LorebookError (structured clone would turn it into a plain Error and lose its code and details).
-import { LorebookError, type ErrorBody } from '../domain/errors.ts';
+import { type ErrorBody, LorebookError } from '../domain/errors.ts';
 
 export interface WorkerTask {
   id: number;

@@ -2,10 +2,10 @@
 // names its target). The story goes back on the queue due now; the sweep that follows posts it.
 import type { AppContext } from '../app/app-context.ts';
 import { announceState } from '../app/queries/announce-state.ts';
-import { requeueAnnounce } from '../store/story/announce-requeue.ts';
 import { storyKey } from '../store/keys.ts';
 import { readItem } from '../store/read-items.ts';
 import { writeAtomically } from '../store/run-write.ts';
+import { requeueAnnounce } from '../store/story/announce-requeue.ts';
 import { isListedPublicly, toStoryMeta } from '../store/story/story-items.ts';
 import { WriteCancelled } from '../store/write-cancelled.ts';
 

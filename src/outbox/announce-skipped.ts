@@ -3,10 +3,10 @@
 // only after the stale-claim time). An operator who sees "0 due" learns when something will
 // happen instead of guessing. Read-only: the entries' META items are read, nothing is written.
 import type { AppContext } from '../app/app-context.ts';
-import { waitingAnnouncements } from '../store/story/announce-queue.ts';
-import { PENDING } from '../store/story/claim-marker.ts';
 import { storyKey } from '../store/keys.ts';
 import { pick, readItems } from '../store/read-items.ts';
+import { waitingAnnouncements } from '../store/story/announce-queue.ts';
+import { PENDING } from '../store/story/claim-marker.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
 
 export interface SkippedAnnouncement {

@@ -12,15 +12,15 @@
 //             not listed) still holds
 // What to do is decided by nextStep (pure); the post and delete paths carry it out.
 import type { AppContext } from '../app/app-context.ts';
-import { leaveAnnounceQueue } from '../store/story/announce-items.ts';
 import { storyKey } from '../store/keys.ts';
 import { readItem } from '../store/read-items.ts';
+import { leaveAnnounceQueue } from '../store/story/announce-items.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
 import { deleteOnce } from './announce-delete.ts';
 import { documentOnce } from './announce-document.ts';
 import { writeIfStillSo } from './announce-fenced-write.ts';
 import { nextStep } from './announce-next-step.ts';
-import { done, type AnnounceResult, type Step } from './announce-outcome.ts';
+import { type AnnounceResult, done, type Step } from './announce-outcome.ts';
 import { postOnce } from './announce-post.ts';
 import type { AnnounceDocuments, Announcer } from './announcer.ts';
 

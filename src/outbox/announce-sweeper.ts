@@ -6,11 +6,11 @@
 // on a rate limit (the next story would only be refused too; its retry-after is recorded).
 import type { AppContext } from '../app/app-context.ts';
 import { dueAnnouncements, firstAnnouncementDue } from '../store/story/announce-queue.ts';
-import type { AnnounceSoon } from './announce-soon.ts';
-import { skippedAnnouncements, summarizeSkipped, type SkippedAnnouncement } from './announce-skipped.ts';
 import type { AnnounceOutcome, AnnounceResult } from './announce-outcome.ts';
+import { type SetAside, setAsideTooOldAnnouncements } from './announce-set-aside.ts';
+import { type SkippedAnnouncement, skippedAnnouncements, summarizeSkipped } from './announce-skipped.ts';
+import type { AnnounceSoon } from './announce-soon.ts';
 import { announceStory } from './announce-story.ts';
-import { setAsideTooOldAnnouncements, type SetAside } from './announce-set-aside.ts';
 import type { Announcer } from './announcer.ts';
 
 export const DEFAULT_SWEEP_LIMIT = 25;

@@ -7,11 +7,11 @@ import type { AppContext } from '../app/app-context.ts';
 import { validationFailed } from '../domain/errors.ts';
 import type { StoredItem } from '../store/actions.ts';
 import { keyOf } from '../store/keys.ts';
-import { notificationItem } from '../store/story/notification-items.ts';
-import { correctionRecipients, type CorrectionEvent } from '../store/story/outbox-items.ts';
-import { listOutboxEvents, retireOutboxEvent } from '../store/story/outbox-query.ts';
 import { createItem } from '../store/replace-by-key.ts';
 import { writeAtomically } from '../store/run-write.ts';
+import { notificationItem } from '../store/story/notification-items.ts';
+import { type CorrectionEvent, correctionRecipients } from '../store/story/outbox-items.ts';
+import { listOutboxEvents, retireOutboxEvent } from '../store/story/outbox-query.ts';
 import { WriteCancelled } from '../store/write-cancelled.ts';
 import { runBounded } from './run-bounded.ts';
 

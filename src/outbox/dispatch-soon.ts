@@ -6,10 +6,11 @@
 // more run after it, so a burst of corrections costs a few runs, not one per edit. Another
 // process (a second `npm start`, the cloud's stream) may dispatch the same event at the same
 // time: the dispatcher is twice-safe per event and recipient, so each reproducer is told once.
+
+import { DEFAULT_DELETION_STEPS_PER_RUN, runAccountDeletions } from '../app/account/run-account-deletions.ts';
 import type { AppContext } from '../app/app-context.ts';
 import { finishRedactions, REDACTIONS_PER_RUN } from '../app/redaction/finish-redaction.ts';
 import { DEFAULT_EVENTS_PER_RUN, dispatchNotifications } from './dispatch-notifications.ts';
-import { DEFAULT_DELETION_STEPS_PER_RUN, runAccountDeletions } from '../app/account/run-account-deletions.ts';
 
 export interface NotificationDispatch {
   /** What AppContext.dispatchSoon calls: a run now, or one more after the run in progress. */

@@ -12,7 +12,7 @@ import { isPostUri } from '../store/story/announce-items.ts';
 import { queueOwedDocument } from '../store/story/document-items.ts';
 import { monthsOf } from '../store/story/feed-months.ts';
 import { queryIndex } from '../store/story/story-index-query.ts';
-import { isListedPublicly, toStoryMeta, type StoryMeta } from '../store/story/story-items.ts';
+import { isListedPublicly, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
 import { writeIfStillSo } from './announce-fenced-write.ts';
 
 /** Feed entries per Query: keys only, so a page is small; its METAs are read 100 to a BatchGetItem. */

@@ -2,7 +2,7 @@
 // markdown costs as much as parsing it for publish, and the announcer runs inside the server
 // process, where the event loop must stay free for requests.
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
-import { sharedOffload, type OffloadTask } from '../offload/offload.ts';
+import { type OffloadTask, sharedOffload } from '../offload/offload.ts';
 
 export const PLAIN_TEXT_TASK: OffloadTask<string, string> = {
   module: new URL('../domain/story/plain-text.ts', import.meta.url),

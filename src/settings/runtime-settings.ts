@@ -3,7 +3,7 @@
 // start (src/config.ts); the table's values through the same parsers, over it, while running.
 import type { AppConfig } from '../app/app-context.ts';
 import { onOff, positiveInteger, wholeNumber } from './setting-values.ts';
-import { settingNamed, type RuntimeSettingName } from './settings-table.ts';
+import { type RuntimeSettingName, settingNamed } from './settings-table.ts';
 
 export type RuntimeConfig = Pick<
   AppConfig,

@@ -1,7 +1,7 @@
 // How a setting's text becomes its value: one parser per kind, used for the environment at start
 // (src/config.ts) and for the table's runtime settings (runtime-settings.ts), so a value
 // `npm run settings -- set` accepts is one the environment would accept, and the other way round.
-import { settingNamed, type SettingName } from './settings-table.ts';
+import { type SettingName, settingNamed } from './settings-table.ts';
 
 /** A whole-number setting: unset or empty takes the table's default. */
 export function positiveInteger(env: NodeJS.ProcessEnv, name: SettingName): number {

@@ -3,8 +3,8 @@
 // done but unrecorded. It is keyed per caller (OP#account), so two accounts never share an op.
 import { LorebookError } from '../domain/errors.ts';
 import type { PutAction, StoredItem } from './actions.ts';
+import { type ItemKey, opKey } from './keys.ts';
 import { replaceItem } from './replace-by-key.ts';
-import { opKey, type ItemKey } from './keys.ts';
 import { epochSeconds, isExpired } from './store.ts';
 
 export interface OpRequest {

@@ -7,11 +7,11 @@ import {
   DescribeTimeToLiveCommand,
   ResourceInUseException,
   ResourceNotFoundException,
-  UpdateTimeToLiveCommand,
   type TableDescription,
+  UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TTL_ATTRIBUTE, createTableInput } from './schema.ts';
+import { createTableInput, TTL_ATTRIBUTE } from './schema.ts';
 
 const ACTIVE_TIMEOUT_MS = 60_000;
 const POLL_MS = 100;

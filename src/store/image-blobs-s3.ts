@@ -3,9 +3,10 @@
 // the bucket is private and every read goes through lorebook (GET /i/<name>). The S3 SDK is
 // imported on the first image read or write, not at start: most requests never touch an image,
 // and the http function's cold start stays inside its size bound (docs/deploy.md).
-import { lazyS3 } from './lazy-s3.ts';
-import { storeUnavailable } from './image-blobs-trouble.ts';
+
 import type { ImageBlobs } from './image-blobs.ts';
+import { storeUnavailable } from './image-blobs-trouble.ts';
+import { lazyS3 } from './lazy-s3.ts';
 
 export interface S3ImageBlobsOptions {
   bucket: string;

@@ -6,7 +6,7 @@
 //   day. The day's count IS the set's size, and a hash joins the set only under the condition
 //   that it is not in it yet and the set is below the limit, so the same image twice counts
 //   once and 16 parallel deliveries add it once (primitive 2, the list-conditioned count).
-import type { StoredItem, PutAction, UpdateAction } from './actions.ts';
+import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
 import type { ItemKey } from './keys.ts';
 import { createItem } from './replace-by-key.ts';
 import { updateItem } from './update-item.ts';

@@ -4,9 +4,9 @@
 // The list is a DynamoDB string set: `contains` tests it, ADD/DELETE change it by value, so no
 // index has to be read first.
 import type { UpdateAction } from './actions.ts';
-import { updateItem } from './update-item.ts';
-import type { ItemKey } from './keys.ts';
 import { and, type Condition } from './condition.ts';
+import type { ItemKey } from './keys.ts';
+import { updateItem } from './update-item.ts';
 
 export interface CounterTarget {
   key: ItemKey;

@@ -6,8 +6,8 @@
 import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { UpdateAction } from './actions.ts';
 import type { ItemKey } from './keys.ts';
-import { callStore } from './store-unavailable.ts';
 import type { Store } from './store.ts';
+import { callStore } from './store-unavailable.ts';
 
 export interface RateWindow {
   /** `account:<id>`, `ip:<address>`, or `global:<what>` for a budget every caller shares. */

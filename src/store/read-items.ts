@@ -3,9 +3,9 @@
 // consistent on its own), so a retry after a lost response sees its own write at once.
 import { BatchGetCommand, GetCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from './actions.ts';
-import { keyId, type ItemKey } from './keys.ts';
-import { callStore, storeUnavailable } from './store-unavailable.ts';
+import { type ItemKey, keyId } from './keys.ts';
 import { isExpired, type Store } from './store.ts';
+import { callStore, storeUnavailable } from './store-unavailable.ts';
 
 /** BatchGetItem takes at most 100 keys. */
 const MAX_BATCH_KEYS = 100;

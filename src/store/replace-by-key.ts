@@ -2,7 +2,7 @@
 // A second delivery lands on the same key: it either fails the creation condition or replaces
 // the item with the same content. Never an append with a server-made id.
 import type { CheckAction, DeleteAction, PutAction } from './actions.ts';
-import { expressionFields, itemAbsent, type Condition } from './condition.ts';
+import { type Condition, expressionFields, itemAbsent } from './condition.ts';
 import type { ItemKey } from './keys.ts';
 
 /** Creates the item only if nothing is stored at its key (prevents a second row on redelivery). */

@@ -1,14 +1,15 @@
 // The thin runner: adds the table name, sends, and turns SDK failures into WriteCancelled (a
 // condition or a competing transaction said no) or a retryable store_unavailable. Nothing else
 // in the code base catches SDK errors.
-import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteItem } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, type TransactWriteItem, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { actionKey, type StoredItem, type WriteAction } from './actions.ts';
 import { keyId } from './keys.ts';
-import { WriteCancelled, type CancellationReason } from './write-cancelled.ts';
-import { storeUnavailable } from './store-unavailable.ts';
 import type { Store } from './store.ts';
+import { storeUnavailable } from './store-unavailable.ts';
+import { type CancellationReason, WriteCancelled } from './write-cancelled.ts';
 
 /** DynamoDB allows at most 100 actions in one TransactWriteItems. */
 export const MAX_TRANSACTION_ACTIONS = 100;

@@ -6,8 +6,8 @@ import { itemAbsent } from './condition.ts';
 import { settingKey, settingsPartition } from './keys.ts';
 import { replaceItem } from './replace-by-key.ts';
 import { KEY } from './schema.ts';
-import { callStore } from './store-unavailable.ts';
 import type { Store } from './store.ts';
+import { callStore } from './store-unavailable.ts';
 
 export interface StoredSetting {
   name: string;

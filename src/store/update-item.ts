@@ -1,7 +1,7 @@
 // Updates of an existing item. Every one carries attribute_exists(PK) (docs/design.md §3): an UpdateItem
 // on a missing key would silently create a stray, half-formed item.
 import type { UpdateAction } from './actions.ts';
-import { and, expressionFields, itemExists, type Condition } from './condition.ts';
+import { and, type Condition, expressionFields, itemExists } from './condition.ts';
 import type { ItemKey } from './keys.ts';
 
 export interface ItemChanges {

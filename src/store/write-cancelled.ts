@@ -1,8 +1,9 @@
 // What a refused write tells the use case: for each key whose condition failed, the item as it
 // stands (ReturnValuesOnConditionCheckFailure: ALL_OLD), so the caller can converge or re-plan
 // without guessing. SDK errors never escape the store; this is what they become.
-import { keyId, type ItemKey } from './keys.ts';
+
 import type { StoredItem } from './actions.ts';
+import { type ItemKey, keyId } from './keys.ts';
 
 export type CancellationCode = 'ConditionalCheckFailed' | 'TransactionConflict';
 

@@ -7,19 +7,19 @@
 // surface around them: that limit with the rate window's count sent beside the read, as the
 // server sends it.
 import {
+  type DynamoDBDocumentClient,
   TransactGetCommand,
   TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
   type TransactWriteCommandInput,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { WriteAction } from '../../src/store/actions.ts';
-import { countMember } from '../../src/store/list-conditioned-counter.ts';
-import { notificationItem } from '../../src/store/story/notification-items.ts';
-import { createItem } from '../../src/store/replace-by-key.ts';
 import { reproductionKey, storyKey } from '../../src/store/keys.ts';
+import { countMember } from '../../src/store/list-conditioned-counter.ts';
 import { countCallParams } from '../../src/store/rate-window.ts';
+import { createItem } from '../../src/store/replace-by-key.ts';
 import { epochSeconds } from '../../src/store/store.ts';
+import { notificationItem } from '../../src/store/story/notification-items.ts';
 import { reproducerCounter, reproductionItem } from '../../src/store/story/reproduction-items.ts';
 
 export interface BareReport {

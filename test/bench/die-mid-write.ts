@@ -5,13 +5,13 @@
 //                 Powertools: the INPROGRESS record is stored, the business write not sent.
 //   after-write   lorebook: the transaction committed (record, counter and op record together).
 //                 Powertools: the business write committed, the COMPLETED update not sent.
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { BENCH_CALLER } from './idempotent-write.ts';
-import { lorebookCreateAndCount } from './lorebook-write.ts';
-import type { LogicalWrite } from './logical-write.ts';
 import { operationName } from '../helpers/round-trips.ts';
-import { powertoolsCreateAndCount, silenceLambdaContextWarning, type LambdaContextLike } from './powertools-write.ts';
+import { BENCH_CALLER } from './idempotent-write.ts';
+import type { LogicalWrite } from './logical-write.ts';
+import { lorebookCreateAndCount } from './lorebook-write.ts';
+import { type LambdaContextLike, powertoolsCreateAndCount, silenceLambdaContextWarning } from './powertools-write.ts';
 
 silenceLambdaContextWarning();
 

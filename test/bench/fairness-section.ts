@@ -1,7 +1,7 @@
 // The fairness section's runs: every attack against the default pool (one worker per core), then
 // the heavy scans against one worker, to measure what the second worker buys on this machine.
 import { availableParallelism } from 'node:os';
-import { ATTACKS, runFairnessBench, type FairnessRun } from './fairness.ts';
+import { ATTACKS, type FairnessRun, runFairnessBench } from './fairness.ts';
 
 export interface FairnessRuns {
   pool: FairnessRun;

@@ -10,12 +10,12 @@
 // not answered within CALL_TIMEOUT_MS is cut (and counted as refused).
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { paletteNoise } from '../helpers/images.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { percentile } from './stats.ts';
 

@@ -2,8 +2,8 @@
 // again (a retry after a timeout). Exactly 64 must be counted, and every call answered. The
 // reference is 64 bare TransactWriteItems of the same items on one story, at once.
 import type { AppContext } from '../../src/app/app-context.ts';
-import { readItem } from '../../src/store/read-items.ts';
 import { storyKey } from '../../src/store/keys.ts';
+import { readItem } from '../../src/store/read-items.ts';
 import type { Agent } from './agents.ts';
 import { REPORT_NOTE, sendBareReport } from './bare-report.ts';
 import { AUTHOR, freshStories } from './surface-overhead.ts';

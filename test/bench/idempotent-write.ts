@@ -4,8 +4,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AppContext, Caller } from '../../src/app/app-context.ts';
 import { countRoundTrips, type RoundTripCounter } from '../helpers/round-trips.ts';
+import { counterKey, type LogicalWrite, newWrite } from './logical-write.ts';
 import { lorebookCreateAndCount } from './lorebook-write.ts';
-import { counterKey, newWrite, type LogicalWrite } from './logical-write.ts';
 import type { PowertoolsWrite } from './powertools-write.ts';
 import { percentile } from './stats.ts';
 
@@ -126,7 +126,7 @@ async function parallelDuplicates(
   const runsBefore = bench.powertools.runs();
   counter.reset();
   const settled = await Promise.allSettled(Array.from({ length: parallel }, () => call(input)));
-  const writes = counter.snapshot()['TransactWriteItems'] ?? 0;
+  const writes = counter.snapshot().TransactWriteItems ?? 0;
   const applied = (await readCounter(bench.ctx, system)) - before;
   const refused: Record<string, number> = {};
   for (const result of settled) {

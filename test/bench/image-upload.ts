@@ -10,7 +10,7 @@ import { reencodeImage } from '../../src/app/images/reencode-image.ts';
 import type { ImageType } from '../../src/domain/image/image-type.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_IMAGE_ROUNDS'] ?? 10);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_IMAGE_ROUNDS ?? 10);
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const noisy = (width: number, height: number) =>

@@ -1,5 +1,5 @@
 // Starts server-process.ts as a child and talks to it: its base URL, its memory, its DynamoDB calls.
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ServerStats } from './server-process.ts';
 

@@ -2,13 +2,13 @@
 // store primitives. The op record commits in the same TransactWriteItems as the record and the
 // counter bump, so there is no state in which one stands without the other.
 import type { AppContext, Caller } from '../../src/app/app-context.ts';
-import { writeOnce, type Replayed } from '../../src/app/write-once.ts';
+import { type Replayed, writeOnce } from '../../src/app/write-once.ts';
 import { fingerprint } from '../../src/domain/fingerprint.ts';
 import { itemExists } from '../../src/store/condition.ts';
 import { pick } from '../../src/store/read-items.ts';
 import { checkItem, createItem } from '../../src/store/replace-by-key.ts';
 import { updateItem } from '../../src/store/update-item.ts';
-import { counterKey, recordKey, type LogicalAnswer, type LogicalWrite } from './logical-write.ts';
+import { counterKey, type LogicalAnswer, type LogicalWrite, recordKey } from './logical-write.ts';
 
 export const BENCH_TOOL = 'bench_create_and_count';
 

@@ -1,8 +1,8 @@
 // What the benchmark ran on: the figures are only comparable within one run on one machine.
 import { execFile } from 'node:child_process';
-import { cpus, freemem, loadavg, totalmem, platform, release } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -20,7 +20,7 @@ export interface Machine {
 }
 
 export async function describeMachine(): Promise<Machine> {
-  const java = await promisify(execFile)(process.env['JAVA'] ?? 'java', ['-version']).then(
+  const java = await promisify(execFile)(process.env.JAVA ?? 'java', ['-version']).then(
     ({ stderr, stdout }) => (stderr || stdout).split('\n')[0]?.trim() ?? 'unknown',
     () => 'not found',
   );

@@ -1,9 +1,10 @@
 // `npm run bench:markdown`: only the markdown-cost section of `npm run bench`, on its own DynamoDB
 // Local; prints the section (BENCHMARKS.md is written by the full bench).
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { runMarkdownCostOnce } from './markdown-cost.ts';
 import { markdownCostSection } from './markdown-cost-report.ts';
 

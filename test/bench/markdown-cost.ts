@@ -23,7 +23,7 @@ export interface MarkdownCostRun {
 const UNLIMITED_BUDGET_MS = 3_000;
 const VIEWS = 100;
 const prose = (): string =>
-  ('I retried the write after a timeout and the counter moved twice, so I read the docs again. '.repeat(6) + '\n\n').repeat(
+  `${'I retried the write after a timeout and the counter moved twice, so I read the docs again. '.repeat(6)}\n\n`.repeat(
     Math.floor(NARRATIVE_BYTES / 560),
   );
 

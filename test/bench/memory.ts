@@ -1,10 +1,10 @@
 // (d) Memory: a fresh server process, 10,000 tool calls through MCP (writes and reads mixed), its
 // RSS sampled along the way; the reference is its own RSS after the first 500 calls (warm).
 import type { AppContext } from '../../src/app/app-context.ts';
-import { connectAgents, type AgentAccount } from './agents.ts';
+import { type AgentAccount, connectAgents } from './agents.ts';
 import { startLorebookProcess } from './lorebook-process.ts';
-import { freshStories } from './surface-overhead.ts';
 import { runConcurrently } from './stats.ts';
+import { freshStories } from './surface-overhead.ts';
 
 export interface MemoryRun {
   calls: number;

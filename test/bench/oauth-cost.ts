@@ -7,17 +7,18 @@
 //   (2) the token endpoint — code exchange and refresh rotation, each one transaction — vs an
 //       admin token creation (one transaction of two items).
 // Prints progress, then a table. LOREBOOK_BENCH_QUICK=1: few calls (a smoke test, not a result).
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
-import { recordBlueskySignIn } from '../../src/app/sign-in/bluesky-sign-in.ts';
-import { createStorySearch } from '../../src/app/search/story-search.ts';
+
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { createStorySearch } from '../../src/app/search/story-search.ts';
+import { recordBlueskySignIn } from '../../src/app/sign-in/bluesky-sign-in.ts';
 import { startWebSession, WEB_SESSION_COOKIE } from '../../src/app/sign-in/web-session.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { countRoundTrips } from '../helpers/round-trips.ts';
 import { pkcePair } from '../helpers/oauth/oauth-flow.ts';
+import { countRoundTrips } from '../helpers/round-trips.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
 if (process.argv.includes('--help')) {
@@ -26,7 +27,7 @@ if (process.argv.includes('--help')) {
   );
   process.exit(0);
 }
-const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 const CALLS = QUICK ? 20 : 300;
 const BASE = 'http://127.0.0.1:8787';
 const log = (line: string): void => void process.stdout.write(`${line}\n`);

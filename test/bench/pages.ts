@@ -5,21 +5,22 @@
 // so both sides see the same machine load. Prints p50/p99 and the ratio page/JSON (story pages
 // reuse a rendered body: src/http/pages/rendered-bodies.ts); then the markdown
 // renderer alone, per story and for a ~60 KiB body, against JSON.stringify of the same view.
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { getStory } from '../../src/app/queries/get-story.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
-import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { renderMarkdown, storyBodyMarkdown } from '../../src/http/pages/render-markdown.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { storyWithEverything } from '../helpers/page-stories.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_PAGES_ROUNDS'] ?? 300);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_PAGES_ROUNDS ?? 300);
 const WARM_UP = 30;
 const BASE = 'http://127.0.0.1:8787';
 const log = (line: string): void => void process.stdout.write(`${line}\n`);

@@ -4,11 +4,12 @@
 // protect: the record and the counter bump in one TransactWriteItems, without conditions of its
 // own. `conditioned` adds lorebook's kind of guard (create the record only once) to show what
 // that changes after a crash.
-import { DynamoDBClient, CreateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { counterKey, recordKey, type LogicalAnswer, type LogicalWrite } from './logical-write.ts';
+import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { counterKey, type LogicalAnswer, type LogicalWrite, recordKey } from './logical-write.ts';
 
 export interface PowertoolsOptions {
   endpoint: string;

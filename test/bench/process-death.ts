@@ -3,15 +3,15 @@
 // parent then reads what was left and retries the same request, as a client would.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { opKey } from '../../src/store/keys.ts';
 import type { DeathOrder, DeathPoint } from './die-mid-write.ts';
-import { BENCH_CALLER, readCounter, type IdempotencyBench } from './idempotent-write.ts';
-import { lorebookCreateAndCount } from './lorebook-write.ts';
+import { BENCH_CALLER, type IdempotencyBench, readCounter } from './idempotent-write.ts';
 import { newWrite, recordKey } from './logical-write.ts';
-import { createIdempotencyTable, powertoolsCreateAndCount, type LambdaContextLike } from './powertools-write.ts';
+import { lorebookCreateAndCount } from './lorebook-write.ts';
+import { createIdempotencyTable, type LambdaContextLike, powertoolsCreateAndCount } from './powertools-write.ts';
 
 const CHILD = fileURLToPath(new URL('./die-mid-write.ts', import.meta.url));
 const CHILD_TIMEOUT_MS = 30_000;

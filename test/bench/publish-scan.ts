@@ -8,7 +8,7 @@ import { parseStory } from '../../src/domain/story/parse-story.ts';
 import { fixture } from '../helpers/stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_SCAN_ROUNDS'] ?? 30);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_SCAN_ROUNDS ?? 30);
 const SIZE = 56 * 1024;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 

@@ -7,18 +7,19 @@
 //              right after another write in the same process).
 // Prints p50/p99 of each and its ratio to plain at p50. LOREBOOK_TEST_DDB_ENDPOINT reuses a
 // running DynamoDB Local instead of starting one.
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { sharedOffload } from '../../src/offload/offload.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { topicStory } from '../helpers/topic-stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const FEED = Number(process.env['LOREBOOK_BENCH_SIMILAR_FEED'] ?? 500);
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_SIMILAR_ROUNDS'] ?? 40);
+const FEED = Number(process.env.LOREBOOK_BENCH_SIMILAR_FEED ?? 500);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_SIMILAR_ROUNDS ?? 40);
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const TOPICS = ['kafka', 'redis', 'postgres', 'gradle', 'terraform', 'chromium', 'dynamodb', 'lambda', 'docker', 'nginx'];
@@ -32,7 +33,7 @@ const story = (title: string, index: number): string => {
   });
 };
 
-const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
+const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT;
 const ddb = shared === undefined ? await startDynamoDbLocal({ log }) : undefined;
 const client = createStoreClient({ endpoint: shared ?? (ddb?.endpoint as string) });
 try {

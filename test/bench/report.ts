@@ -1,23 +1,24 @@
 // BENCHMARKS.md from one run's figures. Every figure is min / **median** / max over the runs; every
 // claim is a ratio against a reference measured in the same run. The "Mutation testing" section
 // is kept as it was (the lead engineer fills it in), or a placeholder is written.
-import type { DeathOutcome } from './process-death.ts';
+
+import { type BundlesRun, bundlesSection } from './bundles-section.ts';
+import { fairnessSection } from './fairness-report.ts';
+import type { FairnessRuns } from './fairness-section.ts';
 import type { FanOutRun } from './fan-out.ts';
 import type { DuplicateTrial, IdempotencyRun } from './idempotent-write.ts';
 import type { Machine } from './machine.ts';
 import type { MarkdownCostRun } from './markdown-cost.ts';
 import { markdownCostSection } from './markdown-cost-report.ts';
-import { WARM_CALLS, type MemoryRun } from './memory.ts';
-import { mib, mmm, ms, ratio, spread, type Spread } from './stats.ts';
-import type { SurfaceRun } from './surface-overhead.ts';
-import { BASELINE_COMMIT, beforeAfterTable, runsAt } from './surface-before-after.ts';
-import { bundlesSection, type BundlesRun } from './bundles-section.ts';
-import { searchSection, type SearchRuns } from './search-section.ts';
+import { type MemoryRun, WARM_CALLS } from './memory.ts';
+import type { DeathOutcome } from './process-death.ts';
+import { type SearchRuns, searchSection } from './search-section.ts';
 import type { SecretsRun } from './secrets.ts';
 import { secretsSection } from './secrets-report.ts';
 import { STALL_HEADING } from './snapshot-stall-section.ts';
-import type { FairnessRuns } from './fairness-section.ts';
-import { fairnessSection } from './fairness-report.ts';
+import { mib, mmm, ms, ratio, type Spread, spread } from './stats.ts';
+import { BASELINE_COMMIT, beforeAfterTable, runsAt } from './surface-before-after.ts';
+import type { SurfaceRun } from './surface-overhead.ts';
 
 export interface BenchPlan {
   quick: boolean;
@@ -534,7 +535,7 @@ function keptSection(existing: string | undefined, heading: string): string {
   if (existing === undefined || start < 0) return '';
   const rest = existing.slice(start + 1);
   const end = rest.slice(heading.length).search(/\n## /);
-  return `\n${end >= 0 ? rest.slice(0, heading.length + end + 1) : rest}`.trimEnd() + '\n';
+  return `${`\n${end >= 0 ? rest.slice(0, heading.length + end + 1) : rest}`.trimEnd()}\n`;
 }
 
 function mutationSection(existing: string | undefined): string {
@@ -542,7 +543,7 @@ function mutationSection(existing: string | undefined): string {
   if (existing !== undefined && start >= 0) {
     const rest = existing.slice(start + MUTATION_HEADING.length);
     const end = rest.search(/\n## /);
-    return `${MUTATION_HEADING}${end >= 0 ? rest.slice(0, end + 1) : rest}`.trimEnd() + '\n';
+    return `${`${MUTATION_HEADING}${end >= 0 ? rest.slice(0, end + 1) : rest}`.trimEnd()}\n`;
   }
   return [
     MUTATION_HEADING,

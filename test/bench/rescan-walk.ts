@@ -15,9 +15,9 @@ import type { Store } from '../../src/store/store.ts';
 import { scanStoryCapabilities } from '../../src/store/story/story-capability-scan.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ENDPOINT = process.env['LOREBOOK_BENCH_DDB_ENDPOINT'] ?? 'http://127.0.0.1:8600';
-const STORIES = Number(process.env['LOREBOOK_BENCH_RESCAN_STORIES'] ?? 500);
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_RESCAN_ROUNDS'] ?? 5);
+const ENDPOINT = process.env.LOREBOOK_BENCH_DDB_ENDPOINT ?? 'http://127.0.0.1:8600';
+const STORIES = Number(process.env.LOREBOOK_BENCH_RESCAN_STORIES ?? 500);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_RESCAN_ROUNDS ?? 5);
 const PAGE = 1000;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const markdown = 'A step of the story.\n'.repeat(150);

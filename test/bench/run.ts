@@ -2,32 +2,32 @@
 // in one run on this machine, against one DynamoDB Local; writes BENCHMARKS.md.
 // LOREBOOK_BENCH_QUICK=1 runs every section once with few calls (a smoke test, not a result).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { connectAgents, createAgentAccounts } from './agents.ts';
-import { runFanOutOnce, type FanOutRun } from './fan-out.ts';
-import { createCounters, runIdempotencyOnce, type IdempotencyRun } from './idempotent-write.ts';
+import { runBundlesBench } from './bundles-section.ts';
+import { runFairnessSection } from './fairness-section.ts';
+import { type FanOutRun, runFanOutOnce } from './fan-out.ts';
+import { createCounters, type IdempotencyRun, runIdempotencyOnce } from './idempotent-write.ts';
 import { startLorebookProcess } from './lorebook-process.ts';
 import { describeMachine } from './machine.ts';
-import { runMarkdownCostOnce, type MarkdownCostRun } from './markdown-cost.ts';
-import { runMemoryOnce, type MemoryRun } from './memory.ts';
-import { DEATH_SCENARIOS, runDeath, type DeathOutcome } from './process-death.ts';
+import { type MarkdownCostRun, runMarkdownCostOnce } from './markdown-cost.ts';
+import { type MemoryRun, runMemoryOnce } from './memory.ts';
 import { createIdempotencyTable, powertoolsCreateAndCount, silenceLambdaContextWarning } from './powertools-write.ts';
-import { renderReport, type BenchPlan } from './report.ts';
-import { ms, ratio } from './stats.ts';
-import { runBeforeAfter } from './surface-before-after.ts';
-import { runBundlesBench } from './bundles-section.ts';
+import { DEATH_SCENARIOS, type DeathOutcome, runDeath } from './process-death.ts';
+import { type BenchPlan, renderReport } from './report.ts';
 import { runSearchBench } from './search-section.ts';
 import { runSecretsBench } from './secrets.ts';
-import { runFairnessSection } from './fairness-section.ts';
-import type { SurfaceRun } from './surface-overhead.ts';
 import { runSnapshotStallBench } from './snapshot-stall-section.ts';
+import { ms, ratio } from './stats.ts';
+import { runBeforeAfter } from './surface-before-after.ts';
+import type { SurfaceRun } from './surface-overhead.ts';
 
 const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
 const BUDGET_MS = 30 * 60_000;
-const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 
 const plan: BenchPlan = QUICK
   ? {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createSafeFetch } from '../../integrations/safe-fetch/index.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const FETCHES = Number(process.env['LOREBOOK_BENCH_FETCHES'] ?? 400);
+const FETCHES = Number(process.env.LOREBOOK_BENCH_FETCHES ?? 400);
 const body = JSON.stringify({ id: 'did:web:example', service: [{ id: '#atproto_pds', serviceEndpoint: 'https://pds.example' }] });
 const server = createServer((_, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end(body));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

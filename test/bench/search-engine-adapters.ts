@@ -1,8 +1,8 @@
 // The two candidate engines behind one shape, each used as "an index snapshot kept in S3 and
 // loaded by ETag": build it, serialise it to a string (what would be PUT to S3), load it back (what
 // a cold instance does after the GET), search it, and feed it one story at a time.
-import { create, insert, load, remove, save, search, type AnyOrama } from '@orama/orama';
-import { createStoryIndex, loadStoryIndex, type IndexSnapshotBody, type StoryIndex } from '../../src/app/search/story-index.ts';
+import { type AnyOrama, create, insert, load, remove, save, search } from '@orama/orama';
+import { createStoryIndex, type IndexSnapshotBody, loadStoryIndex, type StoryIndex } from '../../src/app/search/story-index.ts';
 import { rankForQuery } from '../../src/app/search/story-search.ts';
 import type { SyntheticStory } from './search-corpus.ts';
 

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BEFORE_SEARCH_OPTIONS, rebuildBefore, type SummaryToIndex } from './search-before.ts';
-import { ENGINES, type EngineIndex, type EngineName } from './search-engine-adapters.ts';
-import { QUERY_SET, type BenchQuery } from './search-queries.ts';
 import { storyAt } from './search-corpus.ts';
+import { ENGINES, type EngineIndex, type EngineName } from './search-engine-adapters.ts';
+import { type BenchQuery, QUERY_SET } from './search-queries.ts';
 import { percentile } from './stats.ts';
 
 export interface QueryFigures {

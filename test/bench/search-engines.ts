@@ -12,29 +12,29 @@
 // bench` runs minisearch only).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { measureSearchLag } from './search-lag.ts';
 import { describeMachine } from './machine.ts';
 import {
-  lanceDbCost,
+  type CostLine,
   lambdaMemoryMiB,
+  lanceDbCost,
   openSearchServerlessCost,
   PRICE_ASSUMPTIONS,
   snapshotLambdaCost,
-  type CostLine,
 } from './search-cost.ts';
-import type { SearchChildResult } from './search-engine-child.ts';
 import type { EngineName } from './search-engine-adapters.ts';
+import type { SearchChildResult } from './search-engine-child.ts';
+import { measureSearchLag } from './search-lag.ts';
 import { mib, ms, ratio } from './stats.ts';
 
-const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 const SIZES = QUICK ? [1000, 6000] : [10_000, 100_000];
 const REFERENCE_SIZE = QUICK ? 500 : 5000;
 const ROUNDS = QUICK ? 5 : 30;
-const BUDGET_MS = Number(process.env['LOREBOOK_BENCH_SEARCH_BUDGET_S'] ?? 600) * 1000;
+const BUDGET_MS = Number(process.env.LOREBOOK_BENCH_SEARCH_BUDGET_S ?? 600) * 1000;
 /** The rest of a child's work (serialise, gzip, load, queries) after its build: also bounded. */
 const AFTER_BUILD_MS = 15 * 60 * 1000;
 const HEAP_CAP_MIB = 8192;
-const ENGINE_NAMES = (process.env['LOREBOOK_BENCH_SEARCH_ENGINES']?.split(',') ?? ['minisearch', 'orama']) as EngineName[];
+const ENGINE_NAMES = (process.env.LOREBOOK_BENCH_SEARCH_ENGINES?.split(',') ?? ['minisearch', 'orama']) as EngineName[];
 const CHILD = fileURLToPath(new URL('./search-engine-child.ts', import.meta.url));
 
 function runChild(engine: EngineName | 'reference', size: number): Promise<SearchChildResult> {
@@ -228,8 +228,8 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const lines = await runSearchBench({
-    ddbEndpoint: process.env['LOREBOOK_TEST_DDB_ENDPOINT'],
-    lag: process.env['LOREBOOK_BENCH_SEARCH_LAG'] !== '0',
+    ddbEndpoint: process.env.LOREBOOK_TEST_DDB_ENDPOINT,
+    lag: process.env.LOREBOOK_BENCH_SEARCH_LAG !== '0',
   });
   process.stdout.write(`${lines.join('\n')}\n`);
 }

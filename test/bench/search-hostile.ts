@@ -89,7 +89,7 @@ export function hostileLines(rows: readonly HostileRow[], stories: number, build
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const stories = Number(process.argv[2] ?? (process.env['LOREBOOK_BENCH_QUICK'] === '1' ? 2000 : 100_000));
+  const stories = Number(process.argv[2] ?? (process.env.LOREBOOK_BENCH_QUICK === '1' ? 2000 : 100_000));
   const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
   log(`hostile queries: indexing ${stories} stories`);
   const started = performance.now();

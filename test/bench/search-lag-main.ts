@@ -5,9 +5,5 @@
 import { measureSearchLag } from './search-lag.ts';
 
 const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-const lines = await measureSearchLag(
-  process.env['LOREBOOK_TEST_DDB_ENDPOINT'] || undefined,
-  process.env['LOREBOOK_BENCH_QUICK'] === '1',
-  log,
-);
+const lines = await measureSearchLag(process.env.LOREBOOK_TEST_DDB_ENDPOINT || undefined, process.env.LOREBOOK_BENCH_QUICK === '1', log);
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,10 +1,11 @@
 // `npm run bench:secrets`: only the secret-scan section of `npm run bench`, on its own DynamoDB
 // Local; prints the section (BENCHMARKS.md is written by the full bench).
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { sharedOffload } from '../../src/offload/offload.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { sharedOffload } from '../../src/offload/offload.ts';
 import { runSecretsBench } from './secrets.ts';
 import { secretsSection } from './secrets-report.ts';
 
@@ -19,7 +20,7 @@ try {
     random: Math.random,
   };
   await ensureTable(client, ctx.store.tableName);
-  const run = await runSecretsBench(ctx, { rounds: Number(process.env['LOREBOOK_BENCH_SECRETS_ROUNDS'] ?? 30), log });
+  const run = await runSecretsBench(ctx, { rounds: Number(process.env.LOREBOOK_BENCH_SECRETS_ROUNDS ?? 30), log });
   log(`\n${secretsSection(run).join('\n')}`);
 } finally {
   await sharedOffload().close();

@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { createHttpApp } from '../../src/http/app.ts';
@@ -25,8 +25,8 @@ export interface ServerStats {
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 
-const endpoint = process.env['BENCH_DDB_ENDPOINT'];
-const tableName = process.env['BENCH_TABLE'];
+const endpoint = process.env.BENCH_DDB_ENDPOINT;
+const tableName = process.env.BENCH_TABLE;
 if (endpoint === undefined || tableName === undefined) throw new Error('BENCH_DDB_ENDPOINT and BENCH_TABLE are required');
 
 const client = createStoreClient({ endpoint });

@@ -4,11 +4,11 @@
 // page, sign-in and consent), measured in the same runs; plus DynamoDB round trips per sign-in.
 // LOREBOOK_BENCH_SIGN_INS=n sets how many sign-ins (default 20).
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { decideDeviceAuthorization, pollDeviceAuthorization, startDeviceAuthorization } from '../../src/app/oauth-server/device-flow.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
-import { pollDeviceAuthorization, startDeviceAuthorization, decideDeviceAuthorization } from '../../src/app/oauth-server/device-flow.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
@@ -24,7 +24,7 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
-const SIGN_INS = Number(process.env['LOREBOOK_BENCH_SIGN_INS'] ?? 20);
+const SIGN_INS = Number(process.env.LOREBOOK_BENCH_SIGN_INS ?? 20);
 const DEVICE_RUNS = 50;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 

@@ -2,18 +2,18 @@
 // in place (npm run bench runs the same measurement as its section 6). LOREBOOK_TEST_DDB_ENDPOINT
 // reuses a running DynamoDB Local instead of starting one; LOREBOOK_BENCH_QUICK=1 is a smoke test.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { replaceSection } from './report-sections.ts';
 import { runSitemapBench, SITEMAP_HEADING, SITEMAP_PLAN, SITEMAP_QUICK_PLAN, sitemapSection } from './sitemap.ts';
 
 const REPORT = new URL('../../BENCHMARKS.md', import.meta.url);
-const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
+const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT;
 const ddb = shared === undefined ? await startDynamoDbLocal({ log }) : undefined;
 // A long request timeout: DynamoDB Local pages a 50,000-entry month far slower than DynamoDB does,
 // and a timed-out read would end the run instead of measuring it.

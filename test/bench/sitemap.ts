@@ -11,7 +11,7 @@ import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { countRoundTrips } from '../helpers/round-trips.ts';
 import { sitemapBefore } from './sitemap-before.ts';
-import { prepareFeed, writeStories, type BenchFeed } from './sitemap-stories.ts';
+import { type BenchFeed, prepareFeed, writeStories } from './sitemap-stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
 export interface SitemapPlan {

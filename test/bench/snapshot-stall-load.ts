@@ -2,10 +2,10 @@
 // loads, and its wall time, for the candidates of issue 26 (snapshot-stall.ts reports them).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import type { IndexSnapshotBody } from '../../src/app/search/story-index.ts';
-import { loadStoryIndex } from '../../src/app/search/story-index.ts';
 import { decodeSnapshot, type SnapshotObject } from '../../src/app/search/search-snapshot-codec.ts';
 import { loadSnapshot } from '../../src/app/search/snapshot-load.ts';
+import type { IndexSnapshotBody } from '../../src/app/search/story-index.ts';
+import { loadStoryIndex } from '../../src/app/search/story-index.ts';
 
 export interface LoadCandidate {
   name: string;

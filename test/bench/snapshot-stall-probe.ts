@@ -5,7 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 
-const file = process.env['BENCH_STALL_FILE'];
+const file = process.env.BENCH_STALL_FILE;
 if (isMainThread && file !== undefined) {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();

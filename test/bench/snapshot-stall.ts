@@ -9,13 +9,13 @@
 // Usage: node test/bench/snapshot-stall.ts [--sizes 10000,100000] [--write] [--skip-loads]
 //   --write: replace section 12 of BENCHMARKS.md with the result; --skip-loads: the servers only.
 import { execFileSync, spawn } from 'node:child_process';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { encodeSnapshot, snapshotName } from '../../src/app/search/search-snapshot-codec.ts';
 import { createStoryIndex } from '../../src/app/search/story-index.ts';
@@ -27,7 +27,7 @@ import { searchSnapshotsInDirectory } from '../../src/store/search/search-snapsh
 import { withoutLorebookSettings } from '../helpers/command-env.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { storyAt } from './search-corpus.ts';
-import { measureLoadCandidates, type LoadCandidate } from './snapshot-stall-load.ts';
+import { type LoadCandidate, measureLoadCandidates } from './snapshot-stall-load.ts';
 import { STALL_HEADING } from './snapshot-stall-section.ts';
 import { ratio } from './stats.ts';
 
@@ -279,7 +279,7 @@ function unpackBefore(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'] || undefined;
+const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT || undefined;
 const ddb = shared === undefined ? await startDynamoDbLocal({ log: () => {} }) : undefined;
 const baseline = unpackBefore();
 try {

@@ -9,26 +9,26 @@
 // LOREBOOK_TEST_DDB_ENDPOINT reuses a running DynamoDB Local instead of starting one.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import {
-  NEAR_DUPLICATE_SIMILARITY,
   bandsOf,
   estimatedSimilarity,
   foldedWords,
+  NEAR_DUPLICATE_SIMILARITY,
   signatureOf,
   storyBody,
 } from '../../src/domain/near-duplicate/near-duplicate-signature.ts';
 import { sharedOffload } from '../../src/offload/offload.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { spamText, storyOfItsOwn } from '../helpers/spam-wave.ts';
 import { successStory } from '../helpers/stories.ts';
 import { corpusFiles } from './secrets.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_SPAM_ROUNDS'] ?? 40);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_SPAM_ROUNDS ?? 40);
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 function distinctDocs(limit: number): string[] {
@@ -115,7 +115,7 @@ function signatureCost(): void {
 }
 
 async function publishCost(): Promise<void> {
-  const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
+  const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT;
   // A busy machine starts the JVM slowly: this is a benchmark, not a readiness check.
   const ddb = shared === undefined ? await startDynamoDbLocal({ log, readyTimeoutMs: 120_000 }) : undefined;
   const client = createStoreClient({ endpoint: shared ?? (ddb?.endpoint as string) });

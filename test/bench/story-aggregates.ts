@@ -6,19 +6,19 @@
 // Query pages each read took.
 // Runs on a DynamoDB Local of its own (in memory), so its 10,000-report story loads no shared one.
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { getStory } from '../../src/app/queries/get-story.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { storyKey } from '../../src/store/keys.ts';
 import { reproductionItem } from '../../src/store/story/reproduction-items.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { countRoundTrips } from '../helpers/round-trips.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
-const ROUNDS = Number(process.env['LOREBOOK_BENCH_AGGREGATES_ROUNDS'] ?? 5);
+const ROUNDS = Number(process.env.LOREBOOK_BENCH_AGGREGATES_ROUNDS ?? 5);
 const FAMILIES = ['claude-code', 'codex', 'aider', 'cursor', 'gemini-cli'];
 const SYSTEMS = ['linux', 'macos', 'windows'];
 const started = performance.now();
@@ -101,7 +101,7 @@ try {
       if (round === 0 && index > 0 && view.aggregates.by_agent_family === undefined) throw new Error(`no aggregates for ${slug}`);
       // The first two rounds warm up the JIT and DynamoDB Local; they are not counted.
       if (round >= 2) timings[index]?.push(elapsed);
-      queries[index] = counter.snapshot()['Query'] ?? 0;
+      queries[index] = counter.snapshot().Query ?? 0;
     }
   }
   const reference = percentile(timings[0] ?? [], 50);

@@ -4,9 +4,9 @@
 // running side by side on one DynamoDB Local in one run, each MCP figure against a bare
 // transaction measured back to back with it. Prints a markdown table.
 import type { AppContext } from '../../src/app/app-context.ts';
-import { connectAgents, type AgentAccount, type Agent } from './agents.ts';
+import { type Agent, type AgentAccount, connectAgents } from './agents.ts';
 import { unpackBaseline } from './baseline-tree.ts';
-import { startLorebookProcess, type LorebookProcess } from './lorebook-process.ts';
+import { type LorebookProcess, startLorebookProcess } from './lorebook-process.ts';
 import { mmm, ms, ratio, spread } from './stats.ts';
 import { runSurfaceOnce, type SurfaceRun } from './surface-overhead.ts';
 

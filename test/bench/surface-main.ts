@@ -1,16 +1,17 @@
 // `npm run bench:surface`: section (b) of the benchmark on its own, the server before and after
 // (surface-before-after.ts), on an embedded DynamoDB Local of its own. LOREBOOK_BENCH_SURFACE_RUNS
 // (default 3) sets the runs. Prints the markdown table for BENCHMARKS.md §2.
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
+
+import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { createAgentAccounts } from './agents.ts';
 import { describeMachine } from './machine.ts';
 import { beforeAfterTable, runBeforeAfter } from './surface-before-after.ts';
 
 const CALLS = { 1: 64, 16: 256, 64: 512 };
-const runs = Number(process.env['LOREBOOK_BENCH_SURFACE_RUNS'] ?? 3);
+const runs = Number(process.env.LOREBOOK_BENCH_SURFACE_RUNS ?? 3);
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const machine = await describeMachine();

@@ -8,7 +8,7 @@ import type { AppContext, Caller } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import type { Agent } from './agents.ts';
-import { REPORT_NOTE, sendBareReadThenReport, sendBareReport, sendCountedReadThenReport, type BareReport } from './bare-report.ts';
+import { type BareReport, REPORT_NOTE, sendBareReadThenReport, sendBareReport, sendCountedReadThenReport } from './bare-report.ts';
 import type { LorebookProcess } from './lorebook-process.ts';
 import { percentile, runConcurrently } from './stats.ts';
 

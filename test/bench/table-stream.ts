@@ -8,18 +8,18 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
+  type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type DynamoDBStreamsClient,
 } from '@aws-sdk/client-dynamodb-streams';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { dropTable, ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient, createStreamsClient } from '../../src/store/client.ts';
 import { startTableStreamPoller } from '../../src/store/table-stream/table-stream.ts';
 import { ms, percentile, ratio, spread } from './stats.ts';
 
-const QUICK = process.env['LOREBOOK_BENCH_QUICK'] === '1';
+const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 const RECORDS = QUICK ? 200 : 2_000;
 const RUNS = QUICK ? 1 : 3;
 const LATENCY_WRITES = QUICK ? 5 : 20;
@@ -28,7 +28,7 @@ const INTERVAL_MS = 1_000;
 const BATCH = 100;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const shared = process.env['LOREBOOK_TEST_DDB_ENDPOINT'];
+const shared = process.env.LOREBOOK_TEST_DDB_ENDPOINT;
 const ddb = shared === undefined ? await startDynamoDbLocal({ log }) : undefined;
 const endpoint = shared ?? (ddb?.endpoint as string);
 const client = createStoreClient({ endpoint });

@@ -5,17 +5,17 @@
 // compare too: a step that ran twice and wrote a second item would show.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
 import { deleteAccount } from '../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../src/app/account/run-account-deletions.ts';
+import { ensureAccount } from '../../src/app/accounts.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportCheck } from '../../src/app/report-check.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
-import { ensureAccount } from '../../src/app/accounts.ts';
-import { createStoreClient } from '../../src/store/client.ts';
 import { isLorebookError } from '../../src/domain/errors.ts';
+import { createStoreClient } from '../../src/store/client.ts';
 import { caller, WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
-import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
+import { type FaultMoment, injectStoreFault } from '../helpers/inject-store-fault.ts';
 import { operationName } from '../helpers/round-trips.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { createTestTable, testEndpoint } from '../helpers/test-table.ts';

@@ -6,8 +6,8 @@
 // fresh table, so each case costs a table, not a history.
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../src/app/app-context.ts';
 import { ensureAccount } from '../../src/app/accounts.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { flagStory } from '../../src/app/flag-story.ts';
 import { banAccount, unbanAccount } from '../../src/app/moderation/ban-account.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
@@ -16,7 +16,7 @@ import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { recordBlueskySignIn } from '../../src/app/sign-in/bluesky-sign-in.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { caller, WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
-import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
+import { type FaultMoment, injectStoreFault } from '../helpers/inject-store-fault.ts';
 import { operationName } from '../helpers/round-trips.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { createTestTable, testEndpoint } from '../helpers/test-table.ts';

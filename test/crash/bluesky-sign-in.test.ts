@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordBlueskySignIn } from '../../src/app/sign-in/bluesky-sign-in.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
-import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
+import { type FaultMoment, injectStoreFault } from '../helpers/inject-store-fault.ts';
 
 const app = useAppFixture('crash-bluesky-sign-in');
 

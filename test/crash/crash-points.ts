@@ -11,14 +11,14 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG, type AppConfig, type AppContext } from '../../src/app/app-context.ts';
+import { type AppConfig, type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
 import { LorebookError } from '../../src/domain/errors.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
-import { injectStoreFault, type FaultMoment } from '../helpers/inject-store-fault.ts';
 import { WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
+import { type FaultMoment, injectStoreFault } from '../helpers/inject-store-fault.ts';
 import { operationName, WRITE_OPERATIONS } from '../helpers/round-trips.ts';
 import { createTestTable, testEndpoint } from '../helpers/test-table.ts';
 
@@ -231,7 +231,9 @@ async function onFreshTable<S, T>(kase: CrashCase<S>, body: (world: World, given
   const world: World = {
     ctx,
     clock,
-    tick: () => void (clock.now += 1000),
+    tick: () => {
+      clock.now += 1000;
+    },
     scan: async () => [...(await scanAll(table.client, table.tableName)), ...filesIn(imageDir)],
     drawnAtRandom: (items) => kase.drawnAtRandom?.(items) ?? [],
   };

@@ -2,10 +2,11 @@
 // and publish_draft, each retried with the same input, end in the state of one clean call. Each
 // fresh table draws its own claim salt, so the salt, the draft id and the claim token (all from
 // the salt) are compared as placeholders.
+
+import type { AppContext } from '../../src/app/app-context.ts';
 import { claimDraft } from '../../src/app/drafts/claim-draft.ts';
 import { draftStoryFor } from '../../src/app/drafts/draft-story-for.ts';
 import { publishDraft } from '../../src/app/drafts/publish-draft.ts';
-import type { AppContext } from '../../src/app/app-context.ts';
 import { derivedClaimToken } from '../../src/domain/draft/claim-token.ts';
 import { caller } from '../helpers/app-fixture.ts';
 import { storyTitled } from '../helpers/stories.ts';

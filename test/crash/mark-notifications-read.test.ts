@@ -2,12 +2,12 @@
 // the unread ones with a query inside the plan: one more awaited store step).
 import type { AppContext } from '../../src/app/app-context.ts';
 import { markNotificationsRead } from '../../src/app/mark-notifications-read.ts';
-import { listNotifications } from '../../src/app/queries/list-notifications.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
+import { listNotifications } from '../../src/app/queries/list-notifications.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { caller } from '../helpers/app-fixture.ts';
 import { storyTitled } from '../helpers/stories.ts';
-import { crashPoints, type CrashWorld } from './crash-points.ts';
+import { type CrashWorld, crashPoints } from './crash-points.ts';
 
 const alice = caller('alice');
 const reporters = [caller('bob'), caller('carol')];

@@ -2,8 +2,9 @@
 // marks the story and writes the author's notification (only reproducers count, so the readers
 // reproduce first); and report_reproduction renewing a reproduction after an edit, which drift
 // needs of a reproducer.
-import { publishStory } from '../../src/app/publish-story.ts';
+
 import { editStory } from '../../src/app/edit-story.ts';
+import { publishStory } from '../../src/app/publish-story.ts';
 import { reportDrift } from '../../src/app/report-drift.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { scanText } from '../../src/domain/capability/scan.ts';

@@ -1,6 +1,7 @@
 // report_reproduction under a crash at every store step: a first report and a changed one.
-import { reportReproduction } from '../../src/app/report-reproduction.ts';
+
 import { publishStory } from '../../src/app/publish-story.ts';
+import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { caller } from '../helpers/app-fixture.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { crashPoints } from './crash-points.ts';

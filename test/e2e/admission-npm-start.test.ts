@@ -5,13 +5,14 @@
 // loopback address of its own (127.0.0.x: npm start keys budgets by the socket's peer), so each
 // meets a fresh budget. Budgets are per clock minute (or hour): a flood that straddles a boundary
 // may spend a budget once per window it touched, and the bounds below allow exactly that.
+
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceDid } from '../../src/domain/feed-generator.ts';
 import { answeredWithoutBody, sendFrom } from '../helpers/from-address.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { testEndpoint, useTestTable } from '../helpers/test-table.ts';
 
 const FETCH_BUDGET = 10;

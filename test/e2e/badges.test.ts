@@ -4,12 +4,12 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
+import { storyBadgeFacts } from '../../src/app/queries/badge-facts.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { setVisibility } from '../../src/app/set-visibility.ts';
-import { storyBadgeFacts } from '../../src/app/queries/badge-facts.ts';
+import { storyPipingToShell } from '../helpers/capability-stories.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';
 import { countRoundTrips } from '../helpers/round-trips.ts';
-import { storyPipingToShell } from '../helpers/capability-stories.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
 const ANONYMOUS_LIMIT = 2;
@@ -159,6 +159,7 @@ describe('what a story badge costs and how it is admitted', () => {
   });
 
   it('the OpenAPI document lists both badges as anonymous image/svg+xml answers', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked as untyped JSON; a missing part throws and fails the test
     const document = (await (await get('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, any>> };
     for (const path of ['/v1/badge/s/{slug}.svg', '/v1/badge/a/{handle}.svg']) {
       const operation = document.paths[path]?.get;

@@ -10,8 +10,8 @@ import { publishStory } from '../../src/app/publish-story.ts';
 import { setVisibility } from '../../src/app/set-visibility.ts';
 import { scanStory } from '../../src/domain/capability/scan.ts';
 import { SCANNER_VERSION } from '../../src/domain/capability/scanner-version.ts';
-import { useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyPipingToShell } from '../helpers/capability-stories.ts';
+import { useLorebookServer } from '../helpers/lorebook-server.ts';
 
 const ANONYMOUS_LIMIT = 2;
 const server = useLorebookServer('e2e-capability-badge');
@@ -157,6 +157,7 @@ describe('how the badge by hash is admitted', () => {
   });
 
   it('the OpenAPI document lists it as an anonymous image/svg+xml answer', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked as untyped JSON; a missing part throws and fails the test
     const document = (await (await get('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, any>> };
     const operation = document.paths['/v1/badge/capability/{sha12}.svg']?.get;
     expect(Object.keys(operation.responses['200'].content)).toEqual(['image/svg+xml']);

@@ -11,7 +11,7 @@ import { SCANNER_VERSION } from '../../src/domain/capability/scanner-version.ts'
 import { caller, useAppFixture } from '../helpers/app-fixture.ts';
 import { storyPipingToShell } from '../helpers/capability-stories.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 
 /** A batch runs at start: seconds, with room for a loaded machine. */

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
-import { MAX_SCAN_TEXT_BYTES } from '../../src/domain/capability/scan-limits.ts';
 import { scanStory, scanText } from '../../src/domain/capability/scan.ts';
+import { MAX_SCAN_TEXT_BYTES } from '../../src/domain/capability/scan-limits.ts';
 import { PIPED_INSTALL, storyPipingToShell } from '../helpers/capability-stories.ts';
 import { answerOf, refusalOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled, successStory } from '../helpers/stories.ts';
-import { writer, type Surface, type WriteTool } from './write-surface.ts';
+import { type Surface, type WriteTool, writer } from './write-surface.ts';
 
 const server = useLorebookServer('e2e-control-characters');
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, refusalOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
-import { writer, type Writer } from './write-surface.ts';
+import { type Writer, writer } from './write-surface.ts';
 
 const server = useLorebookServer('e2e-cross-account');
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));

@@ -10,16 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
-import { useAppFixture } from '../helpers/app-fixture.ts';
-import { eventually } from '../helpers/eventually.ts';
-import { pictureOf } from '../helpers/images.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
-import { storyTitled } from '../helpers/stories.ts';
-import { startTcpFaultProxy, type TcpFaultProxy } from '../helpers/tcp-fault-proxy.ts';
-import { testEndpoint } from '../helpers/test-table.ts';
 import { streamCheckpointPrefix } from '../../src/store/keys.ts';
 import { SEARCH_LOG_PREFIX } from '../../src/store/search/search-log.ts';
 import { searchPointerKey } from '../../src/store/search/search-pointer.ts';
+import { useAppFixture } from '../helpers/app-fixture.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { pictureOf } from '../helpers/images.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
+import { storyTitled } from '../helpers/stories.ts';
+import { startTcpFaultProxy, type TcpFaultProxy } from '../helpers/tcp-fault-proxy.ts';
+import { testEndpoint } from '../helpers/test-table.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
 

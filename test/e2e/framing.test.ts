@@ -4,11 +4,11 @@
 // `X-Frame-Options: DENY` and a CSP with `frame-ancestors 'none'`. The walk must reach each page
 // the issue names, the /device confirm page first among them, so it cannot pass by seeing none.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startDeviceAuthorization } from '../../src/app/oauth-server/device-flow.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { setVisibility } from '../../src/app/set-visibility.ts';
-import { startDeviceAuthorization } from '../../src/app/oauth-server/device-flow.ts';
-import { useLorebookServer, type LorebookServer } from '../helpers/lorebook-server.ts';
-import { authorizePath, newClient, pkcePair, signedInPerson, type Person } from '../helpers/oauth/oauth-flow.ts';
+import { type LorebookServer, useLorebookServer } from '../helpers/lorebook-server.ts';
+import { authorizePath, newClient, type Person, pkcePair, signedInPerson } from '../helpers/oauth/oauth-flow.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
 // Sign-in on, with a loopback client that is never asked to resolve anything (no handle is typed).

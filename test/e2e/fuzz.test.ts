@@ -61,6 +61,7 @@ const plausibleValue = (): fc.Arbitrary<unknown> =>
       1,
       0,
       -1,
+      // biome-ignore lint/correctness/noPrecisionLoss: a number literal past the double range (it reads as Infinity) on purpose
       1e309,
       '',
       'op-fuzz',

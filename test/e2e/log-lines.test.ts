@@ -3,14 +3,15 @@
 // whose client_name holds "\n{…forged…}" is refused naming client_name, with nothing stored; and a
 // client stored with such a name before that rule, approved on the consent page, is logged as
 // exactly one line in which the line break is escaped.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { randomBytes } from 'node:crypto';
-import { epochSeconds } from '../../src/store/store.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOAuthClient } from '../../src/store/identity/oauth-client-items.ts';
 import { writeAtomically } from '../../src/store/run-write.ts';
+import { epochSeconds } from '../../src/store/store.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
-import { authorizationCode, registerClient, signedInPerson, type Person } from '../helpers/oauth/oauth-flow.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
+import { authorizationCode, type Person, registerClient, signedInPerson } from '../helpers/oauth/oauth-flow.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 
 const FORGED = '{"level":"info","msg":"lorebook: oauth consent approved for admin"}';

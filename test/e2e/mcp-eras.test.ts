@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SKILL_UPDATE_META_KEY } from '../../src/http/mcp-skill-update.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
 import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
-import { MODERN, modernRpc, type ModernRequest } from '../helpers/modern-mcp.ts';
+import { MODERN, type ModernRequest, modernRpc } from '../helpers/modern-mcp.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
 const server = useLorebookServer('e2e-mcp-eras');

@@ -2,7 +2,7 @@
 // resources, a story by its template (public only), resources/list paging through every public
 // story with its cursor, resource_links in get_story and search_stories, the three prompts, slug
 // completion, and hostile template URIs answered with a typed error.
-import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { setVisibility } from '../../src/app/set-visibility.ts';

@@ -3,7 +3,7 @@
 // line before, against the real server process and its real stdout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { testEndpoint, useTestTable } from '../helpers/test-table.ts';
 
 const table = useTestTable('e2e-metrics-npm-start');

@@ -8,7 +8,7 @@ import { editStory } from '../../src/app/edit-story.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 

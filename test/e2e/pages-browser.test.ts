@@ -9,17 +9,17 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeImage } from '../../src/app/images/upload-image.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
-import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { launchChromium } from '../helpers/chromium.ts';
+import { pictureOf } from '../helpers/images.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { CORRECTION_NOTE, storyWithEverything, withdrawnStory } from '../helpers/page-stories.ts';
 import { failStory, storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
-import { launchChromium } from '../helpers/chromium.ts';
-import { storeImage } from '../../src/app/images/upload-image.ts';
-import { pictureOf } from '../helpers/images.ts';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 

@@ -4,7 +4,7 @@
 // deliveries answer the first answer's bytes, even after a similar story was published between.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
-import { topicStory, type TopicStory } from '../helpers/topic-stories.ts';
+import { type TopicStory, topicStory } from '../helpers/topic-stories.ts';
 
 const server = useLorebookServer('e2e-publish-similar');
 

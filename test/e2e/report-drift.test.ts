@@ -3,11 +3,12 @@
 // the sha256 and findings check_capability answered for the steps they ran. Then the story is
 // "changed since publish" in get_story, on its page and on its badge, its author has one
 // notification, and the author's edit clears it everywhere.
-import { MAX_FINDINGS, MAX_STORY_FINDINGS } from '../../src/domain/capability/scan-limits.ts';
+
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
+import { MAX_FINDINGS, MAX_STORY_FINDINGS } from '../../src/domain/capability/scan-limits.ts';
 import { answerOf, refusalOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
@@ -37,6 +38,7 @@ async function scanned(text: string): Promise<Scan> {
   return (await response.json()) as Scan;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a story answer read as untyped JSON; a missing part throws and fails the test
 const story = async (slug: string) => (await (await server.fetch(`/v1/stories/${slug}`)).json()) as Record<string, any>;
 const badgeTitle = async (slug: string): Promise<string> => {
   const svg = await (await server.fetch(`/v1/badge/s/${slug}.svg`)).text();

@@ -6,8 +6,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_TRUST_MS } from '../../src/app/oauth-server/verified-tokens.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
-import { recordRoundTrips, type RoundTripTimeline } from '../helpers/round-trip-timeline.ts';
 import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
+import { type RoundTripTimeline, recordRoundTrips } from '../helpers/round-trip-timeline.ts';
 import { storyTitled } from '../helpers/stories.ts';
 
 const server = useLorebookServer('e2e-round-trips');

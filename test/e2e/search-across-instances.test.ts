@@ -6,8 +6,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Runtime, storeRuntime } from '../../handlers/lambda-runtime.ts';
 import { handleRecords } from '../../handlers/stream.ts';
-import { storeRuntime, type Runtime } from '../../handlers/lambda-runtime.ts';
 import { readStreamRecords } from '../helpers/local-stream.ts';
 import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';

@@ -4,14 +4,15 @@
 // reproduction report whose note holds a Slack token are each refused with secret_detected through
 // MCP (the real SDK client), through /v1, and as a draft (draft_story_for); then neither the
 // whole table (every attribute of every item) nor any line the server wrote holds a byte of them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
-import { fakeSecrets, type FakeSecret } from '../helpers/fake-secrets.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type FakeSecret, fakeSecrets } from '../helpers/fake-secrets.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 

@@ -3,11 +3,11 @@
 // the skill is served with its version, and a caller on an older skill is told so.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getStory } from '../../src/app/queries/get-story.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { getStory } from '../../src/app/queries/get-story.ts';
 import { SKILL } from '../../src/domain/skill/skill-document.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { inSkillWorkdir, runSkillSession, SKILL_FILE, SKILL_TOOLS_MISSING, skillExamples } from '../helpers/skill-examples.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
@@ -79,10 +79,10 @@ describe('the skill is served, versioned', () => {
 
   it('the OpenAPI document lists GET /v1/skill, the X-Lorebook-Skill header and skill_update', async () => {
     const document = (await (await get('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
-    const operation = document.paths['/v1/skill']?.['get'];
-    expect(operation?.['operationId']).toBe('getSkill');
-    expect(JSON.stringify(operation?.['parameters'])).toContain('X-Lorebook-Skill');
-    expect(JSON.stringify(document.paths['/v1/stories/{slug}']?.['get'])).toContain('"skill_update"');
+    const operation = document.paths['/v1/skill']?.get;
+    expect(operation?.operationId).toBe('getSkill');
+    expect(JSON.stringify(operation?.parameters)).toContain('X-Lorebook-Skill');
+    expect(JSON.stringify(document.paths['/v1/stories/{slug}']?.get)).toContain('"skill_update"');
   });
 });
 
@@ -105,7 +105,7 @@ describe('a caller on an older skill gets skill_update', () => {
       body: storyTitled('Skill update on a write'),
     });
     expect(published.status).toBe(201);
-    expect(((await published.json()) as Record<string, unknown>)['skill_update']).toEqual(update());
+    expect(((await published.json()) as Record<string, unknown>).skill_update).toEqual(update());
     const missing = await get('/v1/stories/2026-01-01-no-such-story', { 'X-Lorebook-Skill': '0.1' });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toContain('application/problem+json');

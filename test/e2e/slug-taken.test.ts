@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setVisibility } from '../../src/app/set-visibility.ts';
 import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
-import { writer, type Surface, type WriteAnswer } from './write-surface.ts';
+import { type Surface, type WriteAnswer, writer } from './write-surface.ts';
 
 const server = useLorebookServer('e2e-slug-taken');
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));

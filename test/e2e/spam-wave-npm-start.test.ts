@@ -12,7 +12,7 @@ import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { listDuplicateRefusals } from '../../src/store/near-duplicate/duplicate-refusal-items.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { withoutLorebookSettings } from '../helpers/command-env.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { useBluesky } from '../helpers/pds/use-bluesky.ts';
 import { pairsNotNearDuplicate, spamCopy, storyOfItsOwn } from '../helpers/spam-wave.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
@@ -75,7 +75,7 @@ describe('a spam wave through npm start and MCP', () => {
     // The one that landed is a new account's: its announcement waits (held, new_account), so the
     // wave reaches Bluesky not at all.
     const meta = (await app.state()).find((item) => item.PK === `STORY#${original}` && item.SK === 'META');
-    expect(meta?.['held_reason']).toBe('new_account');
+    expect(meta?.held_reason).toBe('new_account');
     const wavePosts = (await bsky.posts()).filter((post) => post.value.embed?.external.uri.includes('make-money-with-retries'));
     expect(wavePosts).toEqual([]);
 

@@ -11,12 +11,12 @@ import { DOCUMENT_COLLECTION, PUBLICATION_COLLECTION } from '../../integrations/
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { storyKey } from '../../src/store/keys.ts';
-import { updateItem } from '../../src/store/update-item.ts';
 import { writeAtomically } from '../../src/store/run-write.ts';
+import { updateItem } from '../../src/store/update-item.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startNpmStart, type NpmStart } from '../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { useBluesky } from '../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';

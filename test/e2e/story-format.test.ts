@@ -93,7 +93,7 @@ describe('parts written the same ways publish over MCP', () => {
     };
     const refusal = refusalOf(await client.callTool({ name: 'publish_story', arguments: { parts } }));
     expect(refusal).toMatchObject({ code: 'validation_failed', retryable: false });
-    expect(refusal.details?.['fields']).toEqual({
+    expect(refusal.details?.fields).toEqual({
       check: expect.stringMatching(/Put the read-only steps after the `Applies if:` condition/),
     });
     expect(await observable()).toEqual(before);

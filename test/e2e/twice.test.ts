@@ -4,17 +4,17 @@
 // replay after a different change. Each answers the first answer and changes nothing more.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/app/app-context.ts';
-import { listNotifications } from '../../src/app/queries/list-notifications.ts';
 import { flagStory } from '../../src/app/flag-story.ts';
-import { publishStory } from '../../src/app/publish-story.ts';
 import { quarantineStory } from '../../src/app/moderation/quarantine-story.ts';
 import { restoreStory } from '../../src/app/moderation/restore-story.ts';
+import { publishStory } from '../../src/app/publish-story.ts';
+import { listNotifications } from '../../src/app/queries/list-notifications.ts';
 import { reportDrift } from '../../src/app/report-drift.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';
 import { scanText } from '../../src/domain/capability/scan.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
-import { writer, type Surface, type WriteAnswer, type WriteTool, type Writer } from './write-surface.ts';
+import { type Surface, type WriteAnswer, type Writer, type WriteTool, writer } from './write-surface.ts';
 
 const server = useLorebookServer('e2e-twice');
 

@@ -3,13 +3,13 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_APP_CONFIG, type AppConfig, type AppContext, type Caller } from '../../src/app/app-context.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll } from 'vitest';
+import { type AppConfig, type AppContext, type Caller, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
-import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { countRoundTrips, type RoundTripCounter } from './round-trips.ts';
 import { testEndpoint, useTestTable } from './test-table.ts';
 

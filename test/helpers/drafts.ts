@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../src/app/app-context.ts';
 import { draftStoryFor } from '../../src/app/drafts/draft-story-for.ts';
-import { storyTitled } from './stories.ts';
 import type { AppFixture } from './app-fixture.ts';
+import { storyTitled } from './stories.ts';
 
 export interface WrittenDraft {
   id: string;

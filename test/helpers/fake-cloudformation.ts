@@ -14,17 +14,17 @@ export interface FakeCloudFormation {
 }
 
 const NS = 'http://cloudformation.amazonaws.com/doc/2010-05-15/';
-const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function describeStacks(name: string, outputs: Record<string, string>): string {
   const members = Object.entries(outputs)
-    .map(([key, value]) => `<member><OutputKey>${escape(key)}</OutputKey><OutputValue>${escape(value)}</OutputValue></member>`)
+    .map(([key, value]) => `<member><OutputKey>${escapeXml(key)}</OutputKey><OutputValue>${escapeXml(value)}</OutputValue></member>`)
     .join('');
-  return `<DescribeStacksResponse xmlns="${NS}"><DescribeStacksResult><Stacks><member><StackName>${escape(name)}</StackName><StackId>arn:aws:cloudformation:eu-west-1:000000000000:stack/${escape(name)}/fake</StackId><CreationTime>2026-01-01T00:00:00Z</CreationTime><StackStatus>UPDATE_COMPLETE</StackStatus><Outputs>${members}</Outputs></member></Stacks></DescribeStacksResult><ResponseMetadata><RequestId>fake</RequestId></ResponseMetadata></DescribeStacksResponse>`;
+  return `<DescribeStacksResponse xmlns="${NS}"><DescribeStacksResult><Stacks><member><StackName>${escapeXml(name)}</StackName><StackId>arn:aws:cloudformation:eu-west-1:000000000000:stack/${escapeXml(name)}/fake</StackId><CreationTime>2026-01-01T00:00:00Z</CreationTime><StackStatus>UPDATE_COMPLETE</StackStatus><Outputs>${members}</Outputs></member></Stacks></DescribeStacksResult><ResponseMetadata><RequestId>fake</RequestId></ResponseMetadata></DescribeStacksResponse>`;
 }
 
 const validationError = (message: string): string =>
-  `<ErrorResponse xmlns="${NS}"><Error><Type>Sender</Type><Code>ValidationError</Code><Message>${escape(message)}</Message></Error><RequestId>fake</RequestId></ErrorResponse>`;
+  `<ErrorResponse xmlns="${NS}"><Error><Type>Sender</Type><Code>ValidationError</Code><Message>${escapeXml(message)}</Message></Error><RequestId>fake</RequestId></ErrorResponse>`;
 
 /** `stacks`: each stack's outputs by OutputKey; any other name is answered as CloudFormation does. */
 export async function startFakeCloudFormation(stacks: Record<string, Record<string, string>>): Promise<FakeCloudFormation> {

@@ -39,12 +39,12 @@ const pem = (label: string, body: string): string =>
 /** Every kind, freshly built from `seed` (a different seed, different values). */
 export function fakeSecrets(seed = 25): FakeSecret[] {
   const r = generator(seed);
-  const awsId = ['AK', 'IA', r(UPPER + '234567', 16)].join('');
+  const awsId = ['AK', 'IA', r(`${UPPER}234567`, 16)].join('');
   const awsSecret = r(BASE64, 40);
   const ghp = ['gh', 'p_', r(ALNUM, 36)].join('');
   const pat = ['github', '_pat_', r(ALNUM, 22), '_', r(ALNUM, 59)].join('');
   const xoxb = ['xo', 'xb-', r(DIGITS, 12), '-', r(DIGITS, 13), '-', r(ALNUM, 24)].join('');
-  const xoxp = ['xo', 'xp-', r(DIGITS, 12), '-', r(DIGITS, 12), '-', r(DIGITS, 13), '-', r('abcdef' + DIGITS, 32)].join('');
+  const xoxp = ['xo', 'xp-', r(DIGITS, 12), '-', r(DIGITS, 12), '-', r(DIGITS, 13), '-', r(`abcdef${DIGITS}`, 32)].join('');
   const hook = ['https://hooks.', 'slack.com/services/T', r(UPPER + DIGITS, 10), '/B', r(UPPER + DIGITS, 10), '/', r(ALNUM, 24)].join('');
   // Real keys open with their format's magic bytes (ASN.1's SEQUENCE, OpenSSH's header): scanners check them.
   const rsa = `MIIEow${r(BASE64, 64 * 12)}`;
@@ -68,7 +68,7 @@ export function fakeSecrets(seed = 25): FakeSecret[] {
     {
       type: 'service_account',
       project_id: 'lore-build-417',
-      private_key_id: r('abcdef' + DIGITS, 40),
+      private_key_id: r(`abcdef${DIGITS}`, 40),
       private_key: `${pem('PRIVATE KEY', gcpKey)}\n`,
       client_email: 'deployer@lore-build-417.iam.gserviceaccount.com',
       client_id: r(DIGITS, 21),
@@ -121,6 +121,7 @@ export function documentationPlaceholders(): string[] {
     `STRIPE_KEY=sk_live_${'0'.repeat(24)}`,
     `DATABASE_URL=postgres://user:password@localhost:5432/app`,
     'DATABASE_URL=postgres://user:<password>@localhost:5432/app',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder, literally, as a .env file holds it
     'DATABASE_URL=postgres://${DB_USER}:${DB_PASSWORD}@db:5432/app',
     `SLACK_WEBHOOK=https://hooks.slack.com/services/T00000000/B00000000/${'X'.repeat(24)}`,
     `${dash5}BEGIN RSA PRIVATE KEY${dash5}\n...\n${dash5}END RSA PRIVATE KEY${dash5}`,

@@ -1,7 +1,7 @@
 // HTTP requests sent from a chosen loopback address (127.0.0.2, 127.0.0.3, …: all of 127/8 is this
 // machine on Linux), so a server that keys budgets by the peer's address sees distinct callers.
 // node:http rather than fetch: it takes a local address and lets a test hold a body back.
-import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, type IncomingMessage, request } from 'node:http';
 
 export interface AddressAnswer {
   status: number;

@@ -2,25 +2,25 @@
 // random port) over the suite's own table, real bearer tokens, and the real MCP SDK Client over
 // StreamableHTTPClientTransport. Nothing is mocked.
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type ServerType, serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Hono } from 'hono';
 import { afterAll, beforeAll } from 'vitest';
+import { DEFAULT_OUTBOUND_SETTINGS, type OutboundSettings } from '../../integrations/safe-fetch/outbound-settings.ts';
 import type { AppConfig, AppContext } from '../../src/app/app-context.ts';
+import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
 import { createStorySearch, type StorySearch } from '../../src/app/search/story-search.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS, type OAuthServerSettings } from '../../src/auth/oauth/oauth-settings.ts';
-import { createToken } from '../../src/app/oauth-server/tokens.ts';
-import { DEFAULT_OUTBOUND_SETTINGS, type OutboundSettings } from '../../integrations/safe-fetch/outbound-settings.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import type { HttpEnv } from '../../src/http/http-env.ts';
 import type { SignInDeps } from '../../src/http/sign-in/sign-in-routes.ts';
-import type { Hono } from 'hono';
 import { createStoreClient } from '../../src/store/client.ts';
-import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
-import { useAppFixture, type AppFixture } from './app-fixture.ts';
+import { type AppFixture, useAppFixture } from './app-fixture.ts';
 import { testEndpoint } from './test-table.ts';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export interface ServerOptions {
   config?: Partial<AppConfig>;

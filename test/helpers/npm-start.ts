@@ -1,7 +1,7 @@
 // `npm start` as a child process for end-to-end tests, pointed at the suite's table on the run's
 // DynamoDB Local (LOREBOOK_DDB_ENDPOINT, so it starts no JVM of its own), on a free port. Started
 // in its own process group and stopped with SIGINT, as Ctrl-C would; SIGKILL only if it hangs.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

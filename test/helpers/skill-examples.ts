@@ -79,7 +79,7 @@ export function runSkillSession(
     execFile(
       'bash',
       ['-c', script],
-      { cwd: workdir, env: { PATH: process.env['PATH'] ?? '', HOME: workdir, ...env }, timeout: 120_000, maxBuffer: 8 << 20 },
+      { cwd: workdir, env: { PATH: process.env.PATH ?? '', HOME: workdir, ...env }, timeout: 120_000, maxBuffer: 8 << 20 },
       (error, stdout, stderr) => {
         const failed = /@@failed-at (\d+)/.exec(stderr)?.[1];
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;

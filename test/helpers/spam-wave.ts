@@ -3,9 +3,9 @@
 // no-break spaces, fullwidth letters and left-to-right marks (invisible, and let through by the
 // door because right-to-left writers need them, design §18.1). The sections are left as they are.
 import {
-  NEAR_DUPLICATE_SIMILARITY,
   bandsOf,
   estimatedSimilarity,
+  NEAR_DUPLICATE_SIMILARITY,
   signatureOf,
   storyBody,
 } from '../../src/domain/near-duplicate/near-duplicate-signature.ts';

@@ -2,7 +2,7 @@
 // processes own (counts, announce fields, hidden, TTLs, a damaged revision).
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AppContext } from '../../src/app/app-context.ts';
-import { storyKey, type ItemKey } from '../../src/store/keys.ts';
+import { type ItemKey, storyKey } from '../../src/store/keys.ts';
 
 export interface RawUpdate {
   expression: string;

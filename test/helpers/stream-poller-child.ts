@@ -13,7 +13,7 @@ const need = (name: string): string => {
 };
 const endpoint = need('ENDPOINT');
 const out = need('OUT');
-const holdAt = Number(process.env['HOLD_AT'] ?? '0');
+const holdAt = Number(process.env.HOLD_AT ?? '0');
 let batches = 0;
 
 startTableStreamPoller({

@@ -1,7 +1,7 @@
 // Runs the table-stream poller against a test table and keeps what its consumer was handed, batch
 // by batch, so a test can compare it with the records DynamoDB wrote.
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createStreamsClient } from '../../src/store/client.ts';
 import {

@@ -11,7 +11,7 @@
 // connection that went silent stays silent after the outage (as behind a load balancer that lost
 // its state: only new connections are answered again), so a client reusing a pooled socket hangs
 // while a fresh connection is answered at once. Every connection is counted.
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 
 export type ProxyMode = 'forward' | 'refuse' | 'destroy' | 'hang' | '503';
 

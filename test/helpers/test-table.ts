@@ -15,8 +15,8 @@ export interface TestTable {
 
 /** This file's DynamoDB Local: the one of its vitest worker (VITEST_POOL_ID counts from 1). */
 export function testEndpoint(): string {
-  const endpoints = inject('ddbEndpoints') ?? process.env['LOREBOOK_TEST_DDB_ENDPOINT']?.split(',') ?? [];
-  const worker = Number(process.env['VITEST_POOL_ID'] ?? '1');
+  const endpoints = inject('ddbEndpoints') ?? process.env.LOREBOOK_TEST_DDB_ENDPOINT?.split(',') ?? [];
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
   const endpoint = endpoints[(Math.max(1, worker) - 1) % Math.max(1, endpoints.length)];
   if (!endpoint) {
     throw new Error('No DynamoDB Local endpoint: run integration tests with `vitest --project integration`.');

@@ -1,7 +1,7 @@
 // FAULT INJECTION (named): the next GetShardIterator after a sequence number is refused with
 // TrimmedDataAccessException, as DynamoDB refuses a position older than the stream's 24 hours —
 // which DynamoDB Local reaches only after a day. Every other call goes to the server untouched.
-import { TrimmedDataAccessException, type DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { type DynamoDBStreamsClient, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
 
 /** Arms the refusal once; answers how many times it fired (0 or 1). */
 export function trimNextPosition(streams: DynamoDBStreamsClient): () => number {

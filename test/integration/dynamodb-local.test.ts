@@ -1,16 +1,16 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTimeToLiveCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  type DynamoDbLocal,
   DynamoDbLocalStartError,
   JavaUnavailableError,
   startDynamoDbLocal,
-  type DynamoDbLocal,
 } from '../../integrations/dynamodb-local/index.ts';
 import { prepareLoopbackRunner } from '../../integrations/dynamodb-local/loopback-runner.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';

@@ -1,5 +1,5 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { countRoundTrips, type RoundTripCounter } from '../helpers/round-trips.ts';
 import { useTestTable } from '../helpers/test-table.ts';

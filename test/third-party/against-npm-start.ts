@@ -5,7 +5,7 @@
 // test/third-party/conformance-<revision>.yml) and its authorization-server scenarios
 // (conformance-authorization.yml, judged by ./authorization-baseline.ts). Ctrl-C (SIGINT to the
 // process group) must stop `npm start` cleanly. Run: npm run test:third-party
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

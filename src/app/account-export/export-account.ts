@@ -5,29 +5,29 @@
 // never a secret or a secret's hash (tokens, sessions, codes), and never another account's id.
 import { imageName, imageUrl } from '../../domain/image/image-name.ts';
 import { isImageType } from '../../domain/image/image-type.ts';
-import { flagKey } from '../../store/story/flag-items.ts';
 import type { StoredItem } from '../../store/actions.ts';
+import { draftKey } from '../../store/draft/draft-items.ts';
+import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account-index-items.ts';
 import { toAccount } from '../../store/identity/account-items.ts';
 import { authorIndexPages, partitionPages, pointedPages } from '../../store/identity/account-pages.ts';
-import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account-index-items.ts';
-import { imageKey } from '../../store/image-items.ts';
 import { queryAccountGrants } from '../../store/identity/grant-items.ts';
-import { draftKey } from '../../store/draft/draft-items.ts';
+import { imageKey } from '../../store/image-items.ts';
 import {
   accountKey,
   authorPartition,
   bodyKey,
   checkKey,
   driftReportKey,
+  type ItemKey,
   inboxPartition,
   keyId,
   reproductionKey,
   revisionPrefix,
   storyKey,
-  type ItemKey,
 } from '../../store/keys.ts';
 import { readItem, readItems } from '../../store/read-items.ts';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../store/schema.ts';
+import { flagKey } from '../../store/story/flag-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 
 export const EXPORT_FORMAT = 'lorebook.account-export.v1';

@@ -2,7 +2,7 @@
 // tool (design §21): an agent acts for its person and must not be able to end their account.
 import { z } from 'zod';
 import { describedObject, OP_ID_DESCRIPTION } from '../contract/described-object.ts';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
 
 export const DELETE_ACCOUNT = 'delete_account';
 

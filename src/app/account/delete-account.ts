@@ -8,7 +8,7 @@ import { validationFailed } from '../../domain/errors.ts';
 import { fingerprint } from '../../domain/fingerprint.ts';
 import { parseOpId } from '../../domain/op-id.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { lookUpOp, opRecordKey, recordOp, type OpRequest } from '../../store/apply-once.ts';
+import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../../store/apply-once.ts';
 import { accountStanding, deletionEvent, markAccountDeleting } from '../../store/identity/account-deletion-items.ts';
 import { accountItem } from '../../store/identity/account-items.ts';
 import { accountKey } from '../../store/keys.ts';
@@ -16,10 +16,10 @@ import { pick } from '../../store/read-items.ts';
 import { createItem } from '../../store/replace-by-key.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
-import { writeLoop, type LoopPlan } from '../write-loop.ts';
+import { type LoopPlan, writeLoop } from '../write-loop.ts';
 import type { Replayed } from '../write-once.ts';
 import { accountGone } from './account-standing.ts';
-import { DELETE_ACCOUNT, deleteAccountInputSchema, type DeletionAccepted } from './delete-account.contract.ts';
+import { DELETE_ACCOUNT, type DeletionAccepted, deleteAccountInputSchema } from './delete-account.contract.ts';
 
 export async function deleteAccount(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DeletionAccepted>> {
   const input = await parseWriteInput(deleteAccountInputSchema, raw, DELETE_ACCOUNT);

@@ -12,12 +12,12 @@ import { checkKey, driftReportKey, driftTallyKey, reproductionKey, storyKey } fr
 import { pick, readItems } from '../../store/read-items.ts';
 import { deleteItemIf } from '../../store/replace-by-key.ts';
 import { toCheckReport } from '../../store/story/check-items.ts';
-import { driftReportOf, driftReportAsRead, driftTallyOf } from '../../store/story/drift-items.ts';
-import { stillReported } from '../../store/story/report-items.ts';
+import { driftReportAsRead, driftReportOf, driftTallyOf } from '../../store/story/drift-items.ts';
 import { flagAsRead, flagKey, toStoryFlag } from '../../store/story/flag-items.ts';
+import { stillReported } from '../../store/story/report-items.ts';
 import { reproducerCounter, reproductionOf } from '../../store/story/reproduction-items.ts';
-import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
+import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { updateItem } from '../../store/update-item.ts';
 import type { AppContext } from '../app-context.ts';
 

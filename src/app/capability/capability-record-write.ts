@@ -7,7 +7,7 @@
 import type { CapabilityReport } from '../../domain/capability/report.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import type { ItemKey } from '../../store/keys.ts';
-import { pick, type ItemsByKey } from '../../store/read-items.ts';
+import { type ItemsByKey, pick } from '../../store/read-items.ts';
 import { capabilityRecordKey, createCapabilityRecord } from '../../store/story/capability-record-items.ts';
 import { isListedPublicly } from '../../store/story/story-items.ts';
 

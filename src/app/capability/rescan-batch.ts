@@ -8,12 +8,12 @@ import { SCANNER_VERSION } from '../../domain/capability/scanner-version.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
-import { moveRescanPosition, rescanJobKey, toRescanPosition, type RescanPosition } from '../../store/story/rescan-job-items.ts';
+import { moveRescanPosition, type RescanPosition, rescanJobKey, toRescanPosition } from '../../store/story/rescan-job-items.ts';
 import { scanStoryCapabilities } from '../../store/story/story-capability-scan.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
 import { recordMissing } from './record-missing.ts';
-import { needsRescan, rescanStory, type RescanResult, type RescanScan } from './rescan-story.ts';
+import { needsRescan, type RescanResult, type RescanScan, rescanStory } from './rescan-story.ts';
 
 /** Items one batch reads (of every kind: a story is at least META, BODY and REV#1, so at most a third are stories to scan). */
 export const DEFAULT_RESCAN_BATCH = 1000;

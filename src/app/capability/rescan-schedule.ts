@@ -5,8 +5,8 @@
 // second `npm start`) is harmless: each re-scan is twice-safe, and the position only moves from
 // where it was read.
 import type { AppContext } from '../app-context.ts';
-import { startIntervalJob, type IntervalJob } from '../interval-job.ts';
-import { describeBatch, rescanBatch, type RescanBatchOptions } from './rescan-batch.ts';
+import { type IntervalJob, startIntervalJob } from '../interval-job.ts';
+import { describeBatch, type RescanBatchOptions, rescanBatch } from './rescan-batch.ts';
 
 export interface RescanSchedule {
   intervalMs: number;

@@ -7,7 +7,7 @@ import type { CapabilityReport } from '../../domain/capability/report.ts';
 import { scanParsedStory } from '../../domain/capability/scan.ts';
 import { parseStory } from '../../domain/story/parse-story.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../../domain/story/story-limits.ts';
-import { sharedOffload, type OffloadTask } from '../../offload/offload.ts';
+import { type OffloadTask, sharedOffload } from '../../offload/offload.ts';
 
 export interface RescanInput {
   markdown: string;

@@ -5,19 +5,20 @@
 // text it replaced; the same text and version give the same report, so two re-scans at once end
 // in one identical record and a rerun finds nothing to do. REV#n keep the summary of the scan
 // made when they were written: the history says what each revision's steps did back then.
-import { compareScannerVersions } from '../../domain/capability/version-order.ts';
+
 import type { CapabilityReport } from '../../domain/capability/report.ts';
+import { compareScannerVersions } from '../../domain/capability/version-order.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { OffloadBudgetExceeded, OffloadFailed } from '../../offload/offload.ts';
 import { and, type Condition } from '../../store/condition.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readSnapshot } from '../../store/read-items.ts';
-import { storyMetaOf, type StoryMeta } from '../../store/story/story-items.ts';
+import { type StoryMeta, storyMetaOf } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
 import type { AppContext } from '../app-context.ts';
 import { writeLoop } from '../write-loop.ts';
 import { capabilityRecordActions, capabilityRecordRead } from './capability-record-write.ts';
-import { rescanOffloaded, type RescanInput } from './rescan-story-task.ts';
+import { type RescanInput, rescanOffloaded } from './rescan-story-task.ts';
 
 export type RescanOutcome =
   /** The report under the new version is stored. */

@@ -1,7 +1,7 @@
 // The answer of a content write (publish_story, and edit_story on top): the story as stored.
 import { z } from 'zod';
 import { capabilitySummarySchema } from './capability-schemas.ts';
-import { replayedField, type Outcome } from './replayed.ts';
+import { type Outcome, replayedField } from './replayed.ts';
 import { visibilitySchema } from './story-shapes.ts';
 
 export const contentOutcomeSchema = z.object({

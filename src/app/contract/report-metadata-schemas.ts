@@ -1,6 +1,7 @@
 // The agent and env of a reproduction report: a string, or the object worklore's skill sends.
 // Every part is bounded (src/domain/report-metadata.ts), so no report can grow unbounded.
 import { z } from 'zod';
+import { MAX_REPORT_AGENT_CHARS, MAX_REPORT_ENV_CHARS } from '../../domain/report-limits.ts';
 import {
   ENV_KEY_PATTERN,
   MAX_AGENT_MODEL_CHARS,
@@ -9,7 +10,6 @@ import {
   MAX_ENV_KEYS,
   MAX_ENV_VALUE_CHARS,
 } from '../../domain/report-metadata.ts';
-import { MAX_REPORT_AGENT_CHARS, MAX_REPORT_ENV_CHARS } from '../../domain/report-limits.ts';
 
 const agentObjectSchema = z.strictObject({
   name: z

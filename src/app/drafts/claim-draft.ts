@@ -3,18 +3,19 @@
 // exactly one lands and the other is re-planned into its typed refusal. The draft goes into the
 // claimer's drafts (a list item) and the claimer's notification (kind `draft`), keyed by the
 // draft alone, is created in the same transaction: once, whatever is retried.
-import { statusNow, toDraft, draftKey, claimDraftActions, type Draft } from '../../store/draft/draft-items.ts';
+
 import { fingerprint } from '../../domain/fingerprint.ts';
 import { parseOpId } from '../../domain/op-id.ts';
 import { and } from '../../store/condition.ts';
+import { claimDraftActions, type Draft, draftKey, statusNow, toDraft } from '../../store/draft/draft-items.ts';
 import { pick } from '../../store/read-items.ts';
 import { checkItem, createItem } from '../../store/replace-by-key.ts';
 import { notificationItem } from '../../store/story/notification-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
-import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
 import { CLAIM_DRAFT_TOOL, claimDraftInputSchema } from './claim-draft.contract.ts';
-import { draftAnswer, type DraftOutcome, type StoredDraftChange } from './draft-outcome.ts';
+import { type DraftOutcome, draftAnswer, type StoredDraftChange } from './draft-outcome.ts';
 import { draftIdOfClaim, unknownClaimLink } from './draft-reference.ts';
 import { draftRecord } from './draft-view.ts';
 import { draftNotOpen, mayActAsInvitee } from './invitee-rules.ts';

@@ -8,13 +8,13 @@ import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
-import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
 import { DECLINE_DRAFT_TOOL, declineDraftInputSchema } from './decline-draft.contract.ts';
-import { draftAnswer, type DraftOutcome, type StoredDraftChange } from './draft-outcome.ts';
+import { type DraftOutcome, draftAnswer, type StoredDraftChange } from './draft-outcome.ts';
 import { draftIdOfClaim, unknownClaimLink } from './draft-reference.ts';
+import { statusStill } from './draft-status-guard.ts';
 import { draftRecord } from './draft-view.ts';
 import { draftNotOpen, mayActAsInvitee } from './invitee-rules.ts';
-import { statusStill } from './draft-status-guard.ts';
 
 export async function declineDraft(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftOutcome>> {
   const input = await parseWriteInput(declineDraftInputSchema, raw, DECLINE_DRAFT_TOOL);

@@ -5,7 +5,7 @@ import { draftKey, toDraft } from '../../store/draft/draft-items.ts';
 import { readItem } from '../../store/read-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { unknownClaimLink } from './draft-reference.ts';
-import { presentDrafts, type DraftView } from './draft-view.ts';
+import { type DraftView, presentDrafts } from './draft-view.ts';
 
 export async function draftByClaimToken(ctx: AppContext, token: string): Promise<DraftView> {
   if (claimTokenIn(token) !== token) throw unknownClaimLink();

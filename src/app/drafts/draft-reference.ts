@@ -1,7 +1,7 @@
 // How a call names a draft: the invitee by the claim URL (or its bare token) they were given,
 // the drafter and the claimer by the draft id their answers carry.
 import { z } from 'zod';
-import { claimTokenIn, draftIdFor, DRAFT_ID_SHAPE } from '../../domain/draft/claim-token.ts';
+import { claimTokenIn, DRAFT_ID_SHAPE, draftIdFor } from '../../domain/draft/claim-token.ts';
 import { LorebookError, validationFailed } from '../../domain/errors.ts';
 import { describedObject, OP_ID_DESCRIPTION } from '../contract/described-object.ts';
 

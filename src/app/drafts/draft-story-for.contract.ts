@@ -1,11 +1,11 @@
 // draft_story_for's contract: its name, its described input and its answer. MCP's tool and
 // POST /v1/drafts use exactly these.
 import { z } from 'zod';
-import { MAX_INVITEE_NOTE_CHARS } from '../../domain/draft/draft-rules.ts';
 import { DRAFT_KEY_SHAPE } from '../../domain/draft/claim-token.ts';
+import { MAX_INVITEE_NOTE_CHARS } from '../../domain/draft/draft-rules.ts';
 import { describedObject, OP_ID_DESCRIPTION } from '../contract/described-object.ts';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
-import { draftViewSchema, type DraftRecord } from './draft-view.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
+import { type DraftRecord, draftViewSchema } from './draft-view.ts';
 
 export const DRAFT_STORY_FOR_TOOL = 'draft_story_for';
 

@@ -12,22 +12,22 @@ import { LorebookError, validationFailed } from '../../domain/errors.ts';
 import { fingerprint } from '../../domain/fingerprint.ts';
 import { normaliseText } from '../../domain/free-text.ts';
 import { parseOpId } from '../../domain/op-id.ts';
-import { draftKeyItem, draftKeyItemKey, newDraftItems, type Draft } from '../../store/draft/draft-items.ts';
+import { type Draft, draftKeyItem, draftKeyItemKey, newDraftItems } from '../../store/draft/draft-items.ts';
 import { countCallAction, rateWindowKey } from '../../store/rate-window.ts';
 import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext, Caller } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
 import { parseStoryOffloaded } from '../parse-story-task.ts';
-import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
+import { parseWriteInput } from '../parse-write-input.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
 import {
   DRAFT_STORY_FOR_TOOL,
-  draftStoryForInputSchema,
   type DraftStoryForOutcome,
+  draftStoryForInputSchema,
   type StoredDraftCreation,
 } from './draft-story-for.contract.ts';
-import { draftRecord, presentDraft, type DraftRecord } from './draft-view.ts';
+import { type DraftRecord, draftRecord, presentDraft } from './draft-view.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -3,12 +3,12 @@
 // handles, the note and the story it became. The markdown only where a caller asks for one draft.
 import { z } from 'zod';
 import { DRAFT_STATUSES } from '../../domain/draft/draft-rules.ts';
-import { statusNow, type Draft } from '../../store/draft/draft-items.ts';
+import { revealForbiddenChars } from '../../domain/text-controls.ts';
+import { type Draft, statusNow } from '../../store/draft/draft-items.ts';
 import { handlesFor } from '../accounts.ts';
 import type { AppContext } from '../app-context.ts';
-import { authorSchema } from '../contract/story-shapes.ts';
 import { storyUrl } from '../content-write.ts';
-import { revealForbiddenChars } from '../../domain/text-controls.ts';
+import { authorSchema } from '../contract/story-shapes.ts';
 
 export const draftViewSchema = z.object({
   id: z.string().describe('The draft id (a key): pass it as draft_id to withdraw_draft, publish_draft or list_drafts.'),

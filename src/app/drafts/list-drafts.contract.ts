@@ -1,6 +1,6 @@
 // list_drafts' contract. MCP's tool and GET /v1/drafts use it.
 import { z } from 'zod';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
 import { draftIdSchema } from './draft-reference.ts';
 import { draftViewSchema } from './draft-view.ts';
 

@@ -9,7 +9,7 @@ import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { unknownDraft } from './draft-reference.ts';
 import { presentDrafts } from './draft-view.ts';
-import { DEFAULT_DRAFTS_PAGE, LIST_DRAFTS_TOOL, listDraftsInputSchema, type DraftPage } from './list-drafts.contract.ts';
+import { DEFAULT_DRAFTS_PAGE, type DraftPage, LIST_DRAFTS_TOOL, listDraftsInputSchema } from './list-drafts.contract.ts';
 
 export async function listDrafts(ctx: AppContext, caller: Caller, raw: unknown): Promise<DraftPage> {
   const input = parseInput(listDraftsInputSchema, raw, LIST_DRAFTS_TOOL);

@@ -1,10 +1,9 @@
 // publish_draft's contract. MCP's tool and POST /v1/drafts/{id}/publish use it: publish_story's
 // answer for the story the claimed draft became.
 import { z } from 'zod';
-import { describedObject } from '../contract/described-object.ts';
+import { describedObject, OP_ID_DESCRIPTION } from '../contract/described-object.ts';
 import { publishStoryOutputSchema } from '../publish-story.contract.ts';
 import { draftIdSchema } from './draft-reference.ts';
-import { OP_ID_DESCRIPTION } from '../contract/described-object.ts';
 
 export const PUBLISH_DRAFT_TOOL = 'publish_draft';
 

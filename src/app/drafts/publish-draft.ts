@@ -5,16 +5,16 @@
 // write converges); a draft already published as another story, or a slug already the caller's,
 // is a typed conflict.
 import { LorebookError } from '../../domain/errors.ts';
-import { draftKey, publishDraftAction, toDraft, type Draft } from '../../store/draft/draft-items.ts';
-import { pick, readItem, type ItemsByKey } from '../../store/read-items.ts';
+import { type Draft, draftKey, publishDraftAction, toDraft } from '../../store/draft/draft-items.ts';
+import { type ItemsByKey, pick, readItem } from '../../store/read-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
-import { publishStory, type PublishSource } from '../publish-story.ts';
+import { type PublishSource, publishStory } from '../publish-story.ts';
 import type { SimilarFinder } from '../search/similar-stories.ts';
 import type { Replayed } from '../write-once.ts';
 import { unknownDraft } from './draft-reference.ts';
-import { PUBLISH_DRAFT_TOOL, publishDraftInputSchema, type PublishDraftOutcome } from './publish-draft.contract.ts';
+import { PUBLISH_DRAFT_TOOL, type PublishDraftOutcome, publishDraftInputSchema } from './publish-draft.contract.ts';
 
 export async function publishDraft(
   ctx: AppContext,

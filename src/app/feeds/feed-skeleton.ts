@@ -3,12 +3,12 @@
 // announced stories, a tag feed the newest of one tag — both in the public feed's key order, each
 // page ranked by show-more / show-less — and "needs reproducers" the rotated candidates.
 import { z } from 'zod';
+import { type FeedDefinition, feedContext, MAIN_FEED, NEEDS_REPRODUCERS_FEED } from '../../domain/feed-generator.ts';
 import { zeroTally } from '../../store/story/feed-tally-items.ts';
-import { feedContext, MAIN_FEED, NEEDS_REPRODUCERS_FEED, type FeedDefinition } from '../../domain/feed-generator.ts';
 import type { AppContext } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { rankByTally } from './feed-ranking.ts';
-import { feedStories, type FeedStory } from './feed-stories.ts';
+import { type FeedStory, feedStories } from './feed-stories.ts';
 import { feedTallies } from './feed-tallies.ts';
 import { decodeRotationCursor, encodeRotationCursor, reproducerCandidates, rotate, rotationSlot } from './needs-reproducers.ts';
 

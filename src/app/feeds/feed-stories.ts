@@ -5,10 +5,10 @@
 // on; the cursor is the public feed's own, pointing at the last story handed out.
 import { pick, readItems } from '../../store/read-items.ts';
 import type { IndexEntry } from '../../store/story/story-index-query.ts';
-import { toStoryMeta, type StoryMeta } from '../../store/story/story-items.ts';
+import { type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext } from '../app-context.ts';
-import { encodeCursor } from '../queries/cursor.ts';
 import { announceState } from '../queries/announce-state.ts';
+import { encodeCursor } from '../queries/cursor.ts';
 import { feedWalk } from '../queries/list-stories.ts';
 import { canSee } from '../story-access.ts';
 

@@ -1,7 +1,7 @@
 // The show-more / show-less tallies of a page's stories in one feed: one BatchGetItem.
 import { feedTallyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
-import { toFeedTally, type FeedTally } from '../../store/story/feed-tally-items.ts';
+import { type FeedTally, toFeedTally } from '../../store/story/feed-tally-items.ts';
 import type { AppContext } from '../app-context.ts';
 
 export async function feedTallies(ctx: AppContext, feed: string, slugs: readonly string[]): Promise<Map<string, FeedTally>> {

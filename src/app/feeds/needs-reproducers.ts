@@ -9,11 +9,11 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { validationFailed } from '../../domain/errors.ts';
-import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { FeedTally } from '../../store/story/feed-tally-items.ts';
+import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { rankGroup } from './feed-ranking.ts';
-import { feedStories, type FeedStory } from './feed-stories.ts';
+import { type FeedStory, feedStories } from './feed-stories.ts';
 
 /** A story with fewer reproductions than this (worked, partial or failed) still needs reproducers. */
 const FEW_REPRODUCTIONS = 3;

@@ -9,13 +9,13 @@
 // re-applied on top of a later vote.
 import { z } from 'zod';
 import { validationFailed } from '../../domain/errors.ts';
-import { parseFeedContext, type FeedDefinition, type FeedId } from '../../domain/feed-generator.ts';
+import { type FeedDefinition, type FeedId, parseFeedContext } from '../../domain/feed-generator.ts';
 import { fingerprint } from '../../domain/fingerprint.ts';
 import type { CheckAction, WriteAction } from '../../store/actions.ts';
 import { feedTallyKey, storyKey } from '../../store/keys.ts';
 import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
-import { voteAction, type Vote } from '../../store/story/feed-tally-items.ts';
+import { type Vote, voteAction } from '../../store/story/feed-tally-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';

@@ -12,7 +12,7 @@
 import type { Sharp } from 'sharp';
 import { LorebookError } from '../../domain/errors.ts';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, MAX_INPUT_PIXELS } from '../../domain/image/image-limits.ts';
-import { IMAGE_TYPES, sniffImageType, type ImageType } from '../../domain/image/image-type.ts';
+import { IMAGE_TYPES, type ImageType, sniffImageType } from '../../domain/image/image-type.ts';
 
 export interface EncodedImage {
   data: Uint8Array;

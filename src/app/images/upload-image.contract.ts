@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DAILY_IMAGE_UPLOADS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES } from '../../domain/image/image-type.ts';
 import { describedObject, OP_ID_DESCRIPTION } from '../contract/described-object.ts';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
 
 export const UPLOAD_IMAGE_TOOL = 'upload_image';
 

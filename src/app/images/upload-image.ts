@@ -17,34 +17,34 @@ import { DAILY_IMAGE_UPLOADS, imageTooLarge, MAX_IMAGE_BYTES } from '../../domai
 import { imageName, imageUrl } from '../../domain/image/image-name.ts';
 import type { ImageType } from '../../domain/image/image-type.ts';
 import { parseOpId } from '../../domain/op-id.ts';
+import { sharedCpuSlots } from '../../offload/cpu-slots.ts';
+import type { WriteAction } from '../../store/actions.ts';
+import { imageIndexItem } from '../../store/identity/account-index-items.ts';
 import type { ImageBlobs } from '../../store/image-blobs.ts';
 import {
   countImageInDay,
   createImageRecord,
   hashesOfDay,
+  type ImageDay,
   imageCountedIn,
   imageDayKey,
   imageKey,
   startImageDay,
-  type ImageDay,
 } from '../../store/image-items.ts';
 import { pick, readItem, readSnapshot } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';
-import type { WriteAction } from '../../store/actions.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
-import { writeOnce, type Replayed } from '../write-once.ts';
-import { imageIndexItem } from '../../store/identity/account-index-items.ts';
-import { sharedCpuSlots } from '../../offload/cpu-slots.ts';
 import { accountRateSubject } from '../rate-limit.ts';
-import { reencodeImage, type EncodedImage } from './reencode-image.ts';
+import { type Replayed, writeOnce } from '../write-once.ts';
+import { type EncodedImage, reencodeImage } from './reencode-image.ts';
 import {
   DAILY_LIMIT_TEXT,
+  type ImageOutcome,
   MAX_IMAGE_BASE64_CHARS,
   UPLOAD_IMAGE_TOOL,
   uploadImageInputSchema,
-  type ImageOutcome,
 } from './upload-image.contract.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -12,13 +12,13 @@ import { parseSlug } from '../../domain/story/slug.ts';
 import { storyKey } from '../../store/keys.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { isHeld, releaseHold } from '../../store/story/announce-hold.ts';
-import { storyMetaOf, type StoryMeta } from '../../store/story/story-items.ts';
+import { type StoryMeta, storyMetaOf } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
 import { announceAfterCommit } from '../announce-after-commit.ts';
 import type { AppContext } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
-import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
-import { auditRecord, type AuditRecord } from './audit-record.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
+import { type AuditRecord, auditRecord } from './audit-record.ts';
 
 export const APPROVE_HELD_TOOL = 'approve_held_announcement';
 

@@ -7,16 +7,16 @@
 // Both run their sweep to the end before answering; run again (the same op_id or a new one) they
 // resume an interrupted sweep and finish it once.
 import { z } from 'zod';
-import { fingerprint } from '../../domain/fingerprint.ts';
 import { LorebookError } from '../../domain/errors.ts';
+import { fingerprint } from '../../domain/fingerprint.ts';
 import { parseOpId } from '../../domain/op-id.ts';
-import { lookUpOp, opRecordKey, recordOp, type OpRequest } from '../../store/apply-once.ts';
+import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../../store/apply-once.ts';
 import { accountStanding } from '../../store/identity/account-deletion-items.ts';
-import { banOf, banSweepOf, markBanned, startUnban, type SweepKind } from '../../store/identity/ban-items.ts';
+import { banOf, banSweepOf, markBanned, type SweepKind, startUnban } from '../../store/identity/ban-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { pick } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
 import { resolveAccount } from '../account/operator-deletion.ts';
+import type { AppContext } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
 import { writeLoop } from '../write-loop.ts';
 import { banAuditRecords } from './ban-audit.ts';

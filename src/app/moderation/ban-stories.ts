@@ -11,8 +11,8 @@ import { pick, readItems } from '../../store/read-items.ts';
 import { listAnnouncement, unlistAnnouncement } from '../../store/story/announce-items.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../../store/story/feed-months.ts';
 import type { BanHold, ModerationState } from '../../store/story/moderation-state.ts';
+import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
-import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, toStoryMeta, type StoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
 import type { AppContext } from '../app-context.ts';
 

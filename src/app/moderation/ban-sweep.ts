@@ -7,9 +7,10 @@
 // A ban's first step waits for the grace (LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS, as deletion):
 // writes are not conditioned on the account (write-once.ts), so one that read the account before
 // the ban may commit after it, within one write attempt; past the grace the walk sees it.
+
+import { toReportOnStory } from '../../store/identity/account-index-items.ts';
 import { advanceSweep, banSweepOf, finishSweep, type SweepKind } from '../../store/identity/ban-items.ts';
 import { nextAuthorStory, nextReportIndex } from '../../store/identity/ban-queries.ts';
-import { toReportOnStory } from '../../store/identity/account-index-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';

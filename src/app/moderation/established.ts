@@ -4,7 +4,7 @@
 // account's flag never counts (design §27).
 import type { StoredItem } from '../../store/actions.ts';
 import { accountKey } from '../../store/keys.ts';
-import { pick, type ItemsByKey } from '../../store/read-items.ts';
+import { type ItemsByKey, pick } from '../../store/read-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 
 const HOUR_MS = 60 * 60 * 1000;

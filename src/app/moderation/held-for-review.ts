@@ -1,6 +1,6 @@
 // The refusal an author gets for showing a story that is held for review (docs/moderation.md).
 import { LorebookError } from '../../domain/errors.ts';
-import { heldBecause, type HeldBy } from './held-by.ts';
+import { type HeldBy, heldBecause } from './held-by.ts';
 import { APPEAL_TEXT } from './quarantine.ts';
 
 export function heldForReview(slug: string, by: HeldBy): LorebookError {

@@ -3,16 +3,16 @@
 // flagged is shown to the operator, never to the author), and its audit records.
 import { notFound } from '../../domain/errors.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
-import { queryTargetAudit } from '../../store/moderation/audit-query.ts';
-import { queryReviewQueue } from '../../store/moderation/review-queue-query.ts';
-import type { ReviewEntry } from '../../store/moderation/review-queue-items.ts';
-import { queryStoryFlags } from '../../store/moderation/story-flags-query.ts';
 import { storyKey } from '../../store/keys.ts';
+import { queryTargetAudit } from '../../store/moderation/audit-query.ts';
+import type { ReviewEntry } from '../../store/moderation/review-queue-items.ts';
+import { queryReviewQueue } from '../../store/moderation/review-queue-query.ts';
+import { queryStoryFlags } from '../../store/moderation/story-flags-query.ts';
 import { readItem } from '../../store/read-items.ts';
 import type { StoryFlag } from '../../store/story/flag-items.ts';
 import type { ModerationState } from '../../store/story/moderation-state.ts';
-import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
+import { isTombstone } from '../../store/story/story-tombstone.ts';
 import type { AppContext } from '../app-context.ts';
 
 export const MAX_QUEUE_LIMIT = 200;

@@ -8,8 +8,8 @@ import { parseOpId } from '../../domain/op-id.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
 import type { StoredItem } from '../../store/actions.ts';
 import { MODERATION_STATES } from '../../store/story/moderation-state.ts';
+import { type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
-import { toStoryMeta, type StoryMeta } from '../../store/story/story-items.ts';
 import type { Caller } from '../app-context.ts';
 import { parseWriteInput } from '../parse-write-input.ts';
 

@@ -3,10 +3,10 @@
 // refusal records, §29) and new accounts' held announcements (§28). Each source is read bounded
 // by the limit, and the merge keeps the newest `limit`.
 import type { ReviewEntry } from '../../store/moderation/review-queue-items.ts';
-import { queryHeldAnnouncements, type HeldAnnouncement } from '../../store/story/held-announcement-query.ts';
+import { type HeldAnnouncement, queryHeldAnnouncements } from '../../store/story/held-announcement-query.ts';
 import type { AppContext } from '../app-context.ts';
 import { MAX_QUEUE_LIMIT, reviewQueue } from './moderation-record.ts';
-import { spamWaveQueue, type SpamWaveEntry } from './spam-wave-queue.ts';
+import { type SpamWaveEntry, spamWaveQueue } from './spam-wave-queue.ts';
 
 export type QueueEntry = ReviewEntry | SpamWaveEntry | HeldAnnouncement;
 

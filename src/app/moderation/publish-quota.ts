@@ -7,7 +7,7 @@
 import { LorebookError } from '../../domain/errors.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import { accountKey, type ItemKey } from '../../store/keys.ts';
-import { pick, type ItemsByKey } from '../../store/read-items.ts';
+import { type ItemsByKey, pick } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { countPublishInDay, publishDayKey, slugsOfDay } from '../../store/story/publish-day-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';

@@ -10,14 +10,14 @@ import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { unlistAnnouncement } from '../../store/story/announce-items.ts';
 import type { FlagReason } from '../../store/story/flag-items.ts';
-import { isQuarantined, moderationAsRead, type ModerationState } from '../../store/story/moderation-state.ts';
+import { isQuarantined, type ModerationState, moderationAsRead } from '../../store/story/moderation-state.ts';
 import { FEED_INDEX_ATTRIBUTES, isListedPublicly, type StoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../app-context.ts';
 import { announceAfterCommit } from '../announce-after-commit.ts';
-import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
+import type { AppContext } from '../app-context.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
 import { auditRecord } from './audit-record.ts';
-import { parseOperatorAction, storyToModerate, type OperatorOutcome } from './operator-action.ts';
+import { type OperatorOutcome, parseOperatorAction, storyToModerate } from './operator-action.ts';
 import { APPEAL_TEXT, heldEntry, moderationNotice } from './quarantine.ts';
 
 export const QUARANTINE_STORY = 'moderate_quarantine';

@@ -8,11 +8,11 @@
 import type { PutAction } from '../../store/actions.ts';
 import { and, type Condition } from '../../store/condition.ts';
 import { joinReviewQueue } from '../../store/moderation/review-queue-items.ts';
+import { createItem } from '../../store/replace-by-key.ts';
 import { listed, unlistAnnouncement } from '../../store/story/announce-items.ts';
 import type { FlagReason } from '../../store/story/flag-items.ts';
-import { moderationAsRead, type ModerationState } from '../../store/story/moderation-state.ts';
+import { type ModerationState, moderationAsRead } from '../../store/story/moderation-state.ts';
 import { notificationItem } from '../../store/story/notification-items.ts';
-import { createItem } from '../../store/replace-by-key.ts';
 import { FEED_INDEX_ATTRIBUTES, type StoryMeta } from '../../store/story/story-items.ts';
 
 /** The account name a moderation notification carries instead of the flaggers' or the operator's. */

@@ -6,7 +6,7 @@
 // A story an operator restored is never held again by flags, as with flag_story.
 import type { PutAction } from '../../store/actions.ts';
 import { and, type Condition } from '../../store/condition.ts';
-import { countedFlagsOf, countFlagger, flagCountAsRead, type FlagReason } from '../../store/story/flag-items.ts';
+import { countedFlagsOf, countFlagger, type FlagReason, flagCountAsRead } from '../../store/story/flag-items.ts';
 import { isListedPublicly, type StoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { quarantine } from './quarantine.ts';

@@ -14,14 +14,14 @@ import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { listAnnouncement } from '../../store/story/announce-items.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../../store/story/feed-months.ts';
-import { moderationAsRead, type ModerationState } from '../../store/story/moderation-state.ts';
+import { type ModerationState, moderationAsRead } from '../../store/story/moderation-state.ts';
 import { feedIndexFields, isListedPublicly, type StoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../app-context.ts';
 import { announceAfterCommit } from '../announce-after-commit.ts';
-import { writeOnce, type Replayed, type WritePlan } from '../write-once.ts';
+import type { AppContext } from '../app-context.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
 import { auditRecord } from './audit-record.ts';
-import { notHeld, parseOperatorAction, storyToModerate, type OperatorOutcome } from './operator-action.ts';
+import { notHeld, type OperatorOutcome, parseOperatorAction, storyToModerate } from './operator-action.ts';
 import { moderationNotice } from './quarantine.ts';
 import { listingAsRead } from './quarantine-story.ts';
 

@@ -8,7 +8,7 @@ import { normaliseText } from '../../domain/free-text.ts';
 import { forbiddenCharProblem } from '../../domain/text-controls.ts';
 import type { AppContext } from '../app-context.ts';
 import { refuseSecrets } from '../secrets/refuse-secrets.ts';
-import { setSetting, type SetSettingOutcome } from '../settings/set-setting.ts';
+import { type SetSettingOutcome, setSetting } from '../settings/set-setting.ts';
 import type { Replayed } from '../write-once.ts';
 import { auditRecord } from './audit-record.ts';
 

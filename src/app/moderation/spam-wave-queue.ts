@@ -1,7 +1,7 @@
 // The spam waves on the operators' queue (design §29, docs/moderation.md "Spam waves"): the
 // refusal records (`DUPWAVE#<day>`) of the days they are kept, one entry per original with its
 // refused copies together, newest wave first. Nothing here is a body: the records hold none.
-import { REFUSAL_KEPT_DAYS, listDuplicateRefusals, type DuplicateRefusal } from '../../store/near-duplicate/duplicate-refusal-items.ts';
+import { type DuplicateRefusal, listDuplicateRefusals, REFUSAL_KEPT_DAYS } from '../../store/near-duplicate/duplicate-refusal-items.ts';
 import type { AppContext } from '../app-context.ts';
 
 /** One wave: the story its copies repeat, and every copy refused. */

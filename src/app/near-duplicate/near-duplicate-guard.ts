@@ -7,9 +7,9 @@
 // lands. edit_story is judged the same way, and moves its story's bands with its text. Loaded on a publish's first use, not at start (the http function's start bound).
 import { LorebookError } from '../../domain/errors.ts';
 import {
-  NEAR_DUPLICATE_SIMILARITY,
   bandsOf,
   estimatedSimilarity,
+  NEAR_DUPLICATE_SIMILARITY,
   signatureFromHex,
   signatureHex,
   signatureOf,
@@ -17,9 +17,9 @@ import {
 } from '../../domain/near-duplicate/near-duplicate-signature.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import type { ItemKey } from '../../store/keys.ts';
-import { bandHolderOf, bandKey, claimBand, refreshBand, releaseBand, type BandHolder } from '../../store/near-duplicate/band-items.ts';
-import { REFUSAL_KEPT_DAYS, recordDuplicateRefusal, type DuplicateRefusal } from '../../store/near-duplicate/duplicate-refusal-items.ts';
-import { pick, type ItemsByKey } from '../../store/read-items.ts';
+import { type BandHolder, bandHolderOf, bandKey, claimBand, refreshBand, releaseBand } from '../../store/near-duplicate/band-items.ts';
+import { type DuplicateRefusal, REFUSAL_KEPT_DAYS, recordDuplicateRefusal } from '../../store/near-duplicate/duplicate-refusal-items.ts';
+import { type ItemsByKey, pick } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
@@ -100,7 +100,7 @@ function duplicateContent(original: string): LorebookError {
 /** The original a duplicate_content refusal names, or undefined for any other error. */
 function refusedOriginal(error: unknown): string | undefined {
   if (!(error instanceof LorebookError) || error.code !== 'duplicate_content') return undefined;
-  const original = error.details?.['original'];
+  const original = error.details?.original;
   return typeof original === 'string' ? original : undefined;
 }
 

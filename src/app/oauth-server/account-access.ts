@@ -3,9 +3,9 @@
 // them. Only the person's own: a token or grant id of someone else's answers "not found" and
 // nothing is written. Revoking twice finds nothing the second time and writes nothing.
 import { LorebookError } from '../../domain/errors.ts';
-import { grantKey, queryAccountGrants, toGrant, type Grant } from '../../store/identity/grant-items.ts';
+import { type Grant, grantKey, queryAccountGrants, toGrant } from '../../store/identity/grant-items.ts';
+import { queryAccountTokens, type StoredToken, tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
 import { readItem } from '../../store/read-items.ts';
-import { queryAccountTokens, tokenKey, toStoredToken, type StoredToken } from '../../store/identity/token-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 import { deleteAccessToken } from './revoke-token.ts';

@@ -6,14 +6,15 @@
 // made elsewhere within 30 s (verified-tokens.ts). A token minted by lorebook's OAuth server is
 // bound to one resource (RFC 8707, its `resource`): presented anywhere else it is refused like an
 // unknown one. Admin and device tokens carry no resource and are valid for /mcp and /v1 alike.
-import type { AppContext, Caller, VerifiedToken } from '../app-context.ts';
-import { LorebookError } from '../../domain/errors.ts';
-import { readItem } from '../../store/read-items.ts';
-import { accountKey } from '../../store/keys.ts';
-import { credentialRefusal, credentialStands } from '../account/account-standing.ts';
-import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
+
 import { heldScopes } from '../../auth/oauth/scopes.ts';
 import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
+import { LorebookError } from '../../domain/errors.ts';
+import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
+import { accountKey } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
+import { credentialRefusal, credentialStands } from '../account/account-standing.ts';
+import type { AppContext, Caller, VerifiedToken } from '../app-context.ts';
 
 /** RFC 6750 §2.1 (the scheme is case-insensitive, RFC 9110 §11.1). */
 const BEARER = /^Bearer +(\S+) *$/i;

@@ -3,12 +3,13 @@
 // unverified URI would make lorebook an open redirector, RFC 6749 §4.1.2.1); every other fault
 // is addressed to the client's registered redirect URI as `error=…` — which the route offers as
 // a link, never as an automatic redirect (RFC 9700 §4.11.2: anyone can register any https URI).
-import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
-import { OAuthError } from '../../domain/oauth-error.ts';
-import { isCodeChallenge } from '../../auth/oauth/pkce.ts';
+
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+import { isCodeChallenge } from '../../auth/oauth/pkce.ts';
 import { isRegisteredRedirect } from '../../auth/oauth/redirect-uri.ts';
 import { parseScope, SCOPES, scopeString } from '../../auth/oauth/scopes.ts';
+import { OAuthError } from '../../domain/oauth-error.ts';
+import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import type { AppContext } from '../app-context.ts';
 import { knownClient } from './known-client.ts';
 

@@ -6,11 +6,11 @@
 // in one of the process's outbound slots; a failed look-up is remembered a while (design §23).
 // Every fault is an `invalid_client` whose description says what the client's author must fix.
 import { z } from 'zod';
+import { FetchSlotsFull } from '../../../integrations/safe-fetch/fetch-slots.ts';
+import { type CachedDocument, freshnessMs } from '../../auth/oauth/client-document-cache.ts';
 import { CLIENT_DOCUMENT_MAX_BYTES, clientIdUrlProblem } from '../../auth/oauth/client-id-url.ts';
-import { freshnessMs, type CachedDocument } from '../../auth/oauth/client-document-cache.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
-import { FetchSlotsFull } from '../../../integrations/safe-fetch/fetch-slots.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import { CLIENT_METADATA_FIELDS, SUPPORTED_GRANT_TYPES } from './client-metadata-fields.ts';

@@ -3,25 +3,26 @@
 // once. Approve creates one grant and one authorization code in the same transaction as the
 // decision; a double click, or 16 parallel clicks, converge on that first decision and answer
 // the same redirect with the same code. Deny redirects with `error=access_denied`.
-import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+
 import { authorizationCodeFor, consentSecretFor, grantIdFor, secretHash } from '../../auth/oauth/oauth-secrets.ts';
-import { WEB_SESSION_SECONDS } from '../sign-in/web-session.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { createAuthCode } from '../../store/identity/auth-code-items.ts';
 import {
+  type ConsentDecision,
+  type ConsentRequest,
   consentKey,
   createConsent,
   decideConsent,
   toConsent,
-  type ConsentDecision,
-  type ConsentRequest,
 } from '../../store/identity/consent-items.ts';
 import { createGrant } from '../../store/identity/grant-items.ts';
 import { pick } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
-import { writeLoop, type LoopPlan } from '../write-loop.ts';
-import { redirectWith, type AuthorizeRequest } from './authorize-request.ts';
+import { WEB_SESSION_SECONDS } from '../sign-in/web-session.ts';
+import { type LoopPlan, writeLoop } from '../write-loop.ts';
+import { type AuthorizeRequest, redirectWith } from './authorize-request.ts';
 
 export interface SignedInPerson {
   account: string;

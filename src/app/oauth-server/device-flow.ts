@@ -4,30 +4,8 @@
 // decides once), and the approval is consumed in the transaction that creates the token, so
 // concurrent polls after approval make ONE token; the others are told the code was used
 // (`invalid_grant`): the token's plaintext is never stored, so it cannot be answered twice.
-import { accountAcceptsCredential } from '../../store/identity/account-deletion-items.ts';
-import { accountKey } from '../../store/keys.ts';
+
 import { createHash } from 'node:crypto';
-import { LorebookError } from '../../domain/errors.ts';
-import { readItem } from '../../store/read-items.ts';
-import { writeAtomically } from '../../store/run-write.ts';
-import { epochSeconds } from '../../store/store.ts';
-import { createTokenItems } from '../../store/identity/token-items.ts';
-import {
-  createDeviceItems,
-  createDeviceStart,
-  decideDevice,
-  deviceKey,
-  deviceStartKey,
-  issueDevice,
-  recordPoll,
-  toStoredDevice,
-  toStoredDeviceStart,
-  userCodeKey,
-  type StoredDevice,
-  type StoredDeviceStart,
-} from '../../store/identity/device-items.ts';
-import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
 import {
   deriveDeviceCode,
   deviceCodeHash,
@@ -37,6 +15,29 @@ import {
   mintUserCode,
 } from '../../auth/device-codes.ts';
 import { mintToken, tokenId } from '../../auth/token-secret.ts';
+import { LorebookError } from '../../domain/errors.ts';
+import { accountAcceptsCredential } from '../../store/identity/account-deletion-items.ts';
+import {
+  createDeviceItems,
+  createDeviceStart,
+  decideDevice,
+  deviceKey,
+  deviceStartKey,
+  issueDevice,
+  recordPoll,
+  type StoredDevice,
+  type StoredDeviceStart,
+  toStoredDevice,
+  toStoredDeviceStart,
+  userCodeKey,
+} from '../../store/identity/device-items.ts';
+import { createTokenItems } from '../../store/identity/token-items.ts';
+import { accountKey } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
+import { writeAtomically } from '../../store/run-write.ts';
+import { epochSeconds } from '../../store/store.ts';
+import { WriteCancelled } from '../../store/write-cancelled.ts';
+import type { AppContext } from '../app-context.ts';
 
 export const DEVICE_CODE_SECONDS = 10 * 60;
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;

@@ -1,15 +1,16 @@
 // One access token and one refresh token for a grant, as the actions that store them: the token
 // items the bearer lookup reads (TOKEN#<sha256>, bound to the resource, short-lived), the refresh
 // token, and their member entries under the grant so revoking the family finds them.
-import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+
 import { mintRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { heldScopes, scopeString } from '../../auth/oauth/scopes.ts';
 import { mintToken, tokenId } from '../../auth/token-secret.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import { addGrantMember, type Grant } from '../../store/identity/grant-items.ts';
 import { createRefreshToken } from '../../store/identity/refresh-token-items.ts';
-import { epochSeconds } from '../../store/store.ts';
 import { createTokenItems } from '../../store/identity/token-items.ts';
+import { epochSeconds } from '../../store/store.ts';
 
 /** RFC 6749 §5.1. */
 export interface TokenAnswer {

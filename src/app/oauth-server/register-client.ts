@@ -4,16 +4,16 @@
 // counted against its address's registration budget in the transaction that creates it, and
 // lives a short while unless it completes an authorization (registration-budget.ts).
 import { z } from 'zod';
+import { clientIdFor } from '../../auth/oauth/oauth-secrets.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
 import { isLorebookError, LorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
-import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
-import { clientIdFor } from '../../auth/oauth/oauth-secrets.ts';
-import { redirectUriProblem } from '../../auth/oauth/redirect-uri.ts';
-import { oauthClientKey, registerOAuthClient, toOAuthClient, type OAuthClient } from '../../store/identity/oauth-client-items.ts';
+import { type OAuthClient, oauthClientKey, registerOAuthClient, toOAuthClient } from '../../store/identity/oauth-client-items.ts';
 import { pick, readItem } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from '../app-context.ts';
-import { writeLoop, type LoopPlan } from '../write-loop.ts';
+import { type LoopPlan, writeLoop } from '../write-loop.ts';
 import { CLIENT_METADATA_FIELDS, SUPPORTED_GRANT_TYPES } from './client-metadata-fields.ts';
 import { isWindowFull, registrationBudgetSpent, registrationWindow } from './registration-budget.ts';
 

@@ -2,18 +2,19 @@
 // mark's absence, so no token can be minted from it afterwards), then every token it minted is
 // deleted, then the grant itself. Each step is idempotent, so a second revoke — or a retry after a
 // crash midway — finishes the sweep and changes nothing else.
-import { accountTokenKey, tokenKey } from '../../store/identity/token-items.ts';
+
 import type { WriteAction } from '../../store/actions.ts';
 import {
   deleteGrantItems,
   grantKey,
+  grantMemberKey,
   markGrantRevoked,
   queryGrantMembers,
   toGrant,
-  grantMemberKey,
 } from '../../store/identity/grant-items.ts';
-import { readItem } from '../../store/read-items.ts';
 import { refreshKey } from '../../store/identity/refresh-token-items.ts';
+import { accountTokenKey, tokenKey } from '../../store/identity/token-items.ts';
+import { readItem } from '../../store/read-items.ts';
 import { MAX_TRANSACTION_ACTIONS, writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';

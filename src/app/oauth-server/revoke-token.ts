@@ -2,15 +2,16 @@
 // whole grant family (§2.1: the access tokens of the same grant go with it); an access token is
 // deleted on its own. Unknown, expired or already revoked tokens answer the same 200 (§2.2), so a
 // second revocation changes nothing and tells nothing.
-import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+
 import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isWellFormedToken, tokenId } from '../../auth/token-secret.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import { grantMemberKey } from '../../store/identity/grant-items.ts';
-import { readItem } from '../../store/read-items.ts';
 import { refreshKey, toRefreshToken } from '../../store/identity/refresh-token-items.ts';
+import { deleteTokenItems, type StoredToken, tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
+import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
-import { deleteTokenItems, tokenKey, toStoredToken, type StoredToken } from '../../store/identity/token-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
 import { knownClient } from './known-client.ts';

@@ -5,25 +5,26 @@
 // second presentation of a used code or of an already-rotated refresh token is the signature of
 // a stolen credential: it is refused and the whole grant family is revoked (OAuth 2.1 §4.1.3,
 // §4.3.1). Any other refusal writes nothing.
-import { accountAcceptsCredential, accountStillHere } from '../../store/identity/account-deletion-items.ts';
-import type { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+
 import { isWellFormedRefreshToken, secretHash } from '../../auth/oauth/oauth-secrets.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { verifierMatches } from '../../auth/oauth/pkce.ts';
 import { heldScopes, parseScope, scopeString } from '../../auth/oauth/scopes.ts';
 import { isLorebookError } from '../../domain/errors.ts';
-import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
+import { accountAcceptsCredential, accountStillHere } from '../../store/identity/account-deletion-items.ts';
 import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/identity/auth-code-items.ts';
 import { extendGrant } from '../../store/identity/grant-items.ts';
+import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
 import { keepAuthorizedClient } from '../../store/identity/oauth-client-items.ts';
-import { pick } from '../../store/read-items.ts';
 import { refreshKey, rotateRefreshToken, toRefreshToken } from '../../store/identity/refresh-token-items.ts';
+import { pick } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
+import type { WriteCancelled } from '../../store/write-cancelled.ts';
 import type { AppContext } from '../app-context.ts';
-import { writeLoop, type LoopPlan } from '../write-loop.ts';
-import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
+import { type LoopPlan, writeLoop } from '../write-loop.ts';
 import { knownClient } from './known-client.ts';
+import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 
 /** Thrown out of a plan when a used credential comes back: the family is revoked, then refused. */

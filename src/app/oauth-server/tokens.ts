@@ -1,30 +1,31 @@
 // Token management for the admin CLI (docs/design.md §6 "an admin CLI issues them"): create, list,
 // revoke. A token is bound to an account; creating one for a new handle creates the local
 // account. Only the sha256 of a token is stored; the plaintext is in the create answer only.
-import { accountKey } from '../../store/keys.ts';
-import { accountStillHere } from '../../store/identity/account-deletion-items.ts';
-import { credentialRefusal } from '../account/account-standing.ts';
+
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { AppContext } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { handleSchema } from '../../auth/handle.ts';
+import { isTokenId, isWellFormedToken, mintToken, tokenId } from '../../auth/token-secret.ts';
 import { LorebookError } from '../../domain/errors.ts';
+import { accountStillHere } from '../../store/identity/account-deletion-items.ts';
 import { createAccount } from '../../store/identity/account-items.ts';
 import { claimHandle, handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
-import { readItem } from '../../store/read-items.ts';
-import { writeAtomically } from '../../store/run-write.ts';
-import { epochSeconds } from '../../store/store.ts';
 import {
   createTokenItems,
   deleteTokenItems,
   queryAccountTokens,
+  type StoredToken,
   tokenKey,
   toStoredToken,
-  type StoredToken,
 } from '../../store/identity/token-items.ts';
+import { accountKey } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
+import { writeAtomically } from '../../store/run-write.ts';
+import { epochSeconds } from '../../store/store.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import { handleSchema } from '../../auth/handle.ts';
-import { isTokenId, isWellFormedToken, mintToken, tokenId } from '../../auth/token-secret.ts';
+import { credentialRefusal } from '../account/account-standing.ts';
+import type { AppContext } from '../app-context.ts';
+import { parseInput } from '../parse-input.ts';
 
 /** A token lives at most a year; every token has an expiry. */
 export const MAX_TOKEN_LIFETIME_SECONDS = 365 * 24 * 60 * 60;

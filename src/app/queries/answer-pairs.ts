@@ -3,14 +3,15 @@
 // linked ANSWER# items (one bounded Query) and one BatchGetItem of those stories. Either side is
 // shown only while the other is public, listed, of the right type and (for an answer) still names
 // it: a hidden answer leaves the list at once, with nothing written.
-import { storyKey, type ItemKey } from '../../store/keys.ts';
-import { pick, readItems, type ItemsByKey } from '../../store/read-items.ts';
-import { queryLinkedAnswers } from '../../store/story/answer-query.ts';
-import { isListedPublicly, toStoryMeta, type StoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
-import type { AnswerLinkView } from '../contract/answer-link-schema.ts';
-import { storyUrl } from '../content-write.ts';
+
 import { revealForbiddenChars } from '../../domain/text-controls.ts';
+import { type ItemKey, storyKey } from '../../store/keys.ts';
+import { type ItemsByKey, pick, readItems } from '../../store/read-items.ts';
+import { queryLinkedAnswers } from '../../store/story/answer-query.ts';
+import { isListedPublicly, type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
+import type { AppContext } from '../app-context.ts';
+import { storyUrl } from '../content-write.ts';
+import type { AnswerLinkView } from '../contract/answer-link-schema.ts';
 
 /** The fail stories' META keys a success story's `answers` needs. */
 export function answeredStoryKeys(meta: StoryMeta): ItemKey[] {

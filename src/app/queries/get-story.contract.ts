@@ -2,13 +2,13 @@
 // GET /v1/stories/{slug} use exactly these.
 import { z } from 'zod';
 import { HOLD_REASONS } from '../../store/story/announce-hold.ts';
-import { moderationViewSchema } from '../moderation/moderation-view.ts';
-import { storyCapabilitySchema } from '../contract/drift-schemas.ts';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
 import { answeredByField, answersField } from '../contract/answer-link-schema.ts';
 import { authorRecheckSchema } from '../contract/author-recheck-schema.ts';
+import { storyCapabilitySchema } from '../contract/drift-schemas.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
 import { reproductionAggregatesSchema } from '../contract/reproduction-aggregates-schema.ts';
 import { authorSchema, checkCountsSchema, reproductionCountsSchema, visibilitySchema } from '../contract/story-shapes.ts';
+import { moderationViewSchema } from '../moderation/moderation-view.ts';
 
 export const GET_STORY = 'get_story';
 

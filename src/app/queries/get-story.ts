@@ -5,26 +5,27 @@
 // a success story answers) in parallel with the reproduction aggregates (a Query, only from 3
 // counted reproducers on) and, on a fail story, its linked answers (a Query, then a BatchGetItem
 // when there are any): three to six calls, at most three in sequence.
+
+import type { ReproductionAggregates } from '../../domain/reproduction-aggregates.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
 import { revealForbiddenChars as shown } from '../../domain/text-controls.ts';
 import { untrustedNotice } from '../../domain/untrusted-text.ts';
+import type { StoredItem } from '../../store/actions.ts';
 import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
+import { establishedReproducers, newAccountCounts, reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { queryRevisions } from '../../store/story/revisions-query.ts';
-import { toStoryMeta, type RevisionKind, type StoryMeta } from '../../store/story/story-items.ts';
-import type { StoredItem } from '../../store/actions.ts';
+import { type RevisionKind, type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
 import type { AppContext, Caller } from '../app-context.ts';
+import { moderationView } from '../moderation/moderation-view.ts';
 import { parseInput } from '../parse-input.ts';
 import { visibleStory } from '../story-access.ts';
 import { announceState, authorAnnounceState } from './announce-state.ts';
 import { readAnsweredBy } from './answer-pairs.ts';
-import { readAuthorSide, type AuthorSide } from './author-side.ts';
+import { type AuthorSide, readAuthorSide } from './author-side.ts';
 import { AUTHOR_WRITTEN_FIELDS, GET_STORY, getStoryInputSchema, type RevisionView, type StoryView } from './get-story.contract.ts';
-import { establishedReproducers, newAccountCounts, reproductionCounts } from '../../store/story/reproduction-items.ts';
 import { authorView, checkCounts } from './present-story.ts';
 import { readReproductionAggregates } from './reproduction-aggregates.ts';
-import type { ReproductionAggregates } from '../../domain/reproduction-aggregates.ts';
-import { moderationView } from '../moderation/moderation-view.ts';
 
 export async function getStory(ctx: AppContext, caller: Caller | undefined, raw: unknown): Promise<StoryView> {
   const slug = parseSlug(parseInput(getStoryInputSchema, raw, GET_STORY).slug);

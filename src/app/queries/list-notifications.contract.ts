@@ -1,7 +1,7 @@
 // list_notifications' contract: its name, its input and its answer (a page of the inbox). MCP's
 // tool and GET /v1/notifications use exactly these.
 import { z } from 'zod';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
 
 export const LIST_NOTIFICATIONS_TOOL = 'list_notifications';
 

@@ -1,8 +1,9 @@
 // list_notifications — the caller's inbox, newest first, one page at a time. The cursor is the
 // id of the last notification shown (base64url), checked on the way in: it only ever names a
 // position in the caller's own inbox.
-import { revealForbiddenChars } from '../../domain/text-controls.ts';
+
 import { validationFailed } from '../../domain/errors.ts';
+import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import type { StoredItem } from '../../store/actions.ts';
 import { queryInbox } from '../../store/story/inbox-query.ts';
 import type { AppContext, Caller } from '../app-context.ts';

@@ -1,7 +1,7 @@
 // list_stories' contract: its input (the public feed, or one author's stories) and its answer.
 // GET /v1/stories without `q` uses exactly these.
 import { z } from 'zod';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
 import { storySummarySchema } from '../contract/story-shapes.ts';
 
 export const LIST_STORIES = 'list_stories';

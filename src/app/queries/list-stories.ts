@@ -1,17 +1,18 @@
 // list_stories — newest first: the public feed, or one author's stories. The read pipeline:
 // skeleton (keys from a keys-only GSI) -> hydrate (one BatchGetItem of META) -> rules (drop what
 // this caller may not see, TTL-expired items) -> present (with handles in one more BatchGetItem).
-import { monthsOf } from '../../store/story/feed-months.ts';
+
 import { authorPartition, feedMonthsKey, feedPartition } from '../../store/keys.ts';
 import { pick, readItem, readItems } from '../../store/read-items.ts';
-import { queryIndex, type IndexEntry, type ListIndex } from '../../store/story/story-index-query.ts';
-import { toStoryMeta, type StoryMeta } from '../../store/story/story-items.ts';
+import { monthsOf } from '../../store/story/feed-months.ts';
+import { type IndexEntry, type ListIndex, queryIndex } from '../../store/story/story-index-query.ts';
+import { type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
 import { handlesFor } from '../accounts.ts';
 import type { AppContext, Caller } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
 import { canSee } from '../story-access.ts';
-import { DEFAULT_LIST_LIMIT, LIST_STORIES, listStoriesInputSchema, type StoryList } from './list-stories.contract.ts';
 import { decodeAuthorCursor, decodeFeedCursor, encodeCursor } from './cursor.ts';
+import { DEFAULT_LIST_LIMIT, LIST_STORIES, listStoriesInputSchema, type StoryList } from './list-stories.contract.ts';
 import { presentSummary } from './present-story.ts';
 
 /**

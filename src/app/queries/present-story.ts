@@ -2,9 +2,9 @@
 // which carries keys and index attributes) and from the handles resolved for this read; counts
 // are split into the outcome of reproductions and the answers to the check.
 import { revealForbiddenChars as shown } from '../../domain/text-controls.ts';
+import { establishedReproducers, reproductionCounts } from '../../store/story/reproduction-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Caller } from '../app-context.ts';
-import { establishedReproducers, reproductionCounts } from '../../store/story/reproduction-items.ts';
 import type { AuthorView, CheckCounts, StorySummary } from '../contract/story-shapes.ts';
 
 export function authorView(meta: StoryMeta, handles: ReadonlyMap<string, string>): AuthorView {

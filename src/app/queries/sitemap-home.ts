@@ -1,7 +1,8 @@
 // The home page's lastmod in the sitemap: when the newest public story was published (the home
 // page lists the newest stories first). One months read and one single-entry Query.
-import { readItem } from '../../store/read-items.ts';
+
 import { feedMonthsKey, feedPartition } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
 import { monthsOf } from '../../store/story/feed-months.ts';
 import { queryIndex } from '../../store/story/story-index-query.ts';
 import type { AppContext } from '../app-context.ts';

@@ -4,11 +4,11 @@
 // index entry was read is dropped here, as every list drops it.
 import { LorebookError } from '../../domain/errors.ts';
 import { feedMonthEntries } from '../../store/story/feed-month-keys.ts';
-import { readListingFacts, type ListingFacts } from '../../store/story/listing-facts.ts';
+import { type ListingFacts, readListingFacts } from '../../store/story/listing-facts.ts';
 import { isListedPublicly } from '../../store/story/story-items.ts';
 import { handlesFor } from '../accounts.ts';
 import type { AppContext } from '../app-context.ts';
-import { storiesPerPart, type SitemapPartRef } from './sitemap-parts.ts';
+import { type SitemapPartRef, storiesPerPart } from './sitemap-parts.ts';
 
 export interface SitemapLink {
   /** A slug for a story, a handle for an author. */

@@ -2,8 +2,9 @@
 // and more than one where a month holds more stories than a part may (numbered from 1, oldest
 // stories first, see src/store/story/feed-month-keys.ts). Reads the months item and counts each
 // month's index keys (keys only, never a Scan, never a story item).
-import { readItem } from '../../store/read-items.ts';
+
 import { feedMonthsKey } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
 import { countFeedMonth } from '../../store/story/feed-month-keys.ts';
 import { monthsOf } from '../../store/story/feed-months.ts';
 import type { AppContext } from '../app-context.ts';

@@ -6,13 +6,13 @@ import { parseSlug } from '../../domain/story/slug.ts';
 import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
+import { isQuarantined } from '../../store/story/moderation-state.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
-import { isQuarantined } from '../../store/story/moderation-state.ts';
 import type { AppContext } from '../app-context.ts';
+import { type HeldBy, heldBy } from '../moderation/held-by.ts';
 import type { StoryView } from './get-story.contract.ts';
 import { getStory } from './get-story.ts';
-import { heldBy, type HeldBy } from '../moderation/held-by.ts';
 
 export type StoryPage =
   | { kind: 'shown'; story: StoryView }

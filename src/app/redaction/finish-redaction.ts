@@ -9,9 +9,10 @@
 //      their blob, then their record (blob first: a crash in between leaves a record the next
 //      run checks again, never a blob no record can lead back to);
 //   3. retire the event.
-import { imagesNamedIn } from '../../domain/image/images-named.ts';
+
 import { imageName } from '../../domain/image/image-name.ts';
 import { isImageType } from '../../domain/image/image-type.ts';
+import { imagesNamedIn } from '../../domain/image/images-named.ts';
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
 import { imageKey } from '../../store/image-items.ts';
 import { keyOf, outboxKey } from '../../store/keys.ts';
@@ -22,12 +23,12 @@ import {
   deleteAuthorsImageRecord,
   noteRedactedImages,
   REDACTION_EVENT_PREFIX,
+  type RedactionEvent,
   redactionEventId,
   redactionEventsOf,
   stripRevision,
   toRedactionEvent,
   touchRedactionEvent,
-  type RedactionEvent,
 } from '../../store/story/redaction-items.ts';
 import { imagesStillNamed, revisionsToStrip } from '../../store/story/redaction-query.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';

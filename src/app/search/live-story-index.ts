@@ -9,11 +9,12 @@
 // - an instance more than REPLAY_LIMIT_MS behind (a container thawed after a long sleep) loads
 //   the newest snapshot in the background and answers from the index it has meanwhile; the loaded
 //   one replaces it in one assignment, so a search sees the old index or the new, never a part.
-import type { AppContext } from '../app-context.ts';
+
+import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { readSearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
-import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
-import { applySearchLog, buildFromFeed, startOfLog, type LogPosition } from './search-index-feed.ts';
+import type { AppContext } from '../app-context.ts';
+import { applySearchLog, buildFromFeed, type LogPosition, startOfLog } from './search-index-feed.ts';
 import { loadSnapshot } from './snapshot-load.ts';
 import { createStoryIndex, type StoryIndex } from './story-index.ts';
 
@@ -50,6 +51,7 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
   let state: Loaded | undefined;
   let loading: Promise<Loaded> | undefined;
   let refreshing: Promise<void> | undefined;
+  // biome-ignore lint/correctness/noUnusedVariables: read by `reloading ??=` below, so one reload runs at a time
   let reloading: Promise<void> | undefined;
   let refreshedAt = Number.NEGATIVE_INFINITY;
   const touched = new Set<string>();

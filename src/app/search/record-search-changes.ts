@@ -3,9 +3,10 @@
 // than by a deterministic key: a batch delivered again writes its items again under the new
 // time (the key must carry the time of writing, search-log.ts says why), and applying an item
 // twice re-reads the same story and changes nothing.
-import type { AppContext } from '../app-context.ts';
+
 import { writeSearchLog } from '../../store/search/search-log.ts';
-import { searchChangesOf, type StreamRecordShape } from './search-change-records.ts';
+import type { AppContext } from '../app-context.ts';
+import { type StreamRecordShape, searchChangesOf } from './search-change-records.ts';
 
 /** How many log items were written. */
 export async function recordSearchChanges(ctx: AppContext, records: readonly StreamRecordShape[]): Promise<number> {

@@ -3,8 +3,9 @@
 // holds or in whether it is listed. A META modified only in its counts, reproducers or announce
 // bookkeeping (most of the table's writes) logs nothing. The shape is the stream record's (an
 // aws-lambda DynamoDBRecord fits it), so both the stream function and `npm start`'s poller use it.
-import { itemFromStreamImage } from '../../store/stream-image.ts';
+
 import type { SearchChange } from '../../store/search/search-log.ts';
+import { itemFromStreamImage } from '../../store/stream-image.ts';
 
 export interface StreamRecordShape {
   eventID?: string;

@@ -4,8 +4,8 @@
 // applying a change twice, or two changes out of order, leaves the same index.
 import { feedMonthsKey, feedPartition } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
-import { readSearchableStories } from '../../store/search/searchable-stories.ts';
 import { readSearchLog, SEARCH_LOG_OVERLAP_MS, type SearchLogEntry } from '../../store/search/search-log.ts';
+import { readSearchableStories } from '../../store/search/searchable-stories.ts';
 import { monthsOf } from '../../store/story/feed-months.ts';
 import { queryIndex } from '../../store/story/story-index-query.ts';
 import type { AppContext } from '../app-context.ts';

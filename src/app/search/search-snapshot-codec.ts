@@ -2,9 +2,9 @@
 // The watermark travels in the object as well as in the pointer, so an object read on its own
 // says how far the log must be replayed onto it.
 import { promisify } from 'node:util';
-import type { AsPlainObject } from 'minisearch';
 import { gunzip, gzip } from 'node:zlib';
-import { loadStoryIndex, type IndexSnapshotBody, type StoryIndex } from './story-index.ts';
+import type { AsPlainObject } from 'minisearch';
+import { type IndexSnapshotBody, loadStoryIndex, type StoryIndex } from './story-index.ts';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);

@@ -5,10 +5,11 @@
 // a new snapshot under a name of its own and move the pointer from the version it read, forward
 // only. Twice-safe: of two jobs at once one moves the pointer, the other's object is left unnamed;
 // a job killed before the move changed nothing, and the next run starts again from the pointer.
-import type { AppContext } from '../app-context.ts';
+
+import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { moveSearchPointer, readSearchPointer, type SearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
-import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
+import type { AppContext } from '../app-context.ts';
 import { applySearchLog, buildFromFeed, startOfLog } from './search-index-feed.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotName } from './search-snapshot-codec.ts';
 import { createStoryIndex, type StoryIndex } from './story-index.ts';

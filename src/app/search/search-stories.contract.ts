@@ -1,7 +1,7 @@
 // search_stories' contract: its name, its described input and its answer (a page of summaries).
 // MCP's tool and GET /v1/stories?q= use exactly these.
 import { z } from 'zod';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
 import { storySummarySchema } from '../contract/story-shapes.ts';
 
 export const SEARCH_STORIES_TOOL = 'search_stories';

@@ -4,7 +4,7 @@
 // behind. Where the module is not a file on disk (a bundle, as on Lambda) callers run the work inline.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker, type Transferable } from 'node:worker_threads';
+import { type Transferable, Worker } from 'node:worker_threads';
 
 /** True when `module` can be started as a worker thread (a file on disk, not part of a bundle). */
 export function threadAvailable(module: URL): boolean {

@@ -4,7 +4,7 @@
 // stories that may answer it. A story is similar when it shares a tag or stack entry, or at least
 // two words: one common word ("never", "error") alone would make nearly every story similar.
 import type { SearchOptions } from 'minisearch';
-import { relationTo, type RelatedStory } from '../../domain/story/story-relation.ts';
+import { type RelatedStory, relationTo } from '../../domain/story/story-relation.ts';
 import type { StoryType } from '../../domain/story/story-types.ts';
 import type { StorySummary } from '../contract/story-shapes.ts';
 import { MAX_SIMILAR } from '../publish-story.contract.ts';

@@ -1,8 +1,9 @@
 // The worker thread's half of loading a snapshot (snapshot-load.ts): it unzips and parses the
 // object, the costly part, and hands the index over in pieces, one per request of the main thread,
 // so no single message costs the main thread's event loop more than a few milliseconds to take in.
-import { gunzipSync } from 'node:zlib';
+
 import { parentPort, workerData } from 'node:worker_threads';
+import { gunzipSync } from 'node:zlib';
 import { SNAPSHOT_FORMAT, type SnapshotMessage, type SnapshotObject, type SnapshotPiece } from './search-snapshot-codec.ts';
 
 /** Postings (or map entries) in one piece: a few milliseconds of structured-clone work on either side. */

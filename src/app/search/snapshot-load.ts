@@ -6,8 +6,8 @@
 // one request at a time per instance) the snapshot is decoded inline.
 import type { AsPlainObject } from 'minisearch';
 import { decodeSnapshot, type SnapshotMessage, type SnapshotPiece } from './search-snapshot-codec.ts';
-import { threadAvailable, runThread, type ThreadRun } from './search-thread.ts';
-import { loadStoryIndexAsync, type IndexEntry, type StoryIndex } from './story-index.ts';
+import { runThread, type ThreadRun, threadAvailable } from './search-thread.ts';
+import { type IndexEntry, loadStoryIndexAsync, type StoryIndex } from './story-index.ts';
 
 const DECODE_THREAD = new URL('./snapshot-decode-thread.ts', import.meta.url);
 

@@ -4,26 +4,26 @@
 // never a read of the whole feed). Every answer is hydrated from the table for the page it
 // returns (search-hydrate.ts), so what a story shows is what it is now.
 import type { SearchOptions } from 'minisearch';
+import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
 import type { AppContext } from '../app-context.ts';
 import { parseInput } from '../parse-input.ts';
-import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
+import { createLiveIndex } from './live-story-index.ts';
+import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
 import { decodeSearchCursor, encodeSearchCursor } from './search-cursor.ts';
 import { hydrateSummaries } from './search-hydrate.ts';
+import { DEFAULT_SEARCH_REFRESH_MS } from './search-refresh.ts';
+import { DEFAULT_SEARCH_LIMIT, SEARCH_STORIES_TOOL, type SearchPage, searchStoriesInputSchema } from './search-stories.contract.ts';
+import { findSimilar, type SimilarFinder } from './similar-stories.ts';
 import { completeSlugs, type SlugCompletion } from './slug-completion.ts';
-import { DEFAULT_SEARCH_LIMIT, SEARCH_STORIES_TOOL, searchStoriesInputSchema, type SearchPage } from './search-stories.contract.ts';
+import type { RankedSlug, StoryIndex } from './story-index.ts';
 import {
   MAX_SUGGESTIONS,
   SUGGEST_FOR_PROJECT_TOOL,
-  suggestForProjectInputSchema,
   type Suggestions,
+  suggestForProjectInputSchema,
 } from './suggest-for-project.contract.ts';
-import { findSimilar, type SimilarFinder } from './similar-stories.ts';
-import { createLiveIndex } from './live-story-index.ts';
-import { DEFAULT_SEARCH_REFRESH_MS } from './search-refresh.ts';
-import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
-import type { RankedSlug, StoryIndex } from './story-index.ts';
-import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
+import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 
 export interface StorySearch extends SimilarFinder {
   search(raw: unknown): Promise<SearchPage>;

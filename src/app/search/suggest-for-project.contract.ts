@@ -1,7 +1,7 @@
 // suggest_for_project's contract: its name, its described input (a project description) and its
 // answer (up to three stories, each with a why). MCP's tool uses exactly these.
 import { z } from 'zod';
-import { replayedField, type Outcome } from '../contract/replayed.ts';
+import { type Outcome, replayedField } from '../contract/replayed.ts';
 import { storySummarySchema } from '../contract/story-shapes.ts';
 
 export const SUGGEST_FOR_PROJECT_TOOL = 'suggest_for_project';

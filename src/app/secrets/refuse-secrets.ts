@@ -26,7 +26,10 @@ export function textFields(data: unknown): Array<[string, string]> {
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [path, value] = next;
     if (typeof value === 'string') fields.push([path.length > 0 ? path.join('.') : '(input)', value]);
-    else if (Array.isArray(value)) value.forEach((item, index) => stack.push([[...path, String(index)], item]));
+    else if (Array.isArray(value))
+      value.forEach((item, index) => {
+        stack.push([[...path, String(index)], item]);
+      });
     else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         if (path.length === 0 && NOT_TEXT.has(key)) continue;

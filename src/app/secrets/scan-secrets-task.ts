@@ -5,7 +5,7 @@
 import { validationFailed } from '../../domain/errors.ts';
 import type { FieldFinding } from '../../domain/secrets/secret-refusal.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../../domain/story/story-limits.ts';
-import { OffloadBudgetExceeded, OffloadFailed, sharedOffload, type OffloadTask } from '../../offload/offload.ts';
+import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask, sharedOffload } from '../../offload/offload.ts';
 
 /**
  * The parse's budget: the first task of a fresh worker also loads secretlint, and on a loaded

@@ -9,7 +9,7 @@ import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { putSetting, toStoredSetting } from '../../store/setting-items.ts';
 import type { AppContext } from '../app-context.ts';
-import { writeOnce, type Replayed } from '../write-once.ts';
+import { type Replayed, writeOnce } from '../write-once.ts';
 
 export const SET_SETTING = 'settings:set';
 

@@ -3,7 +3,6 @@
 // client refuses it as an unknown authorization session, before any call to the PDS.
 import { createHash } from 'node:crypto';
 import type { NodeSavedSession, NodeSavedSessionStore, NodeSavedState, NodeSavedStateStore } from '@atproto/oauth-client-node';
-import type { AppContext } from '../app-context.ts';
 import {
   blueskySessionKey,
   deleteBlueskySession,
@@ -15,13 +14,14 @@ import {
   createOAuthState,
   forgetOAuthStateSecrets,
   oauthStateKey,
-  toStoredOAuthState,
   type StoredOAuthState,
+  toStoredOAuthState,
 } from '../../store/identity/oauth-state-items.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
+import type { AppContext } from '../app-context.ts';
 
 /** A person has this long between /auth/login and the callback (the PDS's own request lives 5 min). */
 export const SIGN_IN_STATE_SECONDS = 10 * 60;

@@ -7,15 +7,16 @@
 //   - the person's previous handle item is dropped if it still points at them.
 // Keyed by DID and handle, conditioned on what was read: a replayed or concurrent sign-in
 // converges to the same items and writes nothing the second time.
-import { accountOverTombstone, accountStanding } from '../../store/identity/account-deletion-items.ts';
+
 import { LorebookError } from '../../domain/errors.ts';
-import { accountSuspended } from '../account/account-standing.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { changeHandle, createAccount, toAccount, type Account } from '../../store/identity/account-items.ts';
+import { accountOverTombstone, accountStanding } from '../../store/identity/account-deletion-items.ts';
+import { type Account, changeHandle, createAccount, toAccount } from '../../store/identity/account-items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey, type ItemKey } from '../../store/keys.ts';
-import { pick, readItems, type ItemsByKey } from '../../store/read-items.ts';
+import { type ItemsByKey, pick, readItems } from '../../store/read-items.ts';
 import { createItem, deleteItemIf, replaceItem } from '../../store/replace-by-key.ts';
+import { accountSuspended } from '../account/account-standing.ts';
 import type { AppContext } from '../app-context.ts';
 import { writeLoop } from '../write-loop.ts';
 

@@ -1,10 +1,10 @@
 // The authorization server's lifetimes, from env, read once (src/config.ts calls this). Every
 // record the server writes has a TTL from here; none lives forever.
 import { createLazySafeFetch } from '../../../integrations/safe-fetch/lazy-safe-fetch.ts';
-import { outboundWith, type Outbound } from '../../../integrations/safe-fetch/outbound-settings.ts';
+import { type Outbound, outboundWith } from '../../../integrations/safe-fetch/outbound-settings.ts';
 import { readAllowPrivateFetch } from '../sign-in-config.ts';
+import { type CachedFailure, ClientDocumentCache } from './client-document-cache.ts';
 import { CLIENT_DOCUMENT_MAX_BYTES } from './client-id-url.ts';
-import { ClientDocumentCache, type CachedFailure } from './client-document-cache.ts';
 
 export interface OAuthServerSettings {
   /** Access tokens are short-lived: a leaked one is useless after this. */

@@ -2,10 +2,10 @@
 // entry, a short block for `show`, one line per action.
 import type { ApproveHeldOutcome } from '../../app/moderation/approve-held.ts';
 import type { BanOutcome } from '../../app/moderation/ban-account.ts';
-import type { SetSettingOutcome } from '../../app/settings/set-setting.ts';
-import type { OperatorOutcome } from '../../app/moderation/operator-action.ts';
 import type { ModerationRecord } from '../../app/moderation/moderation-record.ts';
+import type { OperatorOutcome } from '../../app/moderation/operator-action.ts';
 import type { QueueEntry } from '../../app/moderation/operator-queue.ts';
+import type { SetSettingOutcome } from '../../app/settings/set-setting.ts';
 
 export function queueText(entries: readonly QueueEntry[]): string {
   if (entries.length === 0) return 'moderate: the queue is empty';

@@ -3,7 +3,7 @@
 // hides: HTML comments, link and image titles, alt text. Quotations are marked so the rules can
 // tell a phrase discussed from a phrase addressed to the reader.
 import type { Nodes, Parents, PhrasingContent, Root } from 'mdast';
-import { toString } from 'mdast-util-to-string';
+import { toString as nodeText } from 'mdast-util-to-string';
 import { readerFor } from './code-languages.ts';
 
 /**
@@ -181,7 +181,7 @@ const isFenced = (markdown: string, node: Nodes): boolean =>
 
 /** A block quotation right after a paragraph that ends with a colon is an example being shown. */
 function introducesExample(previous: Nodes | undefined): boolean {
-  return previous?.type === 'paragraph' && toString(previous).trimEnd().endsWith(':');
+  return previous?.type === 'paragraph' && nodeText(previous).trimEnd().endsWith(':');
 }
 
 export function readPassages(tree: Root, markdown: string): Passage[] {

@@ -6,10 +6,10 @@ import { validationFailed } from '../errors.ts';
 import { markdownCostFaults } from '../story/markdown-cost.ts';
 import { normalizeMarkdown } from '../story/normalize-markdown.ts';
 import { parseStory } from '../story/parse-story.ts';
-import type { ParsedStory } from '../story/story-types.ts';
 import { utf8Bytes } from '../story/story-limits.ts';
+import type { ParsedStory } from '../story/story-types.ts';
 import { type BlockReader, looksLikeCommands, readerFor, transcriptCommands } from './code-languages.ts';
-import { type CapabilityFinding, finding, type FindingSource, type Hit, type ScannedSection } from './finding.ts';
+import { type CapabilityFinding, type FindingSource, finding, type Hit, type ScannedSection } from './finding.ts';
 import { lineFinder } from './line-finder.ts';
 import { type Piece, readPieces } from './markdown-pieces.ts';
 import { passageHits } from './passage-hits.ts';
@@ -22,8 +22,8 @@ import { readShell } from './shell-read.ts';
 import { type BlockState, commandHits, pipelineHits } from './shell-rules.ts';
 import { sqlHits } from './sql-rules.ts';
 
-export type { CapabilityReport } from './report.ts';
 export type { CapabilityFinding } from './finding.ts';
+export type { CapabilityReport } from './report.ts';
 
 /** A hit placed in its block: `line` is 1-based within the block's text. */
 interface PlacedHit {

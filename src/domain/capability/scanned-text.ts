@@ -4,10 +4,10 @@
 // story as stored.
 import type { Heading } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { toString } from 'mdast-util-to-string';
+import { toString as nodeText } from 'mdast-util-to-string';
 import { splitFrontMatter } from '../story/front-matter.ts';
-import type { ParsedStory } from '../story/story-types.ts';
 import { SECTION_HEADINGS, sectionForHeading } from '../story/section-headings.ts';
+import type { ParsedStory } from '../story/story-types.ts';
 
 export type ScannedStorySection = 'check' | 'reproduce';
 
@@ -58,7 +58,7 @@ export function readStorySource(story: ParsedStory): StorySource {
   const sections = SCANNED.flatMap((section): SectionSource[] => {
     const content = story.sections[section];
     // The parser keeps a section's first heading; its content follows it after blank lines only.
-    const heading = headings.find((node) => sectionForHeading(toString(node))?.key === section);
+    const heading = headings.find((node) => sectionForHeading(nodeText(node))?.key === section);
     if (content === undefined || heading === undefined) return [];
     const offset = body.indexOf(content, heading.position?.end.offset ?? 0);
     return [{ section, markdown: content, firstLine: linesBefore(story.markdown, bodyOffset + offset) + 1 }];

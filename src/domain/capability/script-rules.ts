@@ -31,7 +31,7 @@ const RULES: Record<ScriptLanguage, readonly LineRule[]> = {
     rule(/\bsubprocess\.|\bos\.(?:system|popen|exec\w*|spawn\w*)\(|\bpty\.spawn\(/, 'local_execution', 'runs-subprocess'),
     rule(/(?:^|[^.\w])(?:exec|eval)\(/, 'local_execution', 'evaluates-code'),
     rule(
-      new RegExp(String.raw`(?:\.post\(|\.put\(|data=).*(?:os\.environ|open\()|(?:os\.environ|open\().*(?:\.post\(|\.put\()`),
+      /(?:\.post\(|\.put\(|data=).*(?:os\.environ|open\()|(?:os\.environ|open\().*(?:\.post\(|\.put\()/,
       'exfiltration',
       'posts-files-or-environment',
     ),

@@ -1,6 +1,8 @@
 // What each command of a shell block does, by its name, subcommand and words (docs/capability.md
 // lists every rule and its near-misses). Commands that only look (ls, cat, grep, git status) are
 // not findings; a command no rule knows is local execution.
+
+import { agentConfigCommandHits, agentConfigWriteHits } from './agent-config-rules.ts';
 import {
   DOWNLOADERS,
   decodes,
@@ -14,7 +16,6 @@ import {
   SOCKET_COMMANDS,
   VERSION_FLAGS,
 } from './command-names.ts';
-import { agentConfigCommandHits, agentConfigWriteHits } from './agent-config-rules.ts';
 import { destinations, downloadedFiles, flagValue, isScratchPath, OUTPUT_REDIRECT, positional } from './command-operands.ts';
 import { baseName, PRIVILEGE_WRAPPERS, type UnwrappedCommand, unwrap } from './command-words.ts';
 import { type Hit, hit } from './finding.ts';
@@ -52,7 +53,10 @@ function programWordIndexes(command: ShellCommand, unwrapped: UnwrappedCommand):
   const shift = command.words.length - unwrapped.args.length - 1;
   const indexes = new Set<number>([shift]);
   const { name, args } = unwrapped;
-  if (EVALUATORS.has(name)) args.forEach((_, index) => indexes.add(shift + 1 + index));
+  if (EVALUATORS.has(name))
+    args.forEach((_, index) => {
+      indexes.add(shift + 1 + index);
+    });
   if (SHELLS.has(name) || INTERPRETERS.has(name)) {
     const flag = args.findIndex((arg) => /^-[a-zA-Z]*[ce][a-zA-Z]*$|^--eval$|^-Command$/i.test(arg));
     if (flag !== -1) indexes.add(shift + 2 + flag);

@@ -1,6 +1,6 @@
 // What one image upload may cost (docs/api.md § Images): bytes in, pixels decoded, pixels kept,
 // uploads per account per day.
-import { payloadTooLarge, type LorebookError } from '../errors.ts';
+import { type LorebookError, payloadTooLarge } from '../errors.ts';
 
 /** The largest upload: 5 MiB of image bytes. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-re
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { extraSecretMatches } from './extra-secret-patterns.ts';
 import { isPlaceholder } from './placeholder.ts';
-import { secretKindOf, type SecretKind } from './secret-kinds.ts';
+import { type SecretKind, secretKindOf } from './secret-kinds.ts';
 
 export interface SecretFinding {
   kind: string;

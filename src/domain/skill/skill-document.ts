@@ -3,7 +3,7 @@
 // a skill whose front matter lacks a name, a description or a version fails at start, not on a
 // call. It was read from YAML when the skill was embedded (skill-front-matter.ts), so serving the
 // skill needs no YAML parser at start.
-import { skillFieldsFrom, type SkillFields } from './skill-fields.ts';
+import { type SkillFields, skillFieldsFrom } from './skill-fields.ts';
 import { SKILL_FRONT_MATTER } from './skill-markdown-fields.ts';
 
 export type { SkillDocument, SkillFields } from './skill-fields.ts';
@@ -17,7 +17,7 @@ export const SKILL: SkillFields = skillFieldsFrom(SKILL_FRONT_MATTER);
 /**
  * The served skill's whole text, front matter included. Loaded on first use, not at a cold start:
  * only the prompts, the guide and the skill's two routes read it (the http function's start
- * bound: test/unit/infra/bundled-stack.test.ts).
+ * bound: test/unit/infra/lorebook-stack/bundled.test.ts).
  */
 export async function skillMarkdown(): Promise<string> {
   return (await import('./skill-markdown.ts')).SKILL_MARKDOWN;

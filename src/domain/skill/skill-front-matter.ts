@@ -1,7 +1,7 @@
 // A skill's front matter read from its markdown with the YAML parser: what `npm run skill:embed`
 // stores beside the text (skill-markdown-fields.ts), and how a skill given as markdown is checked.
 import { parse } from 'yaml';
-import { skillFieldsFrom, type SkillDocument } from './skill-fields.ts';
+import { type SkillDocument, skillFieldsFrom } from './skill-fields.ts';
 
 export function skillFrontMatterOf(markdown: string): Record<string, unknown> {
   const frontMatter = /^---\n([\s\S]*?)\n---\n/.exec(markdown)?.[1];

@@ -35,8 +35,8 @@ export function checkFrontMatter(data: unknown, faults: ValidationFaults): Front
     }
   }
   const record = isRecord(raw) ? raw : {};
-  const hasImage = record['image'] !== undefined;
-  const hasAlt = record['image_alt'] !== undefined;
+  const hasImage = record.image !== undefined;
+  const hasAlt = record.image_alt !== undefined;
   if (hasImage !== hasAlt) {
     faults.add(
       hasImage ? 'front_matter.image_alt' : 'front_matter.image',
@@ -45,8 +45,8 @@ export function checkFrontMatter(data: unknown, faults: ValidationFaults): Front
         : '`image_alt` needs an `image` URL next to it; add `image: https://...` or remove `image_alt`.',
     );
   }
-  const type = STORY_TYPES.find((value) => value === record['type']);
-  const title = typeof record['title'] === 'string' ? record['title'].trim() : undefined;
+  const type = STORY_TYPES.find((value) => value === record.type);
+  const title = typeof record.title === 'string' ? record.title.trim() : undefined;
   if (!result.success || hasImage !== hasAlt) return { frontMatter: undefined, type, title };
 
   const valid = result.data;

@@ -1,6 +1,6 @@
-import { SECTION_HEADINGS } from './section-headings.ts';
 import { labelsInOrder } from './label-order.ts';
 import { hasReadOnlySteps } from './read-only-steps.ts';
+import { SECTION_HEADINGS } from './section-headings.ts';
 import { readSectionText } from './section-labels.ts';
 import type { StoryBody } from './story-body.ts';
 import type { SectionKey, StoryType } from './story-types.ts';

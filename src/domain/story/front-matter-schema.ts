@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { MAX_TITLE_CHARS, titleLength } from './story-limits.ts';
-import { isCalendarDate, isIsoDateShape } from './calendar-date.ts';
-import { STORY_STATUSES, STORY_TYPES, STORY_VISIBILITIES } from './story-types.ts';
 import { IMAGE_PATH_PREFIX, parseImageFile } from '../image/image-name.ts';
+import { isCalendarDate, isIsoDateShape } from './calendar-date.ts';
+import { MAX_TITLE_CHARS, titleLength } from './story-limits.ts';
+import { STORY_STATUSES, STORY_TYPES, STORY_VISIBILITIES } from './story-types.ts';
 import { check, describe, oneOf, shortText, text } from './zod-fix-it.ts';
 
 // The front matter rules of docs/design.md §2 as one zod schema. Every message is the fix-it sentence an

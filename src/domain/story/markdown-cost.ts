@@ -1,7 +1,7 @@
 // The markdown cost limits applied to a text: which limits it breaks, in words an agent can act
 // on, and the refusal (validation_failed through ValidationFaults) that publish and edit give
 // before any parser runs.
-import { measureMarkdownShape, type MarkdownShape } from './markdown-shape.ts';
+import { type MarkdownShape, measureMarkdownShape } from './markdown-shape.ts';
 import { MARKDOWN_COST_LIMIT_NAMES, MARKDOWN_COST_LIMITS, type MarkdownCostLimit } from './story-limits.ts';
 import { ValidationFaults } from './validation-faults.ts';
 

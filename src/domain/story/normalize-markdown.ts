@@ -23,5 +23,5 @@ export function normalizeMarkdown(text: string): string {
   let end = lines.length;
   while (end > start && lines[end - 1] === '') end--;
   if (end === start) return '';
-  return lines.slice(start, end).join('\n') + '\n';
+  return `${lines.slice(start, end).join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { parseStory } from './parse-story.ts';
-import { storyMarkdownFromParts, type StoryParts } from './story-parts.ts';
+import { type StoryParts, storyMarkdownFromParts } from './story-parts.ts';
 import type { ParsedStory } from './story-types.ts';
 
 /**

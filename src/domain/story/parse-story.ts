@@ -1,10 +1,10 @@
 import { checkFrontMatter } from './check-front-matter.ts';
 import { checkStoryBody } from './check-story-body.ts';
 import { contentHash } from './content-hash.ts';
-import { assertMarkdownCostWithinLimits } from './markdown-cost.ts';
-import { serializeStory } from './serialize-story.ts';
 import { readFrontMatterYaml, splitFrontMatter } from './front-matter.ts';
+import { assertMarkdownCostWithinLimits } from './markdown-cost.ts';
 import { normalizeMarkdown } from './normalize-markdown.ts';
+import { serializeStory } from './serialize-story.ts';
 import { splitStoryBody } from './story-body.ts';
 import { assertMarkdownWithinLimit, assertTitleWithinLimit } from './story-limits.ts';
 import type { ParsedStory } from './story-types.ts';

@@ -5,7 +5,7 @@
 // table is read as CommonMark reads it (mdast here has no table extension): its rows as written.
 import type { Nodes, Parents } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { toString } from 'mdast-util-to-string';
+import { toString as nodeText } from 'mdast-util-to-string';
 import { splitFrontMatter } from './front-matter.ts';
 
 /** Nodes whose children are blocks of their own (each becomes one or more blocks of text). */
@@ -15,7 +15,7 @@ function blocks(node: Nodes): string[] {
   if (CONTAINERS.has(node.type)) return (node as Parents).children.flatMap((child) => blocks(child as Nodes));
   if (node.type === 'code') return node.value === '' ? [] : [node.value];
   if (node.type === 'html' || node.type === 'thematicBreak' || node.type === 'definition') return [];
-  const text = toString(node, { includeHtml: false }).trim();
+  const text = nodeText(node, { includeHtml: false }).trim();
   return text === '' ? [] : [text];
 }
 

@@ -56,7 +56,9 @@ export function readSectionText(markdown: string): SectionText {
       headingLines.push(start - 1);
     } else if (node.type === 'text' || node.type === 'inlineCode') {
       // A text node runs over soft line breaks; its value keeps them, so each piece finds its line.
-      node.value.split('\n').forEach((piece, offset) => pieces[start - 1 + offset]?.push(piece));
+      node.value.split('\n').forEach((piece, offset) => {
+        pieces[start - 1 + offset]?.push(piece);
+      });
     }
   });
   const lines = pieces.map((parts) => comparable(parts.join('')));

@@ -1,5 +1,5 @@
 import { SECTION_HEADINGS } from './section-headings.ts';
-import { storyMarkdownFromParts, type StoryParts } from './story-parts.ts';
+import { type StoryParts, storyMarkdownFromParts } from './story-parts.ts';
 import type { ParsedStory } from './story-types.ts';
 
 /** The parts of a parsed story, with every front matter key explicit (defaults included). */

@@ -1,6 +1,6 @@
 import type { Heading, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { toString } from 'mdast-util-to-string';
+import { toString as nodeText } from 'mdast-util-to-string';
 import { sectionForHeading } from './section-headings.ts';
 import type { SectionKey, StorySections } from './story-types.ts';
 
@@ -52,7 +52,7 @@ export function splitStoryBody(body: string): StoryBody {
   const nodes = fromMarkdown(body).children;
   const known = nodes.flatMap((node) => {
     if (node.type !== 'heading' || node.depth !== 2) return [];
-    const section = sectionForHeading(toString(node));
+    const section = sectionForHeading(nodeText(node));
     return section === undefined ? [] : [{ node, key: section.key }];
   });
   const firstSection = known[0] === undefined ? body.length : start(known[0].node);
@@ -69,7 +69,7 @@ export function splitStoryBody(body: string): StoryBody {
   });
 
   return {
-    titleHeading: title === undefined ? undefined : { raw: headingRaw(body, title), plain: toString(title).trim() },
+    titleHeading: title === undefined ? undefined : { raw: headingRaw(body, title), plain: nodeText(title).trim() },
     textBeforeTitle: title !== undefined && body.slice(0, start(title)).trim() !== '',
     narrative: trimBlankLines(body.slice(narrativeStart, firstSection)),
     sections,

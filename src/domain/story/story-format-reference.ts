@@ -1,7 +1,7 @@
 // The story format as a reference an agent reads (MCP resource lorebook://story-format), written
 // from the parser's own constants rather than by hand, so a changed label or limit shows here the
 // moment the parser enforces it. docs/story-format.md explains the why; this is the what.
-import { REPRODUCE_LABELS, CHECK_LABELS, REQUIRED_SECTIONS } from './check-story-body.ts';
+import { CHECK_LABELS, REPRODUCE_LABELS, REQUIRED_SECTIONS } from './check-story-body.ts';
 import {
   FRONT_MATTER_KEYS,
   MAX_IMAGE_ALT_CHARS,
@@ -15,7 +15,7 @@ import { STEP_LABELS } from './read-only-steps.ts';
 import { SECTION_HEADINGS } from './section-headings.ts';
 import { MAX_SLUG_TITLE_CHARS } from './slug.ts';
 import { MARKDOWN_COST_LIMIT_NAMES, MARKDOWN_COST_LIMITS, MAX_STORY_MARKDOWN_BYTES, MAX_TITLE_CHARS } from './story-limits.ts';
-import { STORY_STATUSES, STORY_TYPES, STORY_VISIBILITIES, type SectionKey, type StoryType } from './story-types.ts';
+import { type SectionKey, STORY_STATUSES, STORY_TYPES, STORY_VISIBILITIES, type StoryType } from './story-types.ts';
 import { MAX_SUMMARY_CHARS } from './summary.ts';
 
 /** Everything the reference says, as the parser holds it; a parameter so a test can change one. */

@@ -1,6 +1,6 @@
 import type { Nodes } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { toString } from 'mdast-util-to-string';
+import { toString as nodeText } from 'mdast-util-to-string';
 
 /** Longest summary, in characters (code points), including the closing "…". */
 export const MAX_SUMMARY_CHARS = 280;
@@ -24,7 +24,7 @@ export function truncateOnWord(text: string, max: number): string {
   const endsOnWord = /\s/.test(chars[max - 1] ?? ' ');
   const boundary = head.search(/\s\S*$/);
   const cut = endsOnWord || boundary <= 0 ? head : head.slice(0, boundary);
-  return cut.replace(/[\s,;:.\-–—]+$/, '') + '…';
+  return `${cut.replace(/[\s,;:.\-–—]+$/, '')}…`;
 }
 
 /**
@@ -33,7 +33,7 @@ export function truncateOnWord(text: string, max: number): string {
  */
 export function summarize(narrative: string): string {
   const tree = fromMarkdown(narrative);
-  const text = toString(firstParagraph(tree) ?? tree)
+  const text = nodeText(firstParagraph(tree) ?? tree)
     .replace(/\s+/g, ' ')
     .trim();
   return truncateOnWord(text, MAX_SUMMARY_CHARS);

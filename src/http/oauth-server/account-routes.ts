@@ -4,8 +4,8 @@
 // site can neither read (HttpOnly) nor send on a cross-site POST (SameSite=Lax).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { accountAccess, revokeForAccount } from '../../app/oauth-server/account-access.ts';
 import type { AppContext } from '../../app/app-context.ts';
+import { accountAccess, revokeForAccount } from '../../app/oauth-server/account-access.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
@@ -15,7 +15,7 @@ import { ACCOUNT_DELETE_PATH, ACCOUNT_EXPORT_PATH, ACCOUNT_PATH, ACCOUNT_REDACT_
 import { PAGE_HEADERS, signedInPerson, signInFirst } from './authorize-routes.ts';
 
 // The page's HTML and the author's story list load on the first request for them, not at a cold
-// start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+// start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
 const pages = () => import('./account-page.ts');
 const ownStoryReads = () => import('../../app/redaction/own-stories.ts');
 
@@ -78,7 +78,7 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     const slug = form.get('slug') ?? '';
     const markdown = form.get('markdown') ?? '';
     try {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       await (await import('../../app/redact-story.ts')).redactStory(deps.ctx, person, {
         slug,
         base_revision: Number(form.get('base_revision')),
@@ -100,7 +100,7 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     const form = await formOf(c, 4096);
     if (!sameSecret(form.get('csrf') ?? '', csrfFor(person.sessionCookie))) return c.text(FORGED, 403, PAGE_HEADERS);
     try {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       await (await import('../../app/account/delete-account.ts')).deleteAccount(
         deps.ctx,
         { account: person.account, handle: person.handle },

@@ -4,15 +4,15 @@
 // only secret is the consent secret, derived from the session cookie (HttpOnly, SameSite=Lax),
 // so another site can neither read nor forge it (CSRF).
 import type { Context, Hono } from 'hono';
-import { answerConsent, showConsent, type SignedInPerson } from '../../app/oauth-server/consent.ts';
-import { judgeAuthorizeRequest, redirectWith } from '../../app/oauth-server/authorize-request.ts';
 import type { AppContext } from '../../app/app-context.ts';
-import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
+import { judgeAuthorizeRequest, redirectWith } from '../../app/oauth-server/authorize-request.ts';
+import { answerConsent, type SignedInPerson, showConsent } from '../../app/oauth-server/consent.ts';
 import { readWebSession, webSessionCookieValue } from '../../app/sign-in/web-session.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
-import { mediaType, readBodyText } from '../body.ts';
 import type { ClientAddress } from '../admission.ts';
+import { mediaType, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { authorizeRefusalPage, consentPage, returnToClientPage } from './consent-page.ts';
 import { OAUTH_PATHS } from './metadata.ts';

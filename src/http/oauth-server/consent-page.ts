@@ -5,8 +5,8 @@ import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { isClientIdUrl } from '../../auth/oauth/client-id-url.ts';
 import { heldScopes, type Scope } from '../../auth/oauth/scopes.ts';
-import type { ConsentRequest } from '../../store/identity/consent-items.ts';
 import type { OAuthError } from '../../domain/oauth-error.ts';
+import type { ConsentRequest } from '../../store/identity/consent-items.ts';
 import { layout } from '../sign-in/auth-pages.ts';
 import { OAUTH_PATHS } from './metadata.ts';
 

@@ -3,17 +3,18 @@
 // clients parse `error`), and the /device pages where a signed-in person approves the code.
 // Store trouble and other failures stay problem+json like everywhere else.
 import type { Context, Hono } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
 import { handlesFor } from '../../app/accounts.ts';
-import { normalizeUserCode } from '../../auth/device-codes.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import { readWebSession, type WebSession } from '../../app/sign-in/web-session.ts';
+import { normalizeUserCode } from '../../auth/device-codes.ts';
 import { isLorebookError, validationFailed } from '../../domain/errors.ts';
+import { type AdmissionDeps, admit } from '../admission.ts';
 import { mediaType, opensJsonObject, readBodyText } from '../body.ts';
-import { admit, type AdmissionDeps } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 
-/** The device flow's use cases, loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts). */
+/** The device flow's use cases, loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts). */
 const deviceFlow = () => import('../../app/oauth-server/device-flow.ts');
+
 import { refusalPage } from '../sign-in/auth-pages.ts';
 import { confirmPage, decidedPage, enterCodePage } from './device-pages.ts';
 

@@ -4,8 +4,8 @@
 import type { Context, Hono, Next } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { revokeByClient } from '../../app/oauth-server/revoke-token.ts';
-import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
+import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import type { ClientAddress } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { mountAccount } from './account-routes.ts';
@@ -40,7 +40,7 @@ export function mountOAuthServer(app: Hono<HttpEnv>, deps: OAuthRouteDeps): void
   for (const path of [OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.post(path, limit);
   app.post(OAUTH_PATHS.register, (c) =>
     answeringOAuth(c, async () => {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       const { registerClient } = await import('../../app/oauth-server/register-client.ts');
       return oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c), addressOf(c)), 201);
     }),

@@ -4,7 +4,7 @@ import type { AppContext } from '../../app/app-context.ts';
 import { authorByHandle } from '../../app/queries/author-by-handle.ts';
 import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
 import { listStories } from '../../app/queries/list-stories.ts';
-import { layout, type Html } from './layout.ts';
+import { type Html, layout } from './layout.ts';
 import { authorPath, plural } from './page-format.ts';
 import { storyList } from './story-list.ts';
 

@@ -3,7 +3,7 @@
 // Claim and a Decline button (POST forms carrying the page's CSRF value), or a sign-in link.
 import { html, raw } from 'hono/html';
 import type { DraftView } from '../../app/drafts/draft-view.ts';
-import { layout, type Html } from './layout.ts';
+import { type Html, layout } from './layout.ts';
 import { authorPath, displayDate, storyPath } from './page-format.ts';
 
 export type ClaimPageViewer = { kind: 'signed-out'; signInHref: string } | { kind: 'signed-in'; handle: string; csrf: string };

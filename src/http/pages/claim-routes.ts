@@ -17,9 +17,9 @@ import { claimPath, isClaimToken } from '../../domain/draft/claim-token.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { mediaType, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
-import { claimPage, type ClaimPageViewer } from './claim-page.ts';
-import { missingPage } from './story-page.ts';
+import { type ClaimPageViewer, claimPage } from './claim-page.ts';
 import { renderOffloaded } from './rendered-bodies.ts';
+import { missingPage } from './story-page.ts';
 
 export const CLAIM_COOKIE = 'lorebook_claim';
 const CLAIM_COOKIE_SECONDS = 15 * 60;

@@ -9,18 +9,18 @@
 // without one (or with one that does not check out) it counts against the IP like any page.
 import type { Context, Hono } from 'hono';
 import { createSigningKeyResolver } from '../../../integrations/bluesky/did-signing-key.ts';
-import type { AppContext } from '../../app/app-context.ts';
 import type { Outbound } from '../../../integrations/safe-fetch/outbound-settings.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { DEFAULT_SKELETON_LIMIT, feedSkeleton, MAX_SKELETON_LIMIT } from '../../app/feeds/feed-skeleton.ts';
 import { fetchBudgetOf, type SpendFetch } from '../../app/outbound-budget.ts';
 import { accountRateSubject } from '../../app/rate-limit.ts';
-import { DEFAULT_SKELETON_LIMIT, feedSkeleton, MAX_SKELETON_LIMIT } from '../../app/feeds/feed-skeleton.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
-import { feedDefinitions, feedUri, NEEDS_REPRODUCERS_FEED, serviceDid, type FeedDefinition } from '../../domain/feed-generator.ts';
+import { type FeedDefinition, feedDefinitions, feedUri, NEEDS_REPRODUCERS_FEED, serviceDid } from '../../domain/feed-generator.ts';
 import type { ServiceAuthClaims } from '../../domain/service-auth/service-jwt.ts';
 import type { ClientAddress } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { mountFeedInteractions } from './feed-interactions.ts';
-import { feedViewer, type FeedViewer } from './feed-viewer.ts';
+import { type FeedViewer, feedViewer } from './feed-viewer.ts';
 import { xrpcError, xrpcRefusal } from './xrpc-error.ts';
 
 const GET_FEED_SKELETON = 'app.bsky.feed.getFeedSkeleton';

@@ -7,7 +7,7 @@ import type { SigningKeyResolver } from '../../../integrations/bluesky/did-signi
 import type { SpendFetch } from '../../app/outbound-budget.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { serviceDid } from '../../domain/feed-generator.ts';
-import { verifyServiceJwt, type ServiceAuthClaims } from '../../domain/service-auth/service-jwt.ts';
+import { type ServiceAuthClaims, verifyServiceJwt } from '../../domain/service-auth/service-jwt.ts';
 
 export type FeedViewer = (authorization: string | undefined, method: string, spend: SpendFetch) => Promise<ServiceAuthClaims | undefined>;
 

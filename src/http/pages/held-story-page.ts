@@ -1,8 +1,8 @@
 // A story held for review (docs/moderation.md): neither its title nor its text is shown — either
 // may be what it was held for — only that it is held, and by whom (readers, an operator, a ban).
 import { html } from 'hono/html';
-import { heldBecause, type HeldBy } from '../../app/moderation/held-by.ts';
-import { layout, type Html } from './layout.ts';
+import { type HeldBy, heldBecause } from '../../app/moderation/held-by.ts';
+import { type Html, layout } from './layout.ts';
 import { storyPath } from './page-format.ts';
 
 export function heldStoryPage(slug: string, by: HeldBy, baseUrl: string): Html {

@@ -2,7 +2,7 @@
 import { html } from 'hono/html';
 import type { AppContext } from '../../app/app-context.ts';
 import { listStories } from '../../app/queries/list-stories.ts';
-import { layout, type Html } from './layout.ts';
+import { type Html, layout } from './layout.ts';
 import { storyList } from './story-list.ts';
 
 export const HOME_PAGE_SIZE = 20;

@@ -1,8 +1,9 @@
 // The page shell every page shares: head (title, description, link-card tags, the stylesheet, the
 // Atom feed link), site header and footer. Rendered with hono's `html` template, which escapes
 // every interpolated value; only HTML we built ourselves goes in through `raw`.
-import type { HtmlEscapedString } from 'hono/utils/html';
+
 import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
 import { CSS_PATH } from './page-css.ts';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;

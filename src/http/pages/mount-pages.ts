@@ -3,29 +3,29 @@
 // a private story is a 404 here even to its author), and every visit counts against the
 // caller's IP budget like any anonymous call. No page carries a script: the CSP says so.
 import type { Context, Hono } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
 import type { Outbound } from '../../../integrations/safe-fetch/outbound-settings.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { heldBecause } from '../../app/moderation/held-by.ts';
+import { SITEMAP_MAX_URLS } from '../../app/queries/sitemap-parts.ts';
 import { readStoryPage } from '../../app/queries/story-page.ts';
-import { consumeRateLimit, ipRateSubject, rateLimitHeaders, rateLimited } from '../../app/rate-limit.ts';
+import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import type { ClientAddress } from '../admission.ts';
+import { withCpuCaller } from '../cpu-caller.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { atomFeed } from './atom-feed.ts';
-import { mountClaimPages } from './claim-routes.ts';
 import { authorPage } from './author-page.ts';
+import { mountClaimPages } from './claim-routes.ts';
 import { mountFeedGenerator } from './feed-generator.ts';
+import { heldStoryPage } from './held-story-page.ts';
 import { homePage } from './home-page.ts';
 import { ATOM_PATH, type Html } from './layout.ts';
 import { CSS_PATH } from './page-css.ts';
 import { createRenderedBodies } from './rendered-bodies.ts';
-import { withCpuCaller } from '../cpu-caller.ts';
-import { SITEMAP_MAX_URLS } from '../../app/queries/sitemap-parts.ts';
 import { mountSitemaps } from './sitemap-routes.ts';
 import { mountStandardSite } from './standard-site-routes.ts';
-import { missingPage, storyPage, tombstonePage, deletedStoryPage } from './story-page.ts';
-import { heldStoryPage } from './held-story-page.ts';
-import { heldBecause } from '../../app/moderation/held-by.ts';
+import { deletedStoryPage, missingPage, storyPage, tombstonePage } from './story-page.ts';
 
 export interface PagesDeps {
   ctx: AppContext;

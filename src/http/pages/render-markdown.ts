@@ -12,9 +12,9 @@
 //   outside links get rel="nofollow ugc noopener" (user content, no referrer-side window access).
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { IMAGE_PATH_PREFIX, ownImage } from '../../domain/image/image-name.ts';
 import { CHECK_LABELS, REPRODUCE_LABELS } from '../../domain/story/check-story-body.ts';
 import { splitFrontMatter } from '../../domain/story/front-matter.ts';
-import { IMAGE_PATH_PREFIX, ownImage } from '../../domain/image/image-name.ts';
 import { elsewhereImageLabel } from './elsewhere-image.ts';
 
 /** An anchor's start or end, or an image: the tags whose nesting decides how an image is shown. */
@@ -38,7 +38,7 @@ function showImages(html: string, baseUrl: string | undefined): string {
       return tag;
     }
     const own = ownImage(src, baseUrl ?? '');
-    if (own !== undefined) return tag.replace('<img src="' + src + '"', `<img loading="lazy" src="${IMAGE_PATH_PREFIX}${own.file}"`);
+    if (own !== undefined) return tag.replace(`<img src="${src}"`, `<img loading="lazy" src="${IMAGE_PATH_PREFIX}${own.file}"`);
     if (!ABSOLUTE_HTTP.test(src) || !URL.canParse(src)) return alt;
     // The host of a parsed URL holds no `<`, `>` or quote; `&` stays the `&amp;` micromark wrote.
     const label = elsewhereImageLabel(alt, new URL(src).host);

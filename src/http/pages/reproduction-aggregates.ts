@@ -2,8 +2,8 @@
 // (src/domain/reproduction-aggregates.ts decides what may show). Names come from strangers, so
 // they go through hono's escaping like every other value; no figure is per person.
 import { html } from 'hono/html';
-import { MIN_REPORTS_PER_BUCKET, MIN_REPORTS_PER_FIGURE, type Breakdown, type Median } from '../../domain/reproduction-aggregates.ts';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
+import { type Breakdown, type Median, MIN_REPORTS_PER_BUCKET, MIN_REPORTS_PER_FIGURE } from '../../domain/reproduction-aggregates.ts';
 import type { Html } from './layout.ts';
 import { plural } from './page-format.ts';
 

@@ -4,16 +4,16 @@
 // author", nothing else.
 import { html, raw } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
-import { layout, type Html } from './layout.ts';
-import { linkCardTags } from './link-card.ts';
-import { authorPath, displayDate, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
 import { answerPairsLine } from './answer-pairs-line.ts';
 import { authorRecheckLine } from './author-recheck-line.ts';
-import { draftedByLine } from './drafted-by-line.ts';
-import { aggregatesCard } from './reproduction-aggregates.ts';
 import { capabilityBox } from './capability-box.ts';
-import { revisionBadges } from './revision-badges.ts';
+import { draftedByLine } from './drafted-by-line.ts';
 import { elsewhereImageLabel } from './elsewhere-image.ts';
+import { type Html, layout } from './layout.ts';
+import { linkCardTags } from './link-card.ts';
+import { authorPath, displayDate, plural, postWebUrl, storyPath, typeLabel } from './page-format.ts';
+import { aggregatesCard } from './reproduction-aggregates.ts';
+import { revisionBadges } from './revision-badges.ts';
 import { storyImage } from './story-image.ts';
 
 function heroImage(story: StoryView, baseUrl: string): Html | string {

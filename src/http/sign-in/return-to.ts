@@ -10,6 +10,7 @@ export function safeReturnTo(raw: string | undefined, baseUrl: string): string {
   if (raw === undefined || raw === '') return DEFAULT_RETURN_TO;
   const base = new URL(baseUrl);
   // A path: one leading slash, no second slash or backslash after it (browsers read `/\host` as `//host`).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   const looksLikePath = /^\/(?![/\\])/.test(raw) && !/[\u0000-\u001f\\]/.test(raw) && raw.length <= MAX_RETURN_TO;
   const url = looksLikePath && URL.canParse(raw, baseUrl) ? new URL(raw, baseUrl) : undefined;
   if (url === undefined || url.origin !== base.origin) {

@@ -8,15 +8,15 @@ import type { NodeOAuthClient } from '@atproto/oauth-client-node';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { AppContext } from '../../app/app-context.ts';
+import { readSignInState, SIGN_IN_STATE_SECONDS } from '../../app/sign-in/bluesky-oauth-stores.ts';
 import { recordBlueskySignIn } from '../../app/sign-in/bluesky-sign-in.ts';
 import { CALLBACK_PATH, CLIENT_METADATA_PATH, JWKS_PATH } from '../../app/sign-in/sign-in-paths.ts';
-import { readSignInState, SIGN_IN_STATE_SECONDS } from '../../app/sign-in/bluesky-oauth-stores.ts';
-import { bindingHash, nonceFor, sameBrowser, SIGN_IN_BINDING_COOKIE, SIGN_IN_BINDING_COOKIE_PATH } from '../../auth/sign-in-binding.ts';
-import type { SignInConfig } from '../../auth/sign-in-config.ts';
 import { endWebSession, readWebSession, startWebSession, WEB_SESSION_COOKIE, WEB_SESSION_SECONDS } from '../../app/sign-in/web-session.ts';
+import { bindingHash, nonceFor, SIGN_IN_BINDING_COOKIE, SIGN_IN_BINDING_COOKIE_PATH, sameBrowser } from '../../auth/sign-in-binding.ts';
+import type { SignInConfig } from '../../auth/sign-in-config.ts';
 import { isLorebookError, LorebookError, validationFailed } from '../../domain/errors.ts';
 import { consoleLog } from '../../log-sink.ts';
-import { admit, type AdmissionDeps } from '../admission.ts';
+import { type AdmissionDeps, admit } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { refusalHeaders } from '../problem.ts';
 import { refusalPage, signInPage } from './auth-pages.ts';
@@ -258,7 +258,7 @@ async function refusing(c: Context<HttpEnv>, baseUrl: string, run: () => Promise
     return await run();
   } catch (error) {
     if (!isLorebookError(error) || !wantsHtml(c)) throw error;
-    const returnTo = typeof error.details?.['return_to'] === 'string' ? error.details['return_to'] : undefined;
+    const returnTo = typeof error.details?.return_to === 'string' ? error.details.return_to : undefined;
     const next = returnTo !== undefined ? { href: returnTo, label: 'Continue' } : { href: LOGIN_PATH, label: 'Sign in again' };
     return c.html(refusalPage(error, next), error.httpStatus as 400, { ...refusalHeaders(error, baseUrl), ...NO_STORE });
   }

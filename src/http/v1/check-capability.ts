@@ -1,8 +1,8 @@
 // POST /v1/capability: check_capability, as text/markdown or JSON `{text}` (or `{url}`, signed in).
 import { CHECK_CAPABILITY_TOOL, checkCapabilityInputSchema, checkCapabilityOutputSchema } from '../../app/check-capability.contract.ts';
 import { checkCapability } from '../../app/check-capability.ts';
-import { defineRoute } from './route.ts';
 import { markdownOrJsonBody } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const checkCapabilityRoute = defineRoute({
   method: 'POST',

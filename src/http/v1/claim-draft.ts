@@ -2,8 +2,8 @@
 import { CLAIM_DRAFT_TOOL, claimDraftInputSchema, claimDraftOutputSchema } from '../../app/drafts/claim-draft.contract.ts';
 import { claimDraft } from '../../app/drafts/claim-draft.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const claimDraftRoute = defineRoute({
   method: 'POST',

@@ -2,8 +2,8 @@
 import { DECLINE_DRAFT_TOOL, declineDraftInputSchema, declineDraftOutputSchema } from '../../app/drafts/decline-draft.contract.ts';
 import { declineDraft } from '../../app/drafts/decline-draft.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const declineDraftRoute = defineRoute({
   method: 'POST',

@@ -2,9 +2,9 @@
 // worklore's X-Revision-* headers).
 import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
-import { withRevisionHeaders } from './revision-headers.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { withRevisionHeaders } from './revision-headers.ts';
+import { defineRoute } from './route.ts';
 
 const fields = editStoryInputSchema.shape;
 

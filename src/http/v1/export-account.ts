@@ -1,17 +1,17 @@
 // GET /v1/account/export: everything the caller's account owns as one JSON document, streamed as
 // it is read (src/app/account-export/export-account.ts).
-import { stream } from 'hono/streaming';
+
 import type { Context } from 'hono';
-import type { Caller } from '../../app/app-context.ts';
+import { stream } from 'hono/streaming';
 import { accountExportSchema } from '../../app/account-export/export-account.contract.ts';
+import type { AppContext, Caller } from '../../app/app-context.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import type { AppContext } from '../../app/app-context.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { defineRoute } from './route.ts';
 
 /** The export as a download; also what the account page's link answers. */
 export async function exportDownload(c: Context<HttpEnv>, ctx: AppContext, caller: Caller): Promise<Response> {
-  // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+  // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
   const pieces = await (await import('../../app/account-export/export-account.ts')).exportAccount(ctx, caller);
   c.header('Content-Type', 'application/json; charset=utf-8');
   c.header('Content-Disposition', `attachment; filename="lorebook-export-${caller.handle.replace(/[^A-Za-z0-9._-]/g, '_')}.json"`);

@@ -1,8 +1,8 @@
 // GET /v1/stories/{slug}: get_story. The ETag is the revision, for If-Match on PUT.
 import { GET_STORY, getStoryOutputSchema } from '../../app/queries/get-story.contract.ts';
 import { getStory } from '../../app/queries/get-story.ts';
-import { defineRoute } from './route.ts';
 import { etagOf, queryInput, slugParam } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const getStoryRoute = defineRoute({
   method: 'GET',

@@ -2,8 +2,8 @@
 import { LIST_DRAFTS_TOOL, listDraftsInputSchema, listDraftsOutputSchema } from '../../app/drafts/list-drafts.contract.ts';
 import { listDrafts } from '../../app/drafts/list-drafts.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { queryInput } from './request.ts';
+import { defineRoute } from './route.ts';
 
 const fields = listDraftsInputSchema.shape;
 const params = {

@@ -6,8 +6,8 @@ import {
 } from '../../app/queries/list-notifications.contract.ts';
 import { listNotifications } from '../../app/queries/list-notifications.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { queryInput } from './request.ts';
+import { defineRoute } from './route.ts';
 
 const fields = listNotificationsInputSchema.shape;
 const params = {

@@ -4,8 +4,8 @@ import { listStoriesInputSchema, listStoriesOutputSchema } from '../../app/queri
 import { listStories } from '../../app/queries/list-stories.ts';
 import { SEARCH_STORIES_TOOL, searchStoriesInputSchema, searchStoriesOutputSchema } from '../../app/search/search-stories.contract.ts';
 import { validationFailed } from '../../domain/errors.ts';
-import { defineRoute } from './route.ts';
 import { queryInput } from './request.ts';
+import { defineRoute } from './route.ts';
 
 const params = {
   q: { field: 'query', kind: 'string', schema: searchStoriesInputSchema.shape.query },

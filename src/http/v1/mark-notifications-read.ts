@@ -6,8 +6,8 @@ import {
 } from '../../app/mark-notifications-read.contract.ts';
 import { markNotificationsRead } from '../../app/mark-notifications-read.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const markNotificationsReadRoute = defineRoute({
   method: 'POST',

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document of /v1, generated from the route declarations and their zod schemas
 // (zod 4's toJSONSchema; OpenAPI 3.1 speaks JSON Schema 2020-12). Built once per process.
 import { z } from 'zod';
-import { inputJsonSchema, outputJsonSchema, type JsonSchema } from '../../app/contract/json-schema.ts';
+import { inputJsonSchema, type JsonSchema, outputJsonSchema } from '../../app/contract/json-schema.ts';
 import { httpRouteIsAnonymous } from '../../auth/access-rule.ts';
-import { ERROR_HTTP_STATUS, errorBodySchema, type ErrorCode } from '../../domain/errors.ts';
+import { ERROR_HTTP_STATUS, type ErrorCode, errorBodySchema } from '../../domain/errors.ts';
 import { MAX_OP_ID_LENGTH } from '../../domain/op-id.ts';
 import { SKILL_HEADER, skillUpdateSchema } from '../skill-update.ts';
 import { OPENAPI_PATH, openApiPath, type V1Route } from './route.ts';

@@ -2,8 +2,8 @@
 import { PUBLISH_DRAFT_TOOL, publishDraftInputSchema, publishDraftOutputSchema } from '../../app/drafts/publish-draft.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { withPathDraftId } from './draft-path.ts';
-import { defineRoute } from './route.ts';
 import { etagOf, jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const publishDraftRoute = defineRoute({
   method: 'POST',

@@ -1,8 +1,8 @@
 // POST /v1/stories: publish_story, as text/markdown or JSON (markdown or parts).
 import { PUBLISH_TOOL, publishStoryInputSchema, publishStoryOutputSchema } from '../../app/publish-story.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 const markdownQuery = {
   slug: { field: 'slug', kind: 'string', schema: publishStoryInputSchema.shape.slug },

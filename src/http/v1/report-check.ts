@@ -2,8 +2,8 @@
 import { REPORT_CHECK_TOOL, reportCheckInputSchema, reportCheckOutputSchema } from '../../app/report-check.contract.ts';
 import { reportCheck } from '../../app/report-check.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { aliasRoute, defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { aliasRoute, defineRoute } from './route.ts';
 
 export const reportCheckRoute = defineRoute({
   method: 'POST',

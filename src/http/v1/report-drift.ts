@@ -1,8 +1,8 @@
 // POST /v1/stories/{slug}/drift: report_drift.
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, reportDriftOutputSchema } from '../../app/report-drift.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const reportDriftRoute = defineRoute({
   method: 'POST',
@@ -30,7 +30,7 @@ export const reportDriftRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { reportDrift } = await import('../../app/report-drift.ts');
     return writeAnswer(c, await reportDrift(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },

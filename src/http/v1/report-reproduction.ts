@@ -6,8 +6,8 @@ import {
 } from '../../app/report-reproduction.contract.ts';
 import { reportReproduction } from '../../app/report-reproduction.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { aliasRoute, defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { aliasRoute, defineRoute } from './route.ts';
 
 export const reportReproductionRoute = defineRoute({
   method: 'POST',

@@ -17,6 +17,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 function headerText(raw: string): string {
   // Plain ASCII needs no decoding; a character past one byte never came off the wire as bytes.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ranges are the byte ranges being tested
   if (!/[^\x00-\x7f]/.test(raw) || /[^\x00-\xff]/.test(raw)) return raw;
   try {
     return utf8.decode(Uint8Array.from(raw, (char) => char.charCodeAt(0)));

@@ -7,7 +7,7 @@ import type { Caller } from '../../app/app-context.ts';
 import type { StorySearch } from '../../app/search/story-search.ts';
 import { httpRouteAdmitsDeletingAccount, httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
-import { admitAlongside, type AdmissionDeps } from '../admission.ts';
+import { type AdmissionDeps, admitAlongside } from '../admission.ts';
 import { withCpuCaller } from '../cpu-caller.ts';
 import type { HttpEnv } from '../http-env.ts';
 

@@ -1,9 +1,12 @@
 // Every /v1 endpoint. The OpenAPI document is generated from this list.
+
+import { appealModerationRoute } from './appeal-moderation.ts';
 import { authorBadgeRoute, capabilityBadgeRoute, storyBadgeRoute } from './badges.ts';
 import { checkCapabilityRoute } from './check-capability.ts';
 import { claimDraftRoute } from './claim-draft.ts';
 import { createDraftRoute } from './create-draft.ts';
 import { declineDraftRoute } from './decline-draft.ts';
+import { deleteAccountRoute } from './delete-account.ts';
 import { editStoryRoute } from './edit-story.ts';
 import { exportAccountRoute } from './export-account.ts';
 import { flagStoryRoute } from './flag-story.ts';
@@ -20,10 +23,8 @@ import { reportDriftRoute } from './report-drift.ts';
 import { reportReproducedRoute, reportReproductionRoute } from './report-reproduction.ts';
 import type { V1Route } from './route.ts';
 import { setVisibilityRoute } from './set-visibility.ts';
-import { deleteAccountRoute } from './delete-account.ts';
 import { skillRoute } from './skill.ts';
 import { unflagStoryRoute } from './unflag-story.ts';
-import { appealModerationRoute } from './appeal-moderation.ts';
 import { uploadImageRoute } from './upload-image.ts';
 import { withdrawDraftRoute } from './withdraw-draft.ts';
 import { withdrawReproductionRoute } from './withdraw-reproduction.ts';

@@ -2,8 +2,8 @@
 import { SET_VISIBILITY_TOOL, setVisibilityInputSchema, setVisibilityOutputSchema } from '../../app/set-visibility.contract.ts';
 import { setVisibility } from '../../app/set-visibility.ts';
 import { signedIn } from '../../app/signed-in.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const setVisibilityRoute = defineRoute({
   method: 'POST',

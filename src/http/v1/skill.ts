@@ -2,8 +2,8 @@
 // that keeps its copy current. The raw file is GET /skill.md (src/http/skill-file.ts).
 import { z } from 'zod';
 import { SKILL, SKILL_API_PATH, SKILL_PATH, skillMarkdown } from '../../domain/skill/skill-document.ts';
-import { defineRoute } from './route.ts';
 import { queryInput } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const skillOutputSchema = z.object({
   name: z.string().describe("The skill's name, from its front matter."),

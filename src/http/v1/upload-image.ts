@@ -8,8 +8,8 @@ import { validationFailed } from '../../domain/errors.ts';
 import { imageTooLarge, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, isImageType } from '../../domain/image/image-type.ts';
 import { mediaType, readBodyBytes } from '../body.ts';
-import { defineRoute } from './route.ts';
 import { withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const uploadImageRoute = defineRoute({
   method: 'POST',
@@ -40,7 +40,7 @@ export const uploadImageRoute = defineRoute({
     }
     const bytes = await readBodyBytes(c.req.raw, MAX_IMAGE_BYTES, imageTooLarge);
     const { op_id: opId } = withOpId(c, {});
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/bundled-stack.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { storeImage } = await import('../../app/images/upload-image.ts');
     return writeAnswer(c, await storeImage(ctx, account, { bytes, type, opId: opId as string | undefined }), 201);
   },

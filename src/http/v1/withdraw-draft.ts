@@ -3,8 +3,8 @@ import { WITHDRAW_DRAFT_TOOL, withdrawDraftInputSchema, withdrawDraftOutputSchem
 import { withdrawDraft } from '../../app/drafts/withdraw-draft.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { withPathDraftId } from './draft-path.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const withdrawDraftRoute = defineRoute({
   method: 'POST',

@@ -2,8 +2,8 @@
 import { signedIn } from '../../app/signed-in.ts';
 import { WITHDRAW_REPRODUCTION_TOOL, withdrawReproductionOutputSchema } from '../../app/withdraw-reproduction.contract.ts';
 import { withdrawReproduction } from '../../app/withdraw-reproduction.ts';
-import { defineRoute } from './route.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
+import { defineRoute } from './route.ts';
 
 export const withdrawReproductionRoute = defineRoute({
   method: 'DELETE',

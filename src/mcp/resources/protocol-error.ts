@@ -5,7 +5,7 @@
 // 2026-07-28, and the SDK sends -32602 for it in every era; `data.code` tells the two apart),
 // anything else -32603 with its body (a store_unavailable says retryable: true).
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { isLorebookError, type ErrorBody } from '../../domain/errors.ts';
+import { type ErrorBody, isLorebookError } from '../../domain/errors.ts';
 
 function jsonRpcCodeOf(body: ErrorBody): number {
   if (body.code === 'not_found' || body.code === 'validation_failed' || body.code === 'payload_too_large')

@@ -1,6 +1,7 @@
 // Every lorebook MCP tool, in the order tools/list shows them: reads first, then writes.
 import type { McpToolName } from '../../auth/mcp-tool-name.ts';
 import type { ToolDefinition } from '../tool.ts';
+import { appealModerationTool } from './appeal-moderation.ts';
 import { checkCapabilityTool } from './check-capability.ts';
 import { claimDraftTool } from './claim-draft.ts';
 import { declineDraftTool } from './decline-draft.ts';
@@ -21,7 +22,6 @@ import { searchStoriesTool } from './search-stories.ts';
 import { setVisibilityTool } from './set-visibility.ts';
 import { suggestForProjectTool } from './suggest-for-project.ts';
 import { unflagStoryTool } from './unflag-story.ts';
-import { appealModerationTool } from './appeal-moderation.ts';
 import { uploadImageTool } from './upload-image.ts';
 import { withdrawDraftTool } from './withdraw-draft.ts';
 import { withdrawReproductionTool } from './withdraw-reproduction.ts';

@@ -1,10 +1,11 @@
 // withdraw_reproduction: delete your report and move the count back (src/app/withdraw-reproduction.ts).
+
+import { signedIn } from '../../app/signed-in.ts';
 import {
   WITHDRAW_REPRODUCTION_TOOL,
   withdrawReproductionInputSchema,
   withdrawReproductionOutputSchema,
 } from '../../app/withdraw-reproduction.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { withdrawReproduction } from '../../app/withdraw-reproduction.ts';
 import { defineTool } from '../tool.ts';
 

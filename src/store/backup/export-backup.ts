@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseImageFile } from '../../domain/image/image-name.ts';
-import { endLine, headerLine, imageLine, itemLine, BACKUP_FORMAT, BACKUP_VERSION, type BackupCounts } from './backup-lines.ts';
+import { BACKUP_FORMAT, BACKUP_VERSION, type BackupCounts, endLine, headerLine, imageLine, itemLine } from './backup-lines.ts';
 import { leftOutOfBackup, scanItems } from './table-items.ts';
 
 export interface BackupSource {

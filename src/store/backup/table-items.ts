@@ -3,9 +3,9 @@
 import { BatchWriteItemCommand, ScanCommand, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { streamCheckpointPrefix } from '../keys.ts';
+import { TTL_ATTRIBUTE } from '../schema.ts';
 import { SEARCH_LOG_PREFIX } from '../search/search-log.ts';
 import { searchPointerKey } from '../search/search-pointer.ts';
-import { TTL_ATTRIBUTE } from '../schema.ts';
 import type { StoredItem } from './backup-lines.ts';
 
 /**

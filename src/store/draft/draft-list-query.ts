@@ -5,9 +5,9 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
 import { pick, readItems } from '../read-items.ts';
 import { KEY } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import { isExpired, type Store } from '../store.ts';
-import { draftKey, draftListPrefix, toDraft, type Draft, type DraftRole } from './draft-items.ts';
+import { callStore } from '../store-unavailable.ts';
+import { type Draft, type DraftRole, draftKey, draftListPrefix, toDraft } from './draft-items.ts';
 
 export interface DraftListPage {
   drafts: { role: DraftRole; draft: Draft }[];

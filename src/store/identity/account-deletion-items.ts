@@ -7,7 +7,7 @@
 // its `steps` in the step's own transaction (progress, and the stream record that runs the next).
 import type { CheckAction, PutAction, StoredItem, UpdateAction, WriteAction } from '../actions.ts';
 import type { Condition } from '../condition.ts';
-import { accountKey, outboxKey, type ItemKey } from '../keys.ts';
+import { accountKey, type ItemKey, outboxKey } from '../keys.ts';
 import { checkItem, createItem, replaceItem } from '../replace-by-key.ts';
 import { updateItem } from '../update-item.ts';
 import { banOf } from './ban-items.ts';

@@ -4,8 +4,8 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
 import { authorPartition } from '../keys.ts';
 import { INDEXES, KEY } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 /** The SDK input of one page of a partition's items, optionally those whose SK starts with `prefix`; pure. */
 export function partitionPageParams(tableName: string, partition: string, prefix: string | undefined, limit: number): QueryCommandInput {

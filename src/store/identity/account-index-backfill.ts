@@ -6,12 +6,12 @@
 // no pointer left behind.
 import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CheckAction, PutAction, StoredItem } from '../actions.ts';
-import { accountKey, type ItemKey } from '../keys.ts';
 import { itemExists } from '../condition.ts';
+import { accountKey, type ItemKey } from '../keys.ts';
 import { checkItem } from '../replace-by-key.ts';
 import { KEY } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 import { imageIndexItem, noteReportOn, webSessionIndexItem } from './account-index-items.ts';
 
 export type ScanKey = Record<string, unknown>;

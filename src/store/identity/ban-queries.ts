@@ -5,8 +5,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
 import { accountKey, authorPartition } from '../keys.ts';
 import { INDEXES, KEY } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 import { ON_STORY_PREFIX } from './account-index-items.ts';
 
 /** The account's next report index item after `after` (its SK), or undefined past the last. */

@@ -10,8 +10,8 @@ import type { Condition } from '../condition.ts';
 import type { ItemKey } from '../keys.ts';
 import { createItem } from '../replace-by-key.ts';
 import { KEY } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import { isExpired, type Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 import { updateItem } from '../update-item.ts';
 
 export interface Grant {

@@ -8,8 +8,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
 import type { ItemKey } from '../keys.ts';
 import { createItem } from '../replace-by-key.ts';
-import { storeUnavailable } from '../store-unavailable.ts';
 import { epochSeconds, isExpired, type Store } from '../store.ts';
+import { storeUnavailable } from '../store-unavailable.ts';
 import { updateItem } from '../update-item.ts';
 
 export interface StoredOAuthState {

@@ -8,8 +8,8 @@ import { itemExists } from '../condition.ts';
 import type { ItemKey } from '../keys.ts';
 import { createItem, deleteItemIf } from '../replace-by-key.ts';
 import { KEY } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import { isExpired, type Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export interface StoredToken {
   /** sha256 hex of the plaintext token; also the token's public id. */

@@ -1,7 +1,7 @@
 // One target's audit records (design §26), newest first: one bounded Query under its partition.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export const MAX_AUDIT_READ = 50;
 

@@ -1,7 +1,7 @@
 // The review queue, newest first (review-queue-items.ts): one bounded Query.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 import { REVIEW_QUEUE_PARTITION, type ReviewEntry } from './review-queue-items.ts';
 
 export async function queryReviewQueue(store: Store, limit: number): Promise<ReviewEntry[]> {

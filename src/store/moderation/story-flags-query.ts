@@ -1,9 +1,9 @@
 // One story's reader flags for the operator's `moderate show` (design §26): one bounded Query.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { storyKey } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
-import { toStoryFlag, type StoryFlag } from '../story/flag-items.ts';
+import { callStore } from '../store-unavailable.ts';
+import { type StoryFlag, toStoryFlag } from '../story/flag-items.ts';
 
 /** Past this many, `moderate show` says there are more; a story is held long before. */
 export const MAX_FLAGS_READ = 100;

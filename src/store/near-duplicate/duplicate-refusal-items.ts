@@ -8,8 +8,8 @@ import type { PutAction, StoredItem } from '../actions.ts';
 import type { ItemKey } from '../keys.ts';
 import { createItem } from '../replace-by-key.ts';
 import { KEY } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import { epochSeconds, isExpired, type Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 /** A refusal record outlives the window by this much, so a moderator still sees a wave after it ends. */
 export const REFUSAL_KEPT_DAYS = 30;

@@ -9,8 +9,8 @@
 // SEARCH_LOG_TTL_SECONDS.
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
-import { callStore } from '../store-unavailable.ts';
 import { epochSeconds, isExpired, type Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export const SEARCH_LOG_PREFIX = 'SEARCHLOG#';
 /** Two days: past a day behind, an instance loads a snapshot instead of replaying (live-story-index.ts). */

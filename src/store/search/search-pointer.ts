@@ -4,8 +4,8 @@
 // snapshot is left unnamed.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export const searchPointerKey: ItemKey = { PK: 'SEARCH', SK: 'POINTER' };
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { snapshotsUnavailable, type SearchSnapshots } from './search-snapshots.ts';
+import { type SearchSnapshots, snapshotsUnavailable } from './search-snapshots.ts';
 
 export function searchSnapshotsInDirectory(directory: string): SearchSnapshots {
   const root = resolve(directory);

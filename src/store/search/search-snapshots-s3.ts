@@ -3,7 +3,7 @@
 // ones (infra/search-bucket.ts), so prune asks for nothing and the functions need no DeleteObject.
 // The S3 SDK is imported on first use, as for images: most requests never load a snapshot.
 import { lazyS3 } from '../lazy-s3.ts';
-import { snapshotsUnavailable, type SearchSnapshots } from './search-snapshots.ts';
+import { type SearchSnapshots, snapshotsUnavailable } from './search-snapshots.ts';
 
 export interface S3SearchSnapshotsOptions {
   bucket: string;

@@ -7,8 +7,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { UpdateAction } from '../actions.ts';
 import { announcePartition, listSortKey, skippedAnnouncePartition, storyKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 import { updateItem } from '../update-item.ts';
 import type { DueAnnouncement } from './announce-queue.ts';
 

@@ -5,19 +5,19 @@
 // listed any more (hidden, or made private) and may have one. Its sort key is when the sweeper
 // should look next: the retry time after a failure, the moment a held claim turns stale.
 import type { UpdateAction } from '../actions.ts';
-import { DOCUMENT_ATTRIBUTES, type AnnounceProgress } from './announce-progress.ts';
-import { claimMarker, completeClaim, reclaimMarker, releaseClaim, type Claim } from './claim-marker.ts';
 import { and, type Condition } from '../condition.ts';
 import { announcePartition, listSortKey, storyKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
-import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields, type StoryMeta } from './story-items.ts';
 import { updateItem } from '../update-item.ts';
 import { notHeldAt } from './announce-hold.ts';
+import { type AnnounceProgress, DOCUMENT_ATTRIBUTES } from './announce-progress.ts';
+import { type Claim, claimMarker, completeClaim, reclaimMarker, releaseClaim } from './claim-marker.ts';
+import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields, type StoryMeta } from './story-items.ts';
 
 export const ANNOUNCE_MARKER = 'bsky_uri';
 
 /** Whether the marker holds a post's at-uri (posted), not `pending` or nothing. */
-export const isPostUri = (marker: string | undefined): marker is string => marker !== undefined && marker.startsWith('at://');
+export const isPostUri = (marker: string | undefined): marker is string => marker?.startsWith('at://') === true;
 
 /**
  * While the document step holds the marker, `claim_post` keeps the post it was claimed from, so

@@ -5,8 +5,8 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { announcePartition } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export interface DueAnnouncement {
   slug: string;

@@ -3,8 +3,8 @@
 // and not already queued qualifies; its attempts start again from zero.
 import type { UpdateAction } from '../actions.ts';
 import { storyKey } from '../keys.ts';
-import { announceQueueFields } from './story-items.ts';
 import { updateItem } from '../update-item.ts';
+import { announceQueueFields } from './story-items.ts';
 
 export function requeueAnnounce(slug: string, dueAt: string): UpdateAction {
   return updateItem(

@@ -4,7 +4,7 @@
 // story again revives the same item and can never notify a second time.
 import type { StoredItem, WriteAction } from '../actions.ts';
 import { answerKey } from '../keys.ts';
-import { pick, type ItemsByKey } from '../read-items.ts';
+import { type ItemsByKey, pick } from '../read-items.ts';
 import { createItem } from '../replace-by-key.ts';
 import { updateItem } from '../update-item.ts';
 

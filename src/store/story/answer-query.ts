@@ -3,8 +3,8 @@
 // MAX_ANSWERS_READ items are read, however many stories ever named the fail story.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { answerPrefix, storyKey } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export const MAX_ANSWERS_READ = 50;
 

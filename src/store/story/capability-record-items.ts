@@ -3,8 +3,9 @@
 // about a text, not about a story: two stories with the same steps share one record, and an edit
 // leaves the old text's record in place. Created once: the same text and version always give the
 // same report, so a record that exists is already the right one.
-import type { CapabilityReport } from '../../domain/capability/report.ts';
+
 import { CATEGORY_TIERS, type Category, highestTier, type Tier } from '../../domain/capability/categories.ts';
+import type { CapabilityReport } from '../../domain/capability/report.ts';
 import type { PutAction } from '../actions.ts';
 import type { ItemKey } from '../keys.ts';
 import { createItem } from '../replace-by-key.ts';

@@ -3,13 +3,13 @@
 // record per scanner version of each text whose hash shares those 48 bits, so a page of
 // MAX_RECORDS_READ covers every version a text gets in years; a fuller one is reported truncated.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 import {
   CAPABILITY_PREFIX_LENGTH,
+  type CapabilityRecord,
   capabilityRecordPartition,
   toCapabilityRecord,
-  type CapabilityRecord,
 } from './capability-record-items.ts';
 
 export const MAX_RECORDS_READ = 32;

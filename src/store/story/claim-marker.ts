@@ -4,8 +4,8 @@
 // over cannot overwrite the new holder's result.
 import type { UpdateAction } from '../actions.ts';
 import { and, type Condition } from '../condition.ts';
-import { updateItem, type ItemChanges } from '../update-item.ts';
 import type { ItemKey } from '../keys.ts';
+import { type ItemChanges, updateItem } from '../update-item.ts';
 
 export const PENDING = 'pending';
 

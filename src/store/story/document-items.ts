@@ -7,10 +7,10 @@ import type { UpdateAction } from '../actions.ts';
 import { and, type Condition } from '../condition.ts';
 import { listSortKey, storyKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
-import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields } from './story-items.ts';
 import { updateItem } from '../update-item.ts';
-import { ANNOUNCE_MARKER, CLAIM_POST, announceClaim, listed, onQueue, type AnnounceClaimRequest } from './announce-items.ts';
+import { ANNOUNCE_MARKER, type AnnounceClaimRequest, announceClaim, CLAIM_POST, listed, onQueue } from './announce-items.ts';
 import { completeClaim, reclaimMarker } from './claim-marker.ts';
+import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields } from './story-items.ts';
 
 export interface DocumentClaimRequest extends AnnounceClaimRequest {
   /** The recorded post: the marker must still hold it. */

@@ -9,7 +9,7 @@ import type { Category } from '../../domain/capability/categories.ts';
 import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
 import type { Condition } from '../condition.ts';
 import { driftReportKey, driftTallyKey } from '../keys.ts';
-import { pick, type ItemsByKey } from '../read-items.ts';
+import { type ItemsByKey, pick } from '../read-items.ts';
 import { createItem, replaceItem } from '../replace-by-key.ts';
 import { updateItem } from '../update-item.ts';
 

@@ -6,8 +6,8 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { feedPartition } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 import type { IndexEntry } from './story-index-query.ts';
 
 type StartKey = Record<string, unknown> | undefined;

@@ -3,11 +3,10 @@
 // set membership: it joins one set and leaves the other in one update conditioned on not being
 // in that set yet, so the same vote delivered twice, sixteen times at once or replayed changes
 // the sets once. The tally is the sets' sizes.
-import type { WriteAction } from '../actions.ts';
+import type { StoredItem, WriteAction } from '../actions.ts';
 import { feedTallyKey } from '../keys.ts';
 import { createItem } from '../replace-by-key.ts';
 import { updateItem } from '../update-item.ts';
-import type { StoredItem } from '../actions.ts';
 
 export type Vote = 'more' | 'less';
 

@@ -7,11 +7,11 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { announcePartition, storyKey } from '../keys.ts';
 import { pick, readItems } from '../read-items.ts';
 import { INDEXES } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 import { isHeld } from './announce-hold.ts';
-import { isTombstone } from './story-tombstone.ts';
 import { toStoryMeta } from './story-items.ts';
+import { isTombstone } from './story-tombstone.ts';
 
 export interface HeldAnnouncement {
   kind: 'held_announcement';

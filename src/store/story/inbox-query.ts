@@ -3,10 +3,10 @@
 // position to continue from is always a notification id, never a server-made token.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
-import { KEY } from '../schema.ts';
 import { inboxPartition } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
+import { KEY } from '../schema.ts';
 import { isExpired, type Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export interface InboxQuery {
   account: string;

@@ -2,7 +2,7 @@
 // is still public. A projected BatchGetItem: META carries the reproducer set (up to ~320 KB at
 // the cap), which a link never needs, and a few batches in flight at once, because a sitemap
 // part hydrates up to tens of thousands of stories.
-import { keyId, type ItemKey } from '../keys.ts';
+import { type ItemKey, keyId } from '../keys.ts';
 import { readItems } from '../read-items.ts';
 import type { Store } from '../store.ts';
 

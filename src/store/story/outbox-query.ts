@@ -1,10 +1,10 @@
 // Outbox events waiting for their dispatcher, and the delete that retires one delivered.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DeleteAction, StoredItem } from '../actions.ts';
+import { type ItemKey, outboxPartition } from '../keys.ts';
 import { KEY } from '../schema.ts';
-import { outboxPartition, type ItemKey } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 /** The SDK input; `kindPrefix` (e.g. `correction#`) keeps a dispatcher to the events it knows. */
 export function outboxQueryParams(tableName: string, kindPrefix: string, limit: number): QueryCommandInput {

@@ -5,10 +5,10 @@
 // in transactions of at most 100 items, each also adding the images the stripped text named to
 // the event's `images`, then deletes the images nothing else names, then retires the event.
 import type { DeleteAction, StoredItem, UpdateAction } from '../actions.ts';
-import { outboxKey, type ItemKey } from '../keys.ts';
+import { imageKey } from '../image-items.ts';
+import { type ItemKey, outboxKey } from '../keys.ts';
 import { KEY } from '../schema.ts';
 import { updateItem } from '../update-item.ts';
-import { imageKey } from '../image-items.ts';
 
 export const REDACTION_EVENT_PREFIX = 'redaction#';
 

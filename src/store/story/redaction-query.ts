@@ -2,11 +2,11 @@
 // that still hold markdown, a page at a time, and every stored text that names one of a few
 // images — a Scan, because a story may name any image URL and no index maps an image to the
 // texts that name it.
-import { QueryCommand, ScanCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
 import { revisionKey, revisionPrefix, storyKey } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 /** Each page is one strip transaction: 99 revisions and the event's image set. */
 export const STRIP_PAGE = 99;

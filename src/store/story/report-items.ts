@@ -1,7 +1,7 @@
 // Conditions on a per-account report (REPRO#account, CHECK#account) as the plan read it. A report
 // is replaced by key, but never blindly: each write names what it read, so two devices of one
 // account acting on the same read cannot both move a count away from the same old result.
-import { itemAbsent, type Condition } from '../condition.ts';
+import { type Condition, itemAbsent } from '../condition.ts';
 
 /** What every per-account report holds and every condition below is built from. */
 export interface ReadReport {

@@ -6,8 +6,8 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ReportFacts } from '../../domain/reproduction-aggregates.ts';
 import type { StoredItem } from '../actions.ts';
 import { storyKey } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 const REPRODUCTION_PREFIX = 'REPRO#';
 

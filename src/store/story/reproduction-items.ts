@@ -5,7 +5,7 @@ import type { AgentFields, EnvFields } from '../../domain/report-metadata.ts';
 import type { StoredItem } from '../actions.ts';
 import { reproductionKey, storyKey } from '../keys.ts';
 import type { CounterTarget } from '../list-conditioned-counter.ts';
-import { pick, type ItemsByKey } from '../read-items.ts';
+import { type ItemsByKey, pick } from '../read-items.ts';
 import type { Counts } from './story-items.ts';
 
 export const REPRODUCTION_RESULTS = ['worked', 'partial', 'failed'] as const;

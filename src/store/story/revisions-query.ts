@@ -3,8 +3,8 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';
 import { revisionPrefix, storyKey } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
 import { isExpired, type Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export const REVISION_HISTORY_ATTRIBUTES = ['PK', 'SK', 'revision', 'kind', 'note', 'source', 'at', 'redacted', 'expires_at'] as const;
 

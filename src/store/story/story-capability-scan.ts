@@ -6,8 +6,8 @@
 // back where it stopped, so a walk is resumable and no call reads more than one bounded page.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from '../keys.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export interface StoryScanState {
   slug: string;

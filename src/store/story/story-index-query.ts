@@ -4,8 +4,8 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
-import { callStore } from '../store-unavailable.ts';
 import type { Store } from '../store.ts';
+import { callStore } from '../store-unavailable.ts';
 
 export type ListIndex = 'feed' | 'author';
 

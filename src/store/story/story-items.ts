@@ -4,13 +4,13 @@ import type { CapabilityReport } from '../../domain/capability/report.ts';
 import type { ScannedStory } from '../../domain/capability/scanned-story.ts';
 import type { RelatedStory } from '../../domain/story/story-relation.ts';
 import type { StoredItem } from '../actions.ts';
+import { announcePartition, authorPartition, bodyKey, feedPartition, listSortKey, revisionKey, storyKey } from '../keys.ts';
+import { type ItemsByKey, pick } from '../read-items.ts';
+import { INDEXES } from '../schema.ts';
+import { ANNOUNCE_PROGRESS_ATTRIBUTES, type AnnounceProgress, toAnnounceProgress } from './announce-progress.ts';
 import type { DriftFlag } from './drift-flag.ts';
 import type { FlagReason } from './flag-items.ts';
 import type { BanHold, ModerationState } from './moderation-state.ts';
-import { ANNOUNCE_PROGRESS_ATTRIBUTES, toAnnounceProgress, type AnnounceProgress } from './announce-progress.ts';
-import { announcePartition, authorPartition, bodyKey, feedPartition, listSortKey, revisionKey, storyKey } from '../keys.ts';
-import { pick, type ItemsByKey } from '../read-items.ts';
-import { INDEXES } from '../schema.ts';
 
 export const COUNT_BUCKETS = ['worked', 'partial', 'failed', 'has_problem', 'no_problem'] as const;
 export type CountBucket = (typeof COUNT_BUCKETS)[number];

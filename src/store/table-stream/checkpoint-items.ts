@@ -4,11 +4,11 @@
 // before a crash, never moves it back. A restarted poller resumes after it: a batch may be
 // delivered again (its checkpoint was not written yet), never skipped.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Condition } from '../condition.ts';
-import { TTL_ATTRIBUTE } from '../schema.ts';
-import { replaceItem } from '../replace-by-key.ts';
 import { streamCheckpointKey } from '../keys.ts';
+import { replaceItem } from '../replace-by-key.ts';
+import { TTL_ATTRIBUTE } from '../schema.ts';
 import { paddedSequence } from './sequence-number.ts';
 
 /** Stream records live 24 h; a checkpoint untouched for twice that points at nothing still held. */

@@ -2,8 +2,8 @@
 // `DynamoDBRecord`), so one consumer serves both the cloud's stream function and `npm start`'s
 // poller. The SDK hands binary values over as bytes and times as Dates; Lambda's JSON event carries
 // base64 strings and epoch seconds.
-import type { AttributeValue as SdkValue, _Record as SdkRecord } from '@aws-sdk/client-dynamodb-streams';
-import type { AttributeValue as LambdaValue, DynamoDBRecord } from 'aws-lambda';
+import type { _Record as SdkRecord, AttributeValue as SdkValue } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord, AttributeValue as LambdaValue } from 'aws-lambda';
 
 type Image = Record<string, LambdaValue>;
 

@@ -4,16 +4,17 @@
 // trimmed away (older than 24 h) restarts at the oldest record still held, since nothing older
 // can be read any more.
 import {
+  type DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
-  TrimmedDataAccessException,
-  type DynamoDBStreamsClient,
   type _Record as SdkRecord,
+  TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { streamCheckpointPrefix } from '../keys.ts';
-import { moveCheckpoint, type CheckpointPlace } from './checkpoint-items.ts';
+import { type CheckpointPlace, moveCheckpoint } from './checkpoint-items.ts';
 import { lambdaRecord } from './lambda-record.ts';
 
 /** What this process knows of one shard. */
@@ -61,7 +62,7 @@ export async function readShard(reading: ShardReading, state: ShardState, pages:
   const { streams, place, abortSignal } = reading;
   for (let page = 0; page < pages; page += 1) {
     state.iterator ??= await iteratorFrom(reading, state);
-    let answer;
+    let answer: GetRecordsCommandOutput;
     try {
       answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: reading.batchSize }), { abortSignal });
     } catch (error) {

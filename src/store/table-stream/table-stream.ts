@@ -12,8 +12,8 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, type DynamoDBStreamsClient, type Shard } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { readCheckpoint, type CheckpointPlace } from './checkpoint-items.ts';
-import { readableShards, shardsInLineage, type ShardInLineage } from './shard-lineage.ts';
+import { type CheckpointPlace, readCheckpoint } from './checkpoint-items.ts';
+import { readableShards, type ShardInLineage, shardsInLineage } from './shard-lineage.ts';
 import { ConsumerFailed, readShard, type ShardReading, type ShardState } from './shard-reader.ts';
 
 export interface TableStreamPollerOptions {

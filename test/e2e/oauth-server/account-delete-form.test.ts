@@ -13,7 +13,7 @@ import { createTokenItems } from '../../../src/store/identity/token-items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { callListNotifications, get, post, signedInPerson, type Person } from '../../helpers/oauth/oauth-flow.ts';
+import { callListNotifications, get, type Person, post, signedInPerson } from '../../helpers/oauth/oauth-flow.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 // The finish waits for no grace here: no write races the deletion.

@@ -2,10 +2,10 @@
 // CSRF-protected POST; revoking an app revokes its whole grant family; revoking twice (or 16
 // times at once) changes nothing more; another person's ids and forged forms write nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tokenId, mintToken } from '../../../src/auth/token-secret.ts';
+import { mintToken, tokenId } from '../../../src/auth/token-secret.ts';
+import { createTokenItems } from '../../../src/store/identity/token-items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
-import { createTokenItems } from '../../../src/store/identity/token-items.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import {
   authorizationCode,
@@ -13,9 +13,9 @@ import {
   exchange,
   get,
   newClient,
+  type Person,
   post,
   signedInPerson,
-  type Person,
 } from '../../helpers/oauth/oauth-flow.ts';
 
 const server = useLorebookServer('e2e-oauth-account');

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { get, post, signedInPerson, type Person } from '../../helpers/oauth/oauth-flow.ts';
+import { get, type Person, post, signedInPerson } from '../../helpers/oauth/oauth-flow.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const server = useLorebookServer('e2e-account-redact');

@@ -12,12 +12,12 @@ import {
   exchange,
   get,
   newClient,
+  type Person,
   pkcePair,
   refreshWith,
   registerClient,
   returnLinkOf,
   signedInPerson,
-  type Person,
 } from '../../helpers/oauth/oauth-flow.ts';
 
 const server = useLorebookServer('e2e-oauth-code');

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { banAccount, unbanAccount } from '../../../src/app/moderation/ban-account.ts';
 import { authorizationCode, callListNotifications, exchange, newClient, refreshWith } from '../../helpers/oauth/oauth-flow.ts';
-import { signInWithBluesky, SignInRefused } from '../../helpers/signin/sign-in-with-bluesky.ts';
+import { SignInRefused, signInWithBluesky } from '../../helpers/signin/sign-in-with-bluesky.ts';
 import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
 
 const { server, pds } = useSignInServer('e2e-ban-credentials', { config: { accountDeletionGraceSeconds: 0 } });

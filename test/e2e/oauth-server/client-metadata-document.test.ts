@@ -4,23 +4,24 @@
 // fault of the document is refused with an invalid_client that says what to fix, and nothing is
 // written. A second server with the setting off refuses documents on private addresses before
 // any connection.
-import { createServer, type Server } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUTBOUND_SETTINGS } from '../../../integrations/safe-fetch/outbound-settings.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { startClientDocumentServer, type ClientDocumentServer } from '../../helpers/oauth/client-document-server.ts';
+import { type ClientDocumentServer, startClientDocumentServer } from '../../helpers/oauth/client-document-server.ts';
 import {
   authorizationCode,
   authorizePath,
+  type Client,
   callListNotifications,
   exchange,
   get,
+  type Person,
   pkcePair,
   refreshWith,
   signedInPerson,
-  type Client,
-  type Person,
 } from '../../helpers/oauth/oauth-flow.ts';
 
 const TIMEOUT_MS = 400;

@@ -7,18 +7,18 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_SESSION_COOKIE } from '../../../src/app/sign-in/web-session.ts';
+import { launchChromium } from '../../helpers/chromium.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import {
   authorizePath,
+  type Client,
   callListNotifications,
   exchange,
+  type Person,
   pkcePair,
   registerClient,
   signedInPerson,
-  type Client,
-  type Person,
 } from '../../helpers/oauth/oauth-flow.ts';
-import { launchChromium } from '../../helpers/chromium.ts';
 
 const server = useLorebookServer('e2e-oauth-browser');
 let browser: Browser;

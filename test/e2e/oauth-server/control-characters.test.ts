@@ -3,7 +3,7 @@
 // error naming the field) and nothing is stored.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { authorizePath, get, newClient, pkcePair, registerClient, signedInPerson, type Person } from '../../helpers/oauth/oauth-flow.ts';
+import { authorizePath, get, newClient, type Person, pkcePair, registerClient, signedInPerson } from '../../helpers/oauth/oauth-flow.ts';
 
 const server = useLorebookServer('e2e-oauth-control-characters');
 const observable = async () => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));

@@ -4,8 +4,8 @@
 // cookie is planted: the session is the one the real callback set.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
+import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
 
 const { server, pds } = useSignInServer('e2e-device-browser');
 let browser: Browser;

@@ -123,7 +123,7 @@ describe('Device flow', () => {
       },
     });
     expect(granted.body.token).toBe(granted.body.access_token);
-    const tokens = (await stored()).filter((item) => item.PK === 'TOKEN#' + String(granted.body.token_id));
+    const tokens = (await stored()).filter((item) => item.PK === `TOKEN#${String(granted.body.token_id)}`);
     expect(tokens).toEqual([expect.objectContaining({ account: account.did, client: 'my-agent-skill', expires_at: expect.any(Number) })]);
 
     // The token works: a story published with it is the signed-in person's.

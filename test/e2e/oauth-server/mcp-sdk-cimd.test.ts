@@ -3,12 +3,13 @@
 // clientMetadataUrl (https, served here with a certificate this process trusts) as client_id; the
 // person approves; the SDK exchanges the code and publishes over /mcp. lorebook reaches the
 // loopback document only because LOREBOOK_ALLOW_PRIVATE_FETCH is on for this server.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { startHttpsDocumentServer, type HttpsDocumentServer } from '../../helpers/oauth/https-document-server.ts';
+import { type HttpsDocumentServer, startHttpsDocumentServer } from '../../helpers/oauth/https-document-server.ts';
 import { MemoryOAuthProvider } from '../../helpers/oauth/memory-oauth-provider.ts';
 import { consentSecretOf, decide, get, signedInPerson } from '../../helpers/oauth/oauth-flow.ts';
 import { storyTitled } from '../../helpers/stories.ts';

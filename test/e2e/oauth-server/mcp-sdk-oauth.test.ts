@@ -3,13 +3,14 @@
 // lorebook's metadata, register, send the person to authorize with PKCE; the person signs in with
 // Bluesky on the real test PDS and approves; the SDK exchanges the code and publishes. The story's
 // author is the signed-in DID, shown with its handle.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answerOf } from '../../helpers/lorebook-server.ts';
-import { consentSecretOf } from '../../helpers/oauth/oauth-flow.ts';
 import { MemoryOAuthProvider } from '../../helpers/oauth/memory-oauth-provider.ts';
+import { consentSecretOf } from '../../helpers/oauth/oauth-flow.ts';
 import { send } from '../../helpers/signin/http-client.ts';
 import { CookieJar, signInWithBluesky } from '../../helpers/signin/sign-in-with-bluesky.ts';
 import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';

@@ -11,12 +11,12 @@ import {
   exchange,
   get,
   newClient,
+  type Person,
   pkcePair,
   post,
   refreshWith,
   registerClient,
   signedInPerson,
-  type Person,
 } from '../../helpers/oauth/oauth-flow.ts';
 
 const DAY_SECONDS = 24 * 3600;

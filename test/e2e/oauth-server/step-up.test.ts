@@ -15,12 +15,12 @@ import {
   exchange,
   get,
   newClient,
+  type Person,
   pkcePair,
   post,
   refreshWith,
   returnLinkOf,
   signedInPerson,
-  type Person,
 } from '../../helpers/oauth/oauth-flow.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 

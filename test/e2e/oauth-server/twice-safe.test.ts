@@ -12,11 +12,11 @@ import {
   exchange,
   get,
   newClient,
+  type Person,
   pkcePair,
   post,
   registerClient,
   signedInPerson,
-  type Person,
 } from '../../helpers/oauth/oauth-flow.ts';
 
 const server = useLorebookServer('e2e-oauth-twice');

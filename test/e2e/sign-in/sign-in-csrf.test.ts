@@ -4,8 +4,8 @@
 // a device code for the attacker's account.
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_BINDING_COOKIE } from '../../../src/auth/sign-in-binding.ts';
-import { authorizeWithBluesky, CookieJar, deliverCallback } from '../../helpers/signin/sign-in-with-bluesky.ts';
 import { send } from '../../helpers/signin/http-client.ts';
+import { authorizeWithBluesky, CookieJar, deliverCallback } from '../../helpers/signin/sign-in-with-bluesky.ts';
 import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
 
 const { server, pds } = useSignInServer('e2e-sign-in-csrf');

@@ -1,8 +1,8 @@
 // Sign-in refusals, each with the state of the table before and after: a wrong Bluesky password,
 // an unknown handle, a malformed one, a consent denied at the PDS, a return_to off this server.
 import { describe, expect, it } from 'vitest';
-import { authorizeWithBluesky, CookieJar, deliverCallback, SignInRefused } from '../../helpers/signin/sign-in-with-bluesky.ts';
 import { send } from '../../helpers/signin/http-client.ts';
+import { authorizeWithBluesky, CookieJar, deliverCallback, SignInRefused } from '../../helpers/signin/sign-in-with-bluesky.ts';
 import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';
 
 const { server, pds } = useSignInServer('e2e-sign-in-refusals');

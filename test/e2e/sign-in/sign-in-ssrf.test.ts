@@ -13,7 +13,7 @@ let port = 0;
 let connections = 0;
 beforeAll(async () => {
   // An internal service that would happily serve a DID document (and anything else).
-  internal = createServer((request, response) => {
+  internal = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(
       JSON.stringify({

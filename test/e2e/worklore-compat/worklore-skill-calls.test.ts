@@ -9,7 +9,7 @@ import type { Caller } from '../../../src/app/app-context.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { startNpmStart, type NpmStart } from '../../helpers/npm-start.ts';
+import { type NpmStart, startNpmStart } from '../../helpers/npm-start.ts';
 import { failStory, storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 import { topicStory } from '../../helpers/topic-stories.ts';

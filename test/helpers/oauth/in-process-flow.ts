@@ -4,13 +4,13 @@
 // is about; the HTTP flow is test/helpers/oauth/oauth-flow.ts.
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { judgeAuthorizeRequest } from '../../../src/app/oauth-server/authorize-request.ts';
-import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
+import { answerConsent, type SignedInPerson, showConsent } from '../../../src/app/oauth-server/consent.ts';
 import type { TokenAnswer } from '../../../src/app/oauth-server/mint-tokens.ts';
 import { registerClient } from '../../../src/app/oauth-server/register-client.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
 import type { OAuthServer } from '../../../src/auth/oauth/oauth-settings.ts';
 import type { StoredState } from '../app-fixture.ts';
-import { pkcePair, type Pkce } from './oauth-flow.ts';
+import { type Pkce, pkcePair } from './oauth-flow.ts';
 
 export interface ClientRequest {
   /** The client's registered name. */

@@ -71,8 +71,14 @@ export async function startFaultProxy(target: { port: number }): Promise<FaultPr
     const method = new URL(req.url ?? '/', 'http://proxy.invalid').pathname.replace(/^\/xrpc\//, '');
     bump(seen, method);
     const rule = rules.get(method)?.shift();
-    if (rule === undefined) return forward(method, req, res);
-    if (rule.kind === 'hold') return rule.held.handle(req, res);
+    if (rule === undefined) {
+      forward(method, req, res);
+      return;
+    }
+    if (rule.kind === 'hold') {
+      rule.held.handle(req, res);
+      return;
+    }
     const { fault } = rule;
     switch (fault.kind) {
       case 'status':
@@ -95,7 +101,8 @@ export async function startFaultProxy(target: { port: number }): Promise<FaultPr
         req.resume();
         return;
       case 'drop-after-forward':
-        return forward(method, req, res, true);
+        forward(method, req, res, true);
+        return;
     }
   };
 
@@ -139,7 +146,10 @@ export async function startFaultProxy(target: { port: number }): Promise<FaultPr
       const settle = (): void => {
         if (waiting === undefined || decided === undefined) return;
         const { req, res } = waiting;
-        if (decided.status === undefined) return forward(method, req, res);
+        if (decided.status === undefined) {
+          forward(method, req, res);
+          return;
+        }
         req.resume();
         res.writeHead(decided.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'InternalServerError', message: `held and failed with ${decided.status}` }));

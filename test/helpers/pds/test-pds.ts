@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AtpAgent } from '@atproto/api';
-import { PDS, envToCfg, envToSecrets, type ServerEnvironment } from '@atproto/pds';
-import { startInMemoryPlc, type InMemoryPlc } from './in-memory-plc.ts';
+import { envToCfg, envToSecrets, PDS, type ServerEnvironment } from '@atproto/pds';
+import { type InMemoryPlc, startInMemoryPlc } from './in-memory-plc.ts';
 
 export interface TestAccount {
   did: string;

@@ -3,12 +3,12 @@
 // to the proxy; the tests count posts on the PDS itself with listRecords.
 import { AtpAgent } from '@atproto/api';
 import { afterAll, beforeAll } from 'vitest';
-import { createBlueskyClient, type BlueskyClient } from '../../../integrations/bluesky/index.ts';
+import { type BlueskyClient, createBlueskyClient } from '../../../integrations/bluesky/index.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
-import { announceSoonWith, type AnnounceSoon } from '../../../src/outbox/announce-soon.ts';
 import type { AnnounceSettings } from '../../../src/outbox/announce-settings.ts';
+import { type AnnounceSoon, announceSoonWith } from '../../../src/outbox/announce-soon.ts';
 import type { Announcer } from '../../../src/outbox/announcer.ts';
-import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 import { startTestPds, type TestAccount, type TestPds } from './test-pds.ts';
 
 export const BASE_URL = 'https://lorebook.test';

@@ -3,7 +3,7 @@
 //   -> consent (or reject) with the ephemeral token -> the PDS redirect -> lorebook /auth/callback.
 // The PDS's JSON API under /@atproto/oauth-provider/~api/ is internal to @atproto/pds (pinned in
 // package.json); it checks Sec-Fetch-*, Origin and Referer, which is why this uses node:http.
-import { CookieJar, send, type HttpAnswer } from './http-client.ts';
+import { CookieJar, type HttpAnswer, send } from './http-client.ts';
 
 export { CookieJar } from './http-client.ts';
 

@@ -2,8 +2,8 @@
 // identity provider, and the real lorebook server with /auth/* on, whose atproto OAuth client (a
 // loopback development client) resolves handles at the PDS and DIDs at the in-memory PLC.
 import { afterAll, beforeAll } from 'vitest';
+import { type LorebookServer, type ServerOptions, useLorebookServer } from '../lorebook-server.ts';
 import { startTestPds, type TestPds } from '../pds/test-pds.ts';
-import { useLorebookServer, type LorebookServer, type ServerOptions } from '../lorebook-server.ts';
 
 export interface SignInServer {
   server: LorebookServer;

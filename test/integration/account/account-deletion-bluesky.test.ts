@@ -12,7 +12,7 @@ import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { TEST_ANNOUNCE_SETTINGS, useBluesky, withAnnouncing, type RepoRecord } from '../../helpers/pds/use-bluesky.ts';
+import { type RepoRecord, TEST_ANNOUNCE_SETTINGS, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 // The finish waits for no grace here: no write races these deletions (the grace has its test in account-deletion.test.ts).

@@ -1,18 +1,18 @@
 // Account deletion (design §21): what one deletion leaves, twice-safety three ways, and writes by
 // a deleting account refused, or found and deleted when it read the account before the mark.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { readStoryPage } from '../../../src/app/queries/story-page.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { isLorebookError } from '../../../src/domain/errors.ts';
-import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { writeAccountWorld } from '../../helpers/account-world.ts';
-import { storyTitled } from '../../helpers/stories.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 // The world's accounts are made a second before they report: established at once here (design §28).
 const app = useAppFixture('account-deletion', { newAccountHours: 0 });

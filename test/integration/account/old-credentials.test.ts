@@ -3,9 +3,9 @@
 // instance), a web session, an OAuth refresh token; a Bluesky sign-in during the deletion is
 // refused, and after it starts a new, empty account that the old credentials still cannot reach.
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
+import type { AppContext } from '../../../src/app/app-context.ts';
 import { authenticateAlongside } from '../../../src/app/oauth-server/authenticate.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';

@@ -6,7 +6,7 @@ import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { caller, useAppFixture, type AppFixture } from '../../helpers/app-fixture.ts';
+import { type AppFixture, caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 

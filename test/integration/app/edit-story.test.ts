@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
-import type { LorebookError } from '../../../src/domain/errors.ts';
-import { setVisibility } from '../../../src/app/set-visibility.ts';
-import { afterNextRead } from '../../helpers/interleave.ts';
-import { refusal } from '../../helpers/refusal.ts';
-import { storySetup } from '../../helpers/story-setup.ts';
-import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { storyTitled } from '../../helpers/stories.ts';
-import { updateStoryMeta } from '../../helpers/stored-items.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
+import { setVisibility } from '../../../src/app/set-visibility.ts';
+import type { LorebookError } from '../../../src/domain/errors.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { afterNextRead } from '../../helpers/interleave.ts';
+import { refusal } from '../../helpers/refusal.ts';
+import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
+import { storySetup } from '../../helpers/story-setup.ts';
 
 const app = useAppFixture('edit-story');
 const alice = caller('alice');

@@ -7,9 +7,9 @@ import { getStory } from '../../../src/app/queries/get-story.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { useOutside } from '../../helpers/outside.ts';
-import { storyTitled } from '../../helpers/stories.ts';
-import { updateStoredItem, updateStoryMeta } from '../../helpers/stored-items.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { updateStoredItem, updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 // Its authors publish more than a new account's day allows: they count as established at once.
 const app = useAppFixture('get-story', { newAccountHours: 0 });

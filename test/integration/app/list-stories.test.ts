@@ -7,9 +7,9 @@ import type { ListStoriesInput, StoryList } from '../../../src/app/queries/list-
 import { listStories } from '../../../src/app/queries/list-stories.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { storyTitled } from '../../helpers/stories.ts';
-import { updateStoryMeta } from '../../helpers/stored-items.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('list-stories');
 const alice = caller('alice');

@@ -9,7 +9,7 @@ import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { opKey, storyKey } from '../../../src/store/keys.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { updateStoredItem } from '../../helpers/stored-items.ts';
-import { topicStory, type TopicStory } from '../../helpers/topic-stories.ts';
+import { type TopicStory, topicStory } from '../../helpers/topic-stories.ts';
 
 const app = useAppFixture('publish-similar');
 const alice = caller('alice');

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { fixture, storyTitled, successStory } from '../../helpers/stories.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { fixture, storyTitled, successStory } from '../../helpers/stories.ts';
 
 const app = useAppFixture('publish-story');
 const alice = caller('alice');

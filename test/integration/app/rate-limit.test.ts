@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import {
-  RATE_WINDOW_MS,
   accountRateSubject,
   consumeRateLimit,
   ipRateSubject,
-  rateLimitHeaders,
-  rateLimited,
+  RATE_WINDOW_MS,
   type RateDecision,
+  rateLimited,
+  rateLimitHeaders,
 } from '../../../src/app/rate-limit.ts';
-import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { useOutside } from '../../helpers/outside.ts';
 

@@ -2,10 +2,11 @@
 // API after real writes), and the snapshot job over it: what each write logs, that a batch
 // delivered twice or by 16 deliveries at once leaves the same index, two jobs at once move the
 // pointer once and forward only, and a job killed before its move is resumed by the next.
-import type { DynamoDBRecord } from 'aws-lambda';
+
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';

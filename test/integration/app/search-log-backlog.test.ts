@@ -3,7 +3,7 @@
 // meets it has applied already (a reader that counted them sat on the same first page for good).
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { applySearchLog, startOfLog, type LogPosition } from '../../../src/app/search/search-index-feed.ts';
+import { applySearchLog, type LogPosition, startOfLog } from '../../../src/app/search/search-index-feed.ts';
 import { createStoryIndex } from '../../../src/app/search/story-index.ts';
 import { writeSearchLog } from '../../../src/store/search/search-log.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';

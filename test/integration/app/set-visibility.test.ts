@@ -9,9 +9,9 @@ import { epochSeconds } from '../../../src/store/store.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { useOutside } from '../../helpers/outside.ts';
-import { storyTitled } from '../../helpers/stories.ts';
-import { updateStoredItem, updateStoryMeta } from '../../helpers/stored-items.ts';
 import { refusal } from '../../helpers/refusal.ts';
+import { updateStoredItem, updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 import { storySetup } from '../../helpers/story-setup.ts';
 
 const app = useAppFixture('set-visibility');

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { MAX_QUERY_WORDS } from '../../../src/app/search/search-stories.contract.ts';
-import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { BODY_PREFIX_BYTES } from '../../../src/app/search/story-index.ts';
+import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { MAX_STORY_MARKDOWN_BYTES } from '../../../src/domain/story/story-limits.ts';
 import { writeSearchLog } from '../../../src/store/search/search-log.ts';

@@ -3,9 +3,9 @@
 // so it is injected (see inject-transaction-conflict.ts); the writes themselves are real.
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { refusal } from '../../helpers/refusal.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { injectTransactionConflicts } from '../../helpers/inject-transaction-conflict.ts';
+import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('transaction-conflict', { maxWriteAttempts: 4, conflictBackoffMs: 1 });

@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { endLine, headerLine, imageLine, itemLine, BACKUP_FORMAT, BACKUP_VERSION } from '../../../src/store/backup/backup-lines.ts';
 import { readBackupFile, writeBackupFile } from '../../../src/store/backup/backup-file.ts';
+import { BACKUP_FORMAT, BACKUP_VERSION, endLine, headerLine, imageLine, itemLine } from '../../../src/store/backup/backup-lines.ts';
 import { importBackup } from '../../../src/store/backup/import-backup.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 

@@ -7,8 +7,8 @@ import { findForbiddenChar } from '../../../src/domain/text-controls.ts';
 import { announceStory } from '../../../src/outbox/announce-story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { useBluesky } from '../../helpers/pds/use-bluesky.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('bluesky-announce-hidden-text');
 const bsky = useBluesky();

@@ -6,15 +6,15 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getStory } from '../../../src/app/queries/get-story.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
+import { getStory } from '../../../src/app/queries/get-story.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { startTcpFaultProxy, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';
-import { startNpmStart, type NpmStart } from '../../helpers/npm-start.ts';
+import { withoutLorebookSettings } from '../../helpers/command-env.ts';
+import { type NpmStart, startNpmStart } from '../../helpers/npm-start.ts';
 import { useBluesky } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { startTcpFaultProxy, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
-import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const app = useAppFixture('bluesky-announce-recovers-npm-start');

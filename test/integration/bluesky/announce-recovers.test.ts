@@ -6,19 +6,19 @@
 // `npm start` runs. The post must appear exactly once on the PDS (listRecords) within a minute of
 // the PDS answering again — on the backoff schedule, never by waiting out the sweep interval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARE_SIGN_IN_MS } from '../../../integrations/bluesky/bluesky-client.ts';
+import { buildAnnouncer } from '../../../src/announcer-from-config.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
-import { createToken } from '../../../src/app/oauth-server/tokens.ts';
-import { SHARE_SIGN_IN_MS } from '../../../integrations/bluesky/bluesky-client.ts';
 import { readConfig } from '../../../src/config.ts';
-import { buildAnnouncer } from '../../../src/announcer-from-config.ts';
 import { createHttpApp } from '../../../src/http/app.ts';
-import type { Announcer } from '../../../src/outbox/announcer.ts';
 import { scheduleAnnounceSweeps, sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
+import type { Announcer } from '../../../src/outbox/announcer.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { startTcpFaultProxy, type ProxyMode, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { type ProxyMode, startTcpFaultProxy, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';
 
 // Its author's account is minted a second before it publishes: established at once here (design §28).
 const app = useAppFixture('bluesky-announce-recovers', { newAccountHours: 0 });

@@ -46,7 +46,9 @@ describe('the DID signing key look-up', () => {
   it('spends the budget once per fetch and never on a remembered key; a forced refresh within the floor fetches nothing', async () => {
     const lookUp = resolver();
     let spent = 0;
-    const spend = async () => void (spent += 1);
+    const spend = async () => {
+      spent += 1;
+    };
     const before = fetchesOf(KNOWN);
     const keys = await Promise.all(Array.from({ length: 16 }, () => lookUp(KNOWN, false, spend)));
     expect(keys[15]).toEqual({ type: KEY.type, publicKeyMultibase: KEY.publicKeyMultibase });
@@ -63,7 +65,9 @@ describe('the DID signing key look-up', () => {
   it('remembers a failure for failureCacheMs: asked again meanwhile, nothing is fetched or spent', async () => {
     const lookUp = resolver();
     let spent = 0;
-    const spend = async () => void (spent += 1);
+    const spend = async () => {
+      spent += 1;
+    };
     await expect(lookUp(MISSING, false, spend)).rejects.toThrow(/no DID document/);
     await expect(lookUp(MISSING, false, spend)).rejects.toThrow(/no DID document/);
     expect([fetchesOf(MISSING), spent]).toEqual([1, 1]);

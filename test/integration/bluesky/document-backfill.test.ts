@@ -9,7 +9,7 @@ import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
 import { backfillDocuments } from '../../../src/outbox/document-backfill.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { useBluesky, withAnnouncing, type RepoRecord } from '../../helpers/pds/use-bluesky.ts';
+import { type RepoRecord, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('bluesky-document-backfill');

@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import { AtpAgent } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
 import { publishFeedRecord } from '../../../integrations/bluesky/feed-generator-record.ts';
-import { BASE_URL, useBluesky } from '../../helpers/pds/use-bluesky.ts';
 import { withoutLorebookSettings } from '../../helpers/command-env.ts';
+import { BASE_URL, useBluesky } from '../../helpers/pds/use-bluesky.ts';
 
 const run = promisify(execFile);
 const bsky = useBluesky();

@@ -7,9 +7,9 @@
 import { AtpAgent } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
 import {
+  assertValidStandardSiteRecord,
   DOCUMENT_COLLECTION,
   PUBLICATION_COLLECTION,
-  assertValidStandardSiteRecord,
   publicationRecordKey,
   storyRecordKey,
 } from '../../../integrations/bluesky/index.ts';
@@ -24,11 +24,11 @@ import { readPublication } from '../../../src/store/site-publication.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import {
   BASE_URL,
+  type RepoRecord,
   TEST_ANNOUNCE_SETTINGS,
   TEST_PUBLICATION,
   useBluesky,
   withAnnouncing,
-  type RepoRecord,
 } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 

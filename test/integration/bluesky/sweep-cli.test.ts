@@ -6,15 +6,15 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { scheduleAnnounceSweeps } from '../../../src/outbox/announce-sweeper.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { claimAnnounce } from '../../../src/store/story/announce-items.ts';
+import { scheduleAnnounceSweeps } from '../../../src/outbox/announce-sweeper.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
+import { claimAnnounce } from '../../../src/store/story/announce-items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
-import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const app = useAppFixture('bluesky-sweep-cli');

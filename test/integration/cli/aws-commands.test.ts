@@ -21,7 +21,7 @@ import { INDEXES } from '../../../src/store/schema.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyPipingToShell } from '../../helpers/capability-stories.ts';
 import { NOWHERE, operatorAwsEnv } from '../../helpers/command-env.ts';
-import { startFakeCloudFormation, type FakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
+import { type FakeCloudFormation, startFakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';

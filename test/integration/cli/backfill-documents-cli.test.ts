@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { INDEXES } from '../../../src/store/schema.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
-import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 
 const run = promisify(execFile);
 const app = useAppFixture('backfill-documents-cli');

@@ -10,8 +10,8 @@ import { publishStory } from '../../../src/app/publish-story.ts';
 import { scanStory } from '../../../src/domain/capability/scan.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyPipingToShell } from '../../helpers/capability-stories.ts';
-import { testEndpoint } from '../../helpers/test-table.ts';
 import { withoutLorebookSettings } from '../../helpers/command-env.ts';
+import { testEndpoint } from '../../helpers/test-table.ts';
 
 const run = promisify(execFile);
 const app = useAppFixture('capability-rescan-cli');

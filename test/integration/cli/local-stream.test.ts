@@ -3,7 +3,7 @@
 // batch handed again to all of them, the log naming it.
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLocalStream, type LocalStream, type StreamConsumer } from '../../../src/cli/local-stream.ts';
+import { type LocalStream, type StreamConsumer, startLocalStream } from '../../../src/cli/local-stream.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { recordSk, writeItems } from '../../helpers/stream-poller.ts';
 import { testEndpoint, useTestTable } from '../../helpers/test-table.ts';

@@ -12,7 +12,7 @@ import { getStory } from '../../../src/app/queries/get-story.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { operatorAwsEnv, withoutLorebookSettings } from '../../helpers/command-env.ts';
-import { startFakeCloudFormation, type FakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
+import { type FakeCloudFormation, startFakeCloudFormation } from '../../helpers/fake-cloudformation.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
@@ -135,7 +135,7 @@ describe('npm run moderate', () => {
       const spammer = { account: 'did:plc:moderatecliban', handle: 'moderatecliban.test' };
       await recordBlueskySignIn(app.ctx(), { did: spammer.account, handle: spammer.handle });
       const { slug } = await publishStory(app.ctx(), spammer, { markdown: storyTitled('Written before its author was banned') });
-      const hidden = async () => (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META')?.['hidden'];
+      const hidden = async () => (await app.state()).find((item) => item.PK === `STORY#${slug}` && item.SK === 'META')?.hidden;
       // Nothing of the account's is in flight here, so its first step need not wait out the grace.
       const noGrace = { LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS: '0' };
 

@@ -9,7 +9,7 @@ import { checkCapability } from '../../../src/app/check-capability.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { DAILY_IMAGE_UPLOADS } from '../../../src/domain/image/image-limits.ts';
-import { createCpuSlots, defaultCpuSettings, type CpuSlots } from '../../../src/offload/cpu-slots.ts';
+import { type CpuSlots, createCpuSlots, defaultCpuSettings } from '../../../src/offload/cpu-slots.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { GIF, pictureOf } from '../../helpers/images.ts';
 import { SPIN } from '../../helpers/offload-tasks.ts';

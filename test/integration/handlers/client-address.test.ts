@@ -8,7 +8,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../../handlers/client-address.ts';
 import { createHttpHandler } from '../../../handlers/http.ts';
-import { startFakeSecretsManager, type FakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
 import { FUNCTION_URL, functionUrlFetch } from '../../helpers/function-url.ts';
 import { testEndpoint, useTestTable } from '../../helpers/test-table.ts';
 

@@ -13,9 +13,9 @@ import { s256 } from '../../../src/auth/oauth/pkce.ts';
 import { oauthClientKey, toOAuthClient } from '../../../src/store/identity/oauth-client-items.ts';
 import { readItem } from '../../../src/store/read-items.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { consentSecretOf, pkcePair, signedInPerson } from '../../helpers/oauth/oauth-flow.ts';
-import { startFakeSecretsManager, type FakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
 import { FUNCTION_URL, FUNCTION_URL_DOMAIN, functionUrlFetch } from '../../helpers/function-url.ts';
+import { consentSecretOf, pkcePair, signedInPerson } from '../../helpers/oauth/oauth-flow.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
 const app = useAppFixture('lambda-http-sign-in');

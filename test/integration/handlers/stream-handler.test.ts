@@ -3,8 +3,8 @@
 // edit_story), in Lambda-sized batches.
 import type { DynamoDBRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Runtime, storeRuntime } from '../../../handlers/lambda-runtime.ts';
 import { handleRecords } from '../../../handlers/stream.ts';
-import { storeRuntime, type Runtime } from '../../../handlers/lambda-runtime.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';

@@ -3,30 +3,31 @@
 // used is granted (nothing would be AccessDenied on AWS) and every action granted is used
 // (nothing is granted "just in case"). The same for the image bucket, recorded by a FAKE S3
 // (test/helpers/fake-s3.ts) the handlers are pointed at.
-import type { DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
+
 import { JoseKey } from '@atproto/oauth-client-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHandler } from '../../../handlers/http.ts';
 import { createStreamHandler } from '../../../handlers/stream.ts';
 import { createSweeperHandler } from '../../../handlers/sweeper.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
-import { imageBlobsInS3 } from '../../../src/store/image-blobs-s3.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
+import { publishStory } from '../../../src/app/publish-story.ts';
+import { redactStory } from '../../../src/app/redact-story.ts';
+import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { recordSearchChanges } from '../../../src/app/search/record-search-changes.ts';
 import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
+import { imageBlobsInS3 } from '../../../src/store/image-blobs-s3.ts';
 import { searchSnapshotsInS3 } from '../../../src/store/search/search-snapshots-s3.ts';
-import { redactStory } from '../../../src/app/redact-story.ts';
-import { publishStory } from '../../../src/app/publish-story.ts';
-import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { startDynamoDbRecorder, type DynamoDbRecorder } from '../../helpers/dynamodb-recorder.ts';
-import { startFakeS3, type FakeS3 } from '../../helpers/fake-s3.ts';
-import { startFakeSecretsManager, type FakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
-import { pictureOf } from '../../helpers/images.ts';
+import { type DynamoDbRecorder, startDynamoDbRecorder } from '../../helpers/dynamodb-recorder.ts';
+import { type FakeS3, startFakeS3 } from '../../helpers/fake-s3.ts';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../../helpers/fake-secrets-manager.ts';
 import { FUNCTION_URL, functionUrlFetch } from '../../helpers/function-url.ts';
+import { pictureOf } from '../../helpers/images.ts';
 import { batchesOf, readStreamRecords } from '../../helpers/local-stream.ts';
 import { answerOf } from '../../helpers/lorebook-server.ts';
 import { BASE_URL, useBluesky } from '../../helpers/pds/use-bluesky.ts';

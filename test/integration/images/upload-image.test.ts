@@ -13,10 +13,10 @@ import {
   GIF,
   htmlBehindPngHeader,
   jpegWithGps,
-  pictureOf,
   paletteNoise,
-  sixMegabytes,
+  pictureOf,
   SVG,
+  sixMegabytes,
   truncatedJpeg,
 } from '../../helpers/images.ts';
 import { refusal } from '../../helpers/refusal.ts';

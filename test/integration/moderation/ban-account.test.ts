@@ -8,12 +8,12 @@ import { banAccount, unbanAccount } from '../../../src/app/moderation/ban-accoun
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
+import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { refusal } from '../../helpers/refusal.ts';
-import { storySetup } from '../../helpers/story-setup.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { storySetup } from '../../helpers/story-setup.ts';
 
 const app = useAppFixture('ban-account', { accountDeletionGraceSeconds: 0 });
 const bob = caller('bob');

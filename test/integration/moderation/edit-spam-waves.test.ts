@@ -15,8 +15,8 @@ import { spamCopy, storyOfItsOwn } from '../../helpers/spam-wave.ts';
 const app = useAppFixture('edit-spam-waves', { duplicateWindowHours: 168 });
 const bands = async (slug: string): Promise<string[]> =>
   (await app.state())
-    .filter((item) => String(item.PK).startsWith('DUPBAND#') && item['slug'] === slug)
-    .map((item) => `${String(item.PK)} ${String(item['signature'])}`)
+    .filter((item) => String(item.PK).startsWith('DUPBAND#') && item.slug === slug)
+    .map((item) => `${String(item.PK)} ${String(item.signature)}`)
     .sort();
 const revision = async (slug: string, who = caller('reader')): Promise<number> => (await getStory(app.ctx(), who, { slug })).revision;
 
@@ -34,9 +34,7 @@ describe('edit_story is judged for spam waves', () => {
     await refusal(editStory(app.ctx(), caller('editor'), { ...copyIn, op_id: 'op-edit-copy' }));
 
     const added = (await app.state()).filter((item) => !before.some((kept) => kept.PK === item.PK && kept.SK === item.SK));
-    expect(added.map((item) => [String(item.PK).split('#')[0], item['slug'], item['original']])).toEqual([
-      ['DUPWAVE', mine.slug, original.slug],
-    ]);
+    expect(added.map((item) => [String(item.PK).split('#')[0], item.slug, item.original])).toEqual([['DUPWAVE', mine.slug, original.slug]]);
     expect(await revision(mine.slug)).toBe(1);
     const wave = (await spamWaveQueue(app.ctx(), 50)).find((entry) => entry.slug === original.slug);
     expect(wave).toMatchObject({ copies: 1, accounts: [caller('editor').account], refused: [{ slug: mine.slug }] });
@@ -89,7 +87,7 @@ describe('edit_story is judged for spam waves', () => {
     const held = await bands(story.slug);
     expect(held).toHaveLength(10);
     const winner = storyOfItsOwn('Racing text', 60 + answers.findIndex((answer) => answer.status === 'fulfilled'), 24);
-    expect(meta?.['markdown']).toBe(winner);
+    expect(meta?.markdown).toBe(winner);
     expect(new Set(held.map((band) => band.split(' ')[1]))).toEqual(new Set([signatureHex(signatureOf(storyBody(winner)))]));
   });
 });

@@ -3,10 +3,10 @@
 // accounts are counted apart from established accounts' ones.
 import { describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 

@@ -2,8 +2,8 @@
 // design §26) against DynamoDB Local: twice-safe three ways, one audit record per action, what the
 // author sees, the review queue, and a restore racing a new flag.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appealModeration } from '../../../src/app/appeal-moderation.ts';
 import { ensureAccount } from '../../../src/app/accounts.ts';
+import { appealModeration } from '../../../src/app/appeal-moderation.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
 import { moderationRecord, reviewQueue } from '../../../src/app/moderation/moderation-record.ts';
 import { quarantineStory } from '../../../src/app/moderation/quarantine-story.ts';

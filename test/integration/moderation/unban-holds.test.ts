@@ -4,16 +4,16 @@
 // an operator restored during the ban stays restored: the unban does not hold it again.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';
+import type { Caller } from '../../../src/app/app-context.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
 import { banAccount, unbanAccount } from '../../../src/app/moderation/ban-account.ts';
 import { restoreStory } from '../../../src/app/moderation/restore-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
-import type { Caller } from '../../../src/app/app-context.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
-import { storySetup } from '../../helpers/story-setup.ts';
 import { storyTitled } from '../../helpers/stories.ts';
+import { storySetup } from '../../helpers/story-setup.ts';
 
 const app = useAppFixture('unban-holds', { accountDeletionGraceSeconds: 0 });
 const alice = caller('alice');

@@ -3,13 +3,13 @@
 // verifier, as a thief would — it is refused with a typed OAuth error and nothing is written.
 // Written for the survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
-import { type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
+import type { SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
 import { registerClient } from '../../../src/app/oauth-server/register-client.ts';
 import { revokeByClient } from '../../../src/app/oauth-server/revoke-token.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
-import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
+import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
+import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { isOAuthError } from '../../../src/domain/oauth-error.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { approvedCode, exchangeForm } from '../../helpers/oauth/in-process-flow.ts';

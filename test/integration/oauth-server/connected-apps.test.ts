@@ -2,10 +2,10 @@
 // was never exchanged expires with the code and is no longer listed. Written for the survivors
 // of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { accountAccess } from '../../../src/app/oauth-server/account-access.ts';
-import { type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
+import type { SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
+import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { approvedCode, exchangeForm } from '../../helpers/oauth/in-process-flow.ts';

@@ -3,10 +3,10 @@
 // reload its page, and each decision is logged once — a second click logs nothing. Written for
 // the survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { answerConsent, type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
-import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
+import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { WEB_SESSION_SECONDS } from '../../../src/app/sign-in/web-session.ts';
+import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { pendingConsent } from '../../helpers/oauth/in-process-flow.ts';

@@ -3,8 +3,8 @@
 // sequential second decision or poll is refused from what it reads and never reaches them.
 // Written for the survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { describe, expect, it } from 'vitest';
-import { decideDeviceAuthorization, pollDeviceAuthorization, startDeviceAuthorization } from '../../../src/app/oauth-server/device-flow.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
+import { decideDeviceAuthorization, pollDeviceAuthorization, startDeviceAuthorization } from '../../../src/app/oauth-server/device-flow.ts';
 import { mintDeviceCode } from '../../../src/auth/device-codes.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { injectStoreFault } from '../../helpers/inject-store-fault.ts';

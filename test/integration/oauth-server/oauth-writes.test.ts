@@ -2,21 +2,22 @@
 // injected (named mocks, test/helpers/inject-*.ts): a TransactionConflict is waited out and
 // re-planned without a second grant or token set; a lost response never yields two token sets;
 // a revocation cut off midway is finished by the next one.
+
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { judgeAuthorizeRequest } from '../../../src/app/oauth-server/authorize-request.ts';
-import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
-import { registerClient, type RegisteredClient } from '../../../src/app/oauth-server/register-client.ts';
+import { answerConsent, type SignedInPerson, showConsent } from '../../../src/app/oauth-server/consent.ts';
+import { type RegisteredClient, registerClient } from '../../../src/app/oauth-server/register-client.ts';
 import { revokeGrantFamily } from '../../../src/app/oauth-server/revoke-grant.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
+import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { isOAuthError } from '../../../src/domain/oauth-error.ts';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { scenariosFor } from '../../crash/crash-points.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { injectStoreFault } from '../../helpers/inject-store-fault.ts';
 import { injectTransactionConflicts } from '../../helpers/inject-transaction-conflict.ts';
-import { pkcePair, type Pkce } from '../../helpers/oauth/oauth-flow.ts';
-import { scenariosFor } from '../../crash/crash-points.ts';
+import { type Pkce, pkcePair } from '../../helpers/oauth/oauth-flow.ts';
 
 const fixture = useAppFixture('integration-oauth-writes');
 const logs: string[] = [];

@@ -3,14 +3,14 @@
 // family too large for one transaction (over 100 deletes) is swept in several. Written for the
 // survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
-import { type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
+import type { SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
 import { revokeGrantFamily } from '../../../src/app/oauth-server/revoke-grant.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
+import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { connectedClient } from '../../helpers/oauth/in-process-flow.ts';
 import { injectStoreFault } from '../../helpers/inject-store-fault.ts';
+import { connectedClient } from '../../helpers/oauth/in-process-flow.ts';
 
 const fixture = useAppFixture('integration-oauth-revocation');
 const oauth = oauthServerAt('http://127.0.0.1:9');

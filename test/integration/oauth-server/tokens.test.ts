@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ensureAccount } from '../../../src/app/accounts.ts';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
-import { tokenId } from '../../../src/auth/token-secret.ts';
 import { createToken, listTokens, revokeToken } from '../../../src/app/oauth-server/tokens.ts';
+import { tokenId } from '../../../src/auth/token-secret.ts';
 import { caller as fixtureCaller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { refusal } from '../../helpers/refusal.ts';
-import { ensureAccount } from '../../../src/app/accounts.ts';
 
 const app = useAppFixture('auth-tokens');
 

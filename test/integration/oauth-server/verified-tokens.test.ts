@@ -4,9 +4,9 @@
 // expiry holds to the second wherever the token was remembered.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../src/app/app-context.ts';
+import { revokeForAccount } from '../../../src/app/oauth-server/account-access.ts';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
 import type { SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
-import { revokeForAccount } from '../../../src/app/oauth-server/account-access.ts';
 import { createToken, revokeToken } from '../../../src/app/oauth-server/tokens.ts';
 import { TOKEN_TRUST_MS } from '../../../src/app/oauth-server/verified-tokens.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';

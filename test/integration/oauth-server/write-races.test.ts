@@ -3,21 +3,21 @@
 // Sequential refusals never reach these conditions: the plan refuses from what it read. Written
 // for the survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
-import { judgeAuthorizeRequest } from '../../../src/app/oauth-server/authorize-request.ts';
-import { answerConsent, showConsent, type SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
-import { registerClient } from '../../../src/app/oauth-server/register-client.ts';
 import { revokeForAccount } from '../../../src/app/oauth-server/account-access.ts';
+import { judgeAuthorizeRequest } from '../../../src/app/oauth-server/authorize-request.ts';
+import { answerConsent, type SignedInPerson, showConsent } from '../../../src/app/oauth-server/consent.ts';
+import { registerClient } from '../../../src/app/oauth-server/register-client.ts';
 import { revokeGrantFamily } from '../../../src/app/oauth-server/revoke-grant.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
-import { tokenId } from '../../../src/auth/token-secret.ts';
+import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
+import { tokenId } from '../../../src/auth/token-secret.ts';
 import { isOAuthError } from '../../../src/domain/oauth-error.ts';
 import { markGrantRevoked } from '../../../src/store/identity/grant-items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
-import { connectedClient, pendingConsent } from '../../helpers/oauth/in-process-flow.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
+import { connectedClient, pendingConsent } from '../../helpers/oauth/in-process-flow.ts';
 import { pkcePair } from '../../helpers/oauth/oauth-flow.ts';
 
 const fixture = useAppFixture('integration-oauth-write-races');

@@ -4,15 +4,15 @@ import { markNotificationsRead } from '../../../src/app/mark-notifications-read.
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { correctionNotification, dispatchNotifications } from '../../../src/outbox/dispatch-notifications.ts';
 import type { StoredItem } from '../../../src/store/actions.ts';
-import { correctionOutboxItem, type CorrectionEvent } from '../../../src/store/story/outbox-items.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
+import { type CorrectionEvent, correctionOutboxItem } from '../../../src/store/story/outbox-items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { useOutside } from '../../helpers/outside.ts';
 import { storedNotifications } from '../../helpers/inbox.ts';
+import { useOutside } from '../../helpers/outside.ts';
 import { refusal } from '../../helpers/refusal.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('dispatch-notifications');
 const alice = caller('alice');

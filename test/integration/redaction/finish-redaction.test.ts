@@ -10,8 +10,8 @@ import { replaceItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { operationName } from '../../helpers/round-trips.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('finish-redaction');
 const alice = caller('alice');

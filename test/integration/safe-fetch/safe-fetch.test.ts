@@ -1,7 +1,8 @@
 // The SSRF-safe fetch against real loopback servers: nothing private is reached unless the
 // operator opted in, and every answer is bounded in size and time either way.
-import { createRequire, syncBuiltinESMExports } from 'node:module';
+
 import { createServer, type Server } from 'node:http';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSafeFetch } from '../../../integrations/safe-fetch/index.ts';

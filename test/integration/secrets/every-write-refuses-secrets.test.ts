@@ -4,13 +4,13 @@
 // secret_detected while the whole table (every attribute of every item, op records included)
 // stays as it was. A write tool added later without a case here fails the first test.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { publishStory } from '../../../src/app/publish-story.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { MCP_TOOL_SCOPE } from '../../../src/auth/access-rule.ts';
 import { CATEGORY_TIERS } from '../../../src/domain/capability/categories.ts';
 import { TOOLS } from '../../../src/mcp/tools/index.ts';
-import { publishStory } from '../../../src/app/publish-story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
-import { fakeSecrets, type FakeSecret } from '../../helpers/fake-secrets.ts';
+import { type FakeSecret, fakeSecrets } from '../../helpers/fake-secrets.ts';
 import { refusal } from '../../helpers/refusal.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
@@ -189,7 +189,7 @@ describe('every write refuses a secret at the door', () => {
       const before = await app.allItems();
       const error = await refusal((tool as (typeof TOOLS)[number]).run({ ctx: app.ctx(), search }, alice, one.args()));
       expect(error.code).toBe('secret_detected');
-      expect(error.details?.['findings']).toContainEqual(expect.objectContaining({ field, kind: one.secret.kind }));
+      expect(error.details?.findings).toContainEqual(expect.objectContaining({ field, kind: one.secret.kind }));
       expect(error.message).not.toContain(one.secret.distinctive.slice(0, 8));
       const after = await app.allItems();
       expect(after).toEqual(before);

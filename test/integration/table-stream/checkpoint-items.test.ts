@@ -2,7 +2,7 @@
 // poller sharing the namespace, a write from before a crash) does not, and a drained shard stays
 // drained.
 import { describe, expect, it } from 'vitest';
-import { moveCheckpoint, readCheckpoint, type CheckpointPlace } from '../../../src/store/table-stream/checkpoint-items.ts';
+import { type CheckpointPlace, moveCheckpoint, readCheckpoint } from '../../../src/store/table-stream/checkpoint-items.ts';
 import { useTestTable } from '../../helpers/test-table.ts';
 
 const table = useTestTable('stream checkpoint items');

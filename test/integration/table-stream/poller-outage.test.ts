@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../../integrations/dynamodb-local/index.ts';
 import { findFreePort } from '../../../integrations/dynamodb-local/free-port.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../../integrations/dynamodb-local/index.ts';
 import { ensureTable } from '../../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../../src/store/client.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { watchStream, writeItems, type WatchedPoller } from '../../helpers/stream-poller.ts';
+import { type WatchedPoller, watchStream, writeItems } from '../../helpers/stream-poller.ts';
 
 const TABLE = 'lorebook-outage';
 const dataDir = mkdtempSync(join(tmpdir(), 'lorebook-poller-outage-'));

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { dropTable, ensureTable } from '../../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../../src/store/client.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { watchStream, writeItems, type WatchedPoller } from '../../helpers/stream-poller.ts';
+import { type WatchedPoller, watchStream, writeItems } from '../../helpers/stream-poller.ts';
 import { testEndpoint, testTableName } from '../../helpers/test-table.ts';
 
 const client = createStoreClient({ endpoint: testEndpoint() });

@@ -2,18 +2,19 @@
 // stream Lambda gets, a checkpoint per shard that a restarted poller resumes after, a consumer that
 // throws gets the same batch again, the pollers' own checkpoint writes never reach a consumer, and
 // stop() returns promptly whatever the poller is waiting for.
-import { createServer, type Server, type Socket } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStoreClient, createStreamsClient } from '../../../src/store/client.ts';
 import { streamCheckpointPrefix } from '../../../src/store/keys.ts';
 import { ageFirstIterator } from '../../helpers/aged-iterator.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { trimNextPosition } from '../../helpers/trimmed-position.ts';
 import { readStreamRecords } from '../../helpers/local-stream.ts';
-import { recordSk, watchStream, writeItems, type WatchedPoller } from '../../helpers/stream-poller.ts';
+import { recordSk, type WatchedPoller, watchStream, writeItems } from '../../helpers/stream-poller.ts';
 import { testEndpoint, useTestTable } from '../../helpers/test-table.ts';
+import { trimNextPosition } from '../../helpers/trimmed-position.ts';
 
 const table = useTestTable('table stream poller');
 const running: WatchedPoller[] = [];

@@ -1,14 +1,16 @@
 // When an edit asks for a dispatcher run: only after a commit that wrote a correction's outbox
 // event. A replay committed nothing; an edit that tells nobody wrote no event.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG, type AppContext } from '../../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
 import { notifyAfterCommit } from '../../../src/app/notify-after-commit.ts';
 
 function contextCountingRuns(): { ctx: AppContext; runs: () => number } {
   let runs = 0;
   const ctx = {
     config: DEFAULT_APP_CONFIG,
-    dispatchSoon: () => void (runs += 1),
+    dispatchSoon: () => {
+      runs += 1;
+    },
   } as unknown as AppContext;
   return { ctx, runs: () => runs };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANONYMOUS_HTTP_ROUTES,
-  MCP_TOOL_ACCESS,
-  RESOURCE_METADATA_PATH,
   httpRouteIsAnonymous,
   MCP_METHOD_ACCESS,
+  MCP_TOOL_ACCESS,
   mcpAccess,
+  RESOURCE_METADATA_PATH,
   wwwAuthenticate,
 } from '../../../src/auth/access-rule.ts';
 

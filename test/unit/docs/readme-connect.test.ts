@@ -39,14 +39,16 @@ describe("the README's connect blocks", () => {
 
   it('Cursor and VS Code: JSON that parses, with the local server behind a bearer header and the remote one by URL alone', () => {
     const [cursor, vscode] = blocks('json').map((code) => JSON.parse(code) as Record<string, unknown>);
-    const cursorServers = cursor?.['mcpServers'] as Record<string, Server>;
-    expect(cursorServers['lorebook']).toEqual({ url: LOCAL, headers: { Authorization: 'Bearer ${env:LOREBOOK_TOKEN}' } });
+    const cursorServers = cursor?.mcpServers as Record<string, Server>;
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor's own ${env:…} placeholder, literally
+    expect(cursorServers.lorebook).toEqual({ url: LOCAL, headers: { Authorization: 'Bearer ${env:LOREBOOK_TOKEN}' } });
     expect(cursorServers['lorebook-remote']).toEqual({ url: REMOTE });
 
-    const vscodeServers = vscode?.['servers'] as Record<string, Server>;
-    const inputs = vscode?.['inputs'] as Array<{ id: string; type: string; password: boolean }>;
+    const vscodeServers = vscode?.servers as Record<string, Server>;
+    const inputs = vscode?.inputs as Array<{ id: string; type: string; password: boolean }>;
     expect(inputs).toEqual([expect.objectContaining({ type: 'promptString', id: 'lorebook-token', password: true })]);
-    expect(vscodeServers['lorebook']).toEqual({ type: 'http', url: LOCAL, headers: { Authorization: 'Bearer ${input:lorebook-token}' } });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's own ${input:…} placeholder, literally
+    expect(vscodeServers.lorebook).toEqual({ type: 'http', url: LOCAL, headers: { Authorization: 'Bearer ${input:lorebook-token}' } });
     expect(vscodeServers['lorebook-remote']).toEqual({ type: 'http', url: REMOTE });
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../../src/domain/story/content-hash.ts';
 import { normalizeMarkdown } from '../../../src/domain/story/normalize-markdown.ts';
-import { serializeStory } from '../../../src/domain/story/serialize-story.ts';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
+import { serializeStory } from '../../../src/domain/story/serialize-story.ts';
 import { readStoryFixture } from './story-fixtures.ts';
 
 describe('normalizeMarkdown', () => {
@@ -56,7 +56,7 @@ describe('contentHash', () => {
   });
 
   it('hashes a story equal with trailing whitespace or extra final newlines', () => {
-    expect(contentHash(markdown.replace(/\n/g, '  \n') + '\n\n')).toBe(contentHash(markdown));
+    expect(contentHash(`${markdown.replace(/\n/g, '  \n')}\n\n`)).toBe(contentHash(markdown));
   });
 
   it('hashes different words differently', () => {

@@ -17,7 +17,7 @@ describe('parseOpId', () => {
   it('refuses empty, spaced, slashed, hash and non-ASCII op_ids, naming op_id with how to fix it', () => {
     for (const id of ['', 'has space', 'a/b', 'OP#x', 'ünï', 'new\nline']) {
       const fields = faultFields(() => parseOpId(id));
-      expect(fields['op_id']).toMatch(/1 to 128 characters/);
+      expect(fields.op_id).toMatch(/1 to 128 characters/);
     }
   });
 

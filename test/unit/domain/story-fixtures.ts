@@ -50,5 +50,5 @@ export function refusal(run: () => unknown, code: LorebookError['code']): Lorebo
 /** The `details.fields` of a validation_failed refusal from `run`. */
 export function faultFields(run: () => unknown): Record<string, string> {
   const error = refusal(run, 'validation_failed');
-  return error.details?.['fields'] as Record<string, string>;
+  return error.details?.fields as Record<string, string>;
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { labelsInOrder } from '../../../src/domain/story/label-order.ts';
 import { parseStory } from '../../../src/domain/story/parse-story.ts';
 import { STEP_LABELS } from '../../../src/domain/story/read-only-steps.ts';
-import { afterLabel, comparable, readSectionText, type LabelPosition } from '../../../src/domain/story/section-labels.ts';
+import { afterLabel, comparable, type LabelPosition, readSectionText } from '../../../src/domain/story/section-labels.ts';
 import type { ParsedStory } from '../../../src/domain/story/story-types.ts';
 
 const CHECK = ['Applies if:', 'Has the problem:', "Doesn't have it:"] as const;

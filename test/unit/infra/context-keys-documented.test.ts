@@ -1,6 +1,6 @@
 // Every `-c` key the CDK app reads is in docs/deploy.md's table of context settings, and every key
 // the table lists is read: an operator learns the stack's settings from that table alone.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const INFRA = new URL('../../../infra/', import.meta.url);

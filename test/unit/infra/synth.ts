@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { LorebookStack, type LorebookSettings } from '../../../infra/lorebook-stack.ts';
+import { type LorebookSettings, LorebookStack } from '../../../infra/lorebook-stack.ts';
 
 export interface Synthesized {
   template: Template;

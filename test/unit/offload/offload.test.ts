@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
-import { createOffload, OffloadBudgetExceeded, OffloadFailed, type Offload } from '../../../src/offload/offload.ts';
+import { createOffload, type Offload, OffloadBudgetExceeded, OffloadFailed } from '../../../src/offload/offload.ts';
 import { EXHAUST_MEMORY, REFUSE, SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
 
 const opened: Offload[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
-import { lookUpOp, opRecordKey, recordOp, type OpRequest } from '../../../src/store/apply-once.ts';
 import type { StoredItem } from '../../../src/store/actions.ts';
+import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../../../src/store/apply-once.ts';
 import { thrownRefusal } from '../../helpers/refusal.ts';
 
 const op: OpRequest = { account: 'acct-alice', opId: 'op-1', tool: 'set_visibility', fingerprint: 'v1:aaa' };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { storyKey } from '../../../src/store/keys.ts';
 import {
+  type CounterTarget,
   countMember,
   moveMemberCount,
   shiftCounts,
   uncountMember,
-  type CounterTarget,
 } from '../../../src/store/list-conditioned-counter.ts';
 
 const target: CounterTarget = { key: storyKey('2026-10-14-a-story'), list: 'reproducers', counts: 'counts', member: 'acct-bob' };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { updateItem } from '../../../src/store/update-item.ts';
 import { and, expressionFields, itemAbsent, itemExists } from '../../../src/store/condition.ts';
-import { dedupeByKey } from '../../../src/store/run-write.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
+import { dedupeByKey } from '../../../src/store/run-write.ts';
+import { updateItem } from '../../../src/store/update-item.ts';
 import { WriteCancelled } from '../../../src/store/write-cancelled.ts';
 
 const key = { PK: 'STORY#s', SK: 'META' };

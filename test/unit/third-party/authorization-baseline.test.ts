@@ -1,6 +1,6 @@
 // The authorization conformance baseline is judged like the suite's own --expected-failures: what
 // fails unlisted fails the run, and so does a listed entry that passes (the list cannot go stale).
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -3,11 +3,11 @@
 // candidates (a page-through reaches each once), every candidate first for someone, show more /
 // show less ranking before the permutation.
 import { describe, expect, it } from 'vitest';
-import type { FeedStory } from '../../../../src/app/feeds/feed-stories.ts';
 import { rankByTally } from '../../../../src/app/feeds/feed-ranking.ts';
-import { needsReproducers, rotate, rotationSlot, ROTATION_SLOT_MS } from '../../../../src/app/feeds/needs-reproducers.ts';
+import type { FeedStory } from '../../../../src/app/feeds/feed-stories.ts';
+import { needsReproducers, ROTATION_SLOT_MS, rotate, rotationSlot } from '../../../../src/app/feeds/needs-reproducers.ts';
+import { type FeedTally, zeroTally } from '../../../../src/store/story/feed-tally-items.ts';
 import type { StoryMeta } from '../../../../src/store/story/story-items.ts';
-import { zeroTally, type FeedTally } from '../../../../src/store/story/feed-tally-items.ts';
 
 const meta = (slug: string, changes: Partial<StoryMeta> = {}): StoryMeta =>
   ({

@@ -128,6 +128,6 @@ describe('the secret_detected refusal', () => {
   it('lists five findings in the message and every one in details', () => {
     const error = secretDetected('report_reproduction', findings);
     expect(error.message).toContain(`and ${findings.length - 5} more`);
-    expect((error.details?.['findings'] as unknown[]).length).toBe(findings.length);
+    expect((error.details?.findings as unknown[]).length).toBe(findings.length);
   });
 });

@@ -1,11 +1,11 @@
 // The service-auth JWT check a feed generator makes (design §17), against tokens made by
 // atproto's own signer (@atproto/xrpc-server's createServiceJwt with @atproto/crypto keypairs,
 // what a PDS uses): each rule refuses on its own, with the XRPC error name in details.reason.
-import { P256Keypair, Secp256k1Keypair, type Keypair } from '@atproto/crypto';
+import { type Keypair, P256Keypair, Secp256k1Keypair } from '@atproto/crypto';
 import { createServiceJwt } from '@atproto/xrpc-server';
 import { describe, expect, it } from 'vitest';
 import type { VerificationKey } from '../../../../src/domain/service-auth/did-key.ts';
-import { verifyServiceJwt, type SigningKeyLookup } from '../../../../src/domain/service-auth/service-jwt.ts';
+import { type SigningKeyLookup, verifyServiceJwt } from '../../../../src/domain/service-auth/service-jwt.ts';
 
 const ISS = 'did:plc:abcdefghijklmnopqrstuvwx';
 const AUD = 'did:web:lorebook.test';
