@@ -20,6 +20,7 @@ const MANY_MODULES: Record<string, string> = {
   'skill/skill-portable-shell.test.ts': "the skill's shell examples (skills/lorebook/SKILL.md), a document",
   'third-party/authorization-baseline.test.ts': 'the MCP conformance baseline file in test/third-party/',
   'handlers/log-line.test.ts': "every Lambda's and CLI's log sink, each in a real process",
+  'install-platforms.test.ts': 'the install on every platform: package.json, the lockfile, .npmrc and tools/, not a module',
   'infra/context-keys-documented.test.ts': "every -c key read across infra/ against docs/deploy.md's table",
   'domain/normalize-and-hash.test.ts': 'the write path across parse, normalize, serialize and content hash',
   'domain/story-format.test.ts': 'the story format across parse-story and normalize-markdown',

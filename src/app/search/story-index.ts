@@ -127,7 +127,7 @@ const newerFirst = (a: IndexEntry, b: IndexEntry): number =>
 /**
  * MiniSearch's term tree, which it keeps private: term → field id → story id → frequency. Read
  * only here, for the two counts a query plan needs (MiniSearch has no public API for them; the
- * version is pinned, and test/unit/app/story-index-stats.test.ts fails if its shape changes).
+ * version is pinned, and test/unit/app/search/query-plan.test.ts fails first if its shape changes).
  */
 interface TermTree {
   get(term: string): FieldStories | undefined;

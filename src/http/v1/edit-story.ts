@@ -46,7 +46,7 @@ export const editStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx, search }) {
     const input = await markdownOrJsonBody(c, markdownQuery);
-    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    // Loaded on first use, not at a cold start (test/unit/infra/lorebook-stack/bundled.test.ts bounds what the http function loads).
     const { editStory } = await import('../../app/edit-story.ts');
     const outcome = await editStory(ctx, signedIn(caller), withPathSlug(c, withIfMatch(c, withOpId(c, withRevisionHeaders(c, input)))));
     search.invalidate(outcome.slug);

@@ -30,7 +30,7 @@ export const publishDraftRoute = defineRoute({
   ],
   async handle(c, caller, { ctx, search }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    // Loaded on first use, not at a cold start (test/unit/infra/lorebook-stack/bundled.test.ts bounds what the http function loads).
     const { publishDraft } = await import('../../app/drafts/publish-draft.ts');
     const outcome = await publishDraft(ctx, signedIn(caller), withPathDraftId(c, withOpId(c, input)), search);
     search.invalidate(outcome.slug);

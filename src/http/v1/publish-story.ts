@@ -37,7 +37,7 @@ export const publishStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx, search }) {
     const input = await markdownOrJsonBody(c, markdownQuery);
-    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    // Loaded on first use, not at a cold start (test/unit/infra/lorebook-stack/bundled.test.ts bounds what the http function loads).
     const { publishStory } = await import('../../app/publish-story.ts');
     const outcome = await publishStory(ctx, signedIn(caller), withIfMatch(c, withOpId(c, input)), search);
     search.invalidate(outcome.slug);

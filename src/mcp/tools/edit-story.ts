@@ -17,7 +17,7 @@ export const editStoryTool = defineTool({
   outputSchema: editStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx, search }, caller, args) {
-    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    // Loaded on first use, not at a cold start (test/unit/infra/lorebook-stack/bundled.test.ts bounds what the http function loads).
     const { editStory } = await import('../../app/edit-story.ts');
     const outcome = await editStory(ctx, signedIn(caller), args);
     search.invalidate(outcome.slug);

@@ -16,7 +16,7 @@ export const publishDraftTool = defineTool({
   outputSchema: publishDraftOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
-    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    // Loaded on first use, not at a cold start (test/unit/infra/lorebook-stack/bundled.test.ts bounds what the http function loads).
     const { publishDraft } = await import('../../app/drafts/publish-draft.ts');
     const outcome = await publishDraft(ctx, signedIn(caller), args, search);
     search.invalidate(outcome.slug);

@@ -17,7 +17,7 @@ export const publishStoryTool = defineTool({
   outputSchema: publishStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
-    // Loaded on first use, not at a cold start (test/unit/infra/bundled-stack.test.ts bounds what the http function loads).
+    // Loaded on first use, not at a cold start (test/unit/infra/lorebook-stack/bundled.test.ts bounds what the http function loads).
     const { publishStory } = await import('../../app/publish-story.ts');
     const outcome = await publishStory(ctx, signedIn(caller), args, search);
     search.invalidate(outcome.slug);

@@ -5,18 +5,18 @@
 import { describe, expect, it } from 'vitest';
 import { backfillAccountIndex, type IndexBackfill } from '../../../src/app/account/backfill-account-index.ts';
 import { ensureAccount } from '../../../src/app/accounts.ts';
+import type { AppContext } from '../../../src/app/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportDrift } from '../../../src/app/report-drift.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { scanText } from '../../../src/domain/capability/scan.ts';
-import { writeAtomically } from '../../../src/store/run-write.ts';
 import { createWebSession } from '../../../src/store/identity/web-session-items.ts';
+import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
-import { operationName } from '../../helpers/round-trips.ts';
-import type { AppContext } from '../../../src/app/app-context.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
+import { operationName } from '../../helpers/round-trips.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('index-backfill-in-process', { newAccountHours: 0 });

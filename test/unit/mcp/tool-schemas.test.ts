@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { appealModerationInputSchema } from '../../../src/app/appeal-moderation.contract.ts';
 import { editStoryInputSchema } from '../../../src/app/edit-story.contract.ts';
 import { flagStoryInputSchema } from '../../../src/app/flag-story.contract.ts';
 import { markNotificationsReadInputSchema } from '../../../src/app/mark-notifications-read.contract.ts';
@@ -10,11 +11,10 @@ import { reportDriftInputSchema } from '../../../src/app/report-drift.contract.t
 import { reportReproductionInputSchema } from '../../../src/app/report-reproduction.contract.ts';
 import { setVisibilityInputSchema } from '../../../src/app/set-visibility.contract.ts';
 import { unflagStoryInputSchema } from '../../../src/app/unflag-story.contract.ts';
-import { appealModerationInputSchema } from '../../../src/app/appeal-moderation.contract.ts';
 import { withdrawReproductionInputSchema } from '../../../src/app/withdraw-reproduction.contract.ts';
 import type { McpToolName } from '../../../src/auth/mcp-tool-name.ts';
-import { TOOLS } from '../../../src/mcp/tools/index.ts';
 import { toolListing } from '../../../src/mcp/tool-listing.ts';
+import { TOOLS } from '../../../src/mcp/tools/index.ts';
 
 /** The JSON Schema without descriptions: what the schema accepts. */
 function accepted(schema: unknown): unknown {
