@@ -1,4 +1,4 @@
-// The layering rules (docs/design.md §1.1): dependencies point inward, http/mcp → app → store/domain.
+// The layering rules (docs/design.md#layering): dependencies point inward, http/mcp → app → store/domain.
 // `npm run lint:deps` checks them over the code that ships (src, handlers, integrations, infra).
 // test/ is left out: tests reach into every layer on purpose (an SDK middleware on the
 // store's client, a use case called without its surface).

@@ -25,7 +25,7 @@ export type StreamWork =
   | { kind: 'deliver'; event: StoredItem }
   | { kind: 'announce'; slug: string }
   | { kind: 'search'; change: SearchChange }
-  /** An account deletion's event was written or moved by a step: run its next steps (design §21). */
+  /** An account deletion's event was written or moved by a step: run its next steps (design.md#account-deletion). */
   | { kind: 'delete-account'; account: string }
   | { kind: 'skip' };
 

@@ -2,7 +2,7 @@
 // fanned out to every recipient's inbox (the dispatcher used by the sweeper, one conditional put
 // per recipient, then the event is retired); a story that owes Bluesky work gets one announce
 // attempt (claimed, fenced: src/outbox/announce-story.ts); a story change that search indexes
-// becomes a change-log item (docs/design.md §15), written for the whole batch at its end. All are
+// becomes a change-log item (docs/design.md#search), written for the whole batch at its end. All are
 // twice-safe, so a retried or redelivered batch changes nothing.
 // Partial batch failures: each record that failed is reported by its SequenceNumber and the rest
 // count as done, so one bad record is retried (and, in the end, sent to the DLQ) alone instead of

@@ -2,7 +2,7 @@
 // sweeper (stories whose attempt was lost, failed ones whose backoff has passed, stale claims),
 // and one run of the notification dispatcher as a backstop for outbox events whose stream
 // records ended in the DLQ, one batch of the capability re-scan (stories scanned by an older
-// scanner version, docs/capability.md), and the search snapshot job (docs/design.md §15). All are
+// scanner version, docs/capability.md), and the search snapshot job (docs/design.md#search). All are
 // twice-safe, so an overlapping or repeated run changes nothing.
 // @NOTE the Bluesky session is not persisted: a cold start signs in again (on first use only:
 // a run with nothing due never signs in). At a 1-minute rate the container stays warm, so that
@@ -27,7 +27,7 @@ const SWEEPER_DELETION_STEPS = 50;
 
 export interface SweeperResult {
   dispatch: DispatchResult;
-  /** Redactions a crash left half done, finished (design §20). */
+  /** Redactions a crash left half done, finished (design.md#redaction-export). */
   redactions: RedactionRun;
   /** Undefined when announcing is off. */
   announce: Omit<SweepReport, 'results'> | undefined;
@@ -54,7 +54,7 @@ export function createSweeperHandler(deps: HandlerDeps = {}, rescan: RescanBatch
       }
       const redactions = await finishRedactions(ctx);
       if (redactions.events > 0) log(`lorebook: sweeper finished ${redactions.events} redaction(s) left half done`);
-      // The backstop for account deletions whose chain of stream records broke (design §21).
+      // The backstop for account deletions whose chain of stream records broke (design.md#account-deletion).
       const deletions = await runAccountDeletions(ctx, SWEEPER_DELETION_STEPS);
       if (deletions.steps > 0)
         log(`lorebook: sweeper ran ${deletions.steps} account deletion step(s); ${deletions.finished.length} deletion(s) finished`);

@@ -2,7 +2,7 @@
 // object of setting name -> value, checked against the settings table at synth — a name the
 // functions do not read, or that the stack sets itself, is refused, and the values are parsed as
 // the functions' cold start would parse them (readConfig), so a bad value fails the synth instead
-// of every request. Runtime settings given here are their defaults (design §30).
+// of every request. Runtime settings given here are their defaults (design.md#settings).
 import { readFileSync } from 'node:fs';
 import { LAMBDA_ENV } from '../handlers/lambda-runtime.ts';
 import { readConfig } from '../src/config.ts';

@@ -20,7 +20,7 @@ export const IMAGE_ACCESS = {
   http: ['s3:GetObject', 's3:PutObject'],
   /** The announcer reads a story's own image for the link card's thumbnail. */
   stream: ['s3:GetObject'],
-  /** The announcer's thumbnail, and a redaction's images that no stored text names any more (design §20). */
+  /** The announcer's thumbnail, and a redaction's images that no stored text names any more (design.md#redaction-export). */
   sweeper: ['s3:GetObject', 's3:DeleteObject'],
 } as const;
 

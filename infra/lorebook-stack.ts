@@ -1,4 +1,4 @@
-// The whole cloud deployment (docs/design.md §7): the table, the image bucket, the three functions, the http function's
+// The whole cloud deployment (docs/design.md#runtime): the table, the image bucket, the three functions, the http function's
 // URL, the stream wiring with its DLQ, the every-minute sweeper, the Bluesky secret, the sign-in
 // key's secret, least-privilege IAM, the alarms and the dashboard, and optionally a CloudFront
 // distribution for a custom domain with its origin secret and WAF rule. Each piece is built in a file of its own;

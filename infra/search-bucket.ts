@@ -1,4 +1,4 @@
-// The bucket search index snapshots live in (docs/design.md §15): private, encrypted at rest with
+// The bucket search index snapshots live in (docs/design.md#search): private, encrypted at rest with
 // S3-managed keys, TLS-only. Unlike images it is not kept when the stack goes: every snapshot can
 // be rebuilt from the table (the first snapshot job after a deploy does it from the feed index).
 // A lifecycle rule removes snapshots a week old: the job writes a fresh one at least daily, so

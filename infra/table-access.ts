@@ -36,7 +36,7 @@ export const TABLE_ACCESS = {
   },
   /** Fan-out (conditional PutItem per recipient, DeleteItem to retire the event) and announce
    * attempts (GetItem of META, BatchGetItem of mentioned accounts, UpdateItem claims), which first
-   * read the runtime settings (Query on the base table, once per cache period, design §30). */
+   * read the runtime settings (Query on the base table, once per cache period, design.md#settings). */
   stream: {
     table: [
       'dynamodb:GetItem',

@@ -36,7 +36,7 @@ export function buildAnnouncer(config: Config, log: (line: string) => void): Ann
   });
   return {
     port: client,
-    // Every listed story also gets its standard.site document, in the site's publication (design §16).
+    // Every listed story also gets its standard.site document, in the site's publication (design.md#standard-site).
     documents: { port: client.documents, publication: { url: config.http.baseUrl, ...bluesky.publication } },
     settings: {
       ...DEFAULT_ANNOUNCE_SETTINGS,

@@ -32,7 +32,7 @@ export interface Config {
   oauthServer: OAuthServerSettings;
   /** The Bluesky feed generator served at /xrpc (docs/pages.md). */
   feedGenerator: FeedGeneratorConfig;
-  /** Fetches made for strangers (DID documents, client metadata documents): budget, caches, slots (design §23). */
+  /** Fetches made for strangers (DID documents, client metadata documents): budget, caches, slots (design.md#admission). */
   outbound: OutboundSettings;
   /** How often `npm start` runs the notification dispatcher as a backstop to the run after each correction. */
   dispatchIntervalMs: number;
@@ -40,9 +40,9 @@ export interface Config {
   streamPollIntervalMs: number;
   /** How often `npm start` logs its counters, when something moved (docs/metrics.md). */
   metricsLogIntervalMs: number;
-  /** How the CPU-heavy slots are shared among callers (docs/design.md §22). */
+  /** How the CPU-heavy slots are shared among callers (docs/design.md#fair-cpu). */
   cpu: CpuSettings;
-  /** How long a process keeps the runtime settings it read from the table (design §30). */
+  /** How long a process keeps the runtime settings it read from the table (design.md#settings). */
   settingsCacheMs: number;
 }
 
@@ -60,7 +60,7 @@ export interface FeedGeneratorConfig {
   allowPrivateFetch?: boolean;
 }
 
-/** The account that announces stories, and how hard the announcer tries (docs/design.md §4). */
+/** The account that announces stories, and how hard the announcer tries (docs/design.md#write-rules). */
 export interface BlueskyConfig {
   /** The PDS or entryway, e.g. https://bsky.social. */
   service: string;
@@ -76,7 +76,7 @@ export interface BlueskyConfig {
   backoffBaseMs: number;
   /** The longest `npm start` waits between two sweeps; it wakes sooner when a queue entry is due. */
   sweepIntervalMs: number;
-  /** The standard.site publication's name and description (design §16). */
+  /** The standard.site publication's name and description (design.md#standard-site). */
   publication: { name: string; description: string };
 }
 
@@ -176,7 +176,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       publicBaseUrl: baseUrl(env, listenPort),
       accountDeletionGraceSeconds: wholeNumber(env, 'LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS'),
       announceMaxAgeHours: positiveInteger(env, 'LOREBOOK_ANNOUNCE_MAX_AGE_HOURS'),
-      // The environment's values of the runtime settings: the defaults the table's values override (design §30).
+      // The environment's values of the runtime settings: the defaults the table's values override (design.md#settings).
       ...runtimeConfig(env),
     },
     http: {

@@ -1,4 +1,4 @@
-// The Bluesky side of announcing (docs/design.md §4): a CredentialSession + Agent signed in with an app
+// The Bluesky side of announcing (docs/design.md#write-rules): a CredentialSession + Agent signed in with an app
 // password on first use and reused; an expired access token is refreshed by the session itself.
 // Every HTTP call is bounded (boundedFetch) and goes over a connection of its own
 // (freshConnectionFetch). A refused app password is remembered: later calls fail at once instead
@@ -33,7 +33,7 @@ export interface BlueskyOptions {
 export interface BlueskyClient extends AnnouncePort {
   /** The signed-in account's DID (signs in when needed). */
   did(): Promise<string>;
-  /** The standard.site publication and documents on the same account, through the same session (design §16). */
+  /** The standard.site publication and documents on the same account, through the same session (design.md#standard-site). */
   documents: DocumentPort;
 }
 

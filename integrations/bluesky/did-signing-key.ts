@@ -1,4 +1,4 @@
-// The atproto signing key of a DID, for checking service-auth JWTs (design §17): the DID document
+// The atproto signing key of a DID, for checking service-auth JWTs (design.md#feeds): the DID document
 // from the PLC directory (did:plc) or the host's /.well-known/did.json (did:web), fetched
 // SSRF-safely (the DID is whoever calls), its `#atproto` verification method returned as it is.
 // Remembered for a while per process, bounded in entries, so a busy feed costs one look-up per
@@ -6,7 +6,7 @@
 // but at most once per refreshFloorMs for a DID, so a real DID with forged signatures cannot make
 // every request a fetch. A failed look-up is remembered too (failureCacheMs), the same DID asked
 // at once shares one fetch, and every fetch spends the asker's budget first and takes one of the
-// process's slots (design §23).
+// process's slots (design.md#admission).
 import { LorebookError } from '../../src/domain/errors.ts';
 import type { VerificationKey } from '../../src/domain/service-auth/did-key.ts';
 import { type FetchSlots, FetchSlotsFull } from '../safe-fetch/fetch-slots.ts';

@@ -1,4 +1,5 @@
-// Bluesky (atproto) for lorebook: announcing stories as posts (docs/design.md §4.5) and as standard.site documents (§16).
+// Bluesky (atproto) for lorebook: announcing stories as posts (docs/design.md#announcement) and as
+// standard.site documents (design.md#standard-site).
 export { type BlueskyClient, type BlueskyOptions, createBlueskyClient } from './bluesky-client.ts';
 export { boundedFetch } from './bounded-fetch.ts';
 export { retryAfter, toAnnounceFailure } from './failures.ts';

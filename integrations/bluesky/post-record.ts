@@ -77,7 +77,7 @@ export async function postRecord(
         ...(thumb === undefined ? {} : { thumb }),
       },
     },
-    // The real posting time (docs/design.md §4); the record key carries the story's publish time.
+    // The real posting time (docs/design.md#write-rules); the record key carries the story's publish time.
     createdAt,
   };
 }

@@ -1,4 +1,4 @@
-// The standard.site side of the Bluesky client (docs/design.md §16): the publication and the
+// The standard.site side of the Bluesky client (docs/design.md#standard-site): the publication and the
 // stories' documents on the announcing account, each at a key of its own that never changes.
 // Every write is putRecord conditioned on what was read at the key — `swapRecord: null` (nothing
 // there) to create, the CID read to replace — so a lost answer, a retry or two workers can never

@@ -1,4 +1,4 @@
-// The standard.site records lorebook writes (docs/design.md §16): the publication, and one
+// The standard.site records lorebook writes (docs/design.md#standard-site): the publication, and one
 // document per story whose content is a dev.lorebook.story. Plain data in, records out; each is
 // a pure function of what the story says at one revision, so every attempt of the same revision
 // builds the same record, and a record already at the key that says it is left alone.

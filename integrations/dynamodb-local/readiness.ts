@@ -1,6 +1,6 @@
 // DynamoDB Local is ready when a ListTables answers 200. Jetty accepts connections slightly
 // before the request handler is wired, so a TCP connect alone is not proof.
-// Raw HTTP on purpose: only src/store imports the AWS SDK (docs/design.md §1). DynamoDB Local does not
+// Raw HTTP on purpose: only src/store imports the AWS SDK (docs/design.md#layers). DynamoDB Local does not
 // verify signatures, it only reads the credential scope from the Authorization header.
 import { request } from 'node:http';
 

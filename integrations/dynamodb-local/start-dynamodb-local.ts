@@ -1,4 +1,4 @@
-// Starts Amazon's DynamoDB Local (the embedded default store, docs/design.md §7) as a child JVM:
+// Starts Amazon's DynamoDB Local (the embedded default store, docs/design.md#runtime) as a child JVM:
 // bound to 127.0.0.1 through the loopback launcher, telemetry off, small-JVM flags, in memory
 // unless a data dir is given. Resolves once a ListTables succeeds.
 import { type ChildProcess, spawn } from 'node:child_process';

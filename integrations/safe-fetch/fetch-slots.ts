@@ -1,4 +1,4 @@
-// The cap on outbound fetches in flight in one process (design §23), shared by every fetch made
+// The cap on outbound fetches in flight in one process (design.md#admission), shared by every fetch made
 // for a stranger (DID documents, client metadata documents): however many requests ask at once,
 // at most `concurrency` connections are open and a bounded line waits; past the line a fetch is
 // refused at once rather than queued without end. Hand-written: the queue libraries in reach

@@ -1,4 +1,4 @@
-// The settings every fetcher for strangers shares (design §23): a DID document for a service-auth
+// The settings every fetcher for strangers shares (design.md#admission): a DID document for a service-auth
 // JWT, a client ID metadata document for an OAuth client_id. Read from the settings table
 // (LOREBOOK_OUTBOUND_*); one set, with one process-wide FetchSlots, per app.
 import { createFetchSlots, type FetchSlots } from './fetch-slots.ts';

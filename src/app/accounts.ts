@@ -1,4 +1,4 @@
-// Accounts (docs/design.md §3 identity): the stable id keys everything; the handle is display data that
+// Accounts (docs/design.md#data identity): the stable id keys everything; the handle is display data that
 // can change and is resolved from the account whenever a story or notification is shown.
 
 import { type Account, changeHandle, createAccount, toAccount } from '../store/identity/account-items.ts';

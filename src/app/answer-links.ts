@@ -1,4 +1,4 @@
-// Answered fail stories, the write side (docs/design.md §11). A public, listed success story that
+// Answered fail stories, the write side (docs/design.md#answered-fail). A public, listed success story that
 // names a public, listed fail story in its narrative links the pair in its own publish or edit
 // transaction: the success's META lists the fail slugs it answers now (`answers`), and each pair
 // has an ANSWER item under the fail story, created once with the fail author's notification. An

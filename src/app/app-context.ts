@@ -10,23 +10,23 @@ import type { MetricsSink } from './metrics.ts';
 import type { VerifiedTokens } from './oauth-server/verified-tokens.ts';
 
 export interface AppConfig {
-  /** How long an op_id is remembered (docs/design.md §4: 24 h, configurable). */
+  /** How long an op_id is remembered (docs/design.md#write-rules: 24 h, configurable). */
   opTtlSeconds: number;
   /** Past this many reproducers a story answers `conflict` instead of growing META toward 400 KB. */
   reproducerCap: number;
-  /** Reproducers of a story who must report the same other sha256 before it is "changed since publish" (design §12). */
+  /** Reproducers of a story who must report the same other sha256 before it is "changed since publish" (design.md#drift). */
   driftReporters: number;
   /** Re-plans after a cancelled transaction before answering a retryable `conflict`. */
   maxWriteAttempts: number;
   /** Base of the jittered wait after a TransactionConflict, in ms. */
   conflictBackoffMs: number;
-  /** Calls per minute per account, across all its tokens and server instances (docs/design.md §6). */
+  /** Calls per minute per account, across all its tokens and server instances (docs/design.md#surfaces). */
   rateLimitPerMinute: number;
   /** Calls per minute per IP address for calls without a token. */
   anonymousRateLimitPerMinute: number;
   /** The public base URL (LOREBOOK_BASE_URL): write answers carry the story page's absolute URL on it. */
   publicBaseUrl: string;
-  /** An account deletion finishes no sooner than this after it was accepted: longer than any write attempt (design §21). */
+  /** An account deletion finishes no sooner than this after it was accepted: longer than any write attempt (design.md#account-deletion). */
   accountDeletionGraceSeconds: number;
   /** Counted flags (from distinct established accounts) that quarantine a story (docs/moderation.md). */
   quarantineFlags: number;
@@ -34,17 +34,17 @@ export interface AppConfig {
   newAccountHours: number;
   /** How many stories one account may have flagged at once; unflag_story frees a place. */
   maxOpenFlags: number;
-  /** How long a listed story's body holds off near-duplicates from other accounts (design §29); 0 = no check. */
+  /** How long a listed story's body holds off near-duplicates from other accounts (design.md#spam-waves); 0 = no check. */
   duplicateWindowHours: number;
-  /** First publishes an established account may make a UTC day (design §28). */
+  /** First publishes an established account may make a UTC day (design.md#new-accounts). */
   storiesPerDay: number;
   /** First publishes a new account may make a UTC day. */
   newAccountStoriesPerDay: number;
-  /** Off: nothing is posted to or deleted from Bluesky; the announce queue keeps the work (LOREBOOK_ANNOUNCING, design §30). */
+  /** Off: nothing is posted to or deleted from Bluesky; the announce queue keeps the work (LOREBOOK_ANNOUNCING, design.md#settings). */
   announcing: boolean;
   /**
    * A never-tried announcement owed longer than this when a sweep reaches it (announcing was off,
-   * or had no credentials) is set aside, not posted: `npm run sweep -- --backlog` posts it (design §33).
+   * or had no credentials) is set aside, not posted: `npm run sweep -- --backlog` posts it (design.md#announcing-resumes).
    */
   announceMaxAgeHours: number;
 }
@@ -72,10 +72,10 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
 export interface AppContext {
   store: Store;
   config: AppConfig;
-  /** Where uploaded images live (docs/design.md §13): a directory under `npm start`, S3 in the cloud; absent = no uploads. */
+  /** Where uploaded images live (docs/design.md#images): a directory under `npm start`, S3 in the cloud; absent = no uploads. */
   images?: ImageBlobs;
   /**
-   * Where search index snapshots live (docs/design.md §15): a directory under `npm start`, S3 in
+   * Where search index snapshots live (docs/design.md#search): a directory under `npm start`, S3 in
    * the cloud; absent = an instance builds its index from the feed at its first search.
    */
   searchSnapshots?: SearchSnapshots;
@@ -108,11 +108,11 @@ export interface AppContext {
   beforeCommit?: () => Promise<void>;
   /**
    * Reads the runtime settings from the table into `config` when the values held are older than
-   * the settings cache period (design §30); resolves at once otherwise. Called before a request
+   * the settings cache period (design.md#settings); resolves at once otherwise. Called before a request
    * and before any Bluesky work. Absent: `config` is as built.
    */
   refreshSettings?: () => Promise<void>;
-  /** The offload workers and the image re-encoder, shared among callers (docs/design.md §22); absent = the process's defaults. */
+  /** The offload workers and the image re-encoder, shared among callers (docs/design.md#fair-cpu); absent = the process's defaults. */
   cpu?: CpuSlots;
   /**
    * Set per call by the routes: whose share of `cpu` the call's parsing, scanning, rendering and
@@ -141,6 +141,6 @@ export interface VerifiedToken {
   resource?: string;
   /** The token's own expiry, epoch seconds. */
   expiresAt: number;
-  /** When the token was created: a token from before its account was deleted and made again is refused (design §21). */
+  /** When the token was created: a token from before its account was deleted and made again is refused (design.md#account-deletion). */
   createdAt: string;
 }

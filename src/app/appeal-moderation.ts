@@ -1,5 +1,5 @@
-// appeal_moderation — the author asks an operator to review a hold (docs/moderation.md, design
-// §26). Only the author, only while held, once per hold (the hold's `since` names it): the appeal
+// appeal_moderation — the author asks an operator to review a hold (docs/moderation.md,
+// design.md#operators-audit). Only the author, only while held, once per hold (the hold's `since` names it): the appeal
 // is kept on META's `moderation` and the story's review-queue entry moves to the appeal's time, in
 // one transaction conditioned on the hold read and on no appeal yet. The same note again answers
 // the first appeal and writes nothing; another note for the same hold is `conflict`.

@@ -1,5 +1,5 @@
 // The shared heart of publish_story (republish) and edit_story: a new revision of an existing
-// story, conditioned on the revision the caller based it on (docs/design.md §4). When the condition
+// story, conditioned on the revision the caller based it on (docs/design.md#write-rules). When the condition
 // fails the re-plan sees the new state: the same content means the writes converged; anything
 // else is revision_conflict. A content write never re-applies on top of a newer revision.
 
@@ -128,7 +128,7 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
   const set: Record<string, unknown> = { ...change.alsoSet, revision, updated_at: at };
   for (const [field, value] of Object.entries(content)) if (value !== undefined) set[field] = value;
   const remove: string[] = OPTIONAL_CONTENT_FIELDS.filter((field) => content[field] === undefined);
-  // A content change ends "changed since publish" (design §12).
+  // A content change ends "changed since publish" (design.md#drift).
   remove.push(...driftFlagCleared());
   const actions: WriteAction[] = [...(change.links?.actions ?? [])];
   if (change.links !== undefined && change.links.answers.length > 0) set.answers = change.links.answers;
@@ -144,7 +144,7 @@ export function planNewRevision(change: NewRevision): RevisionPlan {
     remove.push(...queue.remove);
     queueCondition = queue.condition;
   }
-  // Still listed: a story that reached Bluesky owes its document the new revision (design §16).
+  // Still listed: a story that reached Bluesky owes its document the new revision (design.md#standard-site).
   const revised = listed && meta.in_feed ? reviseAnnouncement(meta, at) : undefined;
   if (!listed && meta.in_feed) {
     remove.push(...FEED_INDEX_ATTRIBUTES);

@@ -1,5 +1,5 @@
-// edit_story — author only, keyed by slug, conditioned on the revision it is based on (design
-// §4). Kinds: rephrase | addition | correction; a correction needs a note and tells every
+// edit_story — author only, keyed by slug, conditioned on the revision it is based on
+// (design.md#write-rules). Kinds: rephrase | addition | correction; a correction needs a note and tells every
 // reproducer, through an outbox event written in the same transaction; the answer's `notified`
 // says how many. An identical edit (a repeat included) writes nothing and tells nobody, so it
 // answers 0; an op_id replay answers the first answer verbatim. Revisions are kept, never
@@ -35,7 +35,7 @@ export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): 
   const story = await parseStoryOffloaded({ markdown: input.markdown }, ctx);
   const { slug } = input;
   const candidates = answerCandidates(slug, story, ctx.config.publicBaseUrl);
-  // Judged as a publish is (design §29): the text before the edit says which bands move with it.
+  // Judged as a publish is (design.md#spam-waves): the text before the edit says which bands move with it.
   const judged = ctx.config.duplicateWindowHours > 0 && isListedPublicly(story.frontMatter.visibility, false);
   const spamWaves = judged ? await import('./near-duplicate/near-duplicate-guard.ts') : undefined;
   const previous = spamWaves === undefined ? undefined : await readItem(ctx.store, bodyKey(slug));

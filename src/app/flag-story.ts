@@ -1,4 +1,4 @@
-// flag_story — a reader's report that a story breaks the rules (docs/moderation.md, design §25).
+// flag_story — a reader's report that a story breaks the rules (docs/moderation.md, design.md#flags-quarantine).
 // One flag per (story, account), the latest replaces; never on one's own story; at most
 // LOREBOOK_MAX_OPEN_FLAGS open at once per account. A flag from an established account counts:
 // META's counted flags move conditioned on the count read, and the flag that brings them to

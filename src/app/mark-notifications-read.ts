@@ -1,5 +1,5 @@
 // mark_notifications_read — explicit ids, or every unread notification up to an id; never "all"
-// (docs/design.md §4: no guess bin). Marking is conditioned on `read = false`, so a duplicate, a parallel
+// (docs/design.md#write-rules: no guess bin). Marking is conditioned on `read = false`, so a duplicate, a parallel
 // delivery or another device marking the same notification finds nothing left to write. Answers
 // are derived from the state, so the same call twice answers the same.
 import { validationFailed } from '../domain/errors.ts';

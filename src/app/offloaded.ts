@@ -1,4 +1,4 @@
-// A task on the offload workers in the share of the call's caller (docs/design.md §22): the
+// A task on the offload workers in the share of the call's caller (docs/design.md#fair-cpu): the
 // context's slots and caller when it has them, else the process's own workers.
 import { sharedCpuSlots } from '../offload/cpu-slots.ts';
 import type { OffloadTask } from '../offload/offload.ts';

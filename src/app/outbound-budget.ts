@@ -1,7 +1,7 @@
-// Fetches lorebook makes because a stranger asked (design §23): a DID document to check a
+// Fetches lorebook makes because a stranger asked (design.md#admission): a DID document to check a
 // service-auth JWT, a client ID metadata document named by an OAuth client_id. Each is counted
 // against the caller's address before it is made, in its own per-minute window (the rate-limit
-// item of §6 under a subject of its own), so a flood of fresh DIDs or client URLs costs the
+// item of design.md#surfaces under a subject of its own), so a flood of fresh DIDs or client URLs costs the
 // flooder its own budget of look-ups and nobody else's, and no more fetches than that budget.
 import type { OutboundSettings } from '../../integrations/safe-fetch/outbound-settings.ts';
 import { LorebookError } from '../domain/errors.ts';

@@ -1,9 +1,9 @@
-// publish_story — keyed by slug (docs/design.md §4). A first publish creates META, BODY, REV#1 and the
+// publish_story — keyed by slug (docs/design.md#write-rules). A first publish creates META, BODY, REV#1 and the
 // announce-queue entry in one transaction; a republish by the author is a new revision of the
 // content only; identical content writes nothing and answers the same. A slug held by another
-// author's story is slug_taken, whether or not the caller can see that story (design §24). A first
+// author's story is slug_taken, whether or not the caller can see that story (design.md#slugs-dates-images). A first
 // publish dated more than a day ahead is validation_failed.
-// A listed story nearly the same as another account's recent one is duplicate_content (design §29).
+// A listed story nearly the same as another account's recent one is duplicate_content (design.md#spam-waves).
 // The answer lists `similar` stories: searched before the write, kept on META by the first
 // publish, so a repeat, a republish and an op_id replay all answer the first publish's list.
 
@@ -77,7 +77,7 @@ export async function publishStory(
   // Before the write, so the plan stays pure: one search of the in-memory index, used only if
   // this turns out to be the first publish.
   const similar = related === undefined ? [] : await related.similar({ slug, ...story.frontMatter, summary: story.summary });
-  // Only a story that will be listed can start a spam wave or be one (design §29).
+  // Only a story that will be listed can start a spam wave or be one (design.md#spam-waves).
   const judged = ctx.config.duplicateWindowHours > 0 && isListedPublicly(story.frontMatter.visibility, false);
   const spamWaves = judged ? await import('./near-duplicate/near-duplicate-guard.ts') : undefined;
   const nearDuplicates = spamWaves?.nearDuplicateGuard(story.markdown, ctx.config.duplicateWindowHours);
@@ -136,7 +136,7 @@ export async function publishStory(
       }
       const meta = toStoryMeta(stored);
       // @NOTE Taken even when the caller cannot see the story (private, hidden, deleted): any other
-      // answer leaves them no way to publish (design §24). It tells that some story holds this
+      // answer leaves them no way to publish (design.md#slugs-dates-images). It tells that some story holds this
       // date and title, nothing more.
       if (meta.author !== caller.account) throw slugTaken(slug);
       source?.existing(read, meta, story.contentHash);
@@ -221,7 +221,7 @@ function planFirstPublish({ slug, story, caller, at, months, similar, links, quo
   const listed = isListedPublicly(story.frontMatter.visibility, false);
   const meta = {
     ...newStoryMetaItem({ slug, author: caller.account, story, at, similar }),
-    // A new account's story waits on the queue until the account is established (design §28).
+    // A new account's story waits on the queue until the account is established (design.md#new-accounts).
     ...(quota.heldUntil === undefined ? {} : heldAnnouncement(slug, quota.heldUntil, listed)),
     ...(links.answers.length > 0 ? { answers: links.answers } : {}),
     ...from?.meta,

@@ -1,4 +1,4 @@
-// Rate limits (docs/design.md §6): a fixed one-minute window per subject, counted in one
+// Rate limits (docs/design.md#surfaces): a fixed one-minute window per subject, counted in one
 // DynamoDB item every server instance shares. Keyed by account — never by token, which a refresh
 // or a second token would reset — and by IP address for calls without a token.
 

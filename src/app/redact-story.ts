@@ -1,5 +1,5 @@
 // redact_story — author only, keyed by slug, conditioned on the revision it is based on, like an
-// edit (docs/design.md §20). The redacted text becomes a new revision of kind `redaction` (BODY,
+// edit (docs/design.md#redaction-export). The redacted text becomes a new revision of kind `redaction` (BODY,
 // META, the content hash, search, the .md page and the standard.site document follow it as they
 // follow an edit), and every earlier revision loses its markdown. The same text as now makes no
 // new revision: the current one stays and only the earlier ones are stripped. The stripping runs

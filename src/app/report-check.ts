@@ -1,4 +1,4 @@
-// report_check — the account's answer to a story's "Check if this applies to you" (docs/design.md §4):
+// report_check — the account's answer to a story's "Check if this applies to you" (docs/design.md#write-rules):
 // has_problem | no_problem, one per (story, account), the latest replaces. The first check's
 // count rides on the CHECK#account item's creation condition in the same transaction; a change
 // moves the count conditioned on the result it read; an identical check writes nothing. The
@@ -57,7 +57,7 @@ export async function reportCheck(ctx: AppContext, caller: Caller, raw: unknown)
       if (existing === undefined) {
         // The CHECK item's creation condition is the guard: the bump cannot land without it.
         const actions: WriteAction[] = [createItem(checkReportItem(next)), noteReportOn(caller.account, slug)];
-        // An established account's first counted check releases a held announcement (design §28), in the same update.
+        // An established account's first counted check releases a held announcement (design.md#new-accounts), in the same update.
         const release = next.counted && isHeld(meta.announce, now) && !isNewAccount(ctx, read, caller, now) ? releaseHold(meta, at) : {};
         released = 'condition' in release;
         if (next.counted) actions.push(shiftCounts(storyKey(slug), 'counts', { [next.result]: 1 }, release));

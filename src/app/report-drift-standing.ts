@@ -1,4 +1,4 @@
-// Whose drift report may count toward "changed since publish" (design §12). One place, so the
+// Whose drift report may count toward "changed since publish" (design.md#drift). One place, so the
 // rule that strangers cannot mark a story is stated once; moderation's "established accounts"
 // will be one more condition in `mayCorroborateDrift`.
 import { LorebookError } from '../domain/errors.ts';

@@ -1,5 +1,5 @@
 // report_drift — a reader's agent re-scanned the steps it actually ran and reports their sha256
-// (design §12). One report per (story, account, hash), replaced by key. A hash other than the
+// (design.md#drift). One report per (story, account, hash), replaced by key. A hash other than the
 // published one, reported by a reproducer of the story (report-drift-standing.ts), counts its
 // reporter once in the hash's tally (primitive 2); the reporter that brings the tally to the
 // threshold (LOREBOOK_DRIFT_REPORTERS) since the story last changed marks the story "changed
@@ -92,7 +92,7 @@ export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown)
       }
       const reportWrite =
         existing === undefined ? createItem(driftReportItem(report)) : replaceItem(driftReportItem(report), driftReportAsRead(existing));
-      // Where account deletion finds this report again (design §21); the same item on every write.
+      // Where account deletion finds this report again (design.md#account-deletion); the same item on every write.
       const indexed = noteReportOn(caller.account, slug, sha256);
       if (!joins) {
         return {

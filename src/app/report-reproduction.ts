@@ -1,8 +1,8 @@
-// report_reproduction — one report per (story, account), keyed by both (docs/design.md §4). A first report
+// report_reproduction — one report per (story, account), keyed by both (docs/design.md#write-rules). A first report
 // creates REPRO#account and counts the account in the story's reproducer list in one transaction,
 // with the author's notification; a changed report replaces it and moves the one count, guarded by
 // the result it read; an identical report writes nothing, unless the story has a newer revision
-// than the report (then it is renewed: a re-run of the current steps, design §12). The author's
+// than the report (then it is renewed: a re-run of the current steps, design.md#drift). The author's
 // own report is kept but never counted and tells nobody.
 import { LorebookError } from '../domain/errors.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
@@ -186,7 +186,7 @@ function outcome(meta: StoryMeta, result: ReproductionResult, counted: boolean, 
   return { slug: meta.slug, result, counted, counts: reproductionCounts(counts), reproducers_count: reproducers };
 }
 
-/** An established account's first counted report releases a held announcement (design §28), in the same update of META. */
+/** An established account's first counted report releases a held announcement (design.md#new-accounts), in the same update of META. */
 function heldRelease(meta: StoryMeta, now: number): AlsoChanges | undefined {
   if (!isHeld(meta.announce, now)) return undefined;
   return releaseHold(meta, new Date(now).toISOString());

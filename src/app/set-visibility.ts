@@ -1,4 +1,4 @@
-// set_visibility — author only, keyed by slug (docs/design.md §4). An Update, never a Put (a Put would
+// set_visibility — author only, keyed by slug (docs/design.md#write-rules). An Update, never a Put (a Put would
 // wipe counts and reproducers). A hidden story is a tombstone: it leaves the public feed, and the
 // announce queue unless its post must be deleted; unhiding a public story lists it again and owes
 // it an announcement if it never had one. The same call twice writes nothing and answers the same.
@@ -68,7 +68,7 @@ function asRead(meta: StoryMeta): Condition {
 /**
  * Out of the feed. A story whose announcement never reached Bluesky leaves the announce queue
  * (a hidden story is never announced); one that was posted, or may have been, is queued due now
- * so the announcer deletes the post at its record key (docs/design.md §4).
+ * so the announcer deletes the post at its record key (docs/design.md#write-rules).
  */
 function planHide(meta: StoryMeta, at: string): WriteAction[] {
   const queue = unlistAnnouncement(meta, at);

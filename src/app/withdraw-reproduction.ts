@@ -1,5 +1,5 @@
 // withdraw_reproduction — a conditional delete of the caller's REPRO#account that takes its count
-// back in the same transaction (docs/design.md §4). The delete names the result it read, so a report
+// back in the same transaction (docs/design.md#write-rules). The delete names the result it read, so a report
 // changed by another device in the meantime is re-read and the right count is taken back.
 import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
@@ -32,7 +32,7 @@ export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw:
     plan(read): WritePlan<WithdrawOutcome> {
       const meta = visibleStory(storyMetaOf(read, slug), slug, caller);
       const existing = reproductionOf(read, slug, caller.account);
-      // @NOTE A second withdraw answers exactly what the first one did (docs/design.md §4), with no
+      // @NOTE A second withdraw answers exactly what the first one did (docs/design.md#write-rules), with no
       // "already withdrawn" flag of its own: a retry after a lost response must not be able to
       // tell it was a retry, and the answer stays derived from state alone.
       if (existing === undefined) {

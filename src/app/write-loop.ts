@@ -1,4 +1,4 @@
-// The read-plan-commit loop every write use case runs on (docs/design.md §4):
+// The read-plan-commit loop every write use case runs on (docs/design.md#write-rules):
 //   read (what the plan needs, one round trip, consistent)
 //   -> plan (pure: the actions and the answer)
 //   -> one transaction

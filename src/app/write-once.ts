@@ -1,4 +1,4 @@
-// The op record around the write loop (docs/design.md §4, write-loop.ts): a write that takes an op_id
+// The op record around the write loop (docs/design.md#write-rules, write-loop.ts): a write that takes an op_id
 //   reads its op record with what the plan needs (one snapshot)
 //   -> replays the stored answer if the op_id is already recorded (before any business rule)
 //   -> commits the op record with the change, or with a check on what was read when it is empty
@@ -58,7 +58,7 @@ export async function writeOnce<R extends object>(ctx: AppContext, unguarded: Wr
 
 /**
  * Every write by an account reads its account item in the same snapshot (no extra round trip) and
- * is refused when a deletion was accepted (design §21). Nothing is added to the transaction: a
+ * is refused when a deletion was accepted (design.md#account-deletion). Nothing is added to the transaction: a
  * ConditionCheck on the one account item would make every single Put a transaction (twice the
  * write capacity) and a fan-out of one account's writes conflict with itself. A write that read
  * the account before the mark and commits after it is found by the deletion's steps, which finish

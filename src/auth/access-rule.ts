@@ -1,4 +1,4 @@
-// The access rule (docs/design.md §6), one table in code for MCP, the /v1 API and pages alike: what may
+// The access rule (docs/design.md#surfaces), one table in code for MCP, the /v1 API and pages alike: what may
 // be called without a token. Anything not listed here needs one — an unknown method, tool or
 // route defaults to closed; and a new tool does not compile until it is classified here.
 import type { McpToolName } from './mcp-tool-name.ts';
@@ -165,7 +165,7 @@ export function insufficientScope(baseUrl: string, scopes: readonly string[]): s
 const quoted = (value: string): string => value.replace(/["\\]/g, '');
 
 /**
- * Account deletion (design §21): `DELETE /v1/account` needs a token with `lorebook:write` like any
+ * Account deletion (design.md#account-deletion): `DELETE /v1/account` needs a token with `lorebook:write` like any
  * write, and is the one route a token of an account whose deletion is under way may still call —
  * a retry after a lost answer gets the same 202, not a 401. Every other call by such a token is
  * refused. There is deliberately no MCP tool for it: an agent acts for its person, and ending the

@@ -1,4 +1,4 @@
-// Every MCP tool's name, once (design §6). The access rule's tables (access-rule.ts) and the tool
+// Every MCP tool's name, once (design.md#surfaces). The access rule's tables (access-rule.ts) and the tool
 // registry (src/mcp/tools/index.ts) are each typed to cover exactly this union, so a tool without
 // an access rule, a token tool without a scope, or a classified tool nobody registered does not
 // compile (test/unit/auth/mcp-tool-name.test.ts).

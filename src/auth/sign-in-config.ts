@@ -1,4 +1,4 @@
-// Sign in with Bluesky: which atproto OAuth client lorebook is (docs/design.md §6). One switch:
+// Sign in with Bluesky: which atproto OAuth client lorebook is (docs/design.md#surfaces). One switch:
 //   loopback   (default) a development client: no metadata to host, redirect to 127.0.0.1; the
 //              person's PDS accepts it only for http://127.0.0.1 base URLs.
 //   production the client is `<base>/oauth/client-metadata.json`, authenticating to PDSs with

@@ -1,4 +1,4 @@
-// `npm run account -- delete <handle|did>`: an operator deletes an account (design §21) — the
+// `npm run account -- delete <handle|did>`: an operator deletes an account (design.md#account-deletion) — the
 // same marker, outbox event and bounded steps as DELETE /v1/account, run to the end here, one
 // progress line per step on stderr and the summary on stdout. Safe to run again after a crash:
 // it resumes where the steps stopped.
@@ -12,7 +12,7 @@ import { type OpenedCommand, type OperatorCommand, printLine, runOperatorCommand
 const HELP = `usage: npm run account -- delete <handle|did> [--aws] [--json]
        npm run account -- backfill-index [--aws] [--json]
 
-delete: deletes the account and everything it wrote (docs/design.md §21): its stories become
+delete: deletes the account and everything it wrote (docs/design.md#account-deletion): its stories become
 tombstones (their pages answer 410, their Bluesky posts and standard.site documents are deleted by
 the announce queue), its reproductions, checks and drift reports leave other stories' counts, and
 its notifications, drafts, images, tokens, OAuth grants, web sessions, op records and rate windows

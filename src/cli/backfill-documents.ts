@@ -13,7 +13,7 @@ const HELP = `usage: npm run bsky:backfill-documents [-- --dry-run] [--aws] [--j
 Every listed story (public, shown) that has its announcement post on Bluesky but no standard.site
 document, or a document showing an older revision, goes back on the announce queue; the sweeper
 (npm start, npm run sweep, or the sweeper function) then writes its document as it does after an
-edit: looked up first, written once, bskyPostRef pointing at the post (docs/design.md §16). That
+edit: looked up first, written once, bskyPostRef pointing at the post (docs/design.md#standard-site). That
 covers stories announced before documents existed, and documents given up on (refused, or out of
 attempts) once what refused them is fixed. A story already on the queue keeps its place. Running
 this again, or beside the sweeper, queues nothing twice.

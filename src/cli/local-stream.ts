@@ -1,4 +1,4 @@
-// The table stream under `npm start` (docs/design.md §8.3): DynamoDB Local's stream read by the
+// The table stream under `npm start` (docs/design.md#table-stream): DynamoDB Local's stream read by the
 // poller (src/store/table-stream/) and each batch handed to every registered consumer, in the
 // order they are listed. Nothing is read while no consumer is registered. One checkpoint for the
 // whole list: a consumer that throws has the batch delivered again to every consumer, so each must

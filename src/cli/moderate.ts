@@ -1,5 +1,5 @@
-// `npm run moderate -- <command>`: the operators' moderation commands (docs/moderation.md, design
-// §26) — the review queue, one story's record, and the two story actions, each of which writes
+// `npm run moderate -- <command>`: the operators' moderation commands (docs/moderation.md,
+// design.md#operators-audit) — the review queue, one story's record, and the two story actions, each of which writes
 // one audit record in its own transaction and is twice-safe by its op id.
 import { approveHeldAnnouncement } from '../app/moderation/approve-held.ts';
 import { banAccount, unbanAccount } from '../app/moderation/ban-account.ts';
@@ -53,7 +53,7 @@ approve: releases a new account's story held from Bluesky (announce.state "held"
 new_account): it is announced now instead of when the account becomes established. A story not
 held: nothing changes.
 
-announcing: the site-wide switch (the runtime setting LOREBOOK_ANNOUNCING, design §30): off, no
+announcing: the site-wide switch (the runtime setting LOREBOOK_ANNOUNCING, design.md#settings): off, no
 instance posts to or deletes from Bluesky, and the announce queue keeps the work; on, the next
 sweep resumes it. Every instance honours it within LOREBOOK_SETTINGS_CACHE_SECONDS (60), with no
 redeploy.

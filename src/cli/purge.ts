@@ -8,7 +8,7 @@ import { type OperatorCommand, printLine, runOperatorCommand } from './operator-
 const HELP = `usage: npm run purge -- <slug> [--markdown <file>] [--aws] [--json]
 
 Removes the stored markdown of every earlier revision of the story <slug> (their kind, time and
-note stay, marked redacted), on its author's behalf, as redact_story does (docs/design.md §20):
+note stay, marked redacted), on its author's behalf, as redact_story does (docs/design.md#redaction-export):
 
   --markdown <file>  the redacted story (front matter and body, the same date) becomes the
                      current text, a new revision of kind "redaction"; then every earlier revision

@@ -1,4 +1,4 @@
-// `npm run settings -- list | get <NAME> | set <NAME> <value>` (design §30; docs/operations.md): the
+// `npm run settings -- list | get <NAME> | set <NAME> <value>` (design.md#settings; docs/operations.md): the
 // runtime settings — rate limits, moderation thresholds, the announcing switch — read and changed
 // in the table while every process runs on. Names and values are checked against the settings
 // table with the parser the environment uses, before anything is opened.

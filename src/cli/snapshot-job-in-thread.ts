@@ -1,6 +1,6 @@
 // One run of the search snapshot job in a worker thread of its own (snapshot-job-thread.ts), for
 // `npm start`'s schedule. A thread that dies (killed, out of memory) fails only that run: the
-// pointer has not moved (design §15), and the next interval starts again from it.
+// pointer has not moved (design.md#search), and the next interval starts again from it.
 import type { SnapshotJobReport } from '../app/search/search-snapshot-job.ts';
 import { runThread, type ThreadRun } from '../app/search/search-thread.ts';
 import type { Config } from '../config.ts';

@@ -110,7 +110,7 @@ const snapshotting =
 // What reads DynamoDB Local's table stream, as the cloud's stream Lambda does: each consumer gets
 // every batch (src/cli/local-stream.ts). With none listed no poller runs.
 const streamConsumers: readonly StreamConsumer[] = [
-  // The search change log (docs/design.md §15), as the stream function writes it in the cloud.
+  // The search change log (docs/design.md#search), as the stream function writes it in the cloud.
   { name: 'the search change log', onRecords: async (records) => void (await recordSearchChanges(ctx, records)) },
 ];
 const streaming = startLocalStream(ctx.store, streamConsumers, { endpoint, intervalMs: config.streamPollIntervalMs, log });

@@ -1,4 +1,4 @@
-// `npm run sweep`: one run of the announce sweeper (docs/design.md §4) — posts the stories the Bluesky
+// `npm run sweep`: one run of the announce sweeper (docs/design.md#write-rules) — posts the stories the Bluesky
 // announce queue still owes whose time has come (never tried, failed and due again, or claimed
 // by a worker that died), then exits, saying what it skipped and why. `npm start` runs the same
 // sweep on a timer; a scheduled Lambda would too. Progress goes to stderr, the summary to stdout
@@ -248,7 +248,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await opened?.close();
-    // Documents' plain text is made on the offload worker (design §16): the process ends only without it.
+    // Documents' plain text is made on the offload worker (design.md#standard-site): the process ends only without it.
     await sharedOffload().close();
   }
 }

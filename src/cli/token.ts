@@ -1,4 +1,4 @@
-// `npm run token -- <create|list|revoke>`: the admin CLI that issues bearer tokens (docs/design.md §6).
+// `npm run token -- <create|list|revoke>`: the admin CLI that issues bearer tokens (docs/design.md#surfaces).
 // It talks to the DynamoDB of a running `npm start`, or runs DynamoDB Local on the same data dir
 // for the duration of the command (src/cli/local-store.ts), or to LOREBOOK_DDB_ENDPOINT if set;
 // with `--aws`, to the deployed table (command-context.ts). `npm run token:aws` is this with --aws.

@@ -40,7 +40,7 @@ export function storyBadge(facts: { worked: number; tier: Tier | null; changed?:
   const count = `${facts.worked}×`;
   if (facts.tier === null) return { label: 'reproduced', message: count, color: UNSCANNED_COLOR };
   const tiered = `${count} · ${facts.tier}`;
-  // Changed since publish (design §12): readers ran steps that are not the text the tier describes,
+  // Changed since publish (design.md#drift): readers ran steps that are not the text the tier describes,
   // which is what T4 warns of, so it takes T4's colour; the tier stays written for what was reviewed.
   if (facts.changed === true) return { label: 'reproduced', message: `${tiered} · ${CHANGED_SINCE_PUBLISH}`, color: TIER_COLORS.T4 };
   return { label: 'reproduced', message: tiered, color: TIER_COLORS[facts.tier] };

@@ -1,4 +1,4 @@
-// The one error taxonomy (docs/design.md §5), shared by MCP, HTTP and the CLI.
+// The one error taxonomy (docs/design.md#errors), shared by MCP, HTTP and the CLI.
 // Every refusal a caller can see is a LorebookError; its message is written for an agent:
 // what went wrong and what to do next.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Names of lorebook's Bluesky feeds (docs/pages.md, design §17), shared by the XRPC endpoints and
+// Names of lorebook's Bluesky feeds (docs/pages.md, design.md#feeds), shared by the XRPC endpoints and
 // `npm run bsky:publish-feed`: the service's did:web, each feed's record key and at-uri, what its
 // record says, and the feedContext a skeleton item carries back to sendInteractions.
 export const FEED_GENERATOR_COLLECTION = 'app.bsky.feed.generator';

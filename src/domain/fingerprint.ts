@@ -5,7 +5,7 @@ import { canonicalJson } from './canonical-json.ts';
 export const FINGERPRINT_VERSION = 'v1';
 
 /**
- * The op record fingerprint (docs/design.md §4): `v1:` + sha256 hex of the canonical JSON of
+ * The op record fingerprint (docs/design.md#write-rules): `v1:` + sha256 hex of the canonical JSON of
  * `{ tool, input }`. The caller passes the normalised input (defaults applied, markdown
  * normalised, measurement fields dropped) so a replay that means the same thing matches.
  */

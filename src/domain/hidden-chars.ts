@@ -2,7 +2,7 @@
 // controls) are text no reader sees: a run of tag characters spells a hidden instruction ("ASCII
 // smuggling"), a run of variation selectors hidden bytes ("emoji smuggling"), a bidirectional
 // override shows text in another order than an agent reads it ("Trojan Source"). Each is kept
-// only where a script or an emoji needs it (design §18); text-controls.ts refuses the rest and
+// only where a script or an emoji needs it (design.md#untrusted-text); text-controls.ts refuses the rest and
 // shows it as a visible marker. Every check looks at most a few code points around the character,
 // so judging a whole text stays linear however long its runs are.
 

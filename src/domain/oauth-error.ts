@@ -1,7 +1,7 @@
 // Refusals of the OAuth endpoints (/oauth/register, /oauth/token, /oauth/revoke, /oauth/authorize).
 // OAuth clients — the MCP SDK among them — parse RFC 6749 §5.2 bodies (`error`,
 // `error_description`), not problem+json, so these endpoints keep that wire shape; every other
-// surface keeps the LorebookError taxonomy (docs/design.md §5). docs/auth.md says how the two sit together.
+// surface keeps the LorebookError taxonomy (docs/design.md#errors). docs/auth.md says how the two sit together.
 
 /** RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2 and RFC 7009 §2.2.1 error codes. */
 export type OAuthErrorCode =

@@ -2,7 +2,7 @@
 // median duration_min and tokens. A figure is shown only once at least MIN_REPORTS_PER_FIGURE
 // reports carry its field, and a breakdown names a family or OS only when at least
 // MIN_REPORTS_PER_BUCKET reports share it (the rest are counted together as `other`), so no figure
-// rests on one or two people and no shown name points at one (docs/design.md §9).
+// rests on one or two people and no shown name points at one (docs/design.md#aggregates).
 
 /** What one counted report contributes; a field it did not send is absent. */
 export interface ReportFacts {

@@ -1,5 +1,5 @@
 // Story text is written by its author, not by lorebook or by the agent's user, and an agent must
-// be able to tell the two apart: instructions inside a story are data (design §18). Where story
+// be able to tell the two apart: instructions inside a story are data (design.md#untrusted-text). Where story
 // text reaches an agent as text (get_story's content, the story resource, the prompts), it stands
 // between two markers carrying a nonce drawn for that one answer: the story cannot forge the end
 // marker, because its author never sees the nonce before the text is stored.

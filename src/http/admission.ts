@@ -68,7 +68,7 @@ export async function admit(c: Context<HttpEnv>, deps: AdmissionDeps, anonymous:
 }
 
 /**
- * The same rules as admit, with the count off the critical path (docs/design.md §6): it is sent
+ * The same rules as admit, with the count off the critical path (docs/design.md#surfaces): it is sent
  * the moment the caller is known and runs beside the call's own snapshot read. Nothing waits for
  * it but the commit and the answer, so the limit stays exact across instances (the window item's
  * condition decides, as before) while a call costs one sequential round trip less.
@@ -78,7 +78,7 @@ export async function admitAlongside(
   deps: AdmissionDeps,
   anonymous: boolean,
   mcpTool?: string,
-  /** The route admits a token of an account whose deletion is under way (access-rule.ts, design §21). */
+  /** The route admits a token of an account whose deletion is under way (access-rule.ts, design.md#account-deletion). */
   whileDeleting = false,
 ): Promise<Admitted> {
   const admitted = await admitCaller(c, deps, whileDeleting);
@@ -91,7 +91,7 @@ export async function admitAlongside(
 }
 
 /**
- * The part of admission that needs no body (docs/design.md §23), for a route that must read the
+ * The part of admission that needs no body (docs/design.md#admission), for a route that must read the
  * body to know what the call is (/mcp): the token and the rate budget are settled before a byte
  * of it is read — a bogus token is 401 and a window already seen full is 429 with the body
  * unread — and the body is tied to the rest (body.ts): past the anonymous cap only once the count
@@ -100,7 +100,7 @@ export async function admitAlongside(
 export async function admitCaller(
   c: Context<HttpEnv>,
   deps: AdmissionDeps,
-  /** The route admits a token of an account whose deletion is under way (access-rule.ts, design §21). */
+  /** The route admits a token of an account whose deletion is under way (access-rule.ts, design.md#account-deletion). */
   whileDeleting = false,
 ): Promise<AdmittedCaller> {
   let caller: Caller | undefined;
@@ -122,10 +122,10 @@ export async function admitCaller(
   // A window already seen full: refused (answerWith throws) before anything runs, without a round trip.
   if (known !== undefined) answerWith(c, known);
   const count = startCount(c, deps, caller);
-  // A remembered token's account check (design §21) starts here, beside the count, once no known refusal answered.
+  // A remembered token's account check (design.md#account-deletion) starts here, beside the count, once no known refusal answered.
   const standing = startStanding();
   c.set('caller', caller);
-  // A remembered token's account check (design §21) runs beside the call like the count: a write
+  // A remembered token's account check (design.md#account-deletion) runs beside the call like the count: a write
   // commits nothing and a read answers nothing for an account deleted since the token was remembered.
   const allowed = async (): Promise<void> => {
     await standing;

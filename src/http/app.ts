@@ -49,7 +49,7 @@ export interface HttpAppDeps {
   oauthSettings?: OAuthServerSettings;
   /** Where the OAuth server says what happened (grants decided and revoked, reused credentials); default: nowhere. */
   oauthLog?: (line: string) => void;
-  /** The budget, caches and slots of fetches made for strangers (design §23); default DEFAULT_OUTBOUND_SETTINGS. */
+  /** The budget, caches and slots of fetches made for strangers (design.md#admission); default DEFAULT_OUTBOUND_SETTINGS. */
   outbound?: OutboundSettings;
   /** Sign in with Bluesky (/auth/*); off when absent. */
   signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
@@ -82,7 +82,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     c.set('answerHeaders', {});
     guard.check(c.req.header('host'), c.req.header('origin'));
     // The runtime settings (rate limits, moderation thresholds) as of at most one cache period ago:
-    // a read only when they are stale, shared by the requests that find them so (design §30).
+    // a read only when they are stale, shared by the requests that find them so (design.md#settings).
     await deps.ctx.refreshSettings?.();
     await next();
     // The rate-limit headers go on every answer, the refusals from onError included.

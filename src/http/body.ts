@@ -9,7 +9,7 @@ export const MAX_BODY_BYTES = 512 * 1024;
 const admissions = new WeakMap<Request, Promise<void>>();
 
 /**
- * Ties the reading of this request's body to its admission (docs/design.md §23): the first
+ * Ties the reading of this request's body to its admission (docs/design.md#admission): the first
  * MAX_BODY_BYTES are read beside it, anything past them only once it is granted, and a refusal
  * stops the read at once (the refusal is what the read throws). A stranger can so make the
  * server buffer at most MAX_BODY_BYTES, and a refused request not even that.

@@ -1,4 +1,4 @@
-// Whose share of the CPU-heavy slots a call takes (docs/design.md §22): the subject its rate limit
+// Whose share of the CPU-heavy slots a call takes (docs/design.md#fair-cpu): the subject its rate limit
 // counts, the account when signed in, else the client address.
 import type { Context } from 'hono';
 import type { AppContext, Caller } from '../app/app-context.ts';

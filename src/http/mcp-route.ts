@@ -1,6 +1,6 @@
-// MCP at /mcp: both protocol eras on one endpoint, stateless, JSON responses (docs/design.md §6).
+// MCP at /mcp: both protocol eras on one endpoint, stateless, JSON responses (docs/design.md#surfaces).
 // Each POST gets a new server. The token and the rate budget are settled before the body is read
-// (design §23); the body is then read and judged here, before any server runs: a batch
+// (design.md#admission); the body is then read and judged here, before any server runs: a batch
 // is refused whole (batches left MCP in 2025-06-18, and one could hide a privileged call beside a
 // public one), a 2026-07-28 request whose envelope or revision the SDK's classification refuses
 // (or lorebook does not serve) is answered with that refusal, and the access rule is applied to the one message's method and tool. The
@@ -85,7 +85,7 @@ function unknownCallError(shape: MessageShape, access: 'unknown_method' | 'unkno
 
 export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
   app.post(MCP_PATH, async (c) => {
-    // The token and the rate budget first, the body after (admission.ts, design §23).
+    // The token and the rate budget first, the body after (admission.ts, design.md#admission).
     const admitted = await admitCaller(c, deps);
     return admitted.answer(async () => {
       const text = await readMcpBody(c.req.raw, admitted.caller !== undefined);

@@ -1,4 +1,4 @@
-// The one place errors become HTTP answers (docs/design.md §5): a LorebookError is rendered as
+// The one place errors become HTTP answers (docs/design.md#errors): a LorebookError is rendered as
 // application/problem+json (RFC 9457) on /v1 and elsewhere, and as a JSON-RPC error on /mcp
 // (before the MCP transport runs: a batch, a missing token, the rate limit), and as an XRPC error
 // (`{error, message}`) on /xrpc/*, the feed generator's. Anything else is a bug: logged, and

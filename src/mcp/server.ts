@@ -3,7 +3,7 @@
 // cache fields and serverInfo in _meta; 2025 answers stay as they were). It lists the tools of
 // ./tools and calls them, and serves the resources (./resource-handlers.ts), prompts and
 // completions (./prompt-handlers.ts). A refusal is a tool result with isError, the typed error in
-// structuredContent and as JSON text (docs/design.md §5): never a JSON-RPC error, which SDK
+// structuredContent and as JSON text (docs/design.md#errors): never a JSON-RPC error, which SDK
 // clients throw away.
 //
 // @NOTE tools are served through the SDK's low-level Server rather than McpServer's registerTool:

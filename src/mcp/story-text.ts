@@ -1,5 +1,5 @@
 // Story text as an agent reads it over MCP: between markers holding a nonce drawn for this one
-// answer (src/domain/untrusted-text.ts, design §18), so the agent sees where the author's text
+// answer (src/domain/untrusted-text.ts, design.md#untrusted-text), so the agent sees where the author's text
 // starts and ends, and the text cannot forge the end.
 import { randomBytes } from 'node:crypto';
 import { markedStoryText, storyTextMarkers } from '../domain/untrusted-text.ts';

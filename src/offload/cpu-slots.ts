@@ -1,4 +1,4 @@
-// The process's CPU-heavy slots, built once from the settings (docs/design.md §22): the offload
+// The process's CPU-heavy slots, built once from the settings (docs/design.md#fair-cpu): the offload
 // workers (parsing, scanning, rendering) and the image re-encoder, shared among callers by the
 // same rules and charged to the same per-caller minute of CPU.
 import { type CpuAllowance, createCpuWindows } from './cpu-windows.ts';

@@ -1,5 +1,5 @@
-// A few slots (the offload workers, the image re-encoder) shared fairly among callers (docs/design.md
-// §22). A caller is an account, or an address without a token (the rate limiter's subjects); each
+// A few slots (the offload workers, the image re-encoder) shared fairly among callers
+// (docs/design.md#fair-cpu). A caller is an account, or an address without a token (the rate limiter's subjects); each
 // may run at most `perCaller` jobs at once and keep `perCallerWaiting` more waiting, and free
 // slots go to the waiting callers in turn, so one caller's flood of heavy jobs never holds more
 // than its share while another caller's job waits. Waiting is bounded three ways, each refused at

@@ -1,4 +1,4 @@
-// `npm run sweep -- --backlog` (docs/design.md §33): posts the announcements set aside as too old,
+// `npm run sweep -- --backlog` (docs/design.md#announcing-resumes): posts the announcements set aside as too old,
 // on purpose, oldest first, one every `paceMs` so a long backlog stays within Bluesky's rate
 // limits. Each story is first taken back onto the queue (only while it is still set aside, so of
 // two runs at once one takes it) and then announced through the usual claim, so it is posted

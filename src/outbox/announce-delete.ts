@@ -39,7 +39,7 @@ export async function deleteOnce(
   const restore = takeover ? undefined : posted;
   try {
     await announcer.port.remove({ slug, publishedAt: meta.published_at });
-    // The document too, at its own key (design §16): deleting nothing there is fine as well.
+    // The document too, at its own key (design.md#standard-site): deleting nothing there is fine as well.
     await announcer.documents?.port.remove({ slug, publishedAt: meta.published_at });
   } catch (error) {
     if (!(error instanceof AnnounceFailure)) throw error;

@@ -1,4 +1,4 @@
-// The document path (docs/design.md §16): one claimed, fenced attempt to make a listed, posted
+// The document path (docs/design.md#standard-site): one claimed, fenced attempt to make a listed, posted
 // story's standard.site document show its current revision. The claim is taken from the recorded
 // post (one worker at a time works on a story's Bluesky side) at the revision read, so an edit in
 // between refuses it; the port looks the document's key up first and writes only by swapping what
@@ -112,14 +112,14 @@ async function storyDocument(ctx: AppContext, meta: StoryMeta): Promise<StoryDoc
     revision: meta.revision,
     // Only a real edit moves updatedAt: the revision's own time, the same on every attempt.
     ...(meta.revision > 1 ? { updatedAt: meta.updated_at } : {}),
-    // Text stored before a character was refused is published with it made visible (design §18).
+    // Text stored before a character was refused is published with it made visible (design.md#untrusted-text).
     title: revealForbiddenChars(meta.title),
     summary: revealForbiddenChars(meta.summary),
     tags: meta.tags.map(revealForbiddenChars),
     path: storyPath(meta.slug),
     markdown: revealForbiddenChars(body.markdown),
     textContent: await plainTextOffloaded(revealForbiddenChars(body.markdown)),
-    // Accounts that signed in with Bluesky are their DID (design §3); others have no DID to give.
+    // Accounts that signed in with Bluesky are their DID (design.md#data); others have no DID to give.
     author: { handle: handles.get(meta.author) ?? meta.author, ...(meta.author.startsWith('did:') ? { did: meta.author } : {}) },
     type: meta.type,
     status: meta.status,

@@ -1,4 +1,4 @@
-// What the Bluesky side of one story needs next, decided from its META alone (docs/design.md §4). Pure:
+// What the Bluesky side of one story needs next, decided from its META alone (docs/design.md#write-rules). Pure:
 // the caller reads the story and carries the step out; every step it carries out is conditioned
 // on what was decided from here still holding when the write lands.
 
@@ -18,7 +18,7 @@ export interface NextStepRules {
   staleClaimMs: number;
   /** Try even before `next_attempt_at` (an operator's explicit retry). */
   ignoreSchedule?: boolean | undefined;
-  /** Listed stories also get a standard.site document showing their current revision (design §16). */
+  /** Listed stories also get a standard.site document showing their current revision (design.md#standard-site). */
   documents?: boolean | undefined;
 }
 
@@ -35,7 +35,7 @@ export type NextStep =
   | { kind: 'held_elsewhere' }
   /** The Bluesky side already matches the story: leave the queue, if what was checked still holds. */
   | { kind: 'leave_queue'; checked: { posted: string; documented?: boolean } | { neverReached: true } }
-  /** A failed attempt's retry time has not come, or a held announcement's release time (design §28). */
+  /** A failed attempt's retry time has not come, or a held announcement's release time (design.md#new-accounts). */
   | { kind: 'not_due'; nextAttemptAt: string }
   /** Listed and not posted (or a dead worker's claim to take over): claim, then post. */
   | ({ kind: 'post' } & ClaimFrom)

@@ -30,7 +30,7 @@ export interface AnnounceResult {
   outcome: AnnounceOutcome;
   /** The post. */
   uri?: string;
-  /** The story's standard.site document, when this call wrote it or found it current (design §16). */
+  /** The story's standard.site document, when this call wrote it or found it current (design.md#standard-site). */
   document?: string;
   attempt?: number;
   next_attempt_at?: string;

@@ -81,7 +81,7 @@ async function storyPost(ctx: AppContext, meta: StoryMeta, baseUrl: string, log:
   return {
     slug: meta.slug,
     publishedAt: meta.published_at,
-    // Text stored before a character was refused is posted with it made visible (design §18).
+    // Text stored before a character was refused is posted with it made visible (design.md#untrusted-text).
     title: revealForbiddenChars(meta.title),
     summary: revealForbiddenChars(meta.summary),
     authorHandle: handles.get(meta.author) ?? meta.author,

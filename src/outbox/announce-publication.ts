@@ -1,4 +1,4 @@
-// The site's standard.site publication (docs/design.md §16), written once per process before the
+// The site's standard.site publication (docs/design.md#standard-site), written once per process before the
 // first document: the port leaves an identical record alone, and the store keeps its at-uri for
 // `/.well-known/site.standard.publication`. A failure is not remembered: the next document tries again.
 import type { AppContext } from '../app/app-context.ts';

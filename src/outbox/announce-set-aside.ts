@@ -1,4 +1,4 @@
-// Announcing resumes without a flood (docs/design.md §33): before a sweep posts anything, the due
+// Announcing resumes without a flood (docs/design.md#announcing-resumes): before a sweep posts anything, the due
 // queue entries owed longer than LOREBOOK_ANNOUNCE_MAX_AGE_HOURS that were never tried (announcing
 // was off, or had no credentials) are set aside instead — their announce state reads `skipped`
 // (`too_old`) — so the day announcing (re)starts only recent stories go out. `npm run sweep --

@@ -1,4 +1,4 @@
-// Announcing one story (docs/design.md §4), and keeping its Bluesky side in line with it afterwards:
+// Announcing one story (docs/design.md#write-rules), and keeping its Bluesky side in line with it afterwards:
 // while the story is listed (public and shown) it gets exactly one post at its record key;
 // once it is hidden or made private that post is deleted at the key; listed again, it is
 // announced again at the same key. Every step is conditioned so that two workers, a retry after
@@ -53,7 +53,7 @@ export async function announceStory(
   slug: string,
   options: AnnounceOptions = {},
 ): Promise<AnnounceResult> {
-  // The announcing switch (design §30), as of at most one settings cache period ago: while it is
+  // The announcing switch (design.md#settings), as of at most one settings cache period ago: while it is
   // off nothing reaches Bluesky from here, and the queue entry, untouched, keeps the work.
   await ctx.refreshSettings?.();
   if (!ctx.config.announcing) return { slug, outcome: 'paused' };

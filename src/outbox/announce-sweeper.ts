@@ -1,4 +1,4 @@
-// The announce sweeper (docs/design.md §4): re-drives what the publish path's own attempt did not
+// The announce sweeper (docs/design.md#write-rules): re-drives what the publish path's own attempt did not
 // finish — stories never tried (that attempt was lost), released after a failure once their
 // backoff has passed, and claims gone stale because their worker died. Run once from the
 // command line (`npm run sweep`), on a timer inside `npm start`, or by a scheduled Lambda.
@@ -35,7 +35,7 @@ export interface SweepReport {
   stopped?: string;
   /** Queue entries not due at the sweep's time (up to the limit), and why each waits. */
   skipped: SkippedAnnouncement[];
-  /** Never-tried entries owed longer than the age limit, set aside in this run, not posted (design §33). */
+  /** Never-tried entries owed longer than the age limit, set aside in this run, not posted (design.md#announcing-resumes). */
   set_aside: SetAside[];
   /** The time due-ness was judged at (ISO). */
   at: string;
@@ -48,10 +48,10 @@ export async function sweepAnnouncements(ctx: AppContext, announcer: Announcer, 
   const at = options.now ?? ctx.store.now();
   await ctx.refreshSettings?.();
   if (!ctx.config.announcing) {
-    // Nothing is claimed or posted while announcing is off (design §30); the queue keeps the work.
+    // Nothing is claimed or posted while announcing is off (design.md#settings); the queue keeps the work.
     return { due: 0, outcomes: {}, results: [], stopped: ANNOUNCING_OFF, skipped: [], set_aside: [], at: new Date(at).toISOString() };
   }
-  // Announcing (re)starts without a flood: what has waited too long is set aside first (design §33).
+  // Announcing (re)starts without a flood: what has waited too long is set aside first (design.md#announcing-resumes).
   const setAside = await setAsideTooOldAnnouncements(ctx, at);
   const due = await dueAnnouncements(ctx.store, new Date(at).toISOString(), limit);
   const report: SweepReport = {

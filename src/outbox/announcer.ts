@@ -1,5 +1,5 @@
 // What announces: the social network behind its port, the settings, where log lines go, and —
-// when set — the standard.site documents written after each post (docs/design.md §16).
+// when set — the standard.site documents written after each post (docs/design.md#standard-site).
 import type { AnnouncePort } from './announce-port.ts';
 import type { AnnounceSettings } from './announce-settings.ts';
 import type { DocumentPort, PublicationContent } from './document-port.ts';

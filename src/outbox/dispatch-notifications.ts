@@ -1,4 +1,4 @@
-// The notification fan-out (docs/design.md §4, "side effects ride on the write"). A correction to
+// The notification fan-out (docs/design.md#write-rules, "side effects ride on the write"). A correction to
 // hundreds of reproducers does not fit in the edit's transaction, so the edit records one outbox
 // event and this dispatcher turns it into one notification per recipient, then retires the event.
 // Each notification is created with attribute_not_exists at a key derived from the event, so a

@@ -1,5 +1,5 @@
 // The notification dispatcher where no table stream runs it (`npm start`), and the backstop for
-// redactions a crash left half done (design §20): a run right after a
+// redactions a crash left half done (design.md#redaction-export): a run right after a
 // write committed an outbox event (AppContext.dispatchSoon), and one every interval as the
 // backstop for an event whose run was lost (a crash between the commit and the run, a store
 // error), starting with one run at once for what an earlier process left. Runs never overlap in this process: a request while one is in progress asks for one
@@ -40,7 +40,7 @@ export function startNotificationDispatch(ctx: AppContext, schedule: DispatchSch
       }
       // A full page: more events may be waiting behind it.
       if (result.events === DEFAULT_EVENTS_PER_RUN) again = true;
-      // A redaction a crash left half done (design §20): its steps are idempotent, like a delivery.
+      // A redaction a crash left half done (design.md#redaction-export): its steps are idempotent, like a delivery.
       const redactions = await finishRedactions(ctx);
       if (redactions.events > 0) {
         schedule.log(
@@ -48,7 +48,7 @@ export function startNotificationDispatch(ctx: AppContext, schedule: DispatchSch
         );
       }
       if (redactions.events === REDACTIONS_PER_RUN) again = true;
-      // Account deletions under way (design §21) ride the same runs: no table stream drives them here.
+      // Account deletions under way (design.md#account-deletion) ride the same runs: no table stream drives them here.
       const deletions = await runAccountDeletions(ctx);
       if (deletions.finished.length > 0)
         schedule.log(`lorebook: ${deletions.finished.length} account deletion(s) finished (${deletions.steps} step(s))`);

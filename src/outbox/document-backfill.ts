@@ -1,4 +1,4 @@
-// `npm run bsky:backfill-documents` (docs/design.md §16): every listed, posted story whose
+// `npm run bsky:backfill-documents` (docs/design.md#standard-site): every listed, posted story whose
 // standard.site document is missing or behind its revision goes back on the announce queue, where
 // the sweeper writes the document as it does after an edit. Two kinds of story need it: those
 // announced before documents existed, and those whose document was given up on (refused, or out

@@ -1,4 +1,4 @@
-// What the announcer needs to keep a story's standard.site document (docs/design.md §16) in line
+// What the announcer needs to keep a story's standard.site document (docs/design.md#standard-site) in line
 // with the story: the publication the documents belong to, and one document per story at the
 // story's record key, written or deleted there. integrations/bluesky implements it. Failures
 // arrive as AnnounceFailure, like the post's.

@@ -1,4 +1,4 @@
-// The settings changed at run time (design §30): the rows the settings table marks `runtime`, each
+// The settings changed at run time (design.md#settings): the rows the settings table marks `runtime`, each
 // with the part of the app's config it sets. The environment's value is read through these at
 // start (src/config.ts); the table's values through the same parsers, over it, while running.
 import type { AppConfig } from '../app/app-context.ts';

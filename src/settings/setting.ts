@@ -12,7 +12,7 @@ export interface Setting {
   readonly default?: number | string;
   readonly surfaces: readonly Surface[];
   /**
-   * Changed at run time (design §30): read from the table's settings items (`npm run settings`),
+   * Changed at run time (design.md#settings): read from the table's settings items (`npm run settings`),
    * with this variable as the default; every other setting is fixed at deploy time.
    */
   readonly runtime?: true;

@@ -187,14 +187,14 @@ export const SETTINGS = [
     surfaces: ['start', 'lambda'],
     runtime: true,
   },
-  // Settings changed at run time (design §30): the rows marked runtime above and below.
+  // Settings changed at run time (design.md#settings): the rows marked runtime above and below.
   {
     name: 'LOREBOOK_SETTINGS_CACHE_SECONDS',
     type: 'whole number 1-60',
     default: 60,
     surfaces: ['start', 'sweep', 'lambda'],
   },
-  // Fair CPU (docs/design.md §22): parsing, scanning, rendering and image re-encodes shared among callers.
+  // Fair CPU (docs/design.md#fair-cpu): parsing, scanning, rendering and image re-encodes shared among callers.
   {
     name: 'LOREBOOK_OFFLOAD_WORKERS',
     type: WHOLE,
@@ -281,7 +281,7 @@ export const SETTINGS = [
     type: '1 | true | 0 | false',
     surfaces: ['start', 'lambda'],
   },
-  // Fetches made for strangers: DID documents (service-auth JWTs), client ID metadata documents (design §23).
+  // Fetches made for strangers: DID documents (service-auth JWTs), client ID metadata documents (design.md#admission).
   {
     name: 'LOREBOOK_OUTBOUND_FETCHES_PER_MINUTE',
     type: WHOLE,
@@ -408,7 +408,7 @@ export const SETTINGS = [
     default: 60_000,
     surfaces: ['start'],
   },
-  // The standard.site publication the announcer writes on the posting account (docs/design.md §16).
+  // The standard.site publication the announcer writes on the posting account (docs/design.md#standard-site).
   {
     name: 'LOREBOOK_PUBLICATION_NAME',
     type: 'text, at most 128 characters',
@@ -469,7 +469,7 @@ export function isSettingName(name: string): name is SettingName {
   return BY_NAME.has(name);
 }
 
-/** The settings changed at run time: read from the table, the environment as their default (design §30). */
+/** The settings changed at run time: read from the table, the environment as their default (design.md#settings). */
 export type RuntimeSettingName = Extract<(typeof SETTINGS)[number], { runtime: true }>['name'];
 
 export function isRuntimeSetting(name: string): name is RuntimeSettingName {

@@ -1,4 +1,4 @@
-// The image items (docs/design.md §3, §13):
+// The image items (docs/design.md#data, docs/design.md#images):
 // - `IMAGE#<sha256> / META`: one per stored image, created once (attribute_not_exists) by the
 //   first upload of those bytes, whoever sent it: type, size, dimensions, first uploader. Serving
 //   and the announcer's thumbnail read it first, so only recorded images are ever served.

@@ -1,4 +1,4 @@
-// Key builders for every item in the one table (docs/design.md §3). Every per-person key uses the
+// Key builders for every item in the one table (docs/design.md#data). Every per-person key uses the
 // caller's stable account id, never the handle: handles change hands.
 
 export interface ItemKey {
@@ -23,14 +23,14 @@ export const checkKey = (slug: string, account: string): ItemKey => ({
   PK: `STORY#${slug}`,
   SK: `CHECK#${account}`,
 });
-/** One account's drift report of one hash of a story's steps (design §12). */
+/** One account's drift report of one hash of a story's steps (design.md#drift). */
 export const driftReportKey = (slug: string, sha256: string, account: string): ItemKey => ({
   PK: `STORY#${slug}`,
   SK: `DRIFT#${sha256}#${account}`,
 });
-/** The counted reporters of one drifted hash of a story's steps (design §12). */
+/** The counted reporters of one drifted hash of a story's steps (design.md#drift). */
 export const driftTallyKey = (slug: string, sha256: string): ItemKey => ({ PK: `STORY#${slug}`, SK: `DRIFTHASH#${sha256}` });
-/** A success story that answers the fail story `fail`, under the fail story's partition (design §11). */
+/** A success story that answers the fail story `fail`, under the fail story's partition (design.md#answered-fail). */
 export const answerKey = (fail: string, answer: string): ItemKey => ({ PK: `STORY#${fail}`, SK: `ANSWER#${answer}` });
 export const answerPrefix = 'ANSWER#';
 export const inboxPartition = (account: string): string => `INBOX#${account}`;
@@ -45,9 +45,9 @@ export const outboxPartition = 'OUTBOX';
 export const outboxKey = (eventId: string): ItemKey => ({ PK: outboxPartition, SK: eventId });
 /** The months that hold at least one public story, so the feed can walk its shards newest first. */
 export const feedMonthsKey: ItemKey = { PK: 'FEED', SK: 'MONTHS' };
-/** The site's standard.site publication, as the announcer last wrote it (design §16). */
+/** The site's standard.site publication, as the announcer last wrote it (design.md#standard-site). */
 export const publicationKey: ItemKey = { PK: 'SITE', SK: 'PUBLICATION' };
-/** The runtime settings, an item per setting under one partition: one Query reads them all (design §30). */
+/** The runtime settings, an item per setting under one partition: one Query reads them all (design.md#settings). */
 export const settingsPartition = 'SETTING';
 export const settingKey = (name: string): ItemKey => ({ PK: settingsPartition, SK: name });
 
@@ -62,10 +62,10 @@ export const feedPartition = (publishedAt: string): string => `FEED#${publishedA
 export const authorPartition = (account: string): string => `AUTHOR#${account}`;
 export const listSortKey = (publishedAt: string, slug: string): string => `${publishedAt}#${slug}`;
 export const announcePartition = 'ANNOUNCE';
-/** Announcements set aside as too old when a sweep reached them (design §33): posted only by `sweep --backlog`. */
+/** Announcements set aside as too old when a sweep reached them (design.md#announcing-resumes): posted only by `sweep --backlog`. */
 export const skippedAnnouncePartition = 'ANNOUNCE#SKIPPED';
 
 export const keyOf = (item: { PK: string; SK: string }): ItemKey => ({ PK: item.PK, SK: item.SK });
 export const keyId = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
-/** One story's show-more/show-less tally in one feed (design §17). */
+/** One story's show-more/show-less tally in one feed (design.md#feeds). */
 export const feedTallyKey = (feed: string, slug: string): ItemKey => ({ PK: `FEEDTALLY#${feed}#${slug}`, SK: 'META' });

@@ -1,4 +1,4 @@
-// The rate window (docs/design.md §3, §6): one item per subject per fixed window, `RATE#<subject> /
+// The rate window (docs/design.md#data, docs/design.md#surfaces): one item per subject per fixed window, `RATE#<subject> /
 // <window start>`, counted with UpdateItem ADD under the condition `count < :limit`. The
 // condition IS the limit: every server instance adds to the same item, and a refused call
 // writes nothing (no over-count that would stretch the wait), so the budget holds across

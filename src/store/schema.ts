@@ -1,4 +1,4 @@
-// The one table schema (docs/design.md §3). The local bootstrap, the tests and the CDK stack all read
+// The one table schema (docs/design.md#data). The local bootstrap, the tests and the CDK stack all read
 // this file, so a key or index can never differ between DynamoDB Local and AWS.
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 

@@ -1,4 +1,4 @@
-// The runtime settings' items (design §30): one per setting changed with `npm run settings`,
+// The runtime settings' items (design.md#settings): one per setting changed with `npm run settings`,
 // holding the value as the environment would spell it and who changed it last.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PutAction, StoredItem } from './actions.ts';

@@ -1,4 +1,4 @@
-// The site's standard.site publication as the announcer last wrote it (docs/design.md §16): what
+// The site's standard.site publication as the announcer last wrote it (docs/design.md#standard-site): what
 // `/.well-known/site.standard.publication` answers. Written only when it differs from what is
 // stored (a Put of the whole item: its value is a pure function of the publication record), so
 // every process and every retry converges on the one item.

@@ -1,4 +1,4 @@
-// Updates of an existing item. Every one carries attribute_exists(PK) (docs/design.md §3): an UpdateItem
+// Updates of an existing item. Every one carries attribute_exists(PK) (docs/design.md#data): an UpdateItem
 // on a missing key would silently create a stray, half-formed item.
 import type { UpdateAction } from './actions.ts';
 import { and, type Condition, expressionFields, itemExists } from './condition.ts';

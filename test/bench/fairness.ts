@@ -1,4 +1,4 @@
-// Fairness under attack (BENCHMARKS.md §11, docs/design.md §22): a real `npm start` serves a
+// Fairness under attack (BENCHMARKS.md §11, docs/design.md#fair-cpu): a real `npm start` serves a
 // victim making ordinary calls one after another (a tiny publish, its get_story, the first render
 // of its page) while strangers attack from other loopback addresses (127.0.0.2, .3) and another
 // account: 12 anonymous heavy capability scans in flight, 40 oversized bodies with a bogus token,
@@ -76,7 +76,7 @@ function send(
     );
     // A server that stops reading an oversized body resets the connection: an answer like any other.
     req.on('error', () => resolve({ status: 0, body: '' }));
-    // A server that answers before reading the body (a refused token, design §23) closes while the
+    // A server that answers before reading the body (a refused token, design.md#admission) closes while the
     // rest is still being written: EPIPE on a socket the request may already have let go of.
     req.on('socket', (socket) => {
       const cut = (): void => resolve({ status: 0, body: '' });

@@ -13,7 +13,7 @@ export function secretsSection(run: SecretsRun | undefined): string[] {
     SECRETS_HEADING,
     '',
     'Every write scans its text arguments for live-looking credentials before anything is written',
-    '(`src/domain/secrets/`, docs/design.md §19). `npm run bench:secrets` runs this section alone.',
+    '(`src/domain/secrets/`, docs/design.md#secrets). `npm run bench:secrets` runs this section alone.',
     '',
     `**False refusals of ordinary text: ${corpus.refusals.length}** of ${corpus.files} markdown files that fit a story (${(corpus.bytes / 1024 / 1024).toFixed(1)} MiB: every \`*.md\` under \`node_modules\` — READMEs, CHANGELOGs, docs — and the as-written story corpus in \`test/fixtures\`; ${corpus.tooLarge} over 64 KiB left out; secretlint's preset as shipped refuses ${corpus.refusedAsShipped} of them). Scan per file p50 ${ms(corpus.scanP50Ms)} ms, slowest ${ms(corpus.scanMaxMs)} ms.`,
     ...(corpus.refusals.length === 0 ? [] : ['', ...corpus.refusals.map((refusal) => `- ${refusal.file}: ${refusal.kinds.join(', ')}`)]),

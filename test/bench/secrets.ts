@@ -1,4 +1,4 @@
-// The secret scan measured (docs/design.md §19): (1) false refusals of ordinary text — every
+// The secret scan measured (docs/design.md#secrets): (1) false refusals of ordinary text — every
 // markdown file under node_modules that fits a story (≤ 64 KiB: READMEs, CHANGELOGs, docs) and the
 // as-written story corpus in test/fixtures; (2) what it finds of the credentials agents hold
 // (test/helpers/fake-secrets.ts, 20 seeds) and of documentation placeholders, secretlint's

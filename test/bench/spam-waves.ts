@@ -1,4 +1,4 @@
-// `npm run bench:spam-waves` (BENCHMARKS.md §13): what the spam-wave rule (design §29) finds and costs.
+// `npm run bench:spam-waves` (BENCHMARKS.md §13): what the spam-wave rule (design.md#spam-waves) finds and costs.
 //   accuracy — up to 400 distinct markdown files of the secrets corpus (node_modules docs and the
 //              story fixtures, 1.5–64 KiB, exact copies dropped), the truth being their exact
 //              3-word-shingle Jaccard; near-duplicates are two spammer copies (test/helpers/spam-wave.ts)

@@ -1,4 +1,4 @@
-// Account deletion under a crash at every store step (design §21): the request and every bounded
+// Account deletion under a crash at every store step (design.md#account-deletion): the request and every bounded
 // step after it, a fault before each store call reaches the server and after each one applied
 // with its response lost; then the retry (the request again, the steps run on to the end) must
 // leave the table item for item as one clean deletion does. The clock is fixed, so timestamps
@@ -99,7 +99,7 @@ describe('account deletion survives a crash at every store step', async () => {
   it('the clean deletion leaves only the tombstones and bob', () => {
     expect(clean.items.filter((item) => JSON.stringify(item).includes(alice.account)).map((item) => `${item.PK}/${item.SK}`)).toEqual([
       `ACCOUNT#${alice.account}/META`,
-      // bob's notification that alice reproduced his story (kept, design §21)
+      // bob's notification that alice reproduced his story (kept, design.md#account-deletion)
       expect.stringMatching(/^INBOX#acct-bob\/N#/),
     ]);
   });

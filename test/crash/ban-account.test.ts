@@ -1,4 +1,4 @@
-// A ban and its unban under a crash at every store step (design §27): a fault before each store
+// A ban and its unban under a crash at every store step (design.md#bans): a fault before each store
 // call reaches the server and after each one applied with its response lost; then the operator
 // runs both commands again with the same op ids, and the table must hold, item for item, what
 // one clean ban and unban leave. The clock is fixed, so timestamps compare too: a count moved

@@ -49,7 +49,10 @@ export interface CrashCase<S> {
    * otherwise — edit_story's repeat tells nobody, so it answers notified: 0.
    */
   asRepeat?(answer: Record<string, unknown>): Record<string, unknown>;
-  /** The call writes no op record (a refusal that keeps its own record, design §29): a retry with the op_id answers again, not as a replay. */
+  /**
+   * The call writes no op record (a refusal that keeps its own record, design.md#spam-waves): a retry with the op_id answers
+   * again, not as a replay.
+   */
   writesNoOpRecord?: true;
   /** Settings for this case over the harness's own (which turn the spam-wave check off). */
   config?: Partial<AppConfig>;

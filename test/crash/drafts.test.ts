@@ -1,4 +1,4 @@
-// The draft writes (design §14) under a crash at every store step: draft_story_for, claim_draft
+// The draft writes (design.md#drafts) under a crash at every store step: draft_story_for, claim_draft
 // and publish_draft, each retried with the same input, end in the state of one clean call. Each
 // fresh table draws its own claim salt, so the salt, the draft id and the claim token (all from
 // the salt) are compared as placeholders.

@@ -1,7 +1,7 @@
 // edit_story under a crash at every store step: a correction, which also tells every reproducer
 // (an outbox event in the same transaction). Without an op_id, a retry that finds the correction
 // applied is a repeat: it tells nobody more, and says so (notified: 0). And an edit with the
-// spam-wave check on (design §29), whose band moves commit with the edit or not at all.
+// spam-wave check on (design.md#spam-waves), whose band moves commit with the edit or not at all.
 import { editStory } from '../../src/app/edit-story.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';

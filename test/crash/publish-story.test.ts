@@ -27,7 +27,7 @@ crashPoints({
   steps: { plain: READ_THEN_TRANSACTION, withOpId: READ_THEN_TRANSACTION },
 });
 
-/** The spam-wave check on (design §29), as the harness otherwise turns it off. */
+/** The spam-wave check on (design.md#spam-waves), as the harness otherwise turns it off. */
 const SPAM_WAVE_CHECK = { duplicateWindowHours: 7 * 24 };
 const bob = caller('bob');
 
@@ -47,7 +47,7 @@ crashPoints({
     tick();
   },
   // The refusal is the answer under test: a retry of a refused copy is refused again, naming the
-  // same original, with one day record. A refusal writes no op record (design §29).
+  // same original, with one day record. A refusal writes no op record (design.md#spam-waves).
   writesNoOpRecord: true,
   call: async (ctx, _given, opId) => {
     try {

@@ -9,7 +9,7 @@ import { crashPoints } from './crash-points.ts';
 const alice = caller('alice');
 /** The day and the record read before the file is stored, then write-once's read and write. */
 const SNAPSHOT_THEN_WRITE = ['TransactGetItems', 'TransactGetItems', 'TransactWriteItems'];
-/** Without an op_id the day is read first, so a full day is refused before any decoding (design §22). */
+/** Without an op_id the day is read first, so a full day is refused before any decoding (design.md#fair-cpu). */
 const DAY_FIRST = ['GetItem', ...SNAPSHOT_THEN_WRITE];
 const picture = async (seed: number): Promise<string> => (await pictureOf(seed)).toString('base64');
 

@@ -1,4 +1,4 @@
-// Admission before work and outbound budgets, through the real `npm start` (design §23). A local
+// Admission before work and outbound budgets, through the real `npm start` (design.md#admission). A local
 // counting HTTP server on 127.0.0.1 stands in for the PLC directory (LOREBOOK_PLC_DIRECTORY_URL)
 // and for the hosts of OAuth client metadata documents (LOREBOOK_ALLOW_PRIVATE_FETCH lets lorebook
 // reach it); it answers 404 to everything and counts what it is asked. Each flood comes from a

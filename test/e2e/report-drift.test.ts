@@ -44,7 +44,7 @@ const badgeTitle = async (slug: string): Promise<string> => {
   const svg = await (await server.fetch(`/v1/badge/s/${slug}.svg`)).text();
   return String((new XMLParser().parse(svg) as { svg: { title: string } }).svg.title);
 };
-/** Only reproducers of a story count toward drift (design §12). */
+/** Only reproducers of a story count toward drift (design.md#drift). */
 const reproducedByReaders = async (slug: string): Promise<void> => {
   for (const name of ['bob', 'carol'] as const)
     await reportReproduction(server.app.ctx(), { account: people[name].account, handle: name }, { slug, result: 'worked' });

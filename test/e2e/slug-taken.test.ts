@@ -1,6 +1,6 @@
 // A slug held by another author's story is slug_taken (409) through MCP and /v1, whether the caller
 // can see that story or not (private, hidden): the answer says to change the title, where a
-// not_found left the caller no way forward (design §24). Nothing is written; an explicit slug no
+// not_found left the caller no way forward (design.md#slugs-dates-images). Nothing is written; an explicit slug no
 // story holds is still not_found. Real server on 127.0.0.1, the real MCP SDK client, DynamoDB Local.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setVisibility } from '../../src/app/set-visibility.ts';

@@ -1,4 +1,4 @@
-// A spam wave through `npm start` and the real MCP client (design §29): twenty accounts publish a
+// A spam wave through `npm start` and the real MCP client (design.md#spam-waves): twenty accounts publish a
 // spammer's copies of one story at once over /mcp; one lands, the other nineteen are refused with
 // duplicate_content naming it, one story is listed, nothing is posted to the test PDS, and
 // `moderate queue` shows the wave.
@@ -29,7 +29,7 @@ beforeAll(async () => {
     table: app.ctx().store.tableName,
     env: {
       LOREBOOK_DUPLICATE_WINDOW_HOURS: '168',
-      // The wave's accounts are minutes old, as a real wave's are: new accounts (design §28).
+      // The wave's accounts are minutes old, as a real wave's are: new accounts (design.md#new-accounts).
       LOREBOOK_NEW_ACCOUNT_HOURS: '24',
       BLUESKY_SERVICE: bsky.proxy().url,
       BLUESKY_IDENTIFIER: bsky.account().handle,

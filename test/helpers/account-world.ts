@@ -1,4 +1,4 @@
-// A person with a history, for the account deletion tests (design §21): alice wrote three stories
+// A person with a history, for the account deletion tests (design.md#account-deletion): alice wrote three stories
 // (one private), reproduced two of bob's and checked one, holds a token and a notification (bob
 // reproduced one of hers); carol reproduced bob's first story too, so bob's counts do not drop to zero.
 

@@ -37,12 +37,12 @@ export function caller(name: string): Caller {
 
 /**
  * The shared story fixtures are one narrative under many titles, so two accounts publishing them
- * would be a spam wave (design §29): suites turn the check on where they test it.
+ * would be a spam wave (design.md#spam-waves): suites turn the check on where they test it.
  */
 export const WITHOUT_SPAM_WAVE_CHECK: Partial<AppConfig> = { duplicateWindowHours: 0 };
 
 /**
- * Suites publish dozens of stories as one account within a second; the per-day limits (design §28)
+ * Suites publish dozens of stories as one account within a second; the per-day limits (design.md#new-accounts)
  * are turned on by the suites that test them.
  */
 export const WITHOUT_DAILY_LIMITS: Partial<AppConfig> = { storiesPerDay: 100_000, newAccountStoriesPerDay: 100_000 };

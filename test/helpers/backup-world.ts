@@ -20,12 +20,15 @@ import { storyTitled } from './stories.ts';
 /** The base URL both stores answer under, so links in the answers are the same. */
 const BASE_URL = 'http://lorebook.test';
 const STORIES_PER_AUTHOR = 10;
-/** The untrusted-text marker is random in every answer by design (docs/design.md §18): masked, it is the only difference allowed. */
+/**
+ * The untrusted-text marker is random in every answer by design (docs/design.md#untrusted-text): masked, it is the only
+ * difference allowed.
+ */
 const UNTRUSTED_MARKER = /(marker |end of story text )[0-9a-f]{16}/g;
 
 /**
  * The settings the world is seeded under: a few authors publish it all, past the per-minute and
- * per-day limits, and its stories share a template, so the near-duplicate guard is off (design §29).
+ * per-day limits, and its stories share a template, so the near-duplicate guard is off (design.md#spam-waves).
  */
 export const BACKUP_WORLD_CONFIG = {
   rateLimitPerMinute: 1_000_000,
@@ -57,7 +60,7 @@ export async function seedBackupWorld(
     authors.push({ caller: { account: created.account, handle }, token: created.token });
   }
   const authorOf = (i: number) => authors[Math.floor(i / STORIES_PER_AUTHOR)] as { caller: Caller; token: string };
-  // Uploads one at a time: each re-encodes in the caller's share of the CPU workers (design §22).
+  // Uploads one at a time: each re-encodes in the caller's share of the CPU workers (design.md#fair-cpu).
   const images = new Map<number, { file: string; url: string }>();
   for (let i = 0; i < count; i += 5) {
     const uploaded = await storeImage(ctx, authorOf(i).caller, { bytes: await pictureOf(i), type: 'image/png', opId: undefined });

@@ -30,7 +30,7 @@ export interface ServerOptions {
   searchRefreshMs?: number;
   /** URLs per sitemap file, small to see a month split into parts (default: the protocol's 50,000). */
   sitemapMaxUrls?: number;
-  /** Fetches made for strangers (design §23), over the defaults and a fetch budget no test reaches. */
+  /** Fetches made for strangers (design.md#admission), over the defaults and a fetch budget no test reaches. */
   outbound?: Partial<OutboundSettings>;
   /** Sign in with Bluesky on (/auth/*), e.g. against the test PDS; read when the server starts. */
   signIn?: () => Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;

@@ -46,7 +46,7 @@ export async function startNpmStart(options: {
     LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '100000',
     // Suites publish many stories from accounts minted a second ago and count their reports: they
     // run with every account established and no per-day limit. The suites that test new accounts
-    // set these themselves (the limits themselves are tested app-level, design §28).
+    // set these themselves (the limits themselves are tested app-level, design.md#new-accounts).
     LOREBOOK_NEW_ACCOUNT_HOURS: '0',
     LOREBOOK_STORIES_PER_DAY: '100000',
     LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY: '100000',

@@ -1,7 +1,7 @@
 // A spammer's copies of one story: each with its own title (so its own slug) and its narrative
 // varied the ways that defeat an exact-match filter — a few words swapped, casing, doubled spaces,
 // no-break spaces, fullwidth letters and left-to-right marks (invisible, and let through by the
-// door because right-to-left writers need them, design §18.1). The sections are left as they are.
+// door because right-to-left writers need them, design.md#hidden-characters). The sections are left as they are.
 import {
   bandsOf,
   estimatedSimilarity,

@@ -1,4 +1,4 @@
-// The layering rules (.dependency-cruiser.mjs, docs/design.md §1.1) catch what they forbid: a small tree
+// The layering rules (.dependency-cruiser.mjs, docs/design.md#layering) catch what they forbid: a small tree
 // that breaks each rule once (test/fixtures/layering/) is reported rule by rule, what the rules
 // allow in it is not, and the real tree breaks none of them.
 import { readFileSync } from 'node:fs';

@@ -17,6 +17,7 @@ const MANY_MODULES: Record<string, string> = {
   'layering.test.ts': 'the layering rules (.dependency-cruiser.mjs) on fixture folders',
   'unit-test-paths.test.ts': 'this rule, over the whole of test/unit/',
   'docs/readme-connect.test.ts': "the README's connect-your-agent blocks, a document",
+  'docs/design-anchors.test.ts': 'every reference to docs/design.md across the repository, a document',
   'skill/skill-portable-shell.test.ts': "the skill's shell examples (skills/lorebook/SKILL.md), a document",
   'third-party/authorization-baseline.test.ts': 'the MCP conformance baseline file in test/third-party/',
   'handlers/log-line.test.ts': "every Lambda's and CLI's log sink, each in a real process",

@@ -1,4 +1,4 @@
-// Whether an account may still act, and whether a credential is still its own (design §21, §27):
+// Whether an account may still act, and whether a credential is still its own (design.md#account-deletion, design.md#bans):
 // an account being deleted, deleted or banned acts no more, and a credential created before a
 // deletion finished (`reset_at` on a new account made over the tombstone) or before a ban
 // (`reset_at` set by the ban) belongs to the old account, or stays revoked after an unban.

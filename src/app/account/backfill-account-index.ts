@@ -1,4 +1,4 @@
-// `npm run account -- backfill-index` (design §21): gives every report, web session and image
+// `npm run account -- backfill-index` (design.md#account-deletion): gives every report, web session and image
 // record written before the account index items existed the index item deletion and export find
 // it by. A Scan, one bounded page at a time; each page's index items are read first and only the
 // missing ones written. Safe to run twice or in two processes at once: an index item is replaced

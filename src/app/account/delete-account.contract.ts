@@ -1,5 +1,5 @@
 // delete_account's contract: DELETE /v1/account and the account page's button. Deliberately no MCP
-// tool (design §21): an agent acts for its person and must not be able to end their account.
+// tool (design.md#account-deletion): an agent acts for its person and must not be able to end their account.
 import { z } from 'zod';
 import { describedObject, OP_ID_DESCRIPTION } from '../contract/described-object.ts';
 import { type Outcome, replayedField } from '../contract/replayed.ts';

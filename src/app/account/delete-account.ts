@@ -1,4 +1,4 @@
-// delete_account (design §21): marks the account and records the deletion's outbox event in one
+// delete_account (design.md#account-deletion): marks the account and records the deletion's outbox event in one
 // transaction, then answers; the bounded steps (deletion-step.ts) do the rest in the background.
 // The marker is where every later write and credential of the account is refused. Twice-safe: a
 // second request (or 16 at once, or an op_id replay) finds the marker and answers the same

@@ -1,4 +1,4 @@
-// One bounded step of an account's deletion (design §21). A step reads what is left (no cursor: a
+// One bounded step of an account's deletion (design.md#account-deletion). A step reads what is left (no cursor: a
 // deleted item is simply not found again), plans at most STEP_ITEMS deletions of one phase, and
 // commits them in ONE transaction together with the event's step count (conditioned on the count
 // read). So a crash loses at most the step in flight, which the next run plans again from what is

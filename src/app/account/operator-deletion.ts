@@ -1,4 +1,4 @@
-// An operator's deletion of an account (`npm run account -- delete`, design §21): the same request
+// An operator's deletion of an account (`npm run account -- delete`, design.md#account-deletion): the same request
 // and steps as DELETE /v1/account, on the account a handle or id names, run to the end here: when
 // only the last step is left before the grace is over, it waits out the grace (deletion-step.ts).
 import { LorebookError } from '../../domain/errors.ts';

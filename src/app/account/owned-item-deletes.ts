@@ -1,4 +1,4 @@
-// A page of deletions of everything under the account's own partitions (design §21, the kinds in
+// A page of deletions of everything under the account's own partitions (design.md#account-deletion, the kinds in
 // account-owned-items.ts): its inbox, op records, image days, rate windows, and the `ACCOUNT#`
 // items with what each points to (a token's TOKEN# item, a grant's family, a web session, an
 // image record, a draft it wrote). Unconditioned deletes: deleting what is already gone changes

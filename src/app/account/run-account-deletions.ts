@@ -1,4 +1,4 @@
-// Drives the deletions under way (design §21): each outbox event `account-deletion#<account>` is
+// Drives the deletions under way (design.md#account-deletion): each outbox event `account-deletion#<account>` is
 // stepped until it is finished or the run's step budget is spent. Run by the table stream (each
 // committed step moves the event, whose record comes back for the next), by the sweeper as the
 // backstop, by `npm start`'s dispatcher, and by `npm run account -- delete`. Every step is safe to

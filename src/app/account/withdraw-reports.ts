@@ -1,6 +1,7 @@
-// The account's reports on one story, withdrawn the way their own withdraw paths do it (design
-// §4.3, §9, §12), so each count moves back exactly once: a reproduction's delete names the result
-// it read and takes its count back with primitive 2 (`contains(reproducers)`); a check's delete
+// The account's reports on one story, withdrawn the way their own withdraw paths do it
+// (design.md#use-cases, design.md#aggregates, design.md#drift), so each count moves back exactly
+// once: a reproduction's delete names the result it read and takes its count back with primitive 2
+// (`contains(reproducers)`); a check's delete
 // names its result and `counted` and shifts the count with it; a drift report leaves its hash's
 // tally (`contains(reporters)`), and a "changed since publish" flag that rested on it drops when
 // fewer than two reporters are left; a reader's flag is deleted as read and, counted, leaves
@@ -87,7 +88,7 @@ class MetaChange {
   readonly #names: Record<string, string> = {};
   readonly #values: Record<string, unknown> = {};
 
-  /** `counts` is the map the report was counted in: `counts`, or `new_counts` for a new account's (design §28). */
+  /** `counts` is the map the report was counted in: `counts`, or `new_counts` for a new account's (design.md#new-accounts). */
   uncount(account: string, bucket: string, counts: string): void {
     this.shift(bucket, -1, counts);
     Object.assign(this.#names, { '#reproducers': 'reproducers' });

@@ -1,5 +1,5 @@
 // What a content write (publish, edit) and a re-scan add for the capability badge by hash
-// (docs/design.md §3): the record of the text they scanned, created once, in the same
+// (docs/design.md#data): the record of the text they scanned, created once, in the same
 // transaction as the text it describes. Only a publicly listed story's text gets one: a badge
 // must never tell that a private or hidden story exists, and a text only a private story holds
 // was never shown to anyone. A record stays when its story is later hidden or made private: it

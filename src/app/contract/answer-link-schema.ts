@@ -1,4 +1,4 @@
-// get_story's answered pairs (docs/design.md §11): `answers` on a success story, `answered_by` on
+// get_story's answered pairs (docs/design.md#answered-fail): `answers` on a success story, `answered_by` on
 // a fail story. Only public, listed stories appear; a pair whose other side is hidden, private or
 // no longer names it is left out when read.
 import { z } from 'zod';

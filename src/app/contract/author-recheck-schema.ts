@@ -1,4 +1,4 @@
-// get_story's `author_recheck`: the author's own re-run of the story (docs/design.md §10). Never
+// get_story's `author_recheck`: the author's own re-run of the story (docs/design.md#re-run). Never
 // counted in `counts`; shown so readers know whether the author still stands by the steps.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// "Changed since publish" as answers carry it (design §12): in get_story's capability, in
+// "Changed since publish" as answers carry it (design.md#drift): in get_story's capability, in
 // report_drift's answer, and on list and search summaries.
 import { z } from 'zod';
 import { capabilityReportSchema } from './capability-schemas.ts';

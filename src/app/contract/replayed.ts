@@ -1,4 +1,4 @@
-// Every write's answer declares `replayed` (docs/design.md §4): a replayed op_id answers the stored outcome.
+// Every write's answer declares `replayed` (docs/design.md#write-rules): a replayed op_id answers the stored outcome.
 import { z } from 'zod';
 
 export const replayedField = z

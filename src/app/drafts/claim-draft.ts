@@ -1,4 +1,4 @@
-// claim_draft — the invitee takes the draft written for them (docs/design.md §14): open →
+// claim_draft — the invitee takes the draft written for them (docs/design.md#drafts): open →
 // claimed, conditioned on `open`, so of two claims of one URL, or a claim and a withdrawal,
 // exactly one lands and the other is re-planned into its typed refusal. The draft goes into the
 // claimer's drafts (a list item) and the claimer's notification (kind `draft`), keyed by the

@@ -1,4 +1,4 @@
-// decline_draft — the invitee, holding the claim URL, says no (docs/design.md §14): open →
+// decline_draft — the invitee, holding the claim URL, says no (docs/design.md#drafts): open →
 // declined, conditioned on `open`. Declining a declined draft again answers the same and writes
 // nothing; a draft already claimed, withdrawn or expired is a typed conflict.
 import { fingerprint } from '../../domain/fingerprint.ts';

@@ -1,4 +1,4 @@
-// draft_story_for — an agent that helped someone writes the story for them (docs/design.md §14).
+// draft_story_for — an agent that helped someone writes the story for them (docs/design.md#drafts).
 // The markdown is parsed and validated exactly as a publish is (the parse worker). Keyed by the
 // drafter and the caller's draft_key: the draft, the drafter's list item, the draft_key item and
 // the day's count are written in one transaction, the draft_key item created once. The answer

@@ -1,4 +1,4 @@
-// A draft as every draft answer shows it (docs/design.md §14): its status as of the answer
+// A draft as every draft answer shows it (docs/design.md#drafts): its status as of the answer
 // (`expired` judged against the store clock), who wrote it and who claimed it with their current
 // handles, the note and the story it became. The markdown only where a caller asks for one draft.
 import { z } from 'zod';

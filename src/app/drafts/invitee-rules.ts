@@ -1,6 +1,6 @@
 // Who may act on a draft as its invitee (claim it, decline it), and the refusals of a draft that
 // is no longer open. The invitee handle is judged at the moment of the claim against the
-// caller's current handle (design §3: a handle re-taken by another person resolves to its new
+// caller's current handle (design.md#data: a handle re-taken by another person resolves to its new
 // holder, so the new holder may claim and the person who let the handle go may not).
 import type { DraftStatus } from '../../domain/draft/draft-rules.ts';
 import { forbidden, LorebookError } from '../../domain/errors.ts';

@@ -1,4 +1,4 @@
-// publish_draft — the claimer publishes the draft as theirs (docs/design.md §14), through
+// publish_draft — the claimer publishes the draft as theirs (docs/design.md#drafts), through
 // publish_story's own path so every publish rule holds: the claimer is the author, META gets
 // `drafted_by` (the drafter's account), and the draft goes claimed → published in the publish's
 // transaction, conditioned on `claimed`. Publishing again answers the same story (the content

@@ -1,4 +1,4 @@
-// withdraw_draft — the drafter takes back a draft nobody claimed yet (docs/design.md §14): open →
+// withdraw_draft — the drafter takes back a draft nobody claimed yet (docs/design.md#drafts): open →
 // withdrawn, conditioned on `open`, so a claim and a withdrawal racing end with exactly one of
 // them. A claimed draft is the claimer's now and cannot be withdrawn. Withdrawing again answers
 // the same and writes nothing; someone else's draft answers as one that does not exist.

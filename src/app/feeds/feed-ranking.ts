@@ -1,4 +1,4 @@
-// How show-more / show-less moves stories (design §17): a story's score is the number of viewers
+// How show-more / show-less moves stories (design.md#feeds): a story's score is the number of viewers
 // who asked for more of it in that feed minus those who asked for less. A page puts stories with
 // a positive score first and those with a negative one last, keeping the feed's own order within
 // each group — so a chronological feed stays chronological among equals, and a viewer who asks

@@ -1,4 +1,4 @@
-// getFeedSkeleton for each of lorebook's feeds (design §17): the posts, each with the feedContext
+// getFeedSkeleton for each of lorebook's feeds (design.md#feeds): the posts, each with the feedContext
 // its interactions come back with, and the cursor of the next page. The main feed is the newest
 // announced stories, a tag feed the newest of one tag — both in the public feed's key order, each
 // page ranked by show-more / show-less — and "needs reproducers" the rotated candidates.

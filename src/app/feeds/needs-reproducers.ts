@@ -1,4 +1,4 @@
-// The "needs reproducers" feed (design §17): open fail stories (someone needs an answer) and
+// The "needs reproducers" feed (design.md#feeds): open fail stories (someone needs an answer) and
 // reproducible success stories fewer than three people have reproduced, among the newest
 // CANDIDATE_WINDOW listed stories with a post. So that agents following it spread over the
 // candidates instead of all trying the top one, each viewer gets its own order, new every hour:

@@ -1,4 +1,4 @@
-// app.bsky.feed.sendInteractions (design §17): a viewer's "show more like this" / "show less like
+// app.bsky.feed.sendInteractions (design.md#feeds): a viewer's "show more like this" / "show less like
 // this" on a post one of lorebook's feeds served, tallied per feed and story (feed-tally-items.ts).
 // The viewer is the `iss` of a verified service-auth JWT; the story comes from the item's
 // feedContext and must still be listed with that very post (and, in a tag feed, carry the tag),

@@ -1,4 +1,4 @@
-// Image bytes -> the bytes lorebook stores (docs/design.md §13), with sharp. The type is judged
+// Image bytes -> the bytes lorebook stores (docs/design.md#images), with sharp. The type is judged
 // by the bytes twice: the magic numbers first (sniffImageType), then sharp's own reading of the
 // header, which must agree. sharp is told the most pixels it may decode (limitInputPixels), so a
 // small file that claims a huge canvas is refused before anything is allocated, and any decoder
@@ -26,7 +26,7 @@ const SHARP_FORMATS: Readonly<Record<string, ImageType>> = { png: 'image/png', j
 let sharpModule: Promise<typeof import('sharp')> | undefined;
 /**
  * No two uploads run the same operation, so libvips' operation cache would only hold memory; and
- * one libvips thread per image, so a re-encode holds one core, not all of them (docs/design.md §22).
+ * one libvips thread per image, so a re-encode holds one core, not all of them (docs/design.md#fair-cpu).
  */
 const loadSharp = (): Promise<typeof import('sharp')> =>
   (sharpModule ??= import('sharp').then((module) => {

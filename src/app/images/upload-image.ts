@@ -1,4 +1,4 @@
-// upload_image / POST /v1/images (docs/design.md §13): an image checked by its bytes, re-encoded
+// upload_image / POST /v1/images (docs/design.md#images): an image checked by its bytes, re-encoded
 // without metadata (reencode-image.ts), stored under the sha256 of the stored bytes and counted
 // against the account's day. Safe to deliver twice:
 // - the blob's name is its content hash, so writing it again writes the same bytes;
@@ -7,7 +7,7 @@
 // - the day item's set of hashes is the day's count, and a hash joins it under the condition that
 //   it is absent and the day is below its limit: the same image twice (or 16 at once) counts once;
 // - an op_id replays the first answer (write-once.ts).
-// Re-encoding costs up to seconds of CPU and ~200 MB, so before it starts (docs/design.md §22) a
+// Re-encoding costs up to seconds of CPU and ~200 MB, so before it starts (docs/design.md#fair-cpu) a
 // full day is refused, and the re-encode takes a slot of the account's share (one at a time per
 // account, charged to its CPU minute).
 import { createHash } from 'node:crypto';
@@ -128,7 +128,7 @@ export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageU
             uploaded_by: caller.account,
             uploaded_at: new Date(context.now).toISOString(),
           }),
-          // Where account deletion finds the image again (design §21): IMGDAY items expire after two days.
+          // Where account deletion finds the image again (design.md#account-deletion): IMGDAY items expire after two days.
           imageIndexItem(caller.account, sha256),
         );
       }

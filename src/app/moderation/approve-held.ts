@@ -1,4 +1,4 @@
-// An operator approves a held announcement (docs/design.md §28, docs/moderation.md): the hold on a
+// An operator approves a held announcement (docs/design.md#new-accounts, docs/moderation.md): the hold on a
 // new account's story goes and its queue entry is due at once, in one transaction with the audit
 // record (MODLOG and its copy on the story). Twice-safe by op_id like every write: the op record
 // is `OP#<actor> / <op_id>`, so the same invocation again replays its answer; a second approval

@@ -1,5 +1,5 @@
 // The audit record every operator action writes, in the same transaction as the action
-// (docs/moderation.md, design §26): who, when, why, what changed. One item in the `MODLOG`
+// (docs/moderation.md, design.md#operators-audit): who, when, why, what changed. One item in the `MODLOG`
 // partition (every action, newest last) and a copy under the target (what `moderate show` lists).
 // Both are created once: a crash-and-retry of the same op_id cannot write a second record, since
 // the op record commits with them.

@@ -1,4 +1,4 @@
-// An operator's ban and unban (design §27, docs/moderation.md): a reversible suspension.
+// An operator's ban and unban (design.md#bans, docs/moderation.md): a reversible suspension.
 // The ban is one transaction: the account item gets `banned` (from then on every call of the
 // account answers account_suspended and every credential created before it stays refused for
 // good, `reset_at`), its sweep, the audit records and the op record (`OP#<actor>/<op_id>`). Then

@@ -1,5 +1,5 @@
 // A banned account's reports on one story leave its counts, and come back on unban, exactly once
-// each (design §27). Unlike deletion (account/withdraw-reports.ts) nothing is deleted: a counted
+// each (design.md#bans). Unlike deletion (account/withdraw-reports.ts) nothing is deleted: a counted
 // reproduction, check or flag becomes `counted: false` with `uncounted_by_ban: true`, in the same
 // transaction as META's count moving back; an unban turns only the marked ones back, conditioned
 // on the marker. Each report's own condition and META's membership condition make a second

@@ -1,4 +1,4 @@
-// A banned account's stories are held for review (design §25's quarantine, §27): hidden, with
+// A banned account's stories are held for review (design.md#flags-quarantine's quarantine, design.md#bans): hidden, with
 // `moderation` set, off the feeds and search, their Bluesky posts deleted through the announce
 // queue — a hide with a reason, decided as set_visibility decides a hide. `ban_hold` on META says
 // the ban made the hold (and keeps a moderation state it replaced), so an unban releases exactly

@@ -1,4 +1,4 @@
-// The walk a ban or an unban makes over the account's reports and stories (design §27), one item
+// The walk a ban or an unban makes over the account's reports and stories (design.md#bans), one item
 // a step: each step reads the sweep on the account item, plans the moves for the next item after
 // its cursor, and commits them in ONE transaction with the sweep moved on (conditioned on the
 // steps read). So a crash loses at most the step in flight, which the next run plans again; two
@@ -43,7 +43,7 @@ export async function runSweepStep(ctx: AppContext, account: string, kind: Sweep
         return { kind: 'step', phase: 'reports', moved: 0 };
       }
       const report = toReportOnStory(next);
-      // A drift report's index item: drift tallies are not counts a ban moves (design §27).
+      // A drift report's index item: drift tallies are not counts a ban moves (design.md#bans).
       const moves = report.sha256 === undefined ? await banMovesOn(ctx, account, report.slug, kind, new Date(startedAt).toISOString()) : [];
       await writeAtomically(ctx.store, [...moves, advanceSweep(account, sweep, { phase: 'reports', cursor: String(next.SK) })]);
       return { kind: 'step', phase: 'reports', moved: moves.length };

@@ -1,7 +1,7 @@
 // Established and new accounts (docs/moderation.md): an account is new for its first
 // LOREBOOK_NEW_ACCOUNT_HOURS, so making accounts to push a story off the site, or to flood the
 // site and its Bluesky account, costs a day's wait. The one place the rule lives; a banned
-// account's flag never counts (design §27).
+// account's flag never counts (design.md#bans).
 import type { StoredItem } from '../../store/actions.ts';
 import { accountKey } from '../../store/keys.ts';
 import { type ItemsByKey, pick } from '../../store/read-items.ts';

@@ -1,4 +1,4 @@
-// Who put a story in its moderation state (docs/moderation.md, design §27): `ban` while the
+// Who put a story in its moderation state (docs/moderation.md, design.md#bans): `ban` while the
 // author's suspension holds it (`ban_hold` on META), `operator` when an operator held or restored
 // it (the operator's reason is kept), `readers` when their flags crossed the threshold. The page,
 // the .md, get_story's `moderation` and the refusal to unhide say the matching sentence.

@@ -1,4 +1,4 @@
-// What an operator reads (docs/moderation.md, design §26): the review queue, newest first, and one
+// What an operator reads (docs/moderation.md, design.md#operators-audit): the review queue, newest first, and one
 // story's whole moderation record — its state and appeal, its reader flags with their notes (who
 // flagged is shown to the operator, never to the author), and its audit records.
 import { notFound } from '../../domain/errors.ts';

@@ -1,5 +1,5 @@
 // What an operator's story action (quarantine, restore) takes and answers (docs/moderation.md,
-// design §26). The reason goes through the same door as every write (hidden characters, secrets),
+// design.md#operators-audit). The reason goes through the same door as every write (hidden characters, secrets),
 // since it is stored and shown to the author. The op record is `OP#<actor>` / op_id, as for every
 // write: the CLI mints one op id per invocation, and `--op-id` repeats one.
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 // `moderate queue` (docs/moderation.md "The operator's queue"): everything waiting for a person,
-// newest first — stories held for review and appeals (the review queue, §26), spam waves (the
-// refusal records, §29) and new accounts' held announcements (§28). Each source is read bounded
+// newest first — stories held for review and appeals (the review queue, design.md#operators-audit), spam waves (the
+// refusal records, design.md#spam-waves) and new accounts' held announcements (design.md#new-accounts). Each source is read bounded
 // by the limit, and the merge keeps the newest `limit`.
 import type { ReviewEntry } from '../../store/moderation/review-queue-items.ts';
 import { type HeldAnnouncement, queryHeldAnnouncements } from '../../store/story/held-announcement-query.ts';

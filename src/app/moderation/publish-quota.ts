@@ -1,5 +1,5 @@
 // How many stories an account may first publish a UTC day, and whether its announcements wait
-// (docs/design.md §28, docs/moderation.md): a new account publishes at most
+// (docs/design.md#new-accounts, docs/moderation.md): a new account publishes at most
 // LOREBOOK_NEW_ACCOUNT_STORIES_PER_DAY and its stories wait on the announce queue until it is
 // established; an established one publishes LOREBOOK_STORIES_PER_DAY. Only a first publish
 // counts: a republish, an edit or the same publish delivered again finds its story and is not

@@ -1,4 +1,4 @@
-// `moderate quarantine <slug> --reason` (docs/moderation.md, design §26): an operator holds a story
+// `moderate quarantine <slug> --reason` (docs/moderation.md, design.md#operators-audit): an operator holds a story
 // for review, as enough flags would — hidden, off the feeds and Bluesky, the author told, on the
 // review queue — with the operator's reason, in one transaction with its audit record. A story
 // already held answers `changed: false` and writes nothing; a restored one may be held again.

@@ -1,4 +1,4 @@
-// The hold itself (docs/moderation.md, design §25): the flag that brings the counted flags to
+// The hold itself (docs/moderation.md, design.md#flags-quarantine): the flag that brings the counted flags to
 // LOREBOOK_QUARANTINE_FLAGS writes it in the same conditioned META update that counts it. A held
 // story is hidden (so it leaves the feeds, search, the sitemap, the Atom feed and the Bluesky feed
 // skeletons exactly as a hide does) and its Bluesky post and standard.site document are deleted

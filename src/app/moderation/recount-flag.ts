@@ -1,4 +1,4 @@
-// An unban's flag coming back into a story's count (design §27): the flagger joins `flaggers`
+// An unban's flag coming back into a story's count (design.md#bans): the flagger joins `flaggers`
 // again and `flag_count` is set from the count read, conditioned on it, as flag_story counts a
 // flag — so a flag landing in between makes one of the two writes plan again. When the count is
 // back at LOREBOOK_QUARANTINE_FLAGS on a listed story never moderated, the same update holds it

@@ -1,7 +1,7 @@
-// `moderate restore <slug> --reason` (docs/moderation.md, design §26): an operator lifts a hold.
+// `moderate restore <slug> --reason` (docs/moderation.md, design.md#operators-audit): an operator lifts a hold.
 // State `restored`, shown again, and — when public — back in the feed index and owed its Bluesky
 // announcement again, which the announcer posts at the same record key (the key is derived from
-// the slug and the publish time, design §4.5), exactly as an unhide does. Off the review queue,
+// the slug and the publish time, design.md#announcement), exactly as an unhide does. Off the review queue,
 // the author told, one audit record, one transaction. Flags never hold a restored story again:
 // the hold's write requires `moderation` absent. A story already restored answers
 // `changed: false` and writes nothing; one never held is `conflict`.
@@ -91,7 +91,7 @@ export async function restoreStory(ctx: AppContext, raw: unknown): Promise<Repla
  */
 function lift(meta: StoryMeta, held: ModerationState, restored: ModerationState, months: readonly string[]): WriteAction[] {
   const set: Record<string, unknown> = { hidden: false, moderation: restored };
-  // A restore during its author's ban stands: the ban no longer holds it, so the unban leaves it as the operator left it (design §27).
+  // A restore during its author's ban stands: the ban no longer holds it, so the unban leaves it as the operator left it (design.md#bans).
   const remove: string[] = meta.ban_hold === undefined ? [] : ['ban_hold'];
   const actions: WriteAction[] = [];
   let condition = and(moderationAsRead(held), listingAsRead(meta));

@@ -1,4 +1,4 @@
-// The announcing switch (design §30): LOREBOOK_ANNOUNCING as a runtime setting, turned off or on by
+// The announcing switch (design.md#settings): LOREBOOK_ANNOUNCING as a runtime setting, turned off or on by
 // an operator (`npm run settings -- set LOREBOOK_ANNOUNCING off`, and the moderation command's
 // `announcing off|on`). Every process honours it within its settings cache period: while it is
 // off nothing is posted to or deleted from Bluesky, and the announce queue keeps the work.

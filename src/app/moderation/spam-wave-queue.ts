@@ -1,4 +1,4 @@
-// The spam waves on the operators' queue (design §29, docs/moderation.md "Spam waves"): the
+// The spam waves on the operators' queue (design.md#spam-waves, docs/moderation.md "Spam waves"): the
 // refusal records (`DUPWAVE#<day>`) of the days they are kept, one entry per original with its
 // refused copies together, newest wave first. Nothing here is a body: the records hold none.
 import { type DuplicateRefusal, listDuplicateRefusals, REFUSAL_KEPT_DAYS } from '../../store/near-duplicate/duplicate-refusal-items.ts';

@@ -1,4 +1,4 @@
-// The spam-wave rule, stated once (design §29, docs/moderation.md "Spam waves"): a publish or an
+// The spam-wave rule, stated once (design.md#spam-waves, docs/moderation.md "Spam waves"): a publish or an
 // edit that leaves a story listed (public, shown) is refused with duplicate_content when its body is a
 // near-duplicate of a listed story another account published within the duplicate window
 // (LOREBOOK_DUPLICATE_WINDOW_HOURS), naming that story. The author's own stories never count.

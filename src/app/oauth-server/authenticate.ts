@@ -33,7 +33,7 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
 export interface Authenticated {
   caller: Caller;
   /**
-   * Settles once the account is known to stand (design §21); rejects with `unauthenticated` when
+   * Settles once the account is known to stand (design.md#account-deletion); rejects with `unauthenticated` when
    * it is being deleted or was deleted. A token read from the store was checked with its read
    * (already settled); a remembered one has its account item read now, beside the call, so a
    * deletion accepted by any process is honoured from that moment without a round trip in
@@ -98,7 +98,7 @@ async function readToken(ctx: AppContext, tokenHash: string, whileDeleting: bool
   }
   const stored = toStoredToken(item);
   const account = await readItem(ctx.store, accountKey(stored.account));
-  // A token of an account being deleted or deleted, or of the account a later sign-in replaced (design §21).
+  // A token of an account being deleted or deleted, or of the account a later sign-in replaced (design.md#account-deletion).
   if (!credentialStands(account, stored.created_at, whileDeleting)) throw credentialRefusal(account);
   const handle = account === undefined ? stored.account : String(account.handle);
   const verified: VerifiedToken = {

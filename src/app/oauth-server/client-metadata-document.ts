@@ -3,7 +3,7 @@
 // (public https addresses only, at most CLIENT_DOCUMENT_MAX_BYTES, within the configured time,
 // no redirects), keeps it by its cache headers (at least the outbound cache floor), and judges it
 // as strictly as a registration. Every fetch is paid for by the requesting address first and runs
-// in one of the process's outbound slots; a failed look-up is remembered a while (design §23).
+// in one of the process's outbound slots; a failed look-up is remembered a while (design.md#admission).
 // Every fault is an `invalid_client` whose description says what the client's author must fix.
 import { z } from 'zod';
 import { FetchSlotsFull } from '../../../integrations/safe-fetch/fetch-slots.ts';

@@ -257,7 +257,7 @@ async function issue(ctx: AppContext, device: StoredDevice, now: number): Promis
         created_at: at,
         expires_at: epochSeconds(now) + DEVICE_TOKEN_SECONDS,
       }),
-      // An approval by an account deleted since (design §21) mints nothing.
+      // An approval by an account deleted since (design.md#account-deletion) mints nothing.
       accountAcceptsCredential(account, device.created_at),
     ]);
   } catch (error) {

@@ -1,7 +1,7 @@
 // The budget of new client registrations (anonymous writes any caller can make), per client
 // address: at most `registrationsPerHour` per clock hour from one address across all instances,
 // counted in that address's rate window in the same transaction that creates the client. Per
-// address, not one budget for everyone (design §23): a burst from one address used to spend the
+// address, not one budget for everyone (design.md#admission): a burst from one address used to spend the
 // hour for every genuine client. A pending client (never authorized) lives `pendingClientSeconds`,
 // so one address keeps at most registrationsPerHour × (pending hours + 1) of them live. A client
 // already registered is answered without spending anything, so one that completed an

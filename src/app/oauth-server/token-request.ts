@@ -196,7 +196,7 @@ async function refresh(
 
 /**
  * The account check failed: the account is being deleted, was deleted, or was made again after
- * this credential (design §21). Told like a revoked grant; nothing was minted.
+ * this credential (design.md#account-deletion). Told like a revoked grant; nothing was minted.
  */
 function refuseDeletedAccount(cancelled: WriteCancelled): undefined {
   if (

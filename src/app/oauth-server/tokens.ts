@@ -1,4 +1,4 @@
-// Token management for the admin CLI (docs/design.md §6 "an admin CLI issues them"): create, list,
+// Token management for the admin CLI (docs/design.md#surfaces "an admin CLI issues them"): create, list,
 // revoke. A token is bound to an account; creating one for a new handle creates the local
 // account. Only the sha256 of a token is stored; the plaintext is in the create answer only.
 
@@ -120,7 +120,7 @@ export async function createToken(ctx: AppContext, rawInput: CreateTokenInput): 
           ]
         : [];
     try {
-      // An existing account: not while it is being deleted (design §21). Its handle item goes with it, so a handle of a deleted account starts a new one.
+      // An existing account: not while it is being deleted (design.md#account-deletion). Its handle item goes with it, so a handle of a deleted account starts a new one.
       const standing = claimed === undefined ? [] : [accountStillHere(account)];
       await writeAtomically(ctx.store, [...newAccount, ...createTokenItems(stored), ...standing]);
       return { token, token_id: stored.token_hash, account, handle: input.handle, expires_at: isoSeconds(stored.expires_at) };

@@ -1,4 +1,4 @@
-// The Bluesky announce state shown on a story (docs/design.md §4), derived from the fields the announcer
+// The Bluesky announce state shown on a story (docs/design.md#write-rules), derived from the fields the announcer
 // writes — never a stored status, which a crash between two writes could leave stale.
 
 import { type HoldReason, isHeld } from '../../store/story/announce-hold.ts';
@@ -10,7 +10,7 @@ import type { AnnounceState } from './get-story.contract.ts';
 export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'last_error' | 'queued' | 'claim_post'>): AnnounceState {
   const { bsky_uri: uri, last_error: lastError, queued } = progress;
   if (isPostUri(uri)) return { state: 'posted', uri };
-  // The document step holds the marker (design §16): the post it was claimed from is still live.
+  // The document step holds the marker (design.md#standard-site): the post it was claimed from is still live.
   if (uri === PENDING && isPostUri(progress.claim_post)) return { state: 'posted', uri: progress.claim_post };
   // A live claim is an attempt in flight, even when an earlier attempt left an error behind.
   const pending = queued || uri === PENDING;
@@ -20,8 +20,8 @@ export function announceState(progress: Pick<AnnounceProgress, 'bsky_uri' | 'las
 }
 
 /**
- * The state its author sees: a story whose announcement waits (design §28) is `held`, with the
- * reason and the time it is released at the latest; one set aside as too old (design §33) is
+ * The state its author sees: a story whose announcement waits (design.md#new-accounts) is `held`, with the
+ * reason and the time it is released at the latest; one set aside as too old (design.md#announcing-resumes) is
  * `skipped`, with the time it is owed since. Everyone else sees them `pending` and `off`.
  */
 export function authorAnnounceState(progress: AnnounceProgress, now: number): AnnounceState {

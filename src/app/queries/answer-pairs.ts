@@ -1,4 +1,4 @@
-// Answered fail stories, the read side (docs/design.md §11). A success story's `answers` come from
+// Answered fail stories, the read side (docs/design.md#answered-fail). A success story's `answers` come from
 // its META's list, hydrated in the author BatchGetItem; a fail story's `answered_by` from its
 // linked ANSWER# items (one bounded Query) and one BatchGetItem of those stories. Either side is
 // shown only while the other is public, listed, of the right type and (for an answer) still names

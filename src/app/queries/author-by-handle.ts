@@ -1,4 +1,4 @@
-// Whose page /a/{handle} is. Handles are display data that can change hands (docs/design.md §3), so a
+// Whose page /a/{handle} is. Handles are display data that can change hands (docs/design.md#data), so a
 // handle is resolved to the account that holds it *now*: the handle item (written when an admin
 // creates a local account) names an account, and that account's current handle must still be
 // this one. An account id (a DID, or an account without a handle item) is accepted as well.

@@ -1,6 +1,6 @@
 // What get_story reads once META is known, in one BatchGetItem: the author's current handle
-// (ACCOUNT#id) and the drafter's, when someone drafted it for them (design §14), their own reproduction of the story (REPRO#author) for the author's re-run
-// (docs/design.md §10), and on a success story the fail stories it answers (§11). All the keys
+// (ACCOUNT#id) and the drafter's, when someone drafted it for them (design.md#drafts), their own reproduction of the story (REPRO#author) for the author's re-run
+// (docs/design.md#re-run), and on a success story the fail stories it answers (design.md#answered-fail). All the keys
 // are known from META, so neither costs a round trip.
 import { authorRecheck, recheckText } from '../../domain/story/author-recheck.ts';
 import { toAccount } from '../../store/identity/account-items.ts';

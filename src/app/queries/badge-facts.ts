@@ -17,7 +17,7 @@ import { listStories } from './list-stories.ts';
 export interface StoryBadgeFacts {
   worked: number;
   tier: Tier | null;
-  /** Changed since publish (design §12). */
+  /** Changed since publish (design.md#drift). */
   changed: boolean;
 }
 

@@ -50,7 +50,7 @@ const announceStateSchema = z.object({
 
 export type AnnounceState = z.output<typeof announceStateSchema>;
 
-/** The fields of a story view whose text people wrote, not lorebook (design §18). */
+/** The fields of a story view whose text people wrote, not lorebook (design.md#untrusted-text). */
 export const AUTHOR_WRITTEN_FIELDS = [
   'title',
   'summary',

@@ -85,7 +85,7 @@ function presentStory(
   const author = authorView(meta, handles);
   const view: StoryView = {
     slug: meta.slug,
-    // Text stored before a character was refused is shown with it made visible (design §18).
+    // Text stored before a character was refused is shown with it made visible (design.md#untrusted-text).
     title: shown(meta.title),
     summary: shown(meta.summary),
     author,
@@ -130,12 +130,12 @@ function presentRevision(item: StoredItem): RevisionView {
   const view: RevisionView = { revision: Number(item.revision), kind: item.kind as RevisionKind, at: String(item.at) };
   if (typeof item.note === 'string') view.note = shown(item.note);
   if (typeof item.source === 'string') view.source = shown(item.source);
-  // Written in the same update that removes the markdown (design §20), so it says the text is gone.
+  // Written in the same update that removes the markdown (design.md#redaction-export), so it says the text is gone.
   if (item.redacted === true) view.redacted = true;
   return view;
 }
 
-/** The stored report with the drift flag beside it (design §12); null for a story never scanned. */
+/** The stored report with the drift flag beside it (design.md#drift); null for a story never scanned. */
 function storyCapability(meta: StoryMeta): StoryView['capability'] {
   if (meta.capability === undefined) return null;
   return { ...meta.capability, changed_since_publish: meta.drift !== undefined, drift: meta.drift ?? null };

@@ -18,7 +18,7 @@ export function checkCounts(meta: StoryMeta): CheckCounts {
 export function presentSummary(meta: StoryMeta, handles: ReadonlyMap<string, string>, caller: Caller | undefined): StorySummary {
   const summary: StorySummary = {
     slug: meta.slug,
-    // Text stored before a character was refused is shown with it made visible (design §18).
+    // Text stored before a character was refused is shown with it made visible (design.md#untrusted-text).
     title: shown(meta.title),
     summary: shown(meta.summary),
     author: authorView(meta, handles),

@@ -1,4 +1,4 @@
-// The aggregates of one story's counted reproduction reports (design §9): read only when the story
+// The aggregates of one story's counted reproduction reports (design.md#aggregates): read only when the story
 // has enough counted reproducers for any figure to show, folded page by page.
 import { AggregateTally, MIN_REPORTS_PER_FIGURE, type ReproductionAggregates } from '../../domain/reproduction-aggregates.ts';
 import { forEachReproductionFacts } from '../../store/story/reproduction-facts-query.ts';

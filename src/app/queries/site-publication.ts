@@ -1,4 +1,4 @@
-// The at-uri of the site's standard.site publication (docs/design.md §16), for
+// The at-uri of the site's standard.site publication (docs/design.md#standard-site), for
 // `/.well-known/site.standard.publication`: the one the announcer last wrote for this site URL,
 // or undefined before it has written one (or when it was written for another URL).
 import { readPublication } from '../../store/site-publication.ts';

@@ -1,4 +1,4 @@
-// A story as the public pages show it (docs/design.md §6): anonymous, so a private story is not_found
+// A story as the public pages show it (docs/design.md#surfaces): anonymous, so a private story is not_found
 // like an unknown one, and a hidden public story is a tombstone — its title and that its author
 // withdrew it — rather than a 404, so a link someone shared still explains itself.
 import { isLorebookError } from '../../domain/errors.ts';
@@ -19,7 +19,7 @@ export type StoryPage =
   | { kind: 'withdrawn'; slug: string; title: string }
   /** Held for review (docs/moderation.md), by readers' flags, an operator or a ban: neither title nor text is shown. */
   | { kind: 'held'; slug: string; by: HeldBy }
-  /** Its author deleted their account (design §21): nothing of it is left to show. */
+  /** Its author deleted their account (design.md#account-deletion): nothing of it is left to show. */
   | { kind: 'deleted'; slug: string };
 
 export async function readStoryPage(ctx: AppContext, rawSlug: string): Promise<StoryPage> {

@@ -1,4 +1,4 @@
-// The steps after a redaction's commit (docs/design.md §20): the redaction itself strips right
+// The steps after a redaction's commit (docs/design.md#redaction-export): the redaction itself strips right
 // after its commit; the dispatcher (`npm start`) or the sweeper (the cloud) deletes the images,
 // and finishes an event a crash left. The image step needs a Scan and the image store's delete,
 // which only the sweeper is granted in the cloud (infra/), so the request path never runs it. Every step is idempotent and bounded, so a run that dies anywhere is finished by

@@ -1,5 +1,5 @@
 // One instance's search index (each `npm start` process, each http Lambda container), kept
-// current without ever reading the whole feed (docs/design.md §15):
+// current without ever reading the whole feed (docs/design.md#search):
 // - cold start: the snapshot the pointer names, loaded at the first search off the event loop
 //   (snapshot-load.ts); with no snapshot yet (a new deployment before its first snapshot job) the
 //   index is built once from the feed index;

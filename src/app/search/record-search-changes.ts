@@ -1,4 +1,4 @@
-// The change log's writer (docs/design.md §15): a batch of table stream records becomes one log
+// The change log's writer (docs/design.md#search): a batch of table stream records becomes one log
 // item per record that changes what search indexes. Twice-safe by harmless duplicates rather
 // than by a deterministic key: a batch delivered again writes its items again under the new
 // time (the key must carry the time of writing, search-log.ts says why), and applying an item

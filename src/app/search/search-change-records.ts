@@ -1,5 +1,5 @@
 // Which table stream records change what search indexes, decided from the record alone (docs/
-// design.md §15): a story's META or BODY inserted or removed, or modified in a field the index
+// design.md#search): a story's META or BODY inserted or removed, or modified in a field the index
 // holds or in whether it is listed. A META modified only in its counts, reproducers or announce
 // bookkeeping (most of the table's writes) logs nothing. The shape is the stream record's (an
 // aws-lambda DynamoDBRecord fits it), so both the stream function and `npm start`'s poller use it.

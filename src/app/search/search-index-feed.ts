@@ -1,4 +1,4 @@
-// What feeds a search index (docs/design.md §15): a first build from a walk of the feed index
+// What feeds a search index (docs/design.md#search): a first build from a walk of the feed index
 // (keys-only Queries of each month shard, never a Scan), and the change log applied past a
 // watermark. Both re-read each story as it is now (readSearchableStories) and add or drop it, so
 // applying a change twice, or two changes out of order, leaves the same index.

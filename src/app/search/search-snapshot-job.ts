@@ -1,4 +1,4 @@
-// The snapshot job (docs/design.md §15), run by the sweeper Lambda every minute and by a timer
+// The snapshot job (docs/design.md#search), run by the sweeper Lambda every minute and by a timer
 // under `npm start`: load the snapshot the pointer names (or build the first index from the feed
 // index when there is none), apply the change log since its watermark, and when the index changed
 // (or the snapshot is a day old, so the bucket's lifecycle rule never takes the one in use) write

@@ -1,4 +1,4 @@
-// An instance's load of a snapshot (docs/design.md §15), off its event loop: a worker thread unzips
+// An instance's load of a snapshot (docs/design.md#search), off its event loop: a worker thread unzips
 // and parses the object (snapshot-decode-thread.ts) and hands the index over piece by piece; this
 // side takes one piece per turn of the event loop and builds the index with MiniSearch's
 // loadJSAsync, which yields every thousand terms. Requests are served between the pieces, from the

@@ -1,4 +1,4 @@
-// The secret check at the door of every write (docs/design.md §19): each string of the parsed
+// The secret check at the door of every write (docs/design.md#secrets): each string of the parsed
 // arguments is scanned before anything is read or written, so a refused call leaves no item, op
 // record, log line or search entry behind.
 import { secretDetected } from '../../domain/secrets/secret-refusal.ts';

@@ -1,4 +1,4 @@
-// `npm run settings -- set` (design §30): one runtime setting's item written, twice-safe — the same
+// `npm run settings -- set` (design.md#settings): one runtime setting's item written, twice-safe — the same
 // value again writes no setting, the write is conditioned on the value read, and the command's op
 // id (one per invocation) makes a replay answer the first answer. The value arrives checked by the
 // parser the environment uses (src/settings/runtime-settings.ts, which the app layer cannot import).

@@ -1,4 +1,4 @@
-// The runtime settings as one process sees them (design §30): read from the table at most once per
+// The runtime settings as one process sees them (design.md#settings): read from the table at most once per
 // cache period, the read shared by every request that finds the values stale meanwhile, so a
 // request costs no store read of its own. A failed read keeps the values read before (a settings
 // read must never fail a request) and is tried again one period later, not at every request.

@@ -1,4 +1,4 @@
-// A person signed in with Bluesky (docs/design.md §3 identity): their DID is the account id, their handle
+// A person signed in with Bluesky (docs/design.md#data identity): their DID is the account id, their handle
 // is display data that follows handle changes. Every sign-in records the handle they have now:
 //   - the account is created on first sight, or its handle moved from the one that was read;
 //   - the handle item HANDLE#<handle> (what a handle resolves to) points at this DID; if another
@@ -49,9 +49,9 @@ export async function recordBlueskySignIn(ctx: AppContext, identity: BlueskyIden
           const at = new Date(now).toISOString();
           const storedAccount = pick(read, accountKey(did));
           const standing = accountStanding(storedAccount);
-          // Its deletion is under way: no new session for it until it is done (design §21).
+          // Its deletion is under way: no new session for it until it is done (design.md#account-deletion).
           if (standing.kind === 'deleting') throw deletionUnderWay();
-          // A banned DID gets no session, and no new account either (design §27).
+          // A banned DID gets no session, and no new account either (design.md#bans).
           if (standing.kind === 'banned') throw accountSuspended(standing.reason, standing.since);
           const before = storedAccount === undefined || standing.kind === 'deleted' ? undefined : toAccount(storedAccount);
           // After a deletion the same DID starts a new, empty account over the tombstone.

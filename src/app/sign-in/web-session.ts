@@ -52,7 +52,7 @@ export async function readWebSession(ctx: AppContext, cookieHeader: string | und
   if (item === undefined) return undefined;
   const stored = toStoredWebSession(item);
   const account = await readItem(ctx.store, accountKey(stored.account));
-  // A session of an account being deleted or deleted is no session (design §21): signed out.
+  // A session of an account being deleted or deleted is no session (design.md#account-deletion): signed out.
   if (!credentialStands(account, stored.created_at)) return undefined;
   const handle = account === undefined ? stored.account : String(account.handle);
   return { accountId: stored.account, handle, expiresAt: stored.expires_at * 1000 };
@@ -66,7 +66,7 @@ export async function startWebSession(ctx: AppContext, accountId: string): Promi
   const hash = sessionHash(cookieValue);
   await writeAtomically(ctx.store, [
     createWebSession({ session_hash: hash, account: accountId, created_at: new Date(now).toISOString(), expires_at: expiresAt }),
-    // Where account deletion finds the session again (design §21).
+    // Where account deletion finds the session again (design.md#account-deletion).
     webSessionIndexItem(accountId, hash, expiresAt),
   ]);
   return { cookieValue, expiresAt: expiresAt * 1000 };

@@ -1,7 +1,7 @@
 // Client ID metadata documents kept by their HTTP cache headers (RFC 9111, the parts that matter
 // here): `max-age` says how long a document is fresh, `no-store` and `no-cache` ask for a fetch
 // every time, and an `ETag` lets a stale one be revalidated with If-None-Match. Whatever the
-// headers say, a document is kept at least the outbound cache floor (design §23: a client's
+// headers say, a document is kept at least the outbound cache floor (design.md#admission: a client's
 // no-store must not make every authorize a fetch) and at most MAX_AGE_MS (a client that changed
 // its document is seen within it). Failed look-ups are kept too, in a cache of their own. Bounded
 // in entries (the least recently used goes first), so strangers' URLs cannot fill memory.

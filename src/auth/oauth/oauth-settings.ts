@@ -82,7 +82,7 @@ export interface OAuthServer {
    * Client ID metadata documents: the SSRF-safe fetch they come through, the documents kept by
    * their cache headers (at least the outbound cache floor), failed look-ups remembered a while,
    * the process's outbound slots, and `spend`, the requesting address's fetch budget, which the
-   * route sets per request (design §23); none set: nothing is counted (use cases called directly).
+   * route sets per request (design.md#admission); none set: nothing is counted (use cases called directly).
    */
   clientDocuments: {
     fetch: typeof globalThis.fetch;

@@ -1,5 +1,5 @@
-// The claim URL's secret (docs/design.md §14). A draft is found by the sha256 of its token, the
-// only form the store keeps (design §3: secrets are hashes). The token is derived from the
+// The claim URL's secret (docs/design.md#drafts). A draft is found by the sha256 of its token, the
+// only form the store keeps (design.md#data: secrets are hashes). The token is derived from the
 // caller's draft_key and 32 random bytes of salt drawn by the first delivery, so a second
 // delivery of the same draft_key answers the same claim URL, while the store holds the salt and
 // only the sha256 of the draft_key: neither gives the token.

@@ -1,4 +1,4 @@
-// Drafts for someone else (docs/design.md §14): the statuses a draft moves through, the limits on
+// Drafts for someone else (docs/design.md#drafts): the statuses a draft moves through, the limits on
 // writing them, and the status a reader sees — `expired` is never stored, it is an open draft
 // whose claim deadline has passed, judged at read time against the store clock.
 

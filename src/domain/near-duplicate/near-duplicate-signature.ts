@@ -1,4 +1,4 @@
-// What makes two stories near-duplicates (design §29): a MinHash signature of the story's body
+// What makes two stories near-duplicates (design.md#spam-waves): a MinHash signature of the story's body
 // (title, narrative and sections; the front matter is left out, a spammer changes the date and
 // the tags first) read as 3-word shingles, after folding what a spammer varies between copies —
 // Unicode compatibility forms (fullwidth letters, look-alike spaces), case, accents, invisible

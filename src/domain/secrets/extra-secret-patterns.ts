@@ -1,5 +1,5 @@
 // What secretlint's recommended preset (13.1.0) misses, measured on the credentials in
-// test/helpers/fake-secrets.ts (docs/design.md §19, BENCHMARKS.md §10): lorebook's own bearer
+// test/helpers/fake-secrets.ts (docs/design.md#secrets, BENCHMARKS.md §10): lorebook's own bearer
 // tokens (the credential an agent writing to lorebook holds for sure), Google API keys (the preset
 // has no rule for `AIza…`), JWTs (no rule either; a signed one is a bearer credential until it
 // expires), and an AWS secret access key that ends in `+` or `/` (1 in 32 of them: the preset's

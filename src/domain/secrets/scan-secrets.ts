@@ -1,4 +1,4 @@
-// The secret scan (docs/design.md §19): secretlint's recommended rules, the AWS access key id
+// The secret scan (docs/design.md#secrets): secretlint's recommended rules, the AWS access key id
 // check turned on and secretlint-disable comments ignored, plus lorebook's own patterns (./extra-secret-patterns.ts), minus
 // documentation placeholders (./placeholder.ts). A finding names the kind and the line, never the
 // value: nothing that leaves this module holds a byte of what was found.

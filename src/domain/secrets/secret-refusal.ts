@@ -1,4 +1,4 @@
-// The secret_detected refusal (docs/design.md §19): what was found, where, and what to do, written
+// The secret_detected refusal (docs/design.md#secrets): what was found, where, and what to do, written
 // for the agent that sent it. It names kinds, fields and lines only: the value, or any part of it,
 // is never in the message or the details, so the refusal can be logged, cached and shown.
 import { LorebookError } from '../errors.ts';

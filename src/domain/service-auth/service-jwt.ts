@@ -1,5 +1,5 @@
 // Checking an atproto service-auth JWT, the bearer token Bluesky's AppView or a viewer's PDS
-// sends a feed generator (design §17): ES256K or ES256, signed by the `iss` account's atproto
+// sends a feed generator (design.md#feeds): ES256K or ES256, signed by the `iss` account's atproto
 // signing key; `aud` must be this service's DID and `lxm` the method called; not expired. What is
 // checked and why is in docs/pages.md. The key comes from the caller's resolver: on a bad
 // signature it is asked once more with forceRefresh, as a rotated key would look stale.

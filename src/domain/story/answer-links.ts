@@ -1,4 +1,4 @@
-// Which fail stories a success story answers (docs/design.md §11): the lorebook stories its
+// Which fail stories a success story answers (docs/design.md#answered-fail): the lorebook stories its
 // narrative names, as a bare slug, a `/s/{slug}` path or an absolute URL on lorebook's own base
 // URL. Code spans and fenced code blocks are quoted text, not a claim, so they never count, nor
 // does another site's `/s/…` URL or the story's own slug. At most MAX_ANSWER_LINKS distinct slugs,

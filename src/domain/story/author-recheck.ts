@@ -1,4 +1,4 @@
-// The author's re-run (docs/design.md §10). The author's own reproduction is never counted, but
+// The author's re-run (docs/design.md#re-run). The author's own reproduction is never counted, but
 // readers learn whether the author re-ran the story, how it went, and whether the story has
 // changed in substance since: a correction or an addition newer than that report makes it
 // outdated. A rephrase changes no step, so it leaves the re-check current.

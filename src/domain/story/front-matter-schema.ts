@@ -5,7 +5,7 @@ import { MAX_TITLE_CHARS, titleLength } from './story-limits.ts';
 import { STORY_STATUSES, STORY_TYPES, STORY_VISIBILITIES } from './story-types.ts';
 import { check, describe, oneOf, shortText, text } from './zod-fix-it.ts';
 
-// The front matter rules of docs/design.md §2 as one zod schema. Every message is the fix-it sentence an
+// The front matter rules of docs/design.md#story-format as one zod schema. Every message is the fix-it sentence an
 // agent reads; zod reports every key at fault in one pass, not just the first.
 
 export const MAX_TAGS = 6;

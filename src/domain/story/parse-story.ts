@@ -19,7 +19,7 @@ export interface ParseStoryOptions {
 }
 
 /**
- * Parses and validates story markdown (docs/design.md §2).
+ * Parses and validates story markdown (docs/design.md#story-format).
  *
  * Order matters: the size limits are checked first (payload_too_large, before any parsing work),
  * then every front matter key and body rule is checked and all faults are reported together

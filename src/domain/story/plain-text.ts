@@ -1,4 +1,4 @@
-// A story as plain text, for its standard.site document's `textContent` (docs/design.md §16): what
+// A story as plain text, for its standard.site document's `textContent` (docs/design.md#standard-site): what
 // a reader reads, without markup — the body after the front matter, one block per paragraph,
 // heading, list item, quote line or code block, separated by a blank line. Images keep their
 // alt text, links their text; raw HTML is dropped (it is markup, and never shown as text). A GFM

@@ -1,7 +1,7 @@
 import type { SectionKey } from './story-types.ts';
 
 /**
- * The known `## ` sections in the order a story lists them (docs/design.md §2). `field` is the name
+ * The known `## ` sections in the order a story lists them (docs/design.md#story-format). `field` is the name
  * validation errors use (`section.<field>`) and the name of the part in publish_story's parts.
  */
 export type SectionPartName = 'check' | 'reproduce' | 'what_i_tried' | 'what_i_need';

@@ -56,7 +56,7 @@ export function slugifyTitle(title: string): string {
 }
 
 /**
- * `YYYY-MM-DD-` + slugified title (docs/design.md §2). A title with nothing ASCII left (only emoji or a
+ * `YYYY-MM-DD-` + slugified title (docs/design.md#story-format). A title with nothing ASCII left (only emoji or a
  * non-Latin script) gets `story-` + the first 8 hex of sha256(NFC title): stable for retries of
  * the same title, and two such titles on one day do not collide into one story.
  */

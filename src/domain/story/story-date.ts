@@ -1,6 +1,6 @@
 // How far ahead a story's `date` may be. It is the author's local day, and no time zone is more
 // than a day ahead of UTC (UTC+14 at most), so a later date is a mistake — or a slug claimed ahead
-// of the day someone else would write that title (design §24).
+// of the day someone else would write that title (design.md#slugs-dates-images).
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The latest `date` a story may carry at `nowMs`: the UTC day after today. */

@@ -11,7 +11,7 @@ import type { StoryStatus, StoryType, StoryVisibility } from './story-types.ts';
 import { ValidationFaults } from './validation-faults.ts';
 
 /**
- * publish_story's parts (docs/design.md §2). Values are loosely typed on purpose: they are checked by the
+ * publish_story's parts (docs/design.md#story-format). Values are loosely typed on purpose: they are checked by the
  * same rules as markdown after assembly, so a bad `type` gets the same fix-it message either way.
  * Section parts are the section body as markdown, without the `## ` heading (a leading heading
  * that names the section is accepted and dropped).
@@ -84,7 +84,7 @@ function assertPartsCostWithinLimits(parts: StoryParts): void {
 /**
  * Assembles the markdown a person would write from publish_story's parts: front matter in a
  * stable key order (only the keys given), `# title`, the narrative, then the sections in the
- * order of docs/design.md §2. The result is normalised, so parts and the equivalent markdown hash the same.
+ * order of docs/design.md#story-format. The result is normalised, so parts and the equivalent markdown hash the same.
  */
 export function storyMarkdownFromParts(parts: StoryParts, options: { limits?: boolean } = {}): string {
   // `limits: false` is for re-serialising a story that already passed them (its canonical form

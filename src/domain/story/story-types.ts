@@ -1,4 +1,4 @@
-// The story model (docs/design.md §2): what a parsed, valid story looks like.
+// The story model (docs/design.md#story-format): what a parsed, valid story looks like.
 
 export const STORY_TYPES = ['success', 'fail'] as const;
 export const STORY_STATUSES = ['n/a', 'open'] as const;

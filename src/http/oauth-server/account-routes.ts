@@ -1,6 +1,6 @@
 // GET /account (signed in with Bluesky, otherwise sent to sign in and back), POST /account/revoke,
 // GET /account/export (the export as a download), GET and POST /account/redact (the redact form,
-// design §20) and POST /account/delete (design §21). The forms' CSRF token is derived from the session cookie, which another
+// design.md#redaction-export) and POST /account/delete (design.md#account-deletion). The forms' CSRF token is derived from the session cookie, which another
 // site can neither read (HttpOnly) nor send on a cross-site POST (SameSite=Lax).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
@@ -93,7 +93,7 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     }
   });
 
-  // Account deletion (design §21): the same CSRF check as revoking, and the handle typed again.
+  // Account deletion (design.md#account-deletion): the same CSRF check as revoking, and the handle typed again.
   app.post(ACCOUNT_DELETE_PATH, async (c) => {
     const person = await signedInPerson(deps.ctx, c);
     if (person === undefined) return signInFirst(c, ACCOUNT_PATH);

@@ -1,5 +1,5 @@
 // The OAuth server as one request sees it: a client metadata document the request makes lorebook
-// fetch (a client_id that is a URL) is paid for by the request's address first (design §23).
+// fetch (a client_id that is a URL) is paid for by the request's address first (design.md#admission).
 import type { Context } from 'hono';
 import type { AppContext } from '../../app/app-context.ts';
 import { fetchBudgetOf } from '../../app/outbound-budget.ts';

@@ -2,7 +2,7 @@
 // (well kept, writes every element Atom requires). It puts titles and summaries into CDATA as
 // `type="html"` and escapes only `&` elsewhere, so every text from the store goes through
 // xml-text.ts first. Each entry carries its capability tier as a category. A story "changed since
-// publish" says so as the page does (design §12): a category in the same scheme, a first sentence
+// publish" says so as the page does (design.md#drift): a category in the same scheme, a first sentence
 // in its summary, and its <updated> moved to when it was marked, so a reader shows it again.
 // Hidden and private stories are not in the public feed index, and the read pipeline drops any
 // lingering entry.

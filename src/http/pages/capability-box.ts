@@ -52,7 +52,7 @@ ${categoryList(capability)}
 }
 
 /**
- * Readers who reproduced the story ran other steps than these since the story last changed (design §12):
+ * Readers who reproduced the story ran other steps than these since the story last changed (design.md#drift):
  * said first, because the tier below describes the text as published, not what readers ran.
  */
 function changedSincePublish(drift: Report['drift']): Html | string {

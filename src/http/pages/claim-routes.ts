@@ -2,7 +2,7 @@
 // the link; its Claim and Decline buttons POST back to it and need a Bluesky web session. The
 // forms' CSRF value is derived from the session cookie (HttpOnly, SameSite=Lax), and the request
 // guard refuses foreign Origins, so another site can neither read nor forge it.
-// The token never goes into a sign-in's stored return_to (design §3: secrets are stored hashed
+// The token never goes into a sign-in's stored return_to (design.md#data: secrets are stored hashed
 // only): a signed-out visitor gets it in a short-lived HttpOnly cookie scoped to /claim, and
 // signs in with return_to=/claim, which sends the browser back to its link.
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -1,4 +1,4 @@
-// How a page names an image on another site, which it links to instead of loading (design §24).
+// How a page names an image on another site, which it links to instead of loading (design.md#slugs-dates-images).
 // Text in, text out: the caller escapes it as it escapes the alt text it passes (the renderer's
 // alt is micromark's escaped output; the story page's goes through hono's html template).
 

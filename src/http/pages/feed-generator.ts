@@ -1,4 +1,4 @@
-// lorebook's Bluesky feed generator (docs/pages.md, design §17): the service is did:web of the
+// lorebook's Bluesky feed generator (docs/pages.md, design.md#feeds): the service is did:web of the
 // public host, with its DID document at /.well-known/did.json; the feed records live on the
 // publisher's account (`npm run bsky:publish-feed`): the main feed, one per configured tag, and
 // "needs reproducers". getFeedSkeleton answers each from src/app/feeds/ (Bluesky's AppView
@@ -74,7 +74,7 @@ export function mountFeedGenerator(
     }),
     () => deps.ctx.store.now(),
   );
-  /** The DID documents a request makes lorebook fetch are paid for by its address (design §23). */
+  /** The DID documents a request makes lorebook fetch are paid for by its address (design.md#admission). */
   const spendOf = (c: Context<HttpEnv>): SpendFetch => fetchBudgetOf(deps.ctx, deps.outbound.settings, deps.clientAddress(c));
   const document = didDocument(deps.baseUrl);
   app.get('/.well-known/did.json', (c) => c.json(document, 200, { 'Cache-Control': 'public, max-age=3600' }));

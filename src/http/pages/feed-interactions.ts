@@ -1,6 +1,6 @@
-// POST /xrpc/app.bsky.feed.sendInteractions (design §17): show more / show less from a viewer,
+// POST /xrpc/app.bsky.feed.sendInteractions (design.md#feeds): show more / show less from a viewer,
 // sent by Bluesky with the viewer's service-auth JWT (required here: a vote is the viewer's).
-// In order: the JWT (a DID document it needs is paid for by the request's address, design §23),
+// In order: the JWT (a DID document it needs is paid for by the request's address, design.md#admission),
 // the viewer's rate limit (its DID's budget: interactions arrive through shared PDS addresses),
 // and only then the body, JSON of at most MAX_INTERACTIONS_BODY_BYTES, and the use case: a
 // stranger gets no body buffered. Every refusal is an XRPC error and writes nothing (the rate window apart).

@@ -2,7 +2,7 @@
 // as `Authorization: Bearer …` (checked in src/domain/service-auth/service-jwt.ts against the
 // signing key of its `iss`). No header: an anonymous request; a header that does not check out is
 // refused, never read as anonymous. A DID document fetched to check it is paid for by the
-// request's address first (`spend`, design §23): the DID is the stranger's word until it checks out.
+// request's address first (`spend`, design.md#admission): the DID is the stranger's word until it checks out.
 import type { SigningKeyResolver } from '../../../integrations/bluesky/did-signing-key.ts';
 import type { SpendFetch } from '../../app/outbound-budget.ts';
 import { LorebookError } from '../../domain/errors.ts';

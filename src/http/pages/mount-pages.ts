@@ -1,4 +1,4 @@
-// The public, anonymous side of the hono app (docs/design.md §6): pages, the Atom feed, the sitemap,
+// The public, anonymous side of the hono app (docs/design.md#surfaces): pages, the Atom feed, the sitemap,
 // the Bluesky feed generator and the standard.site verification endpoint. Pages never read a token (what they show is the same for everyone;
 // a private story is a 404 here even to its author), and every visit counts against the
 // caller's IP budget like any anonymous call. No page carries a script: the CSP says so.
@@ -34,7 +34,7 @@ export interface PagesDeps {
   clientAddress: ClientAddress;
   /** The feed generator's feed record; by default no feed is listed (docs/pages.md). */
   feedGenerator?: FeedGeneratorConfig;
-  /** The outbound fetch budget and slots the feed generator's DID look-ups share (design §23). */
+  /** The outbound fetch budget and slots the feed generator's DID look-ups share (design.md#admission). */
   outbound: Outbound;
   /** URLs per sitemap file; default the protocol's 50,000 (a test makes it small to see the split). */
   sitemapMaxUrls?: number;
@@ -42,7 +42,7 @@ export interface PagesDeps {
 
 /**
  * No scripts, no frames, no forms; styles and images from this origin only: a story's image on
- * another site is a link, never loaded (design §24), so no reader's address reaches its host.
+ * another site is a link, never loaded (design.md#slugs-dates-images), so no reader's address reaches its host.
  */
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 

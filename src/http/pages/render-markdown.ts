@@ -6,7 +6,7 @@
 // - only lorebook's own images load (`/i/<sha256>.<ext>`, what upload_image stores, or that path
 //   on the base URL), from the path, so the page's `img-src 'self'` covers them;
 // - an image on another site is a link to it, never fetched by the reader's browser, which would
-//   hand every reader's address to a host the author chose (design §24); any other image (relative,
+//   hand every reader's address to a host the author chose (design.md#slugs-dates-images); any other image (relative,
 //   protocol-relative, data:, ...) becomes its alt text;
 // - a refused link stays as its text without an href (an `href=""` would reload the page), and
 //   outside links get rel="nofollow ugc noopener" (user content, no referrer-side window access).

@@ -62,7 +62,7 @@ ${raw(body)}
   );
 }
 
-/** standard.site verification: the page names its document, once the announcer has written it (design §16). */
+/** standard.site verification: the page names its document, once the announcer has written it (design.md#standard-site). */
 function documentLink(story: StoryView): Html | string {
   return story.document_uri === undefined
     ? ''
@@ -90,7 +90,7 @@ function announceLink(story: StoryView): Html | string {
   return web === undefined ? '' : html`<span><a href="${web}" rel="nofollow noopener">announced on Bluesky</a></span>`;
 }
 
-/** Reproductions by new accounts are shown apart, never in the counts above (design §28). */
+/** Reproductions by new accounts are shown apart, never in the counts above (design.md#new-accounts). */
 function newAccountsLine(story: StoryView): string {
   const { worked, partial, failed } = story.new_account_counts;
   const fresh = worked + partial + failed;
@@ -128,7 +128,7 @@ export function tombstonePage(slug: string, title: string, baseUrl: string): Htm
   );
 }
 
-/** A story whose author deleted their account (design §21): no title is left to show. */
+/** A story whose author deleted their account (design.md#account-deletion): no title is left to show. */
 export function deletedStoryPage(slug: string, baseUrl: string): Html {
   return layout(
     { title: 'Deleted — lorebook', url: `${baseUrl}${storyPath(slug)}`, noindex: true },

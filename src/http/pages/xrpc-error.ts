@@ -1,5 +1,5 @@
 // XRPC error answers for the feed generator: `{ error, message }` with the status atproto
-// clients and Bluesky's AppView branch on, from lorebook's typed errors (design §5). Every
+// clients and Bluesky's AppView branch on, from lorebook's typed errors (design.md#errors). Every
 // failure on an /xrpc route is answered this way (the app's error handler sends /xrpc/* here):
 // an atproto client reads `error`, never a problem+json `code`.
 import type { Context } from 'hono';

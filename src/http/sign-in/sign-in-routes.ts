@@ -1,4 +1,4 @@
-// Sign in with Bluesky (docs/design.md §6): GET /auth/login?handle= sends the browser to the person's
+// Sign in with Bluesky (docs/design.md#surfaces): GET /auth/login?handle= sends the browser to the person's
 // own PDS; GET /auth/callback comes back with a code, which the atproto OAuth client exchanges
 // for the person's DID; lorebook then records the account (DID) and its current handle, starts a
 // web session (an HttpOnly cookie) and redirects to `return_to`. POST /auth/logout ends it.

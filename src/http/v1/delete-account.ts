@@ -1,4 +1,4 @@
-// DELETE /v1/account: delete_account (design §21). No MCP tool: see access-rule.ts.
+// DELETE /v1/account: delete_account (design.md#account-deletion). No MCP tool: see access-rule.ts.
 import { DELETE_ACCOUNT, deleteAccountInputSchema, deleteAccountOutputSchema } from '../../app/account/delete-account.contract.ts';
 import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, withOpId, writeAnswer } from './request.ts';

@@ -35,7 +35,7 @@ export async function markdownOrJsonBody(
 }
 
 /**
- * The Idempotency-Key header is the op_id (docs/design.md §4): the same op record as MCP's op_id. A body
+ * The Idempotency-Key header is the op_id (docs/design.md#write-rules): the same op record as MCP's op_id. A body
  * op_id is accepted too, but the two must agree.
  */
 export function withOpId(c: Context<HttpEnv>, input: Record<string, unknown>): Record<string, unknown> {

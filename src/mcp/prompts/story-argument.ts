@@ -1,6 +1,6 @@
 // The `slug` argument of reproduce_story and check_story, and the story it names embedded as a
 // resource (lorebook://story/{slug}), read as get_story reads it for this caller, between the
-// markers of ../story-text.ts, with a preface saying who wrote it (design §18).
+// markers of ../story-text.ts, with a preface saying who wrote it (design.md#untrusted-text).
 import type { PromptArgument, PromptMessage } from '@modelcontextprotocol/server';
 import type { Caller } from '../../app/app-context.ts';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';

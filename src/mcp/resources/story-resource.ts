@@ -1,5 +1,5 @@
 // lorebook://story/{slug}: a public story's markdown, as /s/{slug}.md serves it, between the markers of
-// ../story-text.ts (written by its author, not by lorebook: design §18). It is read through
+// ../story-text.ts (written by its author, not by lorebook: design.md#untrusted-text). It is read through
 // get_story's own query as an anonymous caller, so a private or hidden story is not_found here
 // exactly as it is to get_story without a token — even to its author, like the pages.
 import type { ResourceTemplateType } from '@modelcontextprotocol/server';

@@ -15,7 +15,7 @@ export const setVisibilityTool = defineTool({
   ].join('\n'),
   inputSchema: setVisibilityInputSchema,
   outputSchema: setVisibilityOutputSchema,
-  // Hiding also withdraws the story's Bluesky announcement (docs/design.md §4); unhiding restores it.
+  // Hiding also withdraws the story's Bluesky announcement (docs/design.md#write-rules); unhiding restores it.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
     const outcome = await setVisibility(ctx, signedIn(caller), args);

@@ -1,4 +1,4 @@
-// Draft items (docs/design.md §14): the draft itself, `DRAFT#<sha256 of the claim token>` / META,
+// Draft items (docs/design.md#drafts): the draft itself, `DRAFT#<sha256 of the claim token>` / META,
 // and one list item per person it concerns, `ACCOUNT#<id>` / `DRAFT#<created_at>#<draft id>`
 // (the drafter's at creation, the claimer's at claim), newest first under the account. Every
 // status change is an update conditioned on the status it read.

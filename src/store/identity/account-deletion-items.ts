@@ -1,4 +1,4 @@
-// Account deletion's items (design §21). The account item carries the deletion's state:
+// Account deletion's items (design.md#account-deletion). The account item carries the deletion's state:
 //   deleting_since  set by the request, with the outbox event, in one transaction
 //   deleted_at      the tombstone the last step leaves: `{id, deleted_at}`, no handle
 //   reset_at        a new account made over a tombstone (the same DID signing in again) keeps
@@ -20,7 +20,7 @@ export type AccountStanding =
   | { kind: 'none' }
   | { kind: 'live'; handle: string; createdAt: string; resetAt?: string }
   | { kind: 'deleting'; handle: string; since: string }
-  /** Suspended by an operator (design §27): it acts no more until an unban finishes. */
+  /** Suspended by an operator (design.md#bans): it acts no more until an unban finishes. */
   | { kind: 'banned'; handle: string; reason: string; since: string }
   | { kind: 'deleted'; deletedAt: string };
 
@@ -143,7 +143,7 @@ export function accountOverTombstone(account: { id: string; handle: string; crea
 
 /**
  * A credential created at `createdAt` may mint another for the account: the account is not being
- * deleted, not deleted, and not made again since the credential was created (design §21).
+ * deleted, not deleted, and not made again since the credential was created (design.md#account-deletion).
  */
 export function accountAcceptsCredential(account: string, createdAt: string): CheckAction {
   return checkItem(accountKey(account), {

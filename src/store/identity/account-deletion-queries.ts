@@ -1,4 +1,4 @@
-// The reads account deletion's steps make (design §21): one bounded page at a time, never a Scan.
+// The reads account deletion's steps make (design.md#account-deletion): one bounded page at a time, never a Scan.
 // No TTL filter: an expired item still exists until DynamoDB removes it, and deletion removes it now.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';

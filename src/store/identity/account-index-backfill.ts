@@ -1,4 +1,4 @@
-// The one-time backfill of the account index items (./account-index-items.ts, design §21): items
+// The one-time backfill of the account index items (./account-index-items.ts, design.md#account-deletion): items
 // written before those existed (a report on a story, a web session, an image record) are found by
 // a Scan, a bounded page at a time, and each gets the index item it would have been written with.
 // Each index item is written in a transaction with a check that what it points to is still there

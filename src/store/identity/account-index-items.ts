@@ -1,4 +1,4 @@
-// Index items under `ACCOUNT#<account>` for what is otherwise found only by a Scan (design §21):
+// Index items under `ACCOUNT#<account>` for what is otherwise found only by a Scan (design.md#account-deletion):
 // a report on someone else's story, a web session, an uploaded image. Each is written in the same
 // transaction as the item it points to, replaced by key (a second delivery writes the same item),
 // and read only by account deletion and export (account-owned-items.ts). A pointer left after

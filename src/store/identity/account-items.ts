@@ -1,4 +1,4 @@
-// The account item (docs/design.md §3 identity): `ACCOUNT#id / META` holds the stable id and the current
+// The account item (docs/design.md#data identity): `ACCOUNT#id / META` holds the stable id and the current
 // handle. Every per-person key uses the id; the handle is display data resolved from here.
 import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
 import { accountKey } from '../keys.ts';

@@ -1,4 +1,4 @@
-// Every kind of item an account owns, and how it is found from the account id alone (design §21).
+// Every kind of item an account owns, and how it is found from the account id alone (design.md#account-deletion).
 // The one list both account deletion (src/app/account/) and an account's export read: a new item
 // kind that holds an account id belongs here, with how it is found, or deletion leaves it behind.
 // `found` names a key, never a Scan: kinds that were findable only by a Scan (a report on someone

@@ -1,4 +1,4 @@
-// A ban's items (design §27), all on the account item:
+// A ban's items (design.md#bans), all on the account item:
 //   banned     {reason, since, actor, op_id}: set by the ban, removed by the unban's last step; while
 //              it is there the account acts no more (account_suspended)
 //   ban_sweep  {kind, op_id, phase, cursor?, steps}: the resumable walk over the account's reports

@@ -1,5 +1,5 @@
-// The reads a ban's sweep makes (design §27): the next item after a cursor, one at a time, never a
-// Scan. Reports are found from the account's `ONSTORY#<slug>` index items (design §21), stories
+// The reads a ban's sweep makes (design.md#bans): the next item after a cursor, one at a time, never a
+// Scan. Reports are found from the account's `ONSTORY#<slug>` index items (design.md#account-deletion), stories
 // from the author index (GSI2, sorted `<published_at>#<slug>`, which no change of a story moves).
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredItem } from '../actions.ts';

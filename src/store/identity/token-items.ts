@@ -1,4 +1,4 @@
-// Bearer tokens (docs/design.md §3): `TOKEN#<sha256> / META` answers "whose token is this" in one read,
+// Bearer tokens (docs/design.md#data): `TOKEN#<sha256> / META` answers "whose token is this" in one read,
 // and `ACCOUNT#<id> / TOKEN#<sha256>` lists an account's tokens. Both are keyed by the hash (the
 // plaintext is never stored) and written or deleted together in one transaction. `expires_at` is
 // the TTL; reads drop expired items themselves because DynamoDB deletes them days late.

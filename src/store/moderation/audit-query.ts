@@ -1,4 +1,4 @@
-// One target's audit records (design §26), newest first: one bounded Query under its partition.
+// One target's audit records (design.md#operators-audit), newest first: one bounded Query under its partition.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from '../store.ts';
 import { callStore } from '../store-unavailable.ts';

@@ -1,4 +1,4 @@
-// The operators' review queue (docs/moderation.md, design §26): one item per story waiting for a
+// The operators' review queue (docs/moderation.md, design.md#operators-audit): one item per story waiting for a
 // person, PK `MODQUEUE`, SK `<at>#<slug>` so one Query lists the newest first. A hold creates it;
 // an appeal moves it to the appeal's time (the entry at the hold's time goes in the same
 // transaction); a restore deletes it. The key comes from the state on META (its `since`, its

@@ -1,4 +1,4 @@
-// One story's reader flags for the operator's `moderate show` (design §26): one bounded Query.
+// One story's reader flags for the operator's `moderate show` (design.md#operators-audit): one bounded Query.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { storyKey } from '../keys.ts';
 import type { Store } from '../store.ts';

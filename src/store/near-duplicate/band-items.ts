@@ -1,4 +1,4 @@
-// Near-duplicate band items (design §29): `DUPBAND#<band>` / `META`, one per LSH band of a listed
+// Near-duplicate band items (design.md#spam-waves): `DUPBAND#<band>` / `META`, one per LSH band of a listed
 // story's signature, held by the first story that claimed it for the duplicate window. A publish
 // reads the bands of its own signature in its snapshot and claims the free ones in its own
 // transaction, each created only while absent or expired: of two near-duplicates published at the

@@ -1,4 +1,4 @@
-// Refused near-duplicates (design §29, docs/moderation.md "Spam waves"): one item per refused
+// Refused near-duplicates (design.md#spam-waves, docs/moderation.md "Spam waves"): one item per refused
 // (original, account, content) under the UTC day of the refusal, so a moderation queue lists a
 // wave as one partition Query per day, grouped by `original`. It holds no body: the refused text
 // is not stored anywhere. Keyed by what the refused call sent, so the same refusal delivered

@@ -1,4 +1,4 @@
-// The search change log (docs/design.md §15): one small item per change to a story's META or
+// The search change log (docs/design.md#search): one small item per change to a story's META or
 // BODY, saying only "this slug changed". Whoever applies one re-reads the story's current state,
 // so the order of the items and duplicates of one do not matter.
 //   PK = SEARCHLOG#<UTC hour of writing>   SK = <ISO time of writing>#<slug>#<stream event id>

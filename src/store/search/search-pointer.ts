@@ -1,4 +1,4 @@
-// The search pointer (docs/design.md §15): one item naming the newest index snapshot and its
+// The search pointer (docs/design.md#search): one item naming the newest index snapshot and its
 // watermark (every change logged before it is in the snapshot). It only moves from the version a
 // job loaded, and only forward, so of two jobs that ran at once one moves it and the other's
 // snapshot is left unnamed.

@@ -1,4 +1,4 @@
-// The search snapshot store's port (docs/design.md §15): whole objects under unique names, written
+// The search snapshot store's port (docs/design.md#search): whole objects under unique names, written
 // once, read back, and the old ones removed. `npm start` keeps them in a directory
 // (search-snapshots-dir.ts, LOREBOOK_SEARCH_DIR), the cloud in S3 (search-snapshots-s3.ts,
 // LOREBOOK_SEARCH_BUCKET, where a lifecycle rule removes old objects instead).

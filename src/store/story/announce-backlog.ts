@@ -1,4 +1,4 @@
-// The announce backlog (docs/design.md §33): never-tried announcements owed longer than the age
+// The announce backlog (docs/design.md#announcing-resumes): never-tried announcements owed longer than the age
 // limit when a sweep reaches them are set aside — the story's queue entry moves, sort key and
 // all (`<owed_since>#<slug>`), from the ANNOUNCE partition of GSI3 to ANNOUNCE#SKIPPED — and go
 // back on the queue only when an operator runs `npm run sweep -- --backlog`. Nothing else is

@@ -1,4 +1,4 @@
-// A held announcement (docs/design.md §28): a new account's story stays on the announce queue, due
+// A held announcement (docs/design.md#new-accounts): a new account's story stays on the announce queue, due
 // when the account stops being new, and may not be claimed for a post before then. Released
 // early by an established account's reproduction or check, or by an operator: the hold's fields
 // go and the queue entry is due at once. A release is conditioned on the hold as read, so of two

@@ -1,4 +1,4 @@
-// The announce protocol's writes on a story's META (docs/design.md §4), built on the claim marker:
+// The announce protocol's writes on a story's META (docs/design.md#write-rules), built on the claim marker:
 // `bsky_uri` absent = owed, `pending` = claimed by `claim_id`, an at-uri = posted. The queue
 // entry (GSI3, ANNOUNCE / <due_at>#<slug>) means "the Bluesky side of this story needs work":
 // a post while the story is listed (public and shown) and has none, a deletion once it is not
@@ -21,7 +21,7 @@ export const isPostUri = (marker: string | undefined): marker is string => marke
 
 /**
  * While the document step holds the marker, `claim_post` keeps the post it was claimed from, so
- * the story still reads as posted (design §16); every completion or release of a claim removes it.
+ * the story still reads as posted (design.md#standard-site); every completion or release of a claim removes it.
  */
 export const CLAIM_POST = 'claim_post';
 
@@ -77,7 +77,7 @@ export const countAttempt = (request: AnnounceClaimRequest) => ({
   values: { ':zero': 0, ':one': 1, ':staleSort': listSortKey(request.staleAt, request.slug) },
 });
 
-/** Claims an owed announcement of a listed story, not held (design §28), and counts the attempt, in one conditional update. */
+/** Claims an owed announcement of a listed story, not held (design.md#new-accounts), and counts the attempt, in one conditional update. */
 export function claimAnnounce(request: AnnounceClaimRequest): UpdateAction {
   return claimMarker(
     announceClaim(request.slug, request.claimId),
@@ -100,7 +100,7 @@ export function completeAnnounce(slug: string, claimId: string, uri: string): Up
 
 /**
  * Records the post and stays on the queue, due now: the story was unlisted while we posted (its
- * post is deleted next), or its standard.site document is owed next (design §16).
+ * post is deleted next), or its standard.site document is owed next (design.md#standard-site).
  */
 export function recordPostStillOwed(slug: string, claimId: string, uri: string, dueAt: string): UpdateAction {
   return completeClaim(announceClaim(slug, claimId), uri, {
@@ -163,7 +163,7 @@ export function retryDeleteLater(
   });
 }
 
-/** The story's document shows its current revision (design §16). */
+/** The story's document shows its current revision (design.md#standard-site). */
 export const documentCurrent: Condition = { expression: 'doc_revision = revision' };
 
 /**
@@ -221,7 +221,7 @@ export function listAnnouncement(
   const { bsky_uri: marker, queued, held_until: heldUntil } = meta.announce;
   if (marker === undefined && !queued) {
     return {
-      // A held announcement (design §28) is due at its release, not before.
+      // A held announcement (design.md#new-accounts) is due at its release, not before.
       set: announceQueueFields(meta.slug, heldUntil !== undefined && heldUntil > at ? heldUntil : at),
       remove: [],
       condition: { expression: 'attribute_not_exists(#marker)', names: { '#marker': ANNOUNCE_MARKER } },
@@ -242,7 +242,7 @@ export function listAnnouncement(
 
 /**
  * What a new revision of a story that stays listed does to its queue entry: once it has reached
- * Bluesky (posted, or an attempt in flight), its document is owed the new revision (design §16),
+ * Bluesky (posted, or an attempt in flight), its document is owed the new revision (design.md#standard-site),
  * so it joins the queue due now — unless it is queued already, where its place (a retry's time,
  * a claim's staleness) is kept: the announcer reads the story afresh when it gets there.
  */

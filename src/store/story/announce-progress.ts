@@ -1,4 +1,4 @@
-// The announcer's bookkeeping on a story's META (docs/design.md §4.5), kept apart from the story's
+// The announcer's bookkeeping on a story's META (docs/design.md#announcement), kept apart from the story's
 // content in StoryMeta. It is read from the attributes the announcer writes (announce-items.ts),
 // stored flat on META as they always were; only `attempts` and `queued` are named differently.
 import type { StoredItem } from '../actions.ts';
@@ -18,19 +18,22 @@ export interface AnnounceProgress {
   last_error?: string;
   /** On the announce queue (GSI3): the Bluesky side of the story needs work. */
   queued: boolean;
-  /** The post the document step claimed the marker from, while it holds it (design §16). */
+  /** The post the document step claimed the marker from, while it holds it (design.md#standard-site). */
   claim_post?: string;
-  /** The story's standard.site document (design §16), once written: its at-uri, CID and the revision it shows. */
+  /** The story's standard.site document (design.md#standard-site), once written: its at-uri, CID and the revision it shows. */
   doc_uri?: string;
   doc_cid?: string;
   doc_revision?: number;
   /** Attempts at writing the document counted since it was last written. */
   doc_attempts?: number;
-  /** A new account's story waits until then before it may be posted, unless released earlier (design §28). */
+  /** A new account's story waits until then before it may be posted, unless released earlier (design.md#new-accounts). */
   held_until?: string;
   /** Why it waits: `new_account`. */
   held_reason?: string;
-  /** Set aside as too old when a sweep reached it (design §33): owed since then (ISO); only `sweep --backlog` posts it. */
+  /**
+   * Set aside as too old when a sweep reached it (design.md#announcing-resumes): owed since then (ISO); only
+   * `sweep --backlog` posts it.
+   */
   skipped_since?: string;
 }
 
@@ -51,7 +54,7 @@ export const ANNOUNCE_PROGRESS_ATTRIBUTES = [
   'held_reason',
 ] as const;
 
-/** The META attributes of the story's document (design §16), removed together when it is deleted. */
+/** The META attributes of the story's document (design.md#standard-site), removed together when it is deleted. */
 export const DOCUMENT_ATTRIBUTES = ['doc_uri', 'doc_cid', 'doc_revision', 'doc_attempts'] as const;
 
 export function toAnnounceProgress(item: StoredItem): AnnounceProgress {

@@ -1,4 +1,4 @@
-// The answer item (design §11): `STORY#<fail> / ANSWER#<success>`, one per pair, created once in
+// The answer item (design.md#answered-fail): `STORY#<fail> / ANSWER#<success>`, one per pair, created once in
 // the success story's publish or edit transaction together with the fail author's notification.
 // An edit that drops the name sets `linked: false` rather than deleting it, so naming the fail
 // story again revives the same item and can never notify a second time.

@@ -1,4 +1,4 @@
-// The success stories linked as answers to one fail story (design §11): its ANSWER# items still
+// The success stories linked as answers to one fail story (design.md#answered-fail): its ANSWER# items still
 // linked, newest success slugs first (slugs begin with their date). One bounded Query: at most
 // MAX_ANSWERS_READ items are read, however many stories ever named the fail story.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,5 +1,5 @@
 // The capability record: the tier of one scanned text under one scanner version, found by the
-// first 12 hex digits of the text's sha256 (docs/design.md §3, "capability record"). It is a fact
+// first 12 hex digits of the text's sha256 (docs/design.md#data, "capability record"). It is a fact
 // about a text, not about a story: two stories with the same steps share one record, and an edit
 // leaves the old text's record in place. Created once: the same text and version always give the
 // same report, so a record that exists is already the right one.

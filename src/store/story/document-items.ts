@@ -1,4 +1,4 @@
-// The document step's writes on a story's META (docs/design.md §16), on the announce claim marker
+// The document step's writes on a story's META (docs/design.md#standard-site), on the announce claim marker
 // the post uses: one claim at a time works on a story's Bluesky side, so a document is never
 // written while its post is deleted, nor after. The step claims from the recorded post (the marker
 // goes `pending` with the post kept in `claim_post`, the queue entry to when the claim turns

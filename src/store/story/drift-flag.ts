@@ -1,4 +1,4 @@
-// "Changed since publish" (design §12): a field on the story's META, set in the transaction of the
+// "Changed since publish" (design.md#drift): a field on the story's META, set in the transaction of the
 // report that corroborates a drifted hash and removed by the author's next content change.
 import type { UpdateAction } from '../actions.ts';
 import type { Condition } from '../condition.ts';

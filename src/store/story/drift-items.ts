@@ -1,4 +1,4 @@
-// Drift reports (design §12). Two items under the story's partition:
+// Drift reports (design.md#drift). Two items under the story's partition:
 //   STORY#slug / DRIFT#<sha256>#<account>  one account's report of one hash, replaced by key;
 //   STORY#slug / DRIFTHASH#<sha256>        the hash's tally: the accounts counted for it at one
 //                                          revision (a string set), and when the author was told.

@@ -1,4 +1,4 @@
-// The show-more / show-less tally of one story in one feed (design §17): two string sets of
+// The show-more / show-less tally of one story in one feed (design.md#feeds): two string sets of
 // viewer DIDs, `more` and `less`, on one item keyed by the feed and the story. A viewer's vote is
 // set membership: it joins one set and leaves the other in one update conditioned on not being
 // in that set yet, so the same vote delivered twice, sixteen times at once or replayed changes

@@ -1,4 +1,4 @@
-// Reader flags (docs/moderation.md, design §25):
+// Reader flags (docs/moderation.md, design.md#flags-quarantine):
 // - `STORY#slug / FLAG#account`: one per (story, account), the latest replaces. `counted` is
 //   decided once, at the first flag, like a reproduction's.
 // - META keeps the counted flags: `flaggers` (a map account → reason, so a quarantine can name

@@ -1,4 +1,4 @@
-// Held announcements for the operators' queue (design §28): new accounts' listed stories waiting
+// Held announcements for the operators' queue (design.md#new-accounts): new accounts' listed stories waiting
 // on the announce queue (GSI3) until their hold ends. The index is keys only and also holds
 // retries not due yet, so the entries due later than now are read latest first and each one's
 // META says whether it is held (a hold is up to LOREBOOK_NEW_ACCOUNT_HOURS away; a retry's wait is

@@ -29,7 +29,7 @@ export interface ModerationState {
   appeal?: ModerationAppeal;
 }
 
-/** On a story a ban holds (design §27): when, and the moderation state the hold replaced. */
+/** On a story a ban holds (design.md#bans): when, and the moderation state the hold replaced. */
 export interface BanHold {
   since: string;
   /** The moderation state the hold replaced (a story an operator restored before). */

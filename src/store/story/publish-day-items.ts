@@ -1,5 +1,5 @@
 // `PUBDAY#<account> / <yyyy-mm-dd>` (UTC): the slugs the account first published that day
-// (docs/design.md §28). The day's count IS the set's size, and a slug joins only under the
+// (docs/design.md#new-accounts). The day's count IS the set's size, and a slug joins only under the
 // condition that it is not in it yet and the set is below the limit, so a publish delivered twice
 // counts once and of 16 parallel first publishes only the limit's worth join (primitive 2).
 import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';

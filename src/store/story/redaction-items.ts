@@ -1,4 +1,4 @@
-// A redaction's items (docs/design.md §20). The redaction's own transaction writes the new text
+// A redaction's items (docs/design.md#redaction-export). The redaction's own transaction writes the new text
 // and one outbox event `OUTBOX / redaction#<slug>#<below>`: "strip the markdown of every revision
 // of <slug> below <below>". The event is the marker a crash cannot lose; whoever finishes it
 // (the use case right after the commit, else the dispatcher or the sweeper) strips the revisions

@@ -1,4 +1,4 @@
-// The reads a redaction's steps make (docs/design.md §20): the revisions of a story below a number
+// The reads a redaction's steps make (docs/design.md#redaction-export): the revisions of a story below a number
 // that still hold markdown, a page at a time, and every stored text that names one of a few
 // images — a Scan, because a story may name any image URL and no index maps an image to the
 // texts that name it.

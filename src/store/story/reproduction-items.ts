@@ -35,7 +35,7 @@ export interface Reproduction extends ReproductionIdentity, ReproductionMeasurem
   slug: string;
   account: string;
   counted: boolean;
-  /** The reporter was a new account at its first report: counted apart, in `new_counts` (design §28). Kept by every replace. */
+  /** The reporter was a new account at its first report: counted apart, in `new_counts` (design.md#new-accounts). Kept by every replace. */
   new_account?: boolean | undefined;
   at: string;
 }
@@ -65,7 +65,7 @@ export function sameReproduction(a: ReproductionIdentity, b: ReproductionIdentit
 
 /**
  * The story's reproducer list and the result counts this account's report moves: `counts`, or
- * `new_counts` for a report a new account made (design §28). Every counted reporter is in the one
+ * `new_counts` for a report a new account made (design.md#new-accounts). Every counted reporter is in the one
  * list, so the reproducer cap holds for both.
  */
 export function reproducerCounter(slug: string, report: Pick<Reproduction, 'account' | 'new_account'>): CounterTarget {

@@ -1,4 +1,4 @@
-// Where the capability re-scan for one scanner version has got to (docs/design.md §3, "re-scan
+// Where the capability re-scan for one scanner version has got to (docs/design.md#data, "re-scan
 // job"): a walk's position, so a job that was stopped (a killed CLI, a Lambda timeout) resumes
 // where it was instead of reading the table again, and a finished walk costs one GetItem per run.
 // Moved only from the position read: two jobs walking at once never move it backwards.

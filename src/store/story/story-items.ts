@@ -43,7 +43,7 @@ export interface StoryMeta {
   revision: number;
   published_at: string;
   updated_at: string;
-  /** Counted results: by established accounts only for reproductions (design §28). */
+  /** Counted results: by established accounts only for reproductions (design.md#new-accounts). */
   counts: Counts;
   /** The counted reproducers, new accounts' included. */
   reproducers: string[];
@@ -58,18 +58,24 @@ export interface StoryMeta {
    * lists the same ones; absent on stories first published before publish answered them.
    */
   similar?: RelatedStory[];
-  /** The fail stories this success story answers now (design §11); absent when none. */
+  /** The fail stories this success story answers now (design.md#answered-fail); absent when none. */
   answers?: string[];
   /**
    * The capability report of the current revision's text (docs/capability.md), under the scanner
    * version that made it; absent on stories last written before publish scanned them.
    */
   capability?: CapabilityReport;
-  /** "Changed since publish" (design §12): absent unless enough reproducers corroborated a drifted hash since the last content change. */
+  /**
+   * "Changed since publish" (design.md#drift): absent unless enough reproducers corroborated a drifted hash since the last
+   * content change.
+   */
   drift?: DriftFlag;
-  /** The account that drafted it for its author (docs/design.md §14); absent when the author wrote it. */
+  /** The account that drafted it for its author (docs/design.md#drafts); absent when the author wrote it. */
   drafted_by?: string;
-  /** Every revision below this one has had its markdown removed, or is being stripped (design §20); absent when never redacted. */
+  /**
+   * Every revision below this one has had its markdown removed, or is being stripped (design.md#redaction-export); absent when
+   * never redacted.
+   */
   redacted_below?: number;
   /** Counted reader flags (docs/moderation.md): absent until the first. */
   flag_count?: number;
@@ -77,7 +83,7 @@ export interface StoryMeta {
   flaggers?: Record<string, FlagReason>;
   /** Absent unless the story was held for review. */
   moderation?: ModerationState;
-  /** Present while the author's ban holds it (design §27). */
+  /** Present while the author's ban holds it (design.md#bans). */
   ban_hold?: BanHold;
 }
 

@@ -1,7 +1,7 @@
-// A story whose author deleted their account (design §21): META stays as a tombstone so the page
+// A story whose author deleted their account (design.md#account-deletion): META stays as a tombstone so the page
 // answers 410 and the slug is never given out again; nothing of its text or its people is kept.
 // It keeps the slug, published_at (the Bluesky record key is derived from them) and the
-// announcer's fields, so the announce queue can delete its post and document (design §4.5, §16).
+// announcer's fields, so the announce queue can delete its post and document (design.md#announcement, design.md#standard-site).
 import type { UpdateAction } from '../actions.ts';
 import { and, type Condition } from '../condition.ts';
 import { storyKey } from '../keys.ts';

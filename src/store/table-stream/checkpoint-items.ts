@@ -1,4 +1,4 @@
-// Where a table-stream poller has got to in one shard (docs/design.md §3, "stream checkpoint"): the
+// Where a table-stream poller has got to in one shard (docs/design.md#data, "stream checkpoint"): the
 // last record its consumers finished, or that the shard is closed and read to its end. Moved only
 // forward (a conditional Put), so a slower poller sharing the namespace, or a late write from
 // before a crash, never moves it back. A restarted poller resumes after it: a batch may be

@@ -1,4 +1,4 @@
-// The account page's "Delete my account" form (design §21), signed in with a web session as a
+// The account page's "Delete my account" form (design.md#account-deletion), signed in with a web session as a
 // person is after Bluesky sign-in: a forged form and a mistyped handle delete nothing; the right
 // handle answers the "being deleted" page, after which the session, the bearer token (on /v1 and
 // /mcp) and, once the deletion steps ran, the story page are gone. The pages run no script and

@@ -1,4 +1,4 @@
-// A ban through the real server (design §27): a person signed in with Bluesky holds a web session,
+// A ban through the real server (design.md#bans): a person signed in with Bluesky holds a web session,
 // an OAuth grant (access and refresh token, /mcp) and a device-flow token (/v1). After the ban each
 // is refused on its next call — account_suspended (403, the reason in the message) on /mcp and
 // /v1, invalid_grant on refresh, signed out on the account page — and signing in again with the

@@ -1,7 +1,7 @@
 // Storage filling: anonymous registrations cannot fill the table. A client that never completes
 // an authorization is forgotten after 24 h (its TTL); exchanging a code moves it to the long
 // lifetime; and new registrations are budgeted per hour per client address, so one address's
-// burst never blocks another's registration (design §23; the second address is seen through
+// burst never blocks another's registration (design.md#admission; the second address is seen through
 // npm start's socket, test/e2e/admission-npm-start.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';

@@ -1,4 +1,4 @@
-// Handles follow the person (docs/design.md §3): a sign-in records the handle the person has now, and a
+// Handles follow the person (docs/design.md#data): a sign-in records the handle the person has now, and a
 // handle re-taken by another DID resolves to the new holder.
 import { AtpAgent } from '@atproto/api';
 import { describe, expect, it } from 'vitest';

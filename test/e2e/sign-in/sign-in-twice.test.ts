@@ -47,7 +47,7 @@ describe('A replayed sign-in callback', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([303, ...Array<number>(15).fill(409)]);
     expect(answers.filter((a) => a.headers['set-cookie'] !== undefined)).toHaveLength(1);
     const after = await stored();
-    // The account item and the one session's index item under it (design §21: what deletion finds).
+    // The account item and the one session's index item under it (design.md#account-deletion: what deletion finds).
     expect(after.filter((item) => item.PK === `ACCOUNT#${bob.did}`).map((item) => String(item.SK).split('#')[0])).toEqual([
       'META',
       'WEBSESS',

@@ -22,7 +22,7 @@ describe('Sign in with Bluesky', () => {
     const items = await server.app.state();
     expect(items.filter((item) => item.PK === `ACCOUNT#${alice.did}`)).toEqual([
       { PK: `ACCOUNT#${alice.did}`, SK: 'META', id: alice.did, handle: alice.handle, created_at: expect.any(String) },
-      // The session's index item, so an account deletion finds the session (design §21).
+      // The session's index item, so an account deletion finds the session (design.md#account-deletion).
       {
         PK: `ACCOUNT#${alice.did}`,
         SK: expect.stringMatching(/^WEBSESS#[0-9a-f]{64}$/),

@@ -40,7 +40,7 @@ export interface BlueskyFixture {
   client(options?: { appPassword?: string; requestTimeoutMs?: number }): BlueskyClient;
   /**
    * An announcer through the proxy; its log lines are collected in `logs`. With `documents`, it
-   * also writes each story's standard.site document in TEST_PUBLICATION (design §16).
+   * also writes each story's standard.site document in TEST_PUBLICATION (design.md#standard-site).
    */
   announcer(
     settings?: Partial<AnnounceSettings>,

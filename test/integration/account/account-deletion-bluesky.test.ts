@@ -1,4 +1,4 @@
-// Account deletion on Bluesky (design §21, issue 25): against the real test PDS, counting records
+// Account deletion on Bluesky (design.md#account-deletion, issue 25): against the real test PDS, counting records
 // with listRecords. Each story of a deleted account is tombstoned and queued for its post's
 // deletion (the hide path's rule), so once the announcer and the sweeper have nothing due, the
 // PDS holds no post and no standard.site document of it, while other accounts' posts stay.
@@ -98,7 +98,7 @@ describe("deleting an account takes its stories' posts and documents off Bluesky
     });
     expect(await meta(bob2)).toMatchObject({ counts: { worked: 0, partial: 0, failed: 0, has_problem: 0, no_problem: 0 } });
     // A whole-table scan (op records included) holds none of her titles or words (the tombstone keeps
-    // only the slug, made from the title, so the slug is never given out again: design §21).
+    // only the slug, made from the title, so the slug is never given out again: design.md#account-deletion).
     const scanned = items.map((item) => JSON.stringify(item));
     for (const words of [...titles, ALICE_WORDS]) expect(scanned.filter((item) => item.includes(words))).toEqual([]);
   });

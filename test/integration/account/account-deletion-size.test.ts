@@ -1,4 +1,4 @@
-// How long a big account takes to delete (design §21): 100 stories and 3,000 notifications, in
+// How long a big account takes to delete (design.md#account-deletion): 100 stories and 3,000 notifications, in
 // bounded steps of at most 50 items; prints the steps, the time and the time per step.
 import { describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';

@@ -1,4 +1,4 @@
-// Account deletion (design §21): what one deletion leaves, twice-safety three ways, and writes by
+// Account deletion (design.md#account-deletion): what one deletion leaves, twice-safety three ways, and writes by
 // a deleting account refused, or found and deleted when it read the account before the mark.
 import { describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
@@ -14,12 +14,12 @@ import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
-// The world's accounts are made a second before they report: established at once here (design §28).
+// The world's accounts are made a second before they report: established at once here (design.md#new-accounts).
 const app = useAppFixture('account-deletion', { newAccountHours: 0 });
 
 const mentions = (item: Record<string, unknown>, account: string): boolean => JSON.stringify(item).includes(account);
 
-/** The last step waits this long after the request (design §21): the tests move the store's clock past it. */
+/** The last step waits this long after the request (design.md#account-deletion): the tests move the store's clock past it. */
 const GRACE_MS = DEFAULT_APP_CONFIG.accountDeletionGraceSeconds * 1000;
 
 async function deleteToTheEnd(account: string): Promise<number> {
@@ -42,7 +42,7 @@ describe('deleting an account leaves nothing of it but its tombstones', () => {
     const items = await app.allItems();
     const left = items.filter((item) => mentions(item, people.alice.account));
     // Kept: the account tombstone (`{id, deleted_at}`) and, in bob's inbox, bob's own notifications
-    // that she reproduced his stories (design §21, "what deletion keeps"); nothing else names her.
+    // that she reproduced his stories (design.md#account-deletion, "what deletion keeps"); nothing else names her.
     const othersInboxes = left.filter((item) => String(item.PK).startsWith('INBOX#'));
     expect(othersInboxes.map((item) => [item.PK, item.kind])).toEqual([
       [`INBOX#${people.bob.account}`, 'reproduction'],

@@ -1,4 +1,4 @@
-// `npm run account -- backfill-index` (design §21) on this suite's DynamoDB Local table: reports, a
+// `npm run account -- backfill-index` (design.md#account-deletion) on this suite's DynamoDB Local table: reports, a
 // web session and an image record written without their account index items (as before the
 // release that added them) get them, a second run writes nothing, and the account's deletion then
 // leaves nothing of it.

@@ -1,4 +1,4 @@
-// Account deletion's steps where what they read is not what a plain run leaves (design §21,
+// Account deletion's steps where what they read is not what a plain run leaves (design.md#account-deletion,
 // src/app/account/deletion-step.ts): the answer links a deleted success story made on other
 // people's fail stories, a story the author index still lists after it went (the index is
 // eventually consistent in DynamoDB; the one stub here stands in for that lag), and an account

@@ -1,4 +1,4 @@
-// Account deletion's bounded steps one at a time (design §21, src/app/account/deletion-step.ts):
+// Account deletion's bounded steps one at a time (design.md#account-deletion, src/app/account/deletion-step.ts):
 // what each step says it did and what the event records, the grace to the millisecond, a story
 // with more items than one step holds, two workers on one step, the keyed items (a handle claimed
 // since by another account stays), and a run that dies mid-way resumed to the same end.

@@ -1,4 +1,4 @@
-// The account index backfill run in process (design §21, src/app/account/backfill-account-index.ts):
+// The account index backfill run in process (design.md#account-deletion, src/app/account/backfill-account-index.ts):
 // drift between the index and the items it points to — a report withdrawn between the Scan and the
 // write, an account deleted meanwhile — gets no pointer; a Scan in small pages writes what one page
 // does and reports progress after every page.

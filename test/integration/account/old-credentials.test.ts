@@ -1,4 +1,4 @@
-// After a deletion is accepted (design §21), the account's old credentials are refused everywhere,
+// After a deletion is accepted (design.md#account-deletion), the account's old credentials are refused everywhere,
 // before the background steps have run: a bearer token (read fresh, and remembered by another
 // instance), a web session, an OAuth refresh token; a Bluesky sign-in during the deletion is
 // refused, and after it starts a new, empty account that the old credentials still cannot reach.
@@ -70,7 +70,7 @@ describe('old credentials are refused from the moment the deletion is accepted',
     const again = await recordBlueskySignIn(app.ctx(), { did: person.account, handle: person.handle });
     expect(again.created).toBe(true);
     const items = await app.allItems();
-    // Besides the new account: the consumed code and its consent, which expire within minutes (kept, design §21).
+    // Besides the new account: the consumed code and its consent, which expire within minutes (kept, design.md#account-deletion).
     const shortLived = (item: Record<string, unknown>): boolean => /^(AUTHCODE|CONSENT)#/.test(String(item.PK));
     expect(items.filter(shortLived).every((item) => typeof item.expires_at === 'number')).toBe(true);
     expect(

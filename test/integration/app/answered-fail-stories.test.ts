@@ -1,4 +1,4 @@
-// Answered fail stories (docs/design.md §11) on DynamoDB Local through the real use cases: a
+// Answered fail stories (docs/design.md#answered-fail) on DynamoDB Local through the real use cases: a
 // success story naming a fail story links the pair in its own transaction, tells the fail
 // story's author once, and keeps doing so however it is delivered.
 import { describe, expect, it } from 'vitest';

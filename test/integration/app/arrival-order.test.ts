@@ -1,5 +1,5 @@
 // Different writes to one story, sent in both orders, end in the same state: no lost update,
-// no double count (docs/design.md §4). Timestamps differ between runs, so the comparison is of what the
+// no double count (docs/design.md#write-rules). Timestamps differ between runs, so the comparison is of what the
 // writes decide: revision, content, counts, reproducers, reports.
 import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';

@@ -1,4 +1,4 @@
-// The author's re-run in get_story (docs/design.md §10), on DynamoDB Local through the real use
+// The author's re-run in get_story (docs/design.md#re-run), on DynamoDB Local through the real use
 // cases: the author's own report stays uncounted but shows, and a later correction or addition
 // outdates it.
 import { describe, expect, it } from 'vitest';

@@ -234,7 +234,7 @@ describe('edit_story keeps the feed, the announce queue and the notifications in
     expect(months?.months).toContain(String(meta.published_at).slice(0, 7));
   });
 
-  it('a story already announced keeps its post when it becomes public once more; it stays queued only for its document of the new revision (design §16)', async () => {
+  it('a story already announced keeps its post when it becomes public once more; it stays queued only for its document of the new revision (design.md#standard-site)', async () => {
     const title = 'Announced, private, public';
     const slug = await published(title);
     const uri = 'at://did:plc:x/app.bsky.feed.post/3abc';

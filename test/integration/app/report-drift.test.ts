@@ -27,7 +27,7 @@ const carol = caller('carol');
 const dave = caller('dave');
 const { published, storyMeta, authorInbox, reproduction } = storySetup(app, alice);
 
-/** Only reproducers of a story count toward drift (design §12): the readers report a reproduction first. */
+/** Only reproducers of a story count toward drift (design.md#drift): the readers report a reproduction first. */
 const reproduce = async (fixture: AppFixture, slug: string, readers: readonly Caller[] = [bob, carol, dave]): Promise<void> => {
   for (const reader of readers) await reportReproduction(fixture.ctx(), reader, { slug, result: 'worked' });
 };

@@ -1,4 +1,4 @@
-// The search snapshot off the event loop (design §15): an instance reloading a snapshot keeps
+// The search snapshot off the event loop (design.md#search): an instance reloading a snapshot keeps
 // answering from the index it has and takes the new one whole; a snapshot job whose worker
 // thread is killed moves nothing, the instances keep their index, and the next interval's run
 // moves the pointer.

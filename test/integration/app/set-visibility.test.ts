@@ -246,7 +246,7 @@ describe('hiding takes a story out of the feed and off the announce queue (onto 
     expect(meta.GSI3PK).toBeUndefined();
   });
 
-  it('unhiding a story posted but not documented keeps it queued: its document is owed (design §16)', async () => {
+  it('unhiding a story posted but not documented keeps it queued: its document is owed (design.md#standard-site)', async () => {
     const slug = await published('Posted, never documented, hidden');
     await updateStoryMeta(outside(), slug, {
       expression: 'SET #uri = :uri REMOVE GSI3PK, GSI3SK',

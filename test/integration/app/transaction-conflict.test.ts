@@ -1,4 +1,4 @@
-// The TransactionConflict path (docs/design.md §4): re-plan from a fresh read after a jittered wait, a
+// The TransactionConflict path (docs/design.md#write-rules): re-plan from a fresh read after a jittered wait, a
 // bounded number of times, then a retryable `conflict`. DynamoDB Local never produces the error,
 // so it is injected (see inject-transaction-conflict.ts); the writes themselves are real.
 import { describe, expect, it } from 'vitest';

@@ -20,7 +20,7 @@ import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-blue
 import { storyTitled } from '../../helpers/stories.ts';
 import { type ProxyMode, startTcpFaultProxy, type TcpFaultProxy } from '../../helpers/tcp-fault-proxy.ts';
 
-// Its author's account is minted a second before it publishes: established at once here (design §28).
+// Its author's account is minted a second before it publishes: established at once here (design.md#new-accounts).
 const app = useAppFixture('bluesky-announce-recovers', { newAccountHours: 0 });
 const bsky = useBluesky();
 let proxy: TcpFaultProxy | undefined;

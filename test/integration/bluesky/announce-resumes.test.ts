@@ -1,4 +1,4 @@
-// Announcing resumes without a flood (docs/design.md §33), in process against DynamoDB Local and
+// Announcing resumes without a flood (docs/design.md#announcing-resumes), in process against DynamoDB Local and
 // the real test PDS: stories published while announcing was off wait on the queue; the day it is
 // switched back on (LOREBOOK_ANNOUNCING, or the credentials set), a sweep posts only those owed
 // less than LOREBOOK_ANNOUNCE_MAX_AGE_HOURS and sets the others aside (`skipped`, `too_old`);

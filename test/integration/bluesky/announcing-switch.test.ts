@@ -1,4 +1,4 @@
-// The announcing switch (design §30) against the real test PDS: `announcing off` through one
+// The announcing switch (design.md#settings) against the real test PDS: `announcing off` through one
 // process is honoured by a second on the same table within its settings cache period (1 s here) —
 // nothing is posted, by the attempt after publishing or by the sweeper — and the story waits on the
 // announce queue until announcing is on again, then is posted once.

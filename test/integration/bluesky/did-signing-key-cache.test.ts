@@ -1,5 +1,5 @@
-// The DID-document look-up of the feed generator (integrations/bluesky/did-signing-key.ts, design
-// §23) against a loopback server standing in for the PLC directory: the asker pays before each
+// The DID-document look-up of the feed generator (integrations/bluesky/did-signing-key.ts,
+// design.md#admission) against a loopback server standing in for the PLC directory: the asker pays before each
 // fetch and only then, a failure is remembered for failureCacheMs, a forced refresh is honoured
 // only once the key is older than the floor, and one DID asked many times at once is fetched once.
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// The feed skeleton's rate limit against Bluesky's AppView (design §17): the AppView asks from a
+// The feed skeleton's rate limit against Bluesky's AppView (design.md#feeds): the AppView asks from a
 // few shared addresses on behalf of every viewer, so a request with a service-auth JWT that
 // checks out counts against the viewer DID's budget, one without (or with one that does not check
 // out) against the IP. Real viewer accounts on the real test PDS sign the JWTs

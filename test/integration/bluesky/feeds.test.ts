@@ -1,4 +1,4 @@
-// lorebook's feeds people can follow (design §17) against real announcements on the real test
+// lorebook's feeds people can follow (design.md#feeds) against real announcements on the real test
 // PDS: stories are published with the real announcer, then the hono app answers as Bluesky's
 // AppView would call it — a tag feed, "needs reproducers" rotated per viewer, and
 // sendInteractions with service-auth JWTs the PDS itself signs for real viewer accounts

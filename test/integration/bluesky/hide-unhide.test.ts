@@ -1,4 +1,4 @@
-// At most one post is live, and only while the story is listed (docs/design.md §4, set_visibility):
+// At most one post is live, and only while the story is listed (docs/design.md#write-rules, set_visibility):
 // against the real PDS, counting posts with listRecords. Hiding (or an edit to private) deletes
 // the post at the story's record key; unhiding announces it again at that same key.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A new account's story is not posted to the test PDS while its announcement is held (design §28):
+// A new account's story is not posted to the test PDS while its announcement is held (design.md#new-accounts):
 // not by the attempt after the publish, not by the announcer asked directly. Each release — an
 // operator's approval (delivered twice, 16 times at once, replayed by op_id), an established
 // account's reproduction, the window passing — posts it exactly once.

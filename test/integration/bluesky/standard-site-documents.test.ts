@@ -1,6 +1,6 @@
 // Against a real PDS on 127.0.0.1, counting records with listRecords: every listed story gets one
 // standard.site document at its record key, in the site's one publication, pointing at its
-// announcement post (docs/design.md §16). Nothing that delivers a write again — republish, the
+// announcement post (docs/design.md#standard-site). Nothing that delivers a write again — republish, the
 // identical publish, 16 parallel first publishes, a lost answer, an outage — makes a second
 // document; only a real edit moves updatedAt; hide deletes the document and unhide puts it back
 // at the same key. Every record written matches its lexicon.

@@ -1,4 +1,4 @@
-// `npm run sweep -- --backlog` as an operator runs it (design §33), against the run's DynamoDB Local
+// `npm run sweep -- --backlog` as an operator runs it (design.md#announcing-resumes), against the run's DynamoDB Local
 // and the real test PDS: stories published while announcing was off, four of them three days
 // ago; the first sweep with credentials posts the fresh one and sets the old ones aside; the
 // backlog run posts them, paced (a small --pace here), with progress on stderr; a second run

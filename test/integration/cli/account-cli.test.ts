@@ -16,7 +16,7 @@ import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
 const run = promisify(execFile);
-// Its accounts are made a second before they report: established at once here (design §28).
+// Its accounts are made a second before they report: established at once here (design.md#new-accounts).
 const app = useAppFixture('account-cli', { newAccountHours: 0 });
 const CLI = 'src/cli/account.ts';
 const CLI_TEST_MS = 180_000;

@@ -191,7 +191,7 @@ describe('npm run purge -- --aws and npm run account -- delete --aws', () => {
       expect(purged.code, purged.stderr).toBe(0);
       expect(JSON.parse(purged.stdout)).toMatchObject({ outcome: { slug } });
 
-      // No grace to wait out: nothing of the leaver's is in flight here (design §21).
+      // No grace to wait out: nothing of the leaver's is in flight here (design.md#account-deletion).
       const deleted = await node('account.ts', ['delete', leaver.account, '--aws', '--json'], {
         LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS: '0',
       });

@@ -1,4 +1,4 @@
-// `npm run sweep -- --backlog --aws` (design §33) on "the deployed table": this suite's DynamoDB
+// `npm run sweep -- --backlog --aws` (design.md#announcing-resumes) on "the deployed table": this suite's DynamoDB
 // Local table, reached through the SDK's own endpoint setting (AWS_ENDPOINT_URL_DYNAMODB), with the
 // stack's outputs from a fake CloudFormation on loopback (test/helpers/fake-cloudformation.ts), as
 // in aws-commands.test.ts; LOREBOOK_DDB_ENDPOINT points at nothing. Posts go to the real test PDS.

@@ -1,4 +1,4 @@
-// Claim, decline and withdraw: each an update conditioned on the status it read (design §14).
+// Claim, decline and withdraw: each an update conditioned on the status it read (design.md#drafts).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';
 import { claimDraft } from '../../../src/app/drafts/claim-draft.ts';

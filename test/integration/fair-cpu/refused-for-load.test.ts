@@ -1,4 +1,4 @@
-// Refusals for load against DynamoDB Local (docs/design.md §22): a call whose caller already holds
+// Refusals for load against DynamoDB Local (docs/design.md#fair-cpu): a call whose caller already holds
 // its share of the workers or the re-encoder is refused rate_limited with retry_after_ms before
 // anything is parsed or decoded, and writes nothing; a full day of images refuses a new one before
 // decoding it; check_capability reads plain text past a story's 64 KiB.

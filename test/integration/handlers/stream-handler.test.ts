@@ -93,7 +93,7 @@ describe('handlers/stream.ts on DynamoDB Local stream records', () => {
     const after = await app.state();
 
     // The same batches again (a retried or redelivered shard): nothing changes but the search
-    // change log, which takes harmless duplicates (its items carry the time of writing, docs/design.md §15).
+    // change log, which takes harmless duplicates (its items carry the time of writing, docs/design.md#search).
     const mark = logs.length;
     expect(await deliverWithRetries(records)).toEqual([]);
     expect(await corrections(slug)).toHaveLength(150);

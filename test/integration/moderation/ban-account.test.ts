@@ -1,4 +1,4 @@
-// A ban and an unban (design §27) against DynamoDB Local: the account's reproductions, checks and
+// A ban and an unban (design.md#bans) against DynamoDB Local: the account's reproductions, checks and
 // flags leave every count once and come back exactly once; its stories are held and released;
 // every write of the account answers account_suspended; twice-safe three ways.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Spam waves and edit_story (design §29): an edit is judged as a publish is — an edit that makes a
+// Spam waves and edit_story (design.md#spam-waves): an edit is judged as a publish is — an edit that makes a
 // listed story a near-duplicate of another account's recent one is duplicate_content naming it,
 // joins the wave on the operator queue and changes nothing else — and the story's bands move with
 // its text in the edit's own transaction, so an edit away from a text leaves its wave.

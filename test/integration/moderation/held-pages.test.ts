@@ -1,7 +1,7 @@
 // What a story held for review shows over HTTP (docs/moderation.md): its page and .md say it is
 // held, without its title or text; it is gone from the feed, the Atom feed and /v1 for everyone
 // but its author, who sees why in get_story's `moderation`. A story held because its author is
-// banned says so, not that readers flagged it (design §27).
+// banned says so, not that readers flagged it (design.md#bans).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext, Caller } from '../../../src/app/app-context.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';

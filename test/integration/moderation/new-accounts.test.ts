@@ -1,4 +1,4 @@
-// New accounts (design §28): a new account's 4th first publish in a UTC day is rate_limited with
+// New accounts (design.md#new-accounts): a new account's 4th first publish in a UTC day is rate_limited with
 // nothing written, 16 parallel first publishes let exactly 3 through, and reproductions by new
 // accounts are counted apart from established accounts' ones.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // The operator's quarantine and restore and the author's appeal_moderation (docs/moderation.md,
-// design §26) against DynamoDB Local: twice-safe three ways, one audit record per action, what the
+// design.md#operators-audit) against DynamoDB Local: twice-safe three ways, one audit record per action, what the
 // author sees, the review queue, and a restore racing a new flag.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../../src/app/accounts.ts';

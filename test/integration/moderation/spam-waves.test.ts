@@ -1,4 +1,4 @@
-// Spam waves (design §29): a listed story nearly the same as another account's recent one is
+// Spam waves (design.md#spam-waves): a listed story nearly the same as another account's recent one is
 // duplicate_content naming the original, decided from band items in the store, so a wave sent at
 // once lands at most one story and a refusal leaves only its record for the moderation queue.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// What an unban does to holds (design §27) against DynamoDB Local: the unbanned account's flags
+// What an unban does to holds (design.md#bans) against DynamoDB Local: the unbanned account's flags
 // count again exactly once, and a story they bring back to LOREBOOK_QUARANTINE_FLAGS is held
 // exactly once — also when another reader's flag lands in the middle of the unban's step; a story
 // an operator restored during the ban stays restored: the unban does not hold it again.

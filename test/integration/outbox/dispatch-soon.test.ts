@@ -103,8 +103,8 @@ describe('npm start runs the dispatcher itself: a correction reaches every repro
     startDispatch(HOUR_MS);
     // The run at start is in progress: these fold into one run after it.
     for (let request = 0; request < 50; request += 1) dispatch?.soon();
-    // Each run Queries the outbox three times: corrections, redactions left half done (design §20)
-    // and account deletions under way (design §21).
+    // Each run Queries the outbox three times: corrections, redactions left half done (design.md#redaction-export)
+    // and account deletions under way (design.md#account-deletion).
     await eventually(async () => ((app.counter().snapshot().Query ?? 0) >= 6 ? true : undefined), 'two runs', WITHIN_MS);
     await dispatch?.stop();
     expect(app.counter().snapshot().Query).toBe(6);

@@ -101,7 +101,7 @@ describe('the Atom feed', () => {
     const quiet = (await publishStory(server.app.ctx(), alice, { markdown: storyTitled('Readers ran these steps') })).slug;
     for (const reader of ['bob', 'carol']) {
       const caller = { account: (await server.token(reader)).account, handle: reader };
-      // Only reproducers of a story count toward drift (design §12).
+      // Only reproducers of a story count toward drift (design.md#drift).
       await reportReproduction(server.app.ctx(), caller, { slug, result: 'worked' });
       await reportDrift(server.app.ctx(), caller, { slug, sha256: RAN.sha256, findings: RAN.findings });
     }

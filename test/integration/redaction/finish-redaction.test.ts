@@ -1,4 +1,4 @@
-// The steps after a redaction's commit (docs/design.md §20, src/app/redaction/finish-redaction.ts):
+// The steps after a redaction's commit (docs/design.md#redaction-export, src/app/redaction/finish-redaction.ts):
 // a run scoped to one story touches no other story's event, and of two runs at once the one
 // overtaken mid-strip finds the event retired and counts nothing, so each revision is stripped once.
 import { describe, expect, it } from 'vitest';

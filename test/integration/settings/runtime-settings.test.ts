@@ -1,4 +1,4 @@
-// Runtime settings (design §30) against DynamoDB Local: `npm run settings -- set` (the real CLI, a
+// Runtime settings (design.md#settings) against DynamoDB Local: `npm run settings -- set` (the real CLI, a
 // child process) changes a rate limit that two server instances built as `npm start` builds them
 // (readConfig -> buildContext -> httpAppFromConfig, each with its own settings cache of 1 s) and
 // the Lambda http handler (a synthetic Function URL event) all honour without a restart; the CLI

@@ -1,4 +1,4 @@
-// The feed settings (design §17): which tags get a feed, and where viewers' signing keys are looked up.
+// The feed settings (design.md#feeds): which tags get a feed, and where viewers' signing keys are looked up.
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../../src/config.ts';
 

@@ -123,7 +123,7 @@ describe('the search change log: a change to what search indexes, and nothing el
   });
 });
 
-describe('account deletion events (design §21)', () => {
+describe('account deletion events (design.md#account-deletion)', () => {
   it('an inserted or moved account-deletion event asks for the next deletion steps of its account', () => {
     const image = marshall({ PK: 'OUTBOX', SK: 'account-deletion#did:plc:gone', account: 'did:plc:gone', steps: 3 });
     for (const eventName of ['INSERT', 'MODIFY'] as const) {

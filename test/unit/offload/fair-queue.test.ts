@@ -1,4 +1,4 @@
-// The fair queue in front of the offload workers and the image re-encoder (docs/design.md §22):
+// The fair queue in front of the offload workers and the image re-encoder (docs/design.md#fair-cpu):
 // a caller never runs more than its share while another caller waits, waiting counts against a
 // job's budget, and a job refused for load is a typed rate_limited with retry_after_ms that runs
 // nothing. Jobs here are promises the test settles, and time is a clock the test moves.

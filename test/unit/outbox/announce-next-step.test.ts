@@ -136,7 +136,7 @@ describe('nextStep: work owed on Bluesky is claimed from nobody', () => {
   });
 });
 
-describe('nextStep: with documents on, a listed post is followed by its standard.site document (design §16)', () => {
+describe('nextStep: with documents on, a listed post is followed by its standard.site document (design.md#standard-site)', () => {
   const withDocuments = { ...rules, documents: true };
   it('posted and never documented: the document step, claimed from the post', () => {
     expect(nextStep(facts({ bsky_uri: POST }), NOW, withDocuments)).toEqual({ kind: 'document', posted: POST, staleBefore: STALE_BEFORE });

@@ -1,4 +1,4 @@
-// What an account item says about the account (design §21, §27), read from its fields, and the
+// What an account item says about the account (design.md#account-deletion, design.md#bans), read from its fields, and the
 // deletion event as the steps read it back (src/store/identity/account-deletion-items.ts).
 import { describe, expect, it } from 'vitest';
 import { accountStanding, toDeletionEvent } from '../../../../src/store/identity/account-deletion-items.ts';

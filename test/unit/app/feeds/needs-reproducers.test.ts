@@ -1,4 +1,4 @@
-// The "needs reproducers" rules (design §17), pure: which stories are candidates, and the rotated
+// The "needs reproducers" rules (design.md#feeds), pure: which stories are candidates, and the rotated
 // order — different first stories for different viewers and hours, a permutation of the
 // candidates (a page-through reaches each once), every candidate first for someone, show more /
 // show less ranking before the permutation.

@@ -34,7 +34,7 @@ describe('the announce state is derived from the announcer fields, never stored'
   });
 });
 
-describe('an announcement set aside as too old (design §33)', () => {
+describe('an announcement set aside as too old (design.md#announcing-resumes)', () => {
   const item = { PK: 'STORY#s', SK: 'META', GSI3PK: 'ANNOUNCE#SKIPPED', GSI3SK: '2026-11-28T09:00:00.000Z#2026-11-28-old' };
 
   it('reads as not queued, skipped since its sort key time', () => {

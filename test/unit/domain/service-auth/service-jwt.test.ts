@@ -1,4 +1,4 @@
-// The service-auth JWT check a feed generator makes (design §17), against tokens made by
+// The service-auth JWT check a feed generator makes (design.md#feeds), against tokens made by
 // atproto's own signer (@atproto/xrpc-server's createServiceJwt with @atproto/crypto keypairs,
 // what a PDS uses): each rule refuses on its own, with the XRPC error name in details.reason.
 import { type Keypair, P256Keypair, Secp256k1Keypair } from '@atproto/crypto';

@@ -1,4 +1,4 @@
-// A story as plain text (its document's textContent, docs/design.md §16): the words a reader reads,
+// A story as plain text (its document's textContent, docs/design.md#standard-site): the words a reader reads,
 // without front matter or markup, one block a paragraph.
 import { describe, expect, it } from 'vitest';
 import { storyPlainText } from '../../../../src/domain/story/plain-text.ts';

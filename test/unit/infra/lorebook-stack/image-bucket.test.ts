@@ -60,7 +60,7 @@ describe('who may touch the images', () => {
     expect(s3Grants('Http')).toEqual([{ effect: 'Allow', actions: ['s3:GetObject', 's3:PutObject'], resource: objects }]);
   });
 
-  it('stream may only GetObject (the link card thumbnail); the sweeper may also DeleteObject (a redaction, design §20)', () => {
+  it('stream may only GetObject (the link card thumbnail); the sweeper may also DeleteObject (a redaction, design.md#redaction-export)', () => {
     expect(s3Grants('Stream')).toEqual([{ effect: 'Allow', actions: ['s3:GetObject'], resource: objects }]);
     expect(s3Grants('Sweeper')).toEqual([{ effect: 'Allow', actions: ['s3:DeleteObject', 's3:GetObject'], resource: objects }]);
   });

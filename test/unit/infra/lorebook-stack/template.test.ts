@@ -198,7 +198,7 @@ describe('the stream source', () => {
     });
     expect(FILTER_PATTERNS.map((pattern) => JSON.stringify(pattern))).toEqual([
       '{"eventName":["INSERT"],"dynamodb":{"Keys":{"PK":{"S":["OUTBOX"]}}}}',
-      // Each account deletion step moves its event: the record that runs the next step (design §21).
+      // Each account deletion step moves its event: the record that runs the next step (design.md#account-deletion).
       '{"eventName":["MODIFY"],"dynamodb":{"Keys":{"PK":{"S":["OUTBOX"]},"SK":{"S":[{"prefix":"account-deletion#"}]}}}}',
       '{"eventName":["INSERT","MODIFY"],"dynamodb":{"Keys":{"SK":{"S":["META"]}},"NewImage":{"GSI3PK":{"S":[{"exists":true}]}}}}',
       // The search change log: any change to a story's META or BODY.

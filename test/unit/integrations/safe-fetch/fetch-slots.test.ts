@@ -1,4 +1,4 @@
-// The process-wide cap on outbound fetches (design §23): at most `concurrency` exchanges run at
+// The process-wide cap on outbound fetches (design.md#admission): at most `concurrency` exchanges run at
 // once, a bounded line waits and is served in order, and past the line a fetch is refused at once.
 import { describe, expect, it } from 'vitest';
 import { createFetchSlots, FetchSlotsFull } from '../../../../integrations/safe-fetch/fetch-slots.ts';

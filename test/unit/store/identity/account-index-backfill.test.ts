@@ -1,4 +1,4 @@
-// Which index item a scanned item gets in the one-time backfill (design §21), as pure params.
+// Which index item a scanned item gets in the one-time backfill (design.md#account-deletion), as pure params.
 import { describe, expect, it } from 'vitest';
 import { indexBackfillScanParams, missingIndexFor } from '../../../../src/store/identity/account-index-backfill.ts';
 
