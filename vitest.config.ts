@@ -16,6 +16,19 @@ const UNIT_TEST_TIMEOUT_MS = 30_000;
 // Local (test/helpers/global-setup.ts) and each file its own table, ports and temp dirs.
 const WORKERS = availableParallelism() + 1;
 
+// A worker keeps the modules it imported from one test file to the next (isolate: false): a fresh
+// module graph per file (the AWS SDK, the app, a test PDS's packages) was a quarter of the unit
+// and crash projects' CPU time. Every file still makes its own table, ports, temp dirs and
+// servers, and restores what it changes (environment variables, mocks).
+const SHARE_MODULES = { isolate: false } as const;
+
+/**
+ * The files that measure their own process (its heap, RSS or event loop: test/unit/vitest-config
+ * checks the list): other files' leftovers in a shared worker would be counted as theirs, so each
+ * runs in a fresh one.
+ */
+export const MEASURE_THE_PROCESS = ['test/integration/pages/markdown-cost.test.ts', 'test/integration/redaction/account-export.test.ts'];
+
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
@@ -24,6 +37,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          ...SHARE_MODULES,
           testTimeout: UNIT_TEST_TIMEOUT_MS,
         },
       },
@@ -31,6 +45,17 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: MEASURE_THE_PROCESS,
+          ...SHARE_MODULES,
+          globalSetup: ['test/helpers/global-setup.ts'],
+          testTimeout: STORE_TEST_TIMEOUT_MS,
+          hookTimeout: STORE_HOOK_TIMEOUT_MS,
+        },
+      },
+      {
+        test: {
+          name: 'integration-measured',
+          include: MEASURE_THE_PROCESS,
           globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: STORE_TEST_TIMEOUT_MS,
           hookTimeout: STORE_HOOK_TIMEOUT_MS,
@@ -41,6 +66,7 @@ export default defineConfig({
           // A fault at every awaited store step of every write use case, then a retry (test/crash).
           name: 'crash',
           include: ['test/crash/**/*.test.ts'],
+          ...SHARE_MODULES,
           globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: STORE_TEST_TIMEOUT_MS,
           hookTimeout: STORE_HOOK_TIMEOUT_MS,
@@ -50,6 +76,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          ...SHARE_MODULES,
           globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: STORE_TEST_TIMEOUT_MS,
           hookTimeout: STORE_HOOK_TIMEOUT_MS,
