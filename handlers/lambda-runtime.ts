@@ -8,7 +8,7 @@ import { type Config, readConfig } from '../src/config.ts';
 import { buildContext } from '../src/context.ts';
 import { consoleLog } from '../src/log-sink.ts';
 import { type EmfMetrics, emfMetrics } from '../src/metrics/emf-metrics.ts';
-import type { Announcer } from '../src/outbox/announcer.ts';
+import type { Announcer } from '../src/outbox/announce/announcer.ts';
 import type { SettingName } from '../src/settings/settings-table.ts';
 
 export const LAMBDA_ENV = {

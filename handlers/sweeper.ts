@@ -15,8 +15,8 @@ import { describeBatch, type RescanBatchOptions, type RescanBatchReport, rescanB
 import { finishRedactions, type RedactionRun } from '../src/app/redaction/finish-redaction.ts';
 import { runSnapshotJob, type SnapshotJobReport } from '../src/app/search/search-snapshot-job.ts';
 import { describeSnapshotJob } from '../src/app/search/snapshot-schedule.ts';
-import { type SweepReport, summarize, sweepAnnouncements } from '../src/outbox/announce-sweeper.ts';
-import type { Announcer } from '../src/outbox/announcer.ts';
+import type { Announcer } from '../src/outbox/announce/announcer.ts';
+import { type SweepReport, summarize, sweepAnnouncements } from '../src/outbox/announce/sweeper.ts';
 import { type DispatchResult, dispatchNotifications } from '../src/outbox/dispatch-notifications.ts';
 import { outboxAgeSeconds } from '../src/outbox/outbox-age.ts';
 import { announcingRuntime } from './announcing-runtime.ts';

@@ -16,7 +16,7 @@ import { buildContext } from '../context.ts';
 import { httpAppFromConfig } from '../http/app-from-config.ts';
 import { stdoutLog } from '../log-sink.ts';
 import { startCounterLog } from '../metrics/counter-log.ts';
-import { type SweepSchedule, scheduleAnnounceSweeps } from '../outbox/announce-sweeper.ts';
+import { type SweepSchedule, scheduleAnnounceSweeps } from '../outbox/announce/sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { readSettings } from '../settings/read-settings.ts';
 import { settingsHelp } from '../settings/settings-help.ts';

@@ -13,7 +13,7 @@ import { queueOwedDocument } from '../store/story/document-items.ts';
 import { monthsOf } from '../store/story/feed-months.ts';
 import { queryIndex } from '../store/story/story-index-query.ts';
 import { isListedPublicly, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
-import { writeIfStillSo } from './announce-fenced-write.ts';
+import { writeIfStillSo } from './announce/fenced-write.ts';
 
 /** Feed entries per Query: keys only, so a page is small; its METAs are read 100 to a BatchGetItem. */
 const FEED_PAGE = 500;

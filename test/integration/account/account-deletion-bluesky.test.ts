@@ -10,7 +10,7 @@ import { ensureAccount } from '../../../src/app/accounts.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
+import { sweepAnnouncements } from '../../../src/outbox/announce/sweeper.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { type RepoRecord, TEST_ANNOUNCE_SETTINGS, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';

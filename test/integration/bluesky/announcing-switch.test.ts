@@ -10,7 +10,7 @@ import { setAnnouncing } from '../../../src/app/moderation/set-announcing.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { readConfig } from '../../../src/config.ts';
 import { buildContext } from '../../../src/context.ts';
-import { ANNOUNCING_OFF, sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
+import { ANNOUNCING_OFF, sweepAnnouncements } from '../../../src/outbox/announce/sweeper.ts';
 import { dueAnnouncements } from '../../../src/store/story/announce-queue.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { eventually } from '../../helpers/eventually.ts';

@@ -8,7 +8,7 @@ import { approveHeldAnnouncement } from '../../../src/app/moderation/approve-hel
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { announceStory } from '../../../src/outbox/announce-story.ts';
+import { announceStory } from '../../../src/outbox/announce/story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';

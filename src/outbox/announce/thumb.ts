@@ -3,10 +3,10 @@
 // the announcer cannot be pointed at a stranger's server. An image Bluesky would refuse as a
 // thumbnail (over its 1 MB blob limit), an unknown image or a store that does not answer is no
 // thumbnail: the post goes out with a text card rather than not at all.
-import type { AppContext } from '../app/app-context.ts';
-import { readImage } from '../app/images/read-image.ts';
-import { ownImage } from '../domain/image/image-name.ts';
-import type { StoryPost } from './announce-port.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { readImage } from '../../app/images/read-image.ts';
+import { ownImage } from '../../domain/image/image-name.ts';
+import type { StoryPost } from './port.ts';
 
 /** Bluesky's limit on an external embed's thumb blob (app.bsky.embed.external, maxSize). */
 export const MAX_THUMB_BYTES = 1_000_000;

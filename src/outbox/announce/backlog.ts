@@ -3,13 +3,13 @@
 // limits. Each story is first taken back onto the queue (only while it is still set aside, so of
 // two runs at once one takes it) and then announced through the usual claim, so it is posted
 // exactly once however many runs, sweeps or workers meet it. A second run finds nothing.
-import type { AppContext } from '../app/app-context.ts';
-import { setAsideAnnouncements, takeBackFromBacklog } from '../store/story/announce-backlog.ts';
-import { writeIfStillSo } from './announce-fenced-write.ts';
-import type { AnnounceOutcome, AnnounceResult } from './announce-outcome.ts';
-import { announceStory } from './announce-story.ts';
-import { ANNOUNCING_OFF } from './announce-sweeper.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { setAsideAnnouncements, takeBackFromBacklog } from '../../store/story/announce-backlog.ts';
 import type { Announcer } from './announcer.ts';
+import { writeIfStillSo } from './fenced-write.ts';
+import type { AnnounceOutcome, AnnounceResult } from './outcome.ts';
+import { announceStory } from './story.ts';
+import { ANNOUNCING_OFF } from './sweeper.ts';
 
 export const DEFAULT_BACKLOG_PACE_MS = 30_000;
 const PAGE = 100;

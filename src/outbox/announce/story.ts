@@ -11,18 +11,18 @@
 //   leave     the queue only while what was checked (posted and listed, or never reached and
 //             not listed) still holds
 // What to do is decided by nextStep (pure); the post and delete paths carry it out.
-import type { AppContext } from '../app/app-context.ts';
-import { storyKey } from '../store/keys.ts';
-import { readItem } from '../store/read-items.ts';
-import { leaveAnnounceQueue } from '../store/story/announce-items.ts';
-import { toStoryMeta } from '../store/story/story-items.ts';
-import { deleteOnce } from './announce-delete.ts';
-import { documentOnce } from './announce-document.ts';
-import { writeIfStillSo } from './announce-fenced-write.ts';
-import { nextStep } from './announce-next-step.ts';
-import { type AnnounceResult, done, type Step } from './announce-outcome.ts';
-import { postOnce } from './announce-post.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { storyKey } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
+import { leaveAnnounceQueue } from '../../store/story/announce-items.ts';
+import { toStoryMeta } from '../../store/story/story-items.ts';
 import type { AnnounceDocuments, Announcer } from './announcer.ts';
+import { deleteOnce } from './delete.ts';
+import { documentOnce } from './document.ts';
+import { writeIfStillSo } from './fenced-write.ts';
+import { nextStep } from './next-step.ts';
+import { type AnnounceResult, done, type Step } from './outcome.ts';
+import { postOnce } from './post.ts';
 
 export interface AnnounceOptions {
   /** Try even before `next_attempt_at` (an operator's explicit retry). */

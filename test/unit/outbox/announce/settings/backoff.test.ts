@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { announceBackoff } from '../../../../src/outbox/announce-settings.ts';
+import { announceBackoff } from '../../../../../src/outbox/announce/settings.ts';
 
 const settings = { backoffBaseMs: 30_000, backoffCapMs: 3_600_000 };
 

@@ -4,23 +4,23 @@
 // between refuses it; the port looks the document's key up first and writes only by swapping what
 // it read there. Every ending puts the post back on the marker.
 import { randomUUID } from 'node:crypto';
-import { handlesFor } from '../app/accounts.ts';
-import type { AppContext } from '../app/app-context.ts';
-import { storyPath } from '../app/content-write.ts';
-import { revealForbiddenChars } from '../domain/text-controls.ts';
-import { bodyKey } from '../store/keys.ts';
-import { readItem } from '../store/read-items.ts';
-import { recordPostStillOwed } from '../store/story/announce-items.ts';
-import { claimDocument, finishDocument, giveUpDocument, recordDocument, retryDocumentLater } from '../store/story/document-items.ts';
-import type { StoryMeta } from '../store/story/story-items.ts';
-import { writeFenced, writeIfStillSo } from './announce-fenced-write.ts';
-import { type AnnounceResult, done, type Step } from './announce-outcome.ts';
-import { AnnounceFailure } from './announce-port.ts';
-import { publicationOf } from './announce-publication.ts';
-import { retryTime } from './announce-settings.ts';
+import { handlesFor } from '../../app/accounts.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { storyPath } from '../../app/content-write.ts';
+import { revealForbiddenChars } from '../../domain/text-controls.ts';
+import { bodyKey } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
+import { recordPostStillOwed } from '../../store/story/announce-items.ts';
+import { claimDocument, finishDocument, giveUpDocument, recordDocument, retryDocumentLater } from '../../store/story/document-items.ts';
+import type { StoryMeta } from '../../store/story/story-items.ts';
+import type { StoryDocument } from '../document-port.ts';
+import { plainTextOffloaded } from '../plain-text-task.ts';
 import type { AnnounceDocuments, Announcer } from './announcer.ts';
-import type { StoryDocument } from './document-port.ts';
-import { plainTextOffloaded } from './plain-text-task.ts';
+import { writeFenced, writeIfStillSo } from './fenced-write.ts';
+import { type AnnounceResult, done, type Step } from './outcome.ts';
+import { AnnounceFailure } from './port.ts';
+import { publicationOf } from './publication.ts';
+import { retryTime } from './settings.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

@@ -4,14 +4,14 @@
 // command line (`npm run sweep`), on a timer inside `npm start`, or by a scheduled Lambda.
 // It stops early on a refused app password (retrying every story would be a retry storm) and
 // on a rate limit (the next story would only be refused too; its retry-after is recorded).
-import type { AppContext } from '../app/app-context.ts';
-import { dueAnnouncements, firstAnnouncementDue } from '../store/story/announce-queue.ts';
-import type { AnnounceOutcome, AnnounceResult } from './announce-outcome.ts';
-import { type SetAside, setAsideTooOldAnnouncements } from './announce-set-aside.ts';
-import { type SkippedAnnouncement, skippedAnnouncements, summarizeSkipped } from './announce-skipped.ts';
-import type { AnnounceSoon } from './announce-soon.ts';
-import { announceStory } from './announce-story.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { dueAnnouncements, firstAnnouncementDue } from '../../store/story/announce-queue.ts';
 import type { Announcer } from './announcer.ts';
+import type { AnnounceOutcome, AnnounceResult } from './outcome.ts';
+import { type SetAside, setAsideTooOldAnnouncements } from './set-aside.ts';
+import { type SkippedAnnouncement, skippedAnnouncements, summarizeSkipped } from './skipped.ts';
+import type { AnnounceSoon } from './soon.ts';
+import { announceStory } from './story.ts';
 
 export const DEFAULT_SWEEP_LIMIT = 25;
 export const ANNOUNCING_OFF = 'announcing is off (LOREBOOK_ANNOUNCING; npm run settings)';

@@ -1,11 +1,11 @@
 // The announcer's conditioned writes, where a refused condition is an answer, not an error:
 // a claim someone else holds, a queue entry that changed, or — for a write fenced by our claim
 // id — a claim another worker took over (it decides; it looks the record key up first).
-import type { WriteAction } from '../store/actions.ts';
-import { writeAtomically } from '../store/run-write.ts';
-import type { Store } from '../store/store.ts';
-import { WriteCancelled } from '../store/write-cancelled.ts';
-import type { AnnounceResult } from './announce-outcome.ts';
+import type { WriteAction } from '../../store/actions.ts';
+import { writeAtomically } from '../../store/run-write.ts';
+import type { Store } from '../../store/store.ts';
+import { WriteCancelled } from '../../store/write-cancelled.ts';
+import type { AnnounceResult } from './outcome.ts';
 
 /** True when the write landed, false when a condition refused it; any other failure is thrown. */
 export async function writeIfStillSo(store: Store, actions: readonly WriteAction[]): Promise<boolean> {

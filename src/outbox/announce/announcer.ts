@@ -1,8 +1,9 @@
 // What announces: the social network behind its port, the settings, where log lines go, and —
 // when set — the standard.site documents written after each post (docs/design.md §16).
-import type { AnnouncePort } from './announce-port.ts';
-import type { AnnounceSettings } from './announce-settings.ts';
-import type { DocumentPort, PublicationContent } from './document-port.ts';
+
+import type { DocumentPort, PublicationContent } from '../document-port.ts';
+import type { AnnouncePort } from './port.ts';
+import type { AnnounceSettings } from './settings.ts';
 
 export interface AnnounceDocuments {
   port: DocumentPort;

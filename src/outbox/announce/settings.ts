@@ -1,6 +1,6 @@
 // How hard the announcer tries and how long it waits between tries: the settings, their
 // defaults, and the backoff that spaces the retries. Pure: no clock, no store.
-import type { AnnounceFailure } from './announce-port.ts';
+import type { AnnounceFailure } from './port.ts';
 
 export interface AnnounceSettings {
   /** Story pages are `<baseUrl>/s/<slug>`: the link card's target. */

@@ -1,5 +1,5 @@
 // What one call of the announcer answers: the outcome, and what goes with it.
-import type { AnnounceFailure } from './announce-port.ts';
+import type { AnnounceFailure } from './port.ts';
 
 export type AnnounceOutcome =
   /** Posted now, and recorded. */

@@ -2,15 +2,15 @@
 // standard.site document) at its record key. Deleting there is idempotent (a post that was never made is simply not there), so no
 // look-up is needed; a failure gives the marker back to what it held until the retry time.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app/app-context.ts';
-import { claimDelete, completeDelete, retryDeleteLater } from '../store/story/announce-items.ts';
-import type { StoryMeta } from '../store/story/story-items.ts';
-import { writeFenced, writeIfStillSo } from './announce-fenced-write.ts';
-import type { ClaimFrom } from './announce-next-step.ts';
-import { done, type Step } from './announce-outcome.ts';
-import { AnnounceFailure } from './announce-port.ts';
-import { retryTime } from './announce-settings.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { claimDelete, completeDelete, retryDeleteLater } from '../../store/story/announce-items.ts';
+import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Announcer } from './announcer.ts';
+import { writeFenced, writeIfStillSo } from './fenced-write.ts';
+import type { ClaimFrom } from './next-step.ts';
+import { done, type Step } from './outcome.ts';
+import { AnnounceFailure } from './port.ts';
+import { retryTime } from './settings.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

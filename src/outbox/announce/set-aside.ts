@@ -2,11 +2,11 @@
 // queue entries owed longer than LOREBOOK_ANNOUNCE_MAX_AGE_HOURS that were never tried (announcing
 // was off, or had no credentials) are set aside instead — their announce state reads `skipped`
 // (`too_old`) — so the day announcing (re)starts only recent stories go out. `npm run sweep --
-// --backlog` posts the set-aside ones on purpose, paced (announce-backlog.ts).
-import type { AppContext } from '../app/app-context.ts';
-import { setAsideTooOld } from '../store/story/announce-backlog.ts';
-import { dueAnnouncements } from '../store/story/announce-queue.ts';
-import { writeIfStillSo } from './announce-fenced-write.ts';
+// --backlog` posts the set-aside ones on purpose, paced (backlog.ts).
+import type { AppContext } from '../../app/app-context.ts';
+import { setAsideTooOld } from '../../store/story/announce-backlog.ts';
+import { dueAnnouncements } from '../../store/story/announce-queue.ts';
+import { writeIfStillSo } from './fenced-write.ts';
 
 /** Entries looked at per page, and pages per sweep: a bounded pass, the next sweep goes on. */
 const PAGE = 100;

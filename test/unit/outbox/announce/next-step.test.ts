@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AnnounceFacts, nextStep } from '../../../src/outbox/announce-next-step.ts';
+import { type AnnounceFacts, nextStep } from '../../../../src/outbox/announce/next-step.ts';
 
 const NOW = Date.parse('2026-12-01T10:00:00.000Z');
 const STALE_CLAIM_MS = 60_000;

@@ -1,13 +1,13 @@
 // An operator's explicit retry of failed announcements, by slug (no "retry all": every write
 // names its target). The story goes back on the queue due now; the sweep that follows posts it.
-import type { AppContext } from '../app/app-context.ts';
-import { announceState } from '../app/queries/announce-state.ts';
-import { storyKey } from '../store/keys.ts';
-import { readItem } from '../store/read-items.ts';
-import { writeAtomically } from '../store/run-write.ts';
-import { requeueAnnounce } from '../store/story/announce-requeue.ts';
-import { isListedPublicly, toStoryMeta } from '../store/story/story-items.ts';
-import { WriteCancelled } from '../store/write-cancelled.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { announceState } from '../../app/queries/announce-state.ts';
+import { storyKey } from '../../store/keys.ts';
+import { readItem } from '../../store/read-items.ts';
+import { writeAtomically } from '../../store/run-write.ts';
+import { requeueAnnounce } from '../../store/story/announce-requeue.ts';
+import { isListedPublicly, toStoryMeta } from '../../store/story/story-items.ts';
+import { WriteCancelled } from '../../store/write-cancelled.ts';
 
 export type RetryOutcome = 'requeued' | 'not_found' | 'not_failed';
 

@@ -2,21 +2,27 @@
 // any earlier attempt (or when taking a dead worker's claim over) the record key is read first:
 // a record that links this story is adopted, anything else is never overwritten.
 import { randomUUID } from 'node:crypto';
-import { handlesFor } from '../app/accounts.ts';
-import type { AppContext } from '../app/app-context.ts';
-import { storyPath } from '../app/content-write.ts';
-import { countAnnounce } from '../app/metrics.ts';
-import { revealForbiddenChars } from '../domain/text-controls.ts';
-import type { WriteAction } from '../store/actions.ts';
-import { claimAnnounce, completeAnnounce, giveUpAnnounce, recordPostStillOwed, retryAnnounceLater } from '../store/story/announce-items.ts';
-import type { StoryMeta } from '../store/story/story-items.ts';
-import { writeFenced, writeIfStillSo } from './announce-fenced-write.ts';
-import type { ClaimFrom } from './announce-next-step.ts';
-import { type AnnounceResult, done, type Step } from './announce-outcome.ts';
-import { AnnounceFailure, type StoryPost } from './announce-port.ts';
-import { retryTime } from './announce-settings.ts';
-import { storyThumb } from './announce-thumb.ts';
+import { handlesFor } from '../../app/accounts.ts';
+import type { AppContext } from '../../app/app-context.ts';
+import { storyPath } from '../../app/content-write.ts';
+import { countAnnounce } from '../../app/metrics.ts';
+import { revealForbiddenChars } from '../../domain/text-controls.ts';
+import type { WriteAction } from '../../store/actions.ts';
+import {
+  claimAnnounce,
+  completeAnnounce,
+  giveUpAnnounce,
+  recordPostStillOwed,
+  retryAnnounceLater,
+} from '../../store/story/announce-items.ts';
+import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Announcer } from './announcer.ts';
+import { writeFenced, writeIfStillSo } from './fenced-write.ts';
+import type { ClaimFrom } from './next-step.ts';
+import { type AnnounceResult, done, type Step } from './outcome.ts';
+import { AnnounceFailure, type StoryPost } from './port.ts';
+import { retryTime } from './settings.ts';
+import { storyThumb } from './thumb.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
