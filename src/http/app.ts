@@ -15,7 +15,7 @@ import type { ClientAddress } from './admission.ts';
 import { denyFraming } from './frame-guard.ts';
 import type { HttpEnv } from './http-env.ts';
 import { mountImages } from './image-route.ts';
-import { mountMcp } from './mcp-route.ts';
+import { mountMcp } from './mcp/route.ts';
 import { mountDeviceFlow } from './oauth-server/device-routes.ts';
 import { mountOAuthServer } from './oauth-server/oauth-routes.ts';
 import { mountPages } from './pages/mount-pages.ts';

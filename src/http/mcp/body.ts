@@ -3,9 +3,9 @@
 // text). The larger cap is granted only to a caller whose token checked out (the route reads the
 // body after authenticating), and past MAX_BODY_BYTES only once its rate count and its account's
 // standing are in (body.ts): a stranger, or a bogus token, can make the server buffer at most 512 KiB.
-import { MAX_IMAGE_BASE64_CHARS } from '../app/images/upload-image.contract.ts';
-import { payloadTooLarge } from '../domain/errors.ts';
-import { MAX_BODY_BYTES, readBodyBytes } from './body.ts';
+import { MAX_IMAGE_BASE64_CHARS } from '../../app/images/upload-image.contract.ts';
+import { payloadTooLarge } from '../../domain/errors.ts';
+import { MAX_BODY_BYTES, readBodyBytes } from '../body.ts';
 
 /** An upload_image call's largest body: the base64 image plus the JSON-RPC envelope around it. */
 export const MAX_MCP_UPLOAD_BODY_BYTES = MAX_IMAGE_BASE64_CHARS + MAX_BODY_BYTES;

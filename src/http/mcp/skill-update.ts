@@ -4,7 +4,7 @@
 // outputSchema (SDK clients validate it), and tools/list, resources and prompts results keep
 // their schemas. The key is prefixed as the spec asks of implementation-defined `_meta` keys.
 // Errors carry nothing: a refusal's `data` is the typed error body, and stays exactly that.
-import type { SkillUpdate } from './skill-update.ts';
+import type { SkillUpdate } from '../skill-update.ts';
 
 export const SKILL_UPDATE_META_KEY = 'dev.lorebook/skill_update';
 

@@ -8,17 +8,12 @@
 // envelope) on the modern path, anything else through the stateless 2025 fallback.
 import type { Server } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
-import type { StorySearch } from '../app/search/story-search.ts';
-import { MCP_METHOD_ACCESS, mcpAccess } from '../auth/access-rule.ts';
-import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../mcp/server.ts';
-import { type AdmissionDeps, admitCaller } from './admission.ts';
-import { withCpuCaller } from './cpu-caller.ts';
-import type { HttpEnv } from './http-env.ts';
-import { readMcpBody } from './mcp-body.ts';
-import { eraOf, eraRefusal } from './mcp-era-gate.ts';
-import { serveLegacy, serveModern } from './mcp-eras.ts';
-import { paramsProblem } from './mcp-params.ts';
-import { withSkillUpdate } from './mcp-skill-update.ts';
+import type { StorySearch } from '../../app/search/story-search.ts';
+import { MCP_METHOD_ACCESS, mcpAccess } from '../../auth/access-rule.ts';
+import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../../mcp/server.ts';
+import { type AdmissionDeps, admitCaller } from '../admission.ts';
+import { withCpuCaller } from '../cpu-caller.ts';
+import type { HttpEnv } from '../http-env.ts';
 import {
   JSON_RPC_INVALID_PARAMS,
   JSON_RPC_INVALID_REQUEST,
@@ -27,8 +22,13 @@ import {
   JSON_RPC_SERVER_ERROR,
   jsonRpcErrorBody,
   MCP_PATH,
-} from './problem.ts';
-import { SKILL_HEADER, skillUpdateFor } from './skill-update.ts';
+} from '../problem.ts';
+import { SKILL_HEADER, skillUpdateFor } from '../skill-update.ts';
+import { readMcpBody } from './body.ts';
+import { eraOf, eraRefusal } from './era-gate.ts';
+import { serveLegacy, serveModern } from './eras.ts';
+import { paramsProblem } from './params.ts';
+import { withSkillUpdate } from './skill-update.ts';
 
 export interface McpRouteDeps extends AdmissionDeps {
   search: StorySearch;

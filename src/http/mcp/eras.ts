@@ -2,7 +2,7 @@
 // The SDK's createMcpHandler serves the 2026-07-28 era; its own 2025 fallback would answer SSE
 // streams, so the 2025 era is served here as lorebook always has (stateless, one JSON body) by the
 // SDK's Streamable HTTP transport, and the modern handler is told to refuse 2025 traffic (it gets
-// none: mcp-route.ts routes by the SDK's own classification, so the two can never disagree).
+// none: route.ts routes by the SDK's own classification, so the two can never disagree).
 import { createMcpHandler, type Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 /** A 2025-era request: the initialize handshake, or any request without a `_meta` envelope. */
