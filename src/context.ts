@@ -2,8 +2,8 @@
 // announcer is built apart (announcer-from-config.ts), so a process that never announces (the
 // http function) does not load the Bluesky client.
 import { join } from 'node:path';
-import type { AppContext } from './app/app-context.ts';
-import { VerifiedTokens } from './app/oauth-server/verified-tokens.ts';
+import type { AppContext } from './app/context/app-context.ts';
+import { VerifiedTokens } from './app/context/verified-tokens.ts';
 import { settingsRefresher } from './app/settings/settings-refresh.ts';
 import type { Config } from './config.ts';
 import { consoleLog } from './log-sink.ts';

@@ -18,13 +18,13 @@ import { isHeld, releaseHold } from '../store/story/announce-hold.ts';
 import { type CheckReport, type CheckResult, checkReportItem, sameCheckReport, toCheckReport } from '../store/story/check-items.ts';
 import { stillReported, unchangedSince } from '../store/story/report-items.ts';
 import { type StoryMeta, storyMetaOf } from '../store/story/story-items.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import type { AppContext, Caller } from './app-context.ts';
+import { visibleStory } from './caller/story-access.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { isNewAccount } from './moderation/established.ts';
-import { parseWriteInput } from './parse-write-input.ts';
 import { type CheckOutcome, REPORT_CHECK_TOOL, reportCheckInputSchema } from './report-check.contract.ts';
-import { visibleStory } from './story-access.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { announceAfterCommit } from './write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 /** Ways an agent may spell "the check does not apply to me", refused with a message saying so. */
 const NOT_APPLICABLE = new Set(['not_applicable', 'not applicable', 'not-applicable', 'n/a', 'na', 'does_not_apply']);

@@ -30,14 +30,14 @@ import {
   sameReproduction,
 } from '../store/story/reproduction-items.ts';
 import { type Counts, type StoryMeta, storyMetaOf } from '../store/story/story-items.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import { countWrite } from './metrics.ts';
+import { visibleStory } from './caller/story-access.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { countWrite } from './context/metrics.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { isNewAccount } from './moderation/established.ts';
-import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_REPRODUCTION_TOOL, type ReproductionOutcome, reportReproductionInputSchema } from './report-reproduction.contract.ts';
-import { visibleStory } from './story-access.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { announceAfterCommit } from './write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function reportReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ReproductionOutcome>> {
   const input = await parseWriteInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);

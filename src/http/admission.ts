@@ -2,8 +2,7 @@
 // the token's scope (src/auth/oauth/scopes.ts) and the rate limit, applied before anything runs,
 // for MCP and /v1 alike.
 import type { Context } from 'hono';
-import type { AppContext, Caller } from '../app/app-context.ts';
-import { authenticateAlongside } from '../app/oauth-server/authenticate.ts';
+import type { AppContext, Caller } from '../app/context/app-context.ts';
 import {
   accountRateSubject,
   consumeRateLimit,
@@ -12,7 +11,8 @@ import {
   type RateDecision,
   rateLimited,
   rateLimitHeaders,
-} from '../app/rate-limit.ts';
+} from '../app/context/rate-limit.ts';
+import { authenticateAlongside } from '../app/oauth-server/authenticate.ts';
 import { scopeNeeded } from '../auth/access-rule.ts';
 import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';

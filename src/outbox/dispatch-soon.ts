@@ -8,7 +8,7 @@
 // time: the dispatcher is twice-safe per event and recipient, so each reproducer is told once.
 
 import { DEFAULT_DELETION_STEPS_PER_RUN, runAccountDeletions } from '../app/account/run-account-deletions.ts';
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import { finishRedactions, REDACTIONS_PER_RUN } from '../app/redaction/finish-redaction.ts';
 import { DEFAULT_EVENTS_PER_RUN, dispatchNotifications } from './dispatch-notifications.ts';
 

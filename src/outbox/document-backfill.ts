@@ -5,7 +5,7 @@
 // of attempts) once what refused it is fixed. The walk reads the feed index (keys-only Queries of
 // each month, never a Scan) and re-reads each story's META; the queueing is one conditioned
 // UpdateItem per story, so a second run, a run beside the sweeper or 16 at once queue a story once.
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import { feedMonthsKey, feedPartition, storyKey } from '../store/keys.ts';
 import { pick, readItem, readItems } from '../store/read-items.ts';
 import { isPostUri } from '../store/story/announce-items.ts';

@@ -1,7 +1,7 @@
 // The settings changed at run time (design §30): the rows the settings table marks `runtime`, each
 // with the part of the app's config it sets. The environment's value is read through these at
 // start (src/config.ts); the table's values through the same parsers, over it, while running.
-import type { AppConfig } from '../app/app-context.ts';
+import type { AppConfig } from '../app/context/app-context.ts';
 import { onOff, positiveInteger, wholeNumber } from './setting-values.ts';
 import { type RuntimeSettingName, settingNamed } from './settings-table.ts';
 

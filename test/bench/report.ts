@@ -136,7 +136,7 @@ function idempotencySection({ plan, machine, idempotency, deaths }: BenchResults
     'The same logical write on both sides, against the same DynamoDB Local: create a story-like record',
     'keyed by the request and bump a counter, guarded by an idempotency key (`op_id`).',
     '',
-    '- **lorebook**: `writeOnce` with the `op_id` (`src/app/write-once.ts`), planned from the real store',
+    '- **lorebook**: `writeOnce` with the `op_id` (`src/app/write/write-once.ts`), planned from the real store',
     '  primitives (`test/bench/lorebook-write.ts`): one `TransactGetItems` snapshot (op record + the',
     '  record), then the op record, the record and the counter bump in **one** `TransactWriteItems`.',
     `- **Powertools** \`@aws-lambda-powertools/idempotency\` ${machine.powertools}: \`makeIdempotent\` with`,

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AppConfig, type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppConfig, type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { LorebookError } from '../../src/domain/errors.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';

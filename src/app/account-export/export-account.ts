@@ -28,7 +28,7 @@ import {
 import { readItem, readItems } from '../../store/read-items.ts';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../store/schema.ts';
 import { flagKey } from '../../store/story/flag-items.ts';
-import type { AppContext, Caller } from '../app-context.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
 
 export const EXPORT_FORMAT = 'lorebook.account-export.v1';
 

@@ -8,7 +8,7 @@
 // stories (withdrawn with their counts, as the withdraw paths do), every item under its own
 // partitions, the items keyed by its DID or handle, and last the account item with the event.
 // The last step waits for the grace (LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS after the request):
-// writes are not conditioned on the account (write-once.ts), so a write that read the account
+// writes are not conditioned on the account (write/write-once.ts), so a write that read the account
 // before the mark may commit after it, within one write attempt; every step re-reads every phase,
 // so what such a write left is found, and after the grace no such write can still commit.
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
@@ -26,7 +26,7 @@ import { INDEXES } from '../../store/schema.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { forgetStoryAuthor, isTombstone, tombstoneStory } from '../../store/story/story-tombstone.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { ownedItemDeletes } from './owned-item-deletes.ts';
 import { withdrawReportsOn } from './withdraw-reports.ts';
 

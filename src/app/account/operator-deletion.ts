@@ -6,7 +6,7 @@ import { accountStanding } from '../../store/identity/account-deletion-items.ts'
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { deleteAccount } from './delete-account.ts';
 import type { StepResult } from './deletion-step.ts';
 import { deleteAccountSteps } from './run-account-deletions.ts';

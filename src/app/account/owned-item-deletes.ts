@@ -16,8 +16,8 @@ import { imageDayKey, imageKey } from '../../store/image-items.ts';
 import { accountKey, type ItemKey, inboxPartition } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { publishDayKey } from '../../store/story/publish-day-items.ts';
-import type { AppContext } from '../app-context.ts';
-import { accountRateSubject } from '../rate-limit.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { accountRateSubject } from '../context/rate-limit.ts';
 
 const del = (key: ItemKey): WriteAction => ({ Delete: { Key: { PK: key.PK, SK: key.SK } } });
 

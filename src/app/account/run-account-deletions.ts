@@ -7,7 +7,7 @@
 // or dispatcher backstop run steps it again; nothing here waits or loops on it.
 import { ACCOUNT_DELETION_EVENT_PREFIX, toDeletionEvent } from '../../store/identity/account-deletion-items.ts';
 import { listOutboxEvents } from '../../store/story/outbox-query.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { runDeletionStep, type StepResult } from './deletion-step.ts';
 
 export const DEFAULT_DELETION_STEPS_PER_RUN = 200;

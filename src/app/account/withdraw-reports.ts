@@ -19,7 +19,7 @@ import { reproducerCounter, reproductionOf } from '../../store/story/reproductio
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export async function withdrawReportsOn(ctx: AppContext, account: string, report: ReportOnStory): Promise<WriteAction[]> {
   const { slug, sha256 } = report;

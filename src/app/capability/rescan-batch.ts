@@ -11,7 +11,7 @@ import { writeAtomically } from '../../store/run-write.ts';
 import { moveRescanPosition, type RescanPosition, rescanJobKey, toRescanPosition } from '../../store/story/rescan-job-items.ts';
 import { scanStoryCapabilities } from '../../store/story/story-capability-scan.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { recordMissing } from './record-missing.ts';
 import { needsRescan, type RescanResult, type RescanScan, rescanStory } from './rescan-story.ts';
 

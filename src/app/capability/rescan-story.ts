@@ -15,8 +15,8 @@ import { bodyKey, storyKey } from '../../store/keys.ts';
 import { pick, readSnapshot } from '../../store/read-items.ts';
 import { type StoryMeta, storyMetaOf } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../app-context.ts';
-import { writeLoop } from '../write-loop.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { writeLoop } from '../write/write-loop.ts';
 import { capabilityRecordActions, capabilityRecordRead } from './capability-record-write.ts';
 import { type RescanInput, rescanOffloaded } from './rescan-story-task.ts';
 

@@ -5,7 +5,7 @@
 import type { ImageName } from '../../domain/image/image-name.ts';
 import { imageKey } from '../../store/image-items.ts';
 import { readItem } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export interface StoredImage {
   data: Uint8Array;

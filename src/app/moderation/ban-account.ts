@@ -16,9 +16,9 @@ import { banOf, banSweepOf, markBanned, type SweepKind, startUnban } from '../..
 import { accountKey } from '../../store/keys.ts';
 import { pick } from '../../store/read-items.ts';
 import { resolveAccount } from '../account/operator-deletion.ts';
-import type { AppContext } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
-import { writeLoop } from '../write-loop.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
+import { writeLoop } from '../write/write-loop.ts';
 import { banAuditRecords } from './ban-audit.ts';
 import { runSweep } from './ban-sweep.ts';
 

@@ -16,7 +16,7 @@ import { reproductionOf } from '../../store/story/reproduction-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { type FlagRecount, recountFlag } from './recount-flag.ts';
 
 const MARKER = 'uncounted_by_ban';

@@ -14,7 +14,7 @@ import type { BanHold, ModerationState } from '../../store/story/moderation-stat
 import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export async function banStoryMoves(ctx: AppContext, account: string, slug: string, kind: SweepKind, at: string): Promise<WriteAction[]> {
   const read = await readItems(ctx.store, [storyKey(slug), feedMonthsKey]);

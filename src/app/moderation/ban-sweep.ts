@@ -5,7 +5,7 @@
 // runners never both commit a step; and every move is conditioned on what it read, so a step
 // planned twice moves nothing twice.
 // A ban's first step waits for the grace (LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS, as deletion):
-// writes are not conditioned on the account (write-once.ts), so one that read the account before
+// writes are not conditioned on the account (write/write-once.ts), so one that read the account before
 // the ban may commit after it, within one write attempt; past the grace the walk sees it.
 
 import { toReportOnStory } from '../../store/identity/account-index-items.ts';
@@ -15,7 +15,7 @@ import { accountKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { banMovesOn } from './ban-reports.ts';
 import { banStoryMoves } from './ban-stories.ts';
 

@@ -17,9 +17,9 @@ import { addFeedMonth, feedMonth, monthsOf } from '../../store/story/feed-months
 import { type ModerationState, moderationAsRead } from '../../store/story/moderation-state.ts';
 import { feedIndexFields, isListedPublicly, type StoryMeta } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
-import { announceAfterCommit } from '../announce-after-commit.ts';
-import type { AppContext } from '../app-context.ts';
-import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { announceAfterCommit } from '../write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write/write-once.ts';
 import { auditRecord } from './audit-record.ts';
 import { notHeld, type OperatorOutcome, parseOperatorAction, storyToModerate } from './operator-action.ts';
 import { moderationNotice } from './quarantine.ts';

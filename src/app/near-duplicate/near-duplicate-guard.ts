@@ -22,7 +22,7 @@ import { type DuplicateRefusal, REFUSAL_KEPT_DAYS, recordDuplicateRefusal } from
 import { type ItemsByKey, pick } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** The story being published, as far as the rule goes. */
 export interface Publishing {

@@ -37,7 +37,7 @@ import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export const DEVICE_CODE_SECONDS = 10 * 60;
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;

@@ -4,7 +4,7 @@
 import { isClientIdUrl } from '../../auth/oauth/client-id-url.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { findClient } from './register-client.ts';
 
 /** The client, or undefined for an unknown registration; a document client that cannot be used throws its invalid_client. */

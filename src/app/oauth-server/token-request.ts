@@ -21,8 +21,8 @@ import { refreshKey, rotateRefreshToken, toRefreshToken } from '../../store/iden
 import { pick } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import type { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
-import { type LoopPlan, writeLoop } from '../write-loop.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { type LoopPlan, writeLoop } from '../write/write-loop.ts';
 import { knownClient } from './known-client.ts';
 import { mintTokens, type TokenAnswer } from './mint-tokens.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';

@@ -7,7 +7,7 @@ import { toAccount } from '../../store/identity/account-items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import type { AuthorView } from '../contract/story-shapes.ts';
 
 const MAX_HANDLE_CHARS = 512;

@@ -8,7 +8,7 @@ import { accountKey, reproductionKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { toReproduction } from '../../store/story/reproduction-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import type { AnswerLinkView } from '../contract/answer-link-schema.ts';
 import type { AuthorRecheckView } from '../contract/author-recheck-schema.ts';
 import { answeredStoryKeys, answersOf } from './answer-pairs.ts';

@@ -32,7 +32,7 @@ import {
 } from '../../store/story/redaction-items.ts';
 import { imagesStillNamed, revisionsToStrip } from '../../store/story/redaction-query.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** Events finished in one run; the rest wait for the next. */
 export const REDACTIONS_PER_RUN = 10;

@@ -5,8 +5,8 @@ import { authorIndexPages } from '../../store/identity/account-pages.ts';
 import { authorPartition, bodyKey, keyId, storyKey } from '../../store/keys.ts';
 import { readItems } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext, Caller } from '../app-context.ts';
-import { ownStory } from '../story-access.ts';
+import { ownStory } from '../caller/story-access.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
 
 export interface OwnStoryLine {
   slug: string;

@@ -16,9 +16,9 @@ import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey, type ItemKey } from '../../store/keys.ts';
 import { type ItemsByKey, pick, readItems } from '../../store/read-items.ts';
 import { createItem, deleteItemIf, replaceItem } from '../../store/replace-by-key.ts';
-import { accountSuspended } from '../account/account-standing.ts';
-import type { AppContext } from '../app-context.ts';
-import { writeLoop } from '../write-loop.ts';
+import { accountSuspended } from '../caller/account-standing.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { writeLoop } from '../write/write-loop.ts';
 
 export interface BlueskyIdentity {
   did: string;

@@ -10,8 +10,8 @@ import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import { credentialStands } from '../account/account-standing.ts';
-import type { AppContext } from '../app-context.ts';
+import { credentialStands } from '../caller/account-standing.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export const WEB_SESSION_COOKIE = 'lorebook_session';
 /** How long a sign-in lasts in a browser before the person signs in again. */

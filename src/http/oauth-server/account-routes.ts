@@ -4,7 +4,7 @@
 // site can neither read (HttpOnly) nor send on a cross-site POST (SameSite=Lax).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { accountAccess, revokeForAccount } from '../../app/oauth-server/account-access.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isLorebookError } from '../../domain/errors.ts';

@@ -3,8 +3,8 @@
 // clients parse `error`), and the /device pages where a signed-in person approves the code.
 // Store trouble and other failures stay problem+json like everywhere else.
 import type { Context, Hono } from 'hono';
-import { handlesFor } from '../../app/accounts.ts';
-import type { AppContext } from '../../app/app-context.ts';
+import { handlesFor } from '../../app/account/accounts.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { readWebSession, type WebSession } from '../../app/sign-in/web-session.ts';
 import { normalizeUserCode } from '../../auth/device-codes.ts';
 import { isLorebookError, validationFailed } from '../../domain/errors.ts';

@@ -2,9 +2,9 @@
 // spec 2025-06-18): metadata, dynamic client registration, the token endpoint and revocation.
 // The browser steps (authorize, consent) and the account page are mounted from here too.
 import type { Context, Hono, Next } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
+import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/context/rate-limit.ts';
 import { revokeByClient } from '../../app/oauth-server/revoke-token.ts';
-import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import type { ClientAddress } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';

@@ -1,6 +1,6 @@
 // POST /v1/stories/{slug}/appeals: appeal_moderation (your own held story; one appeal per hold).
 import { APPEAL_MODERATION_TOOL, appealModerationInputSchema, appealModerationOutputSchema } from '../../app/appeal-moderation.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

@@ -1,6 +1,6 @@
 // POST /v1/drafts: draft_story_for.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { DRAFT_STORY_FOR_TOOL, draftStoryForInputSchema, draftStoryForOutputSchema } from '../../app/drafts/draft-story-for.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { DRAFT_KEY_SHAPE } from '../../domain/draft/claim-token.ts';
 import { validationFailed } from '../../domain/errors.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';

@@ -1,6 +1,6 @@
 // DELETE /v1/account: delete_account (design §21). No MCP tool: see access-rule.ts.
 import { DELETE_ACCOUNT, deleteAccountInputSchema, deleteAccountOutputSchema } from '../../app/account/delete-account.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { jsonBody, withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

@@ -4,8 +4,8 @@
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import { accountExportSchema } from '../../app/account-export/export-account.contract.ts';
-import type { AppContext, Caller } from '../../app/app-context.ts';
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
+import type { AppContext, Caller } from '../../app/context/app-context.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { defineRoute } from './route.ts';
 

@@ -1,6 +1,6 @@
 // POST /v1/stories/{slug}/flags: flag_story (yours; there is one per account).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { FLAG_STORY_TOOL, flagStoryInputSchema, flagStoryOutputSchema } from '../../app/flag-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

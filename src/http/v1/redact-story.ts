@@ -1,6 +1,6 @@
 // POST /v1/stories/{slug}/redact: redact_story, as JSON or text/markdown.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REDACT_TOOL, redactStoryInputSchema, redactStoryOutputSchema } from '../../app/redact-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

@@ -1,6 +1,6 @@
 // POST /v1/stories/{slug}/drift: report_drift.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, reportDriftOutputSchema } from '../../app/report-drift.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

@@ -3,7 +3,7 @@
 // and rate limit in front) and generate the OpenAPI document, so the document lists every route.
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
-import type { Caller } from '../../app/app-context.ts';
+import type { Caller } from '../../app/context/app-context.ts';
 import type { StorySearch } from '../../app/search/story-search.ts';
 import { httpRouteAdmitsDeletingAccount, httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import type { ErrorCode } from '../../domain/errors.ts';

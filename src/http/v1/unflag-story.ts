@@ -1,5 +1,5 @@
 // DELETE /v1/stories/{slug}/flags: unflag_story (yours; there is one per account).
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { UNFLAG_STORY_TOOL, unflagStoryOutputSchema } from '../../app/unflag-story.contract.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';

@@ -2,8 +2,8 @@
 // image/jpeg or image/webp). One body is one image: no multipart, so there is no boundary parser
 // in front of the decoder and the op record's fingerprint is the bytes themselves. The body is
 // read with a hard cap of 5 MiB, refused the moment it passes it.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { UPLOAD_IMAGE_TOOL, uploadImageOutputSchema } from '../../app/images/upload-image.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { validationFailed } from '../../domain/errors.ts';
 import { imageTooLarge, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, isImageType } from '../../domain/image/image-type.ts';

@@ -1,6 +1,6 @@
 // appeal_moderation: ask an operator to review the hold of your story (src/app/appeal-moderation.ts, docs/moderation.md).
 import { APPEAL_MODERATION_TOOL, appealModerationInputSchema, appealModerationOutputSchema } from '../../app/appeal-moderation.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const appealModerationTool = defineTool({

@@ -1,6 +1,6 @@
 // draft_story_for: write the story for the person you helped (src/app/drafts/draft-story-for.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { DRAFT_STORY_FOR_TOOL, draftStoryForInputSchema, draftStoryForOutputSchema } from '../../app/drafts/draft-story-for.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const draftStoryForTool = defineTool({

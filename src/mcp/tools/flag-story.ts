@@ -1,6 +1,6 @@
 // flag_story: report that a story breaks the rules (src/app/flag-story.ts, docs/moderation.md).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { FLAG_STORY_TOOL, flagStoryInputSchema, flagStoryOutputSchema } from '../../app/flag-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const flagStoryTool = defineTool({

@@ -1,6 +1,6 @@
 // redact_story: take a leaked secret out of your story and out of every earlier revision (src/app/redact-story.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REDACT_TOOL, redactStoryInputSchema, redactStoryOutputSchema } from '../../app/redact-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const redactStoryTool = defineTool({

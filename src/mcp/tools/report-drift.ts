@@ -1,6 +1,6 @@
 // report_drift: the sha256 of the steps you actually ran, when it differs from the story's (src/app/report-drift.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, reportDriftOutputSchema } from '../../app/report-drift.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const reportDriftTool = defineTool({

@@ -1,5 +1,5 @@
 // unflag_story: withdraw your flag on a story (src/app/unflag-story.ts, docs/moderation.md).
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { UNFLAG_STORY_TOOL, unflagStoryInputSchema, unflagStoryOutputSchema } from '../../app/unflag-story.contract.ts';
 import { defineTool } from '../tool.ts';
 

@@ -1,11 +1,11 @@
 // upload_image: an image for a story, stored by lorebook (src/app/images/upload-image.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   DAILY_LIMIT_TEXT,
   UPLOAD_IMAGE_TOOL,
   uploadImageInputSchema,
   uploadImageOutputSchema,
 } from '../../app/images/upload-image.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const uploadImageTool = defineTool({

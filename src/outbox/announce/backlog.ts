@@ -3,7 +3,7 @@
 // limits. Each story is first taken back onto the queue (only while it is still set aside, so of
 // two runs at once one takes it) and then announced through the usual claim, so it is posted
 // exactly once however many runs, sweeps or workers meet it. A second run finds nothing.
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { setAsideAnnouncements, takeBackFromBacklog } from '../../store/story/announce-backlog.ts';
 import type { Announcer } from './announcer.ts';
 import { writeIfStillSo } from './fenced-write.ts';

@@ -2,7 +2,7 @@
 // standard.site document) at its record key. Deleting there is idempotent (a post that was never made is simply not there), so no
 // look-up is needed; a failure gives the marker back to what it held until the retry time.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { claimDelete, completeDelete, retryDeleteLater } from '../../store/story/announce-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Announcer } from './announcer.ts';

@@ -4,9 +4,9 @@
 // between refuses it; the port looks the document's key up first and writes only by swapping what
 // it read there. Every ending puts the post back on the marker.
 import { randomUUID } from 'node:crypto';
-import { handlesFor } from '../../app/accounts.ts';
-import type { AppContext } from '../../app/app-context.ts';
-import { storyPath } from '../../app/content-write.ts';
+import { handlesFor } from '../../app/account/accounts.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
+import { storyPath } from '../../app/story-content/content-write.ts';
 import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import { bodyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';

@@ -2,10 +2,10 @@
 // any earlier attempt (or when taking a dead worker's claim over) the record key is read first:
 // a record that links this story is adopted, anything else is never overwritten.
 import { randomUUID } from 'node:crypto';
-import { handlesFor } from '../../app/accounts.ts';
-import type { AppContext } from '../../app/app-context.ts';
-import { storyPath } from '../../app/content-write.ts';
-import { countAnnounce } from '../../app/metrics.ts';
+import { handlesFor } from '../../app/account/accounts.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
+import { countAnnounce } from '../../app/context/metrics.ts';
+import { storyPath } from '../../app/story-content/content-write.ts';
 import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import {

@@ -1,7 +1,7 @@
 // The site's standard.site publication (docs/design.md §16), written once per process before the
 // first document: the port leaves an identical record alone, and the store keeps its at-uri for
 // `/.well-known/site.standard.publication`. A failure is not remembered: the next document tries again.
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { recordPublication } from '../../store/site-publication.ts';
 import type { RecordRef } from '../document-port.ts';
 import type { AnnounceDocuments } from './announcer.ts';

@@ -1,6 +1,6 @@
 // An operator's explicit retry of failed announcements, by slug (no "retry all": every write
 // names its target). The story goes back on the queue due now; the sweep that follows posts it.
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { announceState } from '../../app/queries/announce-state.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';

@@ -3,7 +3,7 @@
 // was off, or had no credentials) are set aside instead — their announce state reads `skipped`
 // (`too_old`) — so the day announcing (re)starts only recent stories go out. `npm run sweep --
 // --backlog` posts the set-aside ones on purpose, paced (backlog.ts).
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { setAsideTooOld } from '../../store/story/announce-backlog.ts';
 import { dueAnnouncements } from '../../store/story/announce-queue.ts';
 import { writeIfStillSo } from './fenced-write.ts';

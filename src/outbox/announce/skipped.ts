@@ -2,7 +2,7 @@
 // waiting out its backoff, or a claim a worker still holds (it turns stale, and is taken over,
 // only after the stale-claim time). An operator who sees "0 due" learns when something will
 // happen instead of guessing. Read-only: the entries' META items are read, nothing is written.
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { waitingAnnouncements } from '../../store/story/announce-queue.ts';

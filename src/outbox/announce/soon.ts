@@ -6,7 +6,7 @@
 // rather than at the next sweep interval.
 // The attempt's code loads on the first attempt: a process that never announces (the http function,
 // built without an announcer) keeps the announcer, its records and their lexicons out of its cold start.
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import type { Announcer } from './announcer.ts';
 
 export interface AnnounceSoon {

@@ -11,7 +11,7 @@
 //   leave     the queue only while what was checked (posted and listed, or never reached and
 //             not listed) still holds
 // What to do is decided by nextStep (pure); the post and delete paths carry it out.
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { leaveAnnounceQueue } from '../../store/story/announce-items.ts';

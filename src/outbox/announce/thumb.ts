@@ -3,7 +3,7 @@
 // the announcer cannot be pointed at a stranger's server. An image Bluesky would refuse as a
 // thumbnail (over its 1 MB blob limit), an unknown image or a store that does not answer is no
 // thumbnail: the post goes out with a text card rather than not at all.
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { readImage } from '../../app/images/read-image.ts';
 import { ownImage } from '../../domain/image/image-name.ts';
 import type { StoryPost } from './port.ts';

@@ -92,7 +92,7 @@ export const ACCOUNT_OWNED_KINDS: readonly OwnedKind[] = [
 /**
  * Kinds that hold an account id but are not the account's and are not touched: short-lived
  * secrets that expire on their own (a pending consent or code, a sign-in state, a device code:
- * minutes; none can mint anything once the account is marked, see account-standing.ts), and other
+ * minutes; none can mint anything once the account is marked, see caller/account-standing.ts), and other
  * people's items that name the account (their notifications about its reports, a draft it was
  * invited to or claimed, their feed tallies that hold its DID as a viewer).
  */

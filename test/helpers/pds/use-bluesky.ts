@@ -4,7 +4,7 @@
 import { AtpAgent } from '@atproto/api';
 import { afterAll, beforeAll } from 'vitest';
 import { type BlueskyClient, createBlueskyClient } from '../../../integrations/bluesky/index.ts';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import type { Announcer } from '../../../src/outbox/announce/announcer.ts';
 import type { AnnounceSettings } from '../../../src/outbox/announce/settings.ts';
 import { type AnnounceSoon, announceSoonWith } from '../../../src/outbox/announce/soon.ts';

@@ -6,7 +6,7 @@
 import { RichText } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
 import { storyRecordKey } from '../../../integrations/bluesky/index.ts';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';

@@ -2,7 +2,7 @@
 // flags leave every count once and come back exactly once; its stories are held and released;
 // every write of the account answers account_suspended; twice-safe three ways.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
 import { banAccount, unbanAccount } from '../../../src/app/moderation/ban-account.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';

@@ -3,7 +3,7 @@
 // but its author, who sees why in get_story's `moderation`. A story held because its author is
 // banned says so, not that readers flagged it (design §27).
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext, Caller } from '../../../src/app/app-context.ts';
+import type { AppContext, Caller } from '../../../src/app/context/app-context.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
 import { banAccount } from '../../../src/app/moderation/ban-account.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';

@@ -2,7 +2,7 @@
 // a run scoped to one story touches no other story's event, and of two runs at once the one
 // overtaken mid-strip finds the event retired and counts nothing, so each revision is stripped once.
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { finishRedactions, type RedactionRun } from '../../../src/app/redaction/finish-redaction.ts';

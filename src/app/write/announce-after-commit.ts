@@ -3,7 +3,7 @@
 // bring its Bluesky side in line: post, or delete the post. Best effort, never awaited (design
 // §4); the announce queue, written in the same transaction, guarantees it later. The attempt
 // finds out whether anything is owed: a story with nothing to do costs it one read.
-import type { AppContext } from './app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export function announceAfterCommit<R extends { slug: string }>(ctx: AppContext, outcome: R): R {
   ctx.announceSoon?.(outcome.slug);

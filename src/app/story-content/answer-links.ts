@@ -4,16 +4,16 @@
 // has an ANSWER item under the fail story, created once with the fail author's notification. An
 // edit that no longer names a fail story sets its pair unlinked. The fail story's status does not
 // matter, so closing it (`status: n/a`) before or after the answer ends in the same state.
-import { namedStorySlugs } from '../domain/story/answer-links.ts';
-import type { ParsedStory } from '../domain/story/story-types.ts';
-import type { WriteAction } from '../store/actions.ts';
-import { answerKey, type ItemKey, storyKey } from '../store/keys.ts';
-import { type ItemsByKey, pick } from '../store/read-items.ts';
-import { createItem } from '../store/replace-by-key.ts';
-import { answerStateOf, createAnswer, setAnswerLinked } from '../store/story/answer-items.ts';
-import { notificationItem } from '../store/story/notification-items.ts';
-import { isListedPublicly, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
-import type { Caller } from './app-context.ts';
+import { namedStorySlugs } from '../../domain/story/answer-links.ts';
+import type { ParsedStory } from '../../domain/story/story-types.ts';
+import type { WriteAction } from '../../store/actions.ts';
+import { answerKey, type ItemKey, storyKey } from '../../store/keys.ts';
+import { type ItemsByKey, pick } from '../../store/read-items.ts';
+import { createItem } from '../../store/replace-by-key.ts';
+import { answerStateOf, createAnswer, setAnswerLinked } from '../../store/story/answer-items.ts';
+import { notificationItem } from '../../store/story/notification-items.ts';
+import { isListedPublicly, type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
+import type { Caller } from '../context/app-context.ts';
 
 /** The fail stories a story may answer: none unless it is a public success story. */
 export function answerCandidates(slug: string, story: ParsedStory, baseUrl: string): string[] {

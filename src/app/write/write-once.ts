@@ -4,12 +4,12 @@
 //   -> commits the op record with the change, or with a check on what was read when it is empty
 //   -> on cancellation looks at the op record first: a concurrent delivery may have won.
 // Without an op_id it is the loop itself.
-import type { CheckAction, StoredItem } from '../store/actions.ts';
-import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../store/apply-once.ts';
-import { accountKey, type ItemKey } from '../store/keys.ts';
-import { type ItemsByKey, MAX_SNAPSHOT_KEYS, pick } from '../store/read-items.ts';
-import { refuseGoneAccount } from './account/account-standing.ts';
-import type { AppContext, Caller } from './app-context.ts';
+import type { CheckAction, StoredItem } from '../../store/actions.ts';
+import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../../store/apply-once.ts';
+import { accountKey, type ItemKey } from '../../store/keys.ts';
+import { type ItemsByKey, MAX_SNAPSHOT_KEYS, pick } from '../../store/read-items.ts';
+import { refuseGoneAccount } from '../caller/account-standing.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
 import { type LoopPlan, type PlanContext, writeLoop } from './write-loop.ts';
 
 export interface WritePlan<R> extends LoopPlan<R> {

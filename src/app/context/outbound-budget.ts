@@ -3,8 +3,8 @@
 // against the caller's address before it is made, in its own per-minute window (the rate-limit
 // item of §6 under a subject of its own), so a flood of fresh DIDs or client URLs costs the
 // flooder its own budget of look-ups and nobody else's, and no more fetches than that budget.
-import type { OutboundSettings } from '../../integrations/safe-fetch/outbound-settings.ts';
-import { LorebookError } from '../domain/errors.ts';
+import type { OutboundSettings } from '../../../integrations/safe-fetch/outbound-settings.ts';
+import { LorebookError } from '../../domain/errors.ts';
 import type { AppContext } from './app-context.ts';
 import { consumeRateLimit, RATE_WINDOW_MS } from './rate-limit.ts';
 

@@ -1,10 +1,10 @@
 // check_capability's scan, on the offload worker under the parse budget: telling a story from
 // other text means parsing it as a story, which can take the same seconds publish's parse can.
-import { validationFailed } from '../domain/errors.ts';
-import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
-import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../offload/offload.ts';
-import type { CheckCapabilityOutcome } from './check-capability.contract.ts';
-import { type CpuScope, runOffloaded } from './offloaded.ts';
+import { validationFailed } from '../../domain/errors.ts';
+import { MARKDOWN_PARSE_BUDGET_MS } from '../../domain/story/story-limits.ts';
+import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../../offload/offload.ts';
+import type { CheckCapabilityOutcome } from '../check-capability.contract.ts';
+import { type CpuScope, runOffloaded } from '../context/offloaded.ts';
 
 /** The parser and the scanner are imported by the first task that runs (in the worker, or inline). */
 export const CHECK_CAPABILITY_TASK: OffloadTask<string, CheckCapabilityOutcome> = {

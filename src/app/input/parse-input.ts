@@ -3,8 +3,8 @@
 // for characters no stored text may hold (src/domain/text-controls.ts), so no use case can store
 // one whatever its schema says.
 import type { z } from 'zod';
-import { validationFailed } from '../domain/errors.ts';
-import { forbiddenCharProblem } from '../domain/text-controls.ts';
+import { validationFailed } from '../../domain/errors.ts';
+import { forbiddenCharProblem } from '../../domain/text-controls.ts';
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
   const result = schema.safeParse(input);

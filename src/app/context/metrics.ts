@@ -1,7 +1,7 @@
 // The application's counters (docs/metrics.md): a port every use case and surface records through,
 // so what a request did is counted the same way on Lambda (EMF lines that CloudWatch turns into
 // metrics) and under `npm start` (one log line a minute). Absent from the context: nothing counted.
-import type { ErrorCode } from '../domain/errors.ts';
+import type { ErrorCode } from '../../domain/errors.ts';
 
 export type CounterName = 'Requests' | 'Refusals' | 'Publishes' | 'Reports' | 'AnnounceAttempts' | 'AnnounceFailures' | 'ModerationActions';
 

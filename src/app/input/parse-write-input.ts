@@ -8,7 +8,7 @@ export async function parseWriteInput<S extends z.ZodType>(schema: S, input: unk
   const parsed = parseInput(schema, input, what);
   // Loaded on the first write, not at a cold start (what the http function loads at a cold start is bounded:
   // test/unit/infra/lorebook-stack/bundled.test.ts).
-  const { refuseSecrets } = await import('./secrets/refuse-secrets.ts');
+  const { refuseSecrets } = await import('../secrets/refuse-secrets.ts');
   await refuseSecrets(parsed, what);
   return parsed;
 }

@@ -3,16 +3,16 @@
 // fails the re-plan sees the new state: the same content means the writes converged; anything
 // else is revision_conflict. A content write never re-applies on top of a newer revision.
 
-import type { ScannedStory } from '../domain/capability/scanned-story.ts';
-import { LorebookError } from '../domain/errors.ts';
-import type { WriteAction } from '../store/actions.ts';
-import { and, type Condition } from '../store/condition.ts';
-import { storyKey } from '../store/keys.ts';
-import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
-import { listAnnouncement, reviseAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
-import { driftFlagCleared } from '../store/story/drift-flag.ts';
-import { addFeedMonth, feedMonth } from '../store/story/feed-months.ts';
-import { type CorrectionEvent, correctionOutboxItem, correctionRecipients } from '../store/story/outbox-items.ts';
+import type { ScannedStory } from '../../domain/capability/scanned-story.ts';
+import { LorebookError } from '../../domain/errors.ts';
+import type { WriteAction } from '../../store/actions.ts';
+import { and, type Condition } from '../../store/condition.ts';
+import { storyKey } from '../../store/keys.ts';
+import { checkItem, createItem, replaceItem } from '../../store/replace-by-key.ts';
+import { listAnnouncement, reviseAnnouncement, unlistAnnouncement } from '../../store/story/announce-items.ts';
+import { driftFlagCleared } from '../../store/story/drift-flag.ts';
+import { addFeedMonth, feedMonth } from '../../store/story/feed-months.ts';
+import { type CorrectionEvent, correctionOutboxItem, correctionRecipients } from '../../store/story/outbox-items.ts';
 import {
   bodyItem,
   capabilitySummary,
@@ -24,12 +24,12 @@ import {
   revisionItem,
   type StoryMeta,
   storyContentFields,
-} from '../store/story/story-items.ts';
-import { updateItem } from '../store/update-item.ts';
+} from '../../store/story/story-items.ts';
+import { updateItem } from '../../store/update-item.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
+import type { StoredContentOutcome } from '../contract/content-outcome.ts';
+import type { WritePlan } from '../write/write-once.ts';
 import type { AnswerLinkPlan } from './answer-links.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import type { StoredContentOutcome } from './contract/content-outcome.ts';
-import type { WritePlan } from './write-once.ts';
 
 export const storyPath = (slug: string): string => `/s/${slug}`;
 

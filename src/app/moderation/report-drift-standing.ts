@@ -1,9 +1,9 @@
 // Whose drift report may count toward "changed since publish" (design §12). One place, so the
 // rule that strangers cannot mark a story is stated once; moderation's "established accounts"
 // will be one more condition in `mayCorroborateDrift`.
-import { LorebookError } from '../domain/errors.ts';
-import type { Reproduction } from '../store/story/reproduction-items.ts';
-import type { StoryMeta } from '../store/story/story-items.ts';
+import { LorebookError } from '../../domain/errors.ts';
+import type { Reproduction } from '../../store/story/reproduction-items.ts';
+import type { StoryMeta } from '../../store/story/story-items.ts';
 
 /** What the report's snapshot knows about its reporter. */
 export interface DriftReporter {

@@ -2,9 +2,9 @@
 // SSRF-safe fetch (https on the default port, public addresses only, every redirect hop checked),
 // at most the scanner's cap in bytes and 10 seconds. Any refusal is the caller's to fix, so it is
 // validation_failed on `url`, saying why, and nothing is scanned.
-import { createLazySafeFetch } from '../../integrations/safe-fetch/lazy-safe-fetch.ts';
-import { MAX_SCAN_TEXT_BYTES } from '../domain/capability/scan-limits.ts';
-import { validationFailed } from '../domain/errors.ts';
+import { createLazySafeFetch } from '../../../integrations/safe-fetch/lazy-safe-fetch.ts';
+import { MAX_SCAN_TEXT_BYTES } from '../../domain/capability/scan-limits.ts';
+import { validationFailed } from '../../domain/errors.ts';
 
 export const CAPABILITY_FETCH_TIMEOUT_MS = 10_000;
 

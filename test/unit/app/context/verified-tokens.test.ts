@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { VerifiedToken } from '../../../../src/app/app-context.ts';
-import { VerifiedTokens } from '../../../../src/app/oauth-server/verified-tokens.ts';
+import type { VerifiedToken } from '../../../../src/app/context/app-context.ts';
+import { VerifiedTokens } from '../../../../src/app/context/verified-tokens.ts';
 
 const NOW = 1_800_000_000_000;
 const token = (account: string): VerifiedToken => ({

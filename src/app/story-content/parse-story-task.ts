@@ -3,11 +3,11 @@
 // seconds of CPU within the cost limits). A parse stopped by its budget, or whose worker died, is
 // refused as validation_failed: the story, not the server, is what has to change. The capability
 // scan runs there too, on the story just parsed (nothing is parsed twice), under the same budget.
-import type { ScannedStory } from '../domain/capability/scanned-story.ts';
-import { validationFailed } from '../domain/errors.ts';
-import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
-import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../offload/offload.ts';
-import { type CpuScope, runOffloaded } from './offloaded.ts';
+import type { ScannedStory } from '../../domain/capability/scanned-story.ts';
+import { validationFailed } from '../../domain/errors.ts';
+import { MARKDOWN_PARSE_BUDGET_MS } from '../../domain/story/story-limits.ts';
+import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../../offload/offload.ts';
+import { type CpuScope, runOffloaded } from '../context/offloaded.ts';
 import type { StoryText } from './parse-story-text.ts';
 
 export type { StoryText } from './parse-story-text.ts';

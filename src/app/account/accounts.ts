@@ -1,12 +1,12 @@
 // Accounts (docs/design.md §3 identity): the stable id keys everything; the handle is display data that
 // can change and is resolved from the account whenever a story or notification is shown.
 
-import { type Account, changeHandle, createAccount, toAccount } from '../store/identity/account-items.ts';
-import { accountKey } from '../store/keys.ts';
-import { pick, readItems } from '../store/read-items.ts';
-import { refuseGoneAccount } from './account/account-standing.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import { type LoopPlan, writeLoop } from './write-loop.ts';
+import { type Account, changeHandle, createAccount, toAccount } from '../../store/identity/account-items.ts';
+import { accountKey } from '../../store/keys.ts';
+import { pick, readItems } from '../../store/read-items.ts';
+import { refuseGoneAccount } from '../caller/account-standing.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
+import { type LoopPlan, writeLoop } from '../write/write-loop.ts';
 
 /**
  * Creates the account on first sight and follows a handle change; safe to call on every

@@ -5,13 +5,13 @@
 //   -> on cancellation: re-read and re-plan, a bounded number of times.
 // A write keyed by its own input (an account, a client, a code) uses it as it is; a write that
 // takes an op_id wraps it in the op record (write-once.ts).
-import { LorebookError } from '../domain/errors.ts';
-import type { WriteAction } from '../store/actions.ts';
-import type { ItemKey } from '../store/keys.ts';
-import { type ItemsByKey, ReadConflict, readSnapshot } from '../store/read-items.ts';
-import { writeAtomically } from '../store/run-write.ts';
-import { WriteCancelled } from '../store/write-cancelled.ts';
-import type { AppContext } from './app-context.ts';
+import { LorebookError } from '../../domain/errors.ts';
+import type { WriteAction } from '../../store/actions.ts';
+import type { ItemKey } from '../../store/keys.ts';
+import { type ItemsByKey, ReadConflict, readSnapshot } from '../../store/read-items.ts';
+import { writeAtomically } from '../../store/run-write.ts';
+import { WriteCancelled } from '../../store/write-cancelled.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export interface LoopPlan<R> {
   /** The answer. */

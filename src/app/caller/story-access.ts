@@ -1,9 +1,9 @@
 // Who may see and change a story. Private and hidden stories are not_found to everyone but their
 // author (never `forbidden` for what the caller may not see); visible ones refuse non-authors'
 // author-only writes with `forbidden`.
-import { forbidden, notFound } from '../domain/errors.ts';
-import type { StoryMeta } from '../store/story/story-items.ts';
-import type { Caller } from './app-context.ts';
+import { forbidden, notFound } from '../../domain/errors.ts';
+import type { StoryMeta } from '../../store/story/story-items.ts';
+import type { Caller } from '../context/app-context.ts';
 
 export function canSee(meta: StoryMeta, caller: Caller | undefined): boolean {
   if (caller !== undefined && meta.author === caller.account) return true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startIntervalJob } from '../../../src/app/interval-job.ts';
+import { startIntervalJob } from '../../../../src/app/context/interval-job.ts';
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

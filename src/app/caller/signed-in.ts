@@ -1,7 +1,7 @@
 // The caller of a use case that needs an account (list_notifications and every write), for both
 // surfaces: the HTTP edge refuses these without a token first; this is the second lock.
-import { LorebookError } from '../domain/errors.ts';
-import type { Caller } from './app-context.ts';
+import { LorebookError } from '../../domain/errors.ts';
+import type { Caller } from '../context/app-context.ts';
 
 export function signedIn(caller: Caller | undefined): Caller {
   if (caller === undefined) {

@@ -1,11 +1,11 @@
 // check_capability's scan: what CHECK_CAPABILITY_TASK runs (check-capability-task.ts), in the
 // offload worker or inline. A module of its own so the parser and the scanner load only when
 // a text is first scanned.
-import { scanParsedStory, scanText } from '../domain/capability/scan.ts';
-import { isLorebookError } from '../domain/errors.ts';
-import { parseStory } from '../domain/story/parse-story.ts';
-import { MAX_STORY_MARKDOWN_BYTES, utf8Bytes } from '../domain/story/story-limits.ts';
-import type { CheckCapabilityOutcome } from './check-capability.contract.ts';
+import { scanParsedStory, scanText } from '../../domain/capability/scan.ts';
+import { isLorebookError } from '../../domain/errors.ts';
+import { parseStory } from '../../domain/story/parse-story.ts';
+import { MAX_STORY_MARKDOWN_BYTES, utf8Bytes } from '../../domain/story/story-limits.ts';
+import type { CheckCapabilityOutcome } from '../check-capability.contract.ts';
 
 /**
  * Runs in the worker: a text publish would accept is scanned as that story; any other text as

@@ -2,9 +2,9 @@
 // DynamoDB item every server instance shares. Keyed by account — never by token, which a refresh
 // or a second token would reset — and by IP address for calls without a token.
 
-import { LorebookError } from '../domain/errors.ts';
-import { countCall } from '../store/rate-window.ts';
-import { epochSeconds } from '../store/store.ts';
+import { LorebookError } from '../../domain/errors.ts';
+import { countCall } from '../../store/rate-window.ts';
+import { epochSeconds } from '../../store/store.ts';
 import type { AppContext } from './app-context.ts';
 
 export const RATE_WINDOW_MS = 60_000;

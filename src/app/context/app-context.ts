@@ -1,13 +1,13 @@
 // What every use case receives. Built once per process (src/context.ts) or per test suite; use
 // cases never read env or construct clients themselves.
 
-import type { Scope } from '../auth/oauth/scopes.ts';
-import type { CpuSlots } from '../offload/cpu-slots.ts';
-import type { ImageBlobs } from '../store/image-blobs.ts';
-import type { SearchSnapshots } from '../store/search/search-snapshots.ts';
-import type { Store } from '../store/store.ts';
+import type { Scope } from '../../auth/oauth/scopes.ts';
+import type { CpuSlots } from '../../offload/cpu-slots.ts';
+import type { ImageBlobs } from '../../store/image-blobs.ts';
+import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
+import type { Store } from '../../store/store.ts';
 import type { MetricsSink } from './metrics.ts';
-import type { VerifiedTokens } from './oauth-server/verified-tokens.ts';
+import type { VerifiedTokens } from './verified-tokens.ts';
 
 export interface AppConfig {
   /** How long an op_id is remembered (docs/design.md §4: 24 h, configurable). */
@@ -96,7 +96,7 @@ export interface AppContext {
    */
   dispatchSoon?: () => void;
   /**
-   * Tokens this process has read and trusts for a bounded time (oauth-server/verified-tokens.ts).
+   * Tokens this process has read and trusts for a bounded time (verified-tokens.ts).
    * Absent: every call reads its token from the store.
    */
   verifiedTokens?: VerifiedTokens<VerifiedToken>;

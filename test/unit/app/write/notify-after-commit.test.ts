@@ -1,8 +1,8 @@
 // When an edit asks for a dispatcher run: only after a commit that wrote a correction's outbox
 // event. A replay committed nothing; an edit that tells nobody wrote no event.
 import { describe, expect, it } from 'vitest';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
-import { notifyAfterCommit } from '../../../src/app/notify-after-commit.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../../../src/app/context/app-context.ts';
+import { notifyAfterCommit } from '../../../../src/app/write/notify-after-commit.ts';
 
 function contextCountingRuns(): { ctx: AppContext; runs: () => number } {
   let runs = 0;
