@@ -138,7 +138,8 @@ export async function admitCaller(
     ctx: { ...deps.ctx, beforeCommit: allowed },
     requireAccess(anonymous, mcpTool) {
       if (caller === undefined && !anonymous) throw missingToken();
-      // A call refused for its scope spends the account's budget, like any other call it makes; over the budget it is told so first (answer).
+      // A call refused for its scope spends the account's budget, like any other call it makes;
+      // over the budget it is told so first (answer).
       if (caller !== undefined && !anonymous) requireScope(caller, neededScope(c, mcpTool));
     },
     async answer(run) {

@@ -44,7 +44,10 @@ export function runtimeConfig(env: NodeJS.ProcessEnv): RuntimeConfig {
   return Object.assign({}, ...RUNTIME_SETTING_NAMES.map((name) => PARSERS[name](env))) as RuntimeConfig;
 }
 
-/** One stored value as config; throws the sentence the environment would get for it. An empty value is refused (it would mean "the default"). */
+/**
+ * One stored value as config; throws the sentence the environment would get for it. An empty value
+ * is refused (it would mean "the default").
+ */
 export function parseRuntimeSetting(name: RuntimeSettingName, value: string): Partial<RuntimeConfig> {
   if (value.trim() === '') throw new Error(`${name} needs a value (${settingNamed(name).type})`);
   return PARSERS[name]({ [name]: value });

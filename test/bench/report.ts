@@ -65,7 +65,10 @@ export interface BenchResults {
 const MUTATION_HEADING = '## Mutation testing';
 /** Measured by its own command (`node test/bench/story-aggregates.ts`); npm run bench keeps it as written. */
 const AGGREGATES_HEADING = '## Reproduction aggregates';
-/** Measured by their own commands (`npm run bench:sitemap`, `npm run bench:search` with both engines, `rescan-walk.ts`); npm run bench keeps them as written. */
+/**
+ * Measured by their own commands (`npm run bench:sitemap`, `npm run bench:search` with both
+ * engines, `rescan-walk.ts`); npm run bench keeps them as written.
+ */
 const SITEMAP_HEADING = '## 6. Sitemaps past 5,000: the sitemap index and a month part vs the old single sitemap';
 const ENGINES_HEADING = '## 7. Search engines side by side';
 const RESCAN_HEADING = '## Capability re-scan walk';

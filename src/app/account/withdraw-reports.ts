@@ -4,8 +4,8 @@
 // names its result and `counted` and shifts the count with it; a drift report leaves its hash's
 // tally (`contains(reporters)`), and a "changed since publish" flag that rested on it drops when
 // fewer than two reporters are left; a reader's flag is deleted as read and, counted, leaves
-// META's `flaggers` with its count (a hold it helped make stays: only an operator restores). Any of these changed since the read cancels the step, which
-// the next run plans again.
+// META's `flaggers` with its count (a hold it helped make stays: only an operator restores). Any of
+// these changed since the read cancels the step, which the next run plans again.
 import type { WriteAction } from '../../store/actions.ts';
 import type { ReportOnStory } from '../../store/identity/account-index-items.ts';
 import { checkKey, driftReportKey, driftTallyKey, reproductionKey, storyKey } from '../../store/keys.ts';

@@ -130,7 +130,10 @@ export interface Caller {
   handle: string;
   /** The client the token was issued to (e.g. an MCP client), when known; display and logs only. */
   client?: string;
-  /** What the token may do (src/auth/oauth/scopes.ts); absent = every scope (admin and device tokens, OAuth tokens asked without a scope). */
+  /**
+   * What the token may do (src/auth/oauth/scopes.ts); absent = every scope (admin and device
+   * tokens, OAuth tokens asked without a scope).
+   */
   scopes?: readonly Scope[];
 }
 

@@ -44,7 +44,8 @@ const announceStateSchema = z.object({
   // Shown to the author only (others see `pending`): why the announcement waits, and until when at the latest.
   reason: z.enum([...HOLD_REASONS, 'too_old']).optional(),
   until: z.string().optional(),
-  // Shown to the author only (others see `off`): a `skipped` announcement (reason `too_old`) is owed since then; `npm run sweep -- --backlog` posts it.
+  // Shown to the author only (others see `off`): a `skipped` announcement (reason `too_old`) is
+  // owed since then; `npm run sweep -- --backlog` posts it.
   owed_since: z.string().optional(),
 });
 

@@ -1,8 +1,9 @@
 // The steps after a redaction's commit (docs/design.md §20): the redaction itself strips right
 // after its commit; the dispatcher (`npm start`) or the sweeper (the cloud) deletes the images,
 // and finishes an event a crash left. The image step needs a Scan and the image store's delete,
-// which only the sweeper is granted in the cloud (infra/), so the request path never runs it. Every step is idempotent and bounded, so a run that dies anywhere is finished by
-// the next one, and two runs at once end in the same state:
+// which only the sweeper is granted in the cloud (infra/), so the request path never runs it. Every
+// step is idempotent and bounded, so a run that dies anywhere is finished by the next one, and two
+// runs at once end in the same state:
 //   1. strip: the revisions below the event's number that still hold markdown, 99 a transaction,
 //      each transaction also adding the images their texts named to the event;
 //   2. images: of those, the ones the author uploaded that no stored text names any more lose

@@ -45,7 +45,10 @@ export async function buildFromFeed(ctx: AppContext, index: StoryIndex): Promise
   return index.size;
 }
 
-/** Where a reader is in the log: everything written before `watermark` is applied, and the entries since `watermark − overlap` it has applied. */
+/**
+ * Where a reader is in the log: everything written before `watermark` is applied, and the entries
+ * since `watermark − overlap` it has applied.
+ */
 export interface LogPosition {
   watermark: number;
   applied: ReadonlyMap<string, number>;

@@ -78,7 +78,8 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     const slug = form.get('slug') ?? '';
     const markdown = form.get('markdown') ?? '';
     try {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+      // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       await (await import('../../app/redact-story.ts')).redactStory(deps.ctx, person, {
         slug,
         base_revision: Number(form.get('base_revision')),
@@ -100,7 +101,8 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     const form = await formOf(c, 4096);
     if (!sameSecret(form.get('csrf') ?? '', csrfFor(person.sessionCookie))) return c.text(FORGED, 403, PAGE_HEADERS);
     try {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+      // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       await (await import('../../app/account/delete-account.ts')).deleteAccount(
         deps.ctx,
         { account: person.account, handle: person.handle },

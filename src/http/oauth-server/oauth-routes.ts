@@ -40,7 +40,8 @@ export function mountOAuthServer(app: Hono<HttpEnv>, deps: OAuthRouteDeps): void
   for (const path of [OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.post(path, limit);
   app.post(OAUTH_PATHS.register, (c) =>
     answeringOAuth(c, async () => {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+      // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       const { registerClient } = await import('../../app/oauth-server/register-client.ts');
       return oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c), addressOf(c)), 201);
     }),

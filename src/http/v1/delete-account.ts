@@ -25,7 +25,8 @@ export const deleteAccountRoute = defineRoute({
     'store_unavailable',
   ],
   async handle(c, caller, { ctx }) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const outcome = await (await import('../../app/account/delete-account.ts')).deleteAccount(
       ctx,
       signedIn(caller),

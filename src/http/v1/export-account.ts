@@ -11,7 +11,8 @@ import { defineRoute } from './route.ts';
 
 /** The export as a download; also what the account page's link answers. */
 export async function exportDownload(c: Context<HttpEnv>, ctx: AppContext, caller: Caller): Promise<Response> {
-  // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+  // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+  // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
   const pieces = await (await import('../../app/account-export/export-account.ts')).exportAccount(ctx, caller);
   c.header('Content-Type', 'application/json; charset=utf-8');
   c.header('Content-Disposition', `attachment; filename="lorebook-export-${caller.handle.replace(/[^A-Za-z0-9._-]/g, '_')}.json"`);

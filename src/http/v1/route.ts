@@ -42,7 +42,10 @@ export interface V1Route {
   /** A body of raw bytes in one of these media types (an image upload). */
   binaryBody?: { types: readonly string[]; description: string };
   query?: Record<string, QueryParam>;
-  /** `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes; worklore's `X-Revision-*` (= kind, note, source) on edits. */
+  /**
+   * `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes;
+   * worklore's `X-Revision-*` (= kind, note, source) on edits.
+   */
   headers?: ReadonlyArray<'Idempotency-Key' | 'If-Match' | 'X-Revision-Kind' | 'X-Revision-Note' | 'X-Revision-Source'>;
   /** `mediaType` when the answer is not JSON (a badge's SVG). */
   success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; mediaType?: 'image/svg+xml' };

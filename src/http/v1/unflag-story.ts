@@ -24,7 +24,8 @@ export const unflagStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { unflagStory } = await import('../../app/unflag-story.ts');
     return writeAnswer(c, await unflagStory(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },

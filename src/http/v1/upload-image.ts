@@ -40,7 +40,8 @@ export const uploadImageRoute = defineRoute({
     }
     const bytes = await readBodyBytes(c.req.raw, MAX_IMAGE_BYTES, imageTooLarge);
     const { op_id: opId } = withOpId(c, {});
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { storeImage } = await import('../../app/images/upload-image.ts');
     return writeAnswer(c, await storeImage(ctx, account, { bytes, type, opId: opId as string | undefined }), 201);
   },

@@ -18,7 +18,8 @@ export const redactStoryTool = defineTool({
   // Destructive: the earlier revisions' markdown is gone for good. Idempotent: the same call again changes nothing.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const outcome = await (await import('../../app/redact-story.ts')).redactStory(ctx, signedIn(caller), args);
     search.invalidate(outcome.slug);
     return outcome;

@@ -58,7 +58,10 @@ export interface MissingIndex {
   checks: CheckAction[];
 }
 
-/** Not deleted (a missing account item passes: accounts from before account items). A deletion under way still gets it: its steps find it. */
+/**
+ * Not deleted (a missing account item passes: accounts from before account items). A deletion under
+ * way still gets it: its steps find it.
+ */
 const accountNotDeleted = (account: string): CheckAction =>
   checkItem(accountKey(account), { expression: 'attribute_not_exists(#deleted)', names: { '#deleted': 'deleted_at' } });
 

@@ -46,7 +46,10 @@ async function readerWithHistory(name: string): Promise<World> {
   return { leaver, bobs, own: { shown, hidden } };
 }
 
-/** The stories' META items; the announce queue's due time left out: a released story never posted is owed its announcement from the unban on. */
+/**
+ * The stories' META items; the announce queue's due time left out: a released story never posted is
+ * owed its announcement from the unban on.
+ */
 const metas = async (world: World) =>
   (await Promise.all([...world.bobs, world.own.shown, world.own.hidden].map((slug) => storyMeta(slug)))).map(
     ({ GSI3SK: _due, ...meta }) => meta,

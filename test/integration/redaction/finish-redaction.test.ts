@@ -17,7 +17,10 @@ const app = useAppFixture('finish-redaction');
 const alice = caller('alice');
 const SECRET = 'sk-live-4b8d2f6a0c1e3a5b7d9f';
 
-/** A story of two revisions whose redaction committed and then crashed before stripping: the event is there, revision 1 still holds its text. */
+/**
+ * A story of two revisions whose redaction committed and then crashed before stripping: the event
+ * is there, revision 1 still holds its text.
+ */
 async function crashedRedaction(title: string): Promise<string> {
   const markdown = storyTitled(title, { extra: `I exported LOREBOOK_KEY=${SECRET} first.` });
   const { slug } = await publishStory(app.ctx(), alice, { markdown });

@@ -8,7 +8,10 @@ import { textFields } from '../../../../../src/app/secrets/refuse-secrets.ts';
 
 const APP = new URL('../../../../../src/app/', import.meta.url).pathname;
 
-/** Use cases that parse input and store nothing a caller wrote (reads; check_capability answers and forgets; operator CLI token commands). */
+/**
+ * Use cases that parse input and store nothing a caller wrote (reads; check_capability answers and
+ * forgets; operator CLI token commands).
+ */
 const STORES_NOTHING = new Set([
   'check-capability.ts',
   'drafts/list-drafts.ts',
