@@ -15,7 +15,7 @@ import { noteReportOn } from '../store/identity/account-index-items.ts';
 import { accountKey, storyKey } from '../store/keys.ts';
 import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
-import { listed } from '../store/story/announce-items.ts';
+import { listed } from '../store/story/announce/items.ts';
 import {
   addOpenFlag,
   changeFlaggerReason,

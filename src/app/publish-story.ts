@@ -20,7 +20,7 @@ import type { ItemKey } from '../store/keys.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
-import { heldAnnouncementFields } from '../store/story/announce-hold.ts';
+import { heldAnnouncementFields } from '../store/story/announce/hold.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
 import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';

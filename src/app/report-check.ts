@@ -14,7 +14,7 @@ import { checkKey, storyKey } from '../store/keys.ts';
 import { shiftCounts } from '../store/list-conditioned-counter.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
-import { isHeld, releaseHold } from '../store/story/announce-hold.ts';
+import { isHeld, releaseHold } from '../store/story/announce/hold.ts';
 import { type CheckReport, type CheckResult, checkReportItem, sameCheckReport, toCheckReport } from '../store/story/check-items.ts';
 import { stillReported, unchangedSince } from '../store/story/report-items.ts';
 import { type StoryMeta, storyMetaOf } from '../store/story/story-items.ts';

@@ -15,7 +15,7 @@ import { noteReportOn } from '../store/identity/account-index-items.ts';
 import { reproductionKey, storyKey } from '../store/keys.ts';
 import { type AlsoChanges, countMember, moveMemberCount } from '../store/list-conditioned-counter.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
-import { isHeld, releaseHold } from '../store/story/announce-hold.ts';
+import { isHeld, releaseHold } from '../store/story/announce/hold.ts';
 import { notificationItem } from '../store/story/notification-items.ts';
 import { stillReported, unchangedSince } from '../store/story/report-items.ts';
 import {

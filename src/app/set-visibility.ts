@@ -10,7 +10,7 @@ import { and, type Condition } from '../store/condition.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem } from '../store/replace-by-key.ts';
-import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
+import { listAnnouncement, unlistAnnouncement } from '../store/story/announce/items.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
 import { isQuarantined } from '../store/story/moderation-state.ts';
 import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';

@@ -8,7 +8,7 @@
 import type { AppContext } from '../app/context/app-context.ts';
 import { feedMonthsKey, feedPartition, storyKey } from '../store/keys.ts';
 import { pick, readItem, readItems } from '../store/read-items.ts';
-import { isPostUri } from '../store/story/announce-items.ts';
+import { isPostUri } from '../store/story/announce/items.ts';
 import { queueOwedDocument } from '../store/story/document-items.ts';
 import { monthsOf } from '../store/story/feed-months.ts';
 import { queryIndex } from '../store/story/story-index-query.ts';

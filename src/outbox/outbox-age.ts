@@ -2,7 +2,7 @@
 // without being settled. It grows when announcing is stuck (a refused app password, a long
 // outage, no sweeper); an entry waiting for a retry time still ahead is not late, so it reads 0.
 import type { AppContext } from '../app/context/app-context.ts';
-import { firstAnnouncementDue } from '../store/story/announce-queue.ts';
+import { firstAnnouncementDue } from '../store/story/announce/queue.ts';
 
 export async function outboxAgeSeconds(ctx: AppContext): Promise<number> {
   const due = await firstAnnouncementDue(ctx.store);

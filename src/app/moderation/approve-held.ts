@@ -11,7 +11,7 @@ import { parseOpId } from '../../domain/op-id.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
 import { storyKey } from '../../store/keys.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
-import { isHeld, releaseHold } from '../../store/story/announce-hold.ts';
+import { isHeld, releaseHold } from '../../store/story/announce/hold.ts';
 import { type StoryMeta, storyMetaOf } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
 import type { AppContext } from '../context/app-context.ts';

@@ -8,7 +8,7 @@ import { and, type Condition } from '../../store/condition.ts';
 import type { SweepKind } from '../../store/identity/ban-items.ts';
 import { feedMonthsKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
-import { listAnnouncement, unlistAnnouncement } from '../../store/story/announce-items.ts';
+import { listAnnouncement, unlistAnnouncement } from '../../store/story/announce/items.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../../store/story/feed-months.ts';
 import type { BanHold, ModerationState } from '../../store/story/moderation-state.ts';
 import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';

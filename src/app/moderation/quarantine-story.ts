@@ -8,7 +8,7 @@ import { and, type Condition } from '../../store/condition.ts';
 import { storyKey } from '../../store/keys.ts';
 import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
-import { unlistAnnouncement } from '../../store/story/announce-items.ts';
+import { unlistAnnouncement } from '../../store/story/announce/items.ts';
 import type { FlagReason } from '../../store/story/flag-items.ts';
 import { isQuarantined, type ModerationState, moderationAsRead } from '../../store/story/moderation-state.ts';
 import { FEED_INDEX_ATTRIBUTES, isListedPublicly, type StoryMeta } from '../../store/story/story-items.ts';

@@ -12,7 +12,7 @@ import { feedMonthsKey, storyKey } from '../../store/keys.ts';
 import { currentReviewKey, leaveReviewQueue } from '../../store/moderation/review-queue-items.ts';
 import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
-import { listAnnouncement } from '../../store/story/announce-items.ts';
+import { listAnnouncement } from '../../store/story/announce/items.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../../store/story/feed-months.ts';
 import { type ModerationState, moderationAsRead } from '../../store/story/moderation-state.ts';
 import { feedIndexFields, isListedPublicly, type StoryMeta } from '../../store/story/story-items.ts';

@@ -1,7 +1,7 @@
 // get_story's contract: its name, its input and its answer (the story in full). MCP's tool and
 // GET /v1/stories/{slug} use exactly these.
 import { z } from 'zod';
-import { HOLD_REASONS } from '../../store/story/announce-hold.ts';
+import { HOLD_REASONS } from '../../store/story/announce/hold.ts';
 import { answeredByField, answersField } from '../contract/answer-link-schema.ts';
 import { authorRecheckSchema } from '../contract/author-recheck-schema.ts';
 import { storyCapabilitySchema } from '../contract/drift-schemas.ts';

@@ -9,7 +9,7 @@ import type { WriteAction } from '../../store/actions.ts';
 import { and, type Condition } from '../../store/condition.ts';
 import { storyKey } from '../../store/keys.ts';
 import { checkItem, createItem, replaceItem } from '../../store/replace-by-key.ts';
-import { listAnnouncement, reviseAnnouncement, unlistAnnouncement } from '../../store/story/announce-items.ts';
+import { listAnnouncement, reviseAnnouncement, unlistAnnouncement } from '../../store/story/announce/items.ts';
 import { driftFlagCleared } from '../../store/story/drift-flag.ts';
 import { addFeedMonth, feedMonth } from '../../store/story/feed-months.ts';
 import { type CorrectionEvent, correctionOutboxItem, correctionRecipients } from '../../store/story/outbox-items.ts';

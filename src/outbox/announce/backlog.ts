@@ -4,7 +4,7 @@
 // two runs at once one takes it) and then announced through the usual claim, so it is posted
 // exactly once however many runs, sweeps or workers meet it. A second run finds nothing.
 import type { AppContext } from '../../app/context/app-context.ts';
-import { setAsideAnnouncements, takeBackFromBacklog } from '../../store/story/announce-backlog.ts';
+import { setAsideAnnouncements, takeBackFromBacklog } from '../../store/story/announce/backlog.ts';
 import type { Announcer } from './announcer.ts';
 import { writeIfStillSo } from './fenced-write.ts';
 import type { AnnounceOutcome, AnnounceResult } from './outcome.ts';

@@ -3,7 +3,7 @@
 // look-up is needed; a failure gives the marker back to what it held until the retry time.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../app/context/app-context.ts';
-import { claimDelete, completeDelete, retryDeleteLater } from '../../store/story/announce-items.ts';
+import { claimDelete, completeDelete, retryDeleteLater } from '../../store/story/announce/items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Announcer } from './announcer.ts';
 import { writeFenced, writeIfStillSo } from './fenced-write.ts';

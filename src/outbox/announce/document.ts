@@ -10,7 +10,7 @@ import { storyPath } from '../../app/story-content/content-write.ts';
 import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import { bodyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
-import { recordPostStillOwed } from '../../store/story/announce-items.ts';
+import { recordPostStillOwed } from '../../store/story/announce/items.ts';
 import { claimDocument, finishDocument, giveUpDocument, recordDocument, retryDocumentLater } from '../../store/story/document-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { StoryDocument } from '../document-port.ts';

@@ -2,9 +2,9 @@
 // the caller reads the story and carries the step out; every step it carries out is conditioned
 // on what was decided from here still holding when the write lands.
 
-import { isHeld } from '../../store/story/announce-hold.ts';
-import { isPostUri } from '../../store/story/announce-items.ts';
-import type { AnnounceProgress } from '../../store/story/announce-progress.ts';
+import { isHeld } from '../../store/story/announce/hold.ts';
+import { isPostUri } from '../../store/story/announce/items.ts';
+import type { AnnounceProgress } from '../../store/story/announce/progress.ts';
 import { PENDING } from '../../store/story/claim-marker.ts';
 import { isListedPublicly, type StoryMeta } from '../../store/story/story-items.ts';
 

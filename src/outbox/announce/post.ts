@@ -14,7 +14,7 @@ import {
   giveUpAnnounce,
   recordPostStillOwed,
   retryAnnounceLater,
-} from '../../store/story/announce-items.ts';
+} from '../../store/story/announce/items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
 import type { Announcer } from './announcer.ts';
 import { writeFenced, writeIfStillSo } from './fenced-write.ts';

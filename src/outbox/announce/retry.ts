@@ -5,7 +5,7 @@ import { announceState } from '../../app/queries/announce-state.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
-import { requeueAnnounce } from '../../store/story/announce-requeue.ts';
+import { requeueAnnounce } from '../../store/story/announce/requeue.ts';
 import { isListedPublicly, toStoryMeta } from '../../store/story/story-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
 

@@ -4,8 +4,8 @@
 // (`too_old`) — so the day announcing (re)starts only recent stories go out. `npm run sweep --
 // --backlog` posts the set-aside ones on purpose, paced (backlog.ts).
 import type { AppContext } from '../../app/context/app-context.ts';
-import { setAsideTooOld } from '../../store/story/announce-backlog.ts';
-import { dueAnnouncements } from '../../store/story/announce-queue.ts';
+import { setAsideTooOld } from '../../store/story/announce/backlog.ts';
+import { dueAnnouncements } from '../../store/story/announce/queue.ts';
 import { writeIfStillSo } from './fenced-write.ts';
 
 /** Entries looked at per page, and pages per sweep: a bounded pass, the next sweep goes on. */

@@ -5,7 +5,7 @@
 import type { AppContext } from '../../app/context/app-context.ts';
 import { storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
-import { waitingAnnouncements } from '../../store/story/announce-queue.ts';
+import { waitingAnnouncements } from '../../store/story/announce/queue.ts';
 import { PENDING } from '../../store/story/claim-marker.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 

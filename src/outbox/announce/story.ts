@@ -14,7 +14,7 @@
 import type { AppContext } from '../../app/context/app-context.ts';
 import { storyKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
-import { leaveAnnounceQueue } from '../../store/story/announce-items.ts';
+import { leaveAnnounceQueue } from '../../store/story/announce/items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import type { AnnounceDocuments, Announcer } from './announcer.ts';
 import { deleteOnce } from './delete.ts';

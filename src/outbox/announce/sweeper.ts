@@ -5,7 +5,7 @@
 // It stops early on a refused app password (retrying every story would be a retry storm) and
 // on a rate limit (the next story would only be refused too; its retry-after is recorded).
 import type { AppContext } from '../../app/context/app-context.ts';
-import { dueAnnouncements, firstAnnouncementDue } from '../../store/story/announce-queue.ts';
+import { dueAnnouncements, firstAnnouncementDue } from '../../store/story/announce/queue.ts';
 import type { Announcer } from './announcer.ts';
 import type { AnnounceOutcome, AnnounceResult } from './outcome.ts';
 import { type SetAside, setAsideTooOldAnnouncements } from './set-aside.ts';

@@ -11,7 +11,7 @@ import { publishStory } from '../../../src/app/publish-story.ts';
 import { readConfig } from '../../../src/config.ts';
 import { buildContext } from '../../../src/context.ts';
 import { ANNOUNCING_OFF, sweepAnnouncements } from '../../../src/outbox/announce/sweeper.ts';
-import { dueAnnouncements } from '../../../src/store/story/announce-queue.ts';
+import { dueAnnouncements } from '../../../src/store/story/announce/queue.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';

@@ -9,7 +9,7 @@ import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { scheduleAnnounceSweeps } from '../../../src/outbox/announce/sweeper.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
-import { claimAnnounce } from '../../../src/store/story/announce-items.ts';
+import { claimAnnounce } from '../../../src/store/story/announce/items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { withoutLorebookSettings } from '../../helpers/command-env.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';

@@ -10,7 +10,7 @@ import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost }
 import type { AnnounceSettings } from '../../../src/outbox/announce/settings.ts';
 import { announceStory } from '../../../src/outbox/announce/story.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
-import { claimAnnounce } from '../../../src/store/story/announce-items.ts';
+import { claimAnnounce } from '../../../src/store/story/announce/items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 

@@ -3,10 +3,10 @@
 // what it skipped; and the earliest entry, for the sweep timer to wake when it is due. The index
 // is eventually consistent; the announcer re-reads META before acting.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { announcePartition } from '../keys.ts';
-import { INDEXES } from '../schema.ts';
-import type { Store } from '../store.ts';
-import { callStore } from '../store-unavailable.ts';
+import { announcePartition } from '../../keys.ts';
+import { INDEXES } from '../../schema.ts';
+import type { Store } from '../../store.ts';
+import { callStore } from '../../store-unavailable.ts';
 
 export interface DueAnnouncement {
   slug: string;

@@ -3,11 +3,11 @@
 // early by an established account's reproduction or check, or by an operator: the hold's fields
 // go and the queue entry is due at once. A release is conditioned on the hold as read, so of two
 // releases at once one moves the story and the other re-reads and finds nothing held.
-import { and, type Condition } from '../condition.ts';
-import { announcePartition, listSortKey } from '../keys.ts';
-import { INDEXES } from '../schema.ts';
-import type { AnnounceProgress } from './announce-progress.ts';
-import { announceQueueFields } from './story-items.ts';
+import { and, type Condition } from '../../condition.ts';
+import { announcePartition, listSortKey } from '../../keys.ts';
+import { INDEXES } from '../../schema.ts';
+import { announceQueueFields } from '../story-items.ts';
+import type { AnnounceProgress } from './progress.ts';
 
 export const HOLD_REASONS = ['new_account'] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];

@@ -12,10 +12,14 @@ import {
   retryDeleteLater,
   reviseAnnouncement,
   unlistAnnouncement,
-} from '../../../../src/store/story/announce-items.ts';
-import { dueAnnouncementsParams, firstAnnouncementParams, waitingAnnouncementsParams } from '../../../../src/store/story/announce-queue.ts';
-import { requeueAnnounce } from '../../../../src/store/story/announce-requeue.ts';
-import { PENDING } from '../../../../src/store/story/claim-marker.ts';
+} from '../../../../../src/store/story/announce/items.ts';
+import {
+  dueAnnouncementsParams,
+  firstAnnouncementParams,
+  waitingAnnouncementsParams,
+} from '../../../../../src/store/story/announce/queue.ts';
+import { requeueAnnounce } from '../../../../../src/store/story/announce/requeue.ts';
+import { PENDING } from '../../../../../src/store/story/claim-marker.ts';
 
 const slug = '2026-10-14-story';
 const key = { PK: `STORY#${slug}`, SK: 'META' };

@@ -1,10 +1,10 @@
 // Putting a `failed` announcement back on the queue, when an operator asks for it by slug (after
 // fixing the app password, say). Only a story that is public, shown, never posted, not claimed
 // and not already queued qualifies; its attempts start again from zero.
-import type { UpdateAction } from '../actions.ts';
-import { storyKey } from '../keys.ts';
-import { updateItem } from '../update-item.ts';
-import { announceQueueFields } from './story-items.ts';
+import type { UpdateAction } from '../../actions.ts';
+import { storyKey } from '../../keys.ts';
+import { updateItem } from '../../update-item.ts';
+import { announceQueueFields } from '../story-items.ts';
 
 export function requeueAnnounce(slug: string, dueAt: string): UpdateAction {
   return updateItem(

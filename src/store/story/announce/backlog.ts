@@ -4,13 +4,13 @@
 // back on the queue only when an operator runs `npm run sweep -- --backlog`. Nothing else is
 // stored: the partition says "skipped, too old", the sort key says since when it is owed.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { UpdateAction } from '../actions.ts';
-import { announcePartition, listSortKey, skippedAnnouncePartition, storyKey } from '../keys.ts';
-import { INDEXES } from '../schema.ts';
-import type { Store } from '../store.ts';
-import { callStore } from '../store-unavailable.ts';
-import { updateItem } from '../update-item.ts';
-import type { DueAnnouncement } from './announce-queue.ts';
+import type { UpdateAction } from '../../actions.ts';
+import { announcePartition, listSortKey, skippedAnnouncePartition, storyKey } from '../../keys.ts';
+import { INDEXES } from '../../schema.ts';
+import type { Store } from '../../store.ts';
+import { callStore } from '../../store-unavailable.ts';
+import { updateItem } from '../../update-item.ts';
+import type { DueAnnouncement } from './queue.ts';
 
 const queueNames = { '#queue': INDEXES.announce.partition, '#queueSort': INDEXES.announce.sort };
 

@@ -1,9 +1,9 @@
 // The announcer's bookkeeping on a story's META (docs/design.md §4.5), kept apart from the story's
-// content in StoryMeta. It is read from the attributes the announcer writes (announce-items.ts),
+// content in StoryMeta. It is read from the attributes the announcer writes (items.ts),
 // stored flat on META as they always were; only `attempts` and `queued` are named differently.
-import type { StoredItem } from '../actions.ts';
-import { announcePartition, skippedAnnouncePartition } from '../keys.ts';
-import { INDEXES } from '../schema.ts';
+import type { StoredItem } from '../../actions.ts';
+import { announcePartition, skippedAnnouncePartition } from '../../keys.ts';
+import { INDEXES } from '../../schema.ts';
 
 export interface AnnounceProgress {
   /** The claim marker (`bsky_uri`): absent = owed, `pending` = claimed by `claim_id`, an at-uri = posted. */

@@ -4,15 +4,15 @@
 // a post while the story is listed (public and shown) and has none, a deletion once it is not
 // listed any more (hidden, or made private) and may have one. Its sort key is when the sweeper
 // should look next: the retry time after a failure, the moment a held claim turns stale.
-import type { UpdateAction } from '../actions.ts';
-import { and, type Condition } from '../condition.ts';
-import { announcePartition, listSortKey, storyKey } from '../keys.ts';
-import { INDEXES } from '../schema.ts';
-import { updateItem } from '../update-item.ts';
-import { notHeldAt } from './announce-hold.ts';
-import { type AnnounceProgress, DOCUMENT_ATTRIBUTES } from './announce-progress.ts';
-import { type Claim, claimMarker, completeClaim, reclaimMarker, releaseClaim } from './claim-marker.ts';
-import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields, type StoryMeta } from './story-items.ts';
+import type { UpdateAction } from '../../actions.ts';
+import { and, type Condition } from '../../condition.ts';
+import { announcePartition, listSortKey, storyKey } from '../../keys.ts';
+import { INDEXES } from '../../schema.ts';
+import { updateItem } from '../../update-item.ts';
+import { type Claim, claimMarker, completeClaim, reclaimMarker, releaseClaim } from '../claim-marker.ts';
+import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields, type StoryMeta } from '../story-items.ts';
+import { notHeldAt } from './hold.ts';
+import { type AnnounceProgress, DOCUMENT_ATTRIBUTES } from './progress.ts';
 
 export const ANNOUNCE_MARKER = 'bsky_uri';
 
