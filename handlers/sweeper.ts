@@ -10,7 +10,7 @@
 
 import type { ScheduledEvent } from 'aws-lambda';
 import { runAccountDeletions } from '../src/app/account/run-account-deletions.ts';
-import { describeBatch, type RescanBatchOptions, type RescanBatchReport, rescanBatch } from '../src/app/capability/rescan-batch.ts';
+import { describeBatch, type RescanBatchOptions, type RescanBatchReport, rescanBatch } from '../src/app/capability/rescan/batch.ts';
 import type { AppContext } from '../src/app/context/app-context.ts';
 import { finishRedactions, type RedactionRun } from '../src/app/redaction/finish-redaction.ts';
 import { runSnapshotJob, type SnapshotJobReport } from '../src/app/search/search-snapshot-job.ts';

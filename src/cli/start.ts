@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { buildAnnouncer } from '../announcer-from-config.ts';
-import { startCapabilityRescan } from '../app/capability/rescan-schedule.ts';
+import { startCapabilityRescan } from '../app/capability/rescan/schedule.ts';
 import { recordSearchChanges } from '../app/search/record-search-changes.ts';
 import { startSearchSnapshots } from '../app/search/snapshot-schedule.ts';
 import { readSignInConfig } from '../auth/sign-in-config.ts';

@@ -3,11 +3,11 @@
 // loop of `npm start` or of the Lambda serving requests beside it. The version is an input, not
 // a global: the job decides which version it writes (a test runs a version bump that way), and
 // the report carries it exactly as a scan under that version would.
-import type { CapabilityReport } from '../../domain/capability/report.ts';
-import { scanParsedStory } from '../../domain/capability/scan.ts';
-import { parseStory } from '../../domain/story/parse-story.ts';
-import { MARKDOWN_PARSE_BUDGET_MS } from '../../domain/story/story-limits.ts';
-import { type OffloadTask, sharedOffload } from '../../offload/offload.ts';
+import type { CapabilityReport } from '../../../domain/capability/report.ts';
+import { scanParsedStory } from '../../../domain/capability/scan.ts';
+import { parseStory } from '../../../domain/story/parse-story.ts';
+import { MARKDOWN_PARSE_BUDGET_MS } from '../../../domain/story/story-limits.ts';
+import { type OffloadTask, sharedOffload } from '../../../offload/offload.ts';
 
 export interface RescanInput {
   markdown: string;

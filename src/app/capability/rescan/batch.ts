@@ -1,19 +1,19 @@
 // One bounded batch of the capability re-scan job (docs/capability.md, "The re-scan"): one page of
 // the walk over every story's META from where the job got to, each stale story in it re-scanned
-// (rescan-story.ts), the missing capability records of its current listed stories created
+// (story.ts), the missing capability records of its current listed stories created
 // (record-missing.ts), then the job's position moved past the page. The sweeper runs one batch a
 // minute, `npm start` the same, and `npm run capability:rescan` batch after batch. A batch that
 // dies before moving the position is simply done again: every re-scan is twice-safe.
-import { SCANNER_VERSION } from '../../domain/capability/scanner-version.ts';
-import { storyKey } from '../../store/keys.ts';
-import { readItem } from '../../store/read-items.ts';
-import { writeAtomically } from '../../store/run-write.ts';
-import { moveRescanPosition, type RescanPosition, rescanJobKey, toRescanPosition } from '../../store/story/rescan-job-items.ts';
-import { scanStoryCapabilities } from '../../store/story/story-capability-scan.ts';
-import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../context/app-context.ts';
-import { recordMissing } from './record-missing.ts';
-import { needsRescan, type RescanResult, type RescanScan, rescanStory } from './rescan-story.ts';
+import { SCANNER_VERSION } from '../../../domain/capability/scanner-version.ts';
+import { storyKey } from '../../../store/keys.ts';
+import { readItem } from '../../../store/read-items.ts';
+import { writeAtomically } from '../../../store/run-write.ts';
+import { moveRescanPosition, type RescanPosition, rescanJobKey, toRescanPosition } from '../../../store/story/rescan-job-items.ts';
+import { scanStoryCapabilities } from '../../../store/story/story-capability-scan.ts';
+import { WriteCancelled } from '../../../store/write-cancelled.ts';
+import type { AppContext } from '../../context/app-context.ts';
+import { recordMissing } from '../record-missing.ts';
+import { needsRescan, type RescanResult, type RescanScan, rescanStory } from './story.ts';
 
 /** Items one batch reads (of every kind: a story is at least META, BODY and REV#1, so at most a third are stories to scan). */
 export const DEFAULT_RESCAN_BATCH = 1000;

@@ -4,9 +4,9 @@
 // never overlap in this process. Another process running batches at the same time (the CLI, a
 // second `npm start`) is harmless: each re-scan is twice-safe, and the position only moves from
 // where it was read.
-import type { AppContext } from '../context/app-context.ts';
-import { type IntervalJob, startIntervalJob } from '../context/interval-job.ts';
-import { describeBatch, type RescanBatchOptions, rescanBatch } from './rescan-batch.ts';
+import type { AppContext } from '../../context/app-context.ts';
+import { type IntervalJob, startIntervalJob } from '../../context/interval-job.ts';
+import { describeBatch, type RescanBatchOptions, rescanBatch } from './batch.ts';
 
 export interface RescanSchedule {
   intervalMs: number;

@@ -6,19 +6,19 @@
 // in one identical record and a rerun finds nothing to do. REV#n keep the summary of the scan
 // made when they were written: the history says what each revision's steps did back then.
 
-import type { CapabilityReport } from '../../domain/capability/report.ts';
-import { compareScannerVersions } from '../../domain/capability/version-order.ts';
-import { LorebookError } from '../../domain/errors.ts';
-import { OffloadBudgetExceeded, OffloadFailed } from '../../offload/offload.ts';
-import { and, type Condition } from '../../store/condition.ts';
-import { bodyKey, storyKey } from '../../store/keys.ts';
-import { pick, readSnapshot } from '../../store/read-items.ts';
-import { type StoryMeta, storyMetaOf } from '../../store/story/story-items.ts';
-import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../context/app-context.ts';
-import { writeLoop } from '../write/write-loop.ts';
-import { capabilityRecordActions, capabilityRecordRead } from './capability-record-write.ts';
-import { type RescanInput, rescanOffloaded } from './rescan-story-task.ts';
+import type { CapabilityReport } from '../../../domain/capability/report.ts';
+import { compareScannerVersions } from '../../../domain/capability/version-order.ts';
+import { LorebookError } from '../../../domain/errors.ts';
+import { OffloadBudgetExceeded, OffloadFailed } from '../../../offload/offload.ts';
+import { and, type Condition } from '../../../store/condition.ts';
+import { bodyKey, storyKey } from '../../../store/keys.ts';
+import { pick, readSnapshot } from '../../../store/read-items.ts';
+import { type StoryMeta, storyMetaOf } from '../../../store/story/story-items.ts';
+import { updateItem } from '../../../store/update-item.ts';
+import type { AppContext } from '../../context/app-context.ts';
+import { writeLoop } from '../../write/write-loop.ts';
+import { capabilityRecordActions, capabilityRecordRead } from '../capability-record-write.ts';
+import { type RescanInput, rescanOffloaded } from './story-task.ts';
 
 export type RescanOutcome =
   /** The report under the new version is stored. */
