@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../src/app/account/accounts.ts';
 import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { flagStory } from '../../src/app/flag-story.ts';
-import { banAccount, unbanAccount } from '../../src/app/moderation/ban-account.ts';
+import { banAccount, unbanAccount } from '../../src/app/moderation/ban/account.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportCheck } from '../../src/app/report-check.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext, Caller } from '../../../src/app/context/app-context.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
-import { banAccount } from '../../../src/app/moderation/ban-account.ts';
+import { banAccount } from '../../../src/app/moderation/ban/account.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { ATOM_PATH } from '../../../src/http/pages/layout.ts';

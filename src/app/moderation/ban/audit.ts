@@ -1,8 +1,8 @@
 // The audit record of a ban or an unban (docs/moderation.md): one in the operator's log
 // (`MODLOG`) and its copy under the account, written in the action's own transaction.
-import type { PutAction } from '../../store/actions.ts';
-import { accountKey } from '../../store/keys.ts';
-import { auditRecord } from './audit-record.ts';
+import type { PutAction } from '../../../store/actions.ts';
+import { accountKey } from '../../../store/keys.ts';
+import { auditRecord } from '../audit-record.ts';
 
 export interface BanAudit {
   action: 'ban' | 'unban';

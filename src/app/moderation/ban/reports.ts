@@ -5,19 +5,19 @@
 // on the marker. Each report's own condition and META's membership condition make a second
 // delivery of a step fail instead of moving a count twice; a report left `counted: false` is
 // what a later deletion of the account finds, so it moves no count either.
-import type { StoredItem, WriteAction } from '../../store/actions.ts';
-import type { SweepKind } from '../../store/identity/ban-items.ts';
-import { checkKey, reproductionKey, storyKey } from '../../store/keys.ts';
-import { pick, readItems } from '../../store/read-items.ts';
-import { toCheckReport } from '../../store/story/check-items.ts';
-import { type FlagReason, flagKey } from '../../store/story/flag-items.ts';
-import { stillReported } from '../../store/story/report-items.ts';
-import { reproductionOf } from '../../store/story/reproduction-items.ts';
-import { toStoryMeta } from '../../store/story/story-items.ts';
-import { isTombstone } from '../../store/story/story-tombstone.ts';
-import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../context/app-context.ts';
-import { type FlagRecount, recountFlag } from './recount-flag.ts';
+import type { StoredItem, WriteAction } from '../../../store/actions.ts';
+import type { SweepKind } from '../../../store/identity/ban-items.ts';
+import { checkKey, reproductionKey, storyKey } from '../../../store/keys.ts';
+import { pick, readItems } from '../../../store/read-items.ts';
+import { toCheckReport } from '../../../store/story/check-items.ts';
+import { type FlagReason, flagKey } from '../../../store/story/flag-items.ts';
+import { stillReported } from '../../../store/story/report-items.ts';
+import { reproductionOf } from '../../../store/story/reproduction-items.ts';
+import { toStoryMeta } from '../../../store/story/story-items.ts';
+import { isTombstone } from '../../../store/story/story-tombstone.ts';
+import { updateItem } from '../../../store/update-item.ts';
+import type { AppContext } from '../../context/app-context.ts';
+import { type FlagRecount, recountFlag } from '../recount-flag.ts';
 
 const MARKER = 'uncounted_by_ban';
 

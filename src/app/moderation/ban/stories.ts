@@ -3,18 +3,18 @@
 // queue — a hide with a reason, decided as set_visibility decides a hide. `ban_hold` on META says
 // the ban made the hold (and keeps a moderation state it replaced), so an unban releases exactly
 // the stories the ban held: a story its author hid, or readers' flags held, stays as it was.
-import type { WriteAction } from '../../store/actions.ts';
-import { and, type Condition } from '../../store/condition.ts';
-import type { SweepKind } from '../../store/identity/ban-items.ts';
-import { feedMonthsKey, storyKey } from '../../store/keys.ts';
-import { pick, readItems } from '../../store/read-items.ts';
-import { listAnnouncement, unlistAnnouncement } from '../../store/story/announce/items.ts';
-import { addFeedMonth, feedMonth, monthsOf } from '../../store/story/feed-months.ts';
-import type { BanHold, ModerationState } from '../../store/story/moderation-state.ts';
-import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
-import { isTombstone } from '../../store/story/story-tombstone.ts';
-import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../context/app-context.ts';
+import type { WriteAction } from '../../../store/actions.ts';
+import { and, type Condition } from '../../../store/condition.ts';
+import type { SweepKind } from '../../../store/identity/ban-items.ts';
+import { feedMonthsKey, storyKey } from '../../../store/keys.ts';
+import { pick, readItems } from '../../../store/read-items.ts';
+import { listAnnouncement, unlistAnnouncement } from '../../../store/story/announce/items.ts';
+import { addFeedMonth, feedMonth, monthsOf } from '../../../store/story/feed-months.ts';
+import type { BanHold, ModerationState } from '../../../store/story/moderation-state.ts';
+import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, type StoryMeta, toStoryMeta } from '../../../store/story/story-items.ts';
+import { isTombstone } from '../../../store/story/story-tombstone.ts';
+import { updateItem } from '../../../store/update-item.ts';
+import type { AppContext } from '../../context/app-context.ts';
 
 export async function banStoryMoves(ctx: AppContext, account: string, slug: string, kind: SweepKind, at: string): Promise<WriteAction[]> {
   const read = await readItems(ctx.store, [storyKey(slug), feedMonthsKey]);

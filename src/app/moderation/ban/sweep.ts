@@ -8,16 +8,16 @@
 // writes are not conditioned on the account (write/write-once.ts), so one that read the account before
 // the ban may commit after it, within one write attempt; past the grace the walk sees it.
 
-import { toReportOnStory } from '../../store/identity/account-index-items.ts';
-import { advanceSweep, banSweepOf, finishSweep, type SweepKind } from '../../store/identity/ban-items.ts';
-import { nextAuthorStory, nextReportIndex } from '../../store/identity/ban-queries.ts';
-import { accountKey } from '../../store/keys.ts';
-import { readItem } from '../../store/read-items.ts';
-import { writeAtomically } from '../../store/run-write.ts';
-import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../context/app-context.ts';
-import { banMovesOn } from './ban-reports.ts';
-import { banStoryMoves } from './ban-stories.ts';
+import { toReportOnStory } from '../../../store/identity/account-index-items.ts';
+import { advanceSweep, banSweepOf, finishSweep, type SweepKind } from '../../../store/identity/ban-items.ts';
+import { nextAuthorStory, nextReportIndex } from '../../../store/identity/ban-queries.ts';
+import { accountKey } from '../../../store/keys.ts';
+import { readItem } from '../../../store/read-items.ts';
+import { writeAtomically } from '../../../store/run-write.ts';
+import { WriteCancelled } from '../../../store/write-cancelled.ts';
+import type { AppContext } from '../../context/app-context.ts';
+import { banMovesOn } from './reports.ts';
+import { banStoryMoves } from './stories.ts';
 
 export type SweepStep =
   | { kind: 'step'; phase: string; moved: number }

@@ -2,25 +2,25 @@
 // The ban is one transaction: the account item gets `banned` (from then on every call of the
 // account answers account_suspended and every credential created before it stays refused for
 // good, `reset_at`), its sweep, the audit records and the op record (`OP#<actor>/<op_id>`). Then
-// the sweep (ban-sweep.ts) takes its reports out of the counts and holds its stories. An unban
+// the sweep (sweep.ts) takes its reports out of the counts and holds its stories. An unban
 // starts the reverse sweep; the account stays suspended until it has put everything back.
 // Both run their sweep to the end before answering; run again (the same op_id or a new one) they
 // resume an interrupted sweep and finish it once.
 import { z } from 'zod';
-import { LorebookError } from '../../domain/errors.ts';
-import { fingerprint } from '../../domain/fingerprint.ts';
-import { parseOpId } from '../../domain/op-id.ts';
-import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../../store/apply-once.ts';
-import { accountStanding } from '../../store/identity/account-deletion-items.ts';
-import { banOf, banSweepOf, markBanned, type SweepKind, startUnban } from '../../store/identity/ban-items.ts';
-import { accountKey } from '../../store/keys.ts';
-import { pick } from '../../store/read-items.ts';
-import { resolveAccount } from '../account/operator-deletion.ts';
-import type { AppContext } from '../context/app-context.ts';
-import { parseWriteInput } from '../input/parse-write-input.ts';
-import { writeLoop } from '../write/write-loop.ts';
-import { banAuditRecords } from './ban-audit.ts';
-import { runSweep } from './ban-sweep.ts';
+import { LorebookError } from '../../../domain/errors.ts';
+import { fingerprint } from '../../../domain/fingerprint.ts';
+import { parseOpId } from '../../../domain/op-id.ts';
+import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../../../store/apply-once.ts';
+import { accountStanding } from '../../../store/identity/account-deletion-items.ts';
+import { banOf, banSweepOf, markBanned, type SweepKind, startUnban } from '../../../store/identity/ban-items.ts';
+import { accountKey } from '../../../store/keys.ts';
+import { pick } from '../../../store/read-items.ts';
+import { resolveAccount } from '../../account/operator-deletion.ts';
+import type { AppContext } from '../../context/app-context.ts';
+import { parseWriteInput } from '../../input/parse-write-input.ts';
+import { writeLoop } from '../../write/write-loop.ts';
+import { banAuditRecords } from './audit.ts';
+import { runSweep } from './sweep.ts';
 
 export const MAX_BAN_REASON_CHARS = 500;
 
