@@ -16,7 +16,7 @@ import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-c
 import { VerifiedTokens } from '../../src/app/context/verified-tokens.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
+import { imageBlobsInDirectory } from '../../src/store/image/blobs-dir.ts';
 import { answersFor, BACKUP_WORLD_CONFIG, seedBackupWorld } from '../helpers/backup-world.ts';
 import { withoutLorebookSettings } from '../helpers/command-env.ts';
 

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type AppConfig, type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { LorebookError } from '../../src/domain/errors.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
+import { imageBlobsInDirectory } from '../../src/store/image/blobs-dir.ts';
 import { WITHOUT_SPAM_WAVE_CHECK } from '../helpers/app-fixture.ts';
 import { type FaultMoment, injectStoreFault } from '../helpers/inject-store-fault.ts';
 import { operationName, WRITE_OPERATIONS } from '../helpers/round-trips.ts';

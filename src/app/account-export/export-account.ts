@@ -11,7 +11,7 @@ import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, toReportOnStory } from '../../stor
 import { toAccount } from '../../store/identity/account-items.ts';
 import { authorIndexPages, partitionPages, pointedPages } from '../../store/identity/account-pages.ts';
 import { queryAccountGrants } from '../../store/identity/grant-items.ts';
-import { imageKey } from '../../store/image-items.ts';
+import { imageKey } from '../../store/image/items.ts';
 import {
   accountKey,
   authorPartition,

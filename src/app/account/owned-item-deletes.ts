@@ -12,7 +12,7 @@ import { grantKey, grantMemberKey, queryGrantMembers } from '../../store/identit
 import { refreshKey } from '../../store/identity/refresh-token-items.ts';
 import { tokenKey } from '../../store/identity/token-items.ts';
 import { webSessionKey } from '../../store/identity/web-session-items.ts';
-import { imageDayKey, imageKey } from '../../store/image-items.ts';
+import { imageDayKey, imageKey } from '../../store/image/items.ts';
 import { accountKey, type ItemKey, inboxPartition } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { publishDayKey } from '../../store/story/publish-day-items.ts';

@@ -3,7 +3,7 @@
 
 import type { Scope } from '../../auth/oauth/scopes.ts';
 import type { CpuSlots } from '../../offload/cpu-slots.ts';
-import type { ImageBlobs } from '../../store/image-blobs.ts';
+import type { ImageBlobs } from '../../store/image/blobs.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
 import type { Store } from '../../store/store.ts';
 import type { MetricsSink } from './metrics.ts';

@@ -3,7 +3,7 @@
 // crash between the blob write and the records is never served, and a name nobody uploaded is
 // answered without touching the blob store.
 import type { ImageName } from '../../domain/image/image-name.ts';
-import { imageKey } from '../../store/image-items.ts';
+import { imageKey } from '../../store/image/items.ts';
 import { readItem } from '../../store/read-items.ts';
 import type { AppContext } from '../context/app-context.ts';
 

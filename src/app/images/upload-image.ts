@@ -20,7 +20,7 @@ import { parseOpId } from '../../domain/op-id.ts';
 import { sharedCpuSlots } from '../../offload/cpu-slots.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import { imageIndexItem } from '../../store/identity/account-index-items.ts';
-import type { ImageBlobs } from '../../store/image-blobs.ts';
+import type { ImageBlobs } from '../../store/image/blobs.ts';
 import {
   countImageInDay,
   createImageRecord,
@@ -30,7 +30,7 @@ import {
   imageDayKey,
   imageKey,
   startImageDay,
-} from '../../store/image-items.ts';
+} from '../../store/image/items.ts';
 import { pick, readItem, readSnapshot } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';

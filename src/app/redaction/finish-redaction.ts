@@ -15,7 +15,7 @@ import { imageName } from '../../domain/image/image-name.ts';
 import { isImageType } from '../../domain/image/image-type.ts';
 import { imagesNamedIn } from '../../domain/image/images-named.ts';
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
-import { imageKey } from '../../store/image-items.ts';
+import { imageKey } from '../../store/image/items.ts';
 import { keyOf, outboxKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';

@@ -4,9 +4,9 @@
 // imported on the first image read or write, not at start: most requests never touch an image,
 // and the http function's cold start stays inside its size bound (docs/deploy.md).
 
-import type { ImageBlobs } from './image-blobs.ts';
-import { storeUnavailable } from './image-blobs-trouble.ts';
-import { lazyS3 } from './lazy-s3.ts';
+import { lazyS3 } from '../lazy-s3.ts';
+import type { ImageBlobs } from './blobs.ts';
+import { storeUnavailable } from './blobs-trouble.ts';
 
 export interface S3ImageBlobsOptions {
   bucket: string;

@@ -6,10 +6,10 @@
 //   day. The day's count IS the set's size, and a hash joins the set only under the condition
 //   that it is not in it yet and the set is below the limit, so the same image twice counts
 //   once and 16 parallel deliveries add it once (primitive 2, the list-conditioned count).
-import type { PutAction, StoredItem, UpdateAction } from './actions.ts';
-import type { ItemKey } from './keys.ts';
-import { createItem } from './replace-by-key.ts';
-import { updateItem } from './update-item.ts';
+import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
+import type { ItemKey } from '../keys.ts';
+import { createItem } from '../replace-by-key.ts';
+import { updateItem } from '../update-item.ts';
 
 export const imageKey = (sha256: string): ItemKey => ({ PK: `IMAGE#${sha256}`, SK: 'META' });
 export const imageDayKey = (account: string, day: string): ItemKey => ({ PK: `IMGDAY#${account}`, SK: day });

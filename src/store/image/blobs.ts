@@ -1,6 +1,6 @@
 // The image store's port (docs/design.md §13): blobs named by content hash, written once and read
-// back, and deleted by a redaction (design §20). `npm start` keeps them in a directory (image-blobs-dir.ts), the cloud in
-// S3 (image-blobs-s3.ts). A name is always `<sha256>.<ext>` (src/domain/image/image-name.ts),
+// back, and deleted by a redaction (design §20). `npm start` keeps them in a directory (blobs-dir.ts), the cloud in
+// S3 (blobs-s3.ts). A name is always `<sha256>.<ext>` (src/domain/image/image-name.ts),
 // checked before it reaches an adapter.
 
 export interface ImageBlobs {

@@ -1,6 +1,6 @@
 // A blob store that does not answer (a full disk, S3 down or throttling) is the same retryable
 // store_unavailable as DynamoDB trouble: nothing was recorded, the same call may be retried.
-import { LorebookError } from '../domain/errors.ts';
+import { LorebookError } from '../../domain/errors.ts';
 
 const RETRY_AFTER_MS = 1000;
 

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ImageBlobs } from './image-blobs.ts';
-import { storeUnavailable } from './image-blobs-trouble.ts';
+import type { ImageBlobs } from './blobs.ts';
+import { storeUnavailable } from './blobs-trouble.ts';
 
 export function imageBlobsInDirectory(directory: string): ImageBlobs {
   const root = resolve(directory);
