@@ -11,7 +11,7 @@ import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { and } from '../store/condition.ts';
-import { noteReportOn } from '../store/identity/account-index-items.ts';
+import { noteReportOn } from '../store/identity/account/index-items.ts';
 import { accountKey, storyKey } from '../store/keys.ts';
 import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';

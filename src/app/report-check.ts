@@ -9,7 +9,7 @@ import { normaliseText } from '../domain/free-text.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { noteReportOn } from '../store/identity/account-index-items.ts';
+import { noteReportOn } from '../store/identity/account/index-items.ts';
 import { checkKey, storyKey } from '../store/keys.ts';
 import { shiftCounts } from '../store/list-conditioned-counter.ts';
 import { pick } from '../store/read-items.ts';

@@ -13,7 +13,7 @@ import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { noteReportOn } from '../store/identity/account-index-items.ts';
+import { noteReportOn } from '../store/identity/account/index-items.ts';
 import { driftReportKey, driftTallyKey, reproductionKey, storyKey } from '../store/keys.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { atRevision, type DriftFlag, setDriftFlag } from '../store/story/drift-flag.ts';

@@ -11,7 +11,7 @@ import { parseOpId } from '../domain/op-id.ts';
 import { agentMetadata, envMetadata } from '../domain/report-metadata.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { noteReportOn } from '../store/identity/account-index-items.ts';
+import { noteReportOn } from '../store/identity/account/index-items.ts';
 import { reproductionKey, storyKey } from '../store/keys.ts';
 import { type AlsoChanges, countMember, moveMemberCount } from '../store/list-conditioned-counter.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';

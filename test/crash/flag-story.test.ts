@@ -5,7 +5,7 @@ import type { AppContext } from '../../src/app/context/app-context.ts';
 import { flagStory } from '../../src/app/flag-story.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { unflagStory } from '../../src/app/unflag-story.ts';
-import { createAccount } from '../../src/store/identity/account-items.ts';
+import { createAccount } from '../../src/store/identity/account/items.ts';
 import { writeAtomically } from '../../src/store/run-write.ts';
 import { caller } from '../helpers/app-fixture.ts';
 import { storyTitled } from '../helpers/stories.ts';

@@ -1,7 +1,7 @@
 // Accounts (docs/design.md §3 identity): the stable id keys everything; the handle is display data that
 // can change and is resolved from the account whenever a story or notification is shown.
 
-import { type Account, changeHandle, createAccount, toAccount } from '../../store/identity/account-items.ts';
+import { type Account, changeHandle, createAccount, toAccount } from '../../store/identity/account/items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { refuseGoneAccount } from '../caller/account-standing.ts';

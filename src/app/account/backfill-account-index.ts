@@ -5,7 +5,7 @@
 // by key with the same content, and its write is checked against what it points to.
 import type { StoredItem } from '../../store/actions.ts';
 import { actionKey } from '../../store/actions.ts';
-import { indexBackfillScanPage, type MissingIndex, missingIndexFor, type ScanKey } from '../../store/identity/account-index-backfill.ts';
+import { indexBackfillScanPage, type MissingIndex, missingIndexFor, type ScanKey } from '../../store/identity/account/index-backfill.ts';
 import { keyId } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';

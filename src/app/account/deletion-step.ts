@@ -13,9 +13,9 @@
 // so what such a write left is found, and after the grace no such write can still commit.
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
 import { itemExists } from '../../store/condition.ts';
-import { accountDeletionEventKey, advanceDeletion, finishDeletion, toDeletionEvent } from '../../store/identity/account-deletion-items.ts';
-import { authorStoryPage, partitionPage } from '../../store/identity/account-deletion-queries.ts';
-import { ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account-index-items.ts';
+import { accountDeletionEventKey, advanceDeletion, finishDeletion, toDeletionEvent } from '../../store/identity/account/deletion-items.ts';
+import { authorStoryPage, partitionPage } from '../../store/identity/account/deletion-queries.ts';
+import { ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account/index-items.ts';
 import { blueskySessionKey } from '../../store/identity/bluesky-session-items.ts';
 import { handleKey } from '../../store/identity/handle-items.ts';
 import { accountKey, answerKey, storyKey } from '../../store/keys.ts';

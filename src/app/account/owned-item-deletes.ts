@@ -1,13 +1,13 @@
 // A page of deletions of everything under the account's own partitions (design §21, the kinds in
-// account-owned-items.ts): its inbox, op records, image days, rate windows, and the `ACCOUNT#`
+// account/owned-items.ts): its inbox, op records, image days, rate windows, and the `ACCOUNT#`
 // items with what each points to (a token's TOKEN# item, a grant's family, a web session, an
 // image record, a draft it wrote). Unconditioned deletes: deleting what is already gone changes
 // nothing, so a step planned twice is harmless.
 
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
 import { draftKey } from '../../store/draft/draft-items.ts';
-import { partitionPage } from '../../store/identity/account-deletion-queries.ts';
-import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, WEB_SESSION_INDEX_PREFIX } from '../../store/identity/account-index-items.ts';
+import { partitionPage } from '../../store/identity/account/deletion-queries.ts';
+import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, WEB_SESSION_INDEX_PREFIX } from '../../store/identity/account/index-items.ts';
 import { grantKey, grantMemberKey, queryGrantMembers } from '../../store/identity/grant-items.ts';
 import { refreshKey } from '../../store/identity/refresh-token-items.ts';
 import { tokenKey } from '../../store/identity/token-items.ts';

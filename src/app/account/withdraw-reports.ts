@@ -7,7 +7,7 @@
 // META's `flaggers` with its count (a hold it helped make stays: only an operator restores). Any of
 // these changed since the read cancels the step, which the next run plans again.
 import type { WriteAction } from '../../store/actions.ts';
-import type { ReportOnStory } from '../../store/identity/account-index-items.ts';
+import type { ReportOnStory } from '../../store/identity/account/index-items.ts';
 import { checkKey, driftReportKey, driftTallyKey, reproductionKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { deleteItemIf } from '../../store/replace-by-key.ts';

@@ -4,7 +4,7 @@
 // (`reset_at` set by the ban) belongs to the old account, or stays revoked after an unban.
 import { LorebookError } from '../../domain/errors.ts';
 import type { StoredItem } from '../../store/actions.ts';
-import { accountStanding } from '../../store/identity/account-deletion-items.ts';
+import { accountStanding } from '../../store/identity/account/deletion-items.ts';
 
 /** A credential (token, refresh token, web session, device code) created at `createdAt` still speaks for the account item read. */
 export function credentialStands(accountItem: StoredItem | undefined, createdAt: string, whileDeleting = false): boolean {

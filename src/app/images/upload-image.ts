@@ -19,7 +19,7 @@ import type { ImageType } from '../../domain/image/image-type.ts';
 import { parseOpId } from '../../domain/op-id.ts';
 import { sharedCpuSlots } from '../../offload/cpu-slots.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { imageIndexItem } from '../../store/identity/account-index-items.ts';
+import { imageIndexItem } from '../../store/identity/account/index-items.ts';
 import type { ImageBlobs } from '../../store/image/blobs.ts';
 import {
   countImageInDay,

@@ -16,7 +16,7 @@ import {
 } from '../../auth/device-codes.ts';
 import { mintToken, tokenId } from '../../auth/token-secret.ts';
 import { LorebookError } from '../../domain/errors.ts';
-import { accountAcceptsCredential } from '../../store/identity/account-deletion-items.ts';
+import { accountAcceptsCredential } from '../../store/identity/account/deletion-items.ts';
 import {
   createDeviceItems,
   createDeviceStart,

@@ -12,7 +12,7 @@ import { verifierMatches } from '../../auth/oauth/pkce.ts';
 import { heldScopes, parseScope, scopeString } from '../../auth/oauth/scopes.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
-import { accountAcceptsCredential, accountStillHere } from '../../store/identity/account-deletion-items.ts';
+import { accountAcceptsCredential, accountStillHere } from '../../store/identity/account/deletion-items.ts';
 import { authCodeKey, consumeAuthCode, toAuthCode } from '../../store/identity/auth-code-items.ts';
 import { extendGrant } from '../../store/identity/grant-items.ts';
 import type { KnownClient } from '../../store/identity/oauth-client-items.ts';

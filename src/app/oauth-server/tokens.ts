@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { handleSchema } from '../../auth/handle.ts';
 import { isTokenId, isWellFormedToken, mintToken, tokenId } from '../../auth/token-secret.ts';
 import { LorebookError } from '../../domain/errors.ts';
-import { accountStillHere } from '../../store/identity/account-deletion-items.ts';
-import { createAccount } from '../../store/identity/account-items.ts';
+import { accountStillHere } from '../../store/identity/account/deletion-items.ts';
+import { createAccount } from '../../store/identity/account/items.ts';
 import { claimHandle, handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import {
   createTokenItems,

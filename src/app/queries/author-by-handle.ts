@@ -3,7 +3,7 @@
 // creates a local account) names an account, and that account's current handle must still be
 // this one. An account id (a DID, or an account without a handle item) is accepted as well.
 import { notFound } from '../../domain/errors.ts';
-import { toAccount } from '../../store/identity/account-items.ts';
+import { toAccount } from '../../store/identity/account/items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';

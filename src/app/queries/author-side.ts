@@ -3,7 +3,7 @@
 // (docs/design.md §10), and on a success story the fail stories it answers (§11). All the keys
 // are known from META, so neither costs a round trip.
 import { authorRecheck, recheckText } from '../../domain/story/author-recheck.ts';
-import { toAccount } from '../../store/identity/account-items.ts';
+import { toAccount } from '../../store/identity/account/items.ts';
 import { accountKey, reproductionKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { toReproduction } from '../../store/story/reproduction-items.ts';

@@ -3,7 +3,7 @@
 // and strips every earlier revision. It runs every step at once, images included (an operator's
 // command may Scan, the request path may not), and says what it did.
 import { notFound } from '../../domain/errors.ts';
-import { toAccount } from '../../store/identity/account-items.ts';
+import { toAccount } from '../../store/identity/account/items.ts';
 import { accountKey, bodyKey, keyId, storyKey } from '../../store/keys.ts';
 import { readItems } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';

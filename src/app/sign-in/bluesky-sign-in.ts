@@ -10,8 +10,8 @@
 
 import { LorebookError } from '../../domain/errors.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { accountOverTombstone, accountStanding } from '../../store/identity/account-deletion-items.ts';
-import { type Account, changeHandle, createAccount, toAccount } from '../../store/identity/account-items.ts';
+import { accountOverTombstone, accountStanding } from '../../store/identity/account/deletion-items.ts';
+import { type Account, changeHandle, createAccount, toAccount } from '../../store/identity/account/items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey, type ItemKey } from '../../store/keys.ts';
 import { type ItemsByKey, pick, readItems } from '../../store/read-items.ts';

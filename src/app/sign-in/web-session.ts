@@ -3,7 +3,7 @@
 // account on every read, never copied onto the session, so it follows handle changes.
 import { createHash, randomBytes } from 'node:crypto';
 import { parse } from 'hono/utils/cookie';
-import { webSessionIndexItem } from '../../store/identity/account-index-items.ts';
+import { webSessionIndexItem } from '../../store/identity/account/index-items.ts';
 import { createWebSession, deleteWebSession, toStoredWebSession, webSessionKey } from '../../store/identity/web-session-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';

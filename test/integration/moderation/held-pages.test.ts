@@ -9,7 +9,7 @@ import { banAccount } from '../../../src/app/moderation/ban/account.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { ATOM_PATH } from '../../../src/http/pages/layout.ts';
-import { createAccount } from '../../../src/store/identity/account-items.ts';
+import { createAccount } from '../../../src/store/identity/account/items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { storyTitled } from '../../helpers/stories.ts';

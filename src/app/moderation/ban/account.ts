@@ -11,7 +11,7 @@ import { LorebookError } from '../../../domain/errors.ts';
 import { fingerprint } from '../../../domain/fingerprint.ts';
 import { parseOpId } from '../../../domain/op-id.ts';
 import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../../../store/apply-once.ts';
-import { accountStanding } from '../../../store/identity/account-deletion-items.ts';
+import { accountStanding } from '../../../store/identity/account/deletion-items.ts';
 import { banOf, banSweepOf, markBanned, type SweepKind, startUnban } from '../../../store/identity/ban-items.ts';
 import { accountKey } from '../../../store/keys.ts';
 import { pick } from '../../../store/read-items.ts';

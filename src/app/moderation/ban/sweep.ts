@@ -8,7 +8,7 @@
 // writes are not conditioned on the account (write/write-once.ts), so one that read the account before
 // the ban may commit after it, within one write attempt; past the grace the walk sees it.
 
-import { toReportOnStory } from '../../../store/identity/account-index-items.ts';
+import { toReportOnStory } from '../../../store/identity/account/index-items.ts';
 import { advanceSweep, banSweepOf, finishSweep, type SweepKind } from '../../../store/identity/ban-items.ts';
 import { nextAuthorStory, nextReportIndex } from '../../../store/identity/ban-queries.ts';
 import { accountKey } from '../../../store/keys.ts';

@@ -1,7 +1,7 @@
 // What an account item says about the account (design §21, §27), read from its fields, and the
-// deletion event as the steps read it back (src/store/identity/account-deletion-items.ts).
+// deletion event as the steps read it back (src/store/identity/account/deletion-items.ts).
 import { describe, expect, it } from 'vitest';
-import { accountStanding, toDeletionEvent } from '../../../../src/store/identity/account-deletion-items.ts';
+import { accountStanding, toDeletionEvent } from '../../../../src/store/identity/account/deletion-items.ts';
 
 const KEY = { PK: 'ACCOUNT#acct-a', SK: 'META' };
 const AT = '2026-12-01T10:00:00.000Z';

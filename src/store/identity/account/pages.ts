@@ -4,12 +4,12 @@
 // point to hydrated with one BatchGetItem in key order. Every page is bounded by `limit`, so a
 // reader that writes each page out before asking for the next holds one page at a time.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { StoredItem } from '../actions.ts';
-import { type ItemKey, keyId, keyOf } from '../keys.ts';
-import { readItems } from '../read-items.ts';
-import { INDEXES, KEY } from '../schema.ts';
-import { isExpired, type Store } from '../store.ts';
-import { callStore } from '../store-unavailable.ts';
+import type { StoredItem } from '../../actions.ts';
+import { type ItemKey, keyId, keyOf } from '../../keys.ts';
+import { readItems } from '../../read-items.ts';
+import { INDEXES, KEY } from '../../schema.ts';
+import { isExpired, type Store } from '../../store.ts';
+import { callStore } from '../../store-unavailable.ts';
 
 export interface PageQuery {
   partition: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountItem, changeHandle, createAccount, toAccount } from '../../../../src/store/identity/account-items.ts';
+import { accountItem, changeHandle, createAccount, toAccount } from '../../../../../src/store/identity/account/items.ts';
 
 const account = { id: 'did:plc:abc', handle: 'alice.test', created_at: '2026-11-30T09:00:00.000Z' };
 

@@ -1,6 +1,6 @@
 // Which index item a scanned item gets in the one-time backfill (design §21), as pure params.
 import { describe, expect, it } from 'vitest';
-import { indexBackfillScanParams, missingIndexFor } from '../../../../src/store/identity/account-index-backfill.ts';
+import { indexBackfillScanParams, missingIndexFor } from '../../../../../src/store/identity/account/index-backfill.ts';
 
 const SHA = 'c'.repeat(64);
 const indexOf = (item: Record<string, unknown>) => missingIndexFor(item as never)?.index.Put.Item;

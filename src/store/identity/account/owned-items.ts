@@ -3,8 +3,8 @@
 // kind that holds an account id belongs here, with how it is found, or deletion leaves it behind.
 // `found` names a key, never a Scan: kinds that were findable only by a Scan (a report on someone
 // else's story, a web session, an image) gained an index item under `ACCOUNT#id` written in the
-// same transaction as the item itself (`account-index-items.ts`; older items get theirs from the
-// one-time backfill, `account-index-backfill.ts`).
+// same transaction as the item itself (`index-items.ts`; older items get theirs from the
+// one-time backfill, `index-backfill.ts`).
 
 /** How deletion treats one kind: gone, or kept in a stated, stripped form. */
 export type OnDeletion = 'deleted' | 'withdrawn' | 'tombstoned';

@@ -1,9 +1,9 @@
 // The account item (docs/design.md §3 identity): `ACCOUNT#id / META` holds the stable id and the current
 // handle. Every per-person key uses the id; the handle is display data resolved from here.
-import type { PutAction, StoredItem, UpdateAction } from '../actions.ts';
-import { accountKey } from '../keys.ts';
-import { createItem } from '../replace-by-key.ts';
-import { updateItem } from '../update-item.ts';
+import type { PutAction, StoredItem, UpdateAction } from '../../actions.ts';
+import { accountKey } from '../../keys.ts';
+import { createItem } from '../../replace-by-key.ts';
+import { updateItem } from '../../update-item.ts';
 
 export interface Account {
   /** The DID for Bluesky sign-ins, a generated stable id for locally created accounts. */

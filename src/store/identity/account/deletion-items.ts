@@ -5,12 +5,12 @@
 //                   when the old one was deleted: a credential created before it is the old one's
 // The outbox event `OUTBOX / account-deletion#<account>` drives the bounded steps; each step bumps
 // its `steps` in the step's own transaction (progress, and the stream record that runs the next).
-import type { CheckAction, PutAction, StoredItem, UpdateAction, WriteAction } from '../actions.ts';
-import type { Condition } from '../condition.ts';
-import { accountKey, type ItemKey, outboxKey } from '../keys.ts';
-import { checkItem, createItem, replaceItem } from '../replace-by-key.ts';
-import { updateItem } from '../update-item.ts';
-import { banOf } from './ban-items.ts';
+import type { CheckAction, PutAction, StoredItem, UpdateAction, WriteAction } from '../../actions.ts';
+import type { Condition } from '../../condition.ts';
+import { accountKey, type ItemKey, outboxKey } from '../../keys.ts';
+import { checkItem, createItem, replaceItem } from '../../replace-by-key.ts';
+import { updateItem } from '../../update-item.ts';
+import { banOf } from '../ban-items.ts';
 
 export const ACCOUNT_DELETION_EVENT_PREFIX = 'account-deletion#';
 export const accountDeletionEventKey = (account: string): ItemKey => outboxKey(`${ACCOUNT_DELETION_EVENT_PREFIX}${account}`);

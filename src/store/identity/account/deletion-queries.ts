@@ -1,11 +1,11 @@
 // The reads account deletion's steps make (design §21): one bounded page at a time, never a Scan.
 // No TTL filter: an expired item still exists until DynamoDB removes it, and deletion removes it now.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { StoredItem } from '../actions.ts';
-import { authorPartition } from '../keys.ts';
-import { INDEXES, KEY } from '../schema.ts';
-import type { Store } from '../store.ts';
-import { callStore } from '../store-unavailable.ts';
+import type { StoredItem } from '../../actions.ts';
+import { authorPartition } from '../../keys.ts';
+import { INDEXES, KEY } from '../../schema.ts';
+import type { Store } from '../../store.ts';
+import { callStore } from '../../store-unavailable.ts';
 
 /** The SDK input of one page of a partition's items, optionally those whose SK starts with `prefix`; pure. */
 export function partitionPageParams(tableName: string, partition: string, prefix: string | undefined, limit: number): QueryCommandInput {

@@ -1,11 +1,11 @@
 // Index items under `ACCOUNT#<account>` for what is otherwise found only by a Scan (design §21):
 // a report on someone else's story, a web session, an uploaded image. Each is written in the same
 // transaction as the item it points to, replaced by key (a second delivery writes the same item),
-// and read only by account deletion and export (account-owned-items.ts). A pointer left after
+// and read only by account deletion and export (owned-items.ts). A pointer left after
 // its item went (a withdrawn report, an ended session) is harmless: deletion finds nothing there.
-import type { PutAction, StoredItem } from '../actions.ts';
-import type { ItemKey } from '../keys.ts';
-import { replaceItem } from '../replace-by-key.ts';
+import type { PutAction, StoredItem } from '../../actions.ts';
+import type { ItemKey } from '../../keys.ts';
+import { replaceItem } from '../../replace-by-key.ts';
 
 const accountPartition = (account: string): string => `ACCOUNT#${account}`;
 

@@ -5,14 +5,14 @@
 // and that the account is not deleted, so a report withdrawn or an account deleted meanwhile gets
 // no pointer left behind.
 import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { CheckAction, PutAction, StoredItem } from '../actions.ts';
-import { itemExists } from '../condition.ts';
-import { accountKey, type ItemKey } from '../keys.ts';
-import { checkItem } from '../replace-by-key.ts';
-import { KEY } from '../schema.ts';
-import type { Store } from '../store.ts';
-import { callStore } from '../store-unavailable.ts';
-import { imageIndexItem, noteReportOn, webSessionIndexItem } from './account-index-items.ts';
+import type { CheckAction, PutAction, StoredItem } from '../../actions.ts';
+import { itemExists } from '../../condition.ts';
+import { accountKey, type ItemKey } from '../../keys.ts';
+import { checkItem } from '../../replace-by-key.ts';
+import { KEY } from '../../schema.ts';
+import type { Store } from '../../store.ts';
+import { callStore } from '../../store-unavailable.ts';
+import { imageIndexItem, noteReportOn, webSessionIndexItem } from './index-items.ts';
 
 export type ScanKey = Record<string, unknown>;
 
