@@ -55,9 +55,9 @@ export default {
     // imports src/mcp is the /mcp route, which mounts the MCP server.
     {
       name: 'http-reaches-mcp-only-through-mcp-route',
-      comment: 'src/http imports src/mcp only in src/http/mcp-route.ts',
+      comment: 'src/http imports src/mcp only in src/http/mcp/route.ts',
       severity: 'error',
-      from: { path: '^src/http/', pathNot: '^src/http/mcp-route\\.ts$' },
+      from: { path: '^src/http/', pathNot: '^src/http/mcp/route\\.ts$' },
       to: { path: '^src/mcp/' },
     },
     {

@@ -22,7 +22,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/store/identity/account-index-backfill.test.ts', 'test/unit/app/account/account-standing.test.ts'],
+          include: ['test/unit/store/identity/account/index-backfill.test.ts', 'test/unit/app/caller/account-standing.test.ts'],
         },
       },
       {

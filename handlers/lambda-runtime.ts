@@ -3,12 +3,12 @@
 // (announcing-runtime.ts), which the http function never loads. The CDK stack sets the same variable names
 // (infra/ imports LAMBDA_ENV), so a renamed variable cannot silently turn announcing off.
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { AppContext } from '../src/app/app-context.ts';
+import type { AppContext } from '../src/app/context/app-context.ts';
 import { type Config, readConfig } from '../src/config.ts';
 import { buildContext } from '../src/context.ts';
 import { consoleLog } from '../src/log-sink.ts';
 import { type EmfMetrics, emfMetrics } from '../src/metrics/emf-metrics.ts';
-import type { Announcer } from '../src/outbox/announcer.ts';
+import type { Announcer } from '../src/outbox/announce/announcer.ts';
 import type { SettingName } from '../src/settings/settings-table.ts';
 
 export const LAMBDA_ENV = {

@@ -13,7 +13,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { SEARCHED_SORT_KEYS, STORY_PREFIX as SEARCHED_STORY_PREFIX, searchChangeFor } from '../src/app/search/search-change-records.ts';
 import { CORRECTION_EVENT_PREFIX } from '../src/outbox/dispatch-notifications.ts';
 import type { StoredItem } from '../src/store/actions.ts';
-import { ACCOUNT_DELETION_EVENT_PREFIX } from '../src/store/identity/account-deletion-items.ts';
+import { ACCOUNT_DELETION_EVENT_PREFIX } from '../src/store/identity/account/deletion-items.ts';
 import { outboxPartition } from '../src/store/keys.ts';
 import { INDEXES, KEY } from '../src/store/schema.ts';
 import type { SearchChange } from '../src/store/search/search-log.ts';

@@ -1,7 +1,7 @@
 // The stream function: DynamoDB Streams -> the table's side effects. An inserted outbox event is
 // fanned out to every recipient's inbox (the dispatcher used by the sweeper, one conditional put
 // per recipient, then the event is retired); a story that owes Bluesky work gets one announce
-// attempt (claimed, fenced: src/outbox/announce-story.ts); a story change that search indexes
+// attempt (claimed, fenced: src/outbox/announce/story.ts); a story change that search indexes
 // becomes a change-log item (docs/design.md#search), written for the whole batch at its end. All are
 // twice-safe, so a retried or redelivered batch changes nothing.
 // Partial batch failures: each record that failed is reported by its SequenceNumber and the rest
@@ -14,7 +14,7 @@ import { deliverCorrection } from '../src/outbox/dispatch-notifications.ts';
 /** Deletion steps one stream invocation runs per account (each a transaction of at most 50 deletions). */
 const STREAM_DELETION_STEPS = 20;
 
-import { announceStory } from '../src/outbox/announce-story.ts';
+import { announceStory } from '../src/outbox/announce/story.ts';
 import { type SearchChange, writeSearchLog } from '../src/store/search/search-log.ts';
 import { announcingRuntime } from './announcing-runtime.ts';
 import { type HandlerDeps, type Runtime, withMetricsFlushed } from './lambda-runtime.ts';

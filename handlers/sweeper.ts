@@ -10,13 +10,13 @@
 
 import type { ScheduledEvent } from 'aws-lambda';
 import { runAccountDeletions } from '../src/app/account/run-account-deletions.ts';
-import type { AppContext } from '../src/app/app-context.ts';
-import { describeBatch, type RescanBatchOptions, type RescanBatchReport, rescanBatch } from '../src/app/capability/rescan-batch.ts';
+import { describeBatch, type RescanBatchOptions, type RescanBatchReport, rescanBatch } from '../src/app/capability/rescan/batch.ts';
+import type { AppContext } from '../src/app/context/app-context.ts';
 import { finishRedactions, type RedactionRun } from '../src/app/redaction/finish-redaction.ts';
 import { runSnapshotJob, type SnapshotJobReport } from '../src/app/search/search-snapshot-job.ts';
 import { describeSnapshotJob } from '../src/app/search/snapshot-schedule.ts';
-import { type SweepReport, summarize, sweepAnnouncements } from '../src/outbox/announce-sweeper.ts';
-import type { Announcer } from '../src/outbox/announcer.ts';
+import type { Announcer } from '../src/outbox/announce/announcer.ts';
+import { type SweepReport, summarize, sweepAnnouncements } from '../src/outbox/announce/sweeper.ts';
 import { type DispatchResult, dispatchNotifications } from '../src/outbox/dispatch-notifications.ts';
 import { outboxAgeSeconds } from '../src/outbox/outbox-age.ts';
 import { announcingRuntime } from './announcing-runtime.ts';

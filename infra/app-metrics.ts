@@ -3,7 +3,7 @@
 // dimension on each. One place for the names, so the alarms and the dashboard read what is written.
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric, SearchExpression } from 'aws-cdk-lib/aws-cloudwatch';
-import type { CounterName, GaugeName } from '../src/app/metrics.ts';
+import type { CounterName, GaugeName } from '../src/app/context/metrics.ts';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../src/metrics/emf-metrics.ts';
 
 export const METRICS_PERIOD = Duration.minutes(5);

@@ -57,7 +57,10 @@ export interface LorebookSettings {
    * of the account's concurrent executions, so the stream and sweeper functions always find room.
    */
   httpReservedConcurrency?: number;
-  /** A CloudFront distribution for this domain in front of the Function URL (infra/distribution.ts); baseUrl defaults to https://<domainName>. */
+  /**
+   * A CloudFront distribution for this domain in front of the Function URL (infra/distribution.ts);
+   * baseUrl defaults to https://<domainName>.
+   */
   customDomain?: CustomDomain;
 }
 

@@ -3,8 +3,8 @@
 // start, the stream and sweeper functions, npm run sweep) load the Bluesky client.
 import { createBlueskyClient } from '../integrations/bluesky/index.ts';
 import type { Config } from './config.ts';
-import { DEFAULT_ANNOUNCE_SETTINGS } from './outbox/announce-settings.ts';
-import type { Announcer } from './outbox/announcer.ts';
+import type { Announcer } from './outbox/announce/announcer.ts';
+import { DEFAULT_ANNOUNCE_SETTINGS } from './outbox/announce/settings.ts';
 
 /**
  * A claim turns stale after this many request timeouts (5 min at the default 10 s): far longer

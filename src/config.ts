@@ -2,7 +2,7 @@
 // (src/settings/settings-table.ts: every variable's type, default and documentation).
 
 import type { OutboundSettings } from '../integrations/safe-fetch/outbound-settings.ts';
-import { type AppConfig, DEFAULT_APP_CONFIG } from './app/app-context.ts';
+import { type AppConfig, DEFAULT_APP_CONFIG } from './app/context/app-context.ts';
 import { type OAuthServerSettings, readOAuthServerSettings } from './auth/oauth/oauth-settings.ts';
 import { optionalUrl, readAllowPrivateFetch } from './auth/sign-in-config.ts';
 import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';

@@ -2,19 +2,19 @@
 // announcer is built apart (announcer-from-config.ts), so a process that never announces (the
 // http function) does not load the Bluesky client.
 import { join } from 'node:path';
-import type { AppContext } from './app/app-context.ts';
-import { VerifiedTokens } from './app/oauth-server/verified-tokens.ts';
+import type { AppContext } from './app/context/app-context.ts';
+import { VerifiedTokens } from './app/context/verified-tokens.ts';
 import { settingsRefresher } from './app/settings/settings-refresh.ts';
 import type { Config } from './config.ts';
 import { consoleLog } from './log-sink.ts';
 import { createCpuSlots } from './offload/cpu-slots.ts';
-import { type AnnounceSoon, announceSoonWith } from './outbox/announce-soon.ts';
-import type { Announcer } from './outbox/announcer.ts';
+import type { Announcer } from './outbox/announce/announcer.ts';
+import { type AnnounceSoon, announceSoonWith } from './outbox/announce/soon.ts';
 import { withStoredSettings } from './settings/runtime-settings.ts';
 import { createStoreClient } from './store/client.ts';
-import type { ImageBlobs } from './store/image-blobs.ts';
-import { imageBlobsInDirectory } from './store/image-blobs-dir.ts';
-import { imageBlobsInS3 } from './store/image-blobs-s3.ts';
+import type { ImageBlobs } from './store/image/blobs.ts';
+import { imageBlobsInDirectory } from './store/image/blobs-dir.ts';
+import { imageBlobsInS3 } from './store/image/blobs-s3.ts';
 import type { SearchSnapshots } from './store/search/search-snapshots.ts';
 import { searchSnapshotsInDirectory } from './store/search/search-snapshots-dir.ts';
 import { searchSnapshotsInS3 } from './store/search/search-snapshots-s3.ts';

@@ -8,7 +8,7 @@
 // its timeout. Each sign-in has a session object of its own, so a stuck one that fails late can
 // never clear the session a later one made.
 import { Agent, CredentialSession, type RichText } from '@atproto/api';
-import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../src/outbox/announce-port.ts';
+import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../src/outbox/announce/port.ts';
 import type { DocumentPort } from '../../src/outbox/document-port.ts';
 import { boundedFetch } from './bounded-fetch.ts';
 import { isSessionRefused, type Step, toAnnounceFailure } from './failures.ts';

@@ -3,7 +3,7 @@
 // cause ECONNREFUSED); an aborted call is status 1 with a TimeoutError cause; a 429 carries
 // retry-after and ratelimit-reset headers; a record already at the key is a 500.
 import { XRPCError } from '@atproto/api';
-import { AnnounceFailure } from '../../src/outbox/announce-port.ts';
+import { AnnounceFailure } from '../../src/outbox/announce/port.ts';
 
 export type Step = 'sign-in' | 'look-up' | 'upload' | 'post' | 'delete' | 'publication' | 'document';
 

@@ -1,7 +1,7 @@
 // The post announcing a story: its title, "by @author" and its tags as hashtags, with facets
 // from RichText.detectFacets and an app.bsky.embed.external link card to the story page.
 import { type AppBskyFeedPost, type AppBskyRichtextFacet, type BlobRef, RichText } from '@atproto/api';
-import type { StoryPost } from '../../src/outbox/announce-port.ts';
+import type { StoryPost } from '../../src/outbox/announce/port.ts';
 
 /** Bluesky's limit on a post's text, in graphemes. */
 export const MAX_POST_GRAPHEMES = 300;

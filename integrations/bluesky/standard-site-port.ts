@@ -6,7 +6,7 @@
 // A record that already says what would be written is left alone: no write, the same CID.
 import { isDeepStrictEqual } from 'node:util';
 import type { Agent } from '@atproto/api';
-import { AnnounceFailure, type StoryPost } from '../../src/outbox/announce-port.ts';
+import { AnnounceFailure, type StoryPost } from '../../src/outbox/announce/port.ts';
 import type { DocumentPort, DocumentWrite, RecordRef } from '../../src/outbox/document-port.ts';
 import type { Step } from './failures.ts';
 import { POST_COLLECTION } from './post-record.ts';

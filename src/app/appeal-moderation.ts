@@ -17,11 +17,11 @@ import { checkItem, replaceItem } from '../store/replace-by-key.ts';
 import { isQuarantined, type ModerationState, moderationAsRead } from '../store/story/moderation-state.ts';
 import { toStoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
-import type { AppContext, Caller } from './app-context.ts';
 import { APPEAL_MODERATION_TOOL, type AppealOutcome, appealModerationInputSchema } from './appeal-moderation.contract.ts';
-import { parseWriteInput } from './parse-write-input.ts';
-import { ownStory } from './story-access.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { ownStory } from './caller/story-access.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function appealModeration(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<AppealOutcome>> {
   const input = await parseWriteInput(appealModerationInputSchema, raw, APPEAL_MODERATION_TOOL);

@@ -5,17 +5,17 @@
 import { MAX_SCAN_TEXT_BYTES } from '../domain/capability/scan-limits.ts';
 import { payloadTooLarge } from '../domain/errors.ts';
 import { utf8Bytes } from '../domain/story/story-limits.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import { textAtUrl } from './capability-url-text.ts';
+import { signedIn } from './caller/signed-in.ts';
+import { textAtUrl } from './capability/capability-url-text.ts';
+import { scanCapabilityOffloaded } from './capability/check-capability-task.ts';
 import {
   CHECK_CAPABILITY_TOOL,
   type CheckCapabilityOutcome,
   checkCapabilityInputSchema,
   checkCapabilityOutputSchema,
 } from './check-capability.contract.ts';
-import { scanCapabilityOffloaded } from './check-capability-task.ts';
-import { parseInput } from './parse-input.ts';
-import { signedIn } from './signed-in.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseInput } from './input/parse-input.ts';
 
 export async function checkCapability(ctx: AppContext, caller: Caller | undefined, raw: unknown): Promise<CheckCapabilityOutcome> {
   const input = parseInput(checkCapabilityInputSchema, raw, CHECK_CAPABILITY_TOOL);

@@ -46,5 +46,5 @@ export const editStoryOutputSchema = contentOutcomeSchema.extend({
 
 /** `notified`: reproducers this edit tells (a correction's outbox event); stored in the op record with the rest. */
 export type EditOutcome = Outcome<typeof editStoryOutputSchema>;
-/** What an edit's op record keeps: story_url is added on the way out (src/app/content-write.ts). */
+/** What an edit's op record keeps: story_url is added on the way out (src/app/story-content/content-write.ts). */
 export type StoredEditOutcome = Omit<EditOutcome, 'story_url'>;

@@ -11,17 +11,17 @@ import { bodyKey, feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick, readItem } from '../store/read-items.ts';
 import { monthsOf } from '../store/story/feed-months.ts';
 import { isListedPublicly, toStoryMeta } from '../store/story/story-items.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import { answerCandidates, answerReads, revisionAnswerLinks } from './answer-links.ts';
-import type { AppContext, Caller } from './app-context.ts';
+import { ownStory } from './caller/story-access.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
-import { planNewRevision, withCapabilityField, withStoryUrl } from './content-write.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
 import { EDIT_TOOL, type EditOutcome, editStoryInputSchema, type StoredEditOutcome } from './edit-story.contract.ts';
-import { notifyAfterCommit } from './notify-after-commit.ts';
-import { parseStoryOffloaded } from './parse-story-task.ts';
-import { parseWriteInput } from './parse-write-input.ts';
-import { ownStory } from './story-access.ts';
-import { type Replayed, writeOnce } from './write-once.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
+import { answerCandidates, answerReads, revisionAnswerLinks } from './story-content/answer-links.ts';
+import { planNewRevision, withCapabilityField, withStoryUrl } from './story-content/content-write.ts';
+import { parseStoryOffloaded } from './story-content/parse-story-task.ts';
+import { announceAfterCommit } from './write/announce-after-commit.ts';
+import { notifyAfterCommit } from './write/notify-after-commit.ts';
+import { type Replayed, writeOnce } from './write/write-once.ts';
 
 export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<EditOutcome>> {
   const input = await parseWriteInput(editStoryInputSchema, raw, EDIT_TOOL);

@@ -11,11 +11,11 @@ import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
 import { and } from '../store/condition.ts';
-import { noteReportOn } from '../store/identity/account-index-items.ts';
+import { noteReportOn } from '../store/identity/account/index-items.ts';
 import { accountKey, storyKey } from '../store/keys.ts';
 import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
-import { listed } from '../store/story/announce-items.ts';
+import { listed } from '../store/story/announce/items.ts';
 import {
   addOpenFlag,
   changeFlaggerReason,
@@ -35,15 +35,15 @@ import {
 } from '../store/story/flag-items.ts';
 import { type StoryMeta, storyMetaOf } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import type { AppContext, Caller } from './app-context.ts';
+import { visibleStory } from './caller/story-access.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { recordModeration } from './context/metrics.ts';
 import { FLAG_STORY_TOOL, type FlagOutcome, type FlagStoryInput, flagStoryInputSchema } from './flag-story.contract.ts';
-import { recordModeration } from './metrics.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { countsTowardQuarantine } from './moderation/established.ts';
 import { quarantine } from './moderation/quarantine.ts';
-import { parseWriteInput } from './parse-write-input.ts';
-import { visibleStory } from './story-access.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { announceAfterCommit } from './write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 type FlagRequest = Pick<StoryFlag, 'reason' | 'duplicate_of' | 'note'>;
 

@@ -10,15 +10,15 @@ import { type ItemKey, keyOf, notificationKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { queryInbox } from '../store/story/inbox-query.ts';
 import { updateItem } from '../store/update-item.ts';
-import type { AppContext, Caller } from './app-context.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import {
   MARK_READ_TOOL,
   MAX_MARKS_PER_CALL,
   type MarkedRead,
   markNotificationsReadInputSchema,
 } from './mark-notifications-read.contract.ts';
-import { parseWriteInput } from './parse-write-input.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 /** Up to this many items are evaluated per round when looking for unread ones below `up_to`. */
 const UP_TO_EVALUATE_PER_ROUND = 1000;

@@ -20,18 +20,14 @@ import type { ItemKey } from '../store/keys.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { type ItemsByKey, pick } from '../store/read-items.ts';
 import { createItem } from '../store/replace-by-key.ts';
-import { heldAnnouncementFields } from '../store/story/announce-hold.ts';
+import { heldAnnouncementFields } from '../store/story/announce/hold.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
 import { bodyItem, isListedPublicly, newStoryMetaItem, revisionItem, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import { type AnswerLinkPlan, answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks } from './answer-links.ts';
-import type { AppContext, Caller } from './app-context.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
-import { contentOutcome, planNewRevision, storyUrl, withCapabilityField, withStoryUrl } from './content-write.ts';
-import { countWrite } from './metrics.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { countWrite } from './context/metrics.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { type PublishQuota, planPublishQuota, publishDayRead } from './moderation/publish-quota.ts';
-import { parseStoryOffloaded } from './parse-story-task.ts';
-import { parseWriteInput } from './parse-write-input.ts';
 import {
   PUBLISH_TOOL,
   type PublishOutcome,
@@ -40,7 +36,11 @@ import {
   type StoredPublishOutcome,
 } from './publish-story.contract.ts';
 import type { SimilarFinder } from './search/similar-stories.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { type AnswerLinkPlan, answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks } from './story-content/answer-links.ts';
+import { contentOutcome, planNewRevision, storyUrl, withCapabilityField, withStoryUrl } from './story-content/content-write.ts';
+import { parseStoryOffloaded } from './story-content/parse-story-task.ts';
+import { announceAfterCommit } from './write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 /**
  * Where a publish comes from when it is not a plain publish_story: a claimed draft

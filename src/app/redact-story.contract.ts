@@ -38,5 +38,5 @@ export const redactStoryOutputSchema = contentOutcomeSchema.extend({
 });
 
 export type RedactOutcome = Outcome<typeof redactStoryOutputSchema>;
-/** What a redaction's op record keeps: story_url is added on the way out (src/app/content-write.ts). */
+/** What a redaction's op record keeps: story_url is added on the way out (src/app/story-content/content-write.ts). */
 export type StoredRedactOutcome = Omit<RedactOutcome, 'story_url'>;

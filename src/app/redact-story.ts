@@ -18,17 +18,17 @@ import { monthsOf } from '../store/story/feed-months.ts';
 import { redactionOutboxItem } from '../store/story/redaction-items.ts';
 import { type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import { answerCandidates, answerReads, revisionAnswerLinks } from './answer-links.ts';
-import type { AppContext, Caller } from './app-context.ts';
+import { ownStory } from './caller/story-access.ts';
 import { capabilityRecordRead, withCapabilityRecord } from './capability/capability-record-write.ts';
-import { contentOutcome, planNewRevision, planUnchanged, withCapabilityField, withStoryUrl } from './content-write.ts';
-import { parseStoryOffloaded } from './parse-story-task.ts';
-import { parseWriteInput } from './parse-write-input.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { REDACT_TOOL, type RedactOutcome, redactStoryInputSchema, type StoredRedactOutcome } from './redact-story.contract.ts';
 import { finishRedactions } from './redaction/finish-redaction.ts';
-import { ownStory } from './story-access.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { answerCandidates, answerReads, revisionAnswerLinks } from './story-content/answer-links.ts';
+import { contentOutcome, planNewRevision, planUnchanged, withCapabilityField, withStoryUrl } from './story-content/content-write.ts';
+import { parseStoryOffloaded } from './story-content/parse-story-task.ts';
+import { announceAfterCommit } from './write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function redactStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<RedactOutcome>> {
   const input = await parseWriteInput(redactStoryInputSchema, raw, REDACT_TOOL);

@@ -1,6 +1,6 @@
 // report_drift — a reader's agent re-scanned the steps it actually ran and reports their sha256
 // (design.md#drift). One report per (story, account, hash), replaced by key. A hash other than the
-// published one, reported by a reproducer of the story (report-drift-standing.ts), counts its
+// published one, reported by a reproducer of the story (moderation/report-drift-standing.ts), counts its
 // reporter once in the hash's tally (primitive 2); the reporter that brings the tally to the
 // threshold (LOREBOOK_DRIFT_REPORTERS) since the story last changed marks the story "changed
 // since publish" and tells the author, once per hash, in the same transaction. A matching hash,
@@ -13,7 +13,7 @@ import { fingerprint } from '../domain/fingerprint.ts';
 import { parseOpId } from '../domain/op-id.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { noteReportOn } from '../store/identity/account-index-items.ts';
+import { noteReportOn } from '../store/identity/account/index-items.ts';
 import { driftReportKey, driftTallyKey, reproductionKey, storyKey } from '../store/keys.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
 import { atRevision, type DriftFlag, setDriftFlag } from '../store/story/drift-flag.ts';
@@ -32,12 +32,12 @@ import { notificationItem } from '../store/story/notification-items.ts';
 import { unchangedSince } from '../store/story/report-items.ts';
 import { type Reproduction, reproductionOf } from '../store/story/reproduction-items.ts';
 import { type StoryMeta, storyMetaOf } from '../store/story/story-items.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import { parseWriteInput } from './parse-write-input.ts';
+import { visibleStory } from './caller/story-access.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
+import { mayCorroborateDrift, reproducedBeforeRevision, reproductionOutdated } from './moderation/report-drift-standing.ts';
 import { type DriftOutcome, REPORT_DRIFT_TOOL, reportDriftInputSchema } from './report-drift.contract.ts';
-import { mayCorroborateDrift, reproducedBeforeRevision, reproductionOutdated } from './report-drift-standing.ts';
-import { visibleStory } from './story-access.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DriftOutcome>> {
   const input = await parseWriteInput(reportDriftInputSchema, raw, REPORT_DRIFT_TOOL);

@@ -11,11 +11,11 @@ import { parseOpId } from '../domain/op-id.ts';
 import { agentMetadata, envMetadata } from '../domain/report-metadata.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import type { WriteAction } from '../store/actions.ts';
-import { noteReportOn } from '../store/identity/account-index-items.ts';
+import { noteReportOn } from '../store/identity/account/index-items.ts';
 import { reproductionKey, storyKey } from '../store/keys.ts';
 import { type AlsoChanges, countMember, moveMemberCount } from '../store/list-conditioned-counter.ts';
 import { checkItem, createItem, replaceItem } from '../store/replace-by-key.ts';
-import { isHeld, releaseHold } from '../store/story/announce-hold.ts';
+import { isHeld, releaseHold } from '../store/story/announce/hold.ts';
 import { notificationItem } from '../store/story/notification-items.ts';
 import { stillReported, unchangedSince } from '../store/story/report-items.ts';
 import {
@@ -30,14 +30,14 @@ import {
   sameReproduction,
 } from '../store/story/reproduction-items.ts';
 import { type Counts, type StoryMeta, storyMetaOf } from '../store/story/story-items.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import { countWrite } from './metrics.ts';
+import { visibleStory } from './caller/story-access.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { countWrite } from './context/metrics.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { isNewAccount } from './moderation/established.ts';
-import { parseWriteInput } from './parse-write-input.ts';
 import { REPORT_REPRODUCTION_TOOL, type ReproductionOutcome, reportReproductionInputSchema } from './report-reproduction.contract.ts';
-import { visibleStory } from './story-access.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { announceAfterCommit } from './write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function reportReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ReproductionOutcome>> {
   const input = await parseWriteInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);

@@ -10,19 +10,19 @@ import { and, type Condition } from '../store/condition.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
 import { pick } from '../store/read-items.ts';
 import { checkItem } from '../store/replace-by-key.ts';
-import { listAnnouncement, unlistAnnouncement } from '../store/story/announce-items.ts';
+import { listAnnouncement, unlistAnnouncement } from '../store/story/announce/items.ts';
 import { addFeedMonth, feedMonth, monthsOf } from '../store/story/feed-months.ts';
 import { isQuarantined } from '../store/story/moderation-state.ts';
 import { FEED_INDEX_ATTRIBUTES, feedIndexFields, isListedPublicly, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
 import { updateItem } from '../store/update-item.ts';
-import { announceAfterCommit } from './announce-after-commit.ts';
-import type { AppContext, Caller } from './app-context.ts';
+import { ownStory } from './caller/story-access.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { heldBy } from './moderation/held-by.ts';
 import { heldForReview } from './moderation/held-for-review.ts';
-import { parseWriteInput } from './parse-write-input.ts';
 import { SET_VISIBILITY_TOOL, setVisibilityInputSchema, type VisibilityOutcome } from './set-visibility.contract.ts';
-import { ownStory } from './story-access.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { announceAfterCommit } from './write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<VisibilityOutcome>> {
   const input = await parseWriteInput(setVisibilityInputSchema, raw, SET_VISIBILITY_TOOL);

@@ -13,10 +13,10 @@ import { checkItem, deleteItemIf } from '../store/replace-by-key.ts';
 import { flagAsRead, flagKey, openFlagsKey, openFlagsOf, removeOpenFlag, toStoryFlag, uncountFlagger } from '../store/story/flag-items.ts';
 import { nothingReported } from '../store/story/report-items.ts';
 import { storyMetaOf } from '../store/story/story-items.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import { parseWriteInput } from './parse-write-input.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { UNFLAG_STORY_TOOL, type UnflagOutcome, unflagStoryInputSchema } from './unflag-story.contract.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function unflagStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<UnflagOutcome>> {
   const input = await parseWriteInput(unflagStoryInputSchema, raw, UNFLAG_STORY_TOOL);

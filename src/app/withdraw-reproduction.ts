@@ -11,11 +11,11 @@ import { checkItem, deleteItemIf } from '../store/replace-by-key.ts';
 import { nothingReported, stillReported } from '../store/story/report-items.ts';
 import { establishedReproducers, reproducerCounter, reproductionCounts, reproductionOf } from '../store/story/reproduction-items.ts';
 import { storyMetaOf } from '../store/story/story-items.ts';
-import type { AppContext, Caller } from './app-context.ts';
-import { parseWriteInput } from './parse-write-input.ts';
-import { visibleStory } from './story-access.ts';
+import { visibleStory } from './caller/story-access.ts';
+import type { AppContext, Caller } from './context/app-context.ts';
+import { parseWriteInput } from './input/parse-write-input.ts';
 import { WITHDRAW_REPRODUCTION_TOOL, type WithdrawOutcome, withdrawReproductionInputSchema } from './withdraw-reproduction.contract.ts';
-import { type Replayed, type WritePlan, writeOnce } from './write-once.ts';
+import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<WithdrawOutcome>> {
   const input = await parseWriteInput(withdrawReproductionInputSchema, raw, WITHDRAW_REPRODUCTION_TOOL);

@@ -4,7 +4,10 @@
 import type { McpToolName } from './mcp-tool-name.ts';
 import type { Scope } from './oauth/scopes.ts';
 
-/** Every MCP tool (mcp-tool-name.ts), classified — a missing or unknown one does not compile. `anonymous`: public reads; `token`: needs a caller. */
+/**
+ * Every MCP tool (mcp-tool-name.ts), classified — a missing or unknown one does not compile.
+ * `anonymous`: public reads; `token`: needs a caller.
+ */
 export const MCP_TOOL_ACCESS = {
   search_stories: 'anonymous',
   get_story: 'anonymous',

@@ -3,14 +3,14 @@
 // The sweeper and `npm start` run the same batches on their own schedule; running this beside
 // them is harmless. Progress goes to stderr, one line per batch; the summary to stdout.
 import { parseArgs } from 'node:util';
-import type { RescanBatchReport } from '../app/capability/rescan-batch.ts';
+import type { RescanBatchReport } from '../app/capability/rescan/batch.ts';
 import {
   DEFAULT_RESCAN_BATCH,
   DEFAULT_RESCAN_STORIES,
   describeBatch,
   MAX_RESCAN_BATCH,
   rescanBatch,
-} from '../app/capability/rescan-batch.ts';
+} from '../app/capability/rescan/batch.ts';
 import { readConfig } from '../config.ts';
 import { SCANNER_VERSION } from '../domain/capability/scanner-version.ts';
 import { stderrLog } from '../log-sink.ts';

@@ -3,7 +3,7 @@
 // credential chain (never created here), named by LOREBOOK_TABLE or else, with the buckets, by
 // the outputs of the stack LOREBOOK_STACK_NAME. Both are the same AppContext on the same use
 // cases; only where the store is differs.
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import type { Config } from '../config.ts';
 import { buildContext } from '../context.ts';
 import { readSettings } from '../settings/read-settings.ts';

@@ -2,7 +2,7 @@
 // design.md#operators-audit) — the review queue, one story's record, and the two story actions, each of which writes
 // one audit record in its own transaction and is twice-safe by its op id.
 import { approveHeldAnnouncement } from '../app/moderation/approve-held.ts';
-import { banAccount, unbanAccount } from '../app/moderation/ban-account.ts';
+import { banAccount, unbanAccount } from '../app/moderation/ban/account.ts';
 import { moderationRecord } from '../app/moderation/moderation-record.ts';
 import { operatorQueue } from '../app/moderation/operator-queue.ts';
 import { quarantineStory } from '../app/moderation/quarantine-story.ts';

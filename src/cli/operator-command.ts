@@ -4,7 +4,7 @@
 // command run, and the store closed; a failure is one line on stderr and exit 1. A command states
 // only its own options, how its arguments become its task, and what it does.
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import { type Config, readConfig } from '../config.ts';
 import { stderrLog } from '../log-sink.ts';
 import { type CommandContext, openCommandContext, requireAwsSettings } from './command-context.ts';

@@ -4,7 +4,8 @@
 // with `--aws`, to the deployed table (command-context.ts). `npm run token:aws` is this with --aws.
 // Progress goes to stderr, answers to stdout (`--json` for scripts).
 import { parseArgs } from 'node:util';
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
+import { parseInput } from '../app/input/parse-input.ts';
 import {
   type CreatedToken,
   createToken,
@@ -16,7 +17,6 @@ import {
   revokeTokenInputSchema,
   type TokenList,
 } from '../app/oauth-server/tokens.ts';
-import { parseInput } from '../app/parse-input.ts';
 import { readConfig } from '../config.ts';
 import { isLorebookError, type LorebookError } from '../domain/errors.ts';
 import { settingsHelp } from '../settings/settings-help.ts';

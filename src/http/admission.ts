@@ -2,8 +2,7 @@
 // the token's scope (src/auth/oauth/scopes.ts) and the rate limit, applied before anything runs,
 // for MCP and /v1 alike.
 import type { Context } from 'hono';
-import type { AppContext, Caller } from '../app/app-context.ts';
-import { authenticateAlongside } from '../app/oauth-server/authenticate.ts';
+import type { AppContext, Caller } from '../app/context/app-context.ts';
 import {
   accountRateSubject,
   consumeRateLimit,
@@ -12,7 +11,8 @@ import {
   type RateDecision,
   rateLimited,
   rateLimitHeaders,
-} from '../app/rate-limit.ts';
+} from '../app/context/rate-limit.ts';
+import { authenticateAlongside } from '../app/oauth-server/authenticate.ts';
 import { scopeNeeded } from '../auth/access-rule.ts';
 import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';
@@ -138,7 +138,8 @@ export async function admitCaller(
     ctx: { ...deps.ctx, beforeCommit: allowed },
     requireAccess(anonymous, mcpTool) {
       if (caller === undefined && !anonymous) throw missingToken();
-      // A call refused for its scope spends the account's budget, like any other call it makes; over the budget it is told so first (answer).
+      // A call refused for its scope spends the account's budget, like any other call it makes;
+      // over the budget it is told so first (answer).
       if (caller !== undefined && !anonymous) requireScope(caller, neededScope(c, mcpTool));
     },
     async answer(run) {

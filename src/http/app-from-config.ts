@@ -3,7 +3,7 @@
 // generator, lorebook's OAuth server with its lifetimes and log, and Sign in with Bluesky —
 // so a feature wired into one cannot silently be missing from the other.
 import type { Hono } from 'hono';
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import { lazyStorySearch } from '../app/search/lazy-story-search.ts';
 import type { SignInConfig } from '../auth/sign-in-config.ts';
 import type { Config } from '../config.ts';

@@ -1,8 +1,8 @@
 // Whose share of the CPU-heavy slots a call takes (docs/design.md#fair-cpu): the subject its rate limit
 // counts, the account when signed in, else the client address.
 import type { Context } from 'hono';
-import type { AppContext, Caller } from '../app/app-context.ts';
-import { accountRateSubject, ipRateSubject } from '../app/rate-limit.ts';
+import type { AppContext, Caller } from '../app/context/app-context.ts';
+import { accountRateSubject, ipRateSubject } from '../app/context/rate-limit.ts';
 import type { ClientAddress } from './admission.ts';
 import type { HttpEnv } from './http-env.ts';
 

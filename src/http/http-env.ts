@@ -1,5 +1,5 @@
 // What the request context carries between the edge middleware and the handlers.
-import type { Caller } from '../app/app-context.ts';
+import type { Caller } from '../app/context/app-context.ts';
 
 export interface HttpEnv {
   Variables: {

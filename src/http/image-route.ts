@@ -3,9 +3,9 @@
 // accepted (src/domain/image/image-name.ts), so no path can reach outside the image store. The
 // bytes under a name never change, so the answer may be cached for a year; the ETag is the hash.
 import type { Context, Hono } from 'hono';
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
+import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../app/context/rate-limit.ts';
 import { readImage } from '../app/images/read-image.ts';
-import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../app/rate-limit.ts';
 import { LorebookError } from '../domain/errors.ts';
 import { IMAGE_PATH_PREFIX, parseImageFile } from '../domain/image/image-name.ts';
 import type { ClientAddress } from './admission.ts';

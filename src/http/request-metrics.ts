@@ -2,8 +2,8 @@
 // and a bug's 500 included: this middleware runs outside the error renderer, so it sees the answer
 // the caller got.
 import type { MiddlewareHandler } from 'hono';
-import type { AppContext } from '../app/app-context.ts';
-import { countRequest, type Surface } from '../app/metrics.ts';
+import type { AppContext } from '../app/context/app-context.ts';
+import { countRequest, type Surface } from '../app/context/metrics.ts';
 import type { HttpEnv } from './http-env.ts';
 
 /** The surface a path belongs to; /v1/auth/device/* is the API's. */

@@ -3,7 +3,7 @@
 // Completion suggests public slugs for every `slug` argument (the prompts' and the story
 // template's); for any other argument it has nothing to suggest and says so with no values.
 import type { CompleteRequest, CompleteResult, Prompt, Server } from '@modelcontextprotocol/server';
-import type { Caller } from '../app/app-context.ts';
+import type { Caller } from '../app/context/app-context.ts';
 import { LorebookError } from '../domain/errors.ts';
 import { PROMPTS } from './prompts/index.ts';
 import type { PromptDefinition } from './prompts/prompt.ts';

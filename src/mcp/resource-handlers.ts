@@ -2,7 +2,7 @@
 // then the public stories newest first, a page at a time through the public feed's own query and
 // cursor; a story is read by its template through get_story's query (./resources/story-resource.ts).
 import type { ListResourcesResult, ReadResourceResult, Resource, Server } from '@modelcontextprotocol/server';
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import { DEFAULT_LIST_LIMIT } from '../app/queries/list-stories.contract.ts';
 import { listStories } from '../app/queries/list-stories.ts';
 import { MOVES_WITH_STORIES } from './cache-hints.ts';

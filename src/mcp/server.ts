@@ -19,8 +19,8 @@ import {
   type TextContent,
   type Tool,
 } from '@modelcontextprotocol/server';
-import type { AppContext, Caller } from '../app/app-context.ts';
-import { countRefusal } from '../app/metrics.ts';
+import type { AppContext, Caller } from '../app/context/app-context.ts';
+import { countRefusal } from '../app/context/metrics.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
 import { type ErrorBody, isLorebookError } from '../domain/errors.ts';
 import { CACHE_HINTS } from './cache-hints.ts';

@@ -4,7 +4,7 @@
 // and calls them.
 import type { ResourceLink, TextContent, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { AppContext, Caller } from '../app/app-context.ts';
+import type { AppContext, Caller } from '../app/context/app-context.ts';
 import type { StorySearch } from '../app/search/story-search.ts';
 import type { McpToolName } from '../auth/mcp-tool-name.ts';
 

@@ -1,7 +1,7 @@
 // The metrics sink under `npm start`: the same counters as on Lambda (docs/metrics.md), added up
 // in memory and written as one log line per interval — only when something moved since the last
 // line, so an idle server stays quiet.
-import type { Dimensions, MetricsSink } from '../app/metrics.ts';
+import type { Dimensions, MetricsSink } from '../app/context/metrics.ts';
 
 export interface CounterLog extends MetricsSink {
   /** Stops the timer and writes what was counted since the last line. */

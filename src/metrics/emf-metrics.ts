@@ -5,7 +5,7 @@
 // @NOTE Powertools loads at the first flush, not at the cold start: bundled it is ~16 KB, more than
 // the http function's start bound leaves (BENCHMARKS.md §14).
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { type CounterName, type Dimensions, type GaugeName, type MetricsSink, ROLLUPS } from '../app/metrics.ts';
+import { type CounterName, type Dimensions, type GaugeName, type MetricsSink, ROLLUPS } from '../app/context/metrics.ts';
 
 export const METRICS_NAMESPACE = 'lorebook';
 /** Powertools puts a `service` dimension on every metric; the alarms name it too. */

@@ -1,6 +1,6 @@
 // What each caller has spent of this process's CPU-heavy slots (offload workers, the image
 // re-encoder) in the current minute: a scan of hostile text costs seconds where an ordinary call
-// costs milliseconds, so counting calls (rate-limit.ts) cannot bound what a caller costs. The
+// costs milliseconds, so counting calls (context/rate-limit.ts) cannot bound what a caller costs. The
 // cost is the time a job held its slot; a caller past its minute's allowance is refused before
 // its next job queues. Per process, like the CPU it protects.
 import { LorebookError } from '../domain/errors.ts';

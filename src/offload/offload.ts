@@ -7,8 +7,9 @@
 // so what keeps a task small is the markdown cost pre-scan in front of it, not the cap.
 //
 // Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at most
-// its share of the workers at once, and a task's budget counts from when it was queued. Where the task modules are not files on disk (a bundle, as
-// on Lambda, where each instance serves one request at a time anyway), tasks run inline.
+// its share of the workers at once, and a task's budget counts from when it was queued. Where the
+// task modules are not files on disk (a bundle, as on Lambda, where each instance serves one
+// request at a time anyway), tasks run inline.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';

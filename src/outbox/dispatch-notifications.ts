@@ -3,7 +3,7 @@
 // event and this dispatcher turns it into one notification per recipient, then retires the event.
 // Each notification is created with attribute_not_exists at a key derived from the event, so a
 // second run, a concurrent run or a redelivered event neither duplicates one nor resets `read`.
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import { validationFailed } from '../domain/errors.ts';
 import type { StoredItem } from '../store/actions.ts';
 import { keyOf } from '../store/keys.ts';

@@ -2,13 +2,14 @@
 // redactions a crash left half done (design.md#redaction-export): a run right after a
 // write committed an outbox event (AppContext.dispatchSoon), and one every interval as the
 // backstop for an event whose run was lost (a crash between the commit and the run, a store
-// error), starting with one run at once for what an earlier process left. Runs never overlap in this process: a request while one is in progress asks for one
-// more run after it, so a burst of corrections costs a few runs, not one per edit. Another
-// process (a second `npm start`, the cloud's stream) may dispatch the same event at the same
-// time: the dispatcher is twice-safe per event and recipient, so each reproducer is told once.
+// error), starting with one run at once for what an earlier process left. Runs never overlap in
+// this process: a request while one is in progress asks for one more run after it, so a burst of
+// corrections costs a few runs, not one per edit. Another process (a second `npm start`, the
+// cloud's stream) may dispatch the same event at the same time: the dispatcher is twice-safe per
+// event and recipient, so each reproducer is told once.
 
 import { DEFAULT_DELETION_STEPS_PER_RUN, runAccountDeletions } from '../app/account/run-account-deletions.ts';
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import { finishRedactions, REDACTIONS_PER_RUN } from '../app/redaction/finish-redaction.ts';
 import { DEFAULT_EVENTS_PER_RUN, dispatchNotifications } from './dispatch-notifications.ts';
 

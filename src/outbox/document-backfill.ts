@@ -5,15 +5,15 @@
 // of attempts) once what refused it is fixed. The walk reads the feed index (keys-only Queries of
 // each month, never a Scan) and re-reads each story's META; the queueing is one conditioned
 // UpdateItem per story, so a second run, a run beside the sweeper or 16 at once queue a story once.
-import type { AppContext } from '../app/app-context.ts';
+import type { AppContext } from '../app/context/app-context.ts';
 import { feedMonthsKey, feedPartition, storyKey } from '../store/keys.ts';
 import { pick, readItem, readItems } from '../store/read-items.ts';
-import { isPostUri } from '../store/story/announce-items.ts';
+import { isPostUri } from '../store/story/announce/items.ts';
 import { queueOwedDocument } from '../store/story/document-items.ts';
 import { monthsOf } from '../store/story/feed-months.ts';
 import { queryIndex } from '../store/story/story-index-query.ts';
 import { isListedPublicly, type StoryMeta, toStoryMeta } from '../store/story/story-items.ts';
-import { writeIfStillSo } from './announce-fenced-write.ts';
+import { writeIfStillSo } from './announce/fenced-write.ts';
 
 /** Feed entries per Query: keys only, so a page is small; its METAs are read 100 to a BatchGetItem. */
 const FEED_PAGE = 500;

@@ -2,7 +2,7 @@
 // with the story: the publication the documents belong to, and one document per story at the
 // story's record key, written or deleted there. integrations/bluesky implements it. Failures
 // arrive as AnnounceFailure, like the post's.
-import type { StoryPost } from './announce-port.ts';
+import type { StoryPost } from './announce/port.ts';
 
 /** The publication on the announcing account: one per site. */
 export interface PublicationContent {

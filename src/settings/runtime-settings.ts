@@ -1,7 +1,7 @@
 // The settings changed at run time (design.md#settings): the rows the settings table marks `runtime`, each
 // with the part of the app's config it sets. The environment's value is read through these at
 // start (src/config.ts); the table's values through the same parsers, over it, while running.
-import type { AppConfig } from '../app/app-context.ts';
+import type { AppConfig } from '../app/context/app-context.ts';
 import { onOff, positiveInteger, wholeNumber } from './setting-values.ts';
 import { type RuntimeSettingName, settingNamed } from './settings-table.ts';
 
@@ -44,7 +44,10 @@ export function runtimeConfig(env: NodeJS.ProcessEnv): RuntimeConfig {
   return Object.assign({}, ...RUNTIME_SETTING_NAMES.map((name) => PARSERS[name](env))) as RuntimeConfig;
 }
 
-/** One stored value as config; throws the sentence the environment would get for it. An empty value is refused (it would mean "the default"). */
+/**
+ * One stored value as config; throws the sentence the environment would get for it. An empty value
+ * is refused (it would mean "the default").
+ */
 export function parseRuntimeSetting(name: RuntimeSettingName, value: string): Partial<RuntimeConfig> {
   if (value.trim() === '') throw new Error(`${name} needs a value (${settingNamed(name).type})`);
   return PARSERS[name]({ [name]: value });

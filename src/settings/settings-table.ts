@@ -5,7 +5,7 @@
 // the http function's cold start reads the table, not its prose.
 
 import { DEFAULT_OUTBOUND_SETTINGS } from '../../integrations/safe-fetch/outbound-settings.ts';
-import { DEFAULT_APP_CONFIG } from '../app/app-context.ts';
+import { DEFAULT_APP_CONFIG } from '../app/context/app-context.ts';
 import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/search-refresh.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../auth/oauth/oauth-settings.ts';
 import { defaultCpuSettings } from '../offload/cpu-slots.ts';

@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
-import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
+import { VerifiedTokens } from '../../src/app/context/verified-tokens.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
+import { imageBlobsInDirectory } from '../../src/store/image/blobs-dir.ts';
 import { answersFor, BACKUP_WORLD_CONFIG, seedBackupWorld } from '../helpers/backup-world.ts';
 import { withoutLorebookSettings } from '../helpers/command-env.ts';
 

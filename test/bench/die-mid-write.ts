@@ -5,7 +5,7 @@
 //                 Powertools: the INPROGRESS record is stored, the business write not sent.
 //   after-write   lorebook: the transaction committed (record, counter and op record together).
 //                 Powertools: the business write committed, the COMPLETED update not sent.
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { operationName } from '../helpers/round-trips.ts';
 import { BENCH_CALLER } from './idempotent-write.ts';

@@ -10,7 +10,7 @@
 // not answered within CALL_TIMEOUT_MS is cut (and counted as refused).
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';

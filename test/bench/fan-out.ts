@@ -1,7 +1,7 @@
 // (c) Fan-out: 64 distinct agents report on one story at once, then all 64 send the same report
 // again (a retry after a timeout). Exactly 64 must be counted, and every call answered. The
 // reference is 64 bare TransactWriteItems of the same items on one story, at once.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { storyKey } from '../../src/store/keys.ts';
 import { readItem } from '../../src/store/read-items.ts';
 import type { Agent } from './agents.ts';

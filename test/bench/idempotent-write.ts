@@ -2,7 +2,7 @@
 // makeIdempotent, on one DynamoDB Local: DynamoDB calls per first call and per replay, latency,
 // and what 16 parallel duplicates of one request do.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { AppContext, Caller } from '../../src/app/app-context.ts';
+import type { AppContext, Caller } from '../../src/app/context/app-context.ts';
 import { countRoundTrips, type RoundTripCounter } from '../helpers/round-trips.ts';
 import { counterKey, type LogicalWrite, newWrite } from './logical-write.ts';
 import { lorebookCreateAndCount } from './lorebook-write.ts';

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createHttpHandler, type HttpHandler } from '../../handlers/http.ts';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';

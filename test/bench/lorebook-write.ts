@@ -1,8 +1,8 @@
 // The logical write through lorebook's apply-once: writeOnce with an op_id, planned from the real
 // store primitives. The op record commits in the same TransactWriteItems as the record and the
 // counter bump, so there is no state in which one stands without the other.
-import type { AppContext, Caller } from '../../src/app/app-context.ts';
-import { type Replayed, writeOnce } from '../../src/app/write-once.ts';
+import type { AppContext, Caller } from '../../src/app/context/app-context.ts';
+import { type Replayed, writeOnce } from '../../src/app/write/write-once.ts';
 import { fingerprint } from '../../src/domain/fingerprint.ts';
 import { itemExists } from '../../src/store/condition.ts';
 import { pick } from '../../src/store/read-items.ts';

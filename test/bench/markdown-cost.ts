@@ -4,7 +4,7 @@
 // the longest the server's event loop was held); the server's RSS over 100 views of the
 // worst accepted story; and, for contrast, the renderer alone on each hostile text with no limits,
 // stopped at a budget.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { HOSTILE_CASES, NARRATIVE_BYTES, storyWithNarrative, WORST_ACCEPTED } from '../helpers/hostile-markdown.ts';
 import { startLorebookProcess } from './lorebook-process.ts';

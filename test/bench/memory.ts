@@ -1,6 +1,6 @@
 // (d) Memory: a fresh server process, 10,000 tool calls through MCP (writes and reads mixed), its
 // RSS sampled along the way; the reference is its own RSS after the first 500 calls (warm).
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { type AgentAccount, connectAgents } from './agents.ts';
 import { startLorebookProcess } from './lorebook-process.ts';
 import { runConcurrently } from './stats.ts';

@@ -9,7 +9,7 @@
 // Prints progress, then a table. LOREBOOK_BENCH_QUICK=1: few calls (a smoke test, not a result).
 
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { recordBlueskySignIn } from '../../src/app/sign-in/bluesky-sign-in.ts';

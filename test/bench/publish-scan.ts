@@ -1,5 +1,5 @@
 // `node test/bench/publish-scan.ts`: what the capability scan adds to publish's and edit's worker
-// task (src/app/parse-story-task.ts), which now parses the story and then scans it. For each
+// task (src/app/story-content/parse-story-task.ts), which now parses the story and then scans it. For each
 // story shape, the parse alone (the reference) and the parse followed by scanParsedStory are timed
 // in the same run, alternating, so both see the same machine load. Prints the medians and the
 // ratio (parse + scan) / parse. Shapes are valid stories near the 64 KiB cap.

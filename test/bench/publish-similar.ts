@@ -9,7 +9,7 @@
 // running DynamoDB Local instead of starting one.
 
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { sharedOffload } from '../../src/offload/offload.ts';

@@ -65,7 +65,10 @@ export interface BenchResults {
 const MUTATION_HEADING = '## Mutation testing';
 /** Measured by its own command (`node test/bench/story-aggregates.ts`); npm run bench keeps it as written. */
 const AGGREGATES_HEADING = '## Reproduction aggregates';
-/** Measured by their own commands (`npm run bench:sitemap`, `npm run bench:search` with both engines, `rescan-walk.ts`); npm run bench keeps them as written. */
+/**
+ * Measured by their own commands (`npm run bench:sitemap`, `npm run bench:search` with both
+ * engines, `rescan-walk.ts`); npm run bench keeps them as written.
+ */
 const SITEMAP_HEADING = '## 6. Sitemaps past 5,000: the sitemap index and a month part vs the old single sitemap';
 const ENGINES_HEADING = '## 7. Search engines side by side';
 const RESCAN_HEADING = '## Capability re-scan walk';
@@ -136,7 +139,7 @@ function idempotencySection({ plan, machine, idempotency, deaths }: BenchResults
     'The same logical write on both sides, against the same DynamoDB Local: create a story-like record',
     'keyed by the request and bump a counter, guarded by an idempotency key (`op_id`).',
     '',
-    '- **lorebook**: `writeOnce` with the `op_id` (`src/app/write-once.ts`), planned from the real store',
+    '- **lorebook**: `writeOnce` with the `op_id` (`src/app/write/write-once.ts`), planned from the real store',
     '  primitives (`test/bench/lorebook-write.ts`): one `TransactGetItems` snapshot (op record + the',
     '  record), then the op record, the record and the counter bump in **one** `TransactWriteItems`.',
     `- **Powertools** \`@aws-lambda-powertools/idempotency\` ${machine.powertools}: \`makeIdempotent\` with`,

@@ -4,7 +4,7 @@
 // the same run and on the same table: the other instance saw a write only at its next whole-feed
 // rebuild (at most 5 s later), which took the feed walk plus the index build measured here.
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { type AppContext, type Caller, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, type Caller, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { MAX_LIST_LIMIT } from '../../src/app/queries/list-stories.contract.ts';
 import { listStories } from '../../src/app/queries/list-stories.ts';

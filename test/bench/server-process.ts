@@ -7,8 +7,8 @@
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
-import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
+import { VerifiedTokens } from '../../src/app/context/verified-tokens.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { createStoreClient } from '../../src/store/client.ts';

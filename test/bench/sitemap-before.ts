@@ -1,7 +1,7 @@
 // The reference for bench:sitemap: /sitemap.xml as it was before the sitemap index (one urlset
 // that walks the public feed newest first through list_stories, 100 stories a page, and stops at
 // 5,000). Kept here, and only here, so every run measures the new sitemap against it.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import type { StorySummary } from '../../src/app/contract/story-shapes.ts';
 import { MAX_LIST_LIMIT } from '../../src/app/queries/list-stories.contract.ts';
 import { listStories } from '../../src/app/queries/list-stories.ts';

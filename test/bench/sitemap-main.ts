@@ -3,7 +3,7 @@
 // reuses a running DynamoDB Local instead of starting one; LOREBOOK_BENCH_QUICK=1 is a smoke test.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { replaceSection } from './report-sections.ts';

@@ -4,9 +4,9 @@
 // (the same month grown; a part holds half the 50,000-URL cap in stories, so LARGE is two full
 // parts). Requests alternate within a round so every side sees the same machine load. Each figure
 // is the p50 over the rounds; the claim is its ratio to the old sitemap at SMALL.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
+import { consumeRateLimit, ipRateSubject } from '../../src/app/context/rate-limit.ts';
 import { SITEMAP_MAX_URLS, storiesPerPart } from '../../src/app/queries/sitemap-parts.ts';
-import { consumeRateLimit, ipRateSubject } from '../../src/app/rate-limit.ts';
 import { createStorySearch } from '../../src/app/search/story-search.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { countRoundTrips } from '../helpers/round-trips.ts';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { encodeSnapshot, snapshotName } from '../../src/app/search/search-snapshot-codec.ts';
 import { createStoryIndex } from '../../src/app/search/story-index.ts';

@@ -7,7 +7,7 @@
 // Runs on a DynamoDB Local of its own (in memory), so its 10,000-report story loads no shared one.
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { getStory } from '../../src/app/queries/get-story.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';

@@ -3,7 +3,7 @@
 // was cut to one snapshot read and one transaction on the critical path (issue 18), both servers
 // running side by side on one DynamoDB Local in one run, each MCP figure against a bare
 // transaction measured back to back with it. Prints a markdown table.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { type Agent, type AgentAccount, connectAgents } from './agents.ts';
 import { unpackBaseline } from './baseline-tree.ts';
 import { type LorebookProcess, startLorebookProcess } from './lorebook-process.ts';

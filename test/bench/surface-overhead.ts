@@ -4,7 +4,7 @@
 // same items on the same store, at the same concurrency; and the physical limit of a write tool
 // call, the tool's own snapshot read then that transaction, in sequence from the bench process,
 // and the same with the rate count beside the read (the server's DynamoDB calls, no surface).
-import type { AppContext, Caller } from '../../src/app/app-context.ts';
+import type { AppContext, Caller } from '../../src/app/context/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import type { Agent } from './agents.ts';

@@ -5,10 +5,10 @@
 // compare too: a step that ran twice and wrote a second item would show.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { ensureAccount } from '../../src/app/account/accounts.ts';
 import { deleteAccount } from '../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../src/app/account/run-account-deletions.ts';
-import { ensureAccount } from '../../src/app/accounts.ts';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportCheck } from '../../src/app/report-check.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';

@@ -6,10 +6,10 @@
 // fresh table, so each case costs a table, not a history.
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../src/app/accounts.ts';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { ensureAccount } from '../../src/app/account/accounts.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { flagStory } from '../../src/app/flag-story.ts';
-import { banAccount, unbanAccount } from '../../src/app/moderation/ban-account.ts';
+import { banAccount, unbanAccount } from '../../src/app/moderation/ban/account.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportCheck } from '../../src/app/report-check.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';

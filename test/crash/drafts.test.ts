@@ -3,7 +3,7 @@
 // fresh table draws its own claim salt, so the salt, the draft id and the claim token (all from
 // the salt) are compared as placeholders.
 
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { claimDraft } from '../../src/app/drafts/claim-draft.ts';
 import { draftStoryFor } from '../../src/app/drafts/draft-story-for.ts';
 import { publishDraft } from '../../src/app/drafts/publish-draft.ts';

@@ -1,11 +1,11 @@
 // flag_story and unflag_story under a crash at every store step: the flag that holds a story (the
 // count, the hold and the author's notification in one transaction), a changed reason, and a
 // withdrawal of a counted flag.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { flagStory } from '../../src/app/flag-story.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { unflagStory } from '../../src/app/unflag-story.ts';
-import { createAccount } from '../../src/store/identity/account-items.ts';
+import { createAccount } from '../../src/store/identity/account/items.ts';
 import { writeAtomically } from '../../src/store/run-write.ts';
 import { caller } from '../helpers/app-fixture.ts';
 import { storyTitled } from '../helpers/stories.ts';

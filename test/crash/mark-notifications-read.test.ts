@@ -1,6 +1,6 @@
 // mark_notifications_read under a crash at every store step: by ids, and up_to an id (which finds
 // the unread ones with a query inside the plan: one more awaited store step).
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { markNotificationsRead } from '../../src/app/mark-notifications-read.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { listNotifications } from '../../src/app/queries/list-notifications.ts';

@@ -3,11 +3,11 @@
 // and the op record in one transaction) ends as one clean run. An operator action always carries
 // an op id (the CLI mints one per run), so both variants run with one: without `--op-id` the
 // retry repeats the crashed run's id as `--op-id` would.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { flagStory } from '../../src/app/flag-story.ts';
 import { restoreStory } from '../../src/app/moderation/restore-story.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
-import { createAccount } from '../../src/store/identity/account-items.ts';
+import { createAccount } from '../../src/store/identity/account/items.ts';
 import { writeAtomically } from '../../src/store/run-write.ts';
 import { caller } from '../helpers/app-fixture.ts';
 import { storyTitled } from '../helpers/stories.ts';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Caller } from '../../src/app/app-context.ts';
+import type { Caller } from '../../src/app/context/app-context.ts';
 import { claimDraft } from '../../src/app/drafts/claim-draft.ts';
 import { draftStoryFor } from '../../src/app/drafts/draft-story-for.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';

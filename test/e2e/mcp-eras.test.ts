@@ -5,7 +5,7 @@
 // ttlMs/cacheScope, resultType, a stable tools/list — are checked here, and 2025 answers stay as
 // they were (no 2026 fields).
 import { describe, expect, it } from 'vitest';
-import { SKILL_UPDATE_META_KEY } from '../../src/http/mcp-skill-update.ts';
+import { SKILL_UPDATE_META_KEY } from '../../src/http/mcp/skill-update.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
 import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { MODERN, type ModernRequest, modernRpc } from '../helpers/modern-mcp.ts';

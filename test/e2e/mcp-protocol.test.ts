@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { MCP_TOOL_ACCESS } from '../../src/auth/access-rule.ts';
 import { SKILL } from '../../src/domain/skill/skill-document.ts';
-import { SKILL_UPDATE_META_KEY } from '../../src/http/mcp-skill-update.ts';
+import { SKILL_UPDATE_META_KEY } from '../../src/http/mcp/skill-update.ts';
 import { answerOf, refusalOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
 

@@ -3,7 +3,7 @@
 // commits, and as a periodic backstop for an event whose run was lost. Everything goes through
 // /v1 over HTTP, as an agent would send it; the reproducer reads their inbox the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/app/app-context.ts';
+import type { Caller } from '../../src/app/context/app-context.ts';
 import { editStory } from '../../src/app/edit-story.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../helpers/app-fixture.ts';

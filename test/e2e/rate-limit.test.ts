@@ -1,7 +1,7 @@
 // Rate limits hold per account across its tokens and across server instances sharing the table
 // (one DynamoDB window item), and per IP for anonymous calls; the refusal says when to retry.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
+import { DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { useLorebookServer } from '../helpers/lorebook-server.ts';
 
 const ANONYMOUS_LIMIT = 5;

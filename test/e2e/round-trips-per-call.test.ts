@@ -4,7 +4,7 @@
 // overlap, not by how fast DynamoDB Local happens to answer on a loaded machine.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_TRUST_MS } from '../../src/app/oauth-server/verified-tokens.ts';
+import { TOKEN_TRUST_MS } from '../../src/app/context/verified-tokens.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { type RoundTripTimeline, recordRoundTrips } from '../helpers/round-trip-timeline.ts';

@@ -3,7 +3,7 @@
 // (its aliases and headers): the same call twice in a row, 16 times in parallel, and an op_id
 // replay after a different change. Each answers the first answer and changes nothing more.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/app/app-context.ts';
+import type { Caller } from '../../src/app/context/app-context.ts';
 import { flagStory } from '../../src/app/flag-story.ts';
 import { quarantineStory } from '../../src/app/moderation/quarantine-story.ts';
 import { restoreStory } from '../../src/app/moderation/restore-story.ts';

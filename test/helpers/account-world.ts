@@ -2,8 +2,8 @@
 // (one private), reproduced two of bob's and checked one, holds a token and a notification (bob
 // reproduced one of hers); carol reproduced bob's first story too, so bob's counts do not drop to zero.
 
-import { ensureAccount } from '../../src/app/accounts.ts';
-import type { AppContext, Caller } from '../../src/app/app-context.ts';
+import { ensureAccount } from '../../src/app/account/accounts.ts';
+import type { AppContext, Caller } from '../../src/app/context/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportCheck } from '../../src/app/report-check.ts';
 import { reportReproduction } from '../../src/app/report-reproduction.ts';

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll } from 'vitest';
-import { type AppConfig, type AppContext, type Caller, DEFAULT_APP_CONFIG } from '../../src/app/app-context.ts';
-import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
+import { type AppConfig, type AppContext, type Caller, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
+import { VerifiedTokens } from '../../src/app/context/verified-tokens.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { imageBlobsInDirectory } from '../../src/store/image-blobs-dir.ts';
+import { imageBlobsInDirectory } from '../../src/store/image/blobs-dir.ts';
 import { countRoundTrips, type RoundTripCounter } from './round-trips.ts';
 import { testEndpoint, useTestTable } from './test-table.ts';
 

@@ -6,7 +6,7 @@
 // for byte. Used by the backup test (50 stories) and `npm run bench:backup` (5,000).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AppContext, Caller } from '../../src/app/app-context.ts';
+import type { AppContext, Caller } from '../../src/app/context/app-context.ts';
 import { draftStoryFor } from '../../src/app/drafts/draft-story-for.ts';
 import { storeImage } from '../../src/app/images/upload-image.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';

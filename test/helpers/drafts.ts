@@ -1,7 +1,7 @@
 // Drafts for tests: one drafter writes a draft with a story of its own title, and the token of
 // its claim URL is read back from the answer (the store never holds it).
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../../src/app/app-context.ts';
+import type { Caller } from '../../src/app/context/app-context.ts';
 import { draftStoryFor } from '../../src/app/drafts/draft-story-for.ts';
 import type { AppFixture } from './app-fixture.ts';
 import { storyTitled } from './stories.ts';

@@ -1,7 +1,7 @@
 // A deterministic race: `competing` runs after the app's next read of `operation` has returned
 // and before the app sends its write, so a test can put a competing write exactly in the window
 // a condition guards — every time, not by luck of scheduling.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { operationName } from './round-trips.ts';
 
 let sequence = 0;

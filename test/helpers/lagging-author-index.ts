@@ -3,7 +3,7 @@
 // index; DynamoDB Local's indexes are current at once and cannot show that. This middleware keeps
 // the last answer of the author index (GSI2) and, when told to lag, answers the next such Query
 // with it once — the stale page a real index can give — instead of asking DynamoDB Local.
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { INDEXES } from '../../src/store/schema.ts';
 import { operationName } from './round-trips.ts';
 

@@ -3,8 +3,8 @@
 // never see them.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll } from 'vitest';
-import type { AppContext } from '../../src/app/app-context.ts';
-import { VerifiedTokens } from '../../src/app/oauth-server/verified-tokens.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
+import { VerifiedTokens } from '../../src/app/context/verified-tokens.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import type { AppFixture } from './app-fixture.ts';
 import { testEndpoint } from './test-table.ts';

@@ -1,6 +1,6 @@
 // Stories for the page tests, written through the real use cases (publish, report, check, edit,
 // hide) on the suite's table: a story with every badge and count, a withdrawn one, a private one.
-import type { AppContext, Caller } from '../../src/app/app-context.ts';
+import type { AppContext, Caller } from '../../src/app/context/app-context.ts';
 import { editStory } from '../../src/app/edit-story.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import { reportCheck } from '../../src/app/report-check.ts';

@@ -1,7 +1,7 @@
 // Changes a stored item directly, past the use cases, to set up state that other use cases or
 // processes own (counts, announce fields, hidden, TTLs, a damaged revision).
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AppContext } from '../../src/app/app-context.ts';
+import type { AppContext } from '../../src/app/context/app-context.ts';
 import { type ItemKey, storyKey } from '../../src/store/keys.ts';
 
 export interface RawUpdate {

@@ -1,7 +1,7 @@
 // The write use cases are tested on "a story by one author" and then on what is stored about it;
 // every such suite had its own copy of these steps. Bound to a suite's fixture and author.
 import { expect } from 'vitest';
-import type { Caller } from '../../src/app/app-context.ts';
+import type { Caller } from '../../src/app/context/app-context.ts';
 import { publishStory } from '../../src/app/publish-story.ts';
 import type { AppFixture } from './app-fixture.ts';
 import { storedNotifications } from './inbox.ts';

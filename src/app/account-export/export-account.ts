@@ -1,17 +1,17 @@
 // Everything an account owns as one JSON document (docs/api.md § Account export), written as it is
-// read: each section is read page by page (../../store/identity/account-pages.ts) and every page is
+// read: each section is read page by page (../../store/identity/account/pages.ts) and every page is
 // yielded as text before the next is asked for, so memory holds one page, never the account.
-// What is in it follows the one list of owned items (src/store/identity/account-owned-items.ts);
+// What is in it follows the one list of owned items (src/store/identity/account/owned-items.ts);
 // never a secret or a secret's hash (tokens, sessions, codes), and never another account's id.
 import { imageName, imageUrl } from '../../domain/image/image-name.ts';
 import { isImageType } from '../../domain/image/image-type.ts';
 import type { StoredItem } from '../../store/actions.ts';
 import { draftKey } from '../../store/draft/draft-items.ts';
-import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account-index-items.ts';
-import { toAccount } from '../../store/identity/account-items.ts';
-import { authorIndexPages, partitionPages, pointedPages } from '../../store/identity/account-pages.ts';
+import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account/index-items.ts';
+import { toAccount } from '../../store/identity/account/items.ts';
+import { authorIndexPages, partitionPages, pointedPages } from '../../store/identity/account/pages.ts';
 import { queryAccountGrants } from '../../store/identity/grant-items.ts';
-import { imageKey } from '../../store/image-items.ts';
+import { imageKey } from '../../store/image/items.ts';
 import {
   accountKey,
   authorPartition,
@@ -28,7 +28,7 @@ import {
 import { readItem, readItems } from '../../store/read-items.ts';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../store/schema.ts';
 import { flagKey } from '../../store/story/flag-items.ts';
-import type { AppContext, Caller } from '../app-context.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
 
 export const EXPORT_FORMAT = 'lorebook.account-export.v1';
 

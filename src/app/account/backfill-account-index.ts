@@ -5,12 +5,12 @@
 // by key with the same content, and its write is checked against what it points to.
 import type { StoredItem } from '../../store/actions.ts';
 import { actionKey } from '../../store/actions.ts';
-import { indexBackfillScanPage, type MissingIndex, missingIndexFor, type ScanKey } from '../../store/identity/account-index-backfill.ts';
+import { indexBackfillScanPage, type MissingIndex, missingIndexFor, type ScanKey } from '../../store/identity/account/index-backfill.ts';
 import { keyId } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** Items a Scan page reads (before its filter): bounds each page's time and memory. */
 export const BACKFILL_PAGE_ITEMS = 500;

@@ -9,16 +9,16 @@ import { fingerprint } from '../../domain/fingerprint.ts';
 import { parseOpId } from '../../domain/op-id.ts';
 import type { WriteAction } from '../../store/actions.ts';
 import { lookUpOp, type OpRequest, opRecordKey, recordOp } from '../../store/apply-once.ts';
-import { accountStanding, deletionEvent, markAccountDeleting } from '../../store/identity/account-deletion-items.ts';
-import { accountItem } from '../../store/identity/account-items.ts';
+import { accountStanding, deletionEvent, markAccountDeleting } from '../../store/identity/account/deletion-items.ts';
+import { accountItem } from '../../store/identity/account/items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { pick } from '../../store/read-items.ts';
 import { createItem } from '../../store/replace-by-key.ts';
-import type { AppContext, Caller } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
-import { type LoopPlan, writeLoop } from '../write-loop.ts';
-import type { Replayed } from '../write-once.ts';
-import { accountGone } from './account-standing.ts';
+import { accountGone } from '../caller/account-standing.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
+import { type LoopPlan, writeLoop } from '../write/write-loop.ts';
+import type { Replayed } from '../write/write-once.ts';
 import { DELETE_ACCOUNT, type DeletionAccepted, deleteAccountInputSchema } from './delete-account.contract.ts';
 
 export async function deleteAccount(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DeletionAccepted>> {

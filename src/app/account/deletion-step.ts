@@ -8,14 +8,14 @@
 // stories (withdrawn with their counts, as the withdraw paths do), every item under its own
 // partitions, the items keyed by its DID or handle, and last the account item with the event.
 // The last step waits for the grace (LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS after the request):
-// writes are not conditioned on the account (write-once.ts), so a write that read the account
+// writes are not conditioned on the account (write/write-once.ts), so a write that read the account
 // before the mark may commit after it, within one write attempt; every step re-reads every phase,
 // so what such a write left is found, and after the grace no such write can still commit.
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
 import { itemExists } from '../../store/condition.ts';
-import { accountDeletionEventKey, advanceDeletion, finishDeletion, toDeletionEvent } from '../../store/identity/account-deletion-items.ts';
-import { authorStoryPage, partitionPage } from '../../store/identity/account-deletion-queries.ts';
-import { ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account-index-items.ts';
+import { accountDeletionEventKey, advanceDeletion, finishDeletion, toDeletionEvent } from '../../store/identity/account/deletion-items.ts';
+import { authorStoryPage, partitionPage } from '../../store/identity/account/deletion-queries.ts';
+import { ON_STORY_PREFIX, toReportOnStory } from '../../store/identity/account/index-items.ts';
 import { blueskySessionKey } from '../../store/identity/bluesky-session-items.ts';
 import { handleKey } from '../../store/identity/handle-items.ts';
 import { accountKey, answerKey, storyKey } from '../../store/keys.ts';
@@ -26,7 +26,7 @@ import { INDEXES } from '../../store/schema.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { forgetStoryAuthor, isTombstone, tombstoneStory } from '../../store/story/story-tombstone.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { ownedItemDeletes } from './owned-item-deletes.ts';
 import { withdrawReportsOn } from './withdraw-reports.ts';
 

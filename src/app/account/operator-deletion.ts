@@ -2,11 +2,11 @@
 // and steps as DELETE /v1/account, on the account a handle or id names, run to the end here: when
 // only the last step is left before the grace is over, it waits out the grace (deletion-step.ts).
 import { LorebookError } from '../../domain/errors.ts';
-import { accountStanding } from '../../store/identity/account-deletion-items.ts';
+import { accountStanding } from '../../store/identity/account/deletion-items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { deleteAccount } from './delete-account.ts';
 import type { StepResult } from './deletion-step.ts';
 import { deleteAccountSteps } from './run-account-deletions.ts';

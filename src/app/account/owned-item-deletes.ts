@@ -1,23 +1,23 @@
 // A page of deletions of everything under the account's own partitions (design.md#account-deletion, the kinds in
-// account-owned-items.ts): its inbox, op records, image days, rate windows, and the `ACCOUNT#`
+// account/owned-items.ts): its inbox, op records, image days, rate windows, and the `ACCOUNT#`
 // items with what each points to (a token's TOKEN# item, a grant's family, a web session, an
 // image record, a draft it wrote). Unconditioned deletes: deleting what is already gone changes
 // nothing, so a step planned twice is harmless.
 
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
 import { draftKey } from '../../store/draft/draft-items.ts';
-import { partitionPage } from '../../store/identity/account-deletion-queries.ts';
-import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, WEB_SESSION_INDEX_PREFIX } from '../../store/identity/account-index-items.ts';
+import { partitionPage } from '../../store/identity/account/deletion-queries.ts';
+import { IMAGE_INDEX_PREFIX, ON_STORY_PREFIX, WEB_SESSION_INDEX_PREFIX } from '../../store/identity/account/index-items.ts';
 import { grantKey, grantMemberKey, queryGrantMembers } from '../../store/identity/grant-items.ts';
 import { refreshKey } from '../../store/identity/refresh-token-items.ts';
 import { tokenKey } from '../../store/identity/token-items.ts';
 import { webSessionKey } from '../../store/identity/web-session-items.ts';
-import { imageDayKey, imageKey } from '../../store/image-items.ts';
+import { imageDayKey, imageKey } from '../../store/image/items.ts';
 import { accountKey, type ItemKey, inboxPartition } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { publishDayKey } from '../../store/story/publish-day-items.ts';
-import type { AppContext } from '../app-context.ts';
-import { accountRateSubject } from '../rate-limit.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { accountRateSubject } from '../context/rate-limit.ts';
 
 const del = (key: ItemKey): WriteAction => ({ Delete: { Key: { PK: key.PK, SK: key.SK } } });
 

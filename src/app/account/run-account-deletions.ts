@@ -5,9 +5,9 @@
 // run twice or at once in two processes (deletion-step.ts). A deletion waiting for its grace is
 // left as it is: no step commits, so no stream record follows, and the next sweep (every minute)
 // or dispatcher backstop run steps it again; nothing here waits or loops on it.
-import { ACCOUNT_DELETION_EVENT_PREFIX, toDeletionEvent } from '../../store/identity/account-deletion-items.ts';
+import { ACCOUNT_DELETION_EVENT_PREFIX, toDeletionEvent } from '../../store/identity/account/deletion-items.ts';
 import { listOutboxEvents } from '../../store/story/outbox-query.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { runDeletionStep, type StepResult } from './deletion-step.ts';
 
 export const DEFAULT_DELETION_STEPS_PER_RUN = 200;

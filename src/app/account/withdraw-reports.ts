@@ -5,10 +5,10 @@
 // names its result and `counted` and shifts the count with it; a drift report leaves its hash's
 // tally (`contains(reporters)`), and a "changed since publish" flag that rested on it drops when
 // fewer than two reporters are left; a reader's flag is deleted as read and, counted, leaves
-// META's `flaggers` with its count (a hold it helped make stays: only an operator restores). Any of these changed since the read cancels the step, which
-// the next run plans again.
+// META's `flaggers` with its count (a hold it helped make stays: only an operator restores). Any of
+// these changed since the read cancels the step, which the next run plans again.
 import type { WriteAction } from '../../store/actions.ts';
-import type { ReportOnStory } from '../../store/identity/account-index-items.ts';
+import type { ReportOnStory } from '../../store/identity/account/index-items.ts';
 import { checkKey, driftReportKey, driftTallyKey, reproductionKey, storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { deleteItemIf } from '../../store/replace-by-key.ts';
@@ -20,7 +20,7 @@ import { reproducerCounter, reproductionOf } from '../../store/story/reproductio
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import { updateItem } from '../../store/update-item.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export async function withdrawReportsOn(ctx: AppContext, account: string, report: ReportOnStory): Promise<WriteAction[]> {
   const { slug, sha256 } = report;

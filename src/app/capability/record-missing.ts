@@ -13,7 +13,7 @@ import { capabilityRecordKey, createCapabilityRecord } from '../../store/story/c
 import type { StoryScanState } from '../../store/story/story-capability-scan.ts';
 import { isListedPublicly } from '../../store/story/story-items.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** Creates the missing records of the page's listed, scanned stories; answers the slugs it recorded. */
 export async function recordMissing(ctx: AppContext, stories: readonly StoryScanState[]): Promise<string[]> {

@@ -11,9 +11,9 @@ import { claimDraftActions, type Draft, draftKey, statusNow, toDraft } from '../
 import { pick } from '../../store/read-items.ts';
 import { checkItem, createItem } from '../../store/replace-by-key.ts';
 import { notificationItem } from '../../store/story/notification-items.ts';
-import type { AppContext, Caller } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
-import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write/write-once.ts';
 import { CLAIM_DRAFT_TOOL, claimDraftInputSchema } from './claim-draft.contract.ts';
 import { type DraftOutcome, draftAnswer, type StoredDraftChange } from './draft-outcome.ts';
 import { draftIdOfClaim, unknownClaimLink } from './draft-reference.ts';

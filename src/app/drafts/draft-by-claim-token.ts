@@ -3,7 +3,7 @@
 import { claimTokenIn, draftIdFor } from '../../domain/draft/claim-token.ts';
 import { draftKey, toDraft } from '../../store/draft/draft-items.ts';
 import { readItem } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { unknownClaimLink } from './draft-reference.ts';
 import { type DraftView, presentDrafts } from './draft-view.ts';
 

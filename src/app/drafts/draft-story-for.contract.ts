@@ -43,7 +43,10 @@ export const draftStoryForOutputSchema = z.object({
 
 export type DraftStoryForOutcome = Outcome<typeof draftStoryForOutputSchema>;
 
-/** What the op record and the draft_key item keep: the draft without its markdown and the salt its claim token is derived with, never the token. */
+/**
+ * What the op record and the draft_key item keep: the draft without its markdown and the salt its
+ * claim token is derived with, never the token.
+ */
 export interface StoredDraftCreation {
   draft: DraftRecord;
   claim_salt: string;

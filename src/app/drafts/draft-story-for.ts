@@ -17,10 +17,10 @@ import { countCallAction, rateWindowKey } from '../../store/rate-window.ts';
 import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';
-import type { AppContext, Caller } from '../app-context.ts';
-import { parseStoryOffloaded } from '../parse-story-task.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
-import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
+import { parseStoryOffloaded } from '../story-content/parse-story-task.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write/write-once.ts';
 import {
   DRAFT_STORY_FOR_TOOL,
   type DraftStoryForOutcome,

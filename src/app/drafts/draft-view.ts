@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { DRAFT_STATUSES } from '../../domain/draft/draft-rules.ts';
 import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import { type Draft, statusNow } from '../../store/draft/draft-items.ts';
-import { handlesFor } from '../accounts.ts';
-import type { AppContext } from '../app-context.ts';
-import { storyUrl } from '../content-write.ts';
+import { handlesFor } from '../account/accounts.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { authorSchema } from '../contract/story-shapes.ts';
+import { storyUrl } from '../story-content/content-write.ts';
 
 export const draftViewSchema = z.object({
   id: z.string().describe('The draft id (a key): pass it as draft_id to withdraw_draft, publish_draft or list_drafts.'),

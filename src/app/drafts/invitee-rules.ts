@@ -5,7 +5,7 @@
 import type { DraftStatus } from '../../domain/draft/draft-rules.ts';
 import { forbidden, LorebookError } from '../../domain/errors.ts';
 import type { Draft } from '../../store/draft/draft-items.ts';
-import type { Caller } from '../app-context.ts';
+import type { Caller } from '../context/app-context.ts';
 
 export function mayActAsInvitee(draft: Draft, caller: Caller, action: 'claim' | 'decline'): void {
   if (draft.drafter === caller.account) {

@@ -8,11 +8,11 @@ import { LorebookError } from '../../domain/errors.ts';
 import { type Draft, draftKey, publishDraftAction, toDraft } from '../../store/draft/draft-items.ts';
 import { type ItemsByKey, pick, readItem } from '../../store/read-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext, Caller } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
 import { type PublishSource, publishStory } from '../publish-story.ts';
 import type { SimilarFinder } from '../search/similar-stories.ts';
-import type { Replayed } from '../write-once.ts';
+import type { Replayed } from '../write/write-once.ts';
 import { unknownDraft } from './draft-reference.ts';
 import { PUBLISH_DRAFT_TOOL, type PublishDraftOutcome, publishDraftInputSchema } from './publish-draft.contract.ts';
 

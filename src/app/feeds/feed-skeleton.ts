@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { type FeedDefinition, feedContext, MAIN_FEED, NEEDS_REPRODUCERS_FEED } from '../../domain/feed-generator.ts';
 import { zeroTally } from '../../store/story/feed-tally-items.ts';
-import type { AppContext } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { parseInput } from '../input/parse-input.ts';
 import { rankByTally } from './feed-ranking.ts';
 import { type FeedStory, feedStories } from './feed-stories.ts';
 import { feedTallies } from './feed-tallies.ts';

@@ -6,11 +6,11 @@
 import { pick, readItems } from '../../store/read-items.ts';
 import type { IndexEntry } from '../../store/story/story-index-query.ts';
 import { type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
+import { canSee } from '../caller/story-access.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { announceState } from '../queries/announce-state.ts';
 import { encodeCursor } from '../queries/cursor.ts';
 import { feedWalk } from '../queries/list-stories.ts';
-import { canSee } from '../story-access.ts';
 
 export interface FeedStory {
   meta: StoryMeta;

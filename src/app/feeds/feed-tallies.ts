@@ -2,7 +2,7 @@
 import { feedTallyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { type FeedTally, toFeedTally } from '../../store/story/feed-tally-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export async function feedTallies(ctx: AppContext, feed: string, slugs: readonly string[]): Promise<Map<string, FeedTally>> {
   const keys = slugs.map((slug) => feedTallyKey(feed, slug));

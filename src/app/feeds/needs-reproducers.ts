@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { validationFailed } from '../../domain/errors.ts';
 import type { FeedTally } from '../../store/story/feed-tally-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { rankGroup } from './feed-ranking.ts';
 import { type FeedStory, feedStories } from './feed-stories.ts';
 

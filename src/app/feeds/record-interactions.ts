@@ -17,9 +17,9 @@ import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { type Vote, voteAction } from '../../store/story/feed-tally-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
-import { writeOnce } from '../write-once.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
+import { writeOnce } from '../write/write-once.ts';
 import { shownPost } from './feed-stories.ts';
 
 const SEND_INTERACTIONS = 'send_interactions';

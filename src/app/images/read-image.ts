@@ -3,9 +3,9 @@
 // crash between the blob write and the records is never served, and a name nobody uploaded is
 // answered without touching the blob store.
 import type { ImageName } from '../../domain/image/image-name.ts';
-import { imageKey } from '../../store/image-items.ts';
+import { imageKey } from '../../store/image/items.ts';
 import { readItem } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export interface StoredImage {
   data: Uint8Array;

@@ -6,7 +6,7 @@
 //   (never served: serving reads the record first; never counted);
 // - the day item's set of hashes is the day's count, and a hash joins it under the condition that
 //   it is absent and the day is below its limit: the same image twice (or 16 at once) counts once;
-// - an op_id replays the first answer (write-once.ts).
+// - an op_id replays the first answer (write/write-once.ts).
 // Re-encoding costs up to seconds of CPU and ~200 MB, so before it starts (docs/design.md#fair-cpu) a
 // full day is refused, and the re-encode takes a slot of the account's share (one at a time per
 // account, charged to its CPU minute).
@@ -19,8 +19,8 @@ import type { ImageType } from '../../domain/image/image-type.ts';
 import { parseOpId } from '../../domain/op-id.ts';
 import { sharedCpuSlots } from '../../offload/cpu-slots.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { imageIndexItem } from '../../store/identity/account-index-items.ts';
-import type { ImageBlobs } from '../../store/image-blobs.ts';
+import { imageIndexItem } from '../../store/identity/account/index-items.ts';
+import type { ImageBlobs } from '../../store/image/blobs.ts';
 import {
   countImageInDay,
   createImageRecord,
@@ -30,14 +30,14 @@ import {
   imageDayKey,
   imageKey,
   startImageDay,
-} from '../../store/image-items.ts';
+} from '../../store/image/items.ts';
 import { pick, readItem, readSnapshot } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { epochSeconds } from '../../store/store.ts';
-import type { AppContext, Caller } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
-import { accountRateSubject } from '../rate-limit.ts';
-import { type Replayed, writeOnce } from '../write-once.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
+import { accountRateSubject } from '../context/rate-limit.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
+import { type Replayed, writeOnce } from '../write/write-once.ts';
 import { type EncodedImage, reencodeImage } from './reencode-image.ts';
 import {
   DAILY_LIMIT_TEXT,

@@ -11,13 +11,13 @@ import { parseOpId } from '../../domain/op-id.ts';
 import { parseSlug } from '../../domain/story/slug.ts';
 import { storyKey } from '../../store/keys.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
-import { isHeld, releaseHold } from '../../store/story/announce-hold.ts';
+import { isHeld, releaseHold } from '../../store/story/announce/hold.ts';
 import { type StoryMeta, storyMetaOf } from '../../store/story/story-items.ts';
 import { updateItem } from '../../store/update-item.ts';
-import { announceAfterCommit } from '../announce-after-commit.ts';
-import type { AppContext } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
-import { type Replayed, type WritePlan, writeOnce } from '../write-once.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
+import { announceAfterCommit } from '../write/announce-after-commit.ts';
+import { type Replayed, type WritePlan, writeOnce } from '../write/write-once.ts';
 import { type AuditRecord, auditRecord } from './audit-record.ts';
 
 export const APPROVE_HELD_TOOL = 'approve_held_announcement';

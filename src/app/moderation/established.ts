@@ -5,7 +5,7 @@
 import type { StoredItem } from '../../store/actions.ts';
 import { accountKey } from '../../store/keys.ts';
 import { type ItemsByKey, pick } from '../../store/read-items.ts';
-import type { AppContext, Caller } from '../app-context.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 

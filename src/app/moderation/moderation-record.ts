@@ -13,7 +13,7 @@ import type { StoryFlag } from '../../store/story/flag-items.ts';
 import type { ModerationState } from '../../store/story/moderation-state.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export const MAX_QUEUE_LIMIT = 200;
 

@@ -10,8 +10,8 @@ import type { StoredItem } from '../../store/actions.ts';
 import { MODERATION_STATES } from '../../store/story/moderation-state.ts';
 import { type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
-import type { Caller } from '../app-context.ts';
-import { parseWriteInput } from '../parse-write-input.ts';
+import type { Caller } from '../context/app-context.ts';
+import { parseWriteInput } from '../input/parse-write-input.ts';
 
 export const MAX_OPERATOR_REASON_CHARS = 500;
 

@@ -4,7 +4,7 @@
 // by the limit, and the merge keeps the newest `limit`.
 import type { ReviewEntry } from '../../store/moderation/review-queue-items.ts';
 import { type HeldAnnouncement, queryHeldAnnouncements } from '../../store/story/held-announcement-query.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { MAX_QUEUE_LIMIT, reviewQueue } from './moderation-record.ts';
 import { type SpamWaveEntry, spamWaveQueue } from './spam-wave-queue.ts';
 

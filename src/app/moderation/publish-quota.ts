@@ -10,7 +10,7 @@ import { accountKey, type ItemKey } from '../../store/keys.ts';
 import { type ItemsByKey, pick } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { countPublishInDay, publishDayKey, slugsOfDay } from '../../store/story/publish-day-items.ts';
-import type { AppContext, Caller } from '../app-context.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
 import { newUntil } from './established.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

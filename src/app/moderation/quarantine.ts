@@ -9,7 +9,7 @@ import type { PutAction } from '../../store/actions.ts';
 import { and, type Condition } from '../../store/condition.ts';
 import { joinReviewQueue } from '../../store/moderation/review-queue-items.ts';
 import { createItem } from '../../store/replace-by-key.ts';
-import { listed, unlistAnnouncement } from '../../store/story/announce-items.ts';
+import { listed, unlistAnnouncement } from '../../store/story/announce/items.ts';
 import type { FlagReason } from '../../store/story/flag-items.ts';
 import { type ModerationState, moderationAsRead } from '../../store/story/moderation-state.ts';
 import { notificationItem } from '../../store/story/notification-items.ts';

@@ -8,7 +8,7 @@ import type { PutAction } from '../../store/actions.ts';
 import { and, type Condition } from '../../store/condition.ts';
 import { countedFlagsOf, countFlagger, type FlagReason, flagCountAsRead } from '../../store/story/flag-items.ts';
 import { isListedPublicly, type StoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { quarantine } from './quarantine.ts';
 
 export interface FlagRecount {

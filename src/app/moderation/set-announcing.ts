@@ -6,10 +6,10 @@
 import { validationFailed } from '../../domain/errors.ts';
 import { normaliseText } from '../../domain/free-text.ts';
 import { forbiddenCharProblem } from '../../domain/text-controls.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { refuseSecrets } from '../secrets/refuse-secrets.ts';
 import { type SetSettingOutcome, setSetting } from '../settings/set-setting.ts';
-import type { Replayed } from '../write-once.ts';
+import type { Replayed } from '../write/write-once.ts';
 import { auditRecord } from './audit-record.ts';
 
 export const ANNOUNCING_SETTING = 'LOREBOOK_ANNOUNCING';

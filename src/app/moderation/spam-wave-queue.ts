@@ -2,7 +2,7 @@
 // refusal records (`DUPWAVE#<day>`) of the days they are kept, one entry per original with its
 // refused copies together, newest wave first. Nothing here is a body: the records hold none.
 import { type DuplicateRefusal, listDuplicateRefusals, REFUSAL_KEPT_DAYS } from '../../store/near-duplicate/duplicate-refusal-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** One wave: the story its copies repeat, and every copy refused. */
 export interface SpamWaveEntry {

@@ -4,7 +4,8 @@
 // (LOREBOOK_DUPLICATE_WINDOW_HOURS), naming that story. The author's own stories never count.
 // The publish reads its bands in its snapshot and claims the free ones in its own transaction
 // (store/near-duplicate/band-items.ts), so of a wave published at the same instant at most one
-// lands. edit_story is judged the same way, and moves its story's bands with its text. Loaded on a publish's first use, not at start (the http function's start bound).
+// lands. edit_story is judged the same way, and moves its story's bands with its text. Loaded on a
+// publish's first use, not at start (the http function's start bound).
 import { LorebookError } from '../../domain/errors.ts';
 import {
   bandsOf,
@@ -22,7 +23,7 @@ import { type DuplicateRefusal, REFUSAL_KEPT_DAYS, recordDuplicateRefusal } from
 import { type ItemsByKey, pick } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** The story being published, as far as the rule goes. */
 export interface Publishing {

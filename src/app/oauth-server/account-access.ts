@@ -6,7 +6,7 @@ import { LorebookError } from '../../domain/errors.ts';
 import { type Grant, grantKey, queryAccountGrants, toGrant } from '../../store/identity/grant-items.ts';
 import { queryAccountTokens, type StoredToken, tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
 import { readItem } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 import { deleteAccessToken } from './revoke-token.ts';
 

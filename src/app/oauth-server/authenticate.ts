@@ -3,7 +3,7 @@
 // (DynamoDB deletes TTL'd items days late). The handle is resolved from the account, never copied
 // onto the token. With `ctx.verifiedTokens` a token read within the last 30 s is trusted without
 // reading it (or its account) again: a revocation by this process holds from the next call, one
-// made elsewhere within 30 s (verified-tokens.ts). A token minted by lorebook's OAuth server is
+// made elsewhere within 30 s (context/verified-tokens.ts). A token minted by lorebook's OAuth server is
 // bound to one resource (RFC 8707, its `resource`): presented anywhere else it is refused like an
 // unknown one. Admin and device tokens carry no resource and are valid for /mcp and /v1 alike.
 
@@ -13,8 +13,8 @@ import { LorebookError } from '../../domain/errors.ts';
 import { tokenKey, toStoredToken } from '../../store/identity/token-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
-import { credentialRefusal, credentialStands } from '../account/account-standing.ts';
-import type { AppContext, Caller, VerifiedToken } from '../app-context.ts';
+import { credentialRefusal, credentialStands } from '../caller/account-standing.ts';
+import type { AppContext, Caller, VerifiedToken } from '../context/app-context.ts';
 
 /** RFC 6750 §2.1 (the scheme is case-insensitive, RFC 9110 §11.1). */
 const BEARER = /^Bearer +(\S+) *$/i;

@@ -10,7 +10,7 @@ import { isRegisteredRedirect } from '../../auth/oauth/redirect-uri.ts';
 import { parseScope, SCOPES, scopeString } from '../../auth/oauth/scopes.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import type { KnownClient } from '../../store/identity/oauth-client-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { knownClient } from './known-client.ts';
 
 export interface AuthorizeRequest {

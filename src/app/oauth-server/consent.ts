@@ -19,9 +19,9 @@ import {
 import { createGrant } from '../../store/identity/grant-items.ts';
 import { pick } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { WEB_SESSION_SECONDS } from '../sign-in/web-session.ts';
-import { type LoopPlan, writeLoop } from '../write-loop.ts';
+import { type LoopPlan, writeLoop } from '../write/write-loop.ts';
 import { type AuthorizeRequest, redirectWith } from './authorize-request.ts';
 
 export interface SignedInPerson {

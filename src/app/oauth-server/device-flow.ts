@@ -16,7 +16,7 @@ import {
 } from '../../auth/device-codes.ts';
 import { mintToken, tokenId } from '../../auth/token-secret.ts';
 import { LorebookError } from '../../domain/errors.ts';
-import { accountAcceptsCredential } from '../../store/identity/account-deletion-items.ts';
+import { accountAcceptsCredential } from '../../store/identity/account/deletion-items.ts';
 import {
   createDeviceItems,
   createDeviceStart,
@@ -37,7 +37,7 @@ import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export const DEVICE_CODE_SECONDS = 10 * 60;
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;

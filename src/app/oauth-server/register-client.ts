@@ -12,8 +12,8 @@ import { OAuthError } from '../../domain/oauth-error.ts';
 import { type OAuthClient, oauthClientKey, registerOAuthClient, toOAuthClient } from '../../store/identity/oauth-client-items.ts';
 import { pick, readItem } from '../../store/read-items.ts';
 import { epochSeconds } from '../../store/store.ts';
-import type { AppContext } from '../app-context.ts';
-import { type LoopPlan, writeLoop } from '../write-loop.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { type LoopPlan, writeLoop } from '../write/write-loop.ts';
 import { CLIENT_METADATA_FIELDS, SUPPORTED_GRANT_TYPES } from './client-metadata-fields.ts';
 import { isWindowFull, registrationBudgetSpent, registrationWindow } from './registration-budget.ts';
 

@@ -17,7 +17,7 @@ import { accountTokenKey, tokenKey } from '../../store/identity/token-items.ts';
 import { readItem } from '../../store/read-items.ts';
 import { MAX_TRANSACTION_ACTIONS, writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** Whether a live grant was revoked by this call (false: it was gone already). */
 export async function revokeGrantFamily(ctx: AppContext, grantId: string): Promise<boolean> {

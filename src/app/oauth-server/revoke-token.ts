@@ -13,7 +13,7 @@ import { deleteTokenItems, type StoredToken, tokenKey, toStoredToken } from '../
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { knownClient } from './known-client.ts';
 import { revokeGrantFamily } from './revoke-grant.ts';
 

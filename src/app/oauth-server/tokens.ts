@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { handleSchema } from '../../auth/handle.ts';
 import { isTokenId, isWellFormedToken, mintToken, tokenId } from '../../auth/token-secret.ts';
 import { LorebookError } from '../../domain/errors.ts';
-import { accountStillHere } from '../../store/identity/account-deletion-items.ts';
-import { createAccount } from '../../store/identity/account-items.ts';
+import { accountStillHere } from '../../store/identity/account/deletion-items.ts';
+import { createAccount } from '../../store/identity/account/items.ts';
 import { claimHandle, handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import {
   createTokenItems,
@@ -23,9 +23,9 @@ import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import { credentialRefusal } from '../account/account-standing.ts';
-import type { AppContext } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import { credentialRefusal } from '../caller/account-standing.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { parseInput } from '../input/parse-input.ts';
 
 /** A token lives at most a year; every token has an expiry. */
 export const MAX_TOKEN_LIFETIME_SECONDS = 365 * 24 * 60 * 60;

@@ -1,9 +1,9 @@
 // The Bluesky announce state shown on a story (docs/design.md#write-rules), derived from the fields the announcer
 // writes — never a stored status, which a crash between two writes could leave stale.
 
-import { type HoldReason, isHeld } from '../../store/story/announce-hold.ts';
-import { isPostUri } from '../../store/story/announce-items.ts';
-import type { AnnounceProgress } from '../../store/story/announce-progress.ts';
+import { type HoldReason, isHeld } from '../../store/story/announce/hold.ts';
+import { isPostUri } from '../../store/story/announce/items.ts';
+import type { AnnounceProgress } from '../../store/story/announce/progress.ts';
 import { PENDING } from '../../store/story/claim-marker.ts';
 import type { AnnounceState } from './get-story.contract.ts';
 

@@ -9,9 +9,9 @@ import { type ItemKey, storyKey } from '../../store/keys.ts';
 import { type ItemsByKey, pick, readItems } from '../../store/read-items.ts';
 import { queryLinkedAnswers } from '../../store/story/answer-query.ts';
 import { isListedPublicly, type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
-import { storyUrl } from '../content-write.ts';
+import type { AppContext } from '../context/app-context.ts';
 import type { AnswerLinkView } from '../contract/answer-link-schema.ts';
+import { storyUrl } from '../story-content/content-write.ts';
 
 /** The fail stories' META keys a success story's `answers` needs. */
 export function answeredStoryKeys(meta: StoryMeta): ItemKey[] {

@@ -3,11 +3,11 @@
 // creates a local account) names an account, and that account's current handle must still be
 // this one. An account id (a DID, or an account without a handle item) is accepted as well.
 import { notFound } from '../../domain/errors.ts';
-import { toAccount } from '../../store/identity/account-items.ts';
+import { toAccount } from '../../store/identity/account/items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import type { AuthorView } from '../contract/story-shapes.ts';
 
 const MAX_HANDLE_CHARS = 512;

@@ -3,12 +3,12 @@
 // (docs/design.md#re-run), and on a success story the fail stories it answers (design.md#answered-fail). All the keys
 // are known from META, so neither costs a round trip.
 import { authorRecheck, recheckText } from '../../domain/story/author-recheck.ts';
-import { toAccount } from '../../store/identity/account-items.ts';
+import { toAccount } from '../../store/identity/account/items.ts';
 import { accountKey, reproductionKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { toReproduction } from '../../store/story/reproduction-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import type { AnswerLinkView } from '../contract/answer-link-schema.ts';
 import type { AuthorRecheckView } from '../contract/author-recheck-schema.ts';
 import { answeredStoryKeys, answersOf } from './answer-pairs.ts';

@@ -8,7 +8,7 @@
 import { compareScannerVersions } from '../../domain/capability/version-order.ts';
 import { CAPABILITY_PREFIX_LENGTH, type CapabilityRecord } from '../../store/story/capability-record-items.ts';
 import { capabilityRecordsByPrefix } from '../../store/story/capability-record-query.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** 12 to 64 hex digits: the badge's 12, or more of the hash when 12 are shared by two texts. */
 const SHA_PREFIX = new RegExp(`^[0-9a-f]{${CAPABILITY_PREFIX_LENGTH},64}$`);

@@ -1,7 +1,7 @@
 // get_story's contract: its name, its input and its answer (the story in full). MCP's tool and
 // GET /v1/stories/{slug} use exactly these.
 import { z } from 'zod';
-import { HOLD_REASONS } from '../../store/story/announce-hold.ts';
+import { HOLD_REASONS } from '../../store/story/announce/hold.ts';
 import { answeredByField, answersField } from '../contract/answer-link-schema.ts';
 import { authorRecheckSchema } from '../contract/author-recheck-schema.ts';
 import { storyCapabilitySchema } from '../contract/drift-schemas.ts';
@@ -44,7 +44,8 @@ const announceStateSchema = z.object({
   // Shown to the author only (others see `pending`): why the announcement waits, and until when at the latest.
   reason: z.enum([...HOLD_REASONS, 'too_old']).optional(),
   until: z.string().optional(),
-  // Shown to the author only (others see `off`): a `skipped` announcement (reason `too_old`) is owed since then; `npm run sweep -- --backlog` posts it.
+  // Shown to the author only (others see `off`): a `skipped` announcement (reason `too_old`) is
+  // owed since then; `npm run sweep -- --backlog` posts it.
   owed_since: z.string().optional(),
 });
 

@@ -6,8 +6,8 @@ import { validationFailed } from '../../domain/errors.ts';
 import { revealForbiddenChars } from '../../domain/text-controls.ts';
 import type { StoredItem } from '../../store/actions.ts';
 import { queryInbox } from '../../store/story/inbox-query.ts';
-import type { AppContext, Caller } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
+import { parseInput } from '../input/parse-input.ts';
 import {
   DEFAULT_PAGE,
   LIST_NOTIFICATIONS_TOOL,

@@ -4,7 +4,7 @@
 import { revealForbiddenChars as shown } from '../../domain/text-controls.ts';
 import { establishedReproducers, reproductionCounts } from '../../store/story/reproduction-items.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
-import type { Caller } from '../app-context.ts';
+import type { Caller } from '../context/app-context.ts';
 import type { AuthorView, CheckCounts, StorySummary } from '../contract/story-shapes.ts';
 
 export function authorView(meta: StoryMeta, handles: ReadonlyMap<string, string>): AuthorView {

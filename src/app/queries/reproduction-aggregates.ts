@@ -3,7 +3,7 @@
 import { AggregateTally, MIN_REPORTS_PER_FIGURE, type ReproductionAggregates } from '../../domain/reproduction-aggregates.ts';
 import { forEachReproductionFacts } from '../../store/story/reproduction-facts-query.ts';
 import type { StoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export async function readReproductionAggregates(ctx: AppContext, meta: StoryMeta): Promise<ReproductionAggregates> {
   // `reproducers` lists the counted reporters only: with fewer than the threshold no figure can

@@ -5,7 +5,7 @@ import { feedMonthsKey, feedPartition } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { monthsOf } from '../../store/story/feed-months.ts';
 import { queryIndex } from '../../store/story/story-index-query.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** The newest feed entry's published_at, or undefined while the feed is empty. */
 export async function newestPublishedAt(ctx: AppContext): Promise<string | undefined> {

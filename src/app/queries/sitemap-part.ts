@@ -6,8 +6,8 @@ import { LorebookError } from '../../domain/errors.ts';
 import { feedMonthEntries } from '../../store/story/feed-month-keys.ts';
 import { type ListingFacts, readListingFacts } from '../../store/story/listing-facts.ts';
 import { isListedPublicly } from '../../store/story/story-items.ts';
-import { handlesFor } from '../accounts.ts';
-import type { AppContext } from '../app-context.ts';
+import { handlesFor } from '../account/accounts.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { type SitemapPartRef, storiesPerPart } from './sitemap-parts.ts';
 
 export interface SitemapLink {

@@ -7,7 +7,7 @@ import { feedMonthsKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { countFeedMonth } from '../../store/story/feed-month-keys.ts';
 import { monthsOf } from '../../store/story/feed-months.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** The sitemaps.org protocol's cap on the URLs of one sitemap file. */
 export const SITEMAP_MAX_URLS = 50_000;

@@ -9,7 +9,7 @@ import { readItem } from '../../store/read-items.ts';
 import { isQuarantined } from '../../store/story/moderation-state.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { type HeldBy, heldBy } from '../moderation/held-by.ts';
 import type { StoryView } from './get-story.contract.ts';
 import { getStory } from './get-story.ts';

@@ -1,8 +1,9 @@
 // The steps after a redaction's commit (docs/design.md#redaction-export): the redaction itself strips right
 // after its commit; the dispatcher (`npm start`) or the sweeper (the cloud) deletes the images,
 // and finishes an event a crash left. The image step needs a Scan and the image store's delete,
-// which only the sweeper is granted in the cloud (infra/), so the request path never runs it. Every step is idempotent and bounded, so a run that dies anywhere is finished by
-// the next one, and two runs at once end in the same state:
+// which only the sweeper is granted in the cloud (infra/), so the request path never runs it. Every
+// step is idempotent and bounded, so a run that dies anywhere is finished by the next one, and two
+// runs at once end in the same state:
 //   1. strip: the revisions below the event's number that still hold markdown, 99 a transaction,
 //      each transaction also adding the images their texts named to the event;
 //   2. images: of those, the ones the author uploaded that no stored text names any more lose
@@ -14,7 +15,7 @@ import { imageName } from '../../domain/image/image-name.ts';
 import { isImageType } from '../../domain/image/image-type.ts';
 import { imagesNamedIn } from '../../domain/image/images-named.ts';
 import type { StoredItem, WriteAction } from '../../store/actions.ts';
-import { imageKey } from '../../store/image-items.ts';
+import { imageKey } from '../../store/image/items.ts';
 import { keyOf, outboxKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
@@ -32,7 +33,7 @@ import {
 } from '../../store/story/redaction-items.ts';
 import { imagesStillNamed, revisionsToStrip } from '../../store/story/redaction-query.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** Events finished in one run; the rest wait for the next. */
 export const REDACTIONS_PER_RUN = 10;

@@ -1,12 +1,12 @@
 // What the account page's redact form needs: the signed-in author's stories (newest first, one
 // page), and one of them with its current markdown and revision, for the form to pre-fill.
 
-import { authorIndexPages } from '../../store/identity/account-pages.ts';
+import { authorIndexPages } from '../../store/identity/account/pages.ts';
 import { authorPartition, bodyKey, keyId, storyKey } from '../../store/keys.ts';
 import { readItems } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext, Caller } from '../app-context.ts';
-import { ownStory } from '../story-access.ts';
+import { ownStory } from '../caller/story-access.ts';
+import type { AppContext, Caller } from '../context/app-context.ts';
 
 export interface OwnStoryLine {
   slug: string;

@@ -3,14 +3,14 @@
 // and strips every earlier revision. It runs every step at once, images included (an operator's
 // command may Scan, the request path may not), and says what it did.
 import { notFound } from '../../domain/errors.ts';
-import { toAccount } from '../../store/identity/account-items.ts';
+import { toAccount } from '../../store/identity/account/items.ts';
 import { accountKey, bodyKey, keyId, storyKey } from '../../store/keys.ts';
 import { readItems } from '../../store/read-items.ts';
 import { toStoryMeta } from '../../store/story/story-items.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import type { RedactOutcome } from '../redact-story.contract.ts';
 import { redactStory } from '../redact-story.ts';
-import type { Replayed } from '../write-once.ts';
+import type { Replayed } from '../write/write-once.ts';
 import { finishRedactions, type RedactionRun } from './finish-redaction.ts';
 
 export interface PurgeReport {

@@ -13,7 +13,7 @@
 import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { readSearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { applySearchLog, buildFromFeed, type LogPosition, startOfLog } from './search-index-feed.ts';
 import { loadSnapshot } from './snapshot-load.ts';
 import { createStoryIndex, type StoryIndex } from './story-index.ts';

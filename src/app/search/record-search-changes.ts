@@ -5,7 +5,7 @@
 // twice re-reads the same story and changes nothing.
 
 import { writeSearchLog } from '../../store/search/search-log.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { type StreamRecordShape, searchChangesOf } from './search-change-records.ts';
 
 /** How many log items were written. */

@@ -5,8 +5,8 @@
 import { storyKey } from '../../store/keys.ts';
 import { pick, readItems } from '../../store/read-items.ts';
 import { isListedPublicly, toStoryMeta } from '../../store/story/story-items.ts';
-import { handlesFor } from '../accounts.ts';
-import type { AppContext } from '../app-context.ts';
+import { handlesFor } from '../account/accounts.ts';
+import type { AppContext } from '../context/app-context.ts';
 import type { StorySummary } from '../contract/story-shapes.ts';
 import { presentSummary } from '../queries/present-story.ts';
 

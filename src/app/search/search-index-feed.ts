@@ -8,7 +8,7 @@ import { readSearchLog, SEARCH_LOG_OVERLAP_MS, type SearchLogEntry } from '../..
 import { readSearchableStories } from '../../store/search/searchable-stories.ts';
 import { monthsOf } from '../../store/story/feed-months.ts';
 import { queryIndex } from '../../store/story/story-index-query.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import type { StoryIndex } from './story-index.ts';
 
 /** Feed entries per Query while building: keys only, so a page is small. */
@@ -45,7 +45,10 @@ export async function buildFromFeed(ctx: AppContext, index: StoryIndex): Promise
   return index.size;
 }
 
-/** Where a reader is in the log: everything written before `watermark` is applied, and the entries since `watermark − overlap` it has applied. */
+/**
+ * Where a reader is in the log: everything written before `watermark` is applied, and the entries
+ * since `watermark − overlap` it has applied.
+ */
 export interface LogPosition {
   watermark: number;
   applied: ReadonlyMap<string, number>;

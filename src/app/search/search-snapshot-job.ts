@@ -9,7 +9,7 @@
 import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { moveSearchPointer, readSearchPointer, type SearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { applySearchLog, buildFromFeed, startOfLog } from './search-index-feed.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotName } from './search-snapshot-codec.ts';
 import { createStoryIndex, type StoryIndex } from './story-index.ts';

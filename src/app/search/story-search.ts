@@ -5,8 +5,8 @@
 // returns (search-hydrate.ts), so what a story shows is what it is now.
 import type { SearchOptions } from 'minisearch';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
-import type { AppContext } from '../app-context.ts';
-import { parseInput } from '../parse-input.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { parseInput } from '../input/parse-input.ts';
 import { createLiveIndex } from './live-story-index.ts';
 import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
 import { decodeSearchCursor, encodeSearchCursor } from './search-cursor.ts';

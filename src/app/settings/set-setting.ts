@@ -8,8 +8,8 @@ import { settingKey } from '../../store/keys.ts';
 import { pick } from '../../store/read-items.ts';
 import { checkItem } from '../../store/replace-by-key.ts';
 import { putSetting, toStoredSetting } from '../../store/setting-items.ts';
-import type { AppContext } from '../app-context.ts';
-import { type Replayed, writeOnce } from '../write-once.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { type Replayed, writeOnce } from '../write/write-once.ts';
 
 export const SET_SETTING = 'settings:set';
 

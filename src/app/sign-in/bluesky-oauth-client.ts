@@ -10,7 +10,7 @@ import {
 } from '@atproto/oauth-client-node';
 import { createSafeFetch } from '../../../integrations/safe-fetch/index.ts';
 import type { SignInConfig } from '../../auth/sign-in-config.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 import { createSessionStore, createStateStore } from './bluesky-oauth-stores.ts';
 import { CALLBACK_PATH, CLIENT_METADATA_PATH, JWKS_PATH } from './sign-in-paths.ts';
 

@@ -21,7 +21,7 @@ import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 /** A person has this long between /auth/login and the callback (the PDS's own request lives 5 min). */
 export const SIGN_IN_STATE_SECONDS = 10 * 60;

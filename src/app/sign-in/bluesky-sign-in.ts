@@ -10,15 +10,15 @@
 
 import { LorebookError } from '../../domain/errors.ts';
 import type { WriteAction } from '../../store/actions.ts';
-import { accountOverTombstone, accountStanding } from '../../store/identity/account-deletion-items.ts';
-import { type Account, changeHandle, createAccount, toAccount } from '../../store/identity/account-items.ts';
+import { accountOverTombstone, accountStanding } from '../../store/identity/account/deletion-items.ts';
+import { type Account, changeHandle, createAccount, toAccount } from '../../store/identity/account/items.ts';
 import { handleKey, toHandleClaim } from '../../store/identity/handle-items.ts';
 import { accountKey, type ItemKey } from '../../store/keys.ts';
 import { type ItemsByKey, pick, readItems } from '../../store/read-items.ts';
 import { createItem, deleteItemIf, replaceItem } from '../../store/replace-by-key.ts';
-import { accountSuspended } from '../account/account-standing.ts';
-import type { AppContext } from '../app-context.ts';
-import { writeLoop } from '../write-loop.ts';
+import { accountSuspended } from '../caller/account-standing.ts';
+import type { AppContext } from '../context/app-context.ts';
+import { writeLoop } from '../write/write-loop.ts';
 
 export interface BlueskyIdentity {
   did: string;

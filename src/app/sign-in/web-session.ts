@@ -3,15 +3,15 @@
 // account on every read, never copied onto the session, so it follows handle changes.
 import { createHash, randomBytes } from 'node:crypto';
 import { parse } from 'hono/utils/cookie';
-import { webSessionIndexItem } from '../../store/identity/account-index-items.ts';
+import { webSessionIndexItem } from '../../store/identity/account/index-items.ts';
 import { createWebSession, deleteWebSession, toStoredWebSession, webSessionKey } from '../../store/identity/web-session-items.ts';
 import { accountKey } from '../../store/keys.ts';
 import { readItem } from '../../store/read-items.ts';
 import { writeAtomically } from '../../store/run-write.ts';
 import { epochSeconds } from '../../store/store.ts';
 import { WriteCancelled } from '../../store/write-cancelled.ts';
-import { credentialStands } from '../account/account-standing.ts';
-import type { AppContext } from '../app-context.ts';
+import { credentialStands } from '../caller/account-standing.ts';
+import type { AppContext } from '../context/app-context.ts';
 
 export const WEB_SESSION_COOKIE = 'lorebook_session';
 /** How long a sign-in lasts in a browser before the person signs in again. */

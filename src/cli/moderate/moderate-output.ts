@@ -1,7 +1,7 @@
 // What `npm run moderate` prints on stdout for a person (without --json): one line per queue
 // entry, a short block for `show`, one line per action.
 import type { ApproveHeldOutcome } from '../../app/moderation/approve-held.ts';
-import type { BanOutcome } from '../../app/moderation/ban-account.ts';
+import type { BanOutcome } from '../../app/moderation/ban/account.ts';
 import type { ModerationRecord } from '../../app/moderation/moderation-record.ts';
 import type { OperatorOutcome } from '../../app/moderation/operator-action.ts';
 import type { QueueEntry } from '../../app/moderation/operator-queue.ts';

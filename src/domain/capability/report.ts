@@ -8,7 +8,10 @@ export interface CapabilityReport {
   scanner_version: string;
   /** The highest tier among all findings (listed or omitted); T0 when there are none. */
   tier: CapabilityFinding['tier'];
-  /** Sorted by line, then tier (highest first), category, rule and evidence. At most MAX_FINDINGS of the hashed text plus MAX_STORY_FINDINGS of the rest of a story. */
+  /**
+   * Sorted by line, then tier (highest first), category, rule and evidence. At most MAX_FINDINGS of
+   * the hashed text plus MAX_STORY_FINDINGS of the rest of a story.
+   */
   findings: CapabilityFinding[];
   /** Findings past MAX_FINDINGS, dropped lowest tier first; counted so the cut is visible. */
   omitted_findings: number;

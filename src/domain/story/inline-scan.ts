@@ -58,7 +58,10 @@ function unclosedCodeRuns(text: string): number {
   return unclosed;
 }
 
-/** `<!--` before the last `-->`, `<![CDATA[` before the last `]]>`, `<?` before the last `?>`, other `<!` before the last `>` are closed. */
+/**
+ * `<!--` before the last `-->`, `<![CDATA[` before the last `]]>`, `<?` before the last `?>`, other
+ * `<!` before the last `>` are closed.
+ */
 function unclosedHtml(text: string): number {
   const lastComment = text.lastIndexOf('-->');
   const lastCdata = text.lastIndexOf(']]>');

@@ -48,7 +48,10 @@ export const MARKDOWN_COST_LIMITS = {
   containers: 1024,
   /** `*`, `_`, `~` runs that may open or close, per paragraph: pairing them is quadratic in micromark. */
   emphasisRuns: 256,
-  /** `]` per paragraph outside fenced code: each scans back over the paragraph for a `[`; this also bounds `](`, each unclosed one scanned to the paragraph's end. */
+  /**
+   * `]` per paragraph outside fenced code: each scans back over the paragraph for a `[`; this also
+   * bounds `](`, each unclosed one scanned to the paragraph's end.
+   */
   labelEnds: 256,
   /** Backtick runs per paragraph that no later run of their length closes: each is scanned to the paragraph's end. */
   unclosedCodeRuns: 32,
@@ -56,7 +59,10 @@ export const MARKDOWN_COST_LIMITS = {
   unclosedHtml: 32,
   /** Setext headings (a line of `=` or `-` under text) in the whole story: micromark re-reads the document for each. */
   setextHeadings: 256,
-  /** Lines continuing a quote's or a list item's paragraph without its marker, in the whole story: micromark looks back over the container's events for each. */
+  /**
+   * Lines continuing a quote's or a list item's paragraph without its marker, in the whole story:
+   * micromark looks back over the container's events for each.
+   */
   lazyLines: 2048,
   /** GFM table columns: a real table is read on a screen. */
   tableColumns: 64,

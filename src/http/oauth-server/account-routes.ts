@@ -4,7 +4,7 @@
 // site can neither read (HttpOnly) nor send on a cross-site POST (SameSite=Lax).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { accountAccess, revokeForAccount } from '../../app/oauth-server/account-access.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import { isLorebookError } from '../../domain/errors.ts';
@@ -78,7 +78,8 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     const slug = form.get('slug') ?? '';
     const markdown = form.get('markdown') ?? '';
     try {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+      // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       await (await import('../../app/redact-story.ts')).redactStory(deps.ctx, person, {
         slug,
         base_revision: Number(form.get('base_revision')),
@@ -100,7 +101,8 @@ export function mountAccount(app: Hono<HttpEnv>, deps: { ctx: AppContext; oauth:
     const form = await formOf(c, 4096);
     if (!sameSecret(form.get('csrf') ?? '', csrfFor(person.sessionCookie))) return c.text(FORGED, 403, PAGE_HEADERS);
     try {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+      // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       await (await import('../../app/account/delete-account.ts')).deleteAccount(
         deps.ctx,
         { account: person.account, handle: person.handle },

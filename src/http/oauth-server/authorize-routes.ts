@@ -4,7 +4,7 @@
 // only secret is the consent secret, derived from the session cookie (HttpOnly, SameSite=Lax),
 // so another site can neither read nor forge it (CSRF).
 import type { Context, Hono } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { judgeAuthorizeRequest, redirectWith } from '../../app/oauth-server/authorize-request.ts';
 import { answerConsent, type SignedInPerson, showConsent } from '../../app/oauth-server/consent.ts';
 import { readWebSession, webSessionCookieValue } from '../../app/sign-in/web-session.ts';

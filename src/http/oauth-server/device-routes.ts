@@ -3,8 +3,8 @@
 // clients parse `error`), and the /device pages where a signed-in person approves the code.
 // Store trouble and other failures stay problem+json like everywhere else.
 import type { Context, Hono } from 'hono';
-import { handlesFor } from '../../app/accounts.ts';
-import type { AppContext } from '../../app/app-context.ts';
+import { handlesFor } from '../../app/account/accounts.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { readWebSession, type WebSession } from '../../app/sign-in/web-session.ts';
 import { normalizeUserCode } from '../../auth/device-codes.ts';
 import { isLorebookError, validationFailed } from '../../domain/errors.ts';
@@ -12,7 +12,10 @@ import { type AdmissionDeps, admit } from '../admission.ts';
 import { mediaType, opensJsonObject, readBodyText } from '../body.ts';
 import type { HttpEnv } from '../http-env.ts';
 
-/** The device flow's use cases, loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts). */
+/**
+ * The device flow's use cases, loaded on first use, not at a cold start (what the http function
+ * loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+ */
 const deviceFlow = () => import('../../app/oauth-server/device-flow.ts');
 
 import { refusalPage } from '../sign-in/auth-pages.ts';
@@ -40,7 +43,10 @@ export interface DeviceDeps {
 const oauthError = (c: Context<HttpEnv>, error: string, description: string) =>
   c.json({ error, error_description: description }, 400, NO_STORE);
 
-/** Form-encoded (what RFC 8628 specifies) or JSON, a few KiB at most; a body that opens a JSON object is JSON whatever its label (opensJsonObject). */
+/**
+ * Form-encoded (what RFC 8628 specifies) or JSON, a few KiB at most; a body that opens a JSON
+ * object is JSON whatever its label (opensJsonObject).
+ */
 async function readParams(c: Context<HttpEnv>): Promise<Record<string, string> | undefined> {
   const text = await readBodyText(c.req.raw, MAX_FORM_BYTES);
   if (mediaType(c.req.header('content-type')) === 'application/json' || opensJsonObject(text)) {

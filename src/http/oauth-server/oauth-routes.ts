@@ -2,9 +2,9 @@
 // spec 2025-06-18): metadata, dynamic client registration, the token endpoint and revocation.
 // The browser steps (authorize, consent) and the account page are mounted from here too.
 import type { Context, Hono, Next } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
+import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/context/rate-limit.ts';
 import { revokeByClient } from '../../app/oauth-server/revoke-token.ts';
-import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
 import type { OAuthServer } from '../../auth/oauth/oauth-settings.ts';
 import type { ClientAddress } from '../admission.ts';
 import type { HttpEnv } from '../http-env.ts';
@@ -40,7 +40,8 @@ export function mountOAuthServer(app: Hono<HttpEnv>, deps: OAuthRouteDeps): void
   for (const path of [OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.post(path, limit);
   app.post(OAUTH_PATHS.register, (c) =>
     answeringOAuth(c, async () => {
-      // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+      // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+      // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
       const { registerClient } = await import('../../app/oauth-server/register-client.ts');
       return oauthJson(c, await registerClient(deps.ctx, deps.oauth, await readJson(c), addressOf(c)), 201);
     }),

@@ -7,7 +7,7 @@
 // Hidden and private stories are not in the public feed index, and the read pipeline drops any
 // lingering entry.
 import type { Category } from 'feed';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import type { StorySummary } from '../../app/contract/story-shapes.ts';
 import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
 import { listStories } from '../../app/queries/list-stories.ts';

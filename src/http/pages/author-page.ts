@@ -1,6 +1,6 @@
 // `/a/{handle}`: one author's public stories, newest first, and how many people each worked for.
 import { html } from 'hono/html';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { authorByHandle } from '../../app/queries/author-by-handle.ts';
 import { MAX_LIST_LIMIT } from '../../app/queries/list-stories.contract.ts';
 import { listStories } from '../../app/queries/list-stories.ts';

@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { AppContext, Caller } from '../../app/app-context.ts';
+import type { AppContext, Caller } from '../../app/context/app-context.ts';
 import { claimDraft } from '../../app/drafts/claim-draft.ts';
 import { declineDraft } from '../../app/drafts/decline-draft.ts';
 import { draftByClaimToken } from '../../app/drafts/draft-by-claim-token.ts';

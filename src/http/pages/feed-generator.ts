@@ -10,10 +10,10 @@
 import type { Context, Hono } from 'hono';
 import { createSigningKeyResolver } from '../../../integrations/bluesky/did-signing-key.ts';
 import type { Outbound } from '../../../integrations/safe-fetch/outbound-settings.ts';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
+import { fetchBudgetOf, type SpendFetch } from '../../app/context/outbound-budget.ts';
+import { accountRateSubject } from '../../app/context/rate-limit.ts';
 import { DEFAULT_SKELETON_LIMIT, feedSkeleton, MAX_SKELETON_LIMIT } from '../../app/feeds/feed-skeleton.ts';
-import { fetchBudgetOf, type SpendFetch } from '../../app/outbound-budget.ts';
-import { accountRateSubject } from '../../app/rate-limit.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
 import { type FeedDefinition, feedDefinitions, feedUri, NEEDS_REPRODUCERS_FEED, serviceDid } from '../../domain/feed-generator.ts';
 import type { ServiceAuthClaims } from '../../domain/service-auth/service-jwt.ts';

@@ -5,10 +5,10 @@
 // and only then the body, JSON of at most MAX_INTERACTIONS_BODY_BYTES, and the use case: a
 // stranger gets no body buffered. Every refusal is an XRPC error and writes nothing (the rate window apart).
 import type { Context, Hono } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
+import type { SpendFetch } from '../../app/context/outbound-budget.ts';
+import { accountRateSubject, consumeRateLimit, rateLimited, rateLimitHeaders } from '../../app/context/rate-limit.ts';
 import { recordInteractions } from '../../app/feeds/record-interactions.ts';
-import type { SpendFetch } from '../../app/outbound-budget.ts';
-import { accountRateSubject, consumeRateLimit, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
 import { isLorebookError, LorebookError, payloadTooLarge } from '../../domain/errors.ts';
 import type { FeedDefinition } from '../../domain/feed-generator.ts';
 import { badBody, mediaType, parseJsonObject, readBodyBytes } from '../body.ts';

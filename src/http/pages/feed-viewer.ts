@@ -4,7 +4,7 @@
 // refused, never read as anonymous. A DID document fetched to check it is paid for by the
 // request's address first (`spend`, design.md#admission): the DID is the stranger's word until it checks out.
 import type { SigningKeyResolver } from '../../../integrations/bluesky/did-signing-key.ts';
-import type { SpendFetch } from '../../app/outbound-budget.ts';
+import type { SpendFetch } from '../../app/context/outbound-budget.ts';
 import { LorebookError } from '../../domain/errors.ts';
 import { serviceDid } from '../../domain/feed-generator.ts';
 import { type ServiceAuthClaims, verifyServiceJwt } from '../../domain/service-auth/service-jwt.ts';

@@ -1,6 +1,6 @@
 // `/`: the newest public stories, paged with the feed's own opaque cursor (?cursor=).
 import { html } from 'hono/html';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { listStories } from '../../app/queries/list-stories.ts';
 import { type Html, layout } from './layout.ts';
 import { storyList } from './story-list.ts';

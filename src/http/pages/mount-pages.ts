@@ -1,14 +1,15 @@
 // The public, anonymous side of the hono app (docs/design.md#surfaces): pages, the Atom feed, the sitemap,
-// the Bluesky feed generator and the standard.site verification endpoint. Pages never read a token (what they show is the same for everyone;
-// a private story is a 404 here even to its author), and every visit counts against the
-// caller's IP budget like any anonymous call. No page carries a script: the CSP says so.
+// the Bluesky feed generator and the standard.site verification endpoint. Pages never read a token
+// (what they show is the same for everyone; a private story is a 404 here even to its author), and
+// every visit counts against the caller's IP budget like any anonymous call. No page carries a
+// script: the CSP says so.
 import type { Context, Hono } from 'hono';
 import type { Outbound } from '../../../integrations/safe-fetch/outbound-settings.ts';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
+import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/context/rate-limit.ts';
 import { heldBecause } from '../../app/moderation/held-by.ts';
 import { SITEMAP_MAX_URLS } from '../../app/queries/sitemap-parts.ts';
 import { readStoryPage } from '../../app/queries/story-page.ts';
-import { consumeRateLimit, ipRateSubject, rateLimited, rateLimitHeaders } from '../../app/rate-limit.ts';
 import type { FeedGeneratorConfig } from '../../config.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import type { ClientAddress } from '../admission.ts';

@@ -7,7 +7,7 @@
 // least recently used out first. Rendering runs on the offload worker under the render budget
 // (render-body-task.ts); concurrent views of one uncached story share one render.
 import { createHash } from 'node:crypto';
-import { type CpuScope, runOffloaded } from '../../app/offloaded.ts';
+import { type CpuScope, runOffloaded } from '../../app/context/offloaded.ts';
 import { isLorebookError } from '../../domain/errors.ts';
 import { OffloadBudgetExceeded, type OffloadTask } from '../../offload/offload.ts';
 import { degradedBody } from './degraded-body.ts';

@@ -4,7 +4,7 @@
 // strong ETag of its bytes, and an If-None-Match that names it is a 304 with no body.
 import type { Context, Hono } from 'hono';
 import { etag } from 'hono/etag';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { newestPublishedAt } from '../../app/queries/sitemap-home.ts';
 import { readSitemapPart } from '../../app/queries/sitemap-part.ts';
 import { sitemapParts } from '../../app/queries/sitemap-parts.ts';

@@ -2,7 +2,7 @@
 // answers the at-uri of the site's publication as plain text, so readers' apps can tell the
 // publication's records are this site's. Anonymous, counted against the IP budget like a page.
 import type { Context, Hono } from 'hono';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { sitePublicationUri } from '../../app/queries/site-publication.ts';
 import type { HttpEnv } from '../http-env.ts';
 

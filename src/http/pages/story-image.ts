@@ -2,7 +2,7 @@
 // image loads from its path (the page's `img-src 'self'`); an image on another site is a link to
 // it, never fetched by the reader's browser (design.md#slugs-dates-images). The card (og:image, twitter:image) names
 // only lorebook's own images, so an unfurler never fetches a URL a stranger chose — the same rule
-// the Bluesky announcer follows for its thumbnail (src/outbox/announce-thumb.ts).
+// the Bluesky announcer follows for its thumbnail (src/outbox/announce/thumb.ts).
 import { IMAGE_PATH_PREFIX, imageUrl, ownImage } from '../../domain/image/image-name.ts';
 import { isHttpUrl } from './page-format.ts';
 

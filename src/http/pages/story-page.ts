@@ -1,7 +1,7 @@
 // `/s/{slug}`: one story — badges, title, author, tags, stack, how reproducing and checking it
 // went (and its aggregates, once enough reports carry them), what running its steps does (the
-// capability box), its announcement on Bluesky, and the story itself rendered safely. A withdrawn story is a tombstone: its title and "withdrawn by
-// author", nothing else.
+// capability box), its announcement on Bluesky, and the story itself rendered safely. A withdrawn
+// story is a tombstone: its title and "withdrawn by author", nothing else.
 import { html, raw } from 'hono/html';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import { answerPairsLine } from './answer-pairs-line.ts';

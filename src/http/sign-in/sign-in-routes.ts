@@ -7,7 +7,7 @@
 import type { NodeOAuthClient } from '@atproto/oauth-client-node';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { readSignInState, SIGN_IN_STATE_SECONDS } from '../../app/sign-in/bluesky-oauth-stores.ts';
 import { recordBlueskySignIn } from '../../app/sign-in/bluesky-sign-in.ts';
 import { CALLBACK_PATH, CLIENT_METADATA_PATH, JWKS_PATH } from '../../app/sign-in/sign-in-paths.ts';

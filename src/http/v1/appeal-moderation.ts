@@ -1,6 +1,6 @@
 // POST /v1/stories/{slug}/appeals: appeal_moderation (your own held story; one appeal per hold).
 import { APPEAL_MODERATION_TOOL, appealModerationInputSchema, appealModerationOutputSchema } from '../../app/appeal-moderation.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 
@@ -27,7 +27,8 @@ export const appealModerationRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { appealModeration } = await import('../../app/appeal-moderation.ts');
     return writeAnswer(c, await appealModeration(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },

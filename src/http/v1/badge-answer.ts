@@ -10,7 +10,10 @@ import type { HttpEnv } from '../http-env.ts';
 /** Five minutes: a README shows a new reproduction soon, and a popular badge costs one read per cache per 5 minutes. */
 export const BADGE_CACHE_CONTROL = 'public, max-age=300';
 
-/** An SVG opened on its own is a document: it may run nothing and load nothing, should a future renderer ever emit more than shapes and text. */
+/**
+ * An SVG opened on its own is a document: it may run nothing and load nothing, should a future
+ * renderer ever emit more than shapes and text.
+ */
 export const BADGE_CSP = "default-src 'none'";
 
 export async function badgeAnswer(c: Context<HttpEnv>, spec: BadgeSpec): Promise<Response> {

@@ -1,7 +1,7 @@
 // POST /v1/drafts/claim: claim_draft, for an agent of the invitee holding the claim URL.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { CLAIM_DRAFT_TOOL, claimDraftInputSchema, claimDraftOutputSchema } from '../../app/drafts/claim-draft.contract.ts';
 import { claimDraft } from '../../app/drafts/claim-draft.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

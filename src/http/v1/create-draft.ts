@@ -1,6 +1,6 @@
 // POST /v1/drafts: draft_story_for.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { DRAFT_STORY_FOR_TOOL, draftStoryForInputSchema, draftStoryForOutputSchema } from '../../app/drafts/draft-story-for.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { DRAFT_KEY_SHAPE } from '../../domain/draft/claim-token.ts';
 import { validationFailed } from '../../domain/errors.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
@@ -27,7 +27,8 @@ export const createDraftRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = withDraftKeyFromHeader(c.req.header('idempotency-key'), { ...queryInput(c, {}), ...(await jsonBody(c)) });
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { draftStoryFor } = await import('../../app/drafts/draft-story-for.ts');
     const outcome = await draftStoryFor(ctx, signedIn(caller), withOpId(c, input));
     return writeAnswer(c, outcome, 201, { 'Cache-Control': 'no-store', Location: `/v1/drafts?draft_id=${outcome.draft.id}` });

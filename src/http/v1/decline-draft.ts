@@ -1,7 +1,7 @@
 // POST /v1/drafts/decline: decline_draft, by the invitee holding the claim URL.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { DECLINE_DRAFT_TOOL, declineDraftInputSchema, declineDraftOutputSchema } from '../../app/drafts/decline-draft.contract.ts';
 import { declineDraft } from '../../app/drafts/decline-draft.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

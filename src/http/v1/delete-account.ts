@@ -1,6 +1,6 @@
 // DELETE /v1/account: delete_account (design.md#account-deletion). No MCP tool: see access-rule.ts.
 import { DELETE_ACCOUNT, deleteAccountInputSchema, deleteAccountOutputSchema } from '../../app/account/delete-account.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { jsonBody, withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 
@@ -25,7 +25,8 @@ export const deleteAccountRoute = defineRoute({
     'store_unavailable',
   ],
   async handle(c, caller, { ctx }) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const outcome = await (await import('../../app/account/delete-account.ts')).deleteAccount(
       ctx,
       signedIn(caller),

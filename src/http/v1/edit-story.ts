@@ -1,7 +1,7 @@
 // PUT /v1/stories/{slug}: edit_story, as JSON or text/markdown (kind, note, source as query or as
 // worklore's X-Revision-* headers).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { withRevisionHeaders } from './revision-headers.ts';
 import { defineRoute } from './route.ts';

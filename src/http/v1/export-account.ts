@@ -4,14 +4,15 @@
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import { accountExportSchema } from '../../app/account-export/export-account.contract.ts';
-import type { AppContext, Caller } from '../../app/app-context.ts';
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
+import type { AppContext, Caller } from '../../app/context/app-context.ts';
 import type { HttpEnv } from '../http-env.ts';
 import { defineRoute } from './route.ts';
 
 /** The export as a download; also what the account page's link answers. */
 export async function exportDownload(c: Context<HttpEnv>, ctx: AppContext, caller: Caller): Promise<Response> {
-  // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+  // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+  // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
   const pieces = await (await import('../../app/account-export/export-account.ts')).exportAccount(ctx, caller);
   c.header('Content-Type', 'application/json; charset=utf-8');
   c.header('Content-Disposition', `attachment; filename="lorebook-export-${caller.handle.replace(/[^A-Za-z0-9._-]/g, '_')}.json"`);

@@ -1,6 +1,6 @@
 // POST /v1/stories/{slug}/flags: flag_story (yours; there is one per account).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { FLAG_STORY_TOOL, flagStoryInputSchema, flagStoryOutputSchema } from '../../app/flag-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 
@@ -27,7 +27,8 @@ export const flagStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { flagStory } = await import('../../app/flag-story.ts');
     return writeAnswer(c, await flagStory(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },

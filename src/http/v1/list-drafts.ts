@@ -1,7 +1,7 @@
 // GET /v1/drafts: list_drafts.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { LIST_DRAFTS_TOOL, listDraftsInputSchema, listDraftsOutputSchema } from '../../app/drafts/list-drafts.contract.ts';
 import { listDrafts } from '../../app/drafts/list-drafts.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { queryInput } from './request.ts';
 import { defineRoute } from './route.ts';
 

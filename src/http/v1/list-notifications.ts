@@ -1,11 +1,11 @@
 // GET /v1/notifications: list_notifications.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   LIST_NOTIFICATIONS_TOOL,
   listNotificationsInputSchema,
   listNotificationsOutputSchema,
 } from '../../app/queries/list-notifications.contract.ts';
 import { listNotifications } from '../../app/queries/list-notifications.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { queryInput } from './request.ts';
 import { defineRoute } from './route.ts';
 

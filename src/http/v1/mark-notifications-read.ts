@@ -1,11 +1,11 @@
 // POST /v1/notifications/read: mark_notifications_read.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   MARK_READ_TOOL,
   markNotificationsReadInputSchema,
   markNotificationsReadOutputSchema,
 } from '../../app/mark-notifications-read.contract.ts';
 import { markNotificationsRead } from '../../app/mark-notifications-read.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

@@ -1,6 +1,6 @@
 // POST /v1/drafts/{id}/publish: publish_draft, by the claimer.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { PUBLISH_DRAFT_TOOL, publishDraftInputSchema, publishDraftOutputSchema } from '../../app/drafts/publish-draft.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { withPathDraftId } from './draft-path.ts';
 import { etagOf, jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';

@@ -1,6 +1,6 @@
 // POST /v1/stories: publish_story, as text/markdown or JSON (markdown or parts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { PUBLISH_TOOL, publishStoryInputSchema, publishStoryOutputSchema } from '../../app/publish-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

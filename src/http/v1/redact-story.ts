@@ -1,6 +1,6 @@
 // POST /v1/stories/{slug}/redact: redact_story, as JSON or text/markdown.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REDACT_TOOL, redactStoryInputSchema, redactStoryOutputSchema } from '../../app/redact-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { etagOf, markdownOrJsonBody, withIfMatch, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 
@@ -34,7 +34,8 @@ export const redactStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx, search }) {
     const input = await markdownOrJsonBody(c);
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const outcome = await (await import('../../app/redact-story.ts')).redactStory(
       ctx,
       signedIn(caller),

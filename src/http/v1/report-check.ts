@@ -1,7 +1,7 @@
 // POST /v1/stories/{slug}/checks: report_check; /checked is worklore's name for it.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REPORT_CHECK_TOOL, reportCheckInputSchema, reportCheckOutputSchema } from '../../app/report-check.contract.ts';
 import { reportCheck } from '../../app/report-check.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { aliasRoute, defineRoute } from './route.ts';
 

@@ -1,6 +1,6 @@
 // POST /v1/stories/{slug}/drift: report_drift.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, reportDriftOutputSchema } from '../../app/report-drift.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 
@@ -30,7 +30,8 @@ export const reportDriftRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { reportDrift } = await import('../../app/report-drift.ts');
     return writeAnswer(c, await reportDrift(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },

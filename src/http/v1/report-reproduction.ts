@@ -1,11 +1,11 @@
 // POST /v1/stories/{slug}/reproductions: report_reproduction; /reproduced is worklore's name for it.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   REPORT_REPRODUCTION_TOOL,
   reportReproductionInputSchema,
   reportReproductionOutputSchema,
 } from '../../app/report-reproduction.contract.ts';
 import { reportReproduction } from '../../app/report-reproduction.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { aliasRoute, defineRoute } from './route.ts';
 

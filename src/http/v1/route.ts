@@ -3,7 +3,7 @@
 // and rate limit in front) and generate the OpenAPI document, so the document lists every route.
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
-import type { Caller } from '../../app/app-context.ts';
+import type { Caller } from '../../app/context/app-context.ts';
 import type { StorySearch } from '../../app/search/story-search.ts';
 import { httpRouteAdmitsDeletingAccount, httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
@@ -42,7 +42,10 @@ export interface V1Route {
   /** A body of raw bytes in one of these media types (an image upload). */
   binaryBody?: { types: readonly string[]; description: string };
   query?: Record<string, QueryParam>;
-  /** `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes; worklore's `X-Revision-*` (= kind, note, source) on edits. */
+  /**
+   * `Idempotency-Key` (= op_id) on writes; `If-Match` (= base_revision) on content writes;
+   * worklore's `X-Revision-*` (= kind, note, source) on edits.
+   */
   headers?: ReadonlyArray<'Idempotency-Key' | 'If-Match' | 'X-Revision-Kind' | 'X-Revision-Note' | 'X-Revision-Source'>;
   /** `mediaType` when the answer is not JSON (a badge's SVG). */
   success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; mediaType?: 'image/svg+xml' };

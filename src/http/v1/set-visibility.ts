@@ -1,7 +1,7 @@
 // POST /v1/stories/{slug}/visibility: set_visibility.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { SET_VISIBILITY_TOOL, setVisibilityInputSchema, setVisibilityOutputSchema } from '../../app/set-visibility.contract.ts';
 import { setVisibility } from '../../app/set-visibility.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 

@@ -1,5 +1,5 @@
 // DELETE /v1/stories/{slug}/flags: unflag_story (yours; there is one per account).
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { UNFLAG_STORY_TOOL, unflagStoryOutputSchema } from '../../app/unflag-story.contract.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
@@ -24,7 +24,8 @@ export const unflagStoryRoute = defineRoute({
   ],
   async handle(c, caller, { ctx }) {
     const input = { ...queryInput(c, {}), ...(await jsonBody(c)) };
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { unflagStory } = await import('../../app/unflag-story.ts');
     return writeAnswer(c, await unflagStory(ctx, signedIn(caller), withPathSlug(c, withOpId(c, input))), 200);
   },

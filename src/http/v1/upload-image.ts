@@ -2,8 +2,8 @@
 // image/jpeg or image/webp). One body is one image: no multipart, so there is no boundary parser
 // in front of the decoder and the op record's fingerprint is the bytes themselves. The body is
 // read with a hard cap of 5 MiB, refused the moment it passes it.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { UPLOAD_IMAGE_TOOL, uploadImageOutputSchema } from '../../app/images/upload-image.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { validationFailed } from '../../domain/errors.ts';
 import { imageTooLarge, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, isImageType } from '../../domain/image/image-type.ts';
@@ -40,7 +40,8 @@ export const uploadImageRoute = defineRoute({
     }
     const bytes = await readBodyBytes(c.req.raw, MAX_IMAGE_BYTES, imageTooLarge);
     const { op_id: opId } = withOpId(c, {});
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const { storeImage } = await import('../../app/images/upload-image.ts');
     return writeAnswer(c, await storeImage(ctx, account, { bytes, type, opId: opId as string | undefined }), 201);
   },

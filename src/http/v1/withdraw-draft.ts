@@ -1,7 +1,7 @@
 // POST /v1/drafts/{id}/withdraw: withdraw_draft, by the drafter.
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { WITHDRAW_DRAFT_TOOL, withdrawDraftInputSchema, withdrawDraftOutputSchema } from '../../app/drafts/withdraw-draft.contract.ts';
 import { withdrawDraft } from '../../app/drafts/withdraw-draft.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { withPathDraftId } from './draft-path.ts';
 import { jsonBody, queryInput, withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';

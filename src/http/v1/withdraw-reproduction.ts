@@ -1,5 +1,5 @@
 // DELETE /v1/stories/{slug}/reproductions: withdraw_reproduction (yours; there is one per account).
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { WITHDRAW_REPRODUCTION_TOOL, withdrawReproductionOutputSchema } from '../../app/withdraw-reproduction.contract.ts';
 import { withdrawReproduction } from '../../app/withdraw-reproduction.ts';
 import { jsonBody, queryInput, withOpId, withPathSlug, writeAnswer } from './request.ts';

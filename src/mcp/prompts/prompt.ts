@@ -2,7 +2,7 @@
 // and the messages it expands to for one caller. Prompts run under the same access rule as the
 // read tools (anonymous); one that names a story reads it through get_story's query.
 import type { Prompt, PromptMessage } from '@modelcontextprotocol/server';
-import type { Caller } from '../../app/app-context.ts';
+import type { Caller } from '../../app/context/app-context.ts';
 import type { ToolDeps } from '../tool.ts';
 
 export interface PromptDefinition extends Prompt {

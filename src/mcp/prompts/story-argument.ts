@@ -2,7 +2,7 @@
 // resource (lorebook://story/{slug}), read as get_story reads it for this caller, between the
 // markers of ../story-text.ts, with a preface saying who wrote it (design.md#untrusted-text).
 import type { PromptArgument, PromptMessage } from '@modelcontextprotocol/server';
-import type { Caller } from '../../app/app-context.ts';
+import type { Caller } from '../../app/context/app-context.ts';
 import type { StoryView } from '../../app/queries/get-story.contract.ts';
 import { getStory } from '../../app/queries/get-story.ts';
 import { validationFailed } from '../../domain/errors.ts';

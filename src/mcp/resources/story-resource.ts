@@ -3,7 +3,7 @@
 // get_story's own query as an anonymous caller, so a private or hidden story is not_found here
 // exactly as it is to get_story without a token — even to its author, like the pages.
 import type { ResourceTemplateType } from '@modelcontextprotocol/server';
-import type { AppContext } from '../../app/app-context.ts';
+import type { AppContext } from '../../app/context/app-context.ts';
 import { getStory } from '../../app/queries/get-story.ts';
 import { LorebookError, validationFailed } from '../../domain/errors.ts';
 import { parseSlug } from '../../domain/story/slug.ts';

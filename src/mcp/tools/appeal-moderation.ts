@@ -1,6 +1,6 @@
 // appeal_moderation: ask an operator to review the hold of your story (src/app/appeal-moderation.ts, docs/moderation.md).
 import { APPEAL_MODERATION_TOOL, appealModerationInputSchema, appealModerationOutputSchema } from '../../app/appeal-moderation.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const appealModerationTool = defineTool({
@@ -16,7 +16,8 @@ export const appealModerationTool = defineTool({
   outputSchema: appealModerationOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx }, caller, args) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     return (await import('../../app/appeal-moderation.ts')).appealModeration(ctx, signedIn(caller), args);
   },
 });

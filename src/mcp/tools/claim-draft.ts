@@ -1,7 +1,7 @@
 // claim_draft: take a draft someone wrote for you (src/app/drafts/claim-draft.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { CLAIM_DRAFT_TOOL, claimDraftInputSchema, claimDraftOutputSchema } from '../../app/drafts/claim-draft.contract.ts';
 import { claimDraft } from '../../app/drafts/claim-draft.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const claimDraftTool = defineTool({

@@ -1,7 +1,7 @@
 // decline_draft: say no to a draft written for you (src/app/drafts/decline-draft.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { DECLINE_DRAFT_TOOL, declineDraftInputSchema, declineDraftOutputSchema } from '../../app/drafts/decline-draft.contract.ts';
 import { declineDraft } from '../../app/drafts/decline-draft.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const declineDraftTool = defineTool({

@@ -1,6 +1,6 @@
 // draft_story_for: write the story for the person you helped (src/app/drafts/draft-story-for.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { DRAFT_STORY_FOR_TOOL, draftStoryForInputSchema, draftStoryForOutputSchema } from '../../app/drafts/draft-story-for.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const draftStoryForTool = defineTool({
@@ -18,7 +18,8 @@ export const draftStoryForTool = defineTool({
   outputSchema: draftStoryForOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx }, caller, args) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     return (await import('../../app/drafts/draft-story-for.ts')).draftStoryFor(ctx, signedIn(caller), args);
   },
 });

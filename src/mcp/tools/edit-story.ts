@@ -1,6 +1,6 @@
 // edit_story: author only, keyed by slug, conditioned on the base revision (src/app/edit-story.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { EDIT_TOOL, editStoryInputSchema, editStoryOutputSchema } from '../../app/edit-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const editStoryTool = defineTool({

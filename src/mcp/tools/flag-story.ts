@@ -1,6 +1,6 @@
 // flag_story: report that a story breaks the rules (src/app/flag-story.ts, docs/moderation.md).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { FLAG_STORY_TOOL, flagStoryInputSchema, flagStoryOutputSchema } from '../../app/flag-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const flagStoryTool = defineTool({
@@ -16,7 +16,8 @@ export const flagStoryTool = defineTool({
   outputSchema: flagStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx }, caller, args) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     return (await import('../../app/flag-story.ts')).flagStory(ctx, signedIn(caller), args);
   },
 });

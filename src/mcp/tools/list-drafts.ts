@@ -1,7 +1,7 @@
 // list_drafts: the drafts you wrote and the ones you claimed (src/app/drafts/list-drafts.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { LIST_DRAFTS_TOOL, listDraftsInputSchema, listDraftsOutputSchema } from '../../app/drafts/list-drafts.contract.ts';
 import { listDrafts } from '../../app/drafts/list-drafts.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const listDraftsTool = defineTool({

@@ -1,11 +1,11 @@
 // list_notifications: the caller's inbox (src/app/queries/list-notifications.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   LIST_NOTIFICATIONS_TOOL,
   listNotificationsInputSchema,
   listNotificationsOutputSchema,
 } from '../../app/queries/list-notifications.contract.ts';
 import { listNotifications } from '../../app/queries/list-notifications.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const listNotificationsTool = defineTool({

@@ -1,11 +1,11 @@
 // mark_notifications_read: explicit ids or up_to, never "all" (src/app/mark-notifications-read.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   MARK_READ_TOOL,
   markNotificationsReadInputSchema,
   markNotificationsReadOutputSchema,
 } from '../../app/mark-notifications-read.contract.ts';
 import { markNotificationsRead } from '../../app/mark-notifications-read.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const markNotificationsReadTool = defineTool({

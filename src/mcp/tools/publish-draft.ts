@@ -1,6 +1,6 @@
 // publish_draft: publish a draft you claimed as your story (src/app/drafts/publish-draft.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { PUBLISH_DRAFT_TOOL, publishDraftInputSchema, publishDraftOutputSchema } from '../../app/drafts/publish-draft.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const publishDraftTool = defineTool({

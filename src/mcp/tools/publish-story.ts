@@ -1,6 +1,6 @@
 // publish_story: keyed by slug (src/app/publish-story.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { PUBLISH_TOOL, publishStoryInputSchema, publishStoryOutputSchema } from '../../app/publish-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const publishStoryTool = defineTool({

@@ -1,6 +1,6 @@
 // redact_story: take a leaked secret out of your story and out of every earlier revision (src/app/redact-story.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REDACT_TOOL, redactStoryInputSchema, redactStoryOutputSchema } from '../../app/redact-story.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const redactStoryTool = defineTool({
@@ -18,7 +18,8 @@ export const redactStoryTool = defineTool({
   // Destructive: the earlier revisions' markdown is gone for good. Idempotent: the same call again changes nothing.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ ctx, search }, caller, args) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     const outcome = await (await import('../../app/redact-story.ts')).redactStory(ctx, signedIn(caller), args);
     search.invalidate(outcome.slug);
     return outcome;

@@ -1,7 +1,7 @@
 // report_check: your answer to a story's read-only check (src/app/report-check.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REPORT_CHECK_TOOL, reportCheckInputSchema, reportCheckOutputSchema } from '../../app/report-check.contract.ts';
 import { reportCheck } from '../../app/report-check.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const reportCheckTool = defineTool({

@@ -1,6 +1,6 @@
 // report_drift: the sha256 of the steps you actually ran, when it differs from the story's (src/app/report-drift.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { REPORT_DRIFT_TOOL, reportDriftInputSchema, reportDriftOutputSchema } from '../../app/report-drift.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const reportDriftTool = defineTool({
@@ -18,7 +18,8 @@ export const reportDriftTool = defineTool({
   // Not destructive: a report of one hash never replaces another hash's, nor anyone else's.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx }, caller, args) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     return (await import('../../app/report-drift.ts')).reportDrift(ctx, signedIn(caller), args);
   },
 });

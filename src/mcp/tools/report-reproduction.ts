@@ -1,11 +1,11 @@
 // report_reproduction: one report per (story, account) (src/app/report-reproduction.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   REPORT_REPRODUCTION_TOOL,
   reportReproductionInputSchema,
   reportReproductionOutputSchema,
 } from '../../app/report-reproduction.contract.ts';
 import { reportReproduction } from '../../app/report-reproduction.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const reportReproductionTool = defineTool({

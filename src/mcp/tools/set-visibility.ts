@@ -1,7 +1,7 @@
 // set_visibility: hide or unhide your story (src/app/set-visibility.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { SET_VISIBILITY_TOOL, setVisibilityInputSchema, setVisibilityOutputSchema } from '../../app/set-visibility.contract.ts';
 import { setVisibility } from '../../app/set-visibility.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const setVisibilityTool = defineTool({

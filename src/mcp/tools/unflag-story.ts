@@ -1,5 +1,5 @@
 // unflag_story: withdraw your flag on a story (src/app/unflag-story.ts, docs/moderation.md).
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { UNFLAG_STORY_TOOL, unflagStoryInputSchema, unflagStoryOutputSchema } from '../../app/unflag-story.contract.ts';
 import { defineTool } from '../tool.ts';
 
@@ -16,7 +16,8 @@ export const unflagStoryTool = defineTool({
   outputSchema: unflagStoryOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run({ ctx }, caller, args) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     return (await import('../../app/unflag-story.ts')).unflagStory(ctx, signedIn(caller), args);
   },
 });

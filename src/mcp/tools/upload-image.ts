@@ -1,11 +1,11 @@
 // upload_image: an image for a story, stored by lorebook (src/app/images/upload-image.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   DAILY_LIMIT_TEXT,
   UPLOAD_IMAGE_TOOL,
   uploadImageInputSchema,
   uploadImageOutputSchema,
 } from '../../app/images/upload-image.contract.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const uploadImageTool = defineTool({
@@ -22,7 +22,8 @@ export const uploadImageTool = defineTool({
   outputSchema: uploadImageOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ ctx }, caller, args) {
-    // Loaded on first use, not at a cold start (what the http function loads at a cold start is bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
+    // Loaded on first use, not at a cold start (what the http function loads at a cold start is
+    // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).
     return (await import('../../app/images/upload-image.ts')).uploadImage(ctx, signedIn(caller), args);
   },
 });

@@ -1,7 +1,7 @@
 // withdraw_draft: take back a draft you wrote that nobody claimed (src/app/drafts/withdraw-draft.ts).
+import { signedIn } from '../../app/caller/signed-in.ts';
 import { WITHDRAW_DRAFT_TOOL, withdrawDraftInputSchema, withdrawDraftOutputSchema } from '../../app/drafts/withdraw-draft.contract.ts';
 import { withdrawDraft } from '../../app/drafts/withdraw-draft.ts';
-import { signedIn } from '../../app/signed-in.ts';
 import { defineTool } from '../tool.ts';
 
 export const withdrawDraftTool = defineTool({

@@ -1,6 +1,6 @@
 // withdraw_reproduction: delete your report and move the count back (src/app/withdraw-reproduction.ts).
 
-import { signedIn } from '../../app/signed-in.ts';
+import { signedIn } from '../../app/caller/signed-in.ts';
 import {
   WITHDRAW_REPRODUCTION_TOOL,
   withdrawReproductionInputSchema,

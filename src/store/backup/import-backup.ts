@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseImageFile } from '../../domain/image/image-name.ts';
-import type { ImageBlobs } from '../image-blobs.ts';
+import type { ImageBlobs } from '../image/blobs.ts';
 import { type BackupCounts, type BackupHeader, parseHeader, parseLine, type StoredItem } from './backup-lines.ts';
 import { putItems, WRITE_BATCH } from './table-items.ts';
 

@@ -7,7 +7,7 @@ import { accountKey, authorPartition } from '../keys.ts';
 import { INDEXES, KEY } from '../schema.ts';
 import type { Store } from '../store.ts';
 import { callStore } from '../store-unavailable.ts';
-import { ON_STORY_PREFIX } from './account-index-items.ts';
+import { ON_STORY_PREFIX } from './account/index-items.ts';
 
 /** The account's next report index item after `after` (its SK), or undefined past the last. */
 export async function nextReportIndex(store: Store, account: string, after: string | undefined): Promise<StoredItem | undefined> {

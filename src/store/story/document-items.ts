@@ -8,7 +8,7 @@ import { and, type Condition } from '../condition.ts';
 import { listSortKey, storyKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
 import { updateItem } from '../update-item.ts';
-import { ANNOUNCE_MARKER, type AnnounceClaimRequest, announceClaim, CLAIM_POST, listed, onQueue } from './announce-items.ts';
+import { ANNOUNCE_MARKER, type AnnounceClaimRequest, announceClaim, CLAIM_POST, listed, onQueue } from './announce/items.ts';
 import { completeClaim, reclaimMarker } from './claim-marker.ts';
 import { ANNOUNCE_QUEUE_ATTRIBUTES, announceQueueFields } from './story-items.ts';
 

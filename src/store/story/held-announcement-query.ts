@@ -9,7 +9,7 @@ import { pick, readItems } from '../read-items.ts';
 import { INDEXES } from '../schema.ts';
 import type { Store } from '../store.ts';
 import { callStore } from '../store-unavailable.ts';
-import { isHeld } from './announce-hold.ts';
+import { isHeld } from './announce/hold.ts';
 import { toStoryMeta } from './story-items.ts';
 import { isTombstone } from './story-tombstone.ts';
 

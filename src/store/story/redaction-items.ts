@@ -5,7 +5,7 @@
 // in transactions of at most 100 items, each also adding the images the stripped text named to
 // the event's `images`, then deletes the images nothing else names, then retires the event.
 import type { DeleteAction, StoredItem, UpdateAction } from '../actions.ts';
-import { imageKey } from '../image-items.ts';
+import { imageKey } from '../image/items.ts';
 import { type ItemKey, outboxKey } from '../keys.ts';
 import { KEY } from '../schema.ts';
 import { updateItem } from '../update-item.ts';

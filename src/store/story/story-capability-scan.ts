@@ -1,9 +1,10 @@
 // One page of a walk over every story's META for the capability re-scan: a Scan of the table,
 // filtered to story METAs and projected to what says whether a story needs a re-scan (its
-// revision and report version) or a capability record (the report's hash, whether it is listed). A Scan, not a Query of the feed or author index: the feed holds only listed stories
-// and the author index needs every author first, while private and hidden stories need a
-// re-scan too (their author reads the report). Each page reads at most `limit` items and hands
-// back where it stopped, so a walk is resumable and no call reads more than one bounded page.
+// revision and report version) or a capability record (the report's hash, whether it is listed). A
+// Scan, not a Query of the feed or author index: the feed holds only listed stories and the author
+// index needs every author first, while private and hidden stories need a re-scan too (their author
+// reads the report). Each page reads at most `limit` items and hands back where it stopped, so a
+// walk is resumable and no call reads more than one bounded page.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from '../keys.ts';
 import type { Store } from '../store.ts';

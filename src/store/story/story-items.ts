@@ -7,7 +7,7 @@ import type { StoredItem } from '../actions.ts';
 import { announcePartition, authorPartition, bodyKey, feedPartition, listSortKey, revisionKey, storyKey } from '../keys.ts';
 import { type ItemsByKey, pick } from '../read-items.ts';
 import { INDEXES } from '../schema.ts';
-import { ANNOUNCE_PROGRESS_ATTRIBUTES, type AnnounceProgress, toAnnounceProgress } from './announce-progress.ts';
+import { ANNOUNCE_PROGRESS_ATTRIBUTES, type AnnounceProgress, toAnnounceProgress } from './announce/progress.ts';
 import type { DriftFlag } from './drift-flag.ts';
 import type { FlagReason } from './flag-items.ts';
 import type { BanHold, ModerationState } from './moderation-state.ts';

@@ -7,7 +7,7 @@ import { and, type Condition } from '../condition.ts';
 import { storyKey } from '../keys.ts';
 import { INDEXES } from '../schema.ts';
 import { updateItem } from '../update-item.ts';
-import { unlistAnnouncement } from './announce-items.ts';
+import { unlistAnnouncement } from './announce/items.ts';
 import type { StoryMeta } from './story-items.ts';
 
 /** What a tombstone drops: every content and people field, and the feed index. */

@@ -5,7 +5,7 @@
 // same DID answers a page that says so. After the unban the person signs in and mints credentials
 // again; those the ban revoked stay revoked.
 import { describe, expect, it } from 'vitest';
-import { banAccount, unbanAccount } from '../../../src/app/moderation/ban-account.ts';
+import { banAccount, unbanAccount } from '../../../src/app/moderation/ban/account.ts';
 import { authorizationCode, callListNotifications, exchange, newClient, refreshWith } from '../../helpers/oauth/oauth-flow.ts';
 import { SignInRefused, signInWithBluesky } from '../../helpers/signin/sign-in-with-bluesky.ts';
 import { useSignInServer } from '../../helpers/signin/use-sign-in-server.ts';

@@ -2,7 +2,7 @@
 // handle re-taken by another DID resolves to the new holder.
 import { AtpAgent } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
-import { handlesFor } from '../../../src/app/accounts.ts';
+import { handlesFor } from '../../../src/app/account/accounts.ts';
 import { readWebSession } from '../../../src/app/sign-in/web-session.ts';
 import type { TestAccount } from '../../helpers/pds/test-pds.ts';
 import { signInWithBluesky } from '../../helpers/signin/sign-in-with-bluesky.ts';

@@ -1,7 +1,7 @@
 // The web session: read from the cookie (expired or malformed = signed out), and POST
 // /auth/logout, which deletes it and is fine to deliver twice or sixteen times at once.
 import { describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { readWebSession, startWebSession, WEB_SESSION_COOKIE, WEB_SESSION_SECONDS } from '../../../src/app/sign-in/web-session.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 

@@ -5,7 +5,7 @@
 // revision kinds, the correction notification, the tombstone and the raw .md's 410, and the
 // publish answer's `similar` (for a fail story: successes that may answer it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../../src/app/app-context.ts';
+import type { Caller } from '../../../src/app/context/app-context.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { eventually } from '../../helpers/eventually.ts';

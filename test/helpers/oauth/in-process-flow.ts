@@ -2,7 +2,7 @@
 // client registers, its authorize request is judged, the consent is shown to a signed-in person,
 // approved, and the code exchanged. The OAuth integration suites start each test from the step it
 // is about; the HTTP flow is test/helpers/oauth/oauth-flow.ts.
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { judgeAuthorizeRequest } from '../../../src/app/oauth-server/authorize-request.ts';
 import { answerConsent, type SignedInPerson, showConsent } from '../../../src/app/oauth-server/consent.ts';
 import type { TokenAnswer } from '../../../src/app/oauth-server/mint-tokens.ts';

@@ -3,7 +3,7 @@
 // person is signed in with a real web session (the one /auth/callback starts); the Bluesky part
 // itself is proven by the MCP SDK end-to-end test against the real PDS.
 import { createHash, randomBytes } from 'node:crypto';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { startWebSession, WEB_SESSION_COOKIE } from '../../../src/app/sign-in/web-session.ts';
 

@@ -4,10 +4,10 @@
 import { AtpAgent } from '@atproto/api';
 import { afterAll, beforeAll } from 'vitest';
 import { type BlueskyClient, createBlueskyClient } from '../../../integrations/bluesky/index.ts';
-import type { AppContext } from '../../../src/app/app-context.ts';
-import type { AnnounceSettings } from '../../../src/outbox/announce-settings.ts';
-import { type AnnounceSoon, announceSoonWith } from '../../../src/outbox/announce-soon.ts';
-import type { Announcer } from '../../../src/outbox/announcer.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
+import type { Announcer } from '../../../src/outbox/announce/announcer.ts';
+import type { AnnounceSettings } from '../../../src/outbox/announce/settings.ts';
+import { type AnnounceSoon, announceSoonWith } from '../../../src/outbox/announce/soon.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 import { startTestPds, type TestAccount, type TestPds } from './test-pds.ts';
 

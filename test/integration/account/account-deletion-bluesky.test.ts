@@ -4,13 +4,13 @@
 // PDS holds no post and no standard.site document of it, while other accounts' posts stay.
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_COLLECTION } from '../../../integrations/bluesky/index.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
-import { ensureAccount } from '../../../src/app/accounts.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
+import { sweepAnnouncements } from '../../../src/outbox/announce/sweeper.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { type RepoRecord, TEST_ANNOUNCE_SETTINGS, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';

@@ -1,10 +1,10 @@
 // How long a big account takes to delete (design.md#account-deletion): 100 stories and 3,000 notifications, in
 // bounded steps of at most 50 items; prints the steps, the time and the time per step.
 import { describe, expect, it } from 'vitest';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { STEP_ITEMS } from '../../../src/app/account/deletion-step.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
-import { ensureAccount } from '../../../src/app/accounts.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { createItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';

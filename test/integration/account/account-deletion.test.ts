@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
-import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/context/app-context.ts';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { readStoryPage } from '../../../src/app/queries/story-page.ts';

@@ -9,7 +9,7 @@ import { backfillAccountIndex } from '../../../src/app/account/backfill-account-
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
 import { createWebSession } from '../../../src/store/identity/web-session-items.ts';
-import { createImageRecord } from '../../../src/store/image-items.ts';
+import { createImageRecord } from '../../../src/store/image/items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { epochSeconds } from '../../../src/store/store.ts';
 import { writeAccountWorld } from '../../helpers/account-world.ts';

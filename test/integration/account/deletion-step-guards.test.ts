@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { runDeletionStep, type StepResult } from '../../../src/app/account/deletion-step.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
-import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { putBlueskySession } from '../../../src/store/identity/bluesky-session-items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';

@@ -3,11 +3,11 @@
 // with more items than one step holds, two workers on one step, the keyed items (a handle claimed
 // since by another account stays), and a run that dies mid-way resumed to the same end.
 import { describe, expect, it } from 'vitest';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { runDeletionStep, STEP_ITEMS, type StepResult } from '../../../src/app/account/deletion-step.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
-import { ensureAccount } from '../../../src/app/accounts.ts';
-import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { putBlueskySession } from '../../../src/store/identity/bluesky-session-items.ts';

@@ -3,9 +3,9 @@
 // write, an account deleted meanwhile — gets no pointer; a Scan in small pages writes what one page
 // does and reports progress after every page.
 import { describe, expect, it } from 'vitest';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { backfillAccountIndex, type IndexBackfill } from '../../../src/app/account/backfill-account-index.ts';
-import { ensureAccount } from '../../../src/app/accounts.ts';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportDrift } from '../../../src/app/report-drift.ts';

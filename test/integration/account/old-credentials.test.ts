@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { authenticateAlongside } from '../../../src/app/oauth-server/authenticate.ts';
 import { tokenRequest } from '../../../src/app/oauth-server/token-request.ts';
 import { createToken } from '../../../src/app/oauth-server/tokens.ts';
@@ -50,7 +50,7 @@ describe('old credentials are refused from the moment the deletion is accepted',
       app.state,
     );
     const resource = String((await app.state()).find((item) => item.PK === `TOKEN#${tokenId(tokens.access_token)}`)?.resource);
-    // Instance B remembers the access token (verified-tokens.ts) before the deletion.
+    // Instance B remembers the access token (context/verified-tokens.ts) before the deletion.
     expect(await verdict(b(), tokens.access_token, resource)).toBe('accepted');
     expect(await readWebSession(app.ctx(), cookie)).toMatchObject({ accountId: person.account });
 

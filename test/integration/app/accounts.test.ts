@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ensureAccount, handlesFor } from '../../../src/app/accounts.ts';
+import { ensureAccount, handlesFor } from '../../../src/app/account/accounts.ts';
 import { createStoreClient } from '../../../src/store/client.ts';
 import { accountKey } from '../../../src/store/keys.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';

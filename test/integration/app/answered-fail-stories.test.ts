@@ -2,7 +2,7 @@
 // success story naming a fail story links the pair in its own transaction, tells the fail
 // story's author once, and keeps doing so however it is delivered.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/context/app-context.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';

@@ -1,6 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { AUTHOR_WRITTEN_FIELDS } from '../../../src/app/queries/get-story.contract.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
-import type { Caller } from '../../../src/app/app-context.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
+import type { Caller } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { encodeCursor } from '../../../src/app/queries/cursor.ts';
 import type { ListStoriesInput, StoryList } from '../../../src/app/queries/list-stories.contract.ts';

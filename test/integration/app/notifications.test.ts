@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../../../src/app/app-context.ts';
+import type { Caller } from '../../../src/app/context/app-context.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { encodeCursor, listNotifications } from '../../../src/app/queries/list-notifications.ts';
 import { inboxPartition } from '../../../src/store/keys.ts';

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
-import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
-import { createToken } from '../../../src/app/oauth-server/tokens.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import {
   accountRateSubject,
   consumeRateLimit,
@@ -10,7 +8,9 @@ import {
   type RateDecision,
   rateLimited,
   rateLimitHeaders,
-} from '../../../src/app/rate-limit.ts';
+} from '../../../src/app/context/rate-limit.ts';
+import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { useOutside } from '../../helpers/outside.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { feedMonthsKey, opKey } from '../../../src/store/keys.ts';

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { announceStory } from '../../../src/outbox/announce-story.ts';
-import { sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
+import { announceStory } from '../../../src/outbox/announce/story.ts';
+import { sweepAnnouncements } from '../../../src/outbox/announce/sweeper.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
-import { claimAnnounce } from '../../../src/store/story/announce-items.ts';
+import { claimAnnounce } from '../../../src/store/story/announce/items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { TEST_ANNOUNCE_SETTINGS, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';

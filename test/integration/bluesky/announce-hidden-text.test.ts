@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { findForbiddenChar } from '../../../src/domain/text-controls.ts';
-import { announceStory } from '../../../src/outbox/announce-story.ts';
+import { announceStory } from '../../../src/outbox/announce/story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { useBluesky } from '../../helpers/pds/use-bluesky.ts';
 import { updateStoryMeta } from '../../helpers/stored-items.ts';

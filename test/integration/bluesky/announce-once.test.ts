@@ -6,11 +6,11 @@
 import { RichText } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
 import { storyRecordKey } from '../../../integrations/bluesky/index.ts';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { announceStory } from '../../../src/outbox/announce-story.ts';
+import { announceStory } from '../../../src/outbox/announce/story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { afterNextRead } from '../../helpers/interleave.ts';
 import { BASE_URL, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';

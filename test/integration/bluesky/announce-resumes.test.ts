@@ -5,11 +5,11 @@
 // postBacklog posts those once, however many runs meet them. The store clock is moved back to
 // publish the old stories, never waited out.
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
-import { postBacklog } from '../../../src/outbox/announce-backlog.ts';
-import { sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
+import { postBacklog } from '../../../src/outbox/announce/backlog.ts';
+import { sweepAnnouncements } from '../../../src/outbox/announce/sweeper.ts';
 import { caller, useAppFixture, WITHOUT_DAILY_LIMITS, WITHOUT_SPAM_WAVE_CHECK } from '../../helpers/app-fixture.ts';
 import { useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';

@@ -4,7 +4,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { storyRecordKey } from '../../../integrations/bluesky/index.ts';
-import type { StoryPost } from '../../../src/outbox/announce-port.ts';
+import type { StoryPost } from '../../../src/outbox/announce/port.ts';
 import { BASE_URL, useBluesky } from '../../helpers/pds/use-bluesky.ts';
 
 const bsky = useBluesky();

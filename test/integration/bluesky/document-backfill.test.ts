@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DOCUMENT_COLLECTION } from '../../../integrations/bluesky/index.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
-import { sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
+import { sweepAnnouncements } from '../../../src/outbox/announce/sweeper.ts';
 import { backfillDocuments } from '../../../src/outbox/document-backfill.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { type RepoRecord, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';

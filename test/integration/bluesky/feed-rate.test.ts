@@ -6,7 +6,7 @@
 import { AtpAgent } from '@atproto/api';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RATE_WINDOW_MS } from '../../../src/app/rate-limit.ts';
+import { RATE_WINDOW_MS } from '../../../src/app/context/rate-limit.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { createHttpApp } from '../../../src/http/app.ts';
 import type { HttpEnv } from '../../../src/http/http-env.ts';

@@ -7,7 +7,7 @@ import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
-import { sweepAnnouncements } from '../../../src/outbox/announce-sweeper.ts';
+import { sweepAnnouncements } from '../../../src/outbox/announce/sweeper.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { TEST_ANNOUNCE_SETTINGS, useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';

@@ -3,12 +3,12 @@
 // operator's approval (delivered twice, 16 times at once, replayed by op_id), an established
 // account's reproduction, the window passing — posts it exactly once.
 import { describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { approveHeldAnnouncement } from '../../../src/app/moderation/approve-held.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
-import { announceStory } from '../../../src/outbox/announce-story.ts';
+import { announceStory } from '../../../src/outbox/announce/story.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { useBluesky, withAnnouncing } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';

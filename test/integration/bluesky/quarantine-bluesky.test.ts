@@ -2,7 +2,7 @@
 // same record key (docs/moderation.md): against the real test PDS, counting deleteRecord calls at
 // the proxy and posts with listRecords.
 import { describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
 import { restoreStory } from '../../../src/app/moderation/restore-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';

@@ -1,6 +1,6 @@
 // Claim, decline and withdraw: each an update conditioned on the status it read (design.md#drafts).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { claimDraft } from '../../../src/app/drafts/claim-draft.ts';
 import { declineDraft } from '../../../src/app/drafts/decline-draft.ts';
 import { publishDraft } from '../../../src/app/drafts/publish-draft.ts';

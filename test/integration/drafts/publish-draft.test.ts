@@ -1,6 +1,6 @@
 // Publishing a claimed draft: publish_story's path, the claimer as author, the drafter credited.
 import { describe, expect, it, vi } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { claimDraft } from '../../../src/app/drafts/claim-draft.ts';
 import { listDrafts } from '../../../src/app/drafts/list-drafts.ts';
 import { publishDraft } from '../../../src/app/drafts/publish-draft.ts';

@@ -4,8 +4,8 @@
 // decoding it; check_capability reads plain text past a story's 64 KiB.
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
 import { checkCapability } from '../../../src/app/check-capability.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { DAILY_IMAGE_UPLOADS } from '../../../src/domain/image/image-limits.ts';

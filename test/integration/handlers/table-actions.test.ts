@@ -20,7 +20,7 @@ import { redactStory } from '../../../src/app/redact-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { recordSearchChanges } from '../../../src/app/search/record-search-changes.ts';
 import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
-import { imageBlobsInS3 } from '../../../src/store/image-blobs-s3.ts';
+import { imageBlobsInS3 } from '../../../src/store/image/blobs-s3.ts';
 import { searchSnapshotsInS3 } from '../../../src/store/search/search-snapshots-s3.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { type DynamoDbRecorder, startDynamoDbRecorder } from '../../helpers/dynamodb-recorder.ts';

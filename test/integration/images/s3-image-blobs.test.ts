@@ -3,7 +3,7 @@
 // content-hash name with its type and the immutable cache header, read back byte for byte, a
 // missing object is "none", and S3 trouble is the retryable store_unavailable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageBlobsInS3 } from '../../../src/store/image-blobs-s3.ts';
+import { imageBlobsInS3 } from '../../../src/store/image/blobs-s3.ts';
 import { type FakeS3, startFakeS3 } from '../../helpers/fake-s3.ts';
 import { refusal } from '../../helpers/refusal.ts';
 

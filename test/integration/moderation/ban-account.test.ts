@@ -2,9 +2,9 @@
 // flags leave every count once and come back exactly once; its stories are held and released;
 // every write of the account answers account_suspended; twice-safe three ways.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
-import { banAccount, unbanAccount } from '../../../src/app/moderation/ban-account.ts';
+import { banAccount, unbanAccount } from '../../../src/app/moderation/ban/account.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportCheck } from '../../../src/app/report-check.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
@@ -46,7 +46,10 @@ async function readerWithHistory(name: string): Promise<World> {
   return { leaver, bobs, own: { shown, hidden } };
 }
 
-/** The stories' META items; the announce queue's due time left out: a released story never posted is owed its announcement from the unban on. */
+/**
+ * The stories' META items; the announce queue's due time left out: a released story never posted is
+ * owed its announcement from the unban on.
+ */
 const metas = async (world: World) =>
   (await Promise.all([...world.bobs, world.own.shown, world.own.hidden].map((slug) => storyMeta(slug)))).map(
     ({ GSI3SK: _due, ...meta }) => meta,

@@ -1,10 +1,10 @@
 // flag_story and unflag_story (docs/moderation.md): twice-safe three ways, who counts, the limits,
 // and what a hold does that the author and readers can see.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
 import { exportAccount } from '../../../src/app/account-export/export-account.ts';
-import { ensureAccount } from '../../../src/app/accounts.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
 import { readStoryPage } from '../../../src/app/queries/story-page.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';

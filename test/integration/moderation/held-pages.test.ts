@@ -3,13 +3,13 @@
 // but its author, who sees why in get_story's `moderation`. A story held because its author is
 // banned says so, not that readers flagged it (design.md#bans).
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext, Caller } from '../../../src/app/app-context.ts';
+import type { AppContext, Caller } from '../../../src/app/context/app-context.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
-import { banAccount } from '../../../src/app/moderation/ban-account.ts';
+import { banAccount } from '../../../src/app/moderation/ban/account.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { ATOM_PATH } from '../../../src/http/pages/layout.ts';
-import { createAccount } from '../../../src/store/identity/account-items.ts';
+import { createAccount } from '../../../src/store/identity/account/items.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { storyTitled } from '../../helpers/stories.ts';

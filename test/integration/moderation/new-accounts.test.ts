@@ -2,8 +2,8 @@
 // nothing written, 16 parallel first publishes let exactly 3 through, and reproductions by new
 // accounts are counted apart from established accounts' ones.
 import { describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
-import { DEFAULT_APP_CONFIG } from '../../../src/app/app-context.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
+import { DEFAULT_APP_CONFIG } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';

@@ -2,7 +2,7 @@
 // design.md#operators-audit) against DynamoDB Local: twice-safe three ways, one audit record per action, what the
 // author sees, the review queue, and a restore racing a new flag.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { appealModeration } from '../../../src/app/appeal-moderation.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
 import { moderationRecord, reviewQueue } from '../../../src/app/moderation/moderation-record.ts';

@@ -1,7 +1,7 @@
 // `moderate queue` (docs/moderation.md "The operator's queue"): held stories, appeals, spam waves
 // and new accounts' held announcements on one list, newest first, at most the limit.
 import { describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { approveHeldAnnouncement } from '../../../src/app/moderation/approve-held.ts';
 import { operatorQueue } from '../../../src/app/moderation/operator-queue.ts';
 import { quarantineStory } from '../../../src/app/moderation/quarantine-story.ts';

@@ -3,10 +3,10 @@
 // exactly once — also when another reader's flag lands in the middle of the unban's step; a story
 // an operator restored during the ban stays restored: the unban does not hold it again.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
-import type { Caller } from '../../../src/app/app-context.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
+import type { Caller } from '../../../src/app/context/app-context.ts';
 import { flagStory } from '../../../src/app/flag-story.ts';
-import { banAccount, unbanAccount } from '../../../src/app/moderation/ban-account.ts';
+import { banAccount, unbanAccount } from '../../../src/app/moderation/ban/account.ts';
 import { restoreStory } from '../../../src/app/moderation/restore-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';

@@ -3,7 +3,7 @@
 // sequential second decision or poll is refused from what it reads and never reaches them.
 // Written for the survivors of the targeted mutation run (docs/mutation-survivors.md).
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { decideDeviceAuthorization, pollDeviceAuthorization, startDeviceAuthorization } from '../../../src/app/oauth-server/device-flow.ts';
 import { mintDeviceCode } from '../../../src/auth/device-codes.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';

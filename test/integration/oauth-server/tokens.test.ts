@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../../src/app/accounts.ts';
+import { ensureAccount } from '../../../src/app/account/accounts.ts';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
 import { createToken, listTokens, revokeToken } from '../../../src/app/oauth-server/tokens.ts';
 import { tokenId } from '../../../src/auth/token-secret.ts';

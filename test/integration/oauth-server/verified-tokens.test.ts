@@ -1,14 +1,14 @@
-// Tokens remembered in process (verified-tokens.ts), with two server instances on one table in one
+// Tokens remembered in process (context/verified-tokens.ts), with two server instances on one table in one
 // test process, each with its own remembered tokens, and the store clock moved by the test: a
 // revocation holds at once on the instance that made it and within TOKEN_TRUST_MS on the other;
 // expiry holds to the second wherever the token was remembered.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
+import { TOKEN_TRUST_MS } from '../../../src/app/context/verified-tokens.ts';
 import { revokeForAccount } from '../../../src/app/oauth-server/account-access.ts';
 import { authenticate } from '../../../src/app/oauth-server/authenticate.ts';
 import type { SignedInPerson } from '../../../src/app/oauth-server/consent.ts';
 import { createToken, revokeToken } from '../../../src/app/oauth-server/tokens.ts';
-import { TOKEN_TRUST_MS } from '../../../src/app/oauth-server/verified-tokens.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { oauthServerAt } from '../../../src/auth/oauth/oauth-settings.ts';
 import { tokenId } from '../../../src/auth/token-secret.ts';

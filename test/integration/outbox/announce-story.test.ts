@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
-import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../../src/outbox/announce-port.ts';
-import type { AnnounceSettings } from '../../../src/outbox/announce-settings.ts';
-import { announceStory } from '../../../src/outbox/announce-story.ts';
-import type { Announcer } from '../../../src/outbox/announcer.ts';
+import type { Announcer } from '../../../src/outbox/announce/announcer.ts';
+import { AnnounceFailure, type AnnouncePort, type ExistingPost, type StoryPost } from '../../../src/outbox/announce/port.ts';
+import type { AnnounceSettings } from '../../../src/outbox/announce/settings.ts';
+import { announceStory } from '../../../src/outbox/announce/story.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
-import { claimAnnounce } from '../../../src/store/story/announce-items.ts';
+import { claimAnnounce } from '../../../src/store/story/announce/items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 

@@ -6,7 +6,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Runtime, storeRuntime } from '../../../handlers/lambda-runtime.ts';
 import { handleRecords } from '../../../handlers/stream.ts';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { markNotificationsRead } from '../../../src/app/mark-notifications-read.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';

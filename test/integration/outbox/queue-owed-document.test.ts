@@ -5,7 +5,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { writeIfStillSo } from '../../../src/outbox/announce-fenced-write.ts';
+import { writeIfStillSo } from '../../../src/outbox/announce/fenced-write.ts';
 import { INDEXES } from '../../../src/store/schema.ts';
 import { queueOwedDocument } from '../../../src/store/story/document-items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';

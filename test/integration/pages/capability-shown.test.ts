@@ -3,7 +3,7 @@
 // by the real hono app on 127.0.0.1 over DynamoDB Local, stories written through the use cases.
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../../src/app/app-context.ts';
+import type { Caller } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { listStories } from '../../../src/app/queries/list-stories.ts';
 import { reportDrift } from '../../../src/app/report-drift.ts';

@@ -3,7 +3,7 @@
 // or a private story. Real server on 127.0.0.1, DynamoDB Local, stories from the real use cases.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../../src/app/app-context.ts';
+import type { Caller } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { HOME_PAGE_SIZE } from '../../../src/http/pages/home-page.ts';

@@ -4,7 +4,7 @@
 // month make three parts. Real server on 127.0.0.1, DynamoDB Local, stories from the real use cases.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../../src/app/app-context.ts';
+import type { Caller } from '../../../src/app/context/app-context.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { getStory } from '../../../src/app/queries/get-story.ts';

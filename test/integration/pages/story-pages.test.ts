@@ -2,7 +2,7 @@
 // one, served by the real hono app on 127.0.0.1 over DynamoDB Local, with stories written through
 // the real use cases. (The browser checks are in test/e2e/pages-browser.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../../src/app/app-context.ts';
+import type { Caller } from '../../../src/app/context/app-context.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';

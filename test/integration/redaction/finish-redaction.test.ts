@@ -2,7 +2,7 @@
 // a run scoped to one story touches no other story's event, and of two runs at once the one
 // overtaken mid-strip finds the event retired and counts nothing, so each revision is stripped once.
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../src/app/app-context.ts';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { finishRedactions, type RedactionRun } from '../../../src/app/redaction/finish-redaction.ts';
@@ -17,7 +17,10 @@ const app = useAppFixture('finish-redaction');
 const alice = caller('alice');
 const SECRET = 'sk-live-4b8d2f6a0c1e3a5b7d9f';
 
-/** A story of two revisions whose redaction committed and then crashed before stripping: the event is there, revision 1 still holds its text. */
+/**
+ * A story of two revisions whose redaction committed and then crashed before stripping: the event
+ * is there, revision 1 still holds its text.
+ */
 async function crashedRedaction(title: string): Promise<string> {
   const markdown = storyTitled(title, { extra: `I exported LOREBOOK_KEY=${SECRET} first.` });
   const { slug } = await publishStory(app.ctx(), alice, { markdown });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { editStory } from '../../../src/app/edit-story.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
-import { parseStoryOffloaded } from '../../../src/app/parse-story-task.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { redactStory } from '../../../src/app/redact-story.ts';
 import { finishRedactions } from '../../../src/app/redaction/finish-redaction.ts';
+import { parseStoryOffloaded } from '../../../src/app/story-content/parse-story-task.ts';
 import { replaceItem } from '../../../src/store/replace-by-key.ts';
 import { writeAtomically } from '../../../src/store/run-write.ts';
 import { capabilityRecordKey } from '../../../src/store/story/capability-record-items.ts';

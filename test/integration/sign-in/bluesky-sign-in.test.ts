@@ -1,7 +1,7 @@
 // recordBlueskySignIn: the account (DID) and the handle items, safe on every sign-in, twice in a
 // row and sixteen at once, and when two people race for one handle.
 import { describe, expect, it } from 'vitest';
-import { handlesFor } from '../../../src/app/accounts.ts';
+import { handlesFor } from '../../../src/app/account/accounts.ts';
 import { recordBlueskySignIn } from '../../../src/app/sign-in/bluesky-sign-in.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 

@@ -2,7 +2,7 @@
 // other shape, an oversized part, an unknown key or a control character is validation_failed
 // naming the field (the parse runs before anything is read or written).
 import { describe, expect, it } from 'vitest';
-import { parseInput } from '../../../src/app/parse-input.ts';
+import { parseInput } from '../../../src/app/input/parse-input.ts';
 import { REPORT_REPRODUCTION_TOOL, reportReproductionInputSchema } from '../../../src/app/report-reproduction.contract.ts';
 import { isLorebookError } from '../../../src/domain/errors.ts';
 

@@ -16,7 +16,10 @@ function sourceFiles(dir: string): string[] {
     .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
 }
 
-/** The agent skill, embedded as text: its LOREBOOK_URL, LOREBOOK_TOKEN and LOREBOOK_SKILL are the agent's shell variables, not the server's settings. */
+/**
+ * The agent skill, embedded as text: its LOREBOOK_URL, LOREBOOK_TOKEN and LOREBOOK_SKILL are the
+ * agent's shell variables, not the server's settings.
+ */
 const AGENT_SKILL_TEXT = 'src/domain/skill/skill-markdown.ts';
 
 const files = CODE_DIRS.flatMap(sourceFiles).map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { announceState, authorAnnounceState } from '../../../../src/app/queries/announce-state.ts';
-import { toAnnounceProgress } from '../../../../src/store/story/announce-progress.ts';
+import { toAnnounceProgress } from '../../../../src/store/story/announce/progress.ts';
 
 const uri = 'at://did:plc:lorebook/app.bsky.feed.post/3l2abc';
 

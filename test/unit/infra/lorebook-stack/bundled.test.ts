@@ -81,7 +81,8 @@ describe('npm run synth bundles every handler', () => {
     const bytes = startup.reduce((sum, file) => sum + readFileSync(file).length, 0);
     expect(bytes).toBeLessThanOrEqual(HTTP_START_MAX_BYTES);
     const loaded = startup.map((file) => readFileSync(file, 'utf8')).join('\n');
-    // Strings only these hold: the atproto handle resolver (under the sign-in client), micromark's GFM footnotes, badge-maker's font widths, the Atom writer, the skill's text.
+    // Strings only these hold: the atproto handle resolver (under the sign-in client), micromark's
+    // GFM footnotes, badge-maker's font widths, the Atom writer, the skill's text.
     for (const marker of [
       'Unable to resolve handle',
       'data-footnote-ref',

@@ -8,7 +8,7 @@ import {
   postText,
   withoutUnresolvedMentions,
 } from '../../../../integrations/bluesky/post-record.ts';
-import type { StoryPost } from '../../../../src/outbox/announce-port.ts';
+import type { StoryPost } from '../../../../src/outbox/announce/port.ts';
 
 const graphemes = (text: string): number => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].length;
 

@@ -8,7 +8,10 @@ import { textFields } from '../../../../../src/app/secrets/refuse-secrets.ts';
 
 const APP = new URL('../../../../../src/app/', import.meta.url).pathname;
 
-/** Use cases that parse input and store nothing a caller wrote (reads; check_capability answers and forgets; operator CLI token commands). */
+/**
+ * Use cases that parse input and store nothing a caller wrote (reads; check_capability answers and
+ * forgets; operator CLI token commands).
+ */
 const STORES_NOTHING = new Set([
   'check-capability.ts',
   'drafts/list-drafts.ts',
@@ -31,7 +34,7 @@ describe('the door of every write', () => {
 
   it('every use case that parses input with parseInput alone is one that stores nothing', () => {
     const parseOnly = files
-      .filter(({ name, text }) => name !== 'parse-write-input.ts' && /\bparseInput\(/.test(text))
+      .filter(({ name, text }) => name !== 'input/parse-write-input.ts' && /\bparseInput\(/.test(text))
       .map(({ name }) => name);
     expect(parseOnly.sort()).toEqual([...STORES_NOTHING].sort());
   });

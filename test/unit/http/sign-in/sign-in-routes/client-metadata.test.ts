@@ -3,7 +3,7 @@
 import { JoseKey } from '@atproto/oauth-client-node';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { type AppContext, DEFAULT_APP_CONFIG } from '../../../../../src/app/app-context.ts';
+import { type AppContext, DEFAULT_APP_CONFIG } from '../../../../../src/app/context/app-context.ts';
 import { readSignInConfig } from '../../../../../src/auth/sign-in-config.ts';
 import type { HttpEnv } from '../../../../../src/http/http-env.ts';
 import { mountSignIn } from '../../../../../src/http/sign-in/sign-in-routes.ts';
