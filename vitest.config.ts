@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './test/sequencer/slowest-first.ts';
 
 // The suites that talk to DynamoDB Local, a PDS or npm start share one JVM and two cores for the
 // whole run: a test that takes seconds alone has taken eight times as long late in a CI run. The
@@ -32,6 +33,7 @@ export const MEASURE_THE_PROCESS = ['test/integration/pages/markdown-cost.test.t
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         test: {

@@ -16,6 +16,7 @@ const MANY_MODULES: Record<string, string> = {
   'round-trips.test.ts': 'tests a test helper (test/helpers/round-trips.ts), not a module',
   'layering.test.ts': 'the layering rules (.dependency-cruiser.mjs) on fixture folders',
   'unit-test-paths.test.ts': 'this rule, over the whole of test/unit/',
+  'slowest-first-sequencer.test.ts': "the test runner's file order (test/sequencer/), not a module",
   'vitest-config.test.ts': "the test runner's projects (vitest.config.ts), over the test files",
   'docs/readme-connect.test.ts': "the README's connect-your-agent blocks, a document",
   'docs/design-anchors.test.ts': 'every reference to docs/design.md across the repository, a document',
