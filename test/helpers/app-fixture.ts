@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll } from 'vitest';
 import { type AppConfig, type AppContext, type Caller, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { VerifiedTokens } from '../../src/app/context/verified-tokens.ts';
@@ -24,6 +24,8 @@ export interface AppFixture {
   state(): Promise<StoredState>;
   /** Every item including op records. */
   allItems(): Promise<Record<string, unknown>[]>;
+  /** The items of one partition (PK), read as allItems reads: a Query, so a big table costs no Scan. */
+  partition(pk: string): Promise<Record<string, unknown>[]>;
   /** The suite's image directory (the app's image store) and the blob names in it, sorted. */
   imageDir(): string;
   imageFiles(): string[];
@@ -91,6 +93,25 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
     return items.map(plain).sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
   };
 
+  const partition = async (pk: string): Promise<Record<string, unknown>[]> => {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await table.client.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          ConsistentRead: true,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      start = page.LastEvaluatedKey;
+    } while (start !== undefined);
+    return items.map(plain).sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+  };
+
   return {
     ctx,
     counter: () => {
@@ -104,6 +125,7 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): A
       frozenAt ??= Date.now();
     },
     allItems,
+    partition,
     imageDir,
     imageFiles: () => readdirSync(imageDir()).sort(),
     state: async () => (await allItems()).filter((item) => !String(item.PK).startsWith('OP#')),
