@@ -6,10 +6,10 @@ import { deleteAccount } from '../../../src/app/account/delete-account.ts';
 import { STEP_ITEMS } from '../../../src/app/account/deletion-step.ts';
 import { deleteAccountSteps } from '../../../src/app/account/run-account-deletions.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
-import { createItem } from '../../../src/store/replace-by-key.ts';
-import { writeAtomically } from '../../../src/store/run-write.ts';
 import { notificationItem } from '../../../src/store/story/notification-items.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { inParallel } from '../../helpers/in-parallel.ts';
+import { putItems } from '../../helpers/put-items.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 // The finish waits for no grace here: no write races these deletions (the grace has its test in account-deletion.test.ts).
@@ -23,27 +23,25 @@ describe('a big account is deleted in bounded steps', () => {
   }, async () => {
     const ivy = caller('ivy');
     await ensureAccount(app.ctx(), ivy);
-    for (let index = 0; index < STORIES; index += 1) {
-      await publishStory(app.ctx(), ivy, { markdown: storyTitled(`Ivy's story ${index} of many`, { visibility: 'private' }) });
-    }
-    for (let start = 0; start < NOTIFICATIONS; start += 100) {
-      const batch = Array.from({ length: Math.min(100, NOTIFICATIONS - start) }, (_, offset) =>
-        createItem(
-          notificationItem({
-            recipient: ivy.account,
-            kind: 'reproduction',
-            story: 'some-story',
-            story_title: 'Some story',
-            actor: 'acct-someone',
-            actor_handle: 'someone.test',
-            text: 'someone reproduced it',
-            at: new Date(Date.UTC(2026, 0, 1) + start + offset).toISOString(),
-            discriminator: String(start + offset),
-          }),
-        ),
-      );
-      await writeAtomically(app.ctx().store, batch);
-    }
+    // Set-up, a few at a time and in bulk (what is measured is the deletion below).
+    await inParallel(STORIES, 5, (index) =>
+      publishStory(app.ctx(), ivy, { markdown: storyTitled(`Ivy's story ${index} of many`, { visibility: 'private' }) }),
+    );
+    const notifications = Array.from({ length: NOTIFICATIONS }, (_, index) =>
+      notificationItem({
+        recipient: ivy.account,
+        kind: 'reproduction',
+        story: 'some-story',
+        story_title: 'Some story',
+        actor: 'acct-someone',
+        actor_handle: 'someone.test',
+        text: 'someone reproduced it',
+        at: new Date(Date.UTC(2026, 0, 1) + index).toISOString(),
+        discriminator: String(index),
+      }),
+    );
+    await putItems(app.ctx().store, notifications);
+    expect(new Set(notifications.map((item) => `${item.PK} ${item.SK}`)).size).toBe(NOTIFICATIONS);
     await deleteAccount(app.ctx(), ivy, { confirm: ivy.handle });
     const sizes: number[] = [];
     const started = performance.now();
