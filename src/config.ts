@@ -6,6 +6,7 @@ import { type AppConfig, DEFAULT_APP_CONFIG } from './app/app-context.ts';
 import { type OAuthServerSettings, readOAuthServerSettings } from './auth/oauth/oauth-settings.ts';
 import { optionalUrl, readAllowPrivateFetch } from './auth/sign-in-config.ts';
 import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';
+import type { RefusalHoldSettings } from './settings/refusal-hold-settings.ts';
 import type { CpuSettings } from './offload/cpu-slots.ts';
 import { defaultWorkers } from './offload/offload.ts';
 import { readSettings } from './settings/read-settings.ts';
@@ -92,6 +93,8 @@ export interface HttpConfig {
   allowedOrigins: string[];
   /** The longest a search answers without reading the search change log first. */
   searchRefreshMs: number;
+  /** Refused oversized requests held before their answer (docs/design.md §23). */
+  refusalHold: RefusalHoldSettings;
 }
 
 function port(env: NodeJS.ProcessEnv): number {
@@ -184,6 +187,11 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       baseUrl: baseUrl(env, listenPort),
       allowedOrigins: origins(env.LOREBOOK_ALLOWED_ORIGINS),
       searchRefreshMs: positiveInteger(env, 'LOREBOOK_SEARCH_REFRESH_MS'),
+      refusalHold: {
+        holdMs: positiveInteger(env, 'LOREBOOK_REFUSAL_HOLD_MS'),
+        perAddress: positiveInteger(env, 'LOREBOOK_REFUSAL_HOLD_PER_ADDRESS'),
+        total: positiveInteger(env, 'LOREBOOK_REFUSAL_HOLD_TOTAL'),
+      },
     },
     bluesky: bluesky(env),
     feedGenerator: feedGenerator(env),
