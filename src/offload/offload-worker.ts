@@ -3,7 +3,7 @@
 // modules of the worker it replaces, before any task asks for them.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { errorForMain, type WorkerAnswer, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
+import { errorForMain, type WorkerAnswer, type WorkerMessage, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
@@ -28,7 +28,7 @@ const heapBytes = (): number => getHeapStatistics().total_heap_size;
 
 parentPort?.on('message', (message: WorkerTask | WorkerPreload) => {
   if ('preload' in message) {
-    for (const module of message.preload) void load(module);
+    void Promise.allSettled(message.preload.map(load)).then(() => parentPort?.postMessage({ preloaded: true } satisfies WorkerMessage));
     return;
   }
   run(message).then(

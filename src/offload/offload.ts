@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { CpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairShare } from './fair-queue.ts';
-import { errorFromWorker, type WorkerAnswer, type WorkerPreload } from './worker-messages.ts';
+import { errorFromWorker, type WorkerMessage, type WorkerPreload } from './worker-messages.ts';
 
 export interface OffloadTask<I, O> {
   /** The module exporting `name`; the worker imports it. */
@@ -110,6 +110,8 @@ interface Lane {
   running: { job: Job; timer: NodeJS.Timeout } | undefined;
   /** The task modules this lane's workers have run, for a replacement to import at once. */
   modules: Set<string>;
+  /** A replacement still importing them: an idle lane with a warm worker is chosen first. */
+  warming: boolean;
 }
 
 const onDisk = new Map<string, boolean>();
@@ -125,7 +127,12 @@ function isFile(url: URL): boolean {
 export function createOffload(options: OffloadOptions = {}): Offload {
   const share = options.share ?? { slots: defaultWorkers(), ...DEFAULT_OFFLOAD_SHARE };
   const turns = createFairQueue(share, options.costs);
-  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({ worker: undefined, running: undefined, modules: new Set<string>() }));
+  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({
+    worker: undefined,
+    running: undefined,
+    modules: new Set<string>(),
+    warming: false,
+  }));
   const recycleAt = options.recycleHeapBytes ?? DEFAULT_RECYCLE_HEAP_BYTES;
   let nextId = 1;
   let closed = false;
@@ -146,7 +153,11 @@ export function createOffload(options: OffloadOptions = {}): Offload {
 
   const spawn = (lane: Lane): Worker => {
     const spawned = new Worker(WORKER, { resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS });
-    spawned.on('message', (answer: WorkerAnswer) => {
+    spawned.on('message', (answer: WorkerMessage) => {
+      if ('preloaded' in answer) {
+        if (lane.worker === spawned) lane.warming = false;
+        return;
+      }
       if (lane.running?.job.id !== answer.id) return;
       if (answer.heapBytes > recycleAt) replace(lane);
       if (answer.ok) finish(lane, (job) => job.resolve(answer.value));
@@ -170,6 +181,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     discard(lane);
     const fresh = spawn(lane);
     lane.worker = fresh;
+    lane.warming = true;
     fresh.postMessage({ preload: [...lane.modules] } satisfies WorkerPreload);
   };
 
@@ -179,7 +191,8 @@ export function createOffload(options: OffloadOptions = {}): Offload {
       job.reject(new Error('the offload worker is closed'));
       return;
     }
-    const lane = lanes.find((candidate) => candidate.running === undefined) as Lane;
+    const idle = lanes.filter((candidate) => candidate.running === undefined);
+    const lane = (idle.find((candidate) => !candidate.warming) ?? idle[0]) as Lane;
     lane.worker ??= spawn(lane);
     const timer = setTimeout(() => {
       discard(lane);

@@ -21,6 +21,9 @@ export type WorkerAnswer = ({ id: number; ok: true; value: unknown } | { id: num
   heapBytes: number;
 };
 
+/** What a worker says: a task's answer, or that its preload is done (loaded or failed). */
+export type WorkerMessage = WorkerAnswer | { preloaded: true };
+
 export function errorForMain(error: unknown): WorkerError {
   if (error instanceof LorebookError) return { lorebook: error.toBody() };
   return { message: error instanceof Error ? error.message : String(error) };

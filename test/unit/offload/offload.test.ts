@@ -111,10 +111,10 @@ afterEach(() => {
   for (const channel of listening.splice(0)) channel.close();
 });
 
-const oneWorker = (): Offload => {
+const oneWorker = (slots = 1): Offload => {
   const made = createOffload({
     recycleHeapBytes: BOUND,
-    share: { slots: 1, perCaller: 1, perCallerWaiting: 4, maxWaiting: 4, maxWaitMs: 30_000 },
+    share: { slots, perCaller: 1, perCallerWaiting: 4, maxWaiting: 4, maxWaitMs: 30_000 },
   });
   opened.push(made);
   return made;
@@ -145,5 +145,13 @@ describe('a worker grown past its heap bound is replaced after its task', () => 
     const first = await worker.run(KEEP_MEMORY, 1);
     expect(await worker.run(HEAP_THREAD, undefined)).toBe(first);
     expect(await worker.run(KEEP_MEMORY, 1)).toBe(first);
+  });
+
+  it('while the replacement imports, the next task goes to an idle warm worker', { timeout: 60_000 }, async () => {
+    const worker = oneWorker(2);
+    // Both workers warm: two callers at once take one each.
+    const [first, second] = await Promise.all([worker.run(HEAP_THREAD, undefined, 'a'), worker.run(HEAP_THREAD, undefined, 'b')]);
+    expect(await worker.run(KEEP_MEMORY, 96)).toBe(first);
+    expect(await worker.run(HEAP_THREAD, undefined)).toBe(second);
   });
 });
