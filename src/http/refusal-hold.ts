@@ -10,10 +10,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { LorebookError } from '../domain/errors.ts';
+import type { RefusalHoldSettings } from '../settings/refusal-hold-settings.ts';
 import type { ClientAddress } from './admission.ts';
 import { MAX_BODY_BYTES } from './body.ts';
 import type { HttpEnv } from './http-env.ts';
-import type { RefusalHoldSettings } from '../settings/refusal-hold-settings.ts';
 
 /** What to answer a refusal with: the error (its retry_after_ms less the time held) and whether to close, or nothing (closed unanswered). */
 export type HeldRefusal = { error: LorebookError; close: boolean } | undefined;

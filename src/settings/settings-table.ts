@@ -8,8 +8,8 @@ import { DEFAULT_OUTBOUND_SETTINGS } from '../../integrations/safe-fetch/outboun
 import { DEFAULT_APP_CONFIG } from '../app/app-context.ts';
 import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/search-refresh.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../auth/oauth/oauth-settings.ts';
-import { DEFAULT_REFUSAL_HOLD } from './refusal-hold-settings.ts';
 import { defaultCpuSettings } from '../offload/cpu-slots.ts';
+import { DEFAULT_REFUSAL_HOLD } from './refusal-hold-settings.ts';
 import type { Setting } from './setting.ts';
 
 const WHOLE = 'whole number > 0';

@@ -5,6 +5,7 @@
 // address and overall, past the cap closed unanswered; a caller with a live token is read and
 // answered as before. Each case sends from loopback addresses of its own (npm start keys by peer).
 import { type IncomingMessage, request } from 'node:http';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
 import { MAX_BODY_BYTES } from '../../src/http/body.ts';
@@ -12,7 +13,6 @@ import { useAppFixture } from '../helpers/app-fixture.ts';
 import { sendFrom } from '../helpers/from-address.ts';
 import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
-import sharp from 'sharp';
 
 const HOLD_MS = 5_000;
 const PER_ADDRESS = 2;
