@@ -9,6 +9,7 @@ import { MAX_TAG_CHARS } from './domain/story/front-matter-schema.ts';
 import type { CpuSettings } from './offload/cpu-slots.ts';
 import { defaultWorkers } from './offload/offload.ts';
 import { readSettings } from './settings/read-settings.ts';
+import type { RefusalHoldSettings } from './settings/refusal-hold-settings.ts';
 import { runtimeConfig } from './settings/runtime-settings.ts';
 import { boundedInteger, positiveInteger, wholeNumber } from './settings/setting-values.ts';
 import { type SettingName, settingNamed } from './settings/settings-table.ts';
@@ -92,6 +93,8 @@ export interface HttpConfig {
   allowedOrigins: string[];
   /** The longest a search answers without reading the search change log first. */
   searchRefreshMs: number;
+  /** Refused oversized requests held before their answer (docs/design.md#admission). */
+  refusalHold: RefusalHoldSettings;
 }
 
 function port(env: NodeJS.ProcessEnv): number {
@@ -184,6 +187,11 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       baseUrl: baseUrl(env, listenPort),
       allowedOrigins: origins(env.LOREBOOK_ALLOWED_ORIGINS),
       searchRefreshMs: positiveInteger(env, 'LOREBOOK_SEARCH_REFRESH_MS'),
+      refusalHold: {
+        holdMs: positiveInteger(env, 'LOREBOOK_REFUSAL_HOLD_MS'),
+        perAddress: positiveInteger(env, 'LOREBOOK_REFUSAL_HOLD_PER_ADDRESS'),
+        total: positiveInteger(env, 'LOREBOOK_REFUSAL_HOLD_TOTAL'),
+      },
     },
     bluesky: bluesky(env),
     feedGenerator: feedGenerator(env),

@@ -58,5 +58,6 @@ export function httpAppFromConfig(deps: AppFromConfigDeps): Hono<HttpEnv> {
     ...(signIn === undefined ? {} : { signIn: { config: signIn, log } }),
     oauthSettings: config.oauthServer,
     oauthLog: log,
+    refusalHold: config.http.refusalHold,
   });
 }

@@ -11,6 +11,7 @@ import type { StorySearch } from '../app/search/story-search.ts';
 import { type OAuthServerSettings, oauthServerAt } from '../auth/oauth/oauth-settings.ts';
 import type { FeedGeneratorConfig } from '../config.ts';
 import { isLorebookError } from '../domain/errors.ts';
+import { DEFAULT_REFUSAL_HOLD, type RefusalHoldSettings } from '../settings/refusal-hold-settings.ts';
 import type { ClientAddress } from './admission.ts';
 import { denyFraming } from './frame-guard.ts';
 import type { HttpEnv } from './http-env.ts';
@@ -20,6 +21,7 @@ import { mountDeviceFlow } from './oauth-server/device-routes.ts';
 import { mountOAuthServer } from './oauth-server/oauth-routes.ts';
 import { mountPages } from './pages/mount-pages.ts';
 import { noSuchEndpoint, renderError } from './problem.ts';
+import { createRefusalHold } from './refusal-hold.ts';
 import { createRequestGuard } from './request-guard.ts';
 import { countRequests } from './request-metrics.ts';
 import { mountSignInOff } from './sign-in/sign-in-off.ts';
@@ -51,6 +53,8 @@ export interface HttpAppDeps {
   oauthLog?: (line: string) => void;
   /** The budget, caches and slots of fetches made for strangers (design.md#admission); default DEFAULT_OUTBOUND_SETTINGS. */
   outbound?: OutboundSettings;
+  /** How long and how many refused oversized requests are held before their answer (design.md#admission); default DEFAULT_REFUSAL_HOLD. */
+  refusalHold?: RefusalHoldSettings;
   /** Sign in with Bluesky (/auth/*); off when absent. */
   signIn?: Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
@@ -150,9 +154,16 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     mountDeviceFlow(app, { ctx: deps.ctx, baseUrl, admission });
   } else mountSignInOff(app, baseUrl);
 
-  const answerError = (err: Error, c: Context<HttpEnv>): Response => {
-    if (isLorebookError(err)) countRefusal(deps.ctx, err.code);
-    return renderError(err, c, baseUrl);
+  const holdRefusal = createRefusalHold(deps.refusalHold ?? DEFAULT_REFUSAL_HOLD, admission.clientAddress);
+  const answerError = async (err: Error, c: Context<HttpEnv>): Promise<Response> => {
+    if (!isLorebookError(err)) return renderError(err, c, baseUrl);
+    countRefusal(deps.ctx, err.code);
+    const held = await holdRefusal(c, err);
+    // Closed unanswered (too many held): nothing is written on that socket.
+    if (held === undefined) return new Response(null, { status: err.httpStatus });
+    const answer = renderError(held.error, c, baseUrl);
+    if (held.close) answer.headers.set('Connection', 'close');
+    return answer;
   };
   app.notFound((c: Context<HttpEnv>) => answerError(noSuchEndpoint(c.req.method, c.req.path), c));
   app.onError(answerError);

@@ -4,7 +4,10 @@
 // terminated and a fresh one takes the next task) instead of running on. The worker's heap is
 // capped too (resourceLimits), so a task that would exhaust memory usually ends that task, not the
 // server; Node enforces the cap best-effort (one array grown past it can abort the whole process),
-// so what keeps a task small is the markdown cost pre-scan in front of it, not the cap.
+// so what keeps a task small is the markdown cost pre-scan in front of it, not the cap. A worker
+// whose heap a task grew past a bound (a 64 KiB story of one-character paragraphs takes ~250 MB)
+// is replaced after that task, by a fresh worker that imports the same task modules at once: V8
+// keeps a heap it has grown, so without it one heavy task would hold that memory for good.
 //
 // Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at most
 // its share of the workers at once, and a task's budget counts from when it was queued. Where the
@@ -16,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { CpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairShare } from './fair-queue.ts';
-import { errorFromWorker, type WorkerAnswer } from './worker-messages.ts';
+import { errorFromWorker, type WorkerMessage, type WorkerPreload } from './worker-messages.ts';
 
 export interface OffloadTask<I, O> {
   /** The module exporting `name`; the worker imports it. */
@@ -65,8 +68,10 @@ export interface Offload {
 }
 
 export interface OffloadOptions {
-  /** Each worker's heap caps (default: 512 MB old generation). */
+  /** Each worker's heap caps (default: DEFAULT_LIMITS). */
   resourceLimits?: ResourceLimits;
+  /** A worker whose heap is larger than this after a task is replaced (default: DEFAULT_RECYCLE_HEAP_BYTES). */
+  recycleHeapBytes?: number;
   /** How the workers are shared (default: DEFAULT_OFFLOAD_SHARE, one worker per core). */
   share?: FairShare;
   /** What each caller may spend of the workers a minute (default: no such limit). */
@@ -84,7 +89,13 @@ export const DEFAULT_OFFLOAD_SHARE: Omit<FairShare, 'slots'> = {
 };
 
 const WORKER = new URL('./offload-worker.ts', import.meta.url);
-const DEFAULT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 512 };
+/**
+ * 256 MB of old generation: the worst stories the cost limits accept (BENCHMARKS.md §5) parse,
+ * render and scan within 192 MB; a task past the cap fails alone, refused as validation_failed.
+ */
+const DEFAULT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256 };
+/** Past what ordinary stories leave behind (tens of MB), well under what the heaviest do. */
+export const DEFAULT_RECYCLE_HEAP_BYTES = 128 * 1024 * 1024;
 
 interface Job {
   id: number;
@@ -98,6 +109,10 @@ interface Job {
 interface Lane {
   worker: Worker | undefined;
   running: { job: Job; timer: NodeJS.Timeout } | undefined;
+  /** The task modules this lane's workers have run, for a replacement to import at once. */
+  modules: Set<string>;
+  /** A replacement still importing them: an idle lane with a warm worker is chosen first. */
+  warming: boolean;
 }
 
 const onDisk = new Map<string, boolean>();
@@ -113,7 +128,13 @@ function isFile(url: URL): boolean {
 export function createOffload(options: OffloadOptions = {}): Offload {
   const share = options.share ?? { slots: defaultWorkers(), ...DEFAULT_OFFLOAD_SHARE };
   const turns = createFairQueue(share, options.costs);
-  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({ worker: undefined, running: undefined }));
+  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({
+    worker: undefined,
+    running: undefined,
+    modules: new Set<string>(),
+    warming: false,
+  }));
+  const recycleAt = options.recycleHeapBytes ?? DEFAULT_RECYCLE_HEAP_BYTES;
   let nextId = 1;
   let closed = false;
 
@@ -133,8 +154,13 @@ export function createOffload(options: OffloadOptions = {}): Offload {
 
   const spawn = (lane: Lane): Worker => {
     const spawned = new Worker(WORKER, { resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS });
-    spawned.on('message', (answer: WorkerAnswer) => {
+    spawned.on('message', (answer: WorkerMessage) => {
+      if ('preloaded' in answer) {
+        if (lane.worker === spawned) lane.warming = false;
+        return;
+      }
       if (lane.running?.job.id !== answer.id) return;
+      if (answer.heapBytes > recycleAt) replace(lane);
       if (answer.ok) finish(lane, (job) => job.resolve(answer.value));
       else finish(lane, (job) => job.reject(errorFromWorker(answer.error)));
     });
@@ -151,19 +177,30 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     return spawned;
   };
 
+  /** A fresh worker in place of one whose heap grew past the bound, importing what the lane runs before its first task. */
+  const replace = (lane: Lane): void => {
+    discard(lane);
+    const fresh = spawn(lane);
+    lane.worker = fresh;
+    lane.warming = true;
+    fresh.postMessage({ preload: [...lane.modules] } satisfies WorkerPreload);
+  };
+
   /** Runs the job on an idle lane: the fair queue starts no more jobs than there are lanes. */
   const dispatch = (job: Job, remainingMs: number): void => {
     if (closed) {
       job.reject(new Error('the offload worker is closed'));
       return;
     }
-    const lane = lanes.find((candidate) => candidate.running === undefined) as Lane;
+    const idle = lanes.filter((candidate) => candidate.running === undefined);
+    const lane = (idle.find((candidate) => !candidate.warming) ?? idle[0]) as Lane;
     lane.worker ??= spawn(lane);
     const timer = setTimeout(() => {
       discard(lane);
       finish(lane, (stopped) => stopped.reject(new OffloadBudgetExceeded(stopped.task.name, stopped.task.budgetMs)));
     }, remainingMs);
     lane.running = { job, timer };
+    lane.modules.add(job.task.module.href);
     lane.worker.postMessage({ id: job.id, module: job.task.module.href, name: job.task.name, input: job.input });
   };
 

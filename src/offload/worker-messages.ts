@@ -9,9 +9,20 @@ export interface WorkerTask {
   input: unknown;
 }
 
+/** Sent to a fresh worker that replaces a recycled one: the task modules to import before its first task. */
+export interface WorkerPreload {
+  preload: string[];
+}
+
 export type WorkerError = { lorebook: ErrorBody } | { message: string };
 
-export type WorkerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WorkerError };
+/** A task's outcome, with the worker's heap size after it (the main thread recycles a worker grown past its bound). */
+export type WorkerAnswer = ({ id: number; ok: true; value: unknown } | { id: number; ok: false; error: WorkerError }) & {
+  heapBytes: number;
+};
+
+/** What a worker says: a task's answer, or that its preload is done (loaded or failed). */
+export type WorkerMessage = WorkerAnswer | { preloaded: true };
 
 export function errorForMain(error: unknown): WorkerError {
   if (error instanceof LorebookError) return { lorebook: error.toBody() };

@@ -52,6 +52,10 @@ export const SETTING_DOCS: Readonly<Record<SettingName, string>> = {
   LOREBOOK_OFFLOAD_WORKERS: 'offload worker threads',
   LOREBOOK_CPU_CALLER_SHARE: 'jobs one caller runs at once',
   LOREBOOK_CPU_CALLER_QUEUE: 'jobs one caller may keep waiting besides those',
+  LOREBOOK_REFUSAL_HOLD_MS:
+    'a request refused (401, 429) with a body over 512 KiB still unread is answered after this long (a 429 at most its retry_after_ms, less the time held), reading nothing meanwhile, then closed',
+  LOREBOOK_REFUSAL_HOLD_PER_ADDRESS: 'refused requests held at once per client address; past it a new one is closed unanswered',
+  LOREBOOK_REFUSAL_HOLD_TOTAL: 'refused requests held at once from all addresses; past it a new one is closed unanswered',
   LOREBOOK_CPU_QUEUE: 'jobs waiting, all callers together',
   LOREBOOK_CPU_MAX_WAIT_MS: 'the longest a job waits for a slot',
   LOREBOOK_CPU_MS_PER_MINUTE: 'worker and re-encoder ms an account may use a minute',

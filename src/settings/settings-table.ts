@@ -9,6 +9,7 @@ import { DEFAULT_APP_CONFIG } from '../app/context/app-context.ts';
 import { DEFAULT_SEARCH_REFRESH_MS } from '../app/search/search-refresh.ts';
 import { DEFAULT_OAUTH_SERVER_SETTINGS } from '../auth/oauth/oauth-settings.ts';
 import { defaultCpuSettings } from '../offload/cpu-slots.ts';
+import { DEFAULT_REFUSAL_HOLD } from './refusal-hold-settings.ts';
 import type { Setting } from './setting.ts';
 
 const WHOLE = 'whole number > 0';
@@ -305,6 +306,25 @@ export const SETTINGS = [
     type: WHOLE,
     default: OUTBOUND.concurrency,
     surfaces: ['start', 'lambda'],
+  },
+  // Refused oversized requests held, not drained (docs/design.md#admission).
+  {
+    name: 'LOREBOOK_REFUSAL_HOLD_MS',
+    type: WHOLE,
+    default: DEFAULT_REFUSAL_HOLD.holdMs,
+    surfaces: ['start'],
+  },
+  {
+    name: 'LOREBOOK_REFUSAL_HOLD_PER_ADDRESS',
+    type: WHOLE,
+    default: DEFAULT_REFUSAL_HOLD.perAddress,
+    surfaces: ['start'],
+  },
+  {
+    name: 'LOREBOOK_REFUSAL_HOLD_TOTAL',
+    type: WHOLE,
+    default: DEFAULT_REFUSAL_HOLD.total,
+    surfaces: ['start'],
   },
   // lorebook's OAuth server (docs/auth.md).
   {

@@ -6,7 +6,8 @@
 // as a ratio of the same calls with no attacker, in the same run, and the server's peak RSS as a
 // ratio of its idle RSS. The server runs with its default settings (rate limits included).
 // Attackers re-send at once after an answer, and after a refusal (429) wait 100 ms: a stranger who
-// ignores retry_after_ms. Bounded: a phase stops starting victim rounds after PHASE_MS, and a call
+// ignores retry_after_ms. The victim is a fresh account and reads from a fresh address each phase,
+// so its own calls never meet its per-minute limits. Bounded: a phase stops starting victim rounds after PHASE_MS, and a call
 // not answered within CALL_TIMEOUT_MS is cut (and counted as refused).
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -134,7 +135,10 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     random: Math.random,
   };
   await ensureTable(client, table);
-  const victimToken = (await createToken(ctx, { handle: 'fair-victim', expiresInSeconds: 3600 })).token;
+  const victimToken = async (phase: number): Promise<string> =>
+    (await createToken(ctx, { handle: `fair-victim-${phase}`, expiresInSeconds: 3600 })).token;
+  /** A fresh account per phase, as the reader's address: 30 rounds in a few seconds must not meet the victim's own per-minute limit. */
+  let victim = await victimToken(0);
   const imageToken = (await createToken(ctx, { handle: 'fair-images', expiresInSeconds: 3600 })).token;
   const heavyImage = await paletteNoise();
   const server: NpmStart = await startNpmStart({
@@ -165,7 +169,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     const published = await timed('publish', () =>
       send(`${base}/v1/stories`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${victimToken}`, 'Content-Type': 'text/markdown' },
+        headers: { Authorization: `Bearer ${victim}`, 'Content-Type': 'text/markdown' },
         body: storyTitled(`Fairness victim round ${round} ${Date.now()}`),
         from: VICTIM,
       }),
@@ -215,6 +219,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
   const runPhase = async (phase: Phase): Promise<PhaseRun> => {
     phases += 1;
     readerAddress = `127.0.1.${phases + 1}`;
+    victim = await victimToken(phases);
     const latencies: Record<CallKind, number[]> = { publish: [], get_story: [], page: [] };
     const attackStatuses: Record<string, number> = {};
     const stop = { stopped: false };

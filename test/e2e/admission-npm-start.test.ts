@@ -45,6 +45,8 @@ beforeAll(async () => {
       LOREBOOK_OUTBOUND_FETCHES_PER_MINUTE: String(FETCH_BUDGET),
       LOREBOOK_OAUTH_REGISTRATIONS_PER_HOUR: String(REGISTRATIONS_PER_HOUR),
       LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: String(ANONYMOUS_BUDGET),
+      // A refused 7 MB body is answered after the hold (refusal-hold-npm-start.test.ts): kept short here.
+      LOREBOOK_REFUSAL_HOLD_MS: '1000',
     },
   });
 }, 120_000);

@@ -1,13 +1,16 @@
 // The offload worker: tasks run on another thread, so the event loop stays free; a task past its
 // budget is stopped and the next runs on a fresh worker; a refusal arrives typed; a task that
-// exhausts the worker's capped heap ends that task, not the process.
+// exhausts the worker's capped heap ends that task, not the process; a worker grown past its heap
+// bound is replaced after its task.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { threadId } from 'node:worker_threads';
+import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
 import { createOffload, type Offload, OffloadBudgetExceeded, OffloadFailed } from '../../../src/offload/offload.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { HEAP_THREAD, IMPORTS_CHANNEL, KEEP_MEMORY } from '../../helpers/offload-heap-tasks.ts';
 import { EXHAUST_MEMORY, REFUSE, SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
 
 const opened: Offload[] = [];
@@ -97,5 +100,58 @@ describe('the offload worker', () => {
   it('runs a task inline when its module is not a file (a bundle)', async () => {
     const inline = { ...WHICH_THREAD, module: new URL('file:///nowhere/bundled-away.ts') };
     expect(await offload().run(inline, undefined)).toBe(threadId);
+  });
+});
+
+// A worker whose heap a task grew past the bound is replaced after that task, by a fresh worker
+// that imports the lane's task modules at once: V8 keeps a heap it has grown.
+const BOUND = 64 * 1024 * 1024;
+const listening: BroadcastChannel[] = [];
+afterEach(() => {
+  for (const channel of listening.splice(0)) channel.close();
+});
+
+const oneWorker = (slots = 1): Offload => {
+  const made = createOffload({
+    recycleHeapBytes: BOUND,
+    share: { slots, perCaller: 1, perCallerWaiting: 4, maxWaiting: 4, maxWaitMs: 30_000 },
+  });
+  opened.push(made);
+  return made;
+};
+
+/** The threads that imported the heap tasks' module, as they say so. */
+const importers = (): number[] => {
+  const seen: number[] = [];
+  const channel = new BroadcastChannel(IMPORTS_CHANNEL);
+  channel.onmessage = (event) => seen.push((event as { data: number }).data);
+  listening.push(channel);
+  return seen;
+};
+
+describe('a worker grown past its heap bound is replaced after its task', () => {
+  it('the next task runs on a fresh worker, which imported the task module before any task asked', { timeout: 60_000 }, async () => {
+    const seen = importers();
+    const worker = oneWorker();
+    const grown = await worker.run(KEEP_MEMORY, 96);
+    // The replacement imports the lane's modules at once: it says so with no task sent to it.
+    const fresh = await eventually(async () => seen.find((thread) => thread !== grown), 'the replacement imports the module', 30_000);
+    expect(await worker.run(HEAP_THREAD, undefined)).toBe(fresh);
+    expect(seen).toEqual([grown, fresh]);
+  });
+
+  it('a worker whose heap stays under the bound keeps running the tasks', { timeout: 60_000 }, async () => {
+    const worker = oneWorker();
+    const first = await worker.run(KEEP_MEMORY, 1);
+    expect(await worker.run(HEAP_THREAD, undefined)).toBe(first);
+    expect(await worker.run(KEEP_MEMORY, 1)).toBe(first);
+  });
+
+  it('while the replacement imports, the next task goes to an idle warm worker', { timeout: 60_000 }, async () => {
+    const worker = oneWorker(2);
+    // Both workers warm: two callers at once take one each.
+    const [first, second] = await Promise.all([worker.run(HEAP_THREAD, undefined, 'a'), worker.run(HEAP_THREAD, undefined, 'b')]);
+    expect(await worker.run(KEEP_MEMORY, 96)).toBe(first);
+    expect(await worker.run(HEAP_THREAD, undefined)).toBe(second);
   });
 });
