@@ -13,7 +13,7 @@ import { answerOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { testEndpoint } from '../helpers/test-table.ts';
 
-const server = useLorebookServer('search-across-instances');
+const server = useLorebookServer('search-across-instances', { stream: true });
 let author: Client;
 let elsewhere: string;
 let runtime: Runtime;

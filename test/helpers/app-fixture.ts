@@ -11,7 +11,7 @@ import { VerifiedTokens } from '../../src/app/context/verified-tokens.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { imageBlobsInDirectory } from '../../src/store/image/blobs-dir.ts';
 import { countRoundTrips, type RoundTripCounter } from './round-trips.ts';
-import { testEndpoint, useTestTable } from './test-table.ts';
+import { type TestTableOptions, testEndpoint, useTestTable } from './test-table.ts';
 
 export interface AppFixture {
   ctx(): AppContext;
@@ -49,8 +49,8 @@ export const WITHOUT_SPAM_WAVE_CHECK: Partial<AppConfig> = { duplicateWindowHour
  */
 export const WITHOUT_DAILY_LIMITS: Partial<AppConfig> = { storiesPerDay: 100_000, newAccountStoriesPerDay: 100_000 };
 
-export function useAppFixture(suite: string, config: Partial<AppConfig> = {}): AppFixture {
-  const table = useTestTable(suite);
+export function useAppFixture(suite: string, config: Partial<AppConfig> = {}, tableOptions: TestTableOptions = {}): AppFixture {
+  const table = useTestTable(suite, tableOptions);
   let offsetMs = 0;
   let frozenAt: number | undefined;
   let context: AppContext | undefined;

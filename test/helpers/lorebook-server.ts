@@ -32,6 +32,8 @@ export interface ServerOptions {
   sitemapMaxUrls?: number;
   /** Fetches made for strangers (design.md#admission), over the defaults and a fetch budget no test reaches. */
   outbound?: Partial<OutboundSettings>;
+  /** The table's stream on, for suites that read it (test-table.ts). */
+  stream?: boolean;
   /** Sign in with Bluesky on (/auth/*), e.g. against the test PDS; read when the server starts. */
   signIn?: () => Omit<SignInDeps, 'ctx' | 'baseUrl' | 'admission'>;
 }
@@ -61,7 +63,7 @@ export interface LorebookServer {
 const GENEROUS_LIMITS: Partial<AppConfig> = { rateLimitPerMinute: 1_000_000, anonymousRateLimitPerMinute: 1_000_000, newAccountHours: 0 };
 
 export function useLorebookServer(suite: string, options: ServerOptions = {}): LorebookServer {
-  const app = useAppFixture(suite, { ...GENEROUS_LIMITS, ...options.config });
+  const app = useAppFixture(suite, { ...GENEROUS_LIMITS, ...options.config }, { stream: options.stream === true });
   let base: string | undefined;
   let storySearch: StorySearch | undefined;
   let honoApp: Hono<HttpEnv> | undefined;

@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createStoreClient } from '../../src/store/client.ts';
 import { withoutLorebookSettings } from './command-env.ts';
+import { turnStreamOn } from './test-table.ts';
 
 export interface NpmStart {
   baseUrl: string;
@@ -33,6 +35,13 @@ export async function startNpmStart(options: {
   env?: Record<string, string>;
   readyMs?: number;
 }): Promise<NpmStart> {
+  // npm start's table-stream poller reads the table's stream (test-table.ts keeps it off by default).
+  const client = createStoreClient({ endpoint: options.endpoint });
+  try {
+    await turnStreamOn(client, options.table);
+  } finally {
+    client.destroy();
+  }
   const port = await freePort();
   const scratch = mkdtempSync(join(tmpdir(), 'lorebook-npm-start-'));
   const env = withoutLorebookSettings();

@@ -23,7 +23,7 @@ import { readStreamRecords } from '../../helpers/local-stream.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
-const app = useAppFixture('search-change-log');
+const app = useAppFixture('search-change-log', {}, { stream: true });
 const alice = caller('alice');
 const directory = mkdtempSync(join(tmpdir(), 'lorebook-search-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

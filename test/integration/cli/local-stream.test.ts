@@ -8,7 +8,7 @@ import { eventually } from '../../helpers/eventually.ts';
 import { recordSk, writeItems } from '../../helpers/stream-poller.ts';
 import { testEndpoint, useTestTable } from '../../helpers/test-table.ts';
 
-const table = useTestTable('local stream seam');
+const table = useTestTable('local stream seam', { stream: true });
 const store = () => ({ client: table.client, tableName: table.tableName, now: Date.now });
 let running: LocalStream | undefined;
 afterEach(async () => {

@@ -16,7 +16,7 @@ import { BASE_URL, useBluesky } from '../../helpers/pds/use-bluesky.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
-const app = useAppFixture('lambda-announce-handlers');
+const app = useAppFixture('lambda-announce-handlers', {}, { stream: true });
 const bluesky = useBluesky();
 const alice = caller('alice');
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:lorebook-bluesky-AbCdEf';

@@ -15,7 +15,7 @@ import { batchesOf, readStreamRecords } from '../../helpers/local-stream.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
-const app = useAppFixture('lambda-stream-handler');
+const app = useAppFixture('lambda-stream-handler', {}, { stream: true });
 const alice = caller('alice');
 const logs: string[] = [];
 let runtime: Runtime;

@@ -35,7 +35,7 @@ import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 import { actionsOf, logicalId, roleStatements, synthesize } from '../../unit/infra/synth.ts';
 
-const app = useAppFixture('lambda-table-actions');
+const app = useAppFixture('lambda-table-actions', {}, { stream: true });
 const bluesky = useBluesky();
 let recorder: DynamoDbRecorder;
 let secrets: FakeSecretsManager;

@@ -21,7 +21,7 @@ import { updateStoryMeta } from '../../helpers/stored-items.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
-const app = useAppFixture('dispatch-soon');
+const app = useAppFixture('dispatch-soon', {}, { stream: true });
 const outside = useOutside(app);
 const alice = caller('alice');
 const HOUR_MS = 3_600_000;

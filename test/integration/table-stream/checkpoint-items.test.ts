@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type CheckpointPlace, moveCheckpoint, readCheckpoint } from '../../../src/store/table-stream/checkpoint-items.ts';
 import { useTestTable } from '../../helpers/test-table.ts';
 
-const table = useTestTable('stream checkpoint items');
+const table = useTestTable('stream checkpoint items', { stream: true });
 const place = (): CheckpointPlace => ({ client: table.client, tableName: table.tableName, namespace: 'n', streamArn: 'arn:stream' });
 const signal = new AbortController().signal;
 const at = { nowMs: Date.UTC(2026, 11, 1), abortSignal: signal };

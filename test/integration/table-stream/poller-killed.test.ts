@@ -12,7 +12,7 @@ import { writeItems } from '../../helpers/stream-poller.ts';
 import { testEndpoint, useTestTable } from '../../helpers/test-table.ts';
 
 const CHILD = join(import.meta.dirname, '../../helpers/stream-poller-child.ts');
-const table = useTestTable('table stream poller killed');
+const table = useTestTable('table stream poller killed', { stream: true });
 const dir = mkdtempSync(join(tmpdir(), 'lorebook-poller-killed-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -16,7 +16,7 @@ import { recordSk, type WatchedPoller, watchStream, writeItems } from '../../hel
 import { testEndpoint, useTestTable } from '../../helpers/test-table.ts';
 import { trimNextPosition } from '../../helpers/trimmed-position.ts';
 
-const table = useTestTable('table stream poller');
+const table = useTestTable('table stream poller', { stream: true });
 const running: WatchedPoller[] = [];
 
 function watch(options: Partial<Parameters<typeof watchStream>[0]> = {}): WatchedPoller {
