@@ -1,6 +1,6 @@
 // Dynamic client registration (RFC 7591): public clients with exact redirect URIs; refusals name
 // the fault in RFC 7591 §3.2.2 terms and write nothing; the token endpoint knows only them.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 import { post, registerClient } from '../../helpers/oauth/oauth-flow.ts';
 
@@ -68,6 +68,8 @@ describe('dynamic client registration', () => {
 const tight = useLorebookServer('e2e-oauth-registration-limit', { config: { anonymousRateLimitPerMinute: 3 } });
 
 describe('the client endpoints share the anonymous per-IP budget', () => {
+  // The budget is per minute: a run that crossed a minute between two calls started a new one.
+  beforeAll(() => tight.app.freeze());
   it('past the budget, registration is 429 rate_limited with Retry-After, and writes no client', async () => {
     const answers = [];
     for (let index = 0; index < 4; index += 1) {

@@ -1,6 +1,6 @@
 // The anonymous routes that write for a stranger (starting a sign-in, starting and polling the
 // device flow) are counted against the caller's IP like every other anonymous call.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 
 const server = useLorebookServer('e2e-sign-in-rate-limit', {
@@ -9,6 +9,8 @@ const server = useLorebookServer('e2e-sign-in-rate-limit', {
 });
 
 describe('Rate limits on the sign-in routes', () => {
+  // The budget is per minute: a run that crossed a minute between two calls started a new one.
+  beforeAll(() => server.app.freeze());
   it('past the per-IP budget, /auth/login is a 429 page and device start a 429 problem, with Retry-After', async () => {
     for (let i = 0; i < 2; i += 1) expect((await server.fetch('/auth/login')).status).toBe(200);
     const page = await server.fetch('/auth/login', { headers: { accept: 'text/html' } });

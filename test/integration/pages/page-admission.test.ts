@@ -6,8 +6,12 @@ import { useLorebookServer } from '../../helpers/lorebook-server.ts';
 
 const server = useLorebookServer('pages-admission', { config: { anonymousRateLimitPerMinute: 3 } });
 
-// The budget is a fixed one-minute window: start the test a second into one, so it never straddles two.
-beforeAll(() => server.app.advance(60_000 - (Date.now() % 60_000) + 1_000));
+// The budget is a fixed one-minute window: the store clock starts a second into one and stays
+// there, so the test never straddles two.
+beforeAll(() => {
+  server.app.advance(60_000 - (Date.now() % 60_000) + 1_000);
+  server.app.freeze();
+});
 
 describe('page visits and the anonymous budget', () => {
   it('a token that is not valid is ignored: the page answers 200, not 401', async () => {
