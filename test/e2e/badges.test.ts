@@ -137,6 +137,8 @@ describe('a story or author that cannot be shown is the neutral "not found" badg
 });
 
 describe('what a story badge costs and how it is admitted', () => {
+  // The anonymous budget is per minute: a run that crossed a minute between two calls started a new one.
+  beforeAll(() => limited.app.freeze());
   it('a story badge reads one item (the story META), whatever the story has', async () => {
     const counter = countRoundTrips(server.app.ctx().store.client);
     try {
