@@ -82,22 +82,23 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}, ta
     return context;
   };
 
-  const allItems = async (): Promise<Record<string, unknown>[]> => {
+  type Page = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
+  /** Every page of a consistent read, as plain items in key order. */
+  const readAll = async (read: (start: Record<string, unknown> | undefined) => Promise<Page>): Promise<Record<string, unknown>[]> => {
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await table.client.send(new ScanCommand({ TableName: table.tableName, ConsistentRead: true, ExclusiveStartKey: start }));
-      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      const page = await read(start);
+      items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start !== undefined);
     return items.map(plain).sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
   };
-
-  const partition = async (pk: string): Promise<Record<string, unknown>[]> => {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await table.client.send(
+  const allItems = (): Promise<Record<string, unknown>[]> =>
+    readAll((start) => table.client.send(new ScanCommand({ TableName: table.tableName, ConsistentRead: true, ExclusiveStartKey: start })));
+  const partition = (pk: string): Promise<Record<string, unknown>[]> =>
+    readAll((start) =>
+      table.client.send(
         new QueryCommand({
           TableName: table.tableName,
           ConsistentRead: true,
@@ -105,12 +106,8 @@ export function useAppFixture(suite: string, config: Partial<AppConfig> = {}, ta
           ExpressionAttributeValues: { ':pk': pk },
           ExclusiveStartKey: start,
         }),
-      );
-      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-      start = page.LastEvaluatedKey;
-    } while (start !== undefined);
-    return items.map(plain).sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
-  };
+      ),
+    );
 
   return {
     ctx,

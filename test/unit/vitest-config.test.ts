@@ -8,17 +8,17 @@ const REPO = new URL('../../', import.meta.url).pathname;
 /** What a test calls when it measures its own process: heap, RSS or event-loop delay. */
 const MEASURES_ITS_PROCESS = /\bmemoryUsage\b|\bmonitorEventLoopDelay\b|\bgetHeapStatistics\b/;
 
-function storeTestFiles(dir: string): string[] {
-  return readdirSync(`${REPO}${dir}`, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? storeTestFiles(`${dir}/${entry.name}`) : entry.name.endsWith('.test.ts') ? [`${dir}/${entry.name}`] : [],
-  );
-}
+/** Every test file under `dir`, as a path from the repository's root. */
+const testFilesUnder = (dir: string): string[] =>
+  readdirSync(`${REPO}${dir}`, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `${dir}/${name}`);
 
 const measuring = (files: string[]): string[] => files.filter((file) => MEASURES_ITS_PROCESS.test(readFileSync(`${REPO}${file}`, 'utf8')));
 
 describe('the test projects', () => {
   it('every test that measures its own process runs in a fresh worker, and only those', () => {
-    const found = ['test/integration', 'test/e2e', 'test/crash', 'test/unit'].flatMap(storeTestFiles);
+    const found = ['test/integration', 'test/e2e', 'test/crash', 'test/unit'].flatMap(testFilesUnder);
     expect(
       measuring(found)
         .filter((file) => file !== 'test/unit/vitest-config.test.ts')
