@@ -20,7 +20,7 @@ const bsky = useBluesky();
 const alice = caller('alice');
 const STACK = 'LorebookBacklog';
 /** Four cold Node starts that import @atproto/api: seconds each, tens of seconds on a busy machine. */
-const CLI_TEST_MS = 180_000;
+const CLI_TEST_MS = 120_000;
 const HOUR = 3_600_000;
 let cloudFormation: FakeCloudFormation;
 
