@@ -3,6 +3,7 @@
 // a text is first scanned.
 import { scanParsedStory, scanText } from '../../domain/capability/scan.ts';
 import { isLorebookError } from '../../domain/errors.ts';
+import { withSharedMarkdownTrees } from '../../domain/story/markdown-tree.ts';
 import { parseStory } from '../../domain/story/parse-story.ts';
 import { MAX_STORY_MARKDOWN_BYTES, utf8Bytes } from '../../domain/story/story-limits.ts';
 import type { CheckCapabilityOutcome } from '../check-capability.contract.ts';
@@ -12,6 +13,10 @@ import type { CheckCapabilityOutcome } from '../check-capability.contract.ts';
  * text, up to the scanner's 256 KiB (a text past a story's 64 KiB is no story, so it is not parsed as one).
  */
 export function scanCapabilityText(text: string): CheckCapabilityOutcome {
+  return withSharedMarkdownTrees(() => scanAsStoryOrText(text));
+}
+
+function scanAsStoryOrText(text: string): CheckCapabilityOutcome {
   let story: ReturnType<typeof parseStory> | undefined;
   try {
     if (utf8Bytes(text) <= MAX_STORY_MARKDOWN_BYTES) story = parseStory(text);

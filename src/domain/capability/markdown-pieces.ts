@@ -2,7 +2,7 @@
 // code spans, and the prose around them. Read with the CommonMark parser the story parser uses,
 // so a fence inside a list or a quote is found and a `## ` inside a fence is code.
 import type { Nodes, PhrasingContent, Root } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import { markdownTree } from '../story/markdown-tree.ts';
 
 export type Piece =
   /** `lang`: the info string's first word, lower-cased ("" when none); `line`: 1-based line of the value's first line. */
@@ -66,7 +66,7 @@ function isFenced(markdown: string, offset: number): boolean {
 }
 
 /** `tree`: the markdown already parsed, when the caller has it (the passage rules read the same tree). */
-export function readPieces(markdown: string, tree: Root = fromMarkdown(markdown)): Piece[] {
+export function readPieces(markdown: string, tree: Root = markdownTree(markdown)): Piece[] {
   const pieces: Piece[] = [];
   eachBlock(tree, (node) => {
     if (node.type === 'code') {

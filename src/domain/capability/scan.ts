@@ -1,9 +1,9 @@
 // The capability scanner (docs/capability.md): what a story's check and reproduce steps, or any
 // text, would do to the machine that runs them. Pure: text in, report out, same text and scanner
 // version → the same report, byte for byte.
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import { validationFailed } from '../errors.ts';
 import { markdownCostFaults } from '../story/markdown-cost.ts';
+import { markdownTree, withSharedMarkdownTrees } from '../story/markdown-tree.ts';
 import { normalizeMarkdown } from '../story/normalize-markdown.ts';
 import { parseStory } from '../story/parse-story.ts';
 import { utf8Bytes } from '../story/story-limits.ts';
@@ -131,7 +131,7 @@ function newBlockState(): BlockState {
 
 /** The findings of one section's markdown, with lines counted from `firstLine`. */
 function scanSection(markdown: string, section: ScannedSection, firstLine: number, state: BlockState): CapabilityFinding[] {
-  const tree = fromMarkdown(markdown);
+  const tree = markdownTree(markdown);
   const pieces = readPieces(markdown, tree);
   const code = pieces.filter((piece) => piece.kind !== 'prose').length;
   if (code > MAX_SCANNED_PIECES) {
@@ -156,7 +156,7 @@ function scanRestOfStory(markdown: string, sections: readonly SectionSource[]): 
     for (let index = firstLine - 1; index < firstLine - 1 + count && index < lines.length; index++) lines[index] = '';
   }
   const rest = lines.join('\n');
-  return passageHits(fromMarkdown(rest), rest, false).map(({ hit, evidence, line, via }) => finding(hit, evidence, line, 'story', via));
+  return passageHits(markdownTree(rest), rest, false).map(({ hit, evidence, line, via }) => finding(hit, evidence, line, 'story', via));
 }
 
 /**
@@ -165,7 +165,7 @@ function scanRestOfStory(markdown: string, sections: readonly SectionSource[]): 
  * as stored (normalised, see normalizeMarkdown).
  */
 export function scanStory(markdown: string): CapabilityReport {
-  return scanParsedStory(parseStory(markdown));
+  return withSharedMarkdownTrees(() => scanParsedStory(parseStory(markdown)));
 }
 
 /** The same for a story already parsed (publish and edit have one): nothing is parsed twice. */

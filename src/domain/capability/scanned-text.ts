@@ -3,9 +3,9 @@
 // those sections are; this file only finds where each starts, so findings can name lines of the
 // story as stored.
 import type { Heading } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString as nodeText } from 'mdast-util-to-string';
 import { splitFrontMatter } from '../story/front-matter.ts';
+import { markdownTree } from '../story/markdown-tree.ts';
 import { SECTION_HEADINGS, sectionForHeading } from '../story/section-headings.ts';
 import type { ParsedStory } from '../story/story-types.ts';
 
@@ -54,7 +54,7 @@ function linesBefore(text: string, offset: number): number {
 export function readStorySource(story: ParsedStory): StorySource {
   const body = splitFrontMatter(story.markdown).body;
   const bodyOffset = story.markdown.length - body.length;
-  const headings = fromMarkdown(body).children.filter((node): node is Heading => node.type === 'heading' && node.depth === 2);
+  const headings = markdownTree(body).children.filter((node): node is Heading => node.type === 'heading' && node.depth === 2);
   const sections = SCANNED.flatMap((section): SectionSource[] => {
     const content = story.sections[section];
     // The parser keeps a section's first heading; its content follows it after blank lines only.

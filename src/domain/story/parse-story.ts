@@ -3,6 +3,7 @@ import { checkStoryBody } from './check-story-body.ts';
 import { contentHash } from './content-hash.ts';
 import { readFrontMatterYaml, splitFrontMatter } from './front-matter.ts';
 import { assertMarkdownCostWithinLimits } from './markdown-cost.ts';
+import { withSharedMarkdownTrees } from './markdown-tree.ts';
 import { normalizeMarkdown } from './normalize-markdown.ts';
 import { serializeStory } from './serialize-story.ts';
 import { splitStoryBody } from './story-body.ts';
@@ -26,6 +27,10 @@ export interface ParseStoryOptions {
  * (validation_failed with details.fields naming each one and how to fix it).
  */
 export function parseStory(markdown: string, options: ParseStoryOptions = {}): ParsedStory {
+  return withSharedMarkdownTrees(() => readStory(markdown, options));
+}
+
+function readStory(markdown: string, options: ParseStoryOptions): ParsedStory {
   assertMarkdownWithinLimit(markdown);
   const normalized = normalizeMarkdown(markdown);
   assertMarkdownCostWithinLimits(normalized, options);

@@ -1,5 +1,5 @@
 import type { Nodes } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import { markdownTree } from './markdown-tree.ts';
 
 // Sections carry machine-readable labels ("Steps:", "Verify:", ...). A label counts wherever a
 // person would read one: at the start of a line or of a sentence ("Has the problem: x. Doesn't
@@ -47,7 +47,7 @@ export function readSectionText(markdown: string): SectionText {
   const pieces: string[][] = markdown.split('\n').map(() => []);
   const codeLines = new Set<number>();
   const headingLines: number[] = [];
-  eachNode(fromMarkdown(markdown), (node) => {
+  eachNode(markdownTree(markdown), (node) => {
     const start = node.position?.start.line;
     if (start === undefined) return;
     if (node.type === 'code') {

@@ -1,6 +1,6 @@
 import type { Heading, RootContent } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString as nodeText } from 'mdast-util-to-string';
+import { markdownTree } from './markdown-tree.ts';
 import { sectionForHeading } from './section-headings.ts';
 import type { SectionKey, StorySections } from './story-types.ts';
 
@@ -49,7 +49,7 @@ function headingRaw(source: string, heading: Heading): string {
 
 /** Splits a story body (the markdown after the front matter) into title, narrative and sections. */
 export function splitStoryBody(body: string): StoryBody {
-  const nodes = fromMarkdown(body).children;
+  const nodes = markdownTree(body).children;
   const known = nodes.flatMap((node) => {
     if (node.type !== 'heading' || node.depth !== 2) return [];
     const section = sectionForHeading(nodeText(node));

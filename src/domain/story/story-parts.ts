@@ -1,8 +1,8 @@
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString as nodeText } from 'mdast-util-to-string';
 import { Document, isSeq } from 'yaml';
 import { FRONT_MATTER_KEYS } from './front-matter-schema.ts';
 import { markdownCostFaults } from './markdown-cost.ts';
+import { markdownTree } from './markdown-tree.ts';
 import { normalizeMarkdown } from './normalize-markdown.ts';
 import { headingKey, SECTION_HEADINGS, sectionForHeading } from './section-headings.ts';
 import { trimBlankLines } from './story-body.ts';
@@ -50,7 +50,7 @@ function frontMatterYaml(parts: StoryParts): string {
 
 /** Drops a leading heading that repeats what the assembly adds anyway (`# title`, `## Reproduce this`). */
 function withoutOwnHeading(markdown: string, depth: number, text: string): string {
-  const first = fromMarkdown(markdown).children[0];
+  const first = markdownTree(markdown).children[0];
   if (first?.type !== 'heading' || first.depth !== depth || headingKey(nodeText(first)) !== headingKey(text)) return markdown;
   return trimBlankLines(markdown.slice(first.position?.end.offset ?? 0));
 }
@@ -61,7 +61,7 @@ function partText(value: string): string {
 
 /** A known `## ` heading inside a part would split the story differently than the caller meant. */
 function checkNoSectionHeadings(name: string, markdown: string, faults: ValidationFaults): void {
-  for (const node of fromMarkdown(markdown).children) {
+  for (const node of markdownTree(markdown).children) {
     const section = node.type === 'heading' && node.depth === 2 ? sectionForHeading(nodeText(node)) : undefined;
     if (section !== undefined) {
       faults.add(

@@ -1,6 +1,6 @@
 import type { Nodes } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString as nodeText } from 'mdast-util-to-string';
+import { markdownTree } from './markdown-tree.ts';
 
 /** Longest summary, in characters (code points), including the closing "…". */
 export const MAX_SUMMARY_CHARS = 280;
@@ -32,7 +32,7 @@ export function truncateOnWord(text: string, max: number): string {
  * collapsed), for lists, feeds and the Bluesky post.
  */
 export function summarize(narrative: string): string {
-  const tree = fromMarkdown(narrative);
+  const tree = markdownTree(narrative);
   const text = nodeText(firstParagraph(tree) ?? tree)
     .replace(/\s+/g, ' ')
     .trim();

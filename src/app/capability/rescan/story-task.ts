@@ -5,6 +5,7 @@
 // the report carries it exactly as a scan under that version would.
 import type { CapabilityReport } from '../../../domain/capability/report.ts';
 import { scanParsedStory } from '../../../domain/capability/scan.ts';
+import { withSharedMarkdownTrees } from '../../../domain/story/markdown-tree.ts';
 import { parseStory } from '../../../domain/story/parse-story.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../../../domain/story/story-limits.ts';
 import { type OffloadTask, sharedOffload } from '../../../offload/offload.ts';
@@ -16,7 +17,7 @@ export interface RescanInput {
 
 /** Runs in the worker: the publish path's parse, then the scan, stamped with the job's version. */
 export function rescanStoryText(input: RescanInput): CapabilityReport {
-  return { ...scanParsedStory(parseStory(input.markdown)), scanner_version: input.scannerVersion };
+  return { ...withSharedMarkdownTrees(() => scanParsedStory(parseStory(input.markdown))), scanner_version: input.scannerVersion };
 }
 
 export const RESCAN_STORY_TASK: OffloadTask<RescanInput, CapabilityReport> = {
