@@ -1,7 +1,8 @@
 // CPU-heavy pure work (parsing and rendering story markdown) run off the event loop, in worker
 // threads (one per core by default), each task under a time budget: a request that parses or renders a large story
 // never holds up the requests around it, and a task over its budget is stopped (the worker is
-// terminated and a fresh one takes the next task) instead of running on. The worker's heap is
+// terminated and a fresh one, importing the lane's task modules at once, takes the next task)
+// instead of running on. The worker's heap is
 // capped too (resourceLimits), so a task that would exhaust memory usually ends that task, not the
 // server; Node enforces the cap best-effort (one array grown past it can abort the whole process),
 // so what keeps a task small is the markdown cost pre-scan in front of it, not the cap. A worker
@@ -167,7 +168,10 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     const died = (cause: unknown): void => {
       if (lane.worker !== spawned) return;
       lane.worker = undefined;
+      // Replaced at once, warm, only when a task was running: a worker that dies at start is not respawned in a loop.
+      const wasRunning = lane.running !== undefined;
       finish(lane, (job) => job.reject(new OffloadFailed(job.task.name, cause)));
+      if (wasRunning && !closed) replace(lane);
     };
     spawned.on('error', died);
     spawned.on('exit', (code) => died(`the worker exited with code ${code}`));
@@ -177,7 +181,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     return spawned;
   };
 
-  /** A fresh worker in place of one whose heap grew past the bound, importing what the lane runs before its first task. */
+  /** A fresh worker in place of one stopped, dead or grown past the heap bound, importing what the lane runs before its first task. */
   const replace = (lane: Lane): void => {
     discard(lane);
     const fresh = spawn(lane);
@@ -196,7 +200,8 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     const lane = (idle.find((candidate) => !candidate.warming) ?? idle[0]) as Lane;
     lane.worker ??= spawn(lane);
     const timer = setTimeout(() => {
-      discard(lane);
+      // The stopped worker's replacement imports the lane's modules now, not inside the next task's budget.
+      replace(lane);
       finish(lane, (stopped) => stopped.reject(new OffloadBudgetExceeded(stopped.task.name, stopped.task.budgetMs)));
     }, remainingMs);
     lane.running = { job, timer };

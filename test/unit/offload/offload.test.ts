@@ -1,7 +1,7 @@
 // The offload worker: tasks run on another thread, so the event loop stays free; a task past its
 // budget is stopped and the next runs on a fresh worker; a refusal arrives typed; a task that
 // exhausts the worker's capped heap ends that task, not the process; a worker grown past its heap
-// bound is replaced after its task.
+// bound, stopped by its budget or dead is replaced by one that imports the lane's modules at once.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
 import { createOffload, type Offload, OffloadBudgetExceeded, OffloadFailed } from '../../../src/offload/offload.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { HEAP_THREAD, IMPORTS_CHANNEL, KEEP_MEMORY } from '../../helpers/offload-heap-tasks.ts';
+import { EXHAUST_HEAP, HEAP_THREAD, IMPORTS_CHANNEL, KEEP_MEMORY, SPIN_PAST_BUDGET } from '../../helpers/offload-heap-tasks.ts';
 import { EXHAUST_MEMORY, REFUSE, SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
 
 const opened: Offload[] = [];
@@ -153,5 +153,44 @@ describe('a worker grown past its heap bound is replaced after its task', () => 
     const [first, second] = await Promise.all([worker.run(HEAP_THREAD, undefined, 'a'), worker.run(HEAP_THREAD, undefined, 'b')]);
     expect(await worker.run(KEEP_MEMORY, 96)).toBe(first);
     expect(await worker.run(HEAP_THREAD, undefined)).toBe(second);
+  });
+});
+
+describe('a worker stopped by its budget, or dead, is replaced at once by one that imports the lane modules', () => {
+  it('after a task past its budget, the replacement imports the task module before any task asks, and runs the next', {
+    timeout: 60_000,
+  }, async () => {
+    const seen = importers();
+    const worker = oneWorker();
+    // Warm first: a cold worker's import alone can outlast the short budget.
+    const first = await worker.run(HEAP_THREAD, undefined);
+    const stopped = await worker.run(SPIN_PAST_BUDGET, 60_000).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(stopped).toBeInstanceOf(OffloadBudgetExceeded);
+    const fresh = await eventually(async () => seen.find((thread) => thread !== first), 'the replacement imports the module', 30_000);
+    expect(await worker.run(HEAP_THREAD, undefined)).toBe(fresh);
+    expect(seen).toEqual([first, fresh]);
+  });
+
+  it('after a worker dies running a task, the replacement imports the task module before any task asks, and runs the next', {
+    timeout: 60_000,
+  }, async () => {
+    const seen = importers();
+    const made = createOffload({
+      resourceLimits: { maxOldGenerationSizeMb: 32 },
+      share: { slots: 1, perCaller: 1, perCallerWaiting: 4, maxWaiting: 4, maxWaitMs: 30_000 },
+    });
+    opened.push(made);
+    const failed = await made.run(EXHAUST_HEAP, undefined).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(OffloadFailed);
+    const first = await eventually(async () => seen[0], 'the stopped worker had imported the module', 30_000);
+    const fresh = await eventually(async () => seen.find((thread) => thread !== first), 'the replacement imports the module', 30_000);
+    expect(await made.run(HEAP_THREAD, undefined)).toBe(fresh);
+    expect(seen).toEqual([first, fresh]);
   });
 });
