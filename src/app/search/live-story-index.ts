@@ -101,20 +101,23 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
 
   return {
     async current() {
-      if (state === undefined) {
+      let answering = state;
+      if (answering === undefined) {
         loading ??= load().finally(() => (loading = undefined));
         const loaded = await loading;
         state ??= loaded;
+        answering = state;
       }
       // Twice at most: a write touched during a refresh in flight needs one more.
       for (let round = 0; round < 2; round += 1) {
         const due = options.now() - refreshedAt >= options.refreshMs;
         if (refreshing === undefined && !due && touched.size === 0) break;
-        const loaded = state;
-        refreshing ??= refresh(loaded).finally(() => (refreshing = undefined));
+        answering = state ?? answering;
+        refreshing ??= refresh(answering).finally(() => (refreshing = undefined));
         await refreshing;
       }
-      return state.index;
+      // forget() while this search waited: it answers from the index it had; the next search loads again.
+      return (state ?? answering).index;
     },
     touch(slug) {
       touched.add(slug);
