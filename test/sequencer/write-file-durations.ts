@@ -2,7 +2,6 @@
 // JSON report of a full run (`npx vitest run --reporter=default --reporter=json
 // --outputFile.json=<report.json>`), each file's wall seconds, longest first.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
 
 interface JsonReport {
   testResults: { name: string; startTime: number; endTime: number }[];
@@ -13,10 +12,11 @@ if (reportPath === undefined || reportPath === '--help') {
   process.stdout.write('usage: npm run test:durations -- <vitest JSON report of a full run>\n');
   process.exit(reportPath === undefined ? 2 : 0);
 }
-const repo = new URL('../../', import.meta.url).pathname;
+/** The file's path from the repository root, wherever the reported run's clone was (CI's, a temp dir). */
+const fromRoot = (name: string): string => name.slice(name.lastIndexOf('/test/') + 1);
 const report = JSON.parse(readFileSync(reportPath, 'utf8')) as JsonReport;
 const durations = report.testResults
-  .map((file) => [relative(repo, file.name), Math.round((file.endTime - file.startTime) / 100) / 10] as const)
+  .map((file) => [fromRoot(file.name), Math.round((file.endTime - file.startTime) / 100) / 10] as const)
   .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 writeFileSync(new URL('./file-durations.json', import.meta.url), `${JSON.stringify(Object.fromEntries(durations), null, 2)}\n`);
 process.stdout.write(

@@ -1,8 +1,9 @@
-// The order test files start in (test/sequencer/slowest-first.ts): the slowest first, so a full
-// run does not end on one long file started late.
+// The order test files start in (test/sequencer/slowest-first.ts): a project's files together,
+// the slowest first, so a full run does not end on one long file started late and a worker is
+// kept from one file to the next.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readFileDurations, slowestFirst } from '../sequencer/slowest-first.ts';
+import { projectsSlowestFirst, readFileDurations, slowestFirst } from '../sequencer/slowest-first.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 const same = (file: string): string => file;
@@ -28,6 +29,26 @@ describe('slowest first', () => {
 
   it('keeps the given order between files of equal duration', () => {
     expect(slowestFirst(['x', 'y', 'z'], same, { x: 5, y: 5, z: 5 })).toEqual(['x', 'y', 'z']);
+  });
+
+  it("groups each project's files, slowest first, the projects in the order of their slowest file", () => {
+    const durations = {
+      'test/unit/a.test.ts': 54,
+      'test/e2e/b.test.ts': 70,
+      'test/integration/c.test.ts': 111,
+      'test/unit/d.test.ts': 2,
+      'test/e2e/e.test.ts': 80,
+      'test/integration/f.test.ts': 1,
+    };
+    const project = (file: string): string => file.split('/')[1] as string;
+    expect(projectsSlowestFirst(Object.keys(durations), same, project, durations)).toEqual([
+      'test/integration/c.test.ts',
+      'test/integration/f.test.ts',
+      'test/e2e/e.test.ts',
+      'test/e2e/b.test.ts',
+      'test/unit/a.test.ts',
+      'test/unit/d.test.ts',
+    ]);
   });
 
   it('the committed durations name test files that exist (regenerate with npm run test:durations after a move)', () => {
