@@ -14,6 +14,13 @@ const targets = {
   markdown: new URL('../domain/skill/skill-markdown.ts', import.meta.url),
   fields: new URL('../domain/skill/skill-markdown-fields.ts', import.meta.url),
 };
+if (process.argv.length > 2) {
+  // Any argument (--help included) is answered with the usage, and nothing is written.
+  process.stdout.write(
+    'usage: npm run skill:embed\n\nWrites src/domain/skill/skill-markdown.ts and skill-markdown-fields.ts from skills/lorebook/SKILL.md.\n',
+  );
+  process.exit(process.argv[2] === '--help' ? 0 : 2);
+}
 const text = readFileSync(source, 'utf8');
 // Refused here, before anything is written, as the server would refuse it at start.
 skillDocumentOf(text);
