@@ -8,7 +8,10 @@
 // Time spent waiting counts against the job's budget: the job starts with what is left of it.
 // Jobs without a caller are the process's own (the announcer, the commands): they queue in turn
 // like a caller but are never refused for a share, a full queue or the wait bound (only their
-// budget bounds their wait).
+// budget bounds their wait). A heavy job (a large input: seconds of CPU where an ordinary story
+// takes milliseconds) never takes the last free slot where there are two or more: strangers'
+// heavy scans fill at most the other slots, so an ordinary call waits behind light jobs only.
+// A caller's jobs keep their order: its light job waits behind its own heavy one.
 import { LorebookError } from '../domain/errors.ts';
 import type { CpuWindows } from './cpu-windows.ts';
 
@@ -29,9 +32,10 @@ export interface FairQueue {
   /**
    * Runs `start` in one of `caller`'s slots once its turn comes; `start` receives what is left of
    * `budgetMs` after the wait. Refused (`rate_limited`, nothing run) when the caller's share, its
-   * CPU minute or the queue is full, or when no slot came within the wait bound.
+   * CPU minute or the queue is full, or when no slot came within the wait bound. `heavy`: the job
+   * may not take the last free slot (heavySlots).
    */
-  run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>): Promise<T>;
+  run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, heavy?: boolean): Promise<T>;
   /** Refuses every waiting job with `error`. */
   clear(error: Error): void;
 }
@@ -41,8 +45,12 @@ const PROCESS = '';
 /** What a job is taken to cost before any has run: what retry_after_ms is estimated from. */
 const FIRST_ESTIMATE_MS = 1_000;
 
+/** Heavy jobs running at once: all slots but one, where there are two or more. */
+export const heavySlots = (slots: number): number => Math.max(1, slots - 1);
+
 interface Waiting {
   caller: string;
+  heavy: boolean;
   timer: NodeJS.Timeout;
   begin(): void;
   refuse(error: Error): void;
@@ -53,6 +61,7 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
   const lines = new Map<string, Waiting[]>();
   const runningBy = new Map<string, number>();
   let running = 0;
+  let runningHeavy = 0;
   let waiting = 0;
   let typicalMs = FIRST_ESTIMATE_MS;
 
@@ -62,6 +71,7 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
   const nextInTurn = (): Waiting | undefined => {
     for (const [caller, line] of lines) {
       if (!mayRun(caller)) continue;
+      if ((line[0] as Waiting).heavy && runningHeavy >= heavySlots(share.slots)) continue;
       const job = line.shift() as Waiting;
       lines.delete(caller);
       if (line.length > 0) lines.set(caller, line);
@@ -77,13 +87,15 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
       if (job === undefined) return;
       clearTimeout(job.timer);
       running += 1;
+      if (job.heavy) runningHeavy += 1;
       runningBy.set(job.caller, runningOf(job.caller) + 1);
       job.begin();
     }
   };
 
-  const finished = (caller: string, heldMs: number): void => {
+  const finished = (caller: string, heavy: boolean, heldMs: number): void => {
     running -= 1;
+    if (heavy) runningHeavy -= 1;
     const left = runningOf(caller) - 1;
     if (left > 0) runningBy.set(caller, left);
     else runningBy.delete(caller);
@@ -105,7 +117,7 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
   const estimate = (jobsAhead: number, slots: number): number => Math.max(100, Math.ceil((typicalMs * jobsAhead) / Math.max(1, slots)));
 
   return {
-    run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>): Promise<T> {
+    run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, heavy = false): Promise<T> {
       const key = caller ?? PROCESS;
       const refusal = refusalFor(key);
       if (refusal !== undefined) return Promise.reject(refusal);
@@ -113,6 +125,7 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
         const queuedAt = now();
         const job: Waiting = {
           caller: key,
+          heavy,
           timer: setTimeout(
             () => {
               const line = lines.get(key) ?? [];
@@ -130,11 +143,11 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
               .then(() => start(remainingMs))
               .then(
                 (value) => {
-                  finished(key, now() - startedAt);
+                  finished(key, heavy, now() - startedAt);
                   resolve(value);
                 },
                 (error: unknown) => {
-                  finished(key, now() - startedAt);
+                  finished(key, heavy, now() - startedAt);
                   reject(error);
                 },
               );

@@ -32,7 +32,19 @@ export interface OffloadTask<I, O> {
    */
   run(input: I): O | Promise<O>;
   budgetMs: number;
+  /** Whether this input makes a heavy job (fair-queue.ts): it never takes the last free worker. Default: light. */
+  heavy?: (input: I) => boolean;
 }
+
+/**
+ * Past this many characters of markdown, a parse, scan or render is a heavy job (fair-queue.ts):
+ * ordinary stories are 1-5 KB and take milliseconds; the worst 64 KiB within the cost limits take
+ * seconds, and an 8 KiB one at most about half a second.
+ */
+export const HEAVY_TEXT_CHARS = 8 * 1024;
+
+export const heavyText = (...texts: readonly unknown[]): boolean =>
+  texts.reduce<number>((sum, text) => sum + (typeof text === 'string' ? text.length : 0), 0) > HEAVY_TEXT_CHARS;
 
 /** The task ran past its budget and was stopped. */
 export class OffloadBudgetExceeded extends Error {
@@ -223,6 +235,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
               remainingMs,
             ),
           ),
+        task.heavy?.(input) ?? false,
       );
     },
     async close() {

@@ -2,13 +2,14 @@
 // markdown costs as much as parsing it for publish, and the announcer runs inside the server
 // process, where the event loop must stay free for requests.
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
-import { type OffloadTask, sharedOffload } from '../offload/offload.ts';
+import { heavyText, type OffloadTask, sharedOffload } from '../offload/offload.ts';
 
 export const PLAIN_TEXT_TASK: OffloadTask<string, string> = {
   module: new URL('../domain/story/plain-text.ts', import.meta.url),
   name: 'storyPlainText',
   run: async (markdown) => (await import('../domain/story/plain-text.ts')).storyPlainText(markdown),
   budgetMs: MARKDOWN_PARSE_BUDGET_MS,
+  heavy: (markdown) => heavyText(markdown),
 };
 
 export const plainTextOffloaded = (markdown: string): Promise<string> => sharedOffload().run(PLAIN_TEXT_TASK, markdown);

@@ -2,7 +2,7 @@
 // other text means parsing it as a story, which can take the same seconds publish's parse can.
 import { validationFailed } from '../../domain/errors.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../../domain/story/story-limits.ts';
-import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../../offload/offload.ts';
+import { heavyText, OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../../offload/offload.ts';
 import type { CheckCapabilityOutcome } from '../check-capability.contract.ts';
 import { type CpuScope, runOffloaded } from '../context/offloaded.ts';
 
@@ -12,6 +12,7 @@ export const CHECK_CAPABILITY_TASK: OffloadTask<string, CheckCapabilityOutcome> 
   name: 'scanCapabilityText',
   run: async (text) => (await import('./scan-capability-text.ts')).scanCapabilityText(text),
   budgetMs: MARKDOWN_PARSE_BUDGET_MS,
+  heavy: (text) => heavyText(text),
 };
 
 export async function scanCapabilityOffloaded(text: string, scope?: CpuScope): Promise<CheckCapabilityOutcome> {

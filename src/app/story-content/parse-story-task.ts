@@ -6,7 +6,7 @@
 import type { ScannedStory } from '../../domain/capability/scanned-story.ts';
 import { validationFailed } from '../../domain/errors.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../../domain/story/story-limits.ts';
-import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../../offload/offload.ts';
+import { heavyText, OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../../offload/offload.ts';
 import { type CpuScope, runOffloaded } from '../context/offloaded.ts';
 import type { StoryText } from './parse-story-text.ts';
 
@@ -18,6 +18,7 @@ export const PARSE_STORY_TASK: OffloadTask<StoryText, ScannedStory> = {
   name: 'parseStoryText',
   run: async (text) => (await import('./parse-story-text.ts')).parseStoryText(text),
   budgetMs: MARKDOWN_PARSE_BUDGET_MS,
+  heavy: (text) => ('markdown' in text ? heavyText(text.markdown) : heavyText(...Object.values(text.parts))),
 };
 
 /** In the call's share of the workers (`scope`): a parse refused for load is `rate_limited`, nothing parsed. */

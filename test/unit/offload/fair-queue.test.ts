@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
 import { createCpuWindows } from '../../../src/offload/cpu-windows.ts';
-import { createFairQueue, type FairShare } from '../../../src/offload/fair-queue.ts';
+import { createFairQueue, type FairShare, heavySlots } from '../../../src/offload/fair-queue.ts';
 import { createOffload, type Offload } from '../../../src/offload/offload.ts';
 import { SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
 import { refusal } from '../../helpers/refusal.ts';
@@ -125,6 +125,39 @@ describe('the fair queue', () => {
     await expect(queue.run('account:other', 20_000, async () => 'ran')).resolves.toBe('ran');
     clock += 50_000;
     await expect(queue.run('ip:heavy', 20_000, async () => 'ran')).resolves.toBe('ran');
+  });
+
+  it("heavy jobs from many callers never take the last free slot: a stranger's light job runs in it at once", async () => {
+    const queue = createFairQueue(SHARE);
+    const heavy = [heldJob(), heldJob(), heldJob()];
+    const heavyDone = heavy.map((job, index) => queue.run(`ip:attacker-${index}`, 20_000, job.start, true));
+    await Promise.resolve();
+    // Two slots: one heavy job runs, the other slot stays free although two more heavy jobs wait.
+    expect(heavy.map((job) => job.started !== undefined)).toEqual([true, false, false]);
+    const light = heldJob();
+    const lightDone = queue.run('ip:reader', 20_000, light.start);
+    await Promise.resolve();
+    expect(light.started).toBe(20_000);
+    light.finish();
+    await lightDone;
+    // The heavy jobs take the heavy slot in turn, one at a time.
+    heavy[0]?.finish();
+    await heavyDone[0];
+    await vi.waitFor(() => expect(heavy.map((job) => job.started !== undefined)).toEqual([true, true, false]));
+    heavy[1]?.finish();
+    await heavyDone[1];
+    await vi.waitFor(() => expect(heavy[2]?.started).toBeDefined());
+    heavy[2]?.finish();
+    await heavyDone[2];
+  });
+
+  it('with one slot, a heavy job still runs', async () => {
+    const queue = createFairQueue({ ...SHARE, slots: 1 });
+    await expect(queue.run('ip:only', 20_000, async () => 'ran', true)).resolves.toBe('ran');
+  });
+
+  it('heavySlots: all slots but one, and at least one', () => {
+    expect([1, 2, 3, 8].map(heavySlots)).toEqual([1, 1, 2, 7]);
   });
 
   it("the process's own jobs (no caller) are never refused for a share", async () => {

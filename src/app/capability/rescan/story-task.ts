@@ -8,7 +8,7 @@ import { scanParsedStory } from '../../../domain/capability/scan.ts';
 import { withSharedMarkdownTrees } from '../../../domain/story/markdown-tree.ts';
 import { parseStory } from '../../../domain/story/parse-story.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../../../domain/story/story-limits.ts';
-import { type OffloadTask, sharedOffload } from '../../../offload/offload.ts';
+import { heavyText, type OffloadTask, sharedOffload } from '../../../offload/offload.ts';
 
 export interface RescanInput {
   markdown: string;
@@ -25,6 +25,7 @@ export const RESCAN_STORY_TASK: OffloadTask<RescanInput, CapabilityReport> = {
   name: 'rescanStoryText',
   run: rescanStoryText,
   budgetMs: MARKDOWN_PARSE_BUDGET_MS,
+  heavy: (input) => heavyText(input.markdown),
 };
 
 export const rescanOffloaded = (input: RescanInput): Promise<CapabilityReport> => sharedOffload().run(RESCAN_STORY_TASK, input);
