@@ -3,8 +3,8 @@
 // renders a large story never holds up the requests around it, and a task over its budget is
 // stopped (the worker is terminated and a fresh one, importing the lane's task modules at once,
 // takes the next task) instead of running on. The worker's heap is capped too (resourceLimits),
-// so a task that would exhaust memory usually ends that task, not the server; Node enforces the cap best-effort (one array grown past it can abort the whole process),
-// so what keeps a task small is the markdown cost pre-scan in front of it, not the cap. A worker
+// so a task that would exhaust memory usually ends that task, not the server; Node enforces the
+// cap best-effort (one array grown past it can abort the whole process), so what keeps a task small is the markdown cost pre-scan in front of it, not the cap. A worker
 // whose heap a task grew past a bound (a 64 KiB story of one-character paragraphs takes ~250 MB)
 // is replaced after that task, by a fresh worker that imports the same task modules at once: V8
 // keeps a heap it has grown, so without it one heavy task would hold that memory for good.
