@@ -2,12 +2,13 @@
 // threads (one per core by default), each task under a time budget: a request that parses or
 // renders a large story never holds up the requests around it, and a task over its budget is
 // stopped (the worker is terminated and a fresh one, importing the lane's task modules at once,
-// takes the next task) instead of running on. The worker's heap is capped too (resourceLimits),
-// so a task that would exhaust memory usually ends that task, not the server; Node enforces the
-// cap best-effort (one array grown past it can abort the whole process), so what keeps a task small is the markdown cost pre-scan in front of it, not the cap. A worker
-// whose heap a task grew past a bound (a 64 KiB story of one-character paragraphs takes ~250 MB)
-// is replaced after that task, by a fresh worker that imports the same task modules at once: V8
-// keeps a heap it has grown, so without it one heavy task would hold that memory for good.
+// takes the next task) instead of running on. The worker's heap is capped too (resourceLimits), so
+// a task that would exhaust memory usually ends that task, not the server; Node enforces the cap
+// best-effort (one array grown past it can abort the whole process), so what keeps a task small is
+// the markdown cost pre-scan in front of it, not the cap. A worker whose heap a task grew past a
+// bound (a 64 KiB story of one-character paragraphs takes ~250 MB) is replaced after that task, by
+// a fresh worker that imports the same task modules at once: V8 keeps a heap it has grown, so
+// without it one heavy task would hold that memory for good.
 //
 // Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at most
 // its share of the workers at once, and a task's budget counts from when it was queued. Where the
