@@ -6,9 +6,9 @@
 // a task that would exhaust memory usually ends that task, not the server; Node enforces the cap
 // best-effort (one array grown past it can abort the whole process), so what keeps a task small is
 // the markdown cost pre-scan in front of it, not the cap. A worker whose heap a task grew past a
-// bound (a 64 KiB story of one-character paragraphs takes ~250 MB) is replaced after that task, by
-// a fresh worker that imports the same task modules at once: V8 keeps a heap it has grown, so
-// without it one heavy task would hold that memory for good.
+// bound (the worst texts the limits accept stay under it; a shape they do not know may not) is
+// replaced after that task, by a fresh worker that imports the same task modules at once: V8 keeps
+// a heap it has grown, so without it one heavy task would hold that memory for good.
 //
 // Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at most
 // its share of the workers at once, and a task's budget counts from when it was queued. Where the
@@ -103,10 +103,12 @@ export const DEFAULT_OFFLOAD_SHARE: Omit<FairShare, 'slots'> = {
 
 const WORKER = new URL('./offload-worker.ts', import.meta.url);
 /**
- * 256 MB of old generation: the worst stories the cost limits accept (BENCHMARKS.md §5) parse,
- * render and scan within 192 MB; a task past the cap fails alone, refused as validation_failed.
+ * 256 MB of old generation: the worst texts the cost limits accept (docs/markdown-cost.md) scan
+ * within ~100 MB; a task past the cap fails alone, refused as validation_failed. 8 MB of young
+ * generation: parsing allocates fast and briefly, and a smaller nursery is collected sooner, which
+ * took 20-50 MB off a worst scan's peak at no cost in time (measured: BENCHMARKS.md §11).
  */
-const DEFAULT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256 };
+const DEFAULT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
 /** Past what ordinary stories leave behind (tens of MB), well under what the heaviest do. */
 export const DEFAULT_RECYCLE_HEAP_BYTES = 128 * 1024 * 1024;
 

@@ -8,10 +8,11 @@ const TARGET = 2;
 
 const PHASE_NAMES: Record<PhaseRun['phase'], string> = {
   alone: 'no attacker (reference)',
-  scans: '12 anonymous heavy scans in flight',
+  scans: "12 anonymous heavy scans in flight (the issue's 63 KB of one-character paragraphs)",
+  'costly-scans': '12 anonymous scans of the costliest text the limits accept (240 KB, ~1.7 s each) in flight',
   bodies: '40 oversized bodies (7 MB, bogus token) in flight',
   images: '6 heavy images in flight (one account)',
-  all: 'all three at once',
+  all: 'the costliest scans, the bodies and the images at once',
 };
 
 function table(run: FairnessRun): string[] {
@@ -51,7 +52,7 @@ export function fairnessSection(runs: FairnessRuns | undefined): string[] {
     ...(runs.oneWorker === undefined
       ? []
       : [
-          `One worker (LOREBOOK_OFFLOAD_WORKERS=1), the heavy scans; idle RSS ${mib(runs.oneWorker.idleRssBytes)}:`,
+          `One worker (LOREBOOK_OFFLOAD_WORKERS=1), the costliest scans; idle RSS ${mib(runs.oneWorker.idleRssBytes)}:`,
           '',
           ...table(runs.oneWorker),
           '',

@@ -1,11 +1,11 @@
 // The fairness section's runs: every attack against the default pool (one worker per core), then
-// the heavy scans against one worker, to measure what the second worker buys on this machine.
+// the costliest scans against one worker, to measure what the second worker buys on this machine.
 import { availableParallelism } from 'node:os';
 import { ATTACKS, type FairnessRun, type Phase, runFairnessBench } from './fairness.ts';
 
 export interface FairnessRuns {
   pool: FairnessRun;
-  /** The same victim beside the heavy scans with one worker; absent on a one-core machine. */
+  /** The same victim beside the costliest scans with one worker; absent on a one-core machine. */
   oneWorker: FairnessRun | undefined;
 }
 
@@ -19,7 +19,7 @@ export async function runFairnessSection(
   log(`  ${availableParallelism()} workers (one per core): ${only === undefined ? 'every attack, then all at once' : only.join(', ')}`);
   const pool = await runFairnessBench({ endpoint, rounds, phases: only ?? [...ATTACKS, 'all'], log });
   if (availableParallelism() < 2 || only !== undefined) return { pool, oneWorker: undefined };
-  log('  one worker: the heavy scans');
-  const oneWorker = await runFairnessBench({ endpoint, rounds, workers: 1, phases: ['scans'], log });
+  log('  one worker: the costliest scans');
+  const oneWorker = await runFairnessBench({ endpoint, rounds, workers: 1, phases: ['costly-scans'], log });
   return { pool, oneWorker };
 }

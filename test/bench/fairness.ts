@@ -1,8 +1,8 @@
 // Fairness under attack (BENCHMARKS.md §11, docs/design.md#fair-cpu): a real `npm start` serves a
 // victim making ordinary calls one after another (a tiny publish, its get_story, the first render
 // of its page) while strangers attack from other loopback addresses (127.0.0.2, .3) and another
-// account: 12 anonymous heavy capability scans in flight, 40 oversized bodies with a bogus token,
-// 6 heavy images in flight. The victim's p50/p99 under each attack (and all at once) is reported
+// account: 12 anonymous heavy capability scans in flight (the issue's text, and the costliest one
+// the cost limits accept), 40 oversized bodies with a bogus token, 6 heavy images in flight. The victim's p50/p99 under each attack (and all at once) is reported
 // as a ratio of the same calls with no attacker, in the same run, and the server's peak RSS as a
 // ratio of its idle RSS. The server runs with its default settings (rate limits included).
 // Attackers re-send at once after an answer, and after a refusal (429) wait 100 ms: a stranger who
@@ -13,15 +13,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
+import { markdownCostFaults } from '../../src/domain/story/markdown-cost.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
+import { WORST_ACCEPTED } from '../helpers/hostile-markdown.ts';
 import { paletteNoise } from '../helpers/images.ts';
 import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { percentile } from './stats.ts';
 
-export type Attack = 'scans' | 'bodies' | 'images';
-export const ATTACKS: readonly Attack[] = ['scans', 'bodies', 'images'];
+export type Attack = 'scans' | 'costly-scans' | 'bodies' | 'images';
+export const ATTACKS: readonly Attack[] = ['scans', 'costly-scans', 'bodies', 'images'];
+/** What `all` runs at once: the costliest scans the limits accept, the bodies and the images. */
+const ALL_AT_ONCE: readonly Attack[] = ['costly-scans', 'bodies', 'images'];
 export type Phase = 'alone' | Attack | 'all';
 export type CallKind = 'publish' | 'get_story' | 'page';
 export const CALL_KINDS: readonly CallKind[] = ['publish', 'get_story', 'page'];
@@ -98,8 +102,22 @@ const IMAGE_SENDER = '127.0.0.4';
 const SCANNER = '127.0.0.2';
 const BODY_SENDER = '127.0.0.3';
 const REFUSAL_PAUSE_MS = 100;
-/** 63 KB of one-character paragraphs: the costliest text to scan per byte (issue 26). */
+/** 63 KB of one-character paragraphs: the issue's heavy scan (3-5 s then; the line limit refuses it now). */
 const HEAVY_SCAN = 'x\n\n'.repeat(21_000);
+/**
+ * The costliest text check_capability accepts, as measured (docs/markdown-cost.md): four paragraphs
+ * each opening 32 code spans nothing closes, 240 KB in all, ~1.7 s to scan.
+ */
+const COSTLY_SCAN = costliestAcceptedScan();
+
+function costliestAcceptedScan(): string {
+  const paragraph = WORST_ACCEPTED.find((shape) => shape.name.startsWith('one paragraph opening'))?.narrative ?? '';
+  const text = Array.from({ length: 4 }, () => paragraph).join('\n\n');
+  const faults = markdownCostFaults(text).filter((fault) => fault.limit !== 'renderedBytes');
+  if (paragraph === '' || faults.length > 0)
+    throw new Error(`the costliest accepted scan is not accepted: ${faults.map((fault) => fault.limit)}`);
+  return text;
+}
 const OVERSIZED_BODY = Buffer.alloc(7 * 1024 * 1024, 0x61);
 
 /** The RSS of the server: the node process `npm start` runs (the largest in its process group). */
@@ -190,9 +208,10 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
       }
     };
     const times = (count: number, call: () => Promise<Answer>): Promise<void>[] => Array.from({ length: count }, () => loop(call));
-    if (kind === 'scans') {
+    if (kind === 'scans' || kind === 'costly-scans') {
+      const body = kind === 'scans' ? HEAVY_SCAN : COSTLY_SCAN;
       return times(12, () =>
-        send(`${base}/v1/capability`, { method: 'POST', headers: { 'Content-Type': 'text/markdown' }, body: HEAVY_SCAN, from: SCANNER }),
+        send(`${base}/v1/capability`, { method: 'POST', headers: { 'Content-Type': 'text/markdown' }, body, from: SCANNER }),
       );
     }
     if (kind === 'bodies') {
@@ -223,7 +242,8 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     const latencies: Record<CallKind, number[]> = { publish: [], get_story: [], page: [] };
     const attackStatuses: Record<string, number> = {};
     const stop = { stopped: false };
-    const attacks = phase === 'alone' ? [] : (phase === 'all' ? ATTACKS : [phase]).flatMap((kind) => attack(kind, attackStatuses, stop));
+    const attacks =
+      phase === 'alone' ? [] : (phase === 'all' ? ALL_AT_ONCE : [phase]).flatMap((kind) => attack(kind, attackStatuses, stop));
     let peakRssBytes = serverRss(groupLeader);
     const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, serverRss(groupLeader))), 200);
     let victimFailures = 0;

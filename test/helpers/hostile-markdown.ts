@@ -1,5 +1,6 @@
 // Hostile markdown for the cost tests and the bench: the worst shapes the issue names, each
-// filling a story's 64 KiB, and the worst shapes still accepted (each at its limit, repeated).
+// filling a story's 64 KiB, and the worst shapes still accepted (each at its limit, repeated up to
+// the whole text's limits, then prose).
 import { MARKDOWN_COST_LIMITS } from '../../src/domain/story/story-limits.ts';
 import { storyTitled } from './stories.ts';
 
@@ -55,6 +56,9 @@ export const HOSTILE_CASES: HostileCase[] = [
   { name: '`x <?` runs', narrative: fill('x <?'), limit: 'unclosed HTML comments and declarations' },
   { name: '`x <!--` runs', narrative: fill('x <!--'), limit: 'unclosed HTML comments and declarations' },
   { name: 'setext headings', narrative: fill('x\n=\n\n'), limit: 'setext headings' },
+  { name: 'one-character paragraphs', narrative: fill('x\n\n'), limit: 'lines' },
+  { name: 'a fenced code block of one-character lines', narrative: `\`\`\`\n${fill('x\n')}\`\`\``, limit: 'fenced code lines' },
+  { name: 'paragraphs of 256 `*_` runs', narrative: fill(`${'*_'.repeat(128)}\n\n`), limit: 'total emphasis delimiter runs' },
   { name: 'a quote continued by lazy lines', narrative: `> a\n${fill('&> a\n')}`, limit: 'lazy continuation lines' },
   { name: 'a 2,000-column table with 8,000 short rows', narrative: wideTable(2_000, 8_000), limit: 'table columns' },
   { name: 'a 4,000-column table', narrative: wideTable(4_000, 2_000), limit: 'table columns' },
@@ -65,11 +69,14 @@ const {
   nestingDepth,
   containers,
   emphasisRuns,
+  totalEmphasisRuns,
   labelEnds,
   unclosedCodeRuns,
   unclosedHtml,
   setextHeadings,
   lazyLines,
+  lines,
+  codeLines,
   tableColumns,
   tableCells,
 } = MARKDOWN_COST_LIMITS;
@@ -86,14 +93,34 @@ const ROOM = containers - 64;
 /** Setext headings left for the narrative: the front matter's closing `---` under a line counts as one. */
 const SETEXT_ROOM = setextHeadings - 16;
 
+/** Lines left for the narrative: the rest of the story has a few dozen. */
+const LINE_ROOM = lines - 96;
+
+/** Fenced code lines left for the narrative: the story's own steps are a few dozen. */
+const CODE_LINE_ROOM = codeLines - 64;
+
+/** Paragraphs of `emphasisRuns` runs each (`unit` repeated), up to the whole text's limit, then prose to fill the narrative. */
+function emphasisParagraphs(unit: string): string {
+  const paragraph = `${unit.repeat(emphasisRuns / 2)}\n\n`;
+  const runs = paragraph.repeat(totalEmphasisRuns / emphasisRuns - 1);
+  return `${runs}${fill('word ', NARRATIVE_BYTES - runs.length)}`;
+}
+
+/** `unit` (one line or more) repeated up to the line limit, then prose on one line to fill the narrative. */
+function upToLineLimit(head: string, unit: string): string {
+  const unitLines = unit.split('\n').length - 1;
+  const body = `${head}${unit.repeat(Math.floor((LINE_ROOM - (head.split('\n').length - 1)) / unitLines))}`;
+  return `${body}${fill('word ', NARRATIVE_BYTES - body.length)}`;
+}
+
 /** The worst accepted shapes: each at its limit, repeated to fill the narrative. */
 export const WORST_ACCEPTED: Array<{ name: string; narrative: string }> = [
   { name: `\`> \` ${nestingDepth} deep, ${ROOM} in all`, narrative: blocks(ROOM / nestingDepth, '> '.repeat(nestingDepth)) },
   { name: `\`- \` ${nestingDepth} deep, ${ROOM} in all`, narrative: blocks(ROOM / nestingDepth, '- '.repeat(nestingDepth)) },
   { name: `${ROOM} block quotes`, narrative: blocks(ROOM, '> ') },
   { name: `${ROOM} list items`, narrative: blocks(ROOM, '- ').replaceAll('\n\n', '\n') },
-  { name: `paragraphs of ${emphasisRuns} \`*_\` runs`, narrative: fill(`${'*_'.repeat(emphasisRuns / 2)}\n\n`) },
-  { name: `paragraphs of ${emphasisRuns} \`~a\` runs`, narrative: fill(`${'~a'.repeat(emphasisRuns)}\n\n`) },
+  { name: `paragraphs of ${emphasisRuns} \`*_\` runs, ${totalEmphasisRuns - emphasisRuns} in all`, narrative: emphasisParagraphs('*_') },
+  { name: `paragraphs of ${emphasisRuns} \`~a\` runs, ${totalEmphasisRuns - emphasisRuns} in all`, narrative: emphasisParagraphs('~a~a') },
   { name: `paragraphs of ${labelEnds} \`[a](\``, narrative: fill(`${'[a]('.repeat(labelEnds)}\n\n`) },
   { name: `paragraphs of ${labelEnds} \`]\``, narrative: fill(`${']'.repeat(labelEnds)}\n\n`) },
   {
@@ -105,8 +132,8 @@ export const WORST_ACCEPTED: Array<{ name: string; narrative: string }> = [
     narrative: `${'x <?'.repeat(unclosedHtml)}${fill('word ', NARRATIVE_BYTES - 4 * unclosedHtml)}`,
   },
   {
-    name: `${SETEXT_ROOM} setext headings among one-character paragraphs`,
-    narrative: `${'x\n=\n\n'.repeat(SETEXT_ROOM)}${fill('x\n\n', NARRATIVE_BYTES - 5 * SETEXT_ROOM)}`,
+    name: `${SETEXT_ROOM} setext headings among one-character paragraphs, ${LINE_ROOM} lines`,
+    narrative: upToLineLimit('x\n=\n\n'.repeat(SETEXT_ROOM), 'x\n\n'),
   },
   {
     name: `five ${tableColumns}-column tables of ${tableCells} cells`,
@@ -116,7 +143,12 @@ export const WORST_ACCEPTED: Array<{ name: string; narrative: string }> = [
     name: `a quote continued by ${lazyLines - 64} lazy lines`,
     narrative: `> a\n${'&> a\n'.repeat(lazyLines - 64)}${fill('word ', NARRATIVE_BYTES - 5 * lazyLines)}`,
   },
-  { name: 'one-character paragraphs', narrative: fill('x\n\n') },
+  { name: `one-character paragraphs, ${LINE_ROOM} lines`, narrative: upToLineLimit('', 'x\n\n') },
+  { name: `one-character headings, ${LINE_ROOM} lines`, narrative: upToLineLimit('', '# x\n') },
+  {
+    name: `a fenced code block of ${CODE_LINE_ROOM} lines`,
+    narrative: `\`\`\`\n${'xx\n'.repeat(CODE_LINE_ROOM - 2)}\`\`\`\n\n${fill('word ', NARRATIVE_BYTES - 3 * CODE_LINE_ROOM)}`,
+  },
 ];
 
 /** A valid story whose narrative is `narrative` (after the usual first paragraph). */

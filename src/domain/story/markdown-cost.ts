@@ -15,11 +15,14 @@ const HOW_TO_FIX: Record<MarkdownCostLimit, string> = {
   nestingDepth: 'Flatten the quoting or the list.',
   containers: 'Join short quotes and list items into paragraphs.',
   emphasisRuns: 'Put code and symbols in `backticks` or split the paragraph.',
+  totalEmphasisRuns: 'Put code and symbols in `backticks` or a fenced code block, or use less emphasis.',
   labelEnds: 'Escape a literal bracket as `\\]`, move code into a fenced code block, or split the paragraph.',
   unclosedCodeRuns:
     'Close each inline code span with as many backticks as opened it, escape a literal backtick as `\\``, or split the paragraph.',
   unclosedHtml: 'Close each `<!--` with `-->`, escape a literal `<` as `\\<`, or move it into a fenced code block.',
   setextHeadings: 'Write headings as `## Heading`, and leave a blank line before a `---` rule.',
+  lines: 'Join short lines into paragraphs, or shorten the text.',
+  codeLines: 'Shorten the code: show the lines that matter, or link to the file.',
   lazyLines: 'Start each line of a quote with `>` and indent the lines of a list item, or leave a blank line after the quote or list.',
   tableColumns: 'Split the table or turn it into a list.',
   tableCells: 'Split the table, or give every row as many cells as the header.',
@@ -33,7 +36,7 @@ function fault(limit: MarkdownCostLimit, found: string): CostFault {
 
 /** What each measured shape says when it is over its limit. */
 const FOUND: Record<
-  Exclude<MarkdownCostLimit, 'renderedBytes' | 'containers' | 'setextHeadings' | 'lazyLines'>,
+  Exclude<MarkdownCostLimit, 'renderedBytes' | 'containers' | 'totalEmphasisRuns' | 'setextHeadings' | 'lazyLines' | 'lines' | 'codeLines'>,
   (value: number, line: number) => string
 > = {
   nestingDepth: (value, line) => `Line ${line} nests ${value} block quotes or list items`,
@@ -56,6 +59,11 @@ export function markdownCostFaults(markdown: string, shape: MarkdownShape = meas
   if (shape.containers > MARKDOWN_COST_LIMITS.containers) {
     faults.push(fault('containers', `It opens ${shape.containers} block quotes and list items`));
   }
+  if (shape.totalEmphasisRuns > MARKDOWN_COST_LIMITS.totalEmphasisRuns) {
+    faults.push(fault('totalEmphasisRuns', `It has ${shape.totalEmphasisRuns} emphasis delimiter runs (\`*\`, \`_\`, \`~\`) outside code`));
+  }
+  if (shape.lines > MARKDOWN_COST_LIMITS.lines) faults.push(fault('lines', `It has ${shape.lines} lines outside fenced code`));
+  if (shape.codeLines > MARKDOWN_COST_LIMITS.codeLines) faults.push(fault('codeLines', `It has ${shape.codeLines} lines of fenced code`));
   if (shape.setextHeadings > MARKDOWN_COST_LIMITS.setextHeadings) {
     faults.push(fault('setextHeadings', `It has ${shape.setextHeadings} setext headings (a line of \`=\` or \`-\` right under text)`));
   }

@@ -10,6 +10,8 @@
 // - setext headings (text underlined with `=` or `-`): micromark re-reads the document's events
 //   for each one, so 6,000 of them took 16 s; and lazy lines (text continuing a quote's or an
 //   item's paragraph without its marker), for each of which it looks back over the container's;
+// - lines (in fenced code and outside it) and emphasis delimiter runs in the whole text:
+//   micromark's cost per block, per line and per run;
 // - GFM tables: columns, and cells as rendered (a short row is padded to the header's width);
 // - an estimate of the rendered HTML's size (escaping, nesting, table padding, reference links
 //   repeating a long definition, footnote back-references).
@@ -40,11 +42,17 @@ export interface MarkdownShape {
   /** Block quotes and list items in the whole text: micromark splices each one's events into the document's. */
   containers: number;
   emphasisRuns: Measured;
+  /** Emphasis delimiter runs in the whole text outside fenced code. */
+  totalEmphasisRuns: number;
   labelEnds: Measured;
   unclosedCodeRuns: Measured;
   unclosedHtml: Measured;
   setextHeadings: number;
   lazyLines: number;
+  /** Lines outside fenced code (blank ones included; a final line ending starts none). */
+  lines: number;
+  /** Lines of fenced code blocks, their fences included. */
+  codeLines: number;
   tableColumns: Measured;
   tableCells: Measured;
   renderedBytes: number;
@@ -87,6 +95,8 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
   let longestDefinition = 0;
   let setextHeadings = 0;
   let lazyLines = 0;
+  let totalEmphasisRuns = 0;
+  let codeLines = 0;
   let afterBlank = true;
   let fence: Fence | undefined;
   let table: { columns: number; rows: number; line: number } | undefined;
@@ -130,6 +140,7 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
       if (fence !== undefined) fence.depth = containers.depth;
     }
     const code = inFence || fence !== undefined;
+    if (code) codeLines += 1;
 
     const content = line.slice(containers.contentStart);
     afterBlank = /^[ \t]*$/.test(content) && !containers.opensEmptyItem;
@@ -138,9 +149,11 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
       return;
     }
     if (containers.interrupts && block.previousContent) startBlock(number);
-    block.emphasis += emphasisRunsIn(line, containers.contentStart);
+    const runs = emphasisRunsIn(line, containers.contentStart);
+    block.emphasis += runs;
     emphasisRuns.offer(block.emphasis, block.firstLine);
     if (!code) {
+      totalEmphasisRuns += runs;
       block.inline.push(content);
       if (block.previousContent && SETEXT_UNDERLINE.test(content)) setextHeadings += 1;
     }
@@ -159,11 +172,14 @@ export function measureMarkdownShape(markdown: string): MarkdownShape {
     nestingDepth,
     containers: containerCount,
     emphasisRuns,
+    totalEmphasisRuns,
     labelEnds,
     unclosedCodeRuns,
     unclosedHtml,
     setextHeadings,
     lazyLines,
+    lines: (markdown.endsWith('\n') ? lines.length - 1 : lines.length) - codeLines,
+    codeLines,
     tableColumns,
     tableCells,
     renderedBytes: rendered,

@@ -49,6 +49,11 @@ export const MARKDOWN_COST_LIMITS = {
   /** `*`, `_`, `~` runs that may open or close, per paragraph: pairing them is quadratic in micromark. */
   emphasisRuns: 256,
   /**
+   * The same runs in the whole text outside fenced code: each costs micromark ~50 µs and ~4 KB
+   * however the paragraphs are cut (64 KiB of `*_` took 1.7 s and 190 MB to scan).
+   */
+  totalEmphasisRuns: 4096,
+  /**
    * `]` per paragraph outside fenced code: each scans back over the paragraph for a `[`; this also
    * bounds `](`, each unclosed one scanned to the paragraph's end.
    */
@@ -64,6 +69,18 @@ export const MARKDOWN_COST_LIMITS = {
    * micromark looks back over the container's events for each.
    */
   lazyLines: 2048,
+  /**
+   * Lines outside fenced code in the whole text: each block micromark meets gets a tokenizer of
+   * its own, so 64 KiB of one-character paragraphs (21,000 of them) took 4.4 s and 480 MB to
+   * scan, and one-line headings cost more. A story of prose has a few hundred lines.
+   */
+  lines: 4096,
+  /**
+   * Lines of fenced code in the whole text, fences included: a code line costs micromark less than
+   * a paragraph, and a script pasted whole may be long (30,000 one-character lines took 2.3 s to
+   * scan as a story).
+   */
+  codeLines: 16_384,
   /** GFM table columns: a real table is read on a screen. */
   tableColumns: 64,
   /** GFM table cells as rendered, short rows padded to the header's width. */
@@ -79,11 +96,14 @@ export const MARKDOWN_COST_LIMIT_NAMES: Record<MarkdownCostLimit, string> = {
   nestingDepth: 'nesting depth',
   containers: 'block quotes and list items',
   emphasisRuns: 'emphasis delimiter runs',
+  totalEmphasisRuns: 'total emphasis delimiter runs',
   labelEnds: 'closing brackets',
   unclosedCodeRuns: 'unclosed backtick runs',
   unclosedHtml: 'unclosed HTML comments and declarations',
   setextHeadings: 'setext headings',
   lazyLines: 'lazy continuation lines',
+  lines: 'lines',
+  codeLines: 'fenced code lines',
   tableColumns: 'table columns',
   tableCells: 'table cells',
   renderedBytes: 'rendered size',
@@ -93,9 +113,10 @@ export const MARKDOWN_COST_LIMIT_NAMES: Record<MarkdownCostLimit, string> = {
  * Time budgets for parsing a story (publish, edit: the whole validation, several parses) and
  * rendering its body (pages), wall clock on the offload worker (src/offload/offload.ts), counted
  * from when the task starts (the worker's own start included, on its first task). The slowest
- * story within the cost limits (64 KiB of one-character paragraphs) took up to ~7 s to validate
- * and ~4 s to render on a 2-core machine loaded by other work; the budgets leave room for that
- * and are the backstop for a shape the pre-scan does not know.
+ * texts within the cost limits take about 2 s to validate on a quiet 2-core machine (64 KiB of
+ * one-character paragraphs took up to ~7 s on a loaded one before the line limit refused them);
+ * the budgets leave room for a loaded machine and are the backstop for a shape the pre-scan does
+ * not know.
  */
 export const MARKDOWN_PARSE_BUDGET_MS = 20_000;
 export const MARKDOWN_RENDER_BUDGET_MS = 10_000;

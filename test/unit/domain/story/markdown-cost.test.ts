@@ -62,6 +62,26 @@ describe('the pre-scan counts emphasis delimiter runs per paragraph', () => {
   it('a blank line starts a new paragraph', () => {
     expect(shape('*a*\n*b*\n\n*c*').emphasisRuns).toEqual({ value: 4, line: 1 });
   });
+
+  it('counts them in the whole text too, across paragraphs, and not in fenced code', () => {
+    expect(shape('*a*\n\n**b**\n\n```\n*c* *d*\n```\n\n_e_').totalEmphasisRuns).toBe(6);
+  });
+});
+
+describe('the pre-scan counts lines', () => {
+  it.each([
+    ['no text', '', 1],
+    ['one line with no line ending', 'a', 1],
+    ['a final line ending starts no line', 'a\n', 1],
+    ['blank lines count', 'a\n\n\nb\n', 4],
+  ])('%s', (_name, markdown, lines) => {
+    expect(shape(markdown).lines).toBe(lines);
+  });
+
+  it('counts the lines of fenced code apart, the fences included', () => {
+    expect(shape('a\n\n```sh\n1\n2\n```\nb\n~~~\n3\n~~~').codeLines).toBe(7);
+    expect(shape('a\n\n```sh\n1\n2\n```\nb\n~~~\n3\n~~~').lines).toBe(3);
+  });
 });
 
 describe('the pre-scan measures what the inline text of a paragraph costs', () => {
@@ -147,11 +167,14 @@ describe('each limit refuses one past it and accepts it exactly', () => {
     nestingDepth,
     containers,
     emphasisRuns,
+    totalEmphasisRuns,
     labelEnds,
     unclosedCodeRuns,
     unclosedHtml,
     setextHeadings,
     lazyLines,
+    lines,
+    codeLines,
     tableColumns,
     tableCells,
   } = MARKDOWN_COST_LIMITS;
@@ -160,11 +183,18 @@ describe('each limit refuses one past it and accepts it exactly', () => {
     ['nestingDepth', (n: number) => `${'> '.repeat(n)}x`, nestingDepth],
     ['containers', (n: number) => '> x\n\n'.repeat(n), containers],
     ['emphasisRuns', (n: number) => '*a'.repeat(n), emphasisRuns],
+    [
+      'totalEmphasisRuns',
+      (n: number) => Array.from({ length: Math.ceil(n / 64) }, (_, at) => '*a'.repeat(Math.min(64, n - at * 64))).join('\n\n'),
+      totalEmphasisRuns,
+    ],
     ['labelEnds', (n: number) => '[a]('.repeat(n), labelEnds],
     ['unclosedCodeRuns', (n: number) => '\\``'.repeat(n), unclosedCodeRuns],
     ['unclosedHtml', (n: number) => 'x <?'.repeat(n), unclosedHtml],
     ['setextHeadings', (n: number) => 'x\n=\n\n'.repeat(n), setextHeadings],
     ['lazyLines', (n: number) => `> a\n${'&\n'.repeat(n)}`, lazyLines],
+    ['lines', (n: number) => 'a\n'.repeat(n), lines],
+    ['codeLines', (n: number) => `\`\`\`\n${'a\n'.repeat(n - 2)}\`\`\``, codeLines],
     ['tableColumns', (n: number) => table(n, 1), tableColumns],
     ['tableCells', (n: number) => table(10, n / 10 - 1), tableCells],
   ] as const)('%s', (limit, make, at) => {

@@ -33,7 +33,8 @@ describe('scanner limits', () => {
   });
 
   it('refuses more code blocks and inline spans than MAX_SCANNED_PIECES', PATHOLOGICAL, () => {
-    const spans = (count: number): string => Array.from({ length: count }, (_, index) => `\`ls ${index}\``).join('\n\n');
+    // One paragraph: as many one-line paragraphs would be over the markdown lines limit first.
+    const spans = (count: number): string => Array.from({ length: count }, (_, index) => `\`ls ${index}\``).join(' ');
     expect(scanText(spans(MAX_SCANNED_PIECES)).tier).toBe('T0');
     const error = thrownRefusal(() => scanText(spans(MAX_SCANNED_PIECES + 1)));
     expect(error.code).toBe('validation_failed');
