@@ -1,8 +1,8 @@
 // CPU-heavy pure work (parsing and rendering story markdown) run off the event loop, in worker
 // threads (one per core by default), each task under a time budget: a request that parses or
 // renders a large story never holds up the requests around it, and a task over its budget is
-// stopped (the worker is terminated and a fresh one, importing the lane's task modules at once,
-// takes the next task) instead of running on. The worker's heap is capped too (resourceLimits), so
+// stopped (the worker is terminated and a fresh one, importing the task modules at once, takes the
+// next task) instead of running on. Every worker imports a task module as soon as any runs it. The worker's heap is capped too (resourceLimits), so
 // a task that would exhaust memory usually ends that task, not the server; Node enforces the cap
 // best-effort (one array grown past it can abort the whole process), so what keeps a task small is
 // the markdown cost pre-scan in front of it, not the cap. A worker whose heap a task grew past a
@@ -120,13 +120,11 @@ interface Job {
   reject(error: unknown): void;
 }
 
-/** One worker thread and the job it runs; the worker is spawned on first use and after a stop. */
+/** One worker thread and the job it runs; the worker is spawned on the pool's first task and after a stop. */
 interface Lane {
   worker: Worker | undefined;
   running: { job: Job; timer: NodeJS.Timeout } | undefined;
-  /** The task modules this lane's workers have run, for a replacement to import at once. */
-  modules: Set<string>;
-  /** A replacement still importing them: an idle lane with a warm worker is chosen first. */
+  /** The worker is still importing task modules: an idle lane with a warm worker is chosen first. */
   warming: boolean;
 }
 
@@ -143,12 +141,9 @@ function isFile(url: URL): boolean {
 export function createOffload(options: OffloadOptions = {}): Offload {
   const share = options.share ?? { slots: defaultWorkers(), ...DEFAULT_OFFLOAD_SHARE };
   const turns = createFairQueue(share, options.costs);
-  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({
-    worker: undefined,
-    running: undefined,
-    modules: new Set<string>(),
-    warming: false,
-  }));
+  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({ worker: undefined, running: undefined, warming: false }));
+  /** The task modules any worker has run: every worker imports each one, a fresh worker all of them before its first task. */
+  const modules = new Set<string>();
   const recycleAt = options.recycleHeapBytes ?? DEFAULT_RECYCLE_HEAP_BYTES;
   let nextId = 1;
   let closed = false;
@@ -195,13 +190,31 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     return spawned;
   };
 
-  /** A fresh worker in place of one stopped, dead or grown past the heap bound, importing what the lane runs before its first task. */
+  const preload = (lane: Lane, which: string[]): void => {
+    lane.warming = true;
+    lane.worker?.postMessage({ preload: which } satisfies WorkerPreload);
+  };
+
+  /** A fresh worker (in place of one stopped, dead or grown past the heap bound, or a lane's first), importing every task module before its first task. */
   const replace = (lane: Lane): void => {
     discard(lane);
-    const fresh = spawn(lane);
-    lane.worker = fresh;
-    lane.warming = true;
-    fresh.postMessage({ preload: [...lane.modules] } satisfies WorkerPreload);
+    lane.worker = spawn(lane);
+    preload(lane, [...modules]);
+  };
+
+  /**
+   * A task module run for the first time is imported by every other worker at once, and a lane
+   * with no worker yet starts one: a call that finds the usual worker busy takes a warm one, not
+   * a cold start (~0.5 s: BENCHMARKS.md §11).
+   */
+  const spread = (module: string, to: Lane): void => {
+    if (modules.has(module)) return;
+    modules.add(module);
+    for (const lane of lanes) {
+      if (lane === to) continue;
+      if (lane.worker === undefined) replace(lane);
+      else preload(lane, [module]);
+    }
   };
 
   /** Runs the job on an idle lane: the fair queue starts no more jobs than there are lanes. */
@@ -213,13 +226,13 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     const idle = lanes.filter((candidate) => candidate.running === undefined);
     const lane = (idle.find((candidate) => !candidate.warming) ?? idle[0]) as Lane;
     lane.worker ??= spawn(lane);
+    spread(job.task.module.href, lane);
     const timer = setTimeout(() => {
-      // The stopped worker's replacement imports the lane's modules now, not inside the next task's budget.
+      // The stopped worker's replacement imports the task modules now, not inside the next task's budget.
       replace(lane);
       finish(lane, (stopped) => stopped.reject(new OffloadBudgetExceeded(stopped.task.name, stopped.task.budgetMs)));
     }, remainingMs);
     lane.running = { job, timer };
-    lane.modules.add(job.task.module.href);
     lane.worker.postMessage({ id: job.id, module: job.task.module.href, name: job.task.name, input: job.input });
   };
 

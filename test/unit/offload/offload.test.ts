@@ -1,7 +1,8 @@
 // The offload worker: tasks run on another thread, so the event loop stays free; a task past its
 // budget is stopped and the next runs on a fresh worker; a refusal arrives typed; a task that
 // exhausts the worker's capped heap ends that task, not the process; a worker grown past its heap
-// bound, stopped by its budget or dead is replaced by one that imports the lane's modules at once.
+// bound, stopped by its budget or dead is replaced by one that imports the task modules at once;
+// every worker imports a task module as soon as any worker runs it.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -116,7 +117,7 @@ describe('the offload worker', () => {
 });
 
 // A worker whose heap a task grew past the bound is replaced after that task, by a fresh worker
-// that imports the lane's task modules at once: V8 keeps a heap it has grown.
+// that imports the task modules at once: V8 keeps a heap it has grown.
 const BOUND = 64 * 1024 * 1024;
 const listening: BroadcastChannel[] = [];
 afterEach(() => {
@@ -168,7 +169,24 @@ describe('a worker grown past its heap bound is replaced after its task', () => 
   });
 });
 
-describe('a worker stopped by its budget, or dead, is replaced at once by one that imports the lane modules', () => {
+describe('every worker imports a task module as soon as any worker runs it', () => {
+  it('the first task of a module starts the other workers, which import it before any task asks; then each runs without importing', {
+    timeout: 60_000,
+  }, async () => {
+    const seen = importers();
+    const worker = oneWorker(3);
+    const first = await worker.run(HEAP_THREAD, undefined);
+    await eventually(async () => (seen.length === 3 ? seen : undefined), 'the two other workers import the module', 30_000);
+    expect(new Set(seen).size).toBe(3);
+    expect(seen).toContain(first);
+    // Three callers at once take a worker each, all warm: no thread imports the module again.
+    const threads = await Promise.all(['a', 'b', 'c'].map((caller) => worker.run(HEAP_THREAD, undefined, caller)));
+    expect(new Set(threads)).toEqual(new Set(seen));
+    expect(seen).toHaveLength(3);
+  });
+});
+
+describe('a worker stopped by its budget, or dead, is replaced at once by one that imports the task modules', () => {
   it('after a task past its budget, the replacement imports the task module before any task asks, and runs the next', {
     timeout: 60_000,
   }, async () => {
