@@ -3,6 +3,9 @@
 import { availableParallelism } from 'node:os';
 import { ATTACKS, type FairnessRun, type Phase, runFairnessBench } from './fairness.ts';
 
+/** The victim's rounds per phase: with fewer than 100, a p99 is the slowest call of the phase. */
+export const FAIRNESS_ROUNDS = 100;
+
 export interface FairnessRuns {
   pool: FairnessRun;
   /** The same victim beside the costliest scans with one worker; absent on a one-core machine. */

@@ -8,7 +8,7 @@ import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { connectAgents, createAgentAccounts } from './agents.ts';
 import { runBundlesBench } from './bundles-section.ts';
-import { runFairnessSection } from './fairness-section.ts';
+import { FAIRNESS_ROUNDS, runFairnessSection } from './fairness-section.ts';
 import { type FanOutRun, runFanOutOnce } from './fan-out.ts';
 import { createCounters, type IdempotencyRun, runIdempotencyOnce } from './idempotent-write.ts';
 import { startLorebookProcess } from './lorebook-process.ts';
@@ -235,7 +235,7 @@ try {
 
   // (e3) a few minutes: a victim's calls beside heavy scans, oversized bodies and heavy images, against npm start.
   log('(e3) fairness under attack: a victim beside heavy scans, oversized bodies and heavy images (npm start)');
-  const fairness = await runFairnessSection(ddb.endpoint, QUICK ? 3 : 12, log);
+  const fairness = await runFairnessSection(ddb.endpoint, QUICK ? 3 : FAIRNESS_ROUNDS, log);
 
   // (f) sitemaps are measured by `npm run bench:sitemap` alone and kept as written: writing its
   // 55,000 stories into this DynamoDB Local after the sections above took 17 min for the first

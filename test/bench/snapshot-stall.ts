@@ -57,6 +57,8 @@ interface ServerRun {
   /** Searches whose connection the server dropped. */
   dropped: number;
   windowS: number;
+  /** How the server ended on its own inside the window, if it did (a signal, or an exit code). */
+  exited?: string;
 }
 
 interface SizeRun {
@@ -163,27 +165,41 @@ async function watchServer(ctx: AppContext, tree: string, endpoint: string, dire
           .trim()
           .split('\n')
           .map((line) => line.split(' ').map(Number) as [number, number])
-          .filter(([at]) => at > from && at <= to + 1000)
+          // Only seconds that began once the server said it was ready: the one before holds the end of its start.
+          .filter(([at]) => at - 1000 >= from && at <= to + 1000)
       : [];
+    const exitedBy = child.signalCode ?? (child.exitCode === null ? undefined : `code ${child.exitCode}`);
     const run = {
       stallMs: Math.max(0, ...stalls.map(([, max]) => max)),
       runs: jobRuns(),
       searchMaxMs,
       dropped,
       windowS: (to - from) / 1000,
+      ...(exitedBy === undefined ? {} : { exited: exitedBy }),
     };
+    const worst = [...stalls].sort((a, b) => b[1] - a[1]).slice(0, 3);
     log(
-      `  ${label}: longest stall ${run.stallMs.toFixed(0)} ms over ${run.windowS.toFixed(0)} s, ${run.runs} job runs; slowest search ${run.searchMaxMs.toFixed(0)} ms`,
+      `  ${label}: longest stall ${run.stallMs.toFixed(0)} ms over ${run.windowS.toFixed(0)} s, ${run.runs} job runs; slowest search ${run.searchMaxMs.toFixed(0)} ms; the longest in the seconds ending at ${worst.map(([at, max]) => `${((at - from) / 1000).toFixed(0)} s (${max.toFixed(0)} ms)`).join(', ')}${exitedBy === undefined ? '' : `; the server exited (${exitedBy})`}`,
     );
     return run;
   } finally {
-    if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGINT');
+    signalGroup(child.pid, 'SIGINT');
     const stopped = await Promise.race([
       exited.then(() => true),
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000)),
     ]);
-    if (!stopped && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    if (!stopped) signalGroup(child.pid, 'SIGKILL');
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Signals the server's process group, which may be gone already (a server that died on its own). */
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
 
@@ -229,7 +245,7 @@ function sectionLines(runs: SizeRun[]): string[] {
     '',
     'Command: `npm run bench:snapshot-stall` (`test/bench/snapshot-stall.ts`), run by `npm run bench` in a child process. ' +
       '`npm start` itself (`node --import test/bench/snapshot-stall-probe.ts src/cli/start.ts`: `perf_hooks.monitorEventLoopDelay` in the server, ' +
-      'its maximum read once a second) over two snapshot intervals: the job runs at start, after 60 s and after 120 s, the window ends when the third run ends. ' +
+      'its maximum read once a second) over two snapshot intervals: the job runs at start, after 60 s and after 120 s, the window starts with the first full second after the server said it was ready and ends when the third run ends (or after 6 min). ' +
       `Before is main at ${BEFORE_COMMIT.slice(0, 7)} (unpacked from git), after is this tree, one after the other on the same table and snapshot. ` +
       "The corpus is §7's (search-corpus.ts), indexed once and written as the snapshot the pointer names; a story is published every 20 s so each run " +
       "applies a change and writes a snapshot; a search for a rare word (well under 1 ms of work) is sent once a second, and the first one loads the instance's own index.",
@@ -238,7 +254,7 @@ function sectionLines(runs: SizeRun[]): string[] {
     '|---|---|---|---|---|---|---|---|---|',
     ...runs.map(
       (run) =>
-        `| ${run.stories} | ${run.snapshotMiB.toFixed(1)} MiB | ${fixed(run.idleMs)} ms | ${fixed(run.before.stallMs)} ms | **${fixed(run.after.stallMs)} ms** | ${ratio(run.after.stallMs / run.before.stallMs)} | ${fixed(run.before.searchMaxMs)} ms (${run.before.dropped} dropped) | ${fixed(run.after.searchMaxMs)} ms (${run.after.dropped} dropped) | ${run.before.runs}, ${run.after.runs} |`,
+        `| ${run.stories} | ${run.snapshotMiB.toFixed(1)} MiB | ${fixed(run.idleMs)} ms | ${fixed(run.before.stallMs)} ms | **${fixed(run.after.stallMs)} ms** | ${ratio(run.after.stallMs / run.before.stallMs)} | ${fixed(run.before.searchMaxMs)} ms (${run.before.dropped} dropped) | ${fixed(run.after.searchMaxMs)} ms (${run.after.dropped} dropped) | ${run.before.runs}${run.before.exited === undefined ? '' : ` (exited: ${run.before.exited})`}, ${run.after.runs}${run.after.exited === undefined ? '' : ` (exited: ${run.after.exited})`} |`,
     ),
     '',
     "An instance's own load of the snapshot, each candidate measured alone in the bench process (the longest event-loop stall while it loads; its wall time):",
