@@ -207,7 +207,7 @@ async function measureSize(endpoint: string, beforeTree: string, stories: number
   const tableName = `bench-stall-${stories}-${Date.now()}`;
   const ctx: AppContext = {
     store: { client: createStoreClient({ endpoint, requestTimeoutMs: 60_000 }), tableName, now: Date.now },
-    config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 10_000_000 },
+    config: { ...DEFAULT_APP_CONFIG, rateLimitPerMinute: 10_000_000, storiesPerDay: 1_000_000, newAccountStoriesPerDay: 1_000_000 },
     sleep: (wait) => new Promise((resolve) => setTimeout(resolve, wait)),
     random: Math.random,
   };
