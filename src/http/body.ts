@@ -23,9 +23,6 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
   return Buffer.from(await readBodyBytes(request, limit, () => tooLarge(limit))).toString('utf8');
 }
 
-/** Never settles: a race against it is decided by the other side alone. */
-const never = new Promise<never>(() => {});
-
 /**
  * The body's bytes, read chunk by chunk and refused (`overLimit`) the moment they pass `limit`,
  * so a body is never buffered beyond the cap whatever its Content-Length says.
@@ -37,14 +34,17 @@ export async function readBodyBytes(request: Request, limit: number, overLimit: 
   // A body declared past what anyone may send waits for its admission before a byte is read.
   if (declared > MAX_BODY_BYTES) await admitted;
   if (request.body === null) return new Uint8Array();
-  // Rejects with the refusal the moment admission refuses; a grant leaves it pending for good.
-  const refused = admitted === undefined ? never : admitted.then(() => never);
+  // Rejects with the refusal the moment admission refuses; a grant leaves it pending, dropped with
+  // this call. Not a promise shared by every call that never settles: each race's reaction on it
+  // would keep that call's chunks alive for good (4 MB an image upload, BENCHMARKS.md §11).
+  const refused = admitted === undefined ? undefined : new Promise<never>((_granted, reject) => void admitted.catch(reject));
+  refused?.catch(() => undefined);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), refused]);
+      const { done, value } = await (refused === undefined ? reader.read() : Promise.race([reader.read(), refused]));
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw overLimit();
