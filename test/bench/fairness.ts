@@ -159,7 +159,10 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     (await createToken(ctx, { handle: `fair-victim-${phase}`, expiresInSeconds: 3600 })).token;
   /** A fresh account per phase and every ROUNDS_PER_VICTIM rounds, as the reader's address: the victim's own calls must not meet its per-minute limits. */
   let victim = await victimToken(0);
-  const imageToken = (await createToken(ctx, { handle: 'fair-images', expiresInSeconds: 3600 })).token;
+  /** A fresh uploader each phase: one that spent its minute of CPU in the phase before would be refused before re-encoding. */
+  const imageToken = async (phase: number): Promise<string> =>
+    (await createToken(ctx, { handle: `fair-images-${phase}`, expiresInSeconds: 3600 })).token;
+  let uploader = await imageToken(0);
   const heavyImage = await paletteNoise();
   const server: NpmStart = await startNpmStart({
     endpoint: options.endpoint,
@@ -229,7 +232,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     return times(6, () =>
       send(`${base}/v1/images`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${imageToken}`, 'Content-Type': 'image/png' },
+        headers: { Authorization: `Bearer ${uploader}`, 'Content-Type': 'image/png' },
         body: heavyImage,
         from: IMAGE_SENDER,
       }),
@@ -241,6 +244,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     phases += 1;
     readerAddress = `127.0.1.${phases + 1}`;
     victim = await victimToken(phases);
+    uploader = await imageToken(phases);
     const latencies: Record<CallKind, number[]> = { publish: [], get_story: [], page: [] };
     const attackStatuses: Record<string, number> = {};
     const stop = { stopped: false };
