@@ -79,8 +79,9 @@ describe('the pre-scan counts lines', () => {
   });
 
   it('counts the lines of fenced code apart, the fences included', () => {
-    expect(shape('a\n\n```sh\n1\n2\n```\nb\n~~~\n3\n~~~').codeLines).toBe(7);
-    expect(shape('a\n\n```sh\n1\n2\n```\nb\n~~~\n3\n~~~').lines).toBe(3);
+    const measured = shape('a\n\n```sh\n1\n2\n```\nb\n~~~\n3\n~~~');
+    expect(measured.codeLines).toBe(7);
+    expect(measured.lines).toBe(3);
   });
 });
 
