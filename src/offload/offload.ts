@@ -2,7 +2,8 @@
 // threads (one per core by default), each task under a time budget: a request that parses or
 // renders a large story never holds up the requests around it, and a task over its budget is
 // stopped (the worker is terminated and a fresh one, importing the task modules at once, takes the
-// next task) instead of running on. Every worker imports a task module as soon as any runs it. The worker's heap is capped too (resourceLimits), so
+// next task) instead of running on. Every worker imports a task module as soon as any runs it, and
+// a spare worker starts, warm, when a heavy job or a second job at once leaves none idle. The worker's heap is capped too (resourceLimits), so
 // a task that would exhaust memory usually ends that task, not the server; Node enforces the cap
 // best-effort (one array grown past it can abort the whole process), so what keeps a task small is
 // the markdown cost pre-scan in front of it, not the cap. A worker whose heap a task grew past a
@@ -116,11 +117,13 @@ interface Job {
   id: number;
   task: OffloadTask<unknown, unknown>;
   input: unknown;
+  /** A heavy job (fair-queue.ts): it holds its worker long enough for a spare to be worth starting. */
+  heavy: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-/** One worker thread and the job it runs; the worker is spawned on the pool's first task and after a stop. */
+/** One worker thread and the job it runs; the worker is spawned on first use, as a spare, and after a stop. */
 interface Lane {
   worker: Worker | undefined;
   running: { job: Job; timer: NodeJS.Timeout } | undefined;
@@ -202,19 +205,24 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     preload(lane, [...modules]);
   };
 
-  /**
-   * A task module run for the first time is imported by every other worker at once, and a lane
-   * with no worker yet starts one: a call that finds the usual worker busy takes a warm one, not
-   * a cold start (~0.5 s: BENCHMARKS.md §11).
-   */
+  /** A task module run for the first time is imported at once by every other worker already started. */
   const spread = (module: string, to: Lane): void => {
     if (modules.has(module)) return;
     modules.add(module);
-    for (const lane of lanes) {
-      if (lane === to) continue;
-      if (lane.worker === undefined) replace(lane);
-      else preload(lane, [module]);
-    }
+    for (const lane of lanes) if (lane !== to && lane.worker !== undefined) preload(lane, [module]);
+  };
+
+  /**
+   * When a heavy job, or a second job at once, leaves no started worker idle, a lane with none
+   * starts one, importing every task module: the next call takes a warm worker, not a cold start
+   * (~0.5 s: BENCHMARKS.md §11). A process whose light calls come one at a time keeps one worker.
+   */
+  const keepSpare = (job: Job): void => {
+    const running = lanes.filter((lane) => lane.running !== undefined).length;
+    if (!job.heavy && running < 2) return;
+    if (lanes.some((lane) => lane.worker !== undefined && lane.running === undefined)) return;
+    const unstarted = lanes.find((lane) => lane.worker === undefined);
+    if (unstarted !== undefined) replace(unstarted);
   };
 
   /** Runs the job on an idle lane: the fair queue starts no more jobs than there are lanes. */
@@ -224,7 +232,10 @@ export function createOffload(options: OffloadOptions = {}): Offload {
       return;
     }
     const idle = lanes.filter((candidate) => candidate.running === undefined);
-    const lane = (idle.find((candidate) => !candidate.warming) ?? idle[0]) as Lane;
+    // A started, warm worker first; then one still importing; a lane with none last.
+    const lane = (idle.find((candidate) => candidate.worker !== undefined && !candidate.warming) ??
+      idle.find((candidate) => candidate.worker !== undefined) ??
+      idle[0]) as Lane;
     lane.worker ??= spawn(lane);
     spread(job.task.module.href, lane);
     const timer = setTimeout(() => {
@@ -233,6 +244,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
       finish(lane, (stopped) => stopped.reject(new OffloadBudgetExceeded(stopped.task.name, stopped.task.budgetMs)));
     }, remainingMs);
     lane.running = { job, timer };
+    keepSpare(job);
     lane.worker.postMessage({ id: job.id, module: job.task.module.href, name: job.task.name, input: job.input });
   };
 
@@ -240,17 +252,25 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     run<I, O>(task: OffloadTask<I, O>, input: I, caller?: string): Promise<O> {
       if (closed) return Promise.reject(new Error('the offload worker is closed'));
       if (!isFile(WORKER) || !isFile(task.module)) return new Promise<O>((resolve) => resolve(task.run(input)));
+      const heavy = task.heavy?.(input) ?? false;
       return turns.run(
         caller,
         task.budgetMs,
         (remainingMs) =>
           new Promise<O>((resolve, reject) =>
             dispatch(
-              { id: nextId++, task: task as OffloadTask<unknown, unknown>, input, resolve: resolve as (value: unknown) => void, reject },
+              {
+                id: nextId++,
+                task: task as OffloadTask<unknown, unknown>,
+                input,
+                heavy,
+                resolve: resolve as (value: unknown) => void,
+                reject,
+              },
               remainingMs,
             ),
           ),
-        task.heavy?.(input) ?? false,
+        heavy,
       );
     },
     async close() {

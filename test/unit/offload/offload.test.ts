@@ -2,7 +2,7 @@
 // budget is stopped and the next runs on a fresh worker; a refusal arrives typed; a task that
 // exhausts the worker's capped heap ends that task, not the process; a worker grown past its heap
 // bound, stopped by its budget or dead is replaced by one that imports the task modules at once;
-// every worker imports a task module as soon as any worker runs it.
+// a spare worker starts, warm, when a heavy job leaves no started worker idle.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -169,20 +169,24 @@ describe('a worker grown past its heap bound is replaced after its task', () => 
   });
 });
 
-describe('every worker imports a task module as soon as any worker runs it', () => {
-  it('the first task of a module starts the other workers, which import it before any task asks; then each runs without importing', {
+describe('a spare worker starts, warm, when a heavy job leaves no started worker idle', () => {
+  const HEAVY_SPIN = { ...SPIN_PAST_BUDGET, budgetMs: 30_000, heavy: () => true };
+
+  it('light calls one at a time keep one worker; a heavy one starts a spare that imports the module before any task asks, and the next call runs there', {
     timeout: 60_000,
   }, async () => {
     const seen = importers();
-    const worker = oneWorker(3);
+    const worker = oneWorker(2);
     const first = await worker.run(HEAP_THREAD, undefined);
-    await eventually(async () => (seen.length === 3 ? seen : undefined), 'the two other workers import the module', 30_000);
-    expect(new Set(seen).size).toBe(3);
-    expect(seen).toContain(first);
-    // Three callers at once take a worker each, all warm: no thread imports the module again.
-    const threads = await Promise.all(['a', 'b', 'c'].map((caller) => worker.run(HEAP_THREAD, undefined, caller)));
-    expect(new Set(threads)).toEqual(new Set(seen));
-    expect(seen).toHaveLength(3);
+    expect(await worker.run(HEAP_THREAD, undefined)).toBe(first);
+    // Nothing else started: the thread that ran the calls is the only one that imported the module.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(seen).toEqual([first]);
+    const busy = worker.run(HEAVY_SPIN, 3_000, 'a');
+    const spare = await eventually(async () => seen.find((thread) => thread !== first), 'the spare imports the module', 30_000);
+    expect(await worker.run(HEAP_THREAD, undefined, 'b')).toBe(spare);
+    await busy;
+    expect(new Set(seen)).toEqual(new Set([first, spare]));
   });
 });
 
