@@ -23,6 +23,7 @@ import { settingsHelp } from '../settings/settings-help.ts';
 import { ensureTable } from '../store/bootstrap.ts';
 import { type DataDirLock, lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile } from './local-store.ts';
 import { type StreamConsumer, startLocalStream } from './local-stream.ts';
+import { searchIndexInThread } from './search-index-in-thread.ts';
 import { runSnapshotJobInThread } from './snapshot-job-in-thread.ts';
 
 /** Event lines: escaped, one physical line each (src/log-sink.ts). */
@@ -116,7 +117,14 @@ const streamConsumers: readonly StreamConsumer[] = [
 const streaming = startLocalStream(ctx.store, streamConsumers, { endpoint, intervalMs: config.streamPollIntervalMs, log });
 
 const { baseUrl, port } = config.http;
-const app = httpAppFromConfig({ ctx, config, signIn: readSignInConfig(readSettings(), baseUrl), log });
+const app = httpAppFromConfig({
+  ctx,
+  config,
+  signIn: readSignInConfig(readSettings(), baseUrl),
+  log,
+  // The index in a thread of its own: loading, ranking and collecting it never hold this event loop.
+  searchIndex: () => searchIndexInThread(config, endpoint, { log }),
+});
 const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
   const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) => {
     log(`lorebook: listening on http://127.0.0.1:${info.port}`);

@@ -4,6 +4,7 @@
 // so a feature wired into one cannot silently be missing from the other.
 import type { Hono } from 'hono';
 import type { AppContext } from '../app/context/app-context.ts';
+import type { IndexAnswers } from '../app/search/index-answers.ts';
 import { lazyStorySearch } from '../app/search/lazy-story-search.ts';
 import type { SignInConfig } from '../auth/sign-in-config.ts';
 import type { Config } from '../config.ts';
@@ -28,6 +29,11 @@ export interface AppFromConfigDeps {
   allowedHosts?: string[];
   /** The caller's address for the anonymous rate limit (default: the socket's). */
   clientAddress?: ClientAddress;
+  /**
+   * Where the search index answers, made at the first search (default: an index this thread
+   * holds; `npm start` passes a thread of its own, src/cli/search-index-in-thread.ts).
+   */
+  searchIndex?: () => IndexAnswers;
 }
 
 export function httpAppFromConfig(deps: AppFromConfigDeps): Hono<HttpEnv> {
@@ -47,7 +53,11 @@ export function httpAppFromConfig(deps: AppFromConfigDeps): Hono<HttpEnv> {
   return createHttpApp({
     ctx,
     search: lazyStorySearch(async () =>
-      (await import('../app/search/story-search.ts')).createStorySearch(ctx, { refreshMs: config.http.searchRefreshMs, log }),
+      (await import('../app/search/story-search.ts')).createStorySearch(ctx, {
+        refreshMs: config.http.searchRefreshMs,
+        log,
+        ...(deps.searchIndex === undefined ? {} : { answers: deps.searchIndex() }),
+      }),
     ),
     baseUrl,
     allowedOrigins,

@@ -2,8 +2,8 @@
 // loaded by ETag": build it, serialise it to a string (what would be PUT to S3), load it back (what
 // a cold instance does after the GET), search it, and feed it one story at a time.
 import { type AnyOrama, create, insert, load, remove, save, search } from '@orama/orama';
+import { rankForQuery } from '../../src/app/search/search-ranking.ts';
 import { createStoryIndex, type IndexSnapshotBody, loadStoryIndex, type StoryIndex } from '../../src/app/search/story-index.ts';
-import { rankForQuery } from '../../src/app/search/story-search.ts';
 import type { SyntheticStory } from './search-corpus.ts';
 
 export interface EngineIndex {

@@ -7,8 +7,8 @@
 // MiniSearch's 6 edits). Prints markdown; `npm run bench` puts it in BENCHMARKS.md §8.
 import { fileURLToPath } from 'node:url';
 import type { SearchOptions } from 'minisearch';
+import { rankForQuery, SEARCH_OPTIONS } from '../../src/app/search/search-ranking.ts';
 import { createStoryIndex, type StoryIndex } from '../../src/app/search/story-index.ts';
-import { rankForQuery, SEARCH_OPTIONS } from '../../src/app/search/story-search.ts';
 import { storyAt, wordOfRank } from './search-corpus.ts';
 import { asSearchable } from './search-engine-adapters.ts';
 import { percentile } from './stats.ts';

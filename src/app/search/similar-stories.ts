@@ -9,7 +9,7 @@ import type { StoryType } from '../../domain/story/story-types.ts';
 import type { StorySummary } from '../contract/story-shapes.ts';
 import { MAX_SIMILAR } from '../publish-story.contract.ts';
 import { MAX_TYPO_EDITS } from './query-plan.ts';
-import type { RankedSlug, StoryIndex } from './story-index.ts';
+import type { MatchedSlug, RankedSlug, StoryIndex } from './story-index.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
 import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 
@@ -43,23 +43,31 @@ const CANDIDATES = MAX_SIMILAR * 3;
 /** The listed ones of the slugs as they are now, in the slugs' order (search-hydrate.ts reads them from the table). */
 export type Hydrate = (slugs: readonly string[]) => Promise<readonly StorySummary[]>;
 
-export async function findSimilar(index: StoryIndex, query: SimilarQuery, hydrate: Hydrate): Promise<RelatedStory[]> {
+/** The stories that may be similar, best first: read where the index lives (index-answers.ts). */
+export function similarCandidates(index: StoryIndex, query: SimilarQuery): MatchedSlug[] {
   // Title first: the words past contextTerms' cap are the summary's last ones.
   const terms = contextTerms([query.title, ...query.tags, ...query.stack, query.summary].join(' '));
   if (terms.length === 0) return [];
-  const candidates = new Map<string, RankedSlug>();
+  const candidates: MatchedSlug[] = [];
   for (const result of index.search(terms.join(' '), SIMILAR_OPTIONS)) {
     const type = index.entry(result.slug)?.type;
     if (result.slug === query.slug || type === undefined || !sharesEnough(result) || relationTo(query.type, type) === undefined) continue;
-    candidates.set(result.slug, result);
-    if (candidates.size === CANDIDATES) break;
+    candidates.push({ slug: result.slug, terms: result.terms });
+    if (candidates.length === CANDIDATES) break;
   }
-  const stories = await hydrate([...candidates.keys()]);
+  return candidates;
+}
+
+/** The candidates as they are now (hydrated), each with its relation to the story and why it matched. */
+export async function presentSimilar(query: SimilarQuery, candidates: readonly MatchedSlug[], hydrate: Hydrate): Promise<RelatedStory[]> {
+  if (candidates.length === 0) return [];
+  const matched = new Map(candidates.map((candidate) => [candidate.slug, candidate.terms]));
+  const stories = await hydrate([...matched.keys()]);
   return stories
     .flatMap((story) => {
       const relation = relationTo(query.type, story.type);
       if (relation === undefined) return [];
-      const why = whyItMatches(story, candidates.get(story.slug)?.terms ?? []);
+      const why = whyItMatches(story, matched.get(story.slug) ?? []);
       return [{ slug: story.slug, title: story.title, type: story.type, status: story.status, relation, why }];
     })
     .slice(0, MAX_SIMILAR);

@@ -48,6 +48,9 @@ export interface RankedSlug {
   match: SearchResult['match'];
 }
 
+/** A story a search found, with the query words it matched (the "why" of a suggestion): what crosses from the index's thread. */
+export type MatchedSlug = Pick<RankedSlug, 'slug' | 'terms'>;
+
 export interface StoryIndex {
   /** Adds or replaces the story; false when it was indexed with this very text already. */
   put(story: SearchableStory): boolean;

@@ -3,19 +3,17 @@
 // matching), on this instance's live index (live-story-index.ts: a snapshot plus the change log,
 // never a read of the whole feed). Every answer is hydrated from the table for the page it
 // returns (search-hydrate.ts), so what a story shows is what it is now.
-import type { SearchOptions } from 'minisearch';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
 import type { AppContext } from '../context/app-context.ts';
 import { parseInput } from '../input/parse-input.ts';
-import { createLiveIndex } from './live-story-index.ts';
-import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
+import type { IndexAnswers } from './index-answers.ts';
+import { localIndexAnswers } from './local-index-answers.ts';
 import { decodeSearchCursor, encodeSearchCursor } from './search-cursor.ts';
 import { hydrateSummaries } from './search-hydrate.ts';
 import { DEFAULT_SEARCH_REFRESH_MS } from './search-refresh.ts';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_STORIES_TOOL, type SearchPage, searchStoriesInputSchema } from './search-stories.contract.ts';
-import { findSimilar, type SimilarFinder } from './similar-stories.ts';
-import { completeSlugs, type SlugCompletion } from './slug-completion.ts';
-import type { RankedSlug, StoryIndex } from './story-index.ts';
+import { presentSimilar, type SimilarFinder } from './similar-stories.ts';
+import type { SlugCompletion } from './slug-completion.ts';
 import {
   MAX_SUGGESTIONS,
   SUGGEST_FOR_PROJECT_TOOL,
@@ -23,7 +21,6 @@ import {
   suggestForProjectInputSchema,
 } from './suggest-for-project.contract.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
-import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 
 export interface StorySearch extends SimilarFinder {
   search(raw: unknown): Promise<SearchPage>;
@@ -45,6 +42,11 @@ export interface StorySearchOptions {
   snapshots?: SearchSnapshots;
   now?: () => number;
   log?: (line: string) => void;
+  /**
+   * Where the index answers (default: an index held in this thread, built from the options
+   * above); `npm start` passes its index thread (src/cli/search-index-in-thread.ts).
+   */
+  answers?: IndexAnswers;
 }
 
 /** Rounds of hydration that refill a page whose stories turned out unlisted since the index saw them. */
@@ -52,52 +54,30 @@ const MAX_FILL_ROUNDS = 3;
 /** Ranked candidates hydrated for the few suggestions an answer carries. */
 const SUGGESTION_CANDIDATES = 10;
 
-/** search_stories' ranking; the query plan (rankForQuery) decides the prefix and bounds the typos. */
-export const SEARCH_OPTIONS: SearchOptions = {
-  combineWith: 'AND',
-  // A longer word may carry a typo; the last word may still be being typed (query-plan.ts).
-  fuzzy: (term) => typoEdits(term) || false,
-  boost: { title: 3, tags: 2, stack: 2, summary: 1, body: 1 },
-};
-
-/** search_stories' ranking of a query, within the bounds of its plan (query-plan.ts); the bench ranks with exactly this. */
-export function rankForQuery(index: StoryIndex, query: string): RankedSlug[] {
-  const planned = planSearchOptions(planQuery(query, index.stats), SEARCH_OPTIONS);
-  return index.search(planned.query, planned.options);
-}
-
-// A project description is up to 64 words ORed: against bodies nearly every story would match.
-const SUGGEST_OPTIONS: SearchOptions = {
-  ...TOPIC_FIELDS_ONLY,
-  combineWith: 'OR',
-  prefix: false,
-  fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
-  maxFuzzy: MAX_TYPO_EDITS,
-  boost: { stack: 3, tags: 3, title: 2, summary: 1 },
-};
-
 export function createStorySearch(ctx: AppContext, options: StorySearchOptions = {}): StorySearch {
   const snapshots = options.snapshots ?? ctx.searchSnapshots;
-  const live = createLiveIndex(ctx, {
-    snapshots,
-    refreshMs: options.refreshMs ?? DEFAULT_SEARCH_REFRESH_MS,
-    now: options.now ?? Date.now,
-    ...(options.log === undefined ? {} : { log: options.log }),
-  });
+  const answers =
+    options.answers ??
+    localIndexAnswers(ctx, {
+      snapshots,
+      refreshMs: options.refreshMs ?? DEFAULT_SEARCH_REFRESH_MS,
+      now: options.now ?? Date.now,
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
 
-  /** Hydrates ranked slugs from `offset` until `limit` listed stories or the end; where it stopped. */
-  const page = async (ranked: readonly string[], offset: number, limit: number) => {
+  /** Hydrates the window's slugs from its start until `limit` listed stories or its end; how many it used. */
+  const page = async (window: readonly string[], limit: number) => {
     const stories = [];
-    let end = offset;
-    for (let round = 0; round < MAX_FILL_ROUNDS && stories.length < limit && end < ranked.length; round += 1) {
-      const slice = ranked.slice(end, end + limit - stories.length);
-      end += slice.length;
+    let used = 0;
+    for (let round = 0; round < MAX_FILL_ROUNDS && stories.length < limit && used < window.length; round += 1) {
+      const slice = window.slice(used, used + limit - stories.length);
+      used += slice.length;
       const hydrated = await hydrateSummaries(ctx, slice);
       stories.push(...hydrated.stories);
       // The log will say so soon; re-reading them now keeps the next page from showing them.
-      for (const slug of hydrated.unlisted) live.touch(slug);
+      for (const slug of hydrated.unlisted) answers.touch(slug);
     }
-    return { stories, end };
+    return { stories, used };
   };
 
   return {
@@ -106,13 +86,14 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       const query = (input.query ?? '').trim().replace(/\s+/g, ' ');
       const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
       const offset = input.cursor === undefined ? 0 : decodeSearchCursor(input.cursor, query);
-      const index = await live.current();
-      const ranked = hasWords(query) ? rankForQuery(index, query).map((result) => result.slug) : index.newestFirst();
-      const { stories, end } = await page(ranked, offset, limit);
+      // Every round of refilling takes at most `limit` more: the window holds all a page can use.
+      const ranked = await answers.rank(query, offset, limit * MAX_FILL_ROUNDS);
+      const { stories, used } = await page(ranked.slugs, limit);
+      const end = offset + used;
       return {
         stories,
-        total: ranked.length,
-        ...(end < ranked.length ? { cursor: encodeSearchCursor(query, end) } : {}),
+        total: ranked.total,
+        ...(end < ranked.total ? { cursor: encodeSearchCursor(query, end) } : {}),
       };
     },
 
@@ -120,8 +101,7 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       const input = parseInput(suggestForProjectInputSchema, raw, SUGGEST_FOR_PROJECT_TOOL);
       const terms = contextTerms(input.context);
       if (terms.length === 0) return { suggestions: [] };
-      const index = await live.current();
-      const top = index.search(terms.join(' '), SUGGEST_OPTIONS).slice(0, SUGGESTION_CANDIDATES);
+      const top = await answers.suggest(terms, SUGGESTION_CANDIDATES);
       const { stories } = await hydrateSummaries(
         ctx,
         top.map((result) => result.slug),
@@ -132,23 +112,15 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       };
     },
 
-    async completeSlug(typed) {
-      const index = await live.current();
-      return completeSlugs(
-        index.newestFirst().map((slug) => ({ slug, title: index.entry(slug)?.title ?? '' })),
-        typed,
-      );
-    },
+    completeSlug: (typed): Promise<SlugCompletion> => answers.completeSlug(typed),
 
     async similar(query) {
-      return findSimilar(await live.current(), query, async (slugs) => (await hydrateSummaries(ctx, slugs)).stories);
+      return presentSimilar(query, await answers.similar(query), async (slugs) => (await hydrateSummaries(ctx, slugs)).stories);
     },
 
     invalidate(slug) {
-      if (slug === undefined) live.forget();
-      else live.touch(slug);
+      if (slug === undefined) answers.forget();
+      else answers.touch(slug);
     },
   };
 }
-
-const hasWords = (query: string): boolean => /[\p{L}\p{N}]/u.test(query);

@@ -11,8 +11,8 @@ import {
   type TermStats,
   typoEdits,
 } from '../../../../src/app/search/query-plan.ts';
+import { rankForQuery, SEARCH_OPTIONS } from '../../../../src/app/search/search-ranking.ts';
 import { createStoryIndex, type StoryIndex } from '../../../../src/app/search/story-index.ts';
-import { rankForQuery, SEARCH_OPTIONS } from '../../../../src/app/search/story-search.ts';
 
 /** `count` stories: every one says "lambda", every third "throttle", story 7 alone "quokka". */
 function corpus(count: number, options: { typoOfLambdaAt?: number } = {}): StoryIndex {

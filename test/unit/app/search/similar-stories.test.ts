@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StorySummary } from '../../../../src/app/contract/story-shapes.ts';
-import { findSimilar as findWith, type SimilarQuery } from '../../../../src/app/search/similar-stories.ts';
+import { presentSimilar, type SimilarQuery, similarCandidates } from '../../../../src/app/search/similar-stories.ts';
 import { createStoryIndex, type StoryIndex } from '../../../../src/app/search/story-index.ts';
 
 /** A listed story's summary: only what ranking reads varies. */
@@ -39,8 +39,9 @@ function indexStories(stories: readonly StorySummary[]): Indexed {
   return { index, stories: new Map(stories.map((story) => [story.slug, story])) };
 }
 
+/** The candidates the index finds, presented as a publish answer shows them. */
 const findSimilar = (indexed: Indexed, query: SimilarQuery) =>
-  findWith(indexed.index, query, async (slugs) => slugs.flatMap((slug) => indexed.stories.get(slug) ?? []));
+  presentSimilar(query, similarCandidates(indexed.index, query), async (slugs) => slugs.flatMap((slug) => indexed.stories.get(slug) ?? []));
 
 const failQuery: SimilarQuery = {
   slug: '2026-11-30-chromium-boxes',

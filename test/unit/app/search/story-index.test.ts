@@ -1,8 +1,8 @@
 // The search index module on its own: the bounded body prefix, re-indexing only changed text,
 // newest-first order, and a snapshot that loads back into the same answers.
 import { describe, expect, it } from 'vitest';
+import { SEARCH_OPTIONS } from '../../../../src/app/search/search-ranking.ts';
 import { BODY_PREFIX_BYTES, bodyPrefix, createStoryIndex, loadStoryIndex } from '../../../../src/app/search/story-index.ts';
-import { SEARCH_OPTIONS } from '../../../../src/app/search/story-search.ts';
 import type { SearchableStory } from '../../../../src/store/search/searchable-stories.ts';
 
 const story = (slug: string, fields: Partial<SearchableStory> = {}): SearchableStory => ({

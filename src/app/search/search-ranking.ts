@@ -1,0 +1,34 @@
+// How the index ranks each kind of search (docs/design.md#search): search_stories (planned so no
+// query costs more than about two passes, query-plan.ts) and suggest_for_project (topics only,
+// up to 64 words ORed). Read where the index lives (index-answers.ts); the bench ranks with exactly this.
+import type { SearchOptions } from 'minisearch';
+import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
+import type { RankedSlug, StoryIndex } from './story-index.ts';
+import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
+
+/** search_stories' ranking; the query plan (rankForQuery) decides the prefix and bounds the typos. */
+export const SEARCH_OPTIONS: SearchOptions = {
+  combineWith: 'AND',
+  // A longer word may carry a typo; the last word may still be being typed (query-plan.ts).
+  fuzzy: (term) => typoEdits(term) || false,
+  boost: { title: 3, tags: 2, stack: 2, summary: 1, body: 1 },
+};
+
+/** search_stories' ranking of a query, within the bounds of its plan (query-plan.ts). */
+export function rankForQuery(index: StoryIndex, query: string): RankedSlug[] {
+  const planned = planSearchOptions(planQuery(query, index.stats), SEARCH_OPTIONS);
+  return index.search(planned.query, planned.options);
+}
+
+// A project description is up to 64 words ORed: against bodies nearly every story would match.
+export const SUGGEST_OPTIONS: SearchOptions = {
+  ...TOPIC_FIELDS_ONLY,
+  combineWith: 'OR',
+  prefix: false,
+  fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+  maxFuzzy: MAX_TYPO_EDITS,
+  boost: { stack: 3, tags: 3, title: 2, summary: 1 },
+};
+
+/** A query with no letter or digit lists the index newest first instead of ranking. */
+export const hasWords = (query: string): boolean => /[\p{L}\p{N}]/u.test(query);
