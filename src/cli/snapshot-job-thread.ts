@@ -5,6 +5,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { runSnapshotJob } from '../app/search/search-snapshot-job.ts';
 import type { Config } from '../config.ts';
 import { buildContext } from '../context.ts';
+import { lowerThisThreadsPriority, SNAPSHOT_JOB_NICENESS } from './background-priority.ts';
+
+lowerThisThreadsPriority(SNAPSHOT_JOB_NICENESS);
 
 const { config, endpoint } = workerData as { config: Config; endpoint: string | undefined };
 const ctx = buildContext(config, endpoint);
