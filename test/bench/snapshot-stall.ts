@@ -56,6 +56,8 @@ interface ServerRun {
   stallGcMs: number;
   /** The longest stall less its second's longest collection pause of the main thread's heap: what the heap's own collections do not explain. */
   stallBesideGcMs: number;
+  /** How long the main thread waited, runnable, for a core in the second of the longest stall, ms (0 off Linux). */
+  stallWaitMs: number;
   /** The slowest of the searches sent once a second meanwhile, ms. */
   searchMaxMs: number;
   /** Searches whose connection the server dropped. */
@@ -168,7 +170,7 @@ async function watchServer(ctx: AppContext, tree: string, endpoint: string, dire
       ? readFileSync(stallFile, 'utf8')
           .trim()
           .split('\n')
-          .map((line) => line.split(' ').map(Number) as [number, number, number])
+          .map((line) => line.split(' ').map(Number) as [number, number, number, number])
           // Only seconds that began once the server said it was ready: the one before holds the end of its start.
           .filter(([at]) => at - 1000 >= from && at <= to + 1000)
       : [];
@@ -176,6 +178,7 @@ async function watchServer(ctx: AppContext, tree: string, endpoint: string, dire
     const run = {
       stallMs: Math.max(0, ...stalls.map(([, max]) => max)),
       stallGcMs: [...stalls].sort((a, b) => b[1] - a[1])[0]?.[2] ?? 0,
+      stallWaitMs: [...stalls].sort((a, b) => b[1] - a[1])[0]?.[3] ?? 0,
       stallBesideGcMs: Math.max(0, ...stalls.map(([, max, gc]) => max - (gc || 0))),
       runs: jobRuns(),
       searchMaxMs,
@@ -185,7 +188,7 @@ async function watchServer(ctx: AppContext, tree: string, endpoint: string, dire
     };
     const worst = [...stalls].sort((a, b) => b[1] - a[1]).slice(0, 3);
     log(
-      `  ${label}: longest stall ${run.stallMs.toFixed(0)} ms (its second's longest GC pause ${run.stallGcMs.toFixed(0)} ms; the longest less its second's GC pause ${run.stallBesideGcMs.toFixed(0)} ms) over ${run.windowS.toFixed(0)} s, ${run.runs} job runs; slowest search ${run.searchMaxMs.toFixed(0)} ms; the longest in the seconds ending at ${worst.map(([at, max, gc]) => `${((at - from) / 1000).toFixed(0)} s (${max.toFixed(0)} ms, GC ${(gc || 0).toFixed(0)} ms)`).join(', ')}${exitedBy === undefined ? '' : `; the server exited (${exitedBy})`}`,
+      `  ${label}: longest stall ${run.stallMs.toFixed(0)} ms (its second's longest GC pause ${run.stallGcMs.toFixed(0)} ms; the longest less its second's GC pause ${run.stallBesideGcMs.toFixed(0)} ms) over ${run.windowS.toFixed(0)} s, ${run.runs} job runs; slowest search ${run.searchMaxMs.toFixed(0)} ms; the longest in the seconds ending at ${worst.map(([at, max, gc, wait]) => `${((at - from) / 1000).toFixed(0)} s (${max.toFixed(0)} ms, GC ${(gc || 0).toFixed(0)} ms, waited for a core ${(wait || 0).toFixed(0)} ms)`).join(', ')}${exitedBy === undefined ? '' : `; the server exited (${exitedBy})`}`,
     );
     return run;
   } finally {
@@ -256,11 +259,11 @@ function sectionLines(runs: SizeRun[]): string[] {
       "The corpus is §7's (search-corpus.ts), indexed once and written as the snapshot the pointer names; a story is published every 20 s so each run " +
       "applies a change and writes a snapshot; a search for a rare word (well under 1 ms of work) is sent once a second, and the first one loads the instance's own index.",
     '',
-    `| stories | snapshot gzip | idle process (noise floor) | before: longest stall | after: longest stall | after / before | after: that second's longest GC pause of the serving thread's heap | after: longest stall less its second's longest GC pause | before: slowest search | after: slowest search | job runs (before, after) |`,
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| stories | snapshot gzip | idle process (noise floor) | before: longest stall | after: longest stall | after / before | after: that second's longest GC pause of the serving thread's heap | after: longest stall less its second's longest GC pause | after: in the longest stall's second, the serving thread waited for a core | before: slowest search | after: slowest search | job runs (before, after) |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map(
       (run) =>
-        `| ${run.stories} | ${run.snapshotMiB.toFixed(1)} MiB | ${fixed(run.idleMs)} ms | ${fixed(run.before.stallMs)} ms | **${fixed(run.after.stallMs)} ms** | ${ratio(run.after.stallMs / run.before.stallMs)} | ${fixed(run.after.stallGcMs)} ms | ${fixed(run.after.stallBesideGcMs)} ms | ${fixed(run.before.searchMaxMs)} ms (${run.before.dropped} dropped) | ${fixed(run.after.searchMaxMs)} ms (${run.after.dropped} dropped) | ${run.before.runs}${run.before.exited === undefined ? '' : ` (exited: ${run.before.exited})`}, ${run.after.runs}${run.after.exited === undefined ? '' : ` (exited: ${run.after.exited})`} |`,
+        `| ${run.stories} | ${run.snapshotMiB.toFixed(1)} MiB | ${fixed(run.idleMs)} ms | ${fixed(run.before.stallMs)} ms | **${fixed(run.after.stallMs)} ms** | ${ratio(run.after.stallMs / run.before.stallMs)} | ${fixed(run.after.stallGcMs)} ms | ${fixed(run.after.stallBesideGcMs)} ms | ${fixed(run.after.stallWaitMs)} ms | ${fixed(run.before.searchMaxMs)} ms (${run.before.dropped} dropped) | ${fixed(run.after.searchMaxMs)} ms (${run.after.dropped} dropped) | ${run.before.runs}${run.before.exited === undefined ? '' : ` (exited: ${run.before.exited})`}, ${run.after.runs}${run.after.exited === undefined ? '' : ` (exited: ${run.after.exited})`} |`,
     ),
     '',
     "An instance's own load of the snapshot, each candidate measured alone in the bench process (the longest event-loop stall while it loads; its wall time):",
