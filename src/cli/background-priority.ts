@@ -1,9 +1,11 @@
-// The CPU priority (niceness) of `npm start`'s background threads, lowered so that on a busy
-// machine the thread serving requests is scheduled first: with the snapshot job, the search index
-// and DynamoDB Local all working on two cores, a request thread at the same priority waited up to
-// a scheduler slice for its turn (BENCHMARKS.md §12). On Linux niceness belongs to a thread: this
-// changes only the calling thread and the threads it starts after. Elsewhere (macOS: the whole
-// process) it changes nothing.
+// The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, the search
+// index, libuv's pool where images are re-encoded), lowered so that on a busy machine the thread
+// serving requests is scheduled first: on two cores shared with DynamoDB Local, a request thread at
+// the same priority waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
+// thread (and the threads it starts after inherit it), so each call changes only the threads it
+// names; elsewhere (macOS: the whole process) nothing changes.
+import { readdirSync, readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { stderrLog } from '../log-sink.ts';
 
@@ -12,6 +14,12 @@ export const SNAPSHOT_JOB_NICENESS = 19;
 /** The search index: a search waits for it, so it yields to the request thread but not to everything. */
 export const SEARCH_INDEX_NICENESS = 10;
 
+/**
+ * libuv's thread pool: image re-encodes (sharp) hold one of its threads for a second or more each;
+ * the rest of its work (file reads, zlib, DNS) is short.
+ */
+export const THREAD_POOL_NICENESS = 10;
+
 export function lowerThisThreadsPriority(niceness: number): void {
   if (process.platform !== 'linux') return;
   try {
@@ -19,5 +27,39 @@ export function lowerThisThreadsPriority(niceness: number): void {
   } catch (error) {
     // Raising niceness needs no privilege; a sandbox that refuses it leaves the default, slower for requests but never wrong.
     stderrLog(`lorebook: could not lower a background thread's priority (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Lowers the priority of libuv's pool threads, which a process starts all at once at its first
+ * asynchronous file, DNS or zlib call (one is made here, in case none has been). Beside 6 heavy
+ * image uploads, the victim's get_story p99 went from 2.9–3.3× to 1.3–1.5× of its calls alone
+ * (BENCHMARKS.md §11). Answers how many threads it lowered.
+ */
+export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  await access('/proc/self/task');
+  let lowered = 0;
+  for (const task of readdirSync('/proc/self/task')) {
+    if (threadName(task) !== POOL_THREAD_NAME) continue;
+    try {
+      setPriority(Number(task), niceness);
+      lowered += 1;
+    } catch (error) {
+      stderrLog(`lorebook: could not lower a pool thread's priority (${(error as Error).message})`);
+    }
+  }
+  return lowered;
+}
+
+/** The name libuv gives its pool threads. */
+const POOL_THREAD_NAME = 'libuv-worker';
+
+/** A thread's name, or '' for one that ended since the listing. */
+function threadName(task: string): string {
+  try {
+    return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim();
+  } catch {
+    return '';
   }
 }

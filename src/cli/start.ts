@@ -21,6 +21,7 @@ import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { readSettings } from '../settings/read-settings.ts';
 import { settingsHelp } from '../settings/settings-help.ts';
 import { ensureTable } from '../store/bootstrap.ts';
+import { lowerThreadPoolPriority, THREAD_POOL_NICENESS } from './background-priority.ts';
 import { type DataDirLock, lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile } from './local-store.ts';
 import { type StreamConsumer, startLocalStream } from './local-stream.ts';
 import { searchIndexInThread } from './search-index-in-thread.ts';
@@ -86,6 +87,10 @@ const ctx = buildContext(config, endpoint, announcer);
 const metrics = startCounterLog({ intervalMs: config.metricsLogIntervalMs, log });
 ctx.metrics = metrics;
 await ensureTable(ctx.store.client, config.tableName);
+// Image re-encodes hold a pool thread for a second or more: they yield the cores to the serving thread.
+const loweredPool = await lowerThreadPoolPriority();
+if (loweredPool > 0)
+  log(`lorebook: libuv's ${loweredPool} pool threads (image re-encodes, file reads) run at niceness ${THREAD_POOL_NICENESS}`);
 if (ddb !== undefined) writeEndpointFile(config.dataDir, ddb.endpoint);
 log(`lorebook: table "${config.tableName}" ready at ${endpoint}${ddb === undefined ? '' : ` (DynamoDB Local pid ${ddb.pid})`}`);
 

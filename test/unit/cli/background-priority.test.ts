@@ -1,0 +1,49 @@
+// npm start's background threads yield the cores (src/cli/background-priority.ts): libuv's pool
+// threads and a thread that lowers itself run at the niceness asked for, and the main thread keeps
+// its own. Each case runs in a Node process of its own, so this test process's threads stay as they are.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { SEARCH_INDEX_NICENESS, THREAD_POOL_NICENESS } from '../../../src/cli/background-priority.ts';
+
+const MODULE = new URL('../../../src/cli/background-priority.ts', import.meta.url).href;
+
+/** Runs the script in a fresh process and answers each of its threads as "name niceness". */
+function threadsAfter(script: string): string[] {
+  const report = `
+    import { readdirSync, readFileSync } from 'node:fs';
+    const threads = readdirSync('/proc/self/task').map((task) => {
+      const stat = readFileSync('/proc/self/task/' + task + '/stat', 'utf8');
+      const name = readFileSync('/proc/self/task/' + task + '/comm', 'utf8').trim();
+      return (task === String(process.pid) ? 'main' : name) + ' ' + stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16];
+    });
+    console.log(JSON.stringify(threads));`;
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', `${script}\n${report}`], { encoding: 'utf8' });
+  return JSON.parse(output) as string[];
+}
+
+describe.runIf(process.platform === 'linux')("npm start's background threads yield the cores to the serving thread", () => {
+  it("every libuv pool thread runs at the pool's niceness, the main thread at its own", () => {
+    const threads = threadsAfter(`
+      import { lowerThreadPoolPriority } from '${MODULE}';
+      const lowered = await lowerThreadPoolPriority();
+      if (lowered === 0) throw new Error('no pool thread lowered');`);
+    const pool = threads.filter((thread) => thread.startsWith('libuv-worker '));
+    expect(pool.length).toBeGreaterThan(0);
+    expect(new Set(pool)).toEqual(new Set([`libuv-worker ${THREAD_POOL_NICENESS}`]));
+    expect(threads).toContain('main 0');
+  });
+
+  it('a thread that lowers itself runs at that niceness; the thread that started it keeps its own', () => {
+    const threads = threadsAfter(`
+      import { Worker } from 'node:worker_threads';
+      const worker = new Worker(\`import { parentPort } from 'node:worker_threads';
+        import { lowerThisThreadsPriority } from '${MODULE}';
+        lowerThisThreadsPriority(${SEARCH_INDEX_NICENESS});
+        parentPort.postMessage('lowered');
+        setTimeout(() => {}, 60000);\`, { eval: true });
+      await new Promise((resolve) => worker.once('message', resolve));
+      worker.unref();`);
+    expect(threads.filter((thread) => thread.endsWith(` ${SEARCH_INDEX_NICENESS}`))).toHaveLength(1);
+    expect(threads).toContain('main 0');
+  });
+});
