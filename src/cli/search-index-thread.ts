@@ -8,11 +8,7 @@ import { localIndexAnswers } from '../app/search/local-index-answers.ts';
 import type { Config } from '../config.ts';
 import { buildContext } from '../context.ts';
 import { errorForMain } from '../offload/worker-messages.ts';
-import { lowerThisThreadsPriority, SEARCH_INDEX_NICENESS } from './background-priority.ts';
 import type { IndexNotice, IndexQuestion, IndexThreadMessage } from './search-index-messages.ts';
-
-// The snapshot decode thread it starts inherits this.
-lowerThisThreadsPriority(SEARCH_INDEX_NICENESS);
 
 const port = parentPort;
 if (port === null) throw new Error('search-index-thread.ts runs as a worker thread');

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { runSnapshotJob } from '../app/search/search-snapshot-job.ts';
 import type { Config } from '../config.ts';
 import { buildContext } from '../context.ts';
-import { lowerThisThreadsPriority, SNAPSHOT_JOB_NICENESS } from './background-priority.ts';
+import { lowerThisThreadsPriority, SNAPSHOT_JOB_NICENESS } from '../offload/thread-priority.ts';
 
 lowerThisThreadsPriority(SNAPSHOT_JOB_NICENESS);
 

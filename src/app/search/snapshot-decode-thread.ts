@@ -4,10 +4,13 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
+import { lowerThisThreadsPriority, SNAPSHOT_DECODE_NICENESS } from '../../offload/thread-priority.ts';
 import { SNAPSHOT_FORMAT, type SnapshotMessage, type SnapshotObject, type SnapshotPiece } from './search-snapshot-codec.ts';
 
 /** Postings (or map entries) in one piece: a few milliseconds of structured-clone work on either side. */
 const PIECE_WEIGHT = 5000;
+
+lowerThisThreadsPriority(SNAPSHOT_DECODE_NICENESS);
 
 const port = parentPort;
 if (port === null) throw new Error('snapshot-decode-thread.ts runs as a worker thread');

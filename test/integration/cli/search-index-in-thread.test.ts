@@ -3,16 +3,15 @@
 // (told while the thread runs, or while none does), and a thread that dies fails only the question
 // it held, with the retryable store_unavailable, before the next question starts another. Real
 // worker threads on DynamoDB Local; the thread is killed with Worker.terminate().
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { getPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
 import { createStorySearch, type StorySearch } from '../../../src/app/search/story-search.ts';
-import { SEARCH_INDEX_NICENESS } from '../../../src/cli/background-priority.ts';
 import { type IndexInThread, searchIndexInThread } from '../../../src/cli/search-index-in-thread.ts';
 import { readConfig } from '../../../src/config.ts';
 import { buildContext } from '../../../src/context.ts';
@@ -132,16 +131,6 @@ describe("npm start's search index in a thread of its own", () => {
     expect(started).toHaveLength(2);
   });
 
-  it.runIf(process.platform === 'linux')(
-    'the index thread runs at a lower CPU priority than the thread serving requests, which keeps its own',
-    async () => {
-      const { search } = threadSearch();
-      await search.search({ query: 'quokka' });
-      expect(threadNiceness()).toContain(SEARCH_INDEX_NICENESS);
-      expect(getPriority()).toBe(0);
-    },
-  );
-
   it("a store that does not answer fails the thread's question with the same typed error the serving thread's index gives", async () => {
     const closed = `http://127.0.0.1:${await closedPort()}`;
     const config = readConfig({
@@ -172,13 +161,4 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** The niceness of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
-function threadNiceness(): number[] {
-  return readdirSync('/proc/self/task').map((task) => {
-    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-    // The fields after the command name, which is in parentheses and may hold spaces: niceness is the 17th of them.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
 }

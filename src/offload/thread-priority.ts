@@ -1,5 +1,5 @@
-// The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, the search
-// index, libuv's pool where images are re-encoded), lowered so that on a busy machine the thread
+// The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, a snapshot's
+// decode, libuv's pool where images are re-encoded), lowered so that on a busy machine the thread
 // serving requests is scheduled first: on two cores shared with DynamoDB Local, a request thread at
 // the same priority waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
 // thread (and the threads it starts after inherit it), so each call changes only the threads it
@@ -7,12 +7,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { stderrLog } from '../log-sink.ts';
 
 /** The snapshot job: once a minute, nobody waits for it. */
 export const SNAPSHOT_JOB_NICENESS = 19;
-/** The search index: a search waits for it, so it yields to the request thread but not to everything. */
-export const SEARCH_INDEX_NICENESS = 10;
+/**
+ * A snapshot's decode for an instance's index (snapshot-decode-thread.ts). The index's own thread
+ * keeps the default: it ranks for requests, and a publish's `similar` waits for it.
+ */
+export const SNAPSHOT_DECODE_NICENESS = 10;
 
 /**
  * libuv's thread pool: image re-encodes (sharp) hold one of its threads for a second or more each;
@@ -26,7 +28,7 @@ export function lowerThisThreadsPriority(niceness: number): void {
     setPriority(niceness);
   } catch (error) {
     // Raising niceness needs no privilege; a sandbox that refuses it leaves the default, slower for requests but never wrong.
-    stderrLog(`lorebook: could not lower a background thread's priority (${(error as Error).message})`);
+    process.emitWarning(`lorebook: could not lower a background thread's priority (${(error as Error).message})`);
   }
 }
 
@@ -46,7 +48,7 @@ export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): 
       setPriority(Number(task), niceness);
       lowered += 1;
     } catch (error) {
-      stderrLog(`lorebook: could not lower a pool thread's priority (${(error as Error).message})`);
+      process.emitWarning(`lorebook: could not lower a pool thread's priority (${(error as Error).message})`);
     }
   }
   return lowered;

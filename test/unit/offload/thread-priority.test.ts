@@ -1,11 +1,11 @@
-// npm start's background threads yield the cores (src/cli/background-priority.ts): libuv's pool
+// npm start's background threads yield the cores (src/offload/thread-priority.ts): libuv's pool
 // threads and a thread that lowers itself run at the niceness asked for, and the main thread keeps
 // its own. Each case runs in a Node process of its own, so this test process's threads stay as they are.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SEARCH_INDEX_NICENESS, THREAD_POOL_NICENESS } from '../../../src/cli/background-priority.ts';
+import { SNAPSHOT_DECODE_NICENESS, THREAD_POOL_NICENESS } from '../../../src/offload/thread-priority.ts';
 
-const MODULE = new URL('../../../src/cli/background-priority.ts', import.meta.url).href;
+const MODULE = new URL('../../../src/offload/thread-priority.ts', import.meta.url).href;
 
 /** Runs the script in a fresh process and answers each of its threads as "name niceness". */
 function threadsAfter(script: string): string[] {
@@ -38,12 +38,12 @@ describe.runIf(process.platform === 'linux')("npm start's background threads yie
       import { Worker } from 'node:worker_threads';
       const worker = new Worker(\`import { parentPort } from 'node:worker_threads';
         import { lowerThisThreadsPriority } from '${MODULE}';
-        lowerThisThreadsPriority(${SEARCH_INDEX_NICENESS});
+        lowerThisThreadsPriority(${SNAPSHOT_DECODE_NICENESS});
         parentPort.postMessage('lowered');
         setTimeout(() => {}, 60000);\`, { eval: true });
       await new Promise((resolve) => worker.once('message', resolve));
       worker.unref();`);
-    expect(threads.filter((thread) => thread.endsWith(` ${SEARCH_INDEX_NICENESS}`))).toHaveLength(1);
+    expect(threads.filter((thread) => thread.endsWith(` ${SNAPSHOT_DECODE_NICENESS}`))).toHaveLength(1);
     expect(threads).toContain('main 0');
   });
 });
