@@ -1,6 +1,6 @@
 // How the index ranks each kind of search (docs/design.md#search): search_stories (planned so no
-// query costs more than about two passes, query-plan.ts) and suggest_for_project (topics only,
-// up to 64 words ORed). Read where the index lives (index-answers.ts); the bench ranks with exactly this.
+// query costs more than about two passes, query-plan.ts), and suggest_for_project and `similar`
+// (topics only, any shared word). Read where the index lives (index-answers.ts); the bench ranks with exactly this.
 import type { SearchOptions } from 'minisearch';
 import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
 import type { RankedSlug, StoryIndex } from './story-index.ts';
@@ -20,8 +20,12 @@ export function rankForQuery(index: StoryIndex, query: string): RankedSlug[] {
   return index.search(planned.query, planned.options);
 }
 
-// A project description is up to 64 words ORed: against bodies nearly every story would match.
-export const SUGGEST_OPTIONS: SearchOptions = {
+/**
+ * suggest_for_project's and a publish's `similar`: topics only (title, summary, tags, stack), any
+ * shared word (OR), the stack and tags first. A project description is up to 64 words ORed:
+ * against bodies nearly every story would match.
+ */
+export const TOPIC_OPTIONS: SearchOptions = {
   ...TOPIC_FIELDS_ONLY,
   combineWith: 'OR',
   prefix: false,

@@ -3,15 +3,13 @@
 // few candidates, no feed read). Never the story itself; for a fail story only successes, as
 // stories that may answer it. A story is similar when it shares a tag or stack entry, or at least
 // two words: one common word ("never", "error") alone would make nearly every story similar.
-import type { SearchOptions } from 'minisearch';
 import { type RelatedStory, relationTo } from '../../domain/story/story-relation.ts';
 import type { StoryType } from '../../domain/story/story-types.ts';
 import type { StorySummary } from '../contract/story-shapes.ts';
 import { MAX_SIMILAR } from '../publish-story.contract.ts';
-import { MAX_TYPO_EDITS } from './query-plan.ts';
+import { TOPIC_OPTIONS } from './search-ranking.ts';
 import type { MatchedSlug, RankedSlug, StoryIndex } from './story-index.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
-import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 
 /** The story being published, as far as ranking goes. */
 export interface SimilarQuery {
@@ -27,16 +25,6 @@ export interface SimilarFinder {
   similar(query: SimilarQuery): Promise<RelatedStory[]>;
 }
 
-// Any shared word counts (OR); the story's stack and tags say most about what it is about.
-const SIMILAR_OPTIONS: SearchOptions = {
-  ...TOPIC_FIELDS_ONLY,
-  combineWith: 'OR',
-  prefix: false,
-  fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
-  maxFuzzy: MAX_TYPO_EDITS,
-  boost: { stack: 3, tags: 3, title: 2, summary: 1 },
-};
-
 /** Candidates hydrated: a few more than answered, for those unlisted since the index saw them. */
 const CANDIDATES = MAX_SIMILAR * 3;
 
@@ -49,7 +37,7 @@ export function similarCandidates(index: StoryIndex, query: SimilarQuery): Match
   const terms = contextTerms([query.title, ...query.tags, ...query.stack, query.summary].join(' '));
   if (terms.length === 0) return [];
   const candidates: MatchedSlug[] = [];
-  for (const result of index.search(terms.join(' '), SIMILAR_OPTIONS)) {
+  for (const result of index.search(terms.join(' '), TOPIC_OPTIONS)) {
     const type = index.entry(result.slug)?.type;
     if (result.slug === query.slug || type === undefined || !sharesEnough(result) || relationTo(query.type, type) === undefined) continue;
     candidates.push({ slug: result.slug, terms: result.terms });
