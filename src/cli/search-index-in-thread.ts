@@ -45,7 +45,7 @@ export function searchIndexInThread(config: Config, endpoint: string | undefined
 
   const start = (): Running => {
     const worker = new Worker(INDEX_THREAD, { workerData: { config, endpoint } });
-    // Questions in flight keep the process alive on their own; an idle index thread must not.
+    // The server keeps the process alive; the index thread must never keep it from ending.
     worker.unref();
     const started: Running = { worker, waiting: new Map() };
     worker.on('message', (message: IndexThreadMessage) => {
