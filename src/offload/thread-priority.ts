@@ -24,38 +24,40 @@ export const THREAD_POOL_NICENESS = 10;
 
 export function lowerThisThreadsPriority(niceness: number): void {
   if (process.platform !== 'linux') return;
-  try {
-    setPriority(niceness);
-  } catch (error) {
-    // Raising niceness needs no privilege; a sandbox that refuses it leaves the default, slower for requests but never wrong.
-    process.emitWarning(`lorebook: could not lower a background thread's priority (${(error as Error).message})`);
-  }
+  // Thread 0: the calling one.
+  setNiceness(0, niceness);
 }
 
 /**
  * Lowers the priority of libuv's pool threads, which a process starts all at once at its first
  * asynchronous file, DNS or zlib call (one is made here, in case none has been). Beside 6 heavy
- * image uploads, the victim's get_story p99 went from 2.9–3.3× to 1.3–1.5× of its calls alone
- * (BENCHMARKS.md §11). Answers how many threads it lowered.
+ * image uploads, the victim's get_story p99 went from 2.9–3.3× of its calls alone to 1.0–2.2×, and
+ * its page p99 from 2.8–3.0× to 1.5–1.8× (BENCHMARKS.md §11). Answers how many threads it lowered.
  */
 export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): Promise<number> {
   if (process.platform !== 'linux') return 0;
   await access('/proc/self/task');
   let lowered = 0;
   for (const task of readdirSync('/proc/self/task')) {
-    if (threadName(task) !== POOL_THREAD_NAME) continue;
-    try {
-      setPriority(Number(task), niceness);
-      lowered += 1;
-    } catch (error) {
-      process.emitWarning(`lorebook: could not lower a pool thread's priority (${(error as Error).message})`);
-    }
+    if (threadName(task) === POOL_THREAD_NAME && setNiceness(Number(task), niceness)) lowered += 1;
   }
   return lowered;
 }
 
 /** The name libuv gives its pool threads. */
 const POOL_THREAD_NAME = 'libuv-worker';
+
+/** Sets one thread's niceness; false (with a warning) when the OS refused. */
+function setNiceness(thread: number, niceness: number): boolean {
+  try {
+    setPriority(thread, niceness);
+    return true;
+  } catch (error) {
+    // Raising niceness needs no privilege; a sandbox that refuses it leaves the default, slower for requests but never wrong.
+    process.emitWarning(`lorebook: could not lower a background thread's priority (${(error as Error).message})`);
+    return false;
+  }
+}
 
 /** A thread's name, or '' for one that ended since the listing. */
 function threadName(task: string): string {

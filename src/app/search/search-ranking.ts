@@ -1,6 +1,7 @@
 // How the index ranks each kind of search (docs/design.md#search): search_stories (planned so no
 // query costs more than about two passes, query-plan.ts), and suggest_for_project and `similar`
-// (topics only, any shared word). Read where the index lives (index-answers.ts); the bench ranks with exactly this.
+// (topics only, any shared word). Read where the index lives (index-answers.ts); the benches rank
+// with exactly this.
 import type { SearchOptions } from 'minisearch';
 import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
 import type { RankedSlug, StoryIndex } from './story-index.ts';
