@@ -17,6 +17,12 @@ export const SNAPSHOT_JOB_NICENESS = 19;
 export const SNAPSHOT_DECODE_NICENESS = 10;
 
 /**
+ * An offload worker running a heavy job (offload.ts: seconds of parsing or scanning a large text),
+ * and after it: a light job, an ordinary story's parse, is scheduled before it.
+ */
+export const HEAVY_JOB_NICENESS = 19;
+
+/**
  * libuv's thread pool: image re-encodes (sharp) hold one of its threads for a second or more each;
  * the rest of its work (file reads, zlib, DNS) is short.
  */
@@ -40,6 +46,30 @@ export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): 
   let lowered = 0;
   for (const task of readdirSync('/proc/self/task')) {
     if (threadName(task) === POOL_THREAD_NAME && setNiceness(Number(task), niceness)) lowered += 1;
+  }
+  return lowered;
+}
+
+/**
+ * V8's platform threads: they collect garbage (and compile) for every heap in the process, so a
+ * heavy job's collections run on them, not in its own lowered thread. Beside 12 of the costliest
+ * scans they used 630 ms of CPU a second against the scan thread's own 320 (BENCHMARKS.md §11).
+ * The serving thread's own collections lose nothing they need: a thread that finds its helpers
+ * busy does the work itself.
+ */
+export const PLATFORM_THREAD_NICENESS = 19;
+
+/**
+ * Lowers the priority of the threads the process started before lorebook's code ran, but the
+ * main thread and libuv's pool: V8's platform threads and Node's idle signal and timer threads.
+ * Call it first, before any worker thread starts. Answers how many threads it lowered.
+ */
+export function lowerPlatformThreadsPriority(niceness = PLATFORM_THREAD_NICENESS): number {
+  if (process.platform !== 'linux') return 0;
+  let lowered = 0;
+  for (const task of readdirSync('/proc/self/task')) {
+    if (Number(task) === process.pid || threadName(task) === POOL_THREAD_NAME) continue;
+    if (setNiceness(Number(task), niceness)) lowered += 1;
   }
   return lowered;
 }

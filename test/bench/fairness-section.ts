@@ -3,8 +3,11 @@
 import { availableParallelism } from 'node:os';
 import { ATTACKS, type FairnessRun, type Phase, runFairnessBench } from './fairness.ts';
 
-/** The victim's rounds per phase: with fewer than 100, a p99 is the slowest call of the phase. */
-export const FAIRNESS_ROUNDS = 100;
+/**
+ * The victim's rounds per phase: a p99 is the third-slowest of 200 calls. Of 100 it was the
+ * second-slowest, and one stray pause of a machine shared with the attack set it.
+ */
+export const FAIRNESS_ROUNDS = 200;
 
 export interface FairnessRuns {
   pool: FairnessRun;

@@ -1,29 +1,31 @@
 // Fairness under attack (BENCHMARKS.md §11, docs/design.md#fair-cpu): a real `npm start` serves a
 // victim making ordinary calls one after another (a tiny publish, its get_story, the first render
-// of its page) while strangers attack from other loopback addresses (127.0.0.2, .3) and another
-// account: 12 anonymous heavy capability scans in flight (the issue's text, and the costliest one
-// the cost limits accept), 40 oversized bodies with a bogus token, 6 heavy images in flight. The victim's p50/p99 under each attack (and all at once) is reported
-// as a ratio of the same calls with no attacker, in the same run, and the server's peak RSS as a
-// ratio of its idle RSS. The server runs with its default settings (rate limits included).
-// Attackers re-send at once after an answer, and after a refusal (429) wait 100 ms: a stranger who
-// ignores retry_after_ms. The victim is a fresh account and reads from a fresh address each phase,
-// so its own calls never meet its per-minute limits. Bounded: a phase stops starting victim rounds after PHASE_MS, and a call
-// not answered within CALL_TIMEOUT_MS is cut (and counted as refused).
+// of its page) while strangers attack from other loopback addresses and another account
+// (fairness-attacks.ts): 12 anonymous heavy capability scans in flight (the issue's text, and the
+// costliest one the cost limits accept), 40 oversized bodies with a bogus token, 6 heavy images in
+// flight. The attackers run in a process of their own (fairness-attacker.ts), as they would on
+// machines of their own: their client work never delays the victim's timing. The victim's p50/p99
+// under each attack (and all at once) is reported as a ratio of the same calls with no attacker,
+// in the same run, and the server's peak RSS as a ratio of its idle RSS. The server runs with its
+// default settings (rate limits included). The victim is a fresh account and reads from a fresh
+// address each phase, so its own calls never meet its per-minute limits. Bounded: a phase stops
+// starting victim rounds after PHASE_MS, and a call not answered within CALL_TIMEOUT_MS is cut
+// (and counted as refused).
 import { readdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
-import { markdownCostFaults } from '../../src/domain/story/markdown-cost.ts';
 import { ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
-import { WORST_ACCEPTED } from '../helpers/hostile-markdown.ts';
-import { paletteNoise } from '../helpers/images.ts';
 import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { storyTitled } from '../helpers/stories.ts';
+import { startAttackerProcess } from './fairness-attacker-process.ts';
+import { ATTACKS, type Attack } from './fairness-attacks.ts';
+import { type Answer, send } from './fairness-calls.ts';
 import { percentile } from './stats.ts';
 
-export type Attack = 'scans' | 'costly-scans' | 'bodies' | 'images';
-export const ATTACKS: readonly Attack[] = ['scans', 'costly-scans', 'bodies', 'images'];
+export { ATTACKS, type Attack };
+
 /** What `all` runs at once: the costliest scans the limits accept, the bodies and the images. */
 const ALL_AT_ONCE: readonly Attack[] = ['costly-scans', 'bodies', 'images'];
 export type Phase = 'alone' | Attack | 'all';
@@ -39,6 +41,10 @@ export interface PhaseRun {
   /** Attack calls answered, by status. */
   attackStatuses: Record<string, number>;
   peakRssBytes: number;
+  /** The attackers' client CPU over the phase, in ms (their own process). */
+  attackerCpuMs: number;
+  /** The longest stall of the bench's own event loop over the phase, where the victim's calls are timed. */
+  victimClientStallMs: number;
 }
 
 export interface FairnessRun {
@@ -58,69 +64,11 @@ export interface FairnessOptions {
   log(line: string): void;
 }
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** One HTTP call from a chosen loopback address (the server tells callers apart by address). */
-function send(
-  url: string,
-  options: { method: string; headers?: Record<string, string>; body?: Buffer | string; from: string },
-): Promise<Answer> {
-  return new Promise((resolve) => {
-    const req = request(
-      url,
-      { method: options.method, headers: options.headers, localAddress: options.from, timeout: CALL_TIMEOUT_MS },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on('error', () => resolve({ status: 0, body: '' }));
-      },
-    );
-    // A server that stops reading an oversized body resets the connection: an answer like any other.
-    req.on('error', () => resolve({ status: 0, body: '' }));
-    // A server that answers before reading the body (a refused token, design.md#admission) closes while the
-    // rest is still being written: EPIPE on a socket the request may already have let go of.
-    req.on('socket', (socket) => {
-      const cut = (): void => resolve({ status: 0, body: '' });
-      socket.on('error', cut);
-      // A kept-alive socket serves the next request too: each request takes its listener back.
-      req.once('close', () => socket.off('error', cut));
-    });
-    req.on('timeout', () => req.destroy());
-    req.end(options.body);
-  });
-}
-
 const PHASE_MS = 45_000;
-const CALL_TIMEOUT_MS = 30_000;
 /** The victim's token calls; its anonymous calls come from an address of their own each phase (victimAddress). */
 const VICTIM = '127.0.0.1';
-const IMAGE_SENDER = '127.0.0.4';
-const SCANNER = '127.0.0.2';
-const BODY_SENDER = '127.0.0.3';
-const REFUSAL_PAUSE_MS = 100;
 /** Rounds before the victim takes a fresh account and reading address: 25 rounds read 50 times, under the anonymous 60 a minute. */
 const ROUNDS_PER_VICTIM = 25;
-/** 63 KB of one-character paragraphs: the issue's heavy scan (3-5 s then; the line limit refuses it now). */
-const HEAVY_SCAN = 'x\n\n'.repeat(21_000);
-/**
- * The costliest text check_capability accepts, as measured (docs/markdown-cost.md): four paragraphs
- * each opening 32 code spans nothing closes, 240 KB in all, ~1.7 s to scan.
- */
-const COSTLY_SCAN = costliestAcceptedScan();
-
-function costliestAcceptedScan(): string {
-  const paragraph = WORST_ACCEPTED.find((shape) => shape.name.startsWith('one paragraph opening'))?.narrative ?? '';
-  const text = Array.from({ length: 4 }, () => paragraph).join('\n\n');
-  const faults = markdownCostFaults(text).filter((fault) => fault.limit !== 'renderedBytes');
-  if (paragraph === '' || faults.length > 0)
-    throw new Error(`the costliest accepted scan is not accepted: ${faults.map((fault) => fault.limit)}`);
-  return text;
-}
-const OVERSIZED_BODY = Buffer.alloc(7 * 1024 * 1024, 0x61);
 
 /** The RSS of the server: the node process `npm start` runs (the largest in its process group). */
 function serverRss(groupLeader: number): number {
@@ -163,7 +111,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
   const imageToken = async (phase: number): Promise<string> =>
     (await createToken(ctx, { handle: `fair-images-${phase}`, expiresInSeconds: 3600 })).token;
   let uploader = await imageToken(0);
-  const heavyImage = await paletteNoise();
+  const attackers = await startAttackerProcess();
   const server: NpmStart = await startNpmStart({
     endpoint: options.endpoint,
     table,
@@ -204,41 +152,6 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     return failures;
   };
 
-  const attack = (kind: Attack, statuses: Record<string, number>, stop: { stopped: boolean }): Promise<void>[] => {
-    const loop = async (call: () => Promise<Answer>): Promise<void> => {
-      while (!stop.stopped) {
-        const answer = await call();
-        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-        if (answer.status === 429 || answer.status === 0) await new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
-      }
-    };
-    const times = (count: number, call: () => Promise<Answer>): Promise<void>[] => Array.from({ length: count }, () => loop(call));
-    if (kind === 'scans' || kind === 'costly-scans') {
-      const body = kind === 'scans' ? HEAVY_SCAN : COSTLY_SCAN;
-      return times(12, () =>
-        send(`${base}/v1/capability`, { method: 'POST', headers: { 'Content-Type': 'text/markdown' }, body, from: SCANNER }),
-      );
-    }
-    if (kind === 'bodies') {
-      return times(40, () =>
-        send(`${base}/mcp`, {
-          method: 'POST',
-          headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-          body: OVERSIZED_BODY,
-          from: BODY_SENDER,
-        }),
-      );
-    }
-    return times(6, () =>
-      send(`${base}/v1/images`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${uploader}`, 'Content-Type': 'image/png' },
-        body: heavyImage,
-        from: IMAGE_SENDER,
-      }),
-    );
-  };
-
   let phases = 0;
   const runPhase = async (phase: Phase): Promise<PhaseRun> => {
     phases += 1;
@@ -246,16 +159,18 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     victim = await victimToken(phases);
     uploader = await imageToken(phases);
     const latencies: Record<CallKind, number[]> = { publish: [], get_story: [], page: [] };
-    const attackStatuses: Record<string, number> = {};
-    const stop = { stopped: false };
-    const attacks =
-      phase === 'alone' ? [] : (phase === 'all' ? ALL_AT_ONCE : [phase]).flatMap((kind) => attack(kind, attackStatuses, stop));
+    const attacks = phase === 'alone' ? [] : phase === 'all' ? ALL_AT_ONCE : [phase];
+    if (attacks.length > 0) await attackers.start(attacks, { base, uploader });
     let peakRssBytes = serverRss(groupLeader);
     const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, serverRss(groupLeader))), 200);
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
     let victimFailures = 0;
+    let attackStatuses: Record<string, number> = {};
+    let attackerCpuMs = 0;
     try {
       // The attack reaches full strength before the victim's first call.
       if (attacks.length > 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+      clientLoop.enable();
       const until = performance.now() + PHASE_MS;
       for (let index = 0; index < options.rounds && performance.now() < until; index += 1) {
         if (index > 0 && index % ROUNDS_PER_VICTIM === 0) {
@@ -265,15 +180,16 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
         victimFailures += await victimRound(latencies);
       }
     } finally {
-      stop.stopped = true;
-      await Promise.all(attacks);
+      clientLoop.disable();
       clearInterval(sampler);
+      if (attacks.length > 0) ({ statuses: attackStatuses, cpuMs: attackerCpuMs } = await attackers.stop());
     }
+    const victimClientStallMs = clientLoop.max / 1e6;
     const p = (kind: CallKind, at: number): string => percentile(latencies[kind], at).toFixed(0);
     options.log(
-      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB`,
+      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB; attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms`,
     );
-    return { phase, latencies, victimFailures, attackStatuses, peakRssBytes };
+    return { phase, latencies, victimFailures, attackStatuses, peakRssBytes, attackerCpuMs, victimClientStallMs };
   };
 
   try {
@@ -286,6 +202,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     for (const phase of ['alone', ...options.phases] as Phase[]) phases.push(await runPhase(phase));
     return { workers: options.workers ?? 0, idleRssBytes, phases };
   } finally {
+    attackers.close();
     await server.stop();
     client.destroy();
   }
