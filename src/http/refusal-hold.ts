@@ -1,6 +1,6 @@
 // Refused callers do not get to keep the cores busy (docs/design.md#admission). A request refused with
-// its token (401) or its budget (429) while a body larger than anyone may send (MAX_BODY_BYTES)
-// is still unread is answered only after a hold: nothing of it is read meanwhile, so TCP
+// its token (401) or its budget (429) while a body larger than anyone may send (MAX_BODY_BYTES),
+// or a chunked body of no declared length, is still unread is answered only after a hold: nothing of it is read meanwhile, so TCP
 // backpressure stops the sender at no CPU cost, instead of the server draining megabytes to
 // answer it and the sender re-sending at once. A 429 is held at most its retry_after_ms, and
 // answers what is left of it; the answer closes the connection (`Connection: close`), so nothing
@@ -25,7 +25,7 @@ export function createRefusalHold(settings: RefusalHoldSettings, clientAddress: 
   let total = 0;
   return async (c, error) => {
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    if (incoming === undefined || !holdable(error) || !unreadOversized(incoming)) return { error, close: false };
+    if (incoming === undefined || !holdable(error) || !unreadPastLimit(incoming)) return { error, close: false };
     const address = clientAddress(c) ?? 'unknown';
     const byAddress = heldBy.get(address) ?? 0;
     if (total >= settings.total || byAddress >= settings.perAddress) {
@@ -49,9 +49,15 @@ export function createRefusalHold(settings: RefusalHoldSettings, clientAddress: 
 
 const holdable = (error: LorebookError): boolean => error.code === 'unauthenticated' || error.code === 'rate_limited';
 
-/** A body declared past what anyone may send, not read to its end. */
-function unreadOversized(incoming: IncomingMessage): boolean {
-  return Number(incoming.headers['content-length'] ?? '0') > MAX_BODY_BYTES && !incoming.complete;
+/**
+ * A body not read to its end that is declared past what anyone may send, or that declares no
+ * length at all (chunked): what is still to come of it may be anything. A small chunked body has
+ * usually arrived whole by the time its caller is refused, and is answered at once.
+ */
+function unreadPastLimit(incoming: IncomingMessage): boolean {
+  if (incoming.complete) return false;
+  const declared = incoming.headers['content-length'];
+  return declared === undefined ? incoming.headers['transfer-encoding'] !== undefined : Number(declared) > MAX_BODY_BYTES;
 }
 
 /** Waits the hold out, or until the caller hangs up (then no answer is delivered anyway). */

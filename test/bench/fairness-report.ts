@@ -7,7 +7,7 @@ import { mib, ms, percentile, ratio } from './stats.ts';
 const TARGET = 2;
 
 const PHASE_NAMES: Record<PhaseRun['phase'], string> = {
-  alone: 'no attacker (reference)',
+  alone: 'no attacker (the reference for the row below)',
   scans: "12 anonymous heavy scans in flight (the issue's 63 KB of one-character paragraphs)",
   'costly-scans': '12 anonymous scans of the costliest text the limits accept (240 KB, ~1.7 s each) in flight',
   bodies: '40 oversized bodies (7 MB, bogus token) in flight',
@@ -16,11 +16,14 @@ const PHASE_NAMES: Record<PhaseRun['phase'], string> = {
 };
 
 function table(run: FairnessRun): string[] {
-  const alone = run.phases.find((phase) => phase.phase === 'alone') as PhaseRun;
+  /** Each attack's reference: the victim alone, measured just before it. */
+  const referenceOf = (phase: PhaseRun): PhaseRun | undefined =>
+    run.phases.slice(0, run.phases.indexOf(phase)).findLast((earlier) => earlier.phase === 'alone');
   const cell = (phase: PhaseRun, kind: CallKind, at: number): string => {
     const value = percentile(phase.latencies[kind], at);
-    if (phase === alone) return `${ms(value)} ms`;
-    const times = value / percentile(alone.latencies[kind], at);
+    const reference = referenceOf(phase);
+    if (phase.phase === 'alone' || reference === undefined) return `${ms(value)} ms`;
+    const times = value / percentile(reference.latencies[kind], at);
     return `${ms(value)} ms (**${ratio(times)}**${times <= TARGET ? '' : ' ✗'})`;
   };
   return [
@@ -43,7 +46,7 @@ export function fairnessSection(runs: FairnessRuns | undefined): string[] {
   return [
     '## 11. Fairness under attack',
     '',
-    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md#fair-cpu) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account, in a process of their own (as on machines of their own: their client work never delays the victim's timing); attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The one-worker run measures what the second worker buys on this machine. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
+    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md#fair-cpu) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account, in a process of their own (as on machines of their own: their client work never delays the victim's timing); attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker measured just before it, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The one-worker run measures what the second worker buys on this machine. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
     '',
     `One worker per core (the default):`,
     '',

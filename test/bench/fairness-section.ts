@@ -4,10 +4,11 @@ import { availableParallelism } from 'node:os';
 import { ATTACKS, type FairnessRun, type Phase, runFairnessBench } from './fairness.ts';
 
 /**
- * The victim's rounds per phase: a p99 is the third-slowest of 200 calls. Of 100 it was the
- * second-slowest, and one stray pause of a machine shared with the attack set it.
+ * The victim's rounds per phase: with 100 a p99 is the second-slowest call of the phase. With 200
+ * (a steadier p99) each attack lasts twice as long, and the server's RSS kept climbing through
+ * the run (BENCHMARKS.md §11): the rows would no longer compare with the earlier runs'.
  */
-export const FAIRNESS_ROUNDS = 200;
+export const FAIRNESS_ROUNDS = 100;
 
 export interface FairnessRuns {
   pool: FairnessRun;

@@ -1,5 +1,6 @@
 // Refused oversized requests are held, not drained, through the real `npm start`
-// (docs/design.md#admission, src/http/refusal-hold.ts): a 401 or 429 for a request whose body past 512 KiB is unread is
+// (docs/design.md#admission, src/http/refusal-hold.ts): a 401 or 429 for a request whose body past 512 KiB,
+// or a chunked body of no declared length, is unread is
 // answered only after a hold (a 429 at most its retry_after_ms, answering what is left of it),
 // with `Connection: close` and the body never read to its end; held sockets are capped per
 // address and overall, past the cap closed unanswered; a caller with a live token is read and
@@ -59,14 +60,21 @@ interface Sent {
  * written once the operating system took its last byte: a server that reads nothing stops it
  * after a few MB of socket buffers.
  */
-function sendWhole(from: string, path: string, headers: Record<string, string>, body: Buffer): Promise<Sent> {
+function sendWhole(
+  from: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  /** Sent chunked, with no Content-Length: the server cannot know how much is still to come. */
+  chunked = false,
+): Promise<Sent> {
   return new Promise((resolve) => {
     let answer: Sent['answer'];
     let taken = 0;
     let collected: Promise<void> = Promise.resolve();
     const outgoing = request(
       `${server.baseUrl}${path}`,
-      { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length) }, localAddress: from },
+      { method: 'POST', headers: chunked ? headers : { ...headers, 'Content-Length': String(body.length) }, localAddress: from },
       (response) => {
         collected = (async () => {
           const chunks: Buffer[] = [];
@@ -95,13 +103,14 @@ function sendWhole(from: string, path: string, headers: Record<string, string>, 
   });
 }
 
-const bogusMcp = (from: string): Promise<Sent> => sendWhole(from, '/mcp', { ...MCP_HEADERS, Authorization: 'Bearer x' }, OVERSIZED);
+const bogusMcp = (from: string, chunked = false): Promise<Sent> =>
+  sendWhole(from, '/mcp', { ...MCP_HEADERS, Authorization: 'Bearer x' }, OVERSIZED, chunked);
 
 /** A call that reads the store (a 404 for a story that does not exist), like the count a refusal waits for. */
 const storeRead = async (from: string): Promise<number> =>
   (await sendFrom(from, `${server.baseUrl}/v1/stories/2020-01-01-no-such-story`)).status;
 
-describe('a refused request with an unread body past 512 KiB is held, then answered and closed', () => {
+describe('a refused request with an unread body past 512 KiB, or of no declared length, is held, then answered and closed', () => {
   it('a bogus token on /mcp: 401 only after five store reads sent after it, Connection: close, the body never read to its end', async () => {
     let answeredEarly = false;
     const held = bogusMcp('127.0.0.20').then((sent) => {
@@ -114,6 +123,20 @@ describe('a refused request with an unread body past 512 KiB is held, then answe
     expect(answer?.status).toBe(401);
     expect(answer?.headers.connection).toBe('close');
     expect(answer?.json).toMatchObject({ error: { data: { code: 'unauthenticated', retryable: false } } });
+    expect(bodyWritten).toBe(false);
+  });
+
+  it('a bogus token on /mcp with a chunked body (no Content-Length): 401 only after five store reads sent after it, Connection: close, the body never read to its end', async () => {
+    let answeredEarly = false;
+    const held = bogusMcp('127.0.0.27', true).then((sent) => {
+      answeredEarly = true;
+      return sent;
+    });
+    for (let index = 0; index < 5; index += 1) expect(await storeRead('127.0.0.28')).toBe(404);
+    expect(answeredEarly).toBe(false);
+    const { answer, bodyWritten } = await held;
+    expect(answer?.status).toBe(401);
+    expect(answer?.headers.connection).toBe('close');
     expect(bodyWritten).toBe(false);
   });
 
@@ -148,7 +171,7 @@ describe('held sockets are capped; past the cap a new one is closed unanswered',
   });
 
   it(`two at once from each of two addresses: ${TOTAL} answered 401 in all, one closed unanswered`, async () => {
-    const sent = await Promise.all(['127.0.0.24', '127.0.0.24', '127.0.0.25', '127.0.0.25'].map(bogusMcp));
+    const sent = await Promise.all(['127.0.0.24', '127.0.0.24', '127.0.0.25', '127.0.0.25'].map((from) => bogusMcp(from)));
     expect(sent.filter((one) => one.answer?.status === 401)).toHaveLength(TOTAL);
     expect(sent.filter((one) => one.answer === undefined)).toHaveLength(1);
   });
