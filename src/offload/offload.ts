@@ -15,10 +15,10 @@
 // Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at most
 // its share of the workers at once, and a task's budget counts from when it was queued. A heavy
 // job runs at a lower CPU priority (thread-priority.ts), which its worker keeps: heavy jobs go to
-// a lowered worker first and light ones to a worker at the default, so an ordinary call's parse is
-// scheduled before a stranger's seconds-long scan. Where the
-// task modules are not files on disk (a bundle, as on Lambda, where each instance serves one
-// request at a time anyway), tasks run inline.
+// a lowered worker first and light ones to a worker at the default, so an ordinary call's parse
+// is scheduled before a stranger's seconds-long scan. Where the task modules are not files on
+// disk (a bundle, as on Lambda, where each instance serves one request at a time anyway), tasks
+// run inline.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -95,8 +95,6 @@ export interface OffloadOptions {
   share?: FairShare;
   /** What each caller may spend of the workers a minute (default: no such limit). */
   costs?: CpuWindows;
-  /** The CPU priority a worker lowers itself to for a heavy job (default: HEAVY_JOB_NICENESS). */
-  heavyNiceness?: number;
 }
 
 /** The workers: one per core the process may use (measured: BENCHMARKS.md §11). */
@@ -174,7 +172,6 @@ export function createOffload(options: OffloadOptions = {}): Offload {
   /** The task modules any worker has run: every worker imports each one, a fresh worker all of them before its first task. */
   const modules = new Set<string>();
   const recycleAt = options.recycleHeapBytes ?? DEFAULT_RECYCLE_HEAP_BYTES;
-  const heavyNiceness = options.heavyNiceness ?? HEAVY_JOB_NICENESS;
   let nextId = 1;
   let closed = false;
 
@@ -270,7 +267,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     lane.running = { job, timer };
     keepSpare(job);
     if (job.heavy) lane.lowered = true;
-    const niceness = job.heavy ? heavyNiceness : undefined;
+    const niceness = job.heavy ? HEAVY_JOB_NICENESS : undefined;
     lane.worker.postMessage({
       id: job.id,
       module: job.task.module.href,

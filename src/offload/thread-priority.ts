@@ -1,7 +1,8 @@
 // The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, a snapshot's
-// decode, libuv's pool where images are re-encoded), lowered so that on a busy machine the thread
-// serving requests is scheduled first: on two cores shared with DynamoDB Local, a request thread at
-// the same priority waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
+// decode, libuv's pool where images are re-encoded, an offload worker running a heavy job, V8's
+// platform threads), lowered so that on a busy machine the thread serving requests is scheduled
+// first: on two cores shared with DynamoDB Local, a request thread at the same priority waited
+// for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
 // thread (and the threads it starts after inherit it), so each call changes only the threads it
 // names; elsewhere (macOS: the whole process) nothing changes.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ export const SNAPSHOT_DECODE_NICENESS = 10;
  * An offload worker running a heavy job (offload.ts: seconds of parsing or scanning a large text),
  * and after it: a light job, an ordinary story's parse, is scheduled before it.
  */
-export const HEAVY_JOB_NICENESS = 19;
+export const HEAVY_JOB_NICENESS = 10;
 
 /**
  * libuv's thread pool: image re-encodes (sharp) hold one of its threads for a second or more each;
