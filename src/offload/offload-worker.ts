@@ -1,10 +1,8 @@
 // The offload worker thread: imports a task's module (once) and answers each task with its
 // result or its error and the heap it is left with (offload.ts); a preload message imports the
-// modules of the worker it replaces, before any task asks for them. A heavy task comes with a
-// niceness: the thread lowers itself before running it, for good (a thread cannot raise it again).
+// modules of the worker it replaces, before any task asks for them.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { lowerThisThreadsPriority } from './thread-priority.ts';
 import { errorForMain, type WorkerAnswer, type WorkerMessage, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
@@ -28,17 +26,10 @@ async function run(task: WorkerTask): Promise<unknown> {
 
 const heapBytes = (): number => getHeapStatistics().total_heap_size;
 
-/** This thread's niceness: a thread cannot raise its priority again, so it is lowered once. */
-let niceness = 0;
-
 parentPort?.on('message', (message: WorkerTask | WorkerPreload) => {
   if ('preload' in message) {
     void Promise.allSettled(message.preload.map(load)).then(() => parentPort?.postMessage({ preloaded: true } satisfies WorkerMessage));
     return;
-  }
-  if (message.niceness !== undefined && message.niceness > niceness) {
-    niceness = message.niceness;
-    lowerThisThreadsPriority(niceness);
   }
   run(message).then(
     (value) => parentPort?.postMessage({ id: message.id, ok: true, value, heapBytes: heapBytes() } satisfies WorkerAnswer),

@@ -13,20 +13,16 @@
 // would hold that memory for good.
 //
 // Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at most
-// its share of the workers at once, and a task's budget counts from when it was queued. A heavy
-// job runs at a lower CPU priority (thread-priority.ts), which its worker keeps: heavy jobs go to
-// a lowered worker first and light ones to a worker at the default, so an ordinary call's parse
-// is scheduled before a stranger's seconds-long scan. Where the task modules are not files on
-// disk (a bundle, as on Lambda, where each instance serves one request at a time anyway), tasks
-// run inline.
+// its share of the workers at once, and a task's budget counts from when it was queued. Where the
+// task modules are not files on disk (a bundle, as on Lambda, where each instance serves one
+// request at a time anyway), tasks run inline.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { CpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairShare } from './fair-queue.ts';
-import { HEAVY_JOB_NICENESS } from './thread-priority.ts';
-import { errorFromWorker, type WorkerMessage, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
+import { errorFromWorker, type WorkerMessage, type WorkerPreload } from './worker-messages.ts';
 
 export interface OffloadTask<I, O> {
   /** The module exporting `name`; the worker imports it. */
@@ -134,8 +130,6 @@ interface Lane {
   running: { job: Job; timer: NodeJS.Timeout } | undefined;
   /** The worker is still importing task modules: an idle lane with a warm worker is chosen first. */
   warming: boolean;
-  /** The worker has run a heavy job, at a lower CPU priority it keeps: heavy jobs go to it first, light ones elsewhere. */
-  lowered: boolean;
 }
 
 const onDisk = new Map<string, boolean>();
@@ -148,27 +142,10 @@ function isFile(url: URL): boolean {
   return known;
 }
 
-/**
- * An idle lane for the job: a started, warm worker first, then one still importing, a lane with
- * none last; among those alike, a lowered worker for a heavy job and one at the default priority
- * for a light job (the fair queue starts no more jobs than there are lanes).
- */
-function chooseLane(lanes: readonly Lane[], heavy: boolean): Lane {
-  const readiness = (lane: Lane): number => (lane.worker === undefined ? 2 : lane.warming ? 1 : 0);
-  const rank = (lane: Lane): number => readiness(lane) * 2 + (lane.lowered === heavy ? 0 : 1);
-  const idle = lanes.filter((candidate) => candidate.running === undefined);
-  return idle.reduce((best, candidate) => (rank(candidate) < rank(best) ? candidate : best));
-}
-
 export function createOffload(options: OffloadOptions = {}): Offload {
   const share = options.share ?? { slots: defaultWorkers(), ...DEFAULT_OFFLOAD_SHARE };
   const turns = createFairQueue(share, options.costs);
-  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({
-    worker: undefined,
-    running: undefined,
-    warming: false,
-    lowered: false,
-  }));
+  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({ worker: undefined, running: undefined, warming: false }));
   /** The task modules any worker has run: every worker imports each one, a fresh worker all of them before its first task. */
   const modules = new Set<string>();
   const recycleAt = options.recycleHeapBytes ?? DEFAULT_RECYCLE_HEAP_BYTES;
@@ -191,7 +168,6 @@ export function createOffload(options: OffloadOptions = {}): Offload {
 
   const spawn = (lane: Lane): Worker => {
     const spawned = new Worker(WORKER, { resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS });
-    lane.lowered = false;
     spawned.on('message', (answer: WorkerMessage) => {
       if ('preloaded' in answer) {
         if (lane.worker === spawned) lane.warming = false;
@@ -256,7 +232,11 @@ export function createOffload(options: OffloadOptions = {}): Offload {
       job.reject(new Error('the offload worker is closed'));
       return;
     }
-    const lane = chooseLane(lanes, job.heavy);
+    const idle = lanes.filter((candidate) => candidate.running === undefined);
+    // A started, warm worker first; then one still importing; a lane with none last.
+    const lane = (idle.find((candidate) => candidate.worker !== undefined && !candidate.warming) ??
+      idle.find((candidate) => candidate.worker !== undefined) ??
+      idle[0]) as Lane;
     lane.worker ??= spawn(lane);
     spread(job.task.module.href, lane);
     const timer = setTimeout(() => {
@@ -266,15 +246,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     }, remainingMs);
     lane.running = { job, timer };
     keepSpare(job);
-    if (job.heavy) lane.lowered = true;
-    const niceness = job.heavy ? HEAVY_JOB_NICENESS : undefined;
-    lane.worker.postMessage({
-      id: job.id,
-      module: job.task.module.href,
-      name: job.task.name,
-      input: job.input,
-      niceness,
-    } satisfies WorkerTask);
+    lane.worker.postMessage({ id: job.id, module: job.task.module.href, name: job.task.name, input: job.input });
   };
 
   return {

@@ -1,10 +1,9 @@
 // The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, a snapshot's
-// decode, libuv's pool where images are re-encoded, an offload worker running a heavy job, V8's
-// platform threads), lowered so that on a busy machine the thread serving requests is scheduled
-// first: on two cores shared with DynamoDB Local, a request thread at the same priority waited
-// for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
-// thread (and the threads it starts after inherit it), so each call changes only the threads it
-// names; elsewhere (macOS: the whole process) nothing changes.
+// decode, libuv's pool where images are re-encoded, V8's platform threads), lowered so that on a
+// busy machine the thread serving requests is scheduled first: on two cores shared with DynamoDB
+// Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11, §12). On
+// Linux niceness belongs to a thread (and the threads it starts after inherit it), so each call
+// changes only the threads it names; elsewhere (macOS: the whole process) nothing changes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
@@ -16,12 +15,6 @@ export const SNAPSHOT_JOB_NICENESS = 19;
  * keeps the default: it ranks for requests, and a publish's `similar` waits for it.
  */
 export const SNAPSHOT_DECODE_NICENESS = 10;
-
-/**
- * An offload worker running a heavy job (offload.ts: seconds of parsing or scanning a large text),
- * and after it: a light job, an ordinary story's parse, is scheduled before it.
- */
-export const HEAVY_JOB_NICENESS = 10;
 
 /**
  * libuv's thread pool: image re-encodes (sharp) hold one of its threads for a second or more each;
@@ -52,9 +45,9 @@ export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): 
 }
 
 /**
- * V8's platform threads: they collect garbage (and compile) for every heap in the process, so a
- * heavy job's collections run on them, not in its own lowered thread. Beside 12 of the costliest
- * scans they used 630 ms of CPU a second against the scan thread's own 320 (BENCHMARKS.md §11).
+ * V8's platform threads: they collect garbage (and compile) for every heap in the process, a
+ * heavy job's included. Beside 12 of the costliest scans they used 630 ms of CPU a second against
+ * the scan thread's own 320 (BENCHMARKS.md §11).
  * The serving thread's own collections lose nothing they need: a thread that finds its helpers
  * busy does the work itself.
  */

@@ -7,8 +7,6 @@ export interface WorkerTask {
   module: string;
   name: string;
   input: unknown;
-  /** A heavy job's: the worker lowers its own CPU priority to this before running it (thread-priority.ts). */
-  niceness?: number;
 }
 
 /** Sent to a fresh worker that replaces a recycled one: the task modules to import before its first task. */

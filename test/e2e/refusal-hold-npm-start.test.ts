@@ -111,34 +111,26 @@ const storeRead = async (from: string): Promise<number> =>
   (await sendFrom(from, `${server.baseUrl}/v1/stories/2020-01-01-no-such-story`)).status;
 
 describe('a refused request with an unread body past 512 KiB, or of no declared length, is held, then answered and closed', () => {
-  it('a bogus token on /mcp: 401 only after five store reads sent after it, Connection: close, the body never read to its end', async () => {
-    let answeredEarly = false;
-    const held = bogusMcp('127.0.0.20').then((sent) => {
-      answeredEarly = true;
-      return sent;
-    });
-    for (let index = 0; index < 5; index += 1) expect(await storeRead('127.0.0.21')).toBe(404);
-    expect(answeredEarly).toBe(false);
-    const { answer, bodyWritten } = await held;
-    expect(answer?.status).toBe(401);
-    expect(answer?.headers.connection).toBe('close');
-    expect(answer?.json).toMatchObject({ error: { data: { code: 'unauthenticated', retryable: false } } });
-    expect(bodyWritten).toBe(false);
-  });
-
-  it('a bogus token on /mcp with a chunked body (no Content-Length): 401 only after five store reads sent after it, Connection: close, the body never read to its end', async () => {
-    let answeredEarly = false;
-    const held = bogusMcp('127.0.0.27', true).then((sent) => {
-      answeredEarly = true;
-      return sent;
-    });
-    for (let index = 0; index < 5; index += 1) expect(await storeRead('127.0.0.28')).toBe(404);
-    expect(answeredEarly).toBe(false);
-    const { answer, bodyWritten } = await held;
-    expect(answer?.status).toBe(401);
-    expect(answer?.headers.connection).toBe('close');
-    expect(bodyWritten).toBe(false);
-  });
+  it.each([
+    { body: 'declared 7 MB', chunked: false, from: '127.0.0.20', reader: '127.0.0.21' },
+    { body: 'chunked, with no Content-Length', chunked: true, from: '127.0.0.27', reader: '127.0.0.28' },
+  ])(
+    'a bogus token on /mcp, the body $body: 401 only after five store reads sent after it, Connection: close, the body never read to its end',
+    async ({ chunked, from, reader }) => {
+      let answeredEarly = false;
+      const held = bogusMcp(from, chunked).then((sent) => {
+        answeredEarly = true;
+        return sent;
+      });
+      for (let index = 0; index < 5; index += 1) expect(await storeRead(reader)).toBe(404);
+      expect(answeredEarly).toBe(false);
+      const { answer, bodyWritten } = await held;
+      expect(answer?.status).toBe(401);
+      expect(answer?.headers.connection).toBe('close');
+      expect(answer?.json).toMatchObject({ error: { data: { code: 'unauthenticated', retryable: false } } });
+      expect(bodyWritten).toBe(false);
+    },
+  );
 
   it('past the address budget: 429 held at most retry_after_ms, answering what is left of it (the message says the same)', async () => {
     const from = '127.0.0.22';

@@ -21,11 +21,10 @@ import {
   OffloadBudgetExceeded,
   OffloadFailed,
 } from '../../../src/offload/offload.ts';
-import { HEAVY_JOB_NICENESS } from '../../../src/offload/thread-priority.ts';
 import { PLAIN_TEXT_TASK } from '../../../src/outbox/plain-text-task.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { EXHAUST_HEAP, HEAP_THREAD, IMPORTS_CHANNEL, KEEP_MEMORY, SPIN_PAST_BUDGET } from '../../helpers/offload-heap-tasks.ts';
-import { EXHAUST_MEMORY, REFUSE, SPIN, THREAD_NICENESS, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
+import { EXHAUST_MEMORY, REFUSE, SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
 
 const opened: Offload[] = [];
 const offload = (options?: Parameters<typeof createOffload>[0]): Offload => {
@@ -188,25 +187,6 @@ describe('a spare worker starts, warm, when a heavy job leaves no started worker
     expect(await worker.run(HEAP_THREAD, undefined, 'b')).toBe(spare);
     await busy;
     expect(new Set(seen)).toEqual(new Set([first, spare]));
-  });
-});
-
-describe.runIf(process.platform === 'linux')('a heavy job runs at a lower CPU priority, on a worker of its own where there are two', () => {
-  const HEAVY_NICENESS = { ...THREAD_NICENESS, heavy: () => true };
-
-  it('a heavy job lowers its worker to HEAVY_JOB_NICENESS; the next light job goes to the other worker, at the default, and the next heavy one to the lowered worker', {
-    timeout: 60_000,
-  }, async () => {
-    const worker = oneWorker(2);
-    // Both workers started and warm: two callers at once take one each, then the second finishes importing what the first ran.
-    await Promise.all([worker.run(THREAD_NICENESS, undefined, 'a'), worker.run(THREAD_NICENESS, undefined, 'b')]);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const heavy = await worker.run(HEAVY_NICENESS, undefined, 'a');
-    expect(heavy.niceness).toBe(HEAVY_JOB_NICENESS);
-    const light = await worker.run(THREAD_NICENESS, undefined, 'b');
-    expect(light.niceness).toBe(0);
-    expect(light.thread).not.toBe(heavy.thread);
-    expect(await worker.run(HEAVY_NICENESS, undefined, 'a')).toEqual(heavy);
   });
 });
 
