@@ -16,12 +16,7 @@ import { buildContext } from '../context.ts';
 import { httpAppFromConfig } from '../http/app-from-config.ts';
 import { stdoutLog } from '../log-sink.ts';
 import { startCounterLog } from '../metrics/counter-log.ts';
-import {
-  lowerPlatformThreadsPriority,
-  lowerThreadPoolPriority,
-  PLATFORM_THREAD_NICENESS,
-  THREAD_POOL_NICENESS,
-} from '../offload/thread-priority.ts';
+import { lowerThreadPoolPriority, THREAD_POOL_NICENESS } from '../offload/thread-priority.ts';
 import { type SweepSchedule, scheduleAnnounceSweeps } from '../outbox/announce/sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { readSettings } from '../settings/read-settings.ts';
@@ -49,8 +44,6 @@ ${settingsHelp('start')}`);
   process.exit(0);
 }
 
-// Before any worker thread starts: the threads running now besides this one are V8's and Node's own.
-const loweredPlatform = lowerPlatformThreadsPriority();
 const config = readConfig();
 const LOCK_WAIT_MS = 60_000;
 /** The sweeper's every-minute schedule (infra), so a local table is re-scanned and its search snapshotted as the cloud's is. */
@@ -98,10 +91,6 @@ await ensureTable(ctx.store.client, config.tableName);
 const loweredPool = await lowerThreadPoolPriority();
 if (loweredPool > 0)
   log(`lorebook: libuv's ${loweredPool} pool threads (image re-encodes, file reads) run at niceness ${THREAD_POOL_NICENESS}`);
-if (loweredPlatform > 0)
-  log(
-    `lorebook: V8's ${loweredPlatform} platform threads (garbage collection for every thread's heap) run at niceness ${PLATFORM_THREAD_NICENESS}`,
-  );
 if (ddb !== undefined) writeEndpointFile(config.dataDir, ddb.endpoint);
 log(`lorebook: table "${config.tableName}" ready at ${endpoint}${ddb === undefined ? '' : ` (DynamoDB Local pid ${ddb.pid})`}`);
 

@@ -1,9 +1,9 @@
 // The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, a snapshot's
-// decode, libuv's pool where images are re-encoded, V8's platform threads), lowered so that on a
-// busy machine the thread serving requests is scheduled first: on two cores shared with DynamoDB
-// Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11, §12). On
-// Linux niceness belongs to a thread (and the threads it starts after inherit it), so each call
-// changes only the threads it names; elsewhere (macOS: the whole process) nothing changes.
+// decode, libuv's pool where images are re-encoded), lowered so that on a busy machine the thread
+// serving requests is scheduled first: on two cores shared with DynamoDB Local, a request thread at
+// the same priority waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
+// thread (and the threads it starts after inherit it), so each call changes only the threads it
+// names; elsewhere (macOS: the whole process) nothing changes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
@@ -40,30 +40,6 @@ export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): 
   let lowered = 0;
   for (const task of readdirSync('/proc/self/task')) {
     if (threadName(task) === POOL_THREAD_NAME && setNiceness(Number(task), niceness)) lowered += 1;
-  }
-  return lowered;
-}
-
-/**
- * V8's platform threads: they collect garbage (and compile) for every heap in the process, a
- * heavy job's included. Beside 12 of the costliest scans they used 630 ms of CPU a second against
- * the scan thread's own 320 (BENCHMARKS.md §11).
- * The serving thread's own collections lose nothing they need: a thread that finds its helpers
- * busy does the work itself.
- */
-export const PLATFORM_THREAD_NICENESS = 19;
-
-/**
- * Lowers the priority of the threads the process started before lorebook's code ran, but the
- * main thread and libuv's pool: V8's platform threads and Node's idle signal and timer threads.
- * Call it first, before any worker thread starts. Answers how many threads it lowered.
- */
-export function lowerPlatformThreadsPriority(niceness = PLATFORM_THREAD_NICENESS): number {
-  if (process.platform !== 'linux') return 0;
-  let lowered = 0;
-  for (const task of readdirSync('/proc/self/task')) {
-    if (Number(task) === process.pid || threadName(task) === POOL_THREAD_NAME) continue;
-    if (setNiceness(Number(task), niceness)) lowered += 1;
   }
   return lowered;
 }
