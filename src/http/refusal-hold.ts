@@ -1,12 +1,13 @@
-// Refused callers do not get to keep the cores busy (docs/design.md#admission). A request refused with
-// its token (401) or its budget (429) while a body larger than anyone may send (MAX_BODY_BYTES),
-// or a chunked body of no declared length, is still unread is answered only after a hold:
-// nothing of it is read meanwhile, so TCP backpressure stops the sender at no CPU cost, instead
-// of the server draining megabytes to answer it and the sender re-sending at once. A 429 is held at most its retry_after_ms, and
-// answers what is left of it; the answer closes the connection (`Connection: close`), so nothing
-// more is read or pipelined on it. Held sockets are capped per address and overall; past the cap
-// a new one is closed unanswered. Only under @hono/node-server (a socket to hold): elsewhere, and
-// for a call admitted or a body already read, the refusal is answered at once as before.
+// Refused callers do not get to keep the cores busy (docs/design.md#admission). A request refused
+// with its token (401) or its budget (429) while a body larger than anyone may send
+// (MAX_BODY_BYTES), or a chunked body of no declared length, is still unread is answered only after
+// a hold: nothing of it is read meanwhile, so TCP backpressure stops the sender at no CPU cost,
+// instead of the server draining megabytes to answer it and the sender re-sending at once. A 429 is
+// held at most its retry_after_ms, and answers what is left of it; the answer closes the connection
+// (`Connection: close`), so nothing more is read or pipelined on it. Held sockets are capped per
+// address and overall; past the cap a new one is closed unanswered. Only under @hono/node-server (a
+// socket to hold): elsewhere, and for a call admitted or a body already read, the refusal is
+// answered at once as before.
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { LorebookError } from '../domain/errors.ts';

@@ -6,8 +6,8 @@
 // flight. The attackers run in a process of their own (fairness-attacker.ts), as they would on
 // machines of their own: their client work never delays the victim's timing. The victim's p50/p99
 // under each attack (and all at once) is reported as a ratio of the same calls with no attacker,
-// measured just before it in the same run, and the server's peak RSS as a ratio of its idle RSS. The server runs with its
-// default settings (rate limits included). The victim is a fresh account and reads from a fresh
+// measured just before it in the same run, and the server's peak RSS as a ratio of its idle RSS.
+// The server runs with its default settings (rate limits included). The victim is a fresh account and reads from a fresh
 // address each phase, so its own calls never meet its per-minute limits. Bounded: a phase stops
 // starting victim rounds after PHASE_MS, and a call not answered within CALL_TIMEOUT_MS is cut
 // (and counted as refused).

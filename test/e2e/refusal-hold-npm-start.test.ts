@@ -1,10 +1,10 @@
 // Refused oversized requests are held, not drained, through the real `npm start`
-// (docs/design.md#admission, src/http/refusal-hold.ts): a 401 or 429 for a request whose body past 512 KiB,
-// or a chunked body of no declared length, is unread is
-// answered only after a hold (a 429 at most its retry_after_ms, answering what is left of it),
-// with `Connection: close` and the body never read to its end; held sockets are capped per
-// address and overall, past the cap closed unanswered; a caller with a live token is read and
-// answered as before. Each case sends from loopback addresses of its own (npm start keys by peer).
+// (docs/design.md#admission, src/http/refusal-hold.ts): a 401 or 429 for a request whose body past
+// 512 KiB, or a chunked body of no declared length, is unread is answered only after a hold (a 429
+// at most its retry_after_ms, answering what is left of it), with `Connection: close` and the body
+// never read to its end; held sockets are capped per address and overall, past the cap closed
+// unanswered; a caller with a live token is read and answered as before. Each case sends from
+// loopback addresses of its own (npm start keys by peer).
 import { type IncomingMessage, request } from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
