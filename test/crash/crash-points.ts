@@ -22,8 +22,14 @@ import { type FaultMoment, injectStoreFault } from '../helpers/inject-store-faul
 import { operationName, WRITE_OPERATIONS } from '../helpers/round-trips.ts';
 import { createTestTable, testEndpoint } from '../helpers/test-table.ts';
 
-/** Setup runs at SETUP (one second further per step); the faulted call at T0; the retry at T1. */
-const SETUP = Math.floor(Date.now() / 1000) * 1000;
+/** A UTC day in milliseconds: an image's daily count is keyed by the UTC date. */
+const DAY_MS = 86_400_000;
+/**
+ * Setup runs at SETUP (one second further per step); the faulted call at T0; the retry at T1. SETUP
+ * is now, but never in the last hour of a UTC day: setup and retry fall on one day even when the
+ * suite runs across midnight (a retry on the next day would count an image again).
+ */
+const SETUP = Math.min(Math.floor(Date.now() / 1000) * 1000, Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS - 3_600_000);
 const T0 = SETUP + 60_000;
 const T1 = SETUP + 120_000;
 export const OP_ID = 'op-crash-point';
