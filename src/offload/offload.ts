@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { CpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairShare } from './fair-queue.ts';
-import { errorFromWorker, type WorkerMessage, type WorkerPreload } from './worker-messages.ts';
+import { errorFromWorker, type WorkerMessage, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
 
 export interface OffloadTask<I, O> {
   /** The module exporting `name`; the worker imports it. */
@@ -246,7 +246,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
     }, remainingMs);
     lane.running = { job, timer };
     keepSpare(job);
-    lane.worker.postMessage({ id: job.id, module: job.task.module.href, name: job.task.name, input: job.input });
+    lane.worker.postMessage({ id: job.id, module: job.task.module.href, name: job.task.name, input: job.input } satisfies WorkerTask);
   };
 
   return {

@@ -29,7 +29,8 @@ const DAY_MS = 86_400_000;
  * is now, but never in the last hour of a UTC day: setup and retry fall on one day even when the
  * suite runs across midnight (a retry on the next day would count an image again).
  */
-const SETUP = Math.min(Math.floor(Date.now() / 1000) * 1000, Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS - 3_600_000);
+const STARTED = Date.now();
+const SETUP = Math.min(Math.floor(STARTED / 1000) * 1000, Math.floor(STARTED / DAY_MS) * DAY_MS + DAY_MS - 3_600_000);
 const T0 = SETUP + 60_000;
 const T1 = SETUP + 120_000;
 export const OP_ID = 'op-crash-point';
