@@ -7,7 +7,10 @@ import { createOffload, DEFAULT_OFFLOAD_SHARE, defaultWorkers, type Offload, sha
 
 export interface CpuSlots {
   offload: Offload;
-  /** Image re-encodes: one at a time (a 12-megapixel photo holds ~200 MB of buffers while it is scaled). */
+  /**
+   * Image re-encodes: one at a time (a 12-megapixel photo holds ~200 MB of buffers while it is
+   * scaled), each a heavy job in the same places as the workers' heavy jobs (heavy-gate.ts).
+   */
   reencodes: FairQueue;
 }
 
@@ -34,16 +37,17 @@ const reencodeShare = (settings: CpuSettings): FairShare => ({
 
 export function createCpuSlots(settings: CpuSettings): CpuSlots {
   const costs = createCpuWindows(settings);
-  return {
-    offload: createOffload({ share: { ...settings, slots: settings.workers }, costs }),
-    reencodes: createFairQueue(reencodeShare(settings), costs),
-  };
+  const offload = createOffload({ share: { ...settings, slots: settings.workers }, costs });
+  return { offload, reencodes: createFairQueue(reencodeShare(settings), { costs, heavy: offload.heavy }) };
 }
 
 let shared: CpuSlots | undefined;
 
 /** Where no AppContext carries slots (a test's context, a command): the process's workers, default shares. */
 export function sharedCpuSlots(): CpuSlots {
-  shared ??= { offload: sharedOffload(), reencodes: createFairQueue(reencodeShare(defaultCpuSettings())) };
+  if (shared === undefined) {
+    const offload = sharedOffload();
+    shared = { offload, reencodes: createFairQueue(reencodeShare(defaultCpuSettings()), { heavy: offload.heavy }) };
+  }
   return shared;
 }

@@ -11,9 +11,11 @@
 // budget bounds their wait). A heavy job (a large input: seconds of CPU where an ordinary story
 // takes milliseconds) never takes the last free slot where there are two or more: strangers'
 // heavy scans fill at most the other slots, so an ordinary call waits behind light jobs only.
-// A caller's jobs keep their order: its light job waits behind its own heavy one.
+// Queues may share that bound (heavy-gate.ts): the re-encoder's heavy jobs count against the
+// offload workers'. A caller's jobs keep their order: its light job waits behind its own heavy one.
 import { LorebookError } from '../domain/errors.ts';
 import type { CpuWindows } from './cpu-windows.ts';
+import { createHeavyGate, type HeavyGate, heavySlots } from './heavy-gate.ts';
 
 export interface FairShare {
   /** Jobs running at once, all callers together (the workers). */
@@ -33,7 +35,7 @@ export interface FairQueue {
    * Runs `start` in one of `caller`'s slots once its turn comes; `start` receives what is left of
    * `budgetMs` after the wait. Refused (`rate_limited`, nothing run) when the caller's share, its
    * CPU minute or the queue is full, or when no slot came within the wait bound. `heavy`: the job
-   * may not take the last free slot (heavySlots).
+   * may not take the last free slot (heavySlots), nor a place another queue's heavy jobs hold (heavy-gate.ts).
    */
   run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, heavy?: boolean): Promise<T>;
   /** Refuses every waiting job with `error`. */
@@ -45,8 +47,13 @@ const PROCESS = '';
 /** What a job is taken to cost before any has run: what retry_after_ms is estimated from. */
 const FIRST_ESTIMATE_MS = 1_000;
 
-/** Heavy jobs running at once: all slots but one, where there are two or more. */
-export const heavySlots = (slots: number): number => Math.max(1, slots - 1);
+export interface FairQueueOptions {
+  /** What each caller may spend of the slots a minute (default: no such limit). */
+  costs?: CpuWindows;
+  /** The heavy jobs' places, shared with other queues (default: this queue's own, heavySlots(share.slots)). */
+  heavy?: HeavyGate;
+  now?: () => number;
+}
 
 interface Waiting {
   caller: string;
@@ -56,12 +63,12 @@ interface Waiting {
   refuse(error: Error): void;
 }
 
-export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () => number = performance.now.bind(performance)): FairQueue {
+export function createFairQueue(share: FairShare, options: FairQueueOptions = {}): FairQueue {
+  const { costs, heavy: gate = createHeavyGate(heavySlots(share.slots)), now = performance.now.bind(performance) } = options;
   /** Each caller's waiting jobs; Map order is the turn order (a caller served moves to the back). */
   const lines = new Map<string, Waiting[]>();
   const runningBy = new Map<string, number>();
   let running = 0;
-  let runningHeavy = 0;
   let waiting = 0;
   let typicalMs = FIRST_ESTIMATE_MS;
 
@@ -71,7 +78,7 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
   const nextInTurn = (): Waiting | undefined => {
     for (const [caller, line] of lines) {
       if (!mayRun(caller)) continue;
-      if ((line[0] as Waiting).heavy && runningHeavy >= heavySlots(share.slots)) continue;
+      if ((line[0] as Waiting).heavy && !gate.hasRoom()) continue;
       const job = line.shift() as Waiting;
       lines.delete(caller);
       if (line.length > 0) lines.set(caller, line);
@@ -87,21 +94,22 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
       if (job === undefined) return;
       clearTimeout(job.timer);
       running += 1;
-      if (job.heavy) runningHeavy += 1;
+      if (job.heavy) gate.take();
       runningBy.set(job.caller, runningOf(job.caller) + 1);
       job.begin();
     }
   };
+  gate.join(pump);
 
-  const finished = (caller: string, heavy: boolean, heldMs: number): void => {
+  const finished = (caller: string, wasHeavy: boolean, heldMs: number): void => {
     running -= 1;
-    if (heavy) runningHeavy -= 1;
     const left = runningOf(caller) - 1;
     if (left > 0) runningBy.set(caller, left);
     else runningBy.delete(caller);
     typicalMs = 0.8 * typicalMs + 0.2 * heldMs;
     if (caller !== PROCESS) costs?.charge(caller, heldMs);
-    pump();
+    if (wasHeavy) gate.release(pump);
+    else pump();
   };
 
   const refusalFor = (caller: string): LorebookError | undefined => {
@@ -117,7 +125,7 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
   const estimate = (jobsAhead: number, slots: number): number => Math.max(100, Math.ceil((typicalMs * jobsAhead) / Math.max(1, slots)));
 
   return {
-    run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, heavy = false): Promise<T> {
+    run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, isHeavy = false): Promise<T> {
       const key = caller ?? PROCESS;
       const refusal = refusalFor(key);
       if (refusal !== undefined) return Promise.reject(refusal);
@@ -125,7 +133,7 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
         const queuedAt = now();
         const job: Waiting = {
           caller: key,
-          heavy,
+          heavy: isHeavy,
           timer: setTimeout(
             () => {
               const line = lines.get(key) ?? [];
@@ -143,11 +151,11 @@ export function createFairQueue(share: FairShare, costs?: CpuWindows, now: () =>
               .then(() => start(remainingMs))
               .then(
                 (value) => {
-                  finished(key, heavy, now() - startedAt);
+                  finished(key, isHeavy, now() - startedAt);
                   resolve(value);
                 },
                 (error: unknown) => {
-                  finished(key, heavy, now() - startedAt);
+                  finished(key, isHeavy, now() - startedAt);
                   reject(error);
                 },
               );

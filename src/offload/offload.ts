@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { CpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairShare } from './fair-queue.ts';
+import { createHeavyGate, type HeavyGate, heavySlots } from './heavy-gate.ts';
 import { errorFromWorker, type WorkerMessage, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
 
 export interface OffloadTask<I, O> {
@@ -78,6 +79,8 @@ export interface Offload {
    * client address, as the rate limiter keys them; none for the process's own work.
    */
   run<I, O>(task: OffloadTask<I, O>, input: I, caller?: string): Promise<O>;
+  /** The heavy jobs' places (all workers but one), which the image re-encoder shares (cpu-slots.ts). */
+  readonly heavy: HeavyGate;
   /** Stops the workers (tasks still queued are refused). */
   close(): Promise<void>;
 }
@@ -144,7 +147,8 @@ function isFile(url: URL): boolean {
 
 export function createOffload(options: OffloadOptions = {}): Offload {
   const share = options.share ?? { slots: defaultWorkers(), ...DEFAULT_OFFLOAD_SHARE };
-  const turns = createFairQueue(share, options.costs);
+  const heavy = createHeavyGate(heavySlots(share.slots));
+  const turns = createFairQueue(share, { costs: options.costs, heavy });
   const lanes: Lane[] = Array.from({ length: share.slots }, () => ({ worker: undefined, running: undefined, warming: false }));
   /** The task modules any worker has run: every worker imports each one, a fresh worker all of them before its first task. */
   const modules = new Set<string>();
@@ -250,6 +254,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
   };
 
   return {
+    heavy,
     run<I, O>(task: OffloadTask<I, O>, input: I, caller?: string): Promise<O> {
       if (closed) return Promise.reject(new Error('the offload worker is closed'));
       if (!isFile(WORKER) || !isFile(task.module)) return new Promise<O>((resolve) => resolve(task.run(input)));

@@ -148,8 +148,12 @@ function reencodeInTurn(ctx: AppContext, caller: Caller, upload: ImageUpload, in
   const pending = reencoding.get(key);
   if (pending !== undefined) return pending;
   const turns = (ctx.cpu ?? sharedCpuSlots()).reencodes;
-  const started = turns.run(ctx.cpuCaller ?? accountRateSubject(caller.account), REENCODE_WAIT_BUDGET_MS, () =>
-    reencodeImage(upload.bytes, upload.type),
+  const started = turns.run(
+    ctx.cpuCaller ?? accountRateSubject(caller.account),
+    REENCODE_WAIT_BUDGET_MS,
+    () => reencodeImage(upload.bytes, upload.type),
+    // Every re-encode holds a core for as long as a heavy scan: it takes the same places (heavy-gate.ts).
+    true,
   );
   reencoding.set(key, started);
   const done = (): void => void reencoding.delete(key);

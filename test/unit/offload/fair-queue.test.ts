@@ -5,27 +5,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
 import { createCpuWindows } from '../../../src/offload/cpu-windows.ts';
-import { createFairQueue, type FairShare, heavySlots } from '../../../src/offload/fair-queue.ts';
+import { createFairQueue, type FairShare } from '../../../src/offload/fair-queue.ts';
 import { createOffload, type Offload } from '../../../src/offload/offload.ts';
+import { heldJob } from '../../helpers/held-job.ts';
 import { SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
 import { refusal } from '../../helpers/refusal.ts';
 
 const SHARE: FairShare = { slots: 2, perCaller: 1, perCallerWaiting: 1, maxWaiting: 8, maxWaitMs: 5_000 };
-
-/** A job the test finishes by hand; `started` records the budget it was given. */
-function heldJob() {
-  let finish: () => void = () => {};
-  const job = {
-    started: undefined as number | undefined,
-    finish: () => finish(),
-    start: (remainingMs: number) =>
-      new Promise<void>((resolve) => {
-        job.started = remainingMs;
-        finish = resolve;
-      }),
-  };
-  return job;
-}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -34,7 +20,7 @@ afterEach(() => {
 describe('the fair queue', () => {
   it('time spent queued counts against the budget: a job that waited 300 ms starts with its budget less 300 ms', async () => {
     let clock = 1_000;
-    const queue = createFairQueue({ ...SHARE, slots: 1 }, undefined, () => clock);
+    const queue = createFairQueue({ ...SHARE, slots: 1 }, { now: () => clock });
     const first = heldJob();
     const second = heldJob();
     const firstDone = queue.run('account:a', 10_000, first.start);
@@ -117,7 +103,7 @@ describe('the fair queue', () => {
   it('a caller that has spent its CPU minute is refused until the minute ends; another caller is not', async () => {
     let clock = 60_000 * 100 + 10_000;
     const costs = createCpuWindows({ accountMsPerMinute: 1_000, anonymousMsPerMinute: 500 }, () => clock);
-    const queue = createFairQueue(SHARE, costs);
+    const queue = createFairQueue(SHARE, { costs });
     costs.charge('ip:heavy', 500);
     const error = await refusal(queue.run('ip:heavy', 20_000, async () => undefined));
     expect(error).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_time', limit_ms: 500 } });
@@ -154,10 +140,6 @@ describe('the fair queue', () => {
   it('with one slot, a heavy job still runs', async () => {
     const queue = createFairQueue({ ...SHARE, slots: 1 });
     await expect(queue.run('ip:only', 20_000, async () => 'ran', true)).resolves.toBe('ran');
-  });
-
-  it('heavySlots: all slots but one, and at least one', () => {
-    expect([1, 2, 3, 8].map(heavySlots)).toEqual([1, 1, 2, 7]);
   });
 
   it("the process's own jobs (no caller) are never refused for a share", async () => {

@@ -1,0 +1,87 @@
+// Heavy jobs of every kind share one bound (src/offload/heavy-gate.ts): two fair queues on one gate,
+// as the offload workers and the image re-encoder are built (src/offload/cpu-slots.ts), never run
+// more heavy jobs between them than the gate allows, light jobs are not held by it, and a place
+// that frees goes to the other queue's waiting heavy job before the freeing queue's own.
+import { describe, expect, it, vi } from 'vitest';
+import { createFairQueue, type FairShare } from '../../../src/offload/fair-queue.ts';
+import { createHeavyGate, heavySlots } from '../../../src/offload/heavy-gate.ts';
+import { heldJob } from '../../helpers/held-job.ts';
+
+const WORKERS: FairShare = { slots: 2, perCaller: 1, perCallerWaiting: 4, maxWaiting: 8, maxWaitMs: 5_000 };
+const REENCODER: FairShare = { slots: 1, perCaller: 1, perCallerWaiting: 0, maxWaiting: 8, maxWaitMs: 5_000 };
+
+const started = (jobs: { started: number | undefined }[]): boolean[] => jobs.map((job) => job.started !== undefined);
+
+describe('the heavy gate', () => {
+  it('heavySlots: all slots but one, and at least one', () => {
+    expect([1, 2, 3, 8].map(heavySlots)).toEqual([1, 1, 2, 7]);
+  });
+
+  it("a re-encode waits while a heavy scan holds the gate's one place, though the re-encoder's own slot is free", async () => {
+    const gate = createHeavyGate(1);
+    const workers = createFairQueue(WORKERS, { heavy: gate });
+    const reencoder = createFairQueue(REENCODER, { heavy: gate });
+    const scan = heldJob();
+    const image = heldJob();
+    const scanDone = workers.run('ip:scanner', 20_000, scan.start, true);
+    const imageDone = reencoder.run('account:uploader', 20_000, image.start, true);
+    await Promise.resolve();
+    expect(started([scan, image])).toEqual([true, false]);
+    scan.finish();
+    await scanDone;
+    await vi.waitFor(() => expect(image.started).toBeDefined());
+    image.finish();
+    await imageDone;
+  });
+
+  it('light jobs are not held by the gate: an ordinary parse runs beside a re-encode', async () => {
+    const gate = createHeavyGate(1);
+    const workers = createFairQueue(WORKERS, { heavy: gate });
+    const reencoder = createFairQueue(REENCODER, { heavy: gate });
+    const image = heldJob();
+    const imageDone = reencoder.run('account:uploader', 20_000, image.start, true);
+    await expect(workers.run('account:reader', 20_000, async () => 'parsed')).resolves.toBe('parsed');
+    expect(image.started).toBeDefined();
+    image.finish();
+    await imageDone;
+  });
+
+  it('a freed place goes to the other queue first: a flood of heavy scans cannot keep a re-encode waiting behind each next scan', async () => {
+    const gate = createHeavyGate(1);
+    const workers = createFairQueue(WORKERS, { heavy: gate });
+    const reencoder = createFairQueue(REENCODER, { heavy: gate });
+    const scans = [heldJob(), heldJob()];
+    const scansDone = scans.map((job, index) => workers.run(`ip:scanner-${index}`, 20_000, job.start, true));
+    const image = heldJob();
+    const imageDone = reencoder.run('account:uploader', 20_000, image.start, true);
+    await Promise.resolve();
+    expect(started([...scans, image])).toEqual([true, false, false]);
+    scans[0]?.finish();
+    await scansDone[0];
+    await vi.waitFor(() => expect(image.started).toBeDefined());
+    expect(scans[1]?.started).toBeUndefined();
+    image.finish();
+    await imageDone;
+    await vi.waitFor(() => expect(scans[1]?.started).toBeDefined());
+    scans[1]?.finish();
+    await scansDone[1];
+  });
+
+  it('a gate of two places runs two heavy jobs across the queues, never a third', async () => {
+    const gate = createHeavyGate(2);
+    const workers = createFairQueue({ ...WORKERS, slots: 3 }, { heavy: gate });
+    const reencoder = createFairQueue(REENCODER, { heavy: gate });
+    const scans = [heldJob(), heldJob()];
+    const image = heldJob();
+    const scansDone = scans.map((job, index) => workers.run(`ip:scanner-${index}`, 20_000, job.start, true));
+    const imageDone = reencoder.run('account:uploader', 20_000, image.start, true);
+    await Promise.resolve();
+    expect(started([...scans, image])).toEqual([true, true, false]);
+    scans[1]?.finish();
+    await scansDone[1];
+    await vi.waitFor(() => expect(image.started).toBeDefined());
+    scans[0]?.finish();
+    image.finish();
+    await Promise.all([scansDone[0], imageDone]);
+  });
+});
