@@ -5,12 +5,15 @@
 // a new snapshot under a name of its own and move the pointer from the version it read, forward
 // only. Twice-safe: of two jobs at once one moves the pointer, the other's object is left unnamed;
 // a job killed before the move changed nothing, and the next run starts again from the pointer.
+// A run first counts the log behind the pointer's watermark: when it holds just the entries the
+// snapshot was written with, nothing was logged since, and the run ends without loading the
+// snapshot (a load took 9.3 s at 100k stories, BENCHMARKS.md §8: every minute, on a quiet server).
 
-import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
+import { readSearchLog, SEARCH_LOG_OVERLAP_MS, SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { moveSearchPointer, readSearchPointer, type SearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
 import type { AppContext } from '../context/app-context.ts';
-import { applySearchLog, buildFromFeed, startOfLog } from './search-index-feed.ts';
+import { applySearchLog, buildFromFeed, type LogApplied, startOfLog } from './search-index-feed.ts';
 import { decodeSnapshot, encodeSnapshot, snapshotName } from './search-snapshot-codec.ts';
 import { createStoryIndex, type StoryIndex } from './story-index.ts';
 
@@ -20,9 +23,10 @@ export const SNAPSHOT_REWRITE_MS = 24 * 60 * 60 * 1000;
 const MAX_LOG_ENTRIES = 50_000;
 
 export interface SnapshotJobReport {
-  /** Where the index started from. */
-  from: 'snapshot' | 'feed';
-  stories: number;
+  /** Where the index started from; `log` when the log showed nothing new since the pointer's snapshot, so none was loaded. */
+  from: 'snapshot' | 'feed' | 'log';
+  /** Stories in the index; undefined when none was loaded. */
+  stories: number | undefined;
   /** Log entries applied, and how many stories they changed. */
   logEntries: number;
   changed: number;
@@ -42,6 +46,9 @@ export async function runSnapshotJob(
   hooks: SnapshotJobHooks = {},
 ): Promise<SnapshotJobReport> {
   const pointer = await readSearchPointer(ctx.store);
+  if (pointer !== undefined && (await nothingLoggedSince(ctx, pointer))) {
+    return { from: 'log', stories: undefined, logEntries: 0, changed: 0, moved: false };
+  }
   const named = pointer === undefined ? undefined : await loadNamed(snapshots, pointer);
   // A snapshot older than the log's memory (no job ran for two days) cannot be replayed to now.
   const loaded = named !== undefined && ctx.store.now() - named.watermark <= SEARCH_LOG_REPLAYABLE_MS ? named : undefined;
@@ -63,7 +70,7 @@ export async function runSnapshotJob(
     changed: log.changed,
     moved: false,
   };
-  const stale = pointer === undefined || ctx.store.now() - pointer.written_at >= SNAPSHOT_REWRITE_MS;
+  const stale = pointer === undefined || rewriteDue(ctx, pointer);
   if (loaded !== undefined && log.changed === 0 && !stale) return report;
 
   const name = snapshotName(log.position.watermark, ctx.random);
@@ -74,11 +81,33 @@ export async function runSnapshotJob(
     snapshot: name,
     watermark: log.position.watermark,
     written_at: ctx.store.now(),
+    ...(log.complete ? { overlap_entries: overlapEntries(log) } : {}),
   });
   // The one named before stays too: an instance may be loading it right now.
   if (report.moved) await snapshots.prune(pointer === undefined ? [name] : [name, pointer.snapshot]);
   else await snapshots.remove(name);
   return report;
+}
+
+const rewriteDue = (ctx: AppContext, pointer: SearchPointer): boolean => ctx.store.now() - pointer.written_at >= SNAPSHOT_REWRITE_MS;
+
+/**
+ * Whether the log holds just the entries the pointer's snapshot was written with, from its
+ * watermark less the overlap on: entries are only added there until they expire, two days on, so
+ * the same count is the same entries. Never once the snapshot is due its daily rewrite, which comes
+ * a day before the log forgets its watermark. Reads at most one entry more than it expects.
+ */
+async function nothingLoggedSince(ctx: AppContext, pointer: SearchPointer): Promise<boolean> {
+  const expected = pointer.overlap_entries;
+  if (expected === undefined || rewriteDue(ctx, pointer)) return false;
+  const read = await readSearchLog(ctx.store, pointer.watermark - SEARCH_LOG_OVERLAP_MS, expected + 1);
+  return read.entries.length === expected;
+}
+
+/** The entries a complete read saw from its new watermark less the overlap on: what the next run expects there. */
+function overlapEntries(log: LogApplied): number {
+  const since = log.position.watermark - SEARCH_LOG_OVERLAP_MS;
+  return [...log.position.applied.values()].filter((atMs) => atMs >= since).length;
 }
 
 /** The named snapshot, or undefined when it is missing or of another format (then the feed rebuilds the index). */

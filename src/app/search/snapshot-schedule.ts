@@ -16,6 +16,7 @@ export type SearchSnapshotting = IntervalJob;
 
 /** One line for the log. */
 export function describeSnapshotJob(report: SnapshotJobReport): string {
+  if (report.stories === undefined) return 'nothing logged since the last snapshot: none loaded, none written';
   const wrote =
     report.written === undefined
       ? 'nothing changed, no snapshot written'

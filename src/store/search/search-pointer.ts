@@ -18,6 +18,12 @@ export interface SearchPointer {
   version: number;
   /** When the snapshot was written, epoch ms: an unchanged index is still re-written now and then. */
   written_at: number;
+  /**
+   * The log entries at or after the watermark less the overlap when the snapshot's job read the
+   * log to its end: while the log holds no more there, nothing was logged since and the next job
+   * need not load the snapshot. Absent when that read was cut short, and in pointers written before.
+   */
+  overlap_entries?: number;
 }
 
 export async function readSearchPointer(store: Store): Promise<SearchPointer | undefined> {
@@ -31,6 +37,7 @@ export async function readSearchPointer(store: Store): Promise<SearchPointer | u
     watermark: Number(item.watermark),
     version: Number(item.version),
     written_at: Number(item.written_at),
+    ...(item.overlap_entries === undefined ? {} : { overlap_entries: Number(item.overlap_entries) }),
   };
 }
 
@@ -41,7 +48,7 @@ export async function readSearchPointer(store: Store): Promise<SearchPointer | u
 export async function moveSearchPointer(
   store: Store,
   from: SearchPointer | undefined,
-  to: { snapshot: string; watermark: number; written_at: number },
+  to: Omit<SearchPointer, 'version'>,
 ): Promise<boolean> {
   const version = (from?.version ?? 0) + 1;
   const condition =

@@ -1,7 +1,8 @@
 // The search change log fed the table's own stream records (read from DynamoDB Local's Streams
 // API after real writes), and the snapshot job over it: what each write logs, that a batch
 // delivered twice or by 16 deliveries at once leaves the same index, two jobs at once move the
-// pointer once and forward only, and a job killed before its move is resumed by the next.
+// pointer once and forward only, a job killed before its move is resumed by the next, and a run
+// with nothing logged since the last snapshot loads none.
 
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,11 @@ import { editStory } from '../../../src/app/edit-story.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { recordSearchChanges } from '../../../src/app/search/record-search-changes.ts';
-import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
+import { runSnapshotJob, SNAPSHOT_REWRITE_MS } from '../../../src/app/search/search-snapshot-job.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
+import type { SearchSnapshots } from '../../../src/store/search/search-snapshots.ts';
 import { searchSnapshotsInDirectory } from '../../../src/store/search/search-snapshots-dir.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { eventually } from '../../helpers/eventually.ts';
@@ -156,6 +158,44 @@ describe('the snapshot job', () => {
     expect((await runSnapshotJob(app.ctx(), snapshots)).moved).toBe(true);
     const pointer = await readSearchPointer(app.ctx().store);
     expect(readdirSync(directory).sort()).toEqual([previous?.snapshot, pointer?.snapshot].sort());
+  });
+
+  it('a run with nothing logged since the last snapshot reads no snapshot and writes none, though the change before it sits in the overlap; the next change is applied, and a day on the snapshot is written again', async () => {
+    let loads = 0;
+    const counted: SearchSnapshots = {
+      ...snapshots,
+      get: (name) => {
+        loads += 1;
+        return snapshots.get(name);
+      },
+    };
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Vermilion queues drained') });
+    await recordSearchChanges(app.ctx(), await newStreamRecords());
+    expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'snapshot', changed: 1, moved: true });
+    const written = await readSearchPointer(app.ctx().store);
+    // The change was logged seconds before the new watermark: within the overlap every run reads again.
+    expect(written?.overlap_entries).toBeGreaterThanOrEqual(1);
+    loads = 0;
+
+    const idle = await runSnapshotJob(app.ctx(), counted);
+    expect(idle).toEqual({ from: 'log', stories: undefined, logEntries: 0, changed: 0, moved: false });
+    expect(loads).toBe(0);
+    expect(await readSearchPointer(app.ctx().store)).toEqual(written);
+
+    await publishStory(app.ctx(), alice, { markdown: storyTitled('Viridian workers idled') });
+    await recordSearchChanges(app.ctx(), await newStreamRecords());
+    // This time the job runs a minute after the change: it is behind the overlap, and no run reads it again.
+    app.advance(60_000);
+    expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'snapshot', changed: 1, moved: true });
+    expect(loads).toBe(1);
+    expect(await foundElsewhere('viridian')).toEqual(['Viridian workers idled']);
+    expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'log' });
+    expect(loads).toBe(1);
+
+    // The bucket keeps old objects a week: an unchanged index is still written once a day.
+    app.advance(SNAPSHOT_REWRITE_MS);
+    expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'snapshot', changed: 0, moved: true });
+    expect(loads).toBe(2);
   });
 
   it('a snapshot older than the log remembers (no job ran for two days) is rebuilt from the feed, not replayed; an instance asleep that long loads the newest snapshot', async () => {
