@@ -27,6 +27,7 @@ import { searchSnapshotsInDirectory } from '../../src/store/search/search-snapsh
 import { withoutLorebookSettings } from '../helpers/command-env.ts';
 import { storyTitled } from '../helpers/stories.ts';
 import { storyAt } from './search-corpus.ts';
+import { type IdleRuns, measureIdleRuns } from './snapshot-idle-run.ts';
 import { type LoadCandidate, measureLoadCandidates } from './snapshot-stall-load.ts';
 import { STALL_HEADING } from './snapshot-stall-section.ts';
 import { ratio } from './stats.ts';
@@ -74,6 +75,8 @@ interface SizeRun {
   buildS: number;
   snapshotMiB: number;
   loads: LoadCandidate[];
+  /** A job run with nothing logged since the last snapshot, loading it (before) and counting the log (after). */
+  idleRuns: IdleRuns;
   before: ServerRun;
   after: ServerRun;
 }
@@ -229,10 +232,14 @@ async function measureSize(endpoint: string, beforeTree: string, stories: number
     log(`  built in ${buildS.toFixed(0)} s; idle noise ${idleMs.toFixed(0)} ms; the instance's load, each candidate`);
     const loads = args.includes('--skip-loads') ? [] : await measureLoadCandidates(data);
     for (const load of loads) log(`  ${load.name}: stall ${load.stallMs.toFixed(0)} ms, wall ${load.wallMs.toFixed(0)} ms`);
+    const idleRuns = await measureIdleRuns(ctx, data, (idle) => change(idle, 0));
+    log(
+      `  a job run with nothing logged: loading ${idleRuns.loads.wallMs.toFixed(0)} ms, counting ${idleRuns.counts.wallMs.toFixed(0)} ms`,
+    );
     log(`  npm start before (${BEFORE_COMMIT.slice(0, 7)}) and after, ${RUNS} job runs each`);
     const before = await watchServer(ctx, beforeTree, endpoint, directory, 'before');
     const after = await watchServer(ctx, ROOT, endpoint, directory, 'after');
-    return { stories, idleMs, buildS, snapshotMiB: data.byteLength / 1024 / 1024, loads, before, after };
+    return { stories, idleMs, buildS, snapshotMiB: data.byteLength / 1024 / 1024, loads, idleRuns, before, after };
   } finally {
     ctx.store.client.destroy();
     rmSync(directory, { recursive: true, force: true });
@@ -275,6 +282,15 @@ function sectionLines(runs: SizeRun[]): string[] {
         (load) =>
           `| ${run.stories} | ${load.name} | ${fixed(load.stallMs)} ms | ${ratio(load.stallMs / (run.loads[0] as LoadCandidate).stallMs)} | ${fixed(load.wallMs)} ms |`,
       ),
+    ),
+    '',
+    "A job run with nothing logged since the last snapshot, in the bench process on a table of its own (wall time; the process's CPU, all threads): before, every run loaded the snapshot to find that out; now it counts the log behind the pointer's watermark and loads nothing.",
+    '',
+    '| stories | before: loads the snapshot | after: counts the log | after / before (wall, CPU) |',
+    '|---|---|---|---|',
+    ...runs.map(
+      ({ stories, idleRuns: { loads, counts } }) =>
+        `| ${stories} | ${fixed(loads.wallMs)} ms, ${fixed(loads.cpuMs)} ms CPU (from the ${loads.from}) | **${fixed(counts.wallMs)} ms**, ${fixed(counts.cpuMs)} ms CPU (from the ${counts.from}) | ${ratio(counts.wallMs / loads.wallMs)}, ${ratio(counts.cpuMs / loads.cpuMs)} |`,
     ),
     '',
   ];
