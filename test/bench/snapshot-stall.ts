@@ -232,13 +232,14 @@ async function measureSize(endpoint: string, beforeTree: string, stories: number
     log(`  built in ${buildS.toFixed(0)} s; idle noise ${idleMs.toFixed(0)} ms; the instance's load, each candidate`);
     const loads = args.includes('--skip-loads') ? [] : await measureLoadCandidates(data);
     for (const load of loads) log(`  ${load.name}: stall ${load.stallMs.toFixed(0)} ms, wall ${load.wallMs.toFixed(0)} ms`);
+    log(`  npm start before (${BEFORE_COMMIT.slice(0, 7)}) and after, ${RUNS} job runs each`);
+    const before = await watchServer(ctx, beforeTree, endpoint, directory, 'before');
+    const after = await watchServer(ctx, ROOT, endpoint, directory, 'after');
+    // After the servers: a load in this process leaves a heap to collect that would compete with them for the cores.
     const idleRuns = await measureIdleRuns(ctx, data, (idle) => change(idle, 0));
     log(
       `  a job run with nothing logged: loading ${idleRuns.loads.wallMs.toFixed(0)} ms, counting ${idleRuns.counts.wallMs.toFixed(0)} ms`,
     );
-    log(`  npm start before (${BEFORE_COMMIT.slice(0, 7)}) and after, ${RUNS} job runs each`);
-    const before = await watchServer(ctx, beforeTree, endpoint, directory, 'before');
-    const after = await watchServer(ctx, ROOT, endpoint, directory, 'after');
     return { stories, idleMs, buildS, snapshotMiB: data.byteLength / 1024 / 1024, loads, idleRuns, before, after };
   } finally {
     ctx.store.client.destroy();
