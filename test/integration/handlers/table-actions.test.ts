@@ -2,7 +2,8 @@
 // while it does its whole job, against what the synthesized stack grants its role: every action
 // used is granted (nothing would be AccessDenied on AWS) and every action granted is used
 // (nothing is granted "just in case"). The same for the image bucket, recorded by a FAKE S3
-// (test/helpers/fake-s3.ts) the handlers are pointed at.
+// (test/helpers/fake-s3.ts) the handlers are pointed at. And a sweeper run with nothing logged
+// since the last snapshot asks the search bucket for nothing.
 
 import { JoseKey } from '@atproto/oauth-client-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -271,5 +272,13 @@ describe("each function's role allows exactly the DynamoDB actions its handler s
     expect(report.announce?.outcomes.posted).toBeGreaterThanOrEqual(1);
     expect(recorder.actions()).toEqual(grantedTo('Sweeper'));
     expect(s3.actions()).toEqual(s3GrantedTo('Sweeper'));
+  });
+
+  it('sweeper: the next run, with nothing logged since, asks the search bucket for nothing (no snapshot loaded)', async () => {
+    const handler = createSweeperHandler({ env: env(), secrets: secrets.client(), ...quiet });
+    searchS3.reset();
+    const report = await handler({ id: 'idle', source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as ScheduledEvent);
+    expect(report.search).toEqual({ from: 'log', stories: undefined, logEntries: 0, changed: 0, moved: false });
+    expect(searchS3.actions()).toEqual([]);
   });
 });
