@@ -3,14 +3,37 @@
 // more heavy jobs between them than the gate allows, light jobs are not held by it, and a place
 // that frees goes to the other queue's waiting heavy job before the freeing queue's own.
 import { describe, expect, it, vi } from 'vitest';
-import { createFairQueue, type FairShare } from '../../../src/offload/fair-queue.ts';
+import { createFairQueue, type FairQueue, type FairShare } from '../../../src/offload/fair-queue.ts';
 import { createHeavyGate, heavySlots } from '../../../src/offload/heavy-gate.ts';
-import { heldJob } from '../../helpers/held-job.ts';
+import { type HeldJob, heldJob } from '../../helpers/held-job.ts';
 
 const WORKERS: FairShare = { slots: 2, perCaller: 1, perCallerWaiting: 4, maxWaiting: 8, maxWaitMs: 5_000 };
 const REENCODER: FairShare = { slots: 1, perCaller: 1, perCallerWaiting: 0, maxWaiting: 8, maxWaitMs: 5_000 };
 
 const started = (jobs: { started: number | undefined }[]): boolean[] => jobs.map((job) => job.started !== undefined);
+
+/** The offload workers' queue and the re-encoder's, built on one gate of `places`, as cpu-slots.ts builds them. */
+function onOneGate(places: number, workerSlots = WORKERS.slots): { workers: FairQueue; reencoder: FairQueue } {
+  const gate = createHeavyGate(places);
+  return {
+    workers: createFairQueue({ ...WORKERS, slots: workerSlots }, { heavy: gate }),
+    reencoder: createFairQueue(REENCODER, { heavy: gate }),
+  };
+}
+
+/** Two strangers' heavy scans on the workers, then an upload's re-encode, on one gate. */
+async function twoScansThenAnUpload(places: number, workerSlots?: number) {
+  const { workers, reencoder } = onOneGate(places, workerSlots);
+  const scans = [heldJob(), heldJob()];
+  const scansDone = scans.map((job, index) => workers.run(`ip:scanner-${index}`, 20_000, job.start, true));
+  const image = heldJob();
+  const imageDone = reencode(reencoder, image);
+  await Promise.resolve();
+  return { scans, scansDone, image, imageDone };
+}
+
+/** An upload's re-encode: always heavy. */
+const reencode = (reencoder: FairQueue, image: HeldJob): Promise<void> => reencoder.run('account:uploader', 20_000, image.start, true);
 
 describe('the heavy gate', () => {
   it('heavySlots: all slots but one, and at least one', () => {
@@ -18,13 +41,11 @@ describe('the heavy gate', () => {
   });
 
   it("a re-encode waits while a heavy scan holds the gate's one place, though the re-encoder's own slot is free", async () => {
-    const gate = createHeavyGate(1);
-    const workers = createFairQueue(WORKERS, { heavy: gate });
-    const reencoder = createFairQueue(REENCODER, { heavy: gate });
+    const { workers, reencoder } = onOneGate(1);
     const scan = heldJob();
     const image = heldJob();
     const scanDone = workers.run('ip:scanner', 20_000, scan.start, true);
-    const imageDone = reencoder.run('account:uploader', 20_000, image.start, true);
+    const imageDone = reencode(reencoder, image);
     await Promise.resolve();
     expect(started([scan, image])).toEqual([true, false]);
     scan.finish();
@@ -35,11 +56,9 @@ describe('the heavy gate', () => {
   });
 
   it('light jobs are not held by the gate: an ordinary parse runs beside a re-encode', async () => {
-    const gate = createHeavyGate(1);
-    const workers = createFairQueue(WORKERS, { heavy: gate });
-    const reencoder = createFairQueue(REENCODER, { heavy: gate });
+    const { workers, reencoder } = onOneGate(1);
     const image = heldJob();
-    const imageDone = reencoder.run('account:uploader', 20_000, image.start, true);
+    const imageDone = reencode(reencoder, image);
     await expect(workers.run('account:reader', 20_000, async () => 'parsed')).resolves.toBe('parsed');
     expect(image.started).toBeDefined();
     image.finish();
@@ -47,14 +66,7 @@ describe('the heavy gate', () => {
   });
 
   it('a freed place goes to the other queue first: a flood of heavy scans cannot keep a re-encode waiting behind each next scan', async () => {
-    const gate = createHeavyGate(1);
-    const workers = createFairQueue(WORKERS, { heavy: gate });
-    const reencoder = createFairQueue(REENCODER, { heavy: gate });
-    const scans = [heldJob(), heldJob()];
-    const scansDone = scans.map((job, index) => workers.run(`ip:scanner-${index}`, 20_000, job.start, true));
-    const image = heldJob();
-    const imageDone = reencoder.run('account:uploader', 20_000, image.start, true);
-    await Promise.resolve();
+    const { scans, scansDone, image, imageDone } = await twoScansThenAnUpload(1);
     expect(started([...scans, image])).toEqual([true, false, false]);
     scans[0]?.finish();
     await scansDone[0];
@@ -68,14 +80,7 @@ describe('the heavy gate', () => {
   });
 
   it('a gate of two places runs two heavy jobs across the queues, never a third', async () => {
-    const gate = createHeavyGate(2);
-    const workers = createFairQueue({ ...WORKERS, slots: 3 }, { heavy: gate });
-    const reencoder = createFairQueue(REENCODER, { heavy: gate });
-    const scans = [heldJob(), heldJob()];
-    const image = heldJob();
-    const scansDone = scans.map((job, index) => workers.run(`ip:scanner-${index}`, 20_000, job.start, true));
-    const imageDone = reencoder.run('account:uploader', 20_000, image.start, true);
-    await Promise.resolve();
+    const { scans, scansDone, image, imageDone } = await twoScansThenAnUpload(2, 3);
     expect(started([...scans, image])).toEqual([true, true, false]);
     scans[1]?.finish();
     await scansDone[1];
