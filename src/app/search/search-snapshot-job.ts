@@ -71,7 +71,13 @@ export async function runSnapshotJob(
     moved: false,
   };
   const stale = pointer === undefined || rewriteDue(ctx, pointer);
-  if (loaded !== undefined && log.changed === 0 && !stale) return report;
+  if (pointer !== undefined && loaded !== undefined && log.changed === 0 && !stale) {
+    // Entries that changed nothing (a batch delivered again, a private story): the same snapshot, named
+    // with the new watermark and count, so the next run need not load it again to find that out.
+    if (log.complete)
+      await moveSearchPointer(ctx.store, pointer, { ...pointer, watermark: log.position.watermark, overlap_entries: overlapEntries(log) });
+    return report;
+  }
 
   const name = snapshotName(log.position.watermark, ctx.random);
   await snapshots.put(name, await encodeSnapshot(index, log.position.watermark));

@@ -160,7 +160,7 @@ describe('the snapshot job', () => {
     expect(readdirSync(directory).sort()).toEqual([previous?.snapshot, pointer?.snapshot].sort());
   });
 
-  it('a run with nothing logged since the last snapshot reads no snapshot and writes none, though the change before it sits in the overlap; the next change is applied, and a day on the snapshot is written again', async () => {
+  it('a run with nothing logged since the last snapshot reads no snapshot and writes none, though the change before it sits in the overlap; the next change is applied, entries that change nothing are loaded once, and a day on the snapshot is written again', async () => {
     let loads = 0;
     const counted: SearchSnapshots = {
       ...snapshots,
@@ -183,7 +183,8 @@ describe('the snapshot job', () => {
     expect(await readSearchPointer(app.ctx().store)).toEqual(written);
 
     await publishStory(app.ctx(), alice, { markdown: storyTitled('Viridian workers idled') });
-    await recordSearchChanges(app.ctx(), await newStreamRecords());
+    const viridian = await newStreamRecords();
+    await recordSearchChanges(app.ctx(), viridian);
     // This time the job runs a minute after the change: it is behind the overlap, and no run reads it again.
     app.advance(60_000);
     expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'snapshot', changed: 1, moved: true });
@@ -192,10 +193,22 @@ describe('the snapshot job', () => {
     expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'log' });
     expect(loads).toBe(1);
 
+    // The same batch delivered again logs entries that change nothing: that run loads the snapshot once
+    // and names the same one with the new count, so the run after it loads none.
+    const named = await readSearchPointer(app.ctx().store);
+    await recordSearchChanges(app.ctx(), viridian);
+    const again = await runSnapshotJob(app.ctx(), counted);
+    expect(again).toMatchObject({ from: 'snapshot', changed: 0 });
+    expect(again.written).toBeUndefined();
+    expect(loads).toBe(2);
+    expect(await readSearchPointer(app.ctx().store)).toMatchObject({ snapshot: named?.snapshot, written_at: named?.written_at });
+    expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'log' });
+    expect(loads).toBe(2);
+
     // The bucket keeps old objects a week: an unchanged index is still written once a day.
     app.advance(SNAPSHOT_REWRITE_MS);
     expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'snapshot', changed: 0, moved: true });
-    expect(loads).toBe(2);
+    expect(loads).toBe(3);
   });
 
   it('a snapshot older than the log remembers (no job ran for two days) is rebuilt from the feed, not replayed; an instance asleep that long loads the newest snapshot', async () => {
