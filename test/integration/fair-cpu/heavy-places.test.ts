@@ -12,7 +12,8 @@ import { SPIN } from '../../helpers/offload-tasks.ts';
 const app = useAppFixture('fair-cpu-heavy-places');
 const uploader = caller('uploader');
 
-const slots: CpuSlots = createCpuSlots({ ...defaultCpuSettings(), workers: 2 });
+// A wait bound past what a loaded machine takes to start a worker and run the scan: the promise here is the order, not the bound.
+const slots: CpuSlots = createCpuSlots({ ...defaultCpuSettings(), workers: 2, maxWaitMs: 60_000 });
 afterAll(() => slots.offload.close());
 const ctx = (): AppContext => ({ ...app.ctx(), cpu: slots, cpuCaller: `account:${uploader.account}` });
 
