@@ -70,12 +70,18 @@ export async function runSnapshotJob(
     changed: log.changed,
     moved: false,
   };
-  const stale = pointer === undefined || rewriteDue(ctx, pointer);
-  if (pointer !== undefined && loaded !== undefined && log.changed === 0 && !stale) {
+  if (pointer !== undefined && loaded !== undefined && log.changed === 0 && !rewriteDue(ctx, pointer)) {
     // Entries that changed nothing (a batch delivered again, a private story): the same snapshot, named
     // with the new watermark and count, so the next run need not load it again to find that out.
-    if (log.complete)
-      await moveSearchPointer(ctx.store, pointer, { ...pointer, watermark: log.position.watermark, overlap_entries: overlapEntries(log) });
+    if (log.complete) {
+      const { snapshot, written_at } = pointer;
+      await moveSearchPointer(ctx.store, pointer, {
+        snapshot,
+        written_at,
+        watermark: log.position.watermark,
+        overlap_entries: overlapEntries(log),
+      });
+    }
     return report;
   }
 
