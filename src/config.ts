@@ -178,6 +178,7 @@ export function readConfig(env: NodeJS.ProcessEnv = readSettings()): Config {
       driftReporters: positiveInteger(env, 'LOREBOOK_DRIFT_REPORTERS'),
       publicBaseUrl: baseUrl(env, listenPort),
       accountDeletionGraceSeconds: wholeNumber(env, 'LOREBOOK_ACCOUNT_DELETION_GRACE_SECONDS'),
+      searchSnapshotAfterEntries: wholeNumber(env, 'LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES'),
       announceMaxAgeHours: positiveInteger(env, 'LOREBOOK_ANNOUNCE_MAX_AGE_HOURS'),
       // The environment's values of the runtime settings: the defaults the table's values override (design.md#settings).
       ...runtimeConfig(env),

@@ -10,6 +10,8 @@ export const SETTING_DOCS: Readonly<Record<SettingName, string>> = {
   LOREBOOK_ALLOWED_ORIGINS: 'web origins (scheme://host[:port]) allowed to call from a browser; unset = none',
   LOREBOOK_SEARCH_REFRESH_MS:
     "the longest a search answers without first reading the search change log (other instances' writes reach search within about this long, docs/search.md)",
+  LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES:
+    "how many changes the search snapshot job leaves to the instances' replay of the change log before it loads and writes the snapshot again (a load of 100k stories costs ~24 s of CPU; an instance re-reads the entries at its first search); 0 = after every change, and a day-old snapshot is written again whatever the count",
   LOREBOOK_TABLE:
     "the DynamoDB table name; an operator command's --aws run without it reads the TableName output of the stack LOREBOOK_STACK_NAME",
   LOREBOOK_DDB_ENDPOINT: 'use this DynamoDB (e.g. http://127.0.0.1:8000); unset = DynamoDB Local on the data dir locally, AWS on Lambda',

@@ -39,6 +39,12 @@ export const SETTINGS = [
     default: DEFAULT_SEARCH_REFRESH_MS,
     surfaces: ['start', 'lambda'],
   },
+  {
+    name: 'LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES',
+    type: 'whole number >= 0',
+    default: DEFAULT_APP_CONFIG.searchSnapshotAfterEntries,
+    surfaces: ['start', 'lambda'],
+  },
   // The store.
   {
     name: 'LOREBOOK_TABLE',

@@ -47,6 +47,11 @@ export interface AppConfig {
    * or had no credentials) is set aside, not posted: `npm run sweep -- --backlog` posts it (design.md#announcing-resumes).
    */
   announceMaxAgeHours: number;
+  /**
+   * New search log entries the snapshot job leaves to the instances' replay before it loads and
+   * writes the snapshot again (design.md#search); 0 writes after every change.
+   */
+  searchSnapshotAfterEntries: number;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {
@@ -67,6 +72,7 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   newAccountStoriesPerDay: 3,
   announcing: true,
   announceMaxAgeHours: 48,
+  searchSnapshotAfterEntries: 200,
 };
 
 export interface AppContext {

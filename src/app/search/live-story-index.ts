@@ -9,9 +9,11 @@
 // - an instance more than REPLAY_LIMIT_MS behind (a container thawed after a long sleep) loads
 //   the newest snapshot in the background and answers from the index it has meanwhile; the loaded
 //   one replaces it in one assignment, so a search sees the old index or the new, never a part.
+//   When the newest is the snapshot it started from (a quiet table's is hours old), the log is all
+//   there is to catch up with: it replays it rather than loading the same snapshot again.
 
 import { SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
-import { readSearchPointer } from '../../store/search/search-pointer.ts';
+import { readSearchPointer, type SearchPointer } from '../../store/search/search-pointer.ts';
 import type { SearchSnapshots } from '../../store/search/search-snapshots.ts';
 import type { AppContext } from '../context/app-context.ts';
 import { applySearchLog, buildFromFeed, type LogPosition, startOfLog } from './search-index-feed.ts';
@@ -44,6 +46,8 @@ export interface LiveIndex {
 interface Loaded {
   index: StoryIndex;
   position: LogPosition;
+  /** The snapshot the index was loaded from; undefined when it was built from the feed. */
+  snapshot?: { name: string; watermark: number };
 }
 
 export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): LiveIndex {
@@ -56,12 +60,14 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
   let refreshedAt = Number.NEGATIVE_INFINITY;
   const touched = new Set<string>();
 
-  const load = async (): Promise<Loaded> => {
-    const pointer = await readSearchPointer(ctx.store);
+  const replayable = (watermark: number): boolean => ctx.store.now() - watermark <= SEARCH_LOG_REPLAYABLE_MS;
+
+  const load = async (pointer: SearchPointer | undefined): Promise<Loaded> => {
     const data = pointer === undefined ? undefined : await options.snapshots?.get(pointer.snapshot);
     const decoded = data === undefined ? undefined : await loadSnapshot(data);
-    if (decoded !== undefined && ctx.store.now() - decoded.watermark <= SEARCH_LOG_REPLAYABLE_MS) {
-      return { index: decoded.index, position: startOfLog(decoded.watermark) };
+    if (pointer !== undefined && decoded !== undefined && replayable(decoded.watermark)) {
+      const { index, watermark } = decoded;
+      return { index, position: startOfLog(watermark), snapshot: { name: pointer.snapshot, watermark } };
     }
     const watermark = ctx.store.now();
     const index = createStoryIndex();
@@ -89,9 +95,12 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
 
   const reloadInBackground = async (): Promise<void> => {
     try {
+      const pointer = await readSearchPointer(ctx.store);
+      const from = state?.snapshot;
+      if (from !== undefined && pointer?.snapshot === from.name && replayable(from.watermark)) return;
       // Taken even when this index read the log further: the log is replayed onto it from its own
       // watermark at the next refresh, and unlike this index it misses nothing older than two days.
-      state = await load();
+      state = await load(pointer);
     } catch (error) {
       log(`lorebook: search snapshot reload failed (${(error as Error).message ?? String(error)}); the next refresh tries again`);
     } finally {
@@ -103,7 +112,9 @@ export function createLiveIndex(ctx: AppContext, options: LiveIndexOptions): Liv
     async current() {
       let answering = state;
       if (answering === undefined) {
-        loading ??= load().finally(() => (loading = undefined));
+        loading ??= readSearchPointer(ctx.store)
+          .then(load)
+          .finally(() => (loading = undefined));
         const loaded = await loading;
         state ??= loaded;
         answering = state;

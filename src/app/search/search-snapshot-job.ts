@@ -5,9 +5,11 @@
 // a new snapshot under a name of its own and move the pointer from the version it read, forward
 // only. Twice-safe: of two jobs at once one moves the pointer, the other's object is left unnamed;
 // a job killed before the move changed nothing, and the next run starts again from the pointer.
-// A run first counts the log behind the pointer's watermark: when it holds just the entries the
-// snapshot was written with, nothing was logged since, and the run ends without loading the
-// snapshot (a load took 9.3 s at 100k stories, BENCHMARKS.md §8: every minute, on a quiet server).
+// A run first counts the log behind the pointer's watermark. When it holds at most
+// `searchSnapshotAfterEntries` (LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES) entries more than the snapshot was written with, the run ends without
+// loading the snapshot (a load took 24 s of CPU at 100k stories, BENCHMARKS.md §12): every instance
+// replays the log from the snapshot's own watermark anyway, and that many entries cost it a few
+// batched reads at its first search.
 
 import { readSearchLog, SEARCH_LOG_OVERLAP_MS, SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { moveSearchPointer, readSearchPointer, type SearchPointer } from '../../store/search/search-pointer.ts';
@@ -23,8 +25,10 @@ export const SNAPSHOT_REWRITE_MS = 24 * 60 * 60 * 1000;
 const MAX_LOG_ENTRIES = 50_000;
 
 export interface SnapshotJobReport {
-  /** Where the index started from; `log` when the log showed nothing new since the pointer's snapshot, so none was loaded. */
+  /** Where the index started from; `log` when the log showed too little new since the pointer's snapshot to load it. */
   from: 'snapshot' | 'feed' | 'log';
+  /** With `from: 'log'`: the entries logged since the snapshot, left to the instances' replay. */
+  left?: number;
   /** Stories in the index; undefined when none was loaded. */
   stories: number | undefined;
   /** Log entries applied, and how many stories they changed. */
@@ -46,9 +50,8 @@ export async function runSnapshotJob(
   hooks: SnapshotJobHooks = {},
 ): Promise<SnapshotJobReport> {
   const pointer = await readSearchPointer(ctx.store);
-  if (pointer !== undefined && (await nothingLoggedSince(ctx, pointer))) {
-    return { from: 'log', stories: undefined, logEntries: 0, changed: 0, moved: false };
-  }
+  const left = pointer === undefined ? undefined : await loggedSince(ctx, pointer, ctx.config.searchSnapshotAfterEntries);
+  if (left !== undefined) return { from: 'log', left, stories: undefined, logEntries: 0, changed: 0, moved: false };
   const named = pointer === undefined ? undefined : await loadNamed(snapshots, pointer);
   // A snapshot older than the log's memory (no job ran for two days) cannot be replayed to now.
   const loaded = named !== undefined && ctx.store.now() - named.watermark <= SEARCH_LOG_REPLAYABLE_MS ? named : undefined;
@@ -104,16 +107,19 @@ export async function runSnapshotJob(
 const rewriteDue = (ctx: AppContext, pointer: SearchPointer): boolean => ctx.store.now() - pointer.written_at >= SNAPSHOT_REWRITE_MS;
 
 /**
- * Whether the log holds just the entries the pointer's snapshot was written with, from its
- * watermark less the overlap on: entries are only added there until they expire, two days on, so
- * the same count is the same entries. Never once the snapshot is due its daily rewrite, which comes
- * a day before the log forgets its watermark. Reads at most one entry more than it expects.
+ * The entries logged since the pointer's snapshot when there are at most `afterEntries` of them;
+ * undefined when there are more, or the snapshot is due its daily rewrite (which comes a day before
+ * the log forgets its watermark), or the pointer has no count. The log is read from the watermark
+ * less the overlap, where the snapshot was written with `overlap_entries`: entries are only added
+ * there until they expire, two days on, so the count past those is the count logged since. Reads
+ * at most one entry more than that.
  */
-async function nothingLoggedSince(ctx: AppContext, pointer: SearchPointer): Promise<boolean> {
+async function loggedSince(ctx: AppContext, pointer: SearchPointer, afterEntries: number): Promise<number | undefined> {
   const expected = pointer.overlap_entries;
-  if (expected === undefined || rewriteDue(ctx, pointer)) return false;
-  const read = await readSearchLog(ctx.store, pointer.watermark - SEARCH_LOG_OVERLAP_MS, expected + 1);
-  return read.entries.length === expected;
+  if (expected === undefined || rewriteDue(ctx, pointer)) return undefined;
+  const read = await readSearchLog(ctx.store, pointer.watermark - SEARCH_LOG_OVERLAP_MS, expected + afterEntries + 1);
+  const since = read.entries.length - expected;
+  return since >= 0 && since <= afterEntries ? since : undefined;
 }
 
 /** The entries a complete read saw from its new watermark less the overlap on: what the next run expects there. */

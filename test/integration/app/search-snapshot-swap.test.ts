@@ -16,13 +16,15 @@ import { runSnapshotJobInThread } from '../../../src/cli/snapshot-job-in-thread.
 import { readConfig } from '../../../src/config.ts';
 import { writeSearchLog } from '../../../src/store/search/search-log.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
+import type { SearchSnapshots } from '../../../src/store/search/search-snapshots.ts';
 import { searchSnapshotsInDirectory } from '../../../src/store/search/search-snapshots-dir.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
 
-const app = useAppFixture('search-snapshot-swap');
+// Every change written to a snapshot by the next run: these tests are about loading and moving them.
+const app = useAppFixture('search-snapshot-swap', { searchSnapshotAfterEntries: 0 });
 const alice = caller('alice');
 const directory = mkdtempSync(join(tmpdir(), 'lorebook-search-swap-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -83,6 +85,33 @@ describe('an instance reloading the snapshot', () => {
   });
 });
 
+describe('an instance whose newest snapshot is old', () => {
+  it('loads it once and replays the log, rather than loading it again at every search', async () => {
+    // A snapshot written with a story, then seven quiet hours (nothing logged, so none newer).
+    await publish(app.ctx(), 'marigold', 1);
+    await runSnapshotJob(app.ctx(), snapshots);
+    let loads = 0;
+    const counted: SearchSnapshots = {
+      ...snapshots,
+      get: (name) => {
+        loads += 1;
+        return snapshots.get(name);
+      },
+    };
+    const later = withClock(() => REPLAY_LIMIT_MS + 60 * 60_000);
+    let clock = Date.now();
+    const instance = createStorySearch(later, { snapshots: counted, refreshMs: 1000, now: () => clock });
+    for (let search = 0; search < 5; search += 1) {
+      expect((await instance.search({ query: 'marigold' })).total).toBe(1);
+      clock += 2000;
+      // A reload in the background, if one started, has its turn before the next search.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The cold start's load, and at most one check of the same snapshot: never one a search.
+    expect(loads).toBeLessThanOrEqual(1);
+  });
+});
+
 describe('the snapshot job in a worker thread', () => {
   it('a killed thread moves nothing and the instance keeps answering; the next interval moves the pointer', async () => {
     await publish(app.ctx(), 'quillwort', 2);
@@ -95,6 +124,7 @@ describe('the snapshot job in a worker thread', () => {
       LOREBOOK_DATA_DIR: join(directory, 'data'),
       LOREBOOK_IMAGE_DIR: join(directory, 'images'),
       LOREBOOK_SEARCH_DIR: directory,
+      LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES: '0',
     });
     const lines: string[] = [];
     let runs = 0;
