@@ -4,10 +4,14 @@
 // before issue 26, unpacked from git: the job and the instance's load on the main thread) and
 // after (this tree: the job in a worker thread, the load handed over in pieces), in the same run.
 // The corpus is search-corpus.ts's, indexed here once per size and written as the snapshot the
-// pointer names; a story published every 20 s gives each run a change to apply and a snapshot to
-// write. Also the instance's load alone, for each candidate way of loading (snapshot-stall-load.ts).
-// Usage: node test/bench/snapshot-stall.ts [--sizes 10000,100000] [--write] [--skip-loads]
-//   --write: replace section 12 of BENCHMARKS.md with the result; --skip-loads: the servers only.
+// pointer names; a story published every 20 s gives each run a change to apply. After is watched
+// twice: told to write every change (LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES=0, so each run loads
+// and writes the snapshot, as before), and at the default, where those few changes are left to
+// the instances and no run loads it. Also the instance's load alone, for each candidate way of
+// loading (snapshot-stall-load.ts).
+// Usage: node test/bench/snapshot-stall.ts [--sizes 10000,100000] [--write] [--skip-loads] [--skip-before]
+//   --write: replace section 12 of BENCHMARKS.md with the result; --skip-loads: the servers only;
+//   --skip-before: not the before server (at 100k it stalls for minutes).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +47,8 @@ const PUBLISH_EVERY_MS = 20_000;
 const PING_EVERY_MS = 1000;
 /** A server whose three runs have not ended by then is reported as it stands. */
 const WINDOW_LIMIT_MS = 6 * 60_000;
+/** Two snapshot intervals and a little: the window of a server whose runs write nothing, so log nothing. */
+const QUIET_WINDOW_MS = 125_000;
 
 const args = process.argv.slice(2);
 const sizesArg = args[args.indexOf('--sizes') + 1];
@@ -50,7 +56,7 @@ const SIZES = args.includes('--sizes') && sizesArg !== undefined ? sizesArg.spli
 const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
 interface ServerRun {
-  /** The longest event-loop stall in the window, ms, and the job runs seen in it. */
+  /** The longest event-loop stall in the window, ms, and the job runs that wrote a snapshot in it. */
   stallMs: number;
   runs: number;
   /** The longest garbage-collection pause of the main thread's own heap in the second of the longest stall, ms. */
@@ -77,8 +83,11 @@ interface SizeRun {
   loads: LoadCandidate[];
   /** A job run with nothing logged since the last snapshot, loading it (before) and counting the log (after). */
   idleRuns: IdleRuns;
-  before: ServerRun;
+  before: ServerRun | undefined;
+  /** Every change written: each run loads and writes the snapshot. */
   after: ServerRun;
+  /** At the default: the few changes are left to the instances' replay. */
+  deferred: ServerRun;
 }
 
 const author = { account: 'acct-stall-bench', handle: 'stall-bench.test' };
@@ -115,7 +124,16 @@ async function seed(ctx: AppContext, directory: string, stories: number): Promis
   return { buildS: (performance.now() - started) / 1000, data };
 }
 
-async function watchServer(ctx: AppContext, tree: string, endpoint: string, directory: string, label: string): Promise<ServerRun> {
+interface Watch {
+  label: string;
+  /** Settings beside the bench's own. */
+  env?: Record<string, string>;
+  /** Watch this long rather than until three runs have written a snapshot. */
+  windowMs?: number;
+}
+
+async function watchServer(ctx: AppContext, tree: string, endpoint: string, directory: string, watch: Watch): Promise<ServerRun> {
+  const { label } = watch;
   const scratch = mkdtempSync(join(tmpdir(), 'lorebook-stall-'));
   const stallFile = join(scratch, 'stalls');
   const port = 20_000 + Math.floor(Math.random() * 20_000);
@@ -132,6 +150,7 @@ async function watchServer(ctx: AppContext, tree: string, endpoint: string, dire
       LOREBOOK_SEARCH_DIR: directory,
       LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000000',
       BENCH_STALL_FILE: stallFile,
+      ...watch.env,
     },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -152,7 +171,9 @@ async function watchServer(ctx: AppContext, tree: string, endpoint: string, dire
     let dropped = 0;
     let published = from;
     let n = 1;
-    while (jobRuns() < RUNS && Date.now() - from < WINDOW_LIMIT_MS) {
+    const watching = (): boolean =>
+      watch.windowMs === undefined ? jobRuns() < RUNS && Date.now() - from < WINDOW_LIMIT_MS : Date.now() - from < watch.windowMs;
+    while (watching()) {
       const started = performance.now();
       // A rare word: the search itself costs well under a millisecond, so its time is the wait.
       // A stalled server can drop the connection (its keep-alive timer fires late): counted, not fatal.
@@ -232,15 +253,23 @@ async function measureSize(endpoint: string, beforeTree: string, stories: number
     log(`  built in ${buildS.toFixed(0)} s; idle noise ${idleMs.toFixed(0)} ms; the instance's load, each candidate`);
     const loads = args.includes('--skip-loads') ? [] : await measureLoadCandidates(data);
     for (const load of loads) log(`  ${load.name}: stall ${load.stallMs.toFixed(0)} ms, wall ${load.wallMs.toFixed(0)} ms`);
-    log(`  npm start before (${BEFORE_COMMIT.slice(0, 7)}) and after, ${RUNS} job runs each`);
-    const before = await watchServer(ctx, beforeTree, endpoint, directory, 'before');
-    const after = await watchServer(ctx, ROOT, endpoint, directory, 'after');
+    log(
+      `  npm start before (${BEFORE_COMMIT.slice(0, 7)}) and after, ${RUNS} job runs each; after at the default, ${QUIET_WINDOW_MS / 1000} s`,
+    );
+    const before = args.includes('--skip-before')
+      ? undefined
+      : await watchServer(ctx, beforeTree, endpoint, directory, { label: 'before' });
+    const after = await watchServer(ctx, ROOT, endpoint, directory, {
+      label: 'after, every change written',
+      env: { LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES: '0' },
+    });
+    const deferred = await watchServer(ctx, ROOT, endpoint, directory, { label: 'after, at the default', windowMs: QUIET_WINDOW_MS });
     // After the servers: a load in this process leaves a heap to collect that would compete with them for the cores.
     const idleRuns = await measureIdleRuns(ctx, data, (idle) => change(idle, 0));
     log(
       `  a job run with nothing logged: loading ${idleRuns.loads.wallMs.toFixed(0)} ms, counting ${idleRuns.counts.wallMs.toFixed(0)} ms`,
     );
-    return { stories, idleMs, buildS, snapshotMiB: data.byteLength / 1024 / 1024, loads, idleRuns, before, after };
+    return { stories, idleMs, buildS, snapshotMiB: data.byteLength / 1024 / 1024, loads, idleRuns, before, after, deferred };
   } finally {
     ctx.store.client.destroy();
     rmSync(directory, { recursive: true, force: true });
@@ -264,15 +293,21 @@ function sectionLines(runs: SizeRun[]): string[] {
       '`npm start` itself (`node --import test/bench/snapshot-stall-probe.ts src/cli/start.ts`: `perf_hooks.monitorEventLoopDelay` in the server, ' +
       'its maximum read once a second) over two snapshot intervals: the job runs at start, after 60 s and after 120 s, the window starts with the first full second after the server said it was ready and ends when the third run ends (or after 6 min). ' +
       `Before is main at ${BEFORE_COMMIT.slice(0, 7)} (unpacked from git), after is this tree, one after the other on the same table and snapshot. ` +
-      "The corpus is §7's (search-corpus.ts), indexed once and written as the snapshot the pointer names; a story is published every 20 s so each run " +
-      "applies a change and writes a snapshot; a search for a rare word (well under 1 ms of work) is sent once a second, and the first one loads the instance's own index.",
+      "The corpus is §7's (search-corpus.ts), indexed once and written as the snapshot the pointer names; a story is published every 20 s, so each run " +
+      "has a change to apply; a search for a rare word (well under 1 ms of work) is sent once a second, and the first one loads the instance's own index. " +
+      'After is watched twice: told to write every change (`LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES=0`: each run loads the snapshot, applies the change and writes the next, as before), ' +
+      `and at the default, where a run with at most 200 changes since the snapshot leaves them to the instances' replay and loads nothing (watched ${QUIET_WINDOW_MS / 1000} s: its runs write nothing, so log nothing).`,
     '',
-    `| stories | snapshot gzip | idle process (noise floor) | before: longest stall | after: longest stall | after / before | after: that second's longest GC pause of the serving thread's heap | after: longest stall less its second's longest GC pause | after: in the longest stall's second, the serving thread waited for a core | before: slowest search | after: slowest search | job runs (before, after) |`,
+    `| stories | snapshot gzip | idle process (noise floor) | before: longest stall | after, every change written: longest stall | after / before | its second's longest GC pause of the serving thread's heap | less that pause | in its second, the serving thread waited for a core | after, at the default: longest stall (waited for a core) | slowest search (before, every change written, at the default) | snapshots written (before, every change written, at the default) |`,
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...runs.map(
-      (run) =>
-        `| ${run.stories} | ${run.snapshotMiB.toFixed(1)} MiB | ${fixed(run.idleMs)} ms | ${fixed(run.before.stallMs)} ms | **${fixed(run.after.stallMs)} ms** | ${ratio(run.after.stallMs / run.before.stallMs)} | ${fixed(run.after.stallGcMs)} ms | ${fixed(run.after.stallBesideGcMs)} ms | ${fixed(run.after.stallWaitMs)} ms | ${fixed(run.before.searchMaxMs)} ms (${run.before.dropped} dropped) | ${fixed(run.after.searchMaxMs)} ms (${run.after.dropped} dropped) | ${run.before.runs}${run.before.exited === undefined ? '' : ` (exited: ${run.before.exited})`}, ${run.after.runs}${run.after.exited === undefined ? '' : ` (exited: ${run.after.exited})`} |`,
-    ),
+    ...runs.map((run) => {
+      const { before, after, deferred } = run;
+      const search = (server: ServerRun | undefined): string =>
+        server === undefined ? '—' : `${fixed(server.searchMaxMs)} ms (${server.dropped} dropped)`;
+      const written = (server: ServerRun | undefined): string =>
+        server === undefined ? '—' : `${server.runs}${server.exited === undefined ? '' : ` (exited: ${server.exited})`}`;
+      return `| ${run.stories} | ${run.snapshotMiB.toFixed(1)} MiB | ${fixed(run.idleMs)} ms | ${before === undefined ? '—' : `${fixed(before.stallMs)} ms`} | **${fixed(after.stallMs)} ms** | ${before === undefined ? '—' : ratio(after.stallMs / before.stallMs)} | ${fixed(after.stallGcMs)} ms | ${fixed(after.stallBesideGcMs)} ms | ${fixed(after.stallWaitMs)} ms | **${fixed(deferred.stallMs)} ms** (${fixed(deferred.stallWaitMs)} ms) | ${search(before)}, ${search(after)}, ${search(deferred)} | ${written(before)}, ${written(after)}, ${written(deferred)} |`;
+    }),
     '',
     "An instance's own load of the snapshot, each candidate measured alone in the bench process (the longest event-loop stall while it loads; its wall time):",
     '',
