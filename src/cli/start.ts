@@ -26,7 +26,7 @@ import { compactStartUpHeap } from './compact-start-up-heap.ts';
 import { type DataDirLock, lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile } from './local-store.ts';
 import { type StreamConsumer, startLocalStream } from './local-stream.ts';
 import { searchIndexInThread } from './search-index-in-thread.ts';
-import { runSnapshotJobInProcess } from './snapshot-job-in-process.ts';
+import { runSnapshotJobInThread } from './snapshot-job-in-thread.ts';
 
 /** Event lines: escaped, one physical line each (src/log-sink.ts). */
 const log = stdoutLog;
@@ -112,7 +112,7 @@ const rescanning = startCapabilityRescan(ctx, { intervalMs: SWEEPER_INTERVAL_MS,
 const snapshotting =
   ctx.searchSnapshots === undefined
     ? undefined
-    : startSearchSnapshots(() => runSnapshotJobInProcess(config, endpoint), { intervalMs: SWEEPER_INTERVAL_MS, log });
+    : startSearchSnapshots(() => runSnapshotJobInThread(config, endpoint), { intervalMs: SWEEPER_INTERVAL_MS, log });
 
 // What reads DynamoDB Local's table stream, as the cloud's stream Lambda does: each consumer gets
 // every batch (src/cli/local-stream.ts). With none listed no poller runs.

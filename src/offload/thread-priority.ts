@@ -1,4 +1,4 @@
-// The CPU priority (niceness) of `npm start`'s background work (the snapshot job's process, a snapshot's
+// The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, a snapshot's
 // decode, libuv's pool where images are re-encoded), lowered so that on a busy machine the thread
 // serving requests is scheduled first: on two cores shared with DynamoDB Local, a request thread at
 // the same priority waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 
-/** The snapshot job's process, every thread of it: once a minute, nobody waits for it. */
+/** The snapshot job: once a minute, nobody waits for it. */
 export const SNAPSHOT_JOB_NICENESS = 19;
 /**
  * A snapshot's decode for an instance's index (snapshot-decode-thread.ts). The index's own thread
@@ -37,23 +37,9 @@ export function lowerThisThreadsPriority(niceness: number): void {
 export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): Promise<number> {
   if (process.platform !== 'linux') return 0;
   await access('/proc/self/task');
-  return lowerThreads(niceness, (task) => threadName(task) === POOL_THREAD_NAME);
-}
-
-/**
- * Lowers every thread of this process, V8's platform threads among them (they collect its heap),
- * and so every thread it starts after: for a process that does only background work. Answers how
- * many threads it lowered.
- */
-export function lowerEveryThreadsPriority(niceness: number): number {
-  if (process.platform !== 'linux') return 0;
-  return lowerThreads(niceness, () => true);
-}
-
-function lowerThreads(niceness: number, which: (task: string) => boolean): number {
   let lowered = 0;
   for (const task of readdirSync('/proc/self/task')) {
-    if (which(task) && setNiceness(Number(task), niceness)) lowered += 1;
+    if (threadName(task) === POOL_THREAD_NAME && setNiceness(Number(task), niceness)) lowered += 1;
   }
   return lowered;
 }

@@ -12,7 +12,7 @@ import { REPLAY_LIMIT_MS } from '../../../src/app/search/live-story-index.ts';
 import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
 import { startSearchSnapshots } from '../../../src/app/search/snapshot-schedule.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
-import { runSnapshotJobInProcess } from '../../../src/cli/snapshot-job-in-process.ts';
+import { runSnapshotJobInThread } from '../../../src/cli/snapshot-job-in-thread.ts';
 import { readConfig } from '../../../src/config.ts';
 import { writeSearchLog } from '../../../src/store/search/search-log.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
@@ -130,7 +130,7 @@ describe('the snapshot job in a worker thread', () => {
     let runs = 0;
     const job = startSearchSnapshots(
       // The first run's thread is killed as soon as it starts: a fault no real part produces on cue.
-      () => runSnapshotJobInProcess(config, testEndpoint(), runs++ === 0 ? { onStart: (child) => void child.kill('SIGKILL') } : {}),
+      () => runSnapshotJobInThread(config, testEndpoint(), runs++ === 0 ? { onStart: (worker) => void worker.terminate() } : {}),
       { intervalMs: 200, log: (line) => lines.push(line) },
     );
     try {

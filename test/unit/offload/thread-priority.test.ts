@@ -1,9 +1,9 @@
 // npm start's background threads yield the cores (src/offload/thread-priority.ts): libuv's pool
 // threads and a thread that lowers itself run at the niceness asked for, and the main thread keeps
-// its own; a process of background work (the snapshot job's) lowers every thread, V8's among them. Each case runs in a Node process of its own, so this test process's threads stay as they are.
+// its own. Each case runs in a Node process of its own, so this test process's threads stay as they are.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SNAPSHOT_DECODE_NICENESS, SNAPSHOT_JOB_NICENESS, THREAD_POOL_NICENESS } from '../../../src/offload/thread-priority.ts';
+import { SNAPSHOT_DECODE_NICENESS, THREAD_POOL_NICENESS } from '../../../src/offload/thread-priority.ts';
 
 const MODULE = new URL('../../../src/offload/thread-priority.ts', import.meta.url).href;
 
@@ -45,22 +45,5 @@ describe.runIf(process.platform === 'linux')("npm start's background threads yie
       worker.unref();`);
     expect(threads.filter((thread) => thread.endsWith(` ${SNAPSHOT_DECODE_NICENESS}`))).toHaveLength(1);
     expect(threads).toContain('main 0');
-  });
-
-  it("a process of background work runs every thread at its niceness, V8's platform threads and those it starts after included", () => {
-    const threads = threadsAfter(`
-      import { Worker } from 'node:worker_threads';
-      import { lowerEveryThreadsPriority } from '${MODULE}';
-      if (lowerEveryThreadsPriority(${SNAPSHOT_JOB_NICENESS}) < 2) throw new Error('too few threads lowered');
-      // Started after: libuv's pool (a file read) and a worker thread.
-      await import('node:fs/promises').then((fs) => fs.readFile('/proc/self/stat'));
-      const worker = new Worker(\`import { parentPort } from 'node:worker_threads';
-        parentPort.postMessage('up');
-        setTimeout(() => {}, 60000);\`, { eval: true });
-      await new Promise((resolve) => worker.once('message', resolve));
-      worker.unref();`);
-    expect(threads.some((thread) => thread.startsWith('libuv-worker '))).toBe(true);
-    expect(threads.length).toBeGreaterThan(4);
-    expect(new Set(threads.map((thread) => thread.split(' ').at(-1)))).toEqual(new Set([String(SNAPSHOT_JOB_NICENESS)]));
   });
 });
