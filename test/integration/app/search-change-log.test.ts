@@ -17,9 +17,9 @@ import { runSnapshotJob, SNAPSHOT_REWRITE_MS } from '../../../src/app/search/sea
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { setVisibility } from '../../../src/app/set-visibility.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
-import type { SearchSnapshots } from '../../../src/store/search/search-snapshots.ts';
 import { searchSnapshotsInDirectory } from '../../../src/store/search/search-snapshots-dir.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { countedSnapshots } from '../../helpers/counted-snapshots.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { readStreamRecords } from '../../helpers/local-stream.ts';
 import { storyTitled } from '../../helpers/stories.ts';
@@ -162,25 +162,19 @@ describe('the snapshot job', () => {
   });
 
   it('a run with nothing logged since the last snapshot reads no snapshot and writes none, though the change before it sits in the overlap; the next change is applied, entries that change nothing are loaded once, and a day on the snapshot is written again', async () => {
-    let loads = 0;
-    const counted: SearchSnapshots = {
-      ...snapshots,
-      get: (name) => {
-        loads += 1;
-        return snapshots.get(name);
-      },
-    };
+    const loaded = countedSnapshots(snapshots);
+    const counted = loaded.snapshots;
     await publishStory(app.ctx(), alice, { markdown: storyTitled('Vermilion queues drained') });
     await recordSearchChanges(app.ctx(), await newStreamRecords());
     expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'snapshot', changed: 1, moved: true });
     const written = await readSearchPointer(app.ctx().store);
     // The change was logged seconds before the new watermark: within the overlap every run reads again.
     expect(written?.overlap_entries).toBeGreaterThanOrEqual(1);
-    loads = 0;
+    loaded.reset();
 
     const idle = await runSnapshotJob(app.ctx(), counted);
     expect(idle).toEqual({ from: 'log', left: 0, stories: undefined, logEntries: 0, changed: 0, moved: false });
-    expect(loads).toBe(0);
+    expect(loaded.loads()).toBe(0);
     expect(await readSearchPointer(app.ctx().store)).toEqual(written);
 
     await publishStory(app.ctx(), alice, { markdown: storyTitled('Viridian workers idled') });
@@ -189,10 +183,10 @@ describe('the snapshot job', () => {
     // This time the job runs a minute after the change: it is behind the overlap, and no run reads it again.
     app.advance(60_000);
     expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'snapshot', changed: 1, moved: true });
-    expect(loads).toBe(1);
+    expect(loaded.loads()).toBe(1);
     expect(await foundElsewhere('viridian')).toEqual(['Viridian workers idled']);
     expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'log' });
-    expect(loads).toBe(1);
+    expect(loaded.loads()).toBe(1);
 
     // The same batch delivered again logs entries that change nothing: that run loads the snapshot once
     // and names the same one with the new count, so the run after it loads none.
@@ -201,15 +195,15 @@ describe('the snapshot job', () => {
     const again = await runSnapshotJob(app.ctx(), counted);
     expect(again).toMatchObject({ from: 'snapshot', changed: 0 });
     expect(again.written).toBeUndefined();
-    expect(loads).toBe(2);
+    expect(loaded.loads()).toBe(2);
     expect(await readSearchPointer(app.ctx().store)).toMatchObject({ snapshot: named?.snapshot, written_at: named?.written_at });
     expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'log' });
-    expect(loads).toBe(2);
+    expect(loaded.loads()).toBe(2);
 
     // The bucket keeps old objects a week: an unchanged index is still written once a day.
     app.advance(SNAPSHOT_REWRITE_MS);
     expect(await runSnapshotJob(app.ctx(), counted)).toMatchObject({ from: 'snapshot', changed: 0, moved: true });
-    expect(loads).toBe(3);
+    expect(loaded.loads()).toBe(3);
   });
 
   it('a snapshot older than the log remembers (no job ran for two days) is rebuilt from the feed, not replayed; an instance asleep that long loads the newest snapshot', async () => {

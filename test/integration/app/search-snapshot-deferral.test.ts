@@ -12,9 +12,9 @@ import { describeSnapshotJob } from '../../../src/app/search/snapshot-schedule.t
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
 import { writeSearchLog } from '../../../src/store/search/search-log.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
-import type { SearchSnapshots } from '../../../src/store/search/search-snapshots.ts';
 import { searchSnapshotsInDirectory } from '../../../src/store/search/search-snapshots-dir.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { countedSnapshots } from '../../helpers/counted-snapshots.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 
 const LEFT_TO_INSTANCES = 3;
@@ -23,15 +23,9 @@ const alice = caller('alice');
 const directory = mkdtempSync(join(tmpdir(), 'lorebook-search-deferral-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-let loads = 0;
 const inDirectory = searchSnapshotsInDirectory(directory);
-const snapshots: SearchSnapshots = {
-  ...inDirectory,
-  get: (name) => {
-    loads += 1;
-    return inDirectory.get(name);
-  },
-};
+const counted = countedSnapshots(inDirectory);
+const { snapshots } = counted;
 
 /** Publishes stories titled with the word, one change-log entry each (as the stream would log them). */
 let published = 0;
@@ -52,7 +46,7 @@ describe('the snapshot job with changes left to the instances', () => {
   it('loads and writes nothing for up to the setting’s entries, which a new instance still finds; one more and the run writes them all', async () => {
     expect(await runSnapshotJob(app.ctx(), snapshots)).toMatchObject({ from: 'feed', moved: true });
     const first = await readSearchPointer(app.ctx().store);
-    loads = 0;
+    counted.reset();
 
     await publish('hawthorn', LEFT_TO_INSTANCES);
     const deferred = await runSnapshotJob(app.ctx(), snapshots);
@@ -60,7 +54,7 @@ describe('the snapshot job with changes left to the instances', () => {
     expect(describeSnapshotJob(deferred)).toBe(
       `${LEFT_TO_INSTANCES} log entries since the last snapshot, left to the instances' replay: none loaded, none written`,
     );
-    expect(loads).toBe(0);
+    expect(counted.loads()).toBe(0);
     expect(await readSearchPointer(app.ctx().store)).toEqual(first);
     expect(await foundByANewInstance('hawthorn')).toBe(LEFT_TO_INSTANCES);
 
@@ -71,9 +65,9 @@ describe('the snapshot job with changes left to the instances', () => {
       changed: LEFT_TO_INSTANCES + 1,
       moved: true,
     });
-    expect(loads).toBe(1);
+    expect(counted.loads()).toBe(1);
     expect(await runSnapshotJob(app.ctx(), snapshots)).toMatchObject({ from: 'log', left: 0 });
-    expect(loads).toBe(1);
+    expect(counted.loads()).toBe(1);
     expect(await foundByANewInstance('hawthorn')).toBe(LEFT_TO_INSTANCES + 1);
   });
 

@@ -16,9 +16,9 @@ import { runSnapshotJobInThread } from '../../../src/cli/snapshot-job-in-thread.
 import { readConfig } from '../../../src/config.ts';
 import { writeSearchLog } from '../../../src/store/search/search-log.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
-import type { SearchSnapshots } from '../../../src/store/search/search-snapshots.ts';
 import { searchSnapshotsInDirectory } from '../../../src/store/search/search-snapshots-dir.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { countedSnapshots } from '../../helpers/counted-snapshots.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { storyTitled } from '../../helpers/stories.ts';
 import { testEndpoint } from '../../helpers/test-table.ts';
@@ -90,17 +90,10 @@ describe('an instance whose newest snapshot is old', () => {
     // A snapshot written with a story, then seven quiet hours (nothing logged, so none newer).
     await publish(app.ctx(), 'marigold', 1);
     await runSnapshotJob(app.ctx(), snapshots);
-    let loads = 0;
-    const counted: SearchSnapshots = {
-      ...snapshots,
-      get: (name) => {
-        loads += 1;
-        return snapshots.get(name);
-      },
-    };
+    const counted = countedSnapshots(snapshots);
     const later = withClock(() => REPLAY_LIMIT_MS + 60 * 60_000);
     let clock = Date.now();
-    const instance = createStorySearch(later, { snapshots: counted, refreshMs: 1000, now: () => clock });
+    const instance = createStorySearch(later, { snapshots: counted.snapshots, refreshMs: 1000, now: () => clock });
     for (let search = 0; search < 5; search += 1) {
       expect((await instance.search({ query: 'marigold' })).total).toBe(1);
       clock += 2000;
@@ -108,7 +101,7 @@ describe('an instance whose newest snapshot is old', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // The cold start's load, and at most one check of the same snapshot: never one a search.
-    expect(loads).toBeLessThanOrEqual(1);
+    expect(counted.loads()).toBeLessThanOrEqual(1);
   });
 });
 
