@@ -6,10 +6,10 @@
 // only. Twice-safe: of two jobs at once one moves the pointer, the other's object is left unnamed;
 // a job killed before the move changed nothing, and the next run starts again from the pointer.
 // A run first counts the log behind the pointer's watermark. When it holds at most
-// `searchSnapshotAfterEntries` (LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES) entries more than the snapshot was written with, the run ends without
-// loading the snapshot (a load took 24 s of CPU at 100k stories, BENCHMARKS.md §12): every instance
-// replays the log from the snapshot's own watermark anyway, and that many entries cost it a few
-// batched reads at its first search.
+// `searchSnapshotAfterEntries` (LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES) entries more than the
+// snapshot was written with, the run ends without loading the snapshot (a load took 24 s of CPU at
+// 100k stories, BENCHMARKS.md §12): every instance replays the log from the snapshot's own
+// watermark anyway, and that many entries cost it a few batched reads at its first search.
 
 import { readSearchLog, SEARCH_LOG_OVERLAP_MS, SEARCH_LOG_REPLAYABLE_MS } from '../../store/search/search-log.ts';
 import { moveSearchPointer, readSearchPointer, type SearchPointer } from '../../store/search/search-pointer.ts';

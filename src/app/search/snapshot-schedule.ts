@@ -17,7 +17,7 @@ export type SearchSnapshotting = IntervalJob;
 /** One line for the log. */
 export function describeSnapshotJob(report: SnapshotJobReport): string {
   if (report.stories === undefined)
-    return report.left === undefined || report.left === 0
+    return (report.left ?? 0) === 0
       ? 'nothing logged since the last snapshot: none loaded, none written'
       : `${report.left} log entries since the last snapshot, left to the instances' replay: none loaded, none written`;
   const wrote =
