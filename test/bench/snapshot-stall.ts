@@ -296,7 +296,7 @@ function sectionLines(runs: SizeRun[]): string[] {
       "The corpus is §7's (search-corpus.ts), indexed once and written as the snapshot the pointer names; a story is published every 20 s, so each run " +
       "has a change to apply; a search for a rare word (well under 1 ms of work) is sent once a second, and the first one loads the instance's own index. " +
       'After is watched twice: told to write every change (`LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES=0`: each run loads the snapshot, applies the change and writes the next, as before), ' +
-      `and at the default, where a run with at most 200 changes since the snapshot leaves them to the instances' replay and loads nothing (watched ${QUIET_WINDOW_MS / 1000} s: its runs write nothing, so log nothing).`,
+      `and at the default, where a run with at most ${DEFAULT_APP_CONFIG.searchSnapshotAfterEntries} changes since the snapshot leaves them to the instances' replay and loads nothing (watched ${QUIET_WINDOW_MS / 1000} s: its runs write nothing, so log nothing).`,
     '',
     `| stories | snapshot gzip | idle process (noise floor) | before: longest stall | after, every change written: longest stall | after / before | its second's longest GC pause of the serving thread's heap | less that pause | in its second, the serving thread waited for a core | after, at the default: longest stall (waited for a core) | slowest search (before, every change written, at the default) | snapshots written (before, every change written, at the default) |`,
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
