@@ -3,7 +3,7 @@
 import type { AppContext } from '../context/app-context.ts';
 import type { IndexAnswers } from './index-answers.ts';
 import { createLiveIndex, type LiveIndexOptions } from './live-story-index.ts';
-import { hasWords, rankForQuery, TOPIC_OPTIONS } from './search-ranking.ts';
+import { hasWords, rankForQuery, rankForTopics } from './search-ranking.ts';
 import { similarCandidates } from './similar-stories.ts';
 import { completeSlugs } from './slug-completion.ts';
 
@@ -17,8 +17,7 @@ export function localIndexAnswers(ctx: AppContext, options: LiveIndexOptions): I
     },
     async suggest(terms, count) {
       const index = await live.current();
-      return index
-        .search(terms.join(' '), TOPIC_OPTIONS)
+      return rankForTopics(index, terms)
         .slice(0, count)
         .map((result) => ({ slug: result.slug, terms: result.terms }));
     },

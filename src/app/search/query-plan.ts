@@ -13,12 +13,21 @@
 //   they reach add up to at most REACH_BUDGET_PASSES × the index's size; the rest, the least
 //   telling words ("the", "steps", a format's own labels), are left out of the AND. The rarest
 //   word always stays.
+// suggest_for_project and a publish's `similar` OR up to 64 words over the topic fields
+// (planTopicQuery): a word in TYPO_SKIP_STORIES stories or more taken as typed there too, and a
+// reach budget of TOPIC_REACH_BUDGET_PASSES counted in those fields. A typical publish's `similar` took 1.2-2.7 s at 100,000 stories and one of 64
+// common words up to 8.6 s, on the thread that answers every search (docs/search.md).
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import { normaliseTerm } from './suggestion-why.ts';
 
 /** From this many stories on the reach budget applies; a smaller index is cheap to search whole. */
 export const COMMON_MIN_STORIES = 1000;
 export const REACH_BUDGET_PASSES = 2;
+/**
+ * An OR query answers every story any of its words reaches, and MiniSearch scores and sorts them
+ * all: at 100,000 stories two passes of topic words took 0.5-1.4 s, one pass 0.37-0.49 s (docs/search.md).
+ */
+export const TOPIC_REACH_BUDGET_PASSES = 1;
 export const TYPO_SKIP_STORIES = 10;
 export const PREFIX_MIN_CHARS = 3;
 export const MAX_PREFIX_TERMS = 500;
@@ -34,11 +43,18 @@ export interface TermStats {
   /**
    * About how many stories a word reaches: for each index term it matches (itself, within
    * `edits` typos, and starting with it when `prefix`), the stories holding that term in its
-   * busiest field, summed. Counting stops past `cap`.
+   * busiest field (of `fields`, when given), summed. Counting stops past `cap`.
    */
-  storiesReached(word: string, match: { edits: number; prefix: boolean }, cap: number): number;
+  storiesReached(word: string, match: ReachMatch, cap: number): number;
   /** How many index terms start with `prefix`, counted up to `cap` + 1. */
   termsStartingWith(prefix: string, cap: number): number;
+}
+
+export interface ReachMatch {
+  edits: number;
+  prefix: boolean;
+  /** The fields searched; every field when absent. */
+  fields?: readonly string[];
 }
 
 export interface QueryPlan {
@@ -59,14 +75,47 @@ export function planQuery(query: string, stats: TermStats): QueryPlan {
   const last = typed.at(-1);
   const prefixLast =
     last !== undefined && last.length >= PREFIX_MIN_CHARS && stats.termsStartingWith(last, MAX_PREFIX_TERMS) <= MAX_PREFIX_TERMS;
+  return withinReach(typed, stats, { prefixLast, typos: typoEdits, passes: REACH_BUDGET_PASSES });
+}
+
+/** The topic fields' typo rule (suggestions and `similar`): one edit from 6 characters, two from 10. */
+export const topicTypoEdits = (word: string): number => (word.length >= 6 ? Math.min(MAX_TYPO_EDITS, Math.round(word.length * 0.15)) : 0);
+
+/**
+ * suggest_for_project's and `similar`'s words, ORed over `fields` with no prefix: a word in
+ * TYPO_SKIP_STORIES stories or more as typed, and on a large index the rarest words while their
+ * reach in those fields fits TOPIC_REACH_BUDGET_PASSES (the commonest add least to a ranking anyway).
+ */
+export function planTopicQuery(terms: readonly string[], stats: TermStats, fields: readonly string[]): QueryPlan {
+  const typed = [...new Set(terms.map(normaliseTerm))].filter((word) => word !== '');
+  return withinReach(typed, stats, { prefixLast: false, typos: topicTypoEdits, fields, passes: TOPIC_REACH_BUDGET_PASSES });
+}
+
+interface PlanRules {
+  /** Whether the last word may expand as a prefix. */
+  prefixLast: boolean;
+  typos(word: string): number;
+  fields?: readonly string[];
+  /** The reach budget, in passes over the index. */
+  passes: number;
+}
+
+function withinReach(typed: string[], stats: TermStats, rules: PlanRules): QueryPlan {
+  const last = typed.at(-1);
+  const { prefixLast, fields } = rules;
+  const within = fields === undefined ? {} : { fields };
   const edits: Record<string, number> = {};
   for (const word of typed)
-    edits[word] = stats.storiesReached(word, { edits: 0, prefix: false }, TYPO_SKIP_STORIES) >= TYPO_SKIP_STORIES ? 0 : typoEdits(word);
+    edits[word] =
+      stats.storiesReached(word, { edits: 0, prefix: false, ...within }, TYPO_SKIP_STORIES) >= TYPO_SKIP_STORIES ? 0 : rules.typos(word);
   if (stats.stories < COMMON_MIN_STORIES) return { words: typed, common: [], prefixLast, edits };
 
-  const budget = REACH_BUDGET_PASSES * stats.stories;
+  const budget = rules.passes * stats.stories;
   const reach = new Map(
-    typed.map((word) => [word, stats.storiesReached(word, { edits: edits[word] ?? 0, prefix: prefixLast && word === last }, budget)]),
+    typed.map((word) => [
+      word,
+      stats.storiesReached(word, { edits: edits[word] ?? 0, prefix: prefixLast && word === last, ...within }, budget),
+    ]),
   );
   const kept = new Set<string>();
   let spent = 0;

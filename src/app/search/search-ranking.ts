@@ -1,9 +1,9 @@
 // How the index ranks each kind of search (docs/design.md#search): search_stories (planned so no
 // query costs more than about two passes, query-plan.ts), and suggest_for_project and `similar`
-// (topics only, any shared word). Read where the index lives (index-answers.ts); the benches rank
-// with exactly this.
+// (topics only, any shared word of the rarest within one pass). Read where the index lives
+// (index-answers.ts); the benches rank with exactly this.
 import type { SearchOptions } from 'minisearch';
-import { MAX_TYPO_EDITS, planQuery, planSearchOptions, typoEdits } from './query-plan.ts';
+import { MAX_TYPO_EDITS, planQuery, planSearchOptions, planTopicQuery, topicTypoEdits, typoEdits } from './query-plan.ts';
 import type { RankedSlug, StoryIndex } from './story-index.ts';
 import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 
@@ -26,14 +26,20 @@ export function rankForQuery(index: StoryIndex, query: string): RankedSlug[] {
  * shared word (OR), the stack and tags first. A project description is up to 64 words ORed:
  * against bodies nearly every story would match.
  */
-export const TOPIC_OPTIONS: SearchOptions = {
+const TOPIC_OPTIONS: SearchOptions = {
   ...TOPIC_FIELDS_ONLY,
   combineWith: 'OR',
   prefix: false,
-  fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+  fuzzy: (term) => topicTypoEdits(term) || false,
   maxFuzzy: MAX_TYPO_EDITS,
   boost: { stack: 3, tags: 3, title: 2, summary: 1 },
 };
+
+/** suggest_for_project's and `similar`'s ranking of up to 64 words, within the bounds of their plan (query-plan.ts). */
+export function rankForTopics(index: StoryIndex, terms: readonly string[]): RankedSlug[] {
+  const planned = planSearchOptions(planTopicQuery(terms, index.stats, TOPIC_FIELDS_ONLY.fields ?? []), TOPIC_OPTIONS);
+  return planned.query === '' ? [] : index.search(planned.query, planned.options);
+}
 
 /** A query with no letter or digit lists the index newest first instead of ranking. */
 export const hasWords = (query: string): boolean => /[\p{L}\p{N}]/u.test(query);

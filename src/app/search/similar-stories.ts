@@ -7,7 +7,7 @@ import { type RelatedStory, relationTo } from '../../domain/story/story-relation
 import type { StoryType } from '../../domain/story/story-types.ts';
 import type { StorySummary } from '../contract/story-shapes.ts';
 import { MAX_SIMILAR } from '../publish-story.contract.ts';
-import { TOPIC_OPTIONS } from './search-ranking.ts';
+import { rankForTopics } from './search-ranking.ts';
 import type { MatchedSlug, RankedSlug, StoryIndex } from './story-index.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
 
@@ -37,7 +37,7 @@ export function similarCandidates(index: StoryIndex, query: SimilarQuery): Match
   const terms = contextTerms([query.title, ...query.tags, ...query.stack, query.summary].join(' '));
   if (terms.length === 0) return [];
   const candidates: MatchedSlug[] = [];
-  for (const result of index.search(terms.join(' '), TOPIC_OPTIONS)) {
+  for (const result of rankForTopics(index, terms)) {
     const type = index.entry(result.slug)?.type;
     if (result.slug === query.slug || type === undefined || !sharesEnough(result) || relationTo(query.type, type) === undefined) continue;
     candidates.push({ slug: result.slug, terms: result.terms });

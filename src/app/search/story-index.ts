@@ -139,20 +139,22 @@ interface TermTree {
 }
 type FieldStories = Map<number, Map<number, number>>;
 
-/** The stories holding a term in its busiest field. */
-function storiesIn(fields: FieldStories | undefined): number {
+/** The stories holding a term in its busiest field (of `within`'s field ids, when given). */
+function storiesInFields(fields: FieldStories | undefined, within: readonly number[] | undefined): number {
   let most = 0;
-  for (const stories of fields?.values() ?? []) most = Math.max(most, stories.size);
+  for (const [field, stories] of fields ?? []) if (within === undefined || within.includes(field)) most = Math.max(most, stories.size);
   return most;
 }
 
 function termStats(terms: MiniSearch<IndexedDocument>): TermStats {
-  const tree = (terms as unknown as { _index: TermTree })._index;
+  const { _index: tree, _fieldIds: fieldIds } = terms as unknown as { _index: TermTree; _fieldIds: Record<string, number> };
   return {
     get stories() {
       return terms.documentCount;
     },
     storiesReached(word, match, cap) {
+      const within = match.fields?.map((field) => fieldIds[field] ?? -1);
+      const storiesIn = (fields: FieldStories | undefined): number => storiesInFields(fields, within);
       const counted = new Set([word]);
       let reached = storiesIn(tree.get(word));
       const add = (term: string, fields: FieldStories): boolean => {

@@ -8,25 +8,31 @@ import {
   PREFIX_MIN_CHARS,
   planQuery,
   planSearchOptions,
+  planTopicQuery,
   type TermStats,
+  TOPIC_REACH_BUDGET_PASSES,
+  topicTypoEdits,
   typoEdits,
 } from '../../../../src/app/search/query-plan.ts';
-import { rankForQuery, SEARCH_OPTIONS } from '../../../../src/app/search/search-ranking.ts';
+import { rankForQuery, rankForTopics, SEARCH_OPTIONS } from '../../../../src/app/search/search-ranking.ts';
 import { createStoryIndex, type StoryIndex } from '../../../../src/app/search/story-index.ts';
 
-/** `count` stories: every one says "lambda", every third "throttle", story 7 alone "quokka". */
-function corpus(count: number, options: { typoOfLambdaAt?: number } = {}): StoryIndex {
+/**
+ * `count` stories: every one says "lambda", every third "throttle", story 7 alone "quokka"; with
+ * `dockerInBodies`, every body says "docker" and only story 3's title does.
+ */
+function corpus(count: number, options: { typoOfLambdaAt?: number; dockerInBodies?: boolean } = {}): StoryIndex {
   const index = createStoryIndex();
   for (let n = 0; n < count; n += 1) {
     const first = n === options.typoOfLambdaAt ? 'lambdo' : 'lambda';
     const words = [first, n % 3 === 0 ? 'throttle' : 'retries', n === 7 ? 'quokka' : 'wombat', `term${n}x`];
     index.put({
       slug: `s${n}`,
-      title: words.join(' '),
+      title: [...words, ...(options.dockerInBodies === true && n === 3 ? ['docker'] : [])].join(' '),
       summary: '',
       tags: [],
       stack: [],
-      markdown: '',
+      markdown: options.dockerInBodies === true ? 'we ran docker' : '',
       type: 'success',
       published_at: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
     });
@@ -198,5 +204,52 @@ describe('search_stories ranking through the plan', () => {
     expect(rankForQuery(withTypo, 'lambda quokka').map((result) => result.slug)).toEqual(['s7']);
     expect(rankForQuery(withTypo, 'wombat lambda').map((result) => result.slug)).not.toContain('s8');
     expect(rankForQuery(withTypo, 'wombat lambdo').map((result) => result.slug)).toContain('s8');
+  });
+});
+
+describe("suggest_for_project's and similar's plan: OR over the topic fields", () => {
+  const TOPICS = ['title', 'summary', 'tags', 'stack'];
+
+  it('on a large index the words are taken rarest first while the stories they reach fit in one pass over it; an OR query then scores only those stories', () => {
+    expect(TOPIC_REACH_BUDGET_PASSES).toBe(1);
+    // 1 + 334 stories fit in 1,000; with lambda's 1,000 they would not (two passes would hold all three).
+    expect(planTopicQuery(['quokka', 'throttle', 'lambda'], large.stats, TOPICS)).toMatchObject({
+      words: ['quokka', 'throttle'],
+      common: ['lambda'],
+      prefixLast: false,
+    });
+    const scored = rankForTopics(large, ['quokka', 'throttle', 'lambda']).map((result) => result.slug);
+    // Every story says lambda: unplanned, the OR would score all 1,000.
+    expect(scored).toHaveLength(Math.ceil(COMMON_MIN_STORIES / 3) + 1);
+    expect(scored[0]).toBe('s7');
+    expect(planTopicQuery(['quokka', 'throttle', 'lambda'], small.stats, TOPICS).common).toEqual([]);
+  });
+
+  it('the budget is exactly one pass: words reaching the index once between them all stay, one story more leaves the commonest out', () => {
+    const halves = (second: number) => counts(COMMON_MIN_STORIES, (word) => (word === 'alpha' ? COMMON_MIN_STORIES / 2 : second));
+    expect(planTopicQuery(['alpha', 'beta'], halves(COMMON_MIN_STORIES / 2), TOPICS).common).toEqual([]);
+    expect(planTopicQuery(['alpha', 'beta'], halves(COMMON_MIN_STORIES / 2 + 1), TOPICS).common).toEqual(['beta']);
+  });
+
+  it('reach is counted in the topic fields: a word in every body but one title is rare to a topic query', () => {
+    const bodies = corpus(COMMON_MIN_STORIES, { dockerInBodies: true });
+    const exact = { edits: 0, prefix: false };
+    expect(bodies.stats.storiesReached('docker', exact, 10_000)).toBe(COMMON_MIN_STORIES);
+    expect(bodies.stats.storiesReached('docker', { ...exact, fields: TOPICS }, 10_000)).toBe(1);
+    expect(planTopicQuery(['docker', 'throttle', 'wombat'], bodies.stats, TOPICS)).toMatchObject({
+      words: ['docker', 'throttle'],
+      common: ['wombat'],
+    });
+    expect(rankForTopics(bodies, ['docker', 'quokka']).map((result) => result.slug)).toEqual(expect.arrayContaining(['s3', 's7']));
+  });
+
+  it('a word the topic fields hold in 10 stories or more is matched as typed; a rarer one keeps its typos, one edit from 6 letters, two from 10', () => {
+    expect(planTopicQuery(['lambda', 'lambada', 'quokka'], small.stats, TOPICS).edits).toEqual({ lambda: 0, lambada: 1, quokka: 1 });
+    expect(['lambd', 'dynamo', 'dynamodbs', 'idempotent', 'idempotently'].map((word) => topicTypoEdits(word))).toEqual([0, 1, 1, 2, 2]);
+    // A small index: no word is left out, so only the typo rule keeps s8's "lambdo" out.
+    const withTypo = corpus(30, { typoOfLambdaAt: 8 });
+    expect(rankForTopics(withTypo, ['lambda', 'quokka']).map((result) => result.slug)).not.toContain('s8');
+    // The rare word keeps its typos: it finds the common one's stories as well.
+    expect(rankForTopics(withTypo, ['lambdo']).map((result) => result.slug)).toHaveLength(30);
   });
 });
