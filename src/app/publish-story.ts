@@ -15,6 +15,7 @@ import { isValidSlug, slugFor } from '../domain/story/slug.ts';
 import { isTooFarAhead, latestStoryDate } from '../domain/story/story-date.ts';
 import type { StoryParts } from '../domain/story/story-parts.ts';
 import type { RelatedStory } from '../domain/story/story-relation.ts';
+import { refusedForLoad } from '../offload/fair-queue.ts';
 import type { WriteAction } from '../store/actions.ts';
 import type { ItemKey } from '../store/keys.ts';
 import { feedMonthsKey, storyKey } from '../store/keys.ts';
@@ -35,7 +36,7 @@ import {
   publishStoryOutputSchema,
   type StoredPublishOutcome,
 } from './publish-story.contract.ts';
-import type { SimilarFinder } from './search/similar-stories.ts';
+import type { SimilarFinder, SimilarQuery } from './search/similar-stories.ts';
 import { type AnswerLinkPlan, answerCandidates, answerReads, planAnswerLinks, revisionAnswerLinks } from './story-content/answer-links.ts';
 import { contentOutcome, planNewRevision, storyUrl, withCapabilityField, withStoryUrl } from './story-content/content-write.ts';
 import { parseStoryOffloaded } from './story-content/parse-story-task.ts';
@@ -58,6 +59,19 @@ export interface PublishSource {
   existing(read: ItemsByKey, meta: StoryMeta, contentHash: string): void;
 }
 
+/**
+ * `similar` is a hint, not the write: when the search index is too busy to take the question (a
+ * refusal for load, cpu-slots.ts), the story is published with none rather than refused.
+ */
+async function similarOrNone(related: SimilarFinder, query: SimilarQuery): Promise<RelatedStory[]> {
+  try {
+    return await related.similar(query);
+  } catch (error) {
+    if (refusedForLoad(error)) return [];
+    throw error;
+  }
+}
+
 /** `related` is the surface's story search; without one (a script, a test of other rules) `similar` is empty. */
 export async function publishStory(
   ctx: AppContext,
@@ -76,7 +90,7 @@ export async function publishStory(
   const candidates = answerCandidates(slug, story, ctx.config.publicBaseUrl);
   // Before the write, so the plan stays pure: one search of the in-memory index, used only if
   // this turns out to be the first publish.
-  const similar = related === undefined ? [] : await related.similar({ slug, ...story.frontMatter, summary: story.summary });
+  const similar = related === undefined ? [] : await similarOrNone(related, { slug, ...story.frontMatter, summary: story.summary });
   // Only a story that will be listed can start a spam wave or be one (design.md#spam-waves).
   const judged = ctx.config.duplicateWindowHours > 0 && isListedPublicly(story.frontMatter.visibility, false);
   const spamWaves = judged ? await import('./near-duplicate/near-duplicate-guard.ts') : undefined;

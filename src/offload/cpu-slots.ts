@@ -1,8 +1,9 @@
 // The process's CPU-heavy slots, built once from the settings (docs/design.md#fair-cpu): the offload
 // workers (parsing, scanning, rendering) and the image re-encoder, shared among callers by the
-// same rules and charged to the same per-caller minute of CPU.
+// same rules and charged to the same per-caller minute of CPU; and the search index's turns,
+// shared by the same rules but not charged (below).
 import { type CpuAllowance, createCpuWindows } from './cpu-windows.ts';
-import { createFairQueue, type FairQueue, type FairShare } from './fair-queue.ts';
+import { createFairQueue, type FairQueue, type FairShare, type SlotNames } from './fair-queue.ts';
 import { createOffload, DEFAULT_OFFLOAD_SHARE, defaultWorkers, type Offload, sharedOffload } from './offload.ts';
 
 export interface CpuSlots {
@@ -12,6 +13,14 @@ export interface CpuSlots {
    * scaled), each a heavy job in the same places as the workers' heavy jobs (heavy-gate.ts).
    */
   reencodes: FairQueue;
+  /**
+   * The search index's questions (search_stories, suggest_for_project, a publish's `similar`):
+   * one at a time, as the index answers them, in turn among callers, so one caller's stream of
+   * searches (each ~0.3 s at 100,000 stories) cannot keep everyone else's waiting. Not charged
+   * to the CPU minute: the first question after a start holds the index while it loads, which
+   * is the process's work, not the caller's.
+   */
+  search: FairQueue;
 }
 
 export interface CpuSettings extends Omit<FairShare, 'slots'>, CpuAllowance {
@@ -35,10 +44,31 @@ const reencodeShare = (settings: CpuSettings): FairShare => ({
   maxWaitMs: settings.maxWaitMs,
 });
 
+/** The search index's turns: one question at a time, one per caller, the others waiting as the workers' do. */
+const searchShare = (settings: CpuSettings): FairShare => ({
+  slots: 1,
+  perCaller: 1,
+  perCallerWaiting: settings.perCallerWaiting,
+  maxWaiting: settings.maxWaiting,
+  maxWaitMs: settings.maxWaitMs,
+});
+
+const SEARCH_INDEX: SlotNames = {
+  cpu_share: 'your share of the search index is in use',
+  cpu_queue_full: "the search index's queue is full",
+  cpu_wait: 'the search index did not come free in time',
+};
+
+const searchQueue = (settings: CpuSettings): FairQueue => createFairQueue(searchShare(settings), { names: SEARCH_INDEX });
+
 export function createCpuSlots(settings: CpuSettings): CpuSlots {
   const costs = createCpuWindows(settings);
   const offload = createOffload({ share: { ...settings, slots: settings.workers }, costs });
-  return { offload, reencodes: createFairQueue(reencodeShare(settings), { costs, heavy: offload.heavy }) };
+  return {
+    offload,
+    reencodes: createFairQueue(reencodeShare(settings), { costs, heavy: offload.heavy }),
+    search: searchQueue(settings),
+  };
 }
 
 let shared: CpuSlots | undefined;
@@ -47,7 +77,11 @@ let shared: CpuSlots | undefined;
 export function sharedCpuSlots(): CpuSlots {
   if (shared === undefined) {
     const offload = sharedOffload();
-    shared = { offload, reencodes: createFairQueue(reencodeShare(defaultCpuSettings()), { heavy: offload.heavy }) };
+    shared = {
+      offload,
+      reencodes: createFairQueue(reencodeShare(defaultCpuSettings()), { heavy: offload.heavy }),
+      search: searchQueue(defaultCpuSettings()),
+    };
   }
   return shared;
 }

@@ -50,6 +50,8 @@ const FIRST_ESTIMATE_MS = 1_000;
 export interface FairQueueOptions {
   /** What each caller may spend of the slots a minute (default: no such limit). */
   costs?: CpuWindows;
+  /** What a refusal for load calls the slots (default: the workers). */
+  names?: SlotNames;
   /** The heavy jobs' places, shared with other queues (default: this queue's own, heavySlots(share.slots)). */
   heavy?: HeavyGate;
   now?: () => number;
@@ -64,7 +66,13 @@ interface Waiting {
 }
 
 export function createFairQueue(share: FairShare, options: FairQueueOptions = {}): FairQueue {
-  const { costs, heavy: gate = createHeavyGate(heavySlots(share.slots)), now = performance.now.bind(performance) } = options;
+  const {
+    costs,
+    heavy: gate = createHeavyGate(heavySlots(share.slots)),
+    now = performance.now.bind(performance),
+    names = WORKERS,
+  } = options;
+  const busy = (reason: keyof SlotNames, retryAfterMs: number): LorebookError => busyError(names, reason, retryAfterMs);
   /** Each caller's waiting jobs; Map order is the turn order (a caller served moves to the back). */
   const lines = new Map<string, Waiting[]>();
   const runningBy = new Map<string, number>();
@@ -182,17 +190,28 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
   };
 }
 
-const REASONS = {
+/** A refusal for load in words, by its reason (details.reason). */
+export interface SlotNames {
+  cpu_share: string;
+  cpu_queue_full: string;
+  cpu_wait: string;
+}
+
+const WORKERS: SlotNames = {
   cpu_share: 'your share of the workers is in use',
   cpu_queue_full: "the workers' queue is full",
   cpu_wait: 'no worker came free in time',
-} as const;
+};
+
+/** Whether an error is a fair queue's refusal for load (nothing ran). */
+export const refusedForLoad = (error: unknown): boolean =>
+  error instanceof LorebookError && error.code === 'rate_limited' && Object.hasOwn(WORKERS, String(error.details?.reason));
 
 /** The refusal for load: nothing has run, so the same call can be sent again as it is. */
-function busy(reason: keyof typeof REASONS, retryAfterMs: number): LorebookError {
+function busyError(names: SlotNames, reason: keyof SlotNames, retryAfterMs: number): LorebookError {
   return new LorebookError(
     'rate_limited',
-    `Busy: ${REASONS[reason]}. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
+    `Busy: ${names[reason]}. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
     { retryAfterMs, details: { reason } },
   );
 }

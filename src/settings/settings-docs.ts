@@ -53,13 +53,13 @@ export const SETTING_DOCS: Readonly<Record<SettingName, string>> = {
     'each process reads the runtime settings (`npm run settings`) from the table at most once this often; a change is honoured everywhere within it',
   LOREBOOK_OFFLOAD_WORKERS: 'offload worker threads',
   LOREBOOK_CPU_CALLER_SHARE: 'jobs one caller runs at once',
-  LOREBOOK_CPU_CALLER_QUEUE: 'jobs one caller may keep waiting besides those',
+  LOREBOOK_CPU_CALLER_QUEUE: "jobs one caller may keep waiting besides those; also its questions waiting for the search index's turn",
   LOREBOOK_REFUSAL_HOLD_MS:
     'a request refused (401, 429) with a body over 512 KiB still unread is answered after this long (a 429 at most its retry_after_ms, less the time held), reading nothing meanwhile, then closed',
   LOREBOOK_REFUSAL_HOLD_PER_ADDRESS: 'refused requests held at once per client address; past it a new one is closed unanswered',
   LOREBOOK_REFUSAL_HOLD_TOTAL: 'refused requests held at once from all addresses; past it a new one is closed unanswered',
-  LOREBOOK_CPU_QUEUE: 'jobs waiting, all callers together',
-  LOREBOOK_CPU_MAX_WAIT_MS: 'the longest a job waits for a slot',
+  LOREBOOK_CPU_QUEUE: 'jobs waiting, all callers together; the search index has a queue of its own this long',
+  LOREBOOK_CPU_MAX_WAIT_MS: "the longest a job waits for a slot, and a question for the search index's turn",
   LOREBOOK_CPU_MS_PER_MINUTE: 'worker and re-encoder ms an account may use a minute',
   LOREBOOK_ANONYMOUS_CPU_MS_PER_MINUTE: 'the same for an address without a token',
   LOREBOOK_DISPATCH_INTERVAL_MS:

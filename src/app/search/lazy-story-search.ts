@@ -26,10 +26,10 @@ export function lazyStorySearch(load: () => Promise<StorySearch>): StorySearch {
     return loading;
   };
   return {
-    search: async (raw) => (await engine()).search(raw),
-    suggest: async (raw) => (await engine()).suggest(raw),
-    similar: async (query) => (await engine()).similar(query),
-    completeSlug: async (typed) => (await engine()).completeSlug(typed),
+    search: async (raw, caller) => (await engine()).search(raw, caller),
+    suggest: async (raw, caller) => (await engine()).suggest(raw, caller),
+    similar: async (query, caller) => (await engine()).similar(query, caller),
+    completeSlug: async (typed, caller) => (await engine()).completeSlug(typed, caller),
     invalidate(slug) {
       if (loaded !== undefined) loaded.invalidate(slug);
       // Not loaded yet: its first load reads the index afresh, so only single stories need remembering.

@@ -22,7 +22,8 @@ export interface SimilarQuery {
 }
 
 export interface SimilarFinder {
-  similar(query: SimilarQuery): Promise<RelatedStory[]>;
+  /** `caller`: whose turn at the index the question takes (the CPU caller, cpu-slots.ts); none for the process's own. */
+  similar(query: SimilarQuery, caller?: string): Promise<RelatedStory[]>;
 }
 
 /** Candidates hydrated: a few more than answered, for those unlisted since the index saw them. */

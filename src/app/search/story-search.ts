@@ -22,11 +22,16 @@ import {
 } from './suggest-for-project.contract.ts';
 import { contextTerms, whyItMatches } from './suggestion-why.ts';
 
+/**
+ * Every question takes `caller`'s turn at the index (the CPU caller, `account:…` or `ip:…`;
+ * cpu-slots.ts): one question at a time, in turn among callers, refused as `rate_limited` when
+ * the caller's share or the queue is full or no turn came in time. No caller: the process's own.
+ */
 export interface StorySearch extends SimilarFinder {
-  search(raw: unknown): Promise<SearchPage>;
-  suggest(raw: unknown): Promise<Suggestions>;
+  search(raw: unknown, caller?: string): Promise<SearchPage>;
+  suggest(raw: unknown, caller?: string): Promise<Suggestions>;
   /** Public slugs starting with what was typed (slug, its title part or the title): completion/complete. */
-  completeSlug(typed: string): Promise<SlugCompletion>;
+  completeSlug(typed: string, caller?: string): Promise<SlugCompletion>;
   /**
    * A write in this process changed the story: the next search re-reads it first. Without a
    * slug (stories written behind the search's back, as tests do): the next search loads the
@@ -53,6 +58,8 @@ export interface StorySearchOptions {
 const MAX_FILL_ROUNDS = 3;
 /** Ranked candidates hydrated for the few suggestions an answer carries. */
 const SUGGESTION_CANDIDATES = 10;
+/** The longest the process's own question (no caller) waits for its turn; a caller's waits the queue's bound. */
+const PROCESS_QUESTION_WAIT_MS = 60_000;
 
 export function createStorySearch(ctx: AppContext, options: StorySearchOptions = {}): StorySearch {
   const snapshots = options.snapshots ?? ctx.searchSnapshots;
@@ -64,6 +71,11 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       now: options.now ?? Date.now,
       ...(options.log === undefined ? {} : { log: options.log }),
     });
+
+  const turns = ctx.cpu?.search;
+  /** A question to the index in `caller`'s turn; hydrating its answer from the table takes no turn. */
+  const ask = <T>(caller: string | undefined, question: () => Promise<T>): Promise<T> =>
+    turns === undefined ? question() : turns.run(caller, PROCESS_QUESTION_WAIT_MS, question);
 
   /** Hydrates the window's slugs from its start until `limit` listed stories or its end; how many it used. */
   const page = async (window: readonly string[], limit: number) => {
@@ -81,13 +93,13 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
   };
 
   return {
-    async search(raw) {
+    async search(raw, caller) {
       const input = parseInput(searchStoriesInputSchema, raw ?? {}, SEARCH_STORIES_TOOL);
       const query = (input.query ?? '').trim().replace(/\s+/g, ' ');
       const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
       const offset = input.cursor === undefined ? 0 : decodeSearchCursor(input.cursor, query);
       // Every round of refilling takes at most `limit` more: the window holds all a page can use.
-      const ranked = await answers.rank(query, offset, limit * MAX_FILL_ROUNDS);
+      const ranked = await ask(caller, () => answers.rank(query, offset, limit * MAX_FILL_ROUNDS));
       const { stories, used } = await page(ranked.slugs, limit);
       const end = offset + used;
       return {
@@ -97,11 +109,11 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       };
     },
 
-    async suggest(raw) {
+    async suggest(raw, caller) {
       const input = parseInput(suggestForProjectInputSchema, raw, SUGGEST_FOR_PROJECT_TOOL);
       const terms = contextTerms(input.context);
       if (terms.length === 0) return { suggestions: [] };
-      const top = await answers.suggest(terms, SUGGESTION_CANDIDATES);
+      const top = await ask(caller, () => answers.suggest(terms, SUGGESTION_CANDIDATES));
       const { stories } = await hydrateSummaries(
         ctx,
         top.map((result) => result.slug),
@@ -112,10 +124,11 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       };
     },
 
-    completeSlug: (typed): Promise<SlugCompletion> => answers.completeSlug(typed),
+    completeSlug: (typed, caller): Promise<SlugCompletion> => ask(caller, () => answers.completeSlug(typed)),
 
-    async similar(query) {
-      return presentSimilar(query, await answers.similar(query), async (slugs) => (await hydrateSummaries(ctx, slugs)).stories);
+    async similar(query, caller) {
+      const candidates = await ask(caller, () => answers.similar(query));
+      return presentSimilar(query, candidates, async (slugs) => (await hydrateSummaries(ctx, slugs)).stories);
     },
 
     invalidate(slug) {

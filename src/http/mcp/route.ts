@@ -8,6 +8,7 @@
 // envelope) on the modern path, anything else through the stateless 2025 fallback.
 import type { Server } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
+import { searchAs } from '../../app/search/search-as.ts';
 import type { StorySearch } from '../../app/search/story-search.ts';
 import { MCP_METHOD_ACCESS, mcpAccess } from '../../auth/access-rule.ts';
 import { createMcpServer, MODERN_PROTOCOL_VERSIONS } from '../../mcp/server.ts';
@@ -129,7 +130,7 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
       if (problem !== undefined) return jsonRpcAnswer(c, 200, jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, problem));
 
       const ctx = withCpuCaller(admitted.ctx, c, deps.clientAddress, admitted.caller);
-      const server = (): Server => createMcpServer(ctx, admitted.caller, deps.search);
+      const server = (): Server => createMcpServer(ctx, admitted.caller, searchAs(deps.search, ctx.cpuCaller));
       const answer =
         era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
       return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));

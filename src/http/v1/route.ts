@@ -4,6 +4,7 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import type { Caller } from '../../app/context/app-context.ts';
+import { searchAs } from '../../app/search/search-as.ts';
 import type { StorySearch } from '../../app/search/story-search.ts';
 import { httpRouteAdmitsDeletingAccount, httpRouteIsAnonymous } from '../../auth/access-rule.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
@@ -91,7 +92,7 @@ export function mountRoutes(app: Hono<HttpEnv>, routes: readonly V1Route[], deps
     app.on(route.method, route.path, async (c) => {
       const admitted = await admitAlongside(c, deps, anonymous, undefined, whileDeleting);
       const ctx = withCpuCaller(admitted.ctx, c, deps.clientAddress, admitted.caller);
-      return admitted.answer(() => route.handle(c, admitted.caller, { ...deps, ctx }));
+      return admitted.answer(() => route.handle(c, admitted.caller, { ...deps, ctx, search: searchAs(deps.search, ctx.cpuCaller) }));
     });
   }
 }

@@ -1,0 +1,14 @@
+// The search as one caller asks it (story-search.ts): each question takes that caller's turn at
+// the index (cpu-slots.ts). A module of its own, with types only, so the routes that bind the
+// caller do not load the search engine before the first search (lazy-story-search.ts).
+import type { StorySearch } from './story-search.ts';
+
+export function searchAs(search: StorySearch, caller: string | undefined): StorySearch {
+  return {
+    search: (raw) => search.search(raw, caller),
+    suggest: (raw) => search.suggest(raw, caller),
+    similar: (query) => search.similar(query, caller),
+    completeSlug: (typed) => search.completeSlug(typed, caller),
+    invalidate: (slug) => search.invalidate(slug),
+  };
+}

@@ -1,0 +1,133 @@
+// The search index's turns (src/offload/cpu-slots.ts `search`): one question at a time, in turn
+// among callers, bounded like the offload workers' queue, over the real index and DynamoDB Local.
+// At 100,000 stories a question holds the index ~0.3 s (BENCHMARKS.md §8); these stories are a
+// few, so the index is wrapped in a stand-in (named as such: slowIndex) that holds each question
+// that long before the real index answers it.
+import { describe, expect, it } from 'vitest';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
+import { publishStory } from '../../../src/app/publish-story.ts';
+import type { IndexAnswers } from '../../../src/app/search/index-answers.ts';
+import { localIndexAnswers } from '../../../src/app/search/local-index-answers.ts';
+import { searchAs } from '../../../src/app/search/search-as.ts';
+import { createStorySearch, type StorySearch } from '../../../src/app/search/story-search.ts';
+import { LorebookError } from '../../../src/domain/errors.ts';
+import { createHttpApp } from '../../../src/http/app.ts';
+import { type CpuSettings, createCpuSlots, defaultCpuSettings } from '../../../src/offload/cpu-slots.ts';
+import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { topicStory } from '../../helpers/topic-stories.ts';
+
+const app = useAppFixture('search-turns');
+
+/** Stand-in for a large index: every question is held `holdMs` before the real index answers; counts the questions asked. */
+function slowIndex(answers: IndexAnswers, holdMs: number): IndexAnswers & { asked(): number } {
+  let asked = 0;
+  const held = async <T>(answer: () => Promise<T>): Promise<T> => {
+    asked += 1;
+    await new Promise((resolve) => setTimeout(resolve, holdMs));
+    return answer();
+  };
+  return {
+    rank: (query, offset, count) => held(() => answers.rank(query, offset, count)),
+    suggest: (terms, count) => held(() => answers.suggest(terms, count)),
+    similar: (query) => held(() => answers.similar(query)),
+    completeSlug: (typed) => held(() => answers.completeSlug(typed)),
+    touch: (slug) => answers.touch(slug),
+    forget: () => answers.forget(),
+    asked: () => asked,
+  };
+}
+
+/** The app's context with CPU slots of its own (the search turns among them), and a search over the held index. */
+function searchWithTurns(
+  holdMs: number,
+  settings: Partial<CpuSettings> = {},
+): { ctx: AppContext; search: StorySearch; index: ReturnType<typeof slowIndex> } {
+  const ctx: AppContext = { ...app.ctx(), cpu: createCpuSlots({ ...defaultCpuSettings(), ...settings }) };
+  const index = slowIndex(localIndexAnswers(ctx, { refreshMs: 0, now: Date.now }), holdMs);
+  return { ctx, search: createStorySearch(ctx, { answers: index }), index };
+}
+
+const refusal = async (call: Promise<unknown>): Promise<LorebookError> => {
+  const error = await call.then(
+    () => undefined,
+    (failed: unknown) => failed,
+  );
+  expect(error).toBeInstanceOf(LorebookError);
+  return error as LorebookError;
+};
+
+describe('the search index takes one question at a time, in turn among callers', () => {
+  it("one caller's burst of searches does not keep another caller's search waiting: the other's waits for at most two of the burst's", async () => {
+    const { search } = searchWithTurns(60);
+    const answered: string[] = [];
+    const ask = (who: string) =>
+      searchAs(search, who)
+        .search({ query: 'kafka' })
+        .then(() => answered.push(who));
+    const burst = Array.from({ length: 8 }, () => ask('ip:10.0.0.1'));
+    const other = ask('ip:10.0.0.2');
+    await Promise.all([...burst, other]);
+    // Asked all at once (or first come, first served), the other caller's search would come back
+    // last; in turn it waits for the burst's question running and at most one already waiting.
+    expect(answered.indexOf('ip:10.0.0.2')).toBeLessThanOrEqual(2);
+    expect(answered).toHaveLength(9);
+  });
+
+  it("a caller past its share is refused at once, as rate_limited with retry_after_ms, and its question is never asked; the others' are answered", async () => {
+    const { search, index } = searchWithTurns(20, { perCallerWaiting: 2 });
+    const mine = searchAs(search, 'ip:10.0.0.3');
+    const held = [mine.search({ query: 'kafka' }), mine.search({ query: 'kafka' }), mine.search({ query: 'kafka' })];
+    const refused = await refusal(mine.suggest({ context: 'kafka consumers rebalancing' }));
+    expect(refused.code).toBe('rate_limited');
+    expect(refused.retryable).toBe(true);
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused.details).toEqual({ reason: 'cpu_share' });
+    expect(refused.message).toMatch(/^Busy: your share of the search index is in use\. Nothing was done/);
+    await Promise.all(held);
+    expect(index.asked()).toBe(3);
+  });
+
+  it('a question that waits past the bound is refused; a publish whose similar is refused so is published, with no similar, and answers the same again', async () => {
+    const { ctx, search, index } = searchWithTurns(1500, { maxWaitMs: 200 });
+    const holding = searchAs(search, 'ip:10.0.0.4').search({ query: 'kafka' });
+    const late = await refusal(searchAs(search, 'ip:10.0.0.5').search({ query: 'kafka' }));
+    expect(late.details).toEqual({ reason: 'cpu_wait' });
+    expect(late.message).toMatch(/^Busy: the search index did not come free in time\./);
+
+    const bob = caller('bob');
+    const raw = {
+      markdown: topicStory({ title: 'Kafka consumers rebalanced under load', tags: ['kafka'], stack: ['java'], summary: 'Rebalances.' }),
+    };
+    const first = await publishStory(ctx, bob, raw, searchAs(search, 'account:acct-bob'));
+    expect(first.similar).toEqual([]);
+    await holding;
+    // Asked again with the index free, the second landing answers the first's list.
+    const again = await publishStory(ctx, bob, raw, searchAs(search, 'account:acct-bob'));
+    expect(again).toMatchObject({ slug: first.slug, similar: [] });
+    // The holding search, then the second publish's question: the refused ones never reached the index.
+    expect(index.asked()).toBe(2);
+  });
+
+  it("through the HTTP API each address's searches take that address's turn", async () => {
+    const { ctx, search } = searchWithTurns(60);
+    const hono = createHttpApp({
+      ctx,
+      search,
+      baseUrl: 'http://lorebook.test',
+      allowedOrigins: [],
+      // The test names each request's client address.
+      clientAddress: (c) => c.req.header('x-test-address'),
+    });
+    const answered: string[] = [];
+    const ask = async (address: string) => {
+      const response = await hono.request('http://lorebook.test/v1/stories?q=kafka', {
+        headers: { host: 'lorebook.test', 'x-test-address': address },
+      });
+      expect(response.status).toBe(200);
+      answered.push(address);
+    };
+    const burst = Array.from({ length: 8 }, () => ask('10.0.1.1'));
+    await Promise.all([...burst, ask('10.0.1.2')]);
+    expect(answered.indexOf('10.0.1.2')).toBeLessThanOrEqual(2);
+  });
+});
