@@ -18,12 +18,15 @@ import { topicStory } from '../../helpers/topic-stories.ts';
 
 const app = useAppFixture('search-turns');
 
-/** Stand-in for a large index: every question is held `holdMs` before the real index answers; counts the questions asked. */
-function slowIndex(answers: IndexAnswers, holdMs: number): IndexAnswers & { asked(): number } {
+/**
+ * Stand-in for a large index: every question is held until `hold()` resolves (a timer, or a gate
+ * the test opens) before the real index answers it; counts the questions asked.
+ */
+function slowIndex(answers: IndexAnswers, hold: () => Promise<void>): IndexAnswers & { asked(): number } {
   let asked = 0;
   const held = async <T>(answer: () => Promise<T>): Promise<T> => {
     asked += 1;
-    await new Promise((resolve) => setTimeout(resolve, holdMs));
+    await hold();
     return answer();
   };
   return {
@@ -37,13 +40,15 @@ function slowIndex(answers: IndexAnswers, holdMs: number): IndexAnswers & { aske
   };
 }
 
+const forMs = (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** The app's context with CPU slots of its own (the search turns among them), and a search over the held index. */
 function searchWithTurns(
-  holdMs: number,
+  hold: () => Promise<void>,
   settings: Partial<CpuSettings> = {},
 ): { ctx: AppContext; search: StorySearch; index: ReturnType<typeof slowIndex> } {
   const ctx: AppContext = { ...app.ctx(), cpu: createCpuSlots({ ...defaultCpuSettings(), ...settings }) };
-  const index = slowIndex(localIndexAnswers(ctx, { refreshMs: 0, now: Date.now }), holdMs);
+  const index = slowIndex(localIndexAnswers(ctx, { refreshMs: 0, now: Date.now }), hold);
   return { ctx, search: createStorySearch(ctx, { answers: index }), index };
 }
 
@@ -58,7 +63,7 @@ const refusal = async (call: Promise<unknown>): Promise<LorebookError> => {
 
 describe('the search index takes one question at a time, in turn among callers', () => {
   it("one caller's burst of searches does not keep another caller's search waiting: the other's waits for at most two of the burst's", async () => {
-    const { search } = searchWithTurns(60);
+    const { search } = searchWithTurns(forMs(60));
     const answered: string[] = [];
     const ask = (who: string) =>
       searchAs(search, who)
@@ -74,7 +79,7 @@ describe('the search index takes one question at a time, in turn among callers',
   });
 
   it("a caller past its share is refused at once, as rate_limited with retry_after_ms, and its question is never asked; the others' are answered", async () => {
-    const { search, index } = searchWithTurns(20, { perCallerWaiting: 2 });
+    const { search, index } = searchWithTurns(forMs(20), { perCallerWaiting: 2 });
     const mine = searchAs(search, 'ip:10.0.0.3');
     const held = [mine.search({ query: 'kafka' }), mine.search({ query: 'kafka' }), mine.search({ query: 'kafka' })];
     const refused = await refusal(mine.suggest({ context: 'kafka consumers rebalancing' }));
@@ -88,7 +93,13 @@ describe('the search index takes one question at a time, in turn among callers',
   });
 
   it('a question that waits past the bound is refused; a publish whose similar is refused so is published, with no similar, and answers the same again', async () => {
-    const { ctx, search, index } = searchWithTurns(1500, { maxWaitMs: 200 });
+    // The first question holds the index until the test opens the gate; every later one is answered at once.
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let questions = 0;
+    const { ctx, search, index } = searchWithTurns(() => (++questions === 1 ? gate : Promise.resolve()), { maxWaitMs: 200 });
     const holding = searchAs(search, 'ip:10.0.0.4').search({ query: 'kafka' });
     const late = await refusal(searchAs(search, 'ip:10.0.0.5').search({ query: 'kafka' }));
     expect(late.details).toEqual({ reason: 'cpu_wait' });
@@ -100,6 +111,7 @@ describe('the search index takes one question at a time, in turn among callers',
     };
     const first = await publishStory(ctx, bob, raw, searchAs(search, 'account:acct-bob'));
     expect(first.similar).toEqual([]);
+    open();
     await holding;
     // Asked again with the index free, the second landing answers the first's list.
     const again = await publishStory(ctx, bob, raw, searchAs(search, 'account:acct-bob'));
@@ -109,7 +121,7 @@ describe('the search index takes one question at a time, in turn among callers',
   });
 
   it("through the HTTP API each address's searches take that address's turn", async () => {
-    const { ctx, search } = searchWithTurns(60);
+    const { ctx, search } = searchWithTurns(forMs(200));
     const hono = createHttpApp({
       ctx,
       search,
