@@ -104,18 +104,17 @@ interface PlanRules {
 function withinReach(typed: string[], stats: TermStats, rules: PlanRules): QueryPlan {
   const last = typed.at(-1);
   const { prefixLast, fields } = rules;
-  const within = fields === undefined ? {} : { fields };
   const edits: Record<string, number> = {};
   for (const word of typed)
     edits[word] =
-      stats.storiesReached(word, { edits: 0, prefix: false, ...within }, TYPO_SKIP_STORIES) >= TYPO_SKIP_STORIES ? 0 : rules.typos(word);
+      stats.storiesReached(word, { edits: 0, prefix: false, fields }, TYPO_SKIP_STORIES) >= TYPO_SKIP_STORIES ? 0 : rules.typos(word);
   if (stats.stories < COMMON_MIN_STORIES) return { words: typed, common: [], prefixLast, edits };
 
   const budget = rules.passes * stats.stories;
   const reach = new Map(
     typed.map((word) => [
       word,
-      stats.storiesReached(word, { edits: edits[word] ?? 0, prefix: prefixLast && word === last, ...within }, budget),
+      stats.storiesReached(word, { edits: edits[word] ?? 0, prefix: prefixLast && word === last, fields }, budget),
     ]),
   );
   const kept = new Set<string>();

@@ -3,15 +3,16 @@
 // (topics only, any shared word of the rarest within one pass). Read where the index lives
 // (index-answers.ts); the benches rank with exactly this.
 import type { SearchOptions } from 'minisearch';
-import { MAX_TYPO_EDITS, planQuery, planSearchOptions, planTopicQuery, topicTypoEdits, typoEdits } from './query-plan.ts';
+import { planQuery, planSearchOptions, planTopicQuery } from './query-plan.ts';
 import type { RankedSlug, StoryIndex } from './story-index.ts';
-import { TOPIC_FIELDS_ONLY } from './topic-fields.ts';
+import { TOPIC_FIELDS, TOPIC_FIELDS_ONLY } from './topic-fields.ts';
 
-/** search_stories' ranking; the query plan (rankForQuery) decides the prefix and bounds the typos. */
+/**
+ * search_stories' ranking. The typos and the prefix are the plan's (rankForQuery: a longer word
+ * may carry a typo, the last word may still be being typed; query-plan.ts).
+ */
 export const SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'AND',
-  // A longer word may carry a typo; the last word may still be being typed (query-plan.ts).
-  fuzzy: (term) => typoEdits(term) || false,
   boost: { title: 3, tags: 2, stack: 2, summary: 1, body: 1 },
 };
 
@@ -24,21 +25,19 @@ export function rankForQuery(index: StoryIndex, query: string): RankedSlug[] {
 /**
  * suggest_for_project's and a publish's `similar`: topics only (title, summary, tags, stack), any
  * shared word (OR), the stack and tags first. A project description is up to 64 words ORed:
- * against bodies nearly every story would match.
+ * against bodies nearly every story would match. The typos and the prefix are the plan's
+ * (planTopicQuery: typos by topicTypoEdits, no prefix).
  */
 const TOPIC_OPTIONS: SearchOptions = {
   ...TOPIC_FIELDS_ONLY,
   combineWith: 'OR',
-  prefix: false,
-  fuzzy: (term) => topicTypoEdits(term) || false,
-  maxFuzzy: MAX_TYPO_EDITS,
   boost: { stack: 3, tags: 3, title: 2, summary: 1 },
 };
 
 /** suggest_for_project's and `similar`'s ranking of up to 64 words, within the bounds of their plan (query-plan.ts). */
 export function rankForTopics(index: StoryIndex, terms: readonly string[]): RankedSlug[] {
-  const planned = planSearchOptions(planTopicQuery(terms, index.stats, TOPIC_FIELDS_ONLY.fields ?? []), TOPIC_OPTIONS);
-  return planned.query === '' ? [] : index.search(planned.query, planned.options);
+  const planned = planSearchOptions(planTopicQuery(terms, index.stats, TOPIC_FIELDS), TOPIC_OPTIONS);
+  return index.search(planned.query, planned.options);
 }
 
 /** A query with no letter or digit lists the index newest first instead of ranking. */

@@ -3,4 +3,6 @@
 // make nearly every story a match.
 import type { SearchOptions } from 'minisearch';
 
-export const TOPIC_FIELDS_ONLY: Pick<SearchOptions, 'fields'> = { fields: ['title', 'summary', 'tags', 'stack'] };
+export const TOPIC_FIELDS: readonly string[] = ['title', 'summary', 'tags', 'stack'];
+
+export const TOPIC_FIELDS_ONLY: Pick<SearchOptions, 'fields'> = { fields: [...TOPIC_FIELDS] };

@@ -22,8 +22,9 @@ const app = useAppFixture('search-turns');
  * Stand-in for a large index: every question is held until `hold()` resolves (a timer, or a gate
  * the test opens) before the real index answers it; counts the questions asked.
  */
-function slowIndex(answers: IndexAnswers, hold: () => Promise<void>): IndexAnswers & { asked(): number } {
+function slowIndex(answers: IndexAnswers, hold: () => Promise<void>): IndexAnswers & { asked(): number; touched: string[] } {
   let asked = 0;
+  const touched: string[] = [];
   const held = async <T>(answer: () => Promise<T>): Promise<T> => {
     asked += 1;
     await hold();
@@ -34,9 +35,13 @@ function slowIndex(answers: IndexAnswers, hold: () => Promise<void>): IndexAnswe
     suggest: (terms, count) => held(() => answers.suggest(terms, count)),
     similar: (query) => held(() => answers.similar(query)),
     completeSlug: (typed) => held(() => answers.completeSlug(typed)),
-    touch: (slug) => answers.touch(slug),
+    touch: (slug) => {
+      touched.push(slug);
+      answers.touch(slug);
+    },
     forget: () => answers.forget(),
     asked: () => asked,
+    touched,
   };
 }
 
@@ -141,5 +146,25 @@ describe('the search index takes one question at a time, in turn among callers',
     const burst = Array.from({ length: 8 }, () => ask('10.0.1.1'));
     await Promise.all([...burst, ask('10.0.1.2')]);
     expect(answered.indexOf('10.0.1.2')).toBeLessThanOrEqual(2);
+  });
+
+  it("a publish whose similar fails for another reason (the index's thread died) is refused and writes nothing", async () => {
+    const died = new LorebookError('store_unavailable', 'The search index stopped and is loading again.', { retryAfterMs: 1000 });
+    const { ctx, search } = searchWithTurns(() => Promise.reject(died));
+    const before = await app.state();
+    const raw = { markdown: topicStory({ title: 'Kafka offsets lost on restart', tags: ['kafka'], stack: ['java'], summary: 'Offsets.' }) };
+    const error = await refusal(publishStory(ctx, caller('carol'), raw, searchAs(search, 'account:acct-carol')));
+    expect(error.code).toBe('store_unavailable');
+    expect(await app.state()).toEqual(before);
+  });
+
+  it("slug completion takes the caller's turn too, and a story changed is still told to the index", async () => {
+    const { search, index } = searchWithTurns(forMs(1));
+    const mine = searchAs(search, 'ip:10.0.0.6');
+    const asked = index.asked();
+    expect(await mine.completeSlug('20')).toEqual(await search.completeSlug('20'));
+    expect(index.asked()).toBe(asked + 2);
+    mine.invalidate('2026-12-04-a-story-changed');
+    expect(index.touched).toEqual(['2026-12-04-a-story-changed']);
   });
 });

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LorebookError } from '../../../src/domain/errors.ts';
 import { createCpuWindows } from '../../../src/offload/cpu-windows.ts';
-import { createFairQueue, type FairShare } from '../../../src/offload/fair-queue.ts';
+import { createFairQueue, type FairShare, refusedForLoad } from '../../../src/offload/fair-queue.ts';
 import { createOffload, type Offload } from '../../../src/offload/offload.ts';
 import { heldJob } from '../../helpers/held-job.ts';
 import { SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
@@ -148,6 +148,32 @@ describe('the fair queue', () => {
     const queue = createFairQueue({ ...SHARE, perCallerWaiting: 0 });
     const ran = await Promise.all(Array.from({ length: 6 }, (_, index) => queue.run(undefined, 20_000, async () => index)));
     expect(ran).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('a refusal for load, told apart from every other refusal', () => {
+  it('is recognised whatever the queue calls its slots (the workers, the search index); a CPU minute spent, the call budget, a store outage or a plain error are not', async () => {
+    const refusedBy = async (names?: Parameters<typeof createFairQueue>[1]) => {
+      const queue = createFairQueue({ ...SHARE, perCallerWaiting: 0 }, names);
+      const held = heldJob();
+      const running = queue.run('ip:a', 20_000, held.start);
+      const error = await refusal(queue.run('ip:a', 20_000, async () => undefined));
+      held.finish();
+      await running;
+      return error;
+    };
+    const named = await refusedBy({ names: { cpu_share: 'your share of the index is in use', cpu_queue_full: 'full', cpu_wait: 'late' } });
+    expect(named.message).toMatch(/^Busy: your share of the index is in use\./);
+    expect([refusedForLoad(await refusedBy()), refusedForLoad(named)]).toEqual([true, true]);
+    for (const reason of ['cpu_share', 'cpu_queue_full', 'cpu_wait'])
+      expect(refusedForLoad(new LorebookError('rate_limited', 'Busy.', { retryAfterMs: 1, details: { reason } }))).toBe(true);
+    const others = [
+      new LorebookError('rate_limited', 'Your calls used their CPU minute.', { retryAfterMs: 1, details: { reason: 'cpu_time' } }),
+      new LorebookError('rate_limited', 'Over the call budget.', { retryAfterMs: 1 }),
+      new LorebookError('store_unavailable', 'The search index stopped.', { retryAfterMs: 1, details: { reason: 'cpu_wait' } }),
+      Object.assign(new Error('cpu_wait'), { code: 'rate_limited', details: { reason: 'cpu_wait' } }),
+    ];
+    expect(others.map(refusedForLoad)).toEqual([false, false, false, false]);
   });
 });
 

@@ -14,8 +14,9 @@ import {
   topicTypoEdits,
   typoEdits,
 } from '../../../../src/app/search/query-plan.ts';
-import { rankForQuery, rankForTopics, SEARCH_OPTIONS } from '../../../../src/app/search/search-ranking.ts';
+import { hasWords, rankForQuery, rankForTopics, SEARCH_OPTIONS } from '../../../../src/app/search/search-ranking.ts';
 import { createStoryIndex, type StoryIndex } from '../../../../src/app/search/story-index.ts';
+import { TOPIC_FIELDS } from '../../../../src/app/search/topic-fields.ts';
 
 /**
  * `count` stories: every one says "lambda", every third "throttle", story 7 alone "quokka"; with
@@ -208,7 +209,7 @@ describe('search_stories ranking through the plan', () => {
 });
 
 describe("suggest_for_project's and similar's plan: OR over the topic fields", () => {
-  const TOPICS = ['title', 'summary', 'tags', 'stack'];
+  const TOPICS = TOPIC_FIELDS;
 
   it('on a large index the words are taken rarest first while the stories they reach fit in one pass over it; an OR query then scores only those stories', () => {
     expect(TOPIC_REACH_BUDGET_PASSES).toBe(1);
@@ -251,5 +252,17 @@ describe("suggest_for_project's and similar's plan: OR over the topic fields", (
     expect(rankForTopics(withTypo, ['lambda', 'quokka']).map((result) => result.slug)).not.toContain('s8');
     // The rare word keeps its typos: it finds the common one's stories as well.
     expect(rankForTopics(withTypo, ['lambdo']).map((result) => result.slug)).toHaveLength(30);
+  });
+
+  it('no word expands as a prefix, and a word that normalises to nothing is dropped', () => {
+    expect(planTopicQuery(['', 'quokka'], small.stats, TOPICS)).toMatchObject({ words: ['quokka'], prefixLast: false });
+    expect(rankForTopics(large, ['quok']).map((result) => result.slug)).toEqual([]);
+    expect(rankForTopics(large, ['quokka']).map((result) => result.slug)).toEqual(['s7']);
+  });
+});
+
+describe('what counts as words', () => {
+  it('a query of letters or digits ranks; one of punctuation alone lists the newest', () => {
+    expect([hasWords('2026'), hasWords('kafka'), hasWords('—?!')]).toEqual([true, true, false]);
   });
 });
