@@ -8,38 +8,17 @@
 // process (account-index-backfill, 12 s: its code runs outside the instrumented process;
 // index-backfill-in-process covers the same in process), each of which would run again for every
 // mutant it covers.
-import { defineConfig } from 'vitest/config';
+import { targetedMutationConfig } from './test/helpers/targeted-mutation-config.ts';
 
-const storage = {
-  globalSetup: ['test/helpers/global-setup.ts'],
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
-};
-
-export default defineConfig({
-  test: {
-    projects: [
-      {
-        test: {
-          name: 'unit',
-          include: ['test/unit/store/identity/account/index-backfill.test.ts', 'test/unit/app/caller/account-standing.test.ts'],
-        },
-      },
-      {
-        test: {
-          name: 'integration',
-          include: [
-            'test/integration/account/account-deletion.test.ts',
-            'test/integration/account/deletion-steps.test.ts',
-            'test/integration/account/deletion-step-guards.test.ts',
-            'test/integration/account/index-backfill-in-process.test.ts',
-            'test/integration/account/old-credentials.test.ts',
-            'test/integration/redaction/redact-story.test.ts',
-            'test/integration/redaction/finish-redaction.test.ts',
-          ],
-          ...storage,
-        },
-      },
-    ],
-  },
+export default targetedMutationConfig({
+  unit: ['test/unit/store/identity/account/index-backfill.test.ts', 'test/unit/app/caller/account-standing.test.ts'],
+  integration: [
+    'test/integration/account/account-deletion.test.ts',
+    'test/integration/account/deletion-steps.test.ts',
+    'test/integration/account/deletion-step-guards.test.ts',
+    'test/integration/account/index-backfill-in-process.test.ts',
+    'test/integration/account/old-credentials.test.ts',
+    'test/integration/redaction/redact-story.test.ts',
+    'test/integration/redaction/finish-redaction.test.ts',
+  ],
 });
