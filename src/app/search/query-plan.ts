@@ -16,7 +16,7 @@
 // suggest_for_project and a publish's `similar` OR up to 64 words over the topic fields
 // (planTopicQuery): a word in TYPO_SKIP_STORIES stories or more taken as typed there too, and a
 // reach budget of TOPIC_REACH_BUDGET_PASSES counted in those fields. Before it, a typical
-// publish's `similar` took 1.2-2.7 s at 100,000 stories and one of 64 common words 4.4-8.6 s,
+// publish's `similar` took 1.1-2.7 s at 100,000 stories and one of 64 common words 4.4-8.6 s,
 // on the thread that answers every search (docs/search.md).
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import { normaliseTerm } from './suggestion-why.ts';
