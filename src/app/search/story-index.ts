@@ -140,7 +140,7 @@ interface TermTree {
 type FieldStories = Map<number, Map<number, number>>;
 
 /** The stories holding a term in its busiest field (of `within`'s field ids, when given). */
-function storiesInFields(fields: FieldStories | undefined, within: readonly number[] | undefined): number {
+function storiesIn(fields: FieldStories | undefined, within: readonly number[] | undefined): number {
   let most = 0;
   for (const [field, stories] of fields ?? []) if (within === undefined || within.includes(field)) most = Math.max(most, stories.size);
   return most;
@@ -154,13 +154,12 @@ function termStats(terms: MiniSearch<IndexedDocument>): TermStats {
     },
     storiesReached(word, match, cap) {
       const within = match.fields?.map((field) => fieldIds[field] ?? -1);
-      const storiesIn = (fields: FieldStories | undefined): number => storiesInFields(fields, within);
       const counted = new Set([word]);
-      let reached = storiesIn(tree.get(word));
+      let reached = storiesIn(tree.get(word), within);
       const add = (term: string, fields: FieldStories): boolean => {
         if (counted.has(term)) return reached <= cap;
         counted.add(term);
-        reached += storiesIn(fields);
+        reached += storiesIn(fields, within);
         return reached <= cap;
       };
       if (match.edits > 0) for (const [term, [fields]] of tree.fuzzyGet(word, match.edits)) if (!add(term, fields)) return reached;

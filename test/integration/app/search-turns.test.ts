@@ -14,6 +14,7 @@ import { LorebookError } from '../../../src/domain/errors.ts';
 import { createHttpApp } from '../../../src/http/app.ts';
 import { type CpuSettings, createCpuSlots, defaultCpuSettings } from '../../../src/offload/cpu-slots.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
+import { refusal } from '../../helpers/refusal.ts';
 import { topicStory } from '../../helpers/topic-stories.ts';
 
 const app = useAppFixture('search-turns');
@@ -56,15 +57,6 @@ function searchWithTurns(
   const index = slowIndex(localIndexAnswers(ctx, { refreshMs: 0, now: Date.now }), hold);
   return { ctx, search: createStorySearch(ctx, { answers: index }), index };
 }
-
-const refusal = async (call: Promise<unknown>): Promise<LorebookError> => {
-  const error = await call.then(
-    () => undefined,
-    (failed: unknown) => failed,
-  );
-  expect(error).toBeInstanceOf(LorebookError);
-  return error as LorebookError;
-};
 
 describe('the search index takes one question at a time, in turn among callers', () => {
   it("one caller's burst of searches does not keep another caller's search waiting: the other's waits for at most two of the burst's", async () => {
