@@ -30,7 +30,7 @@ function costliestAcceptedScan(): string {
   return text;
 }
 const COSTLY_SCAN = costliestAcceptedScan();
-/** A 1.8 MB PNG of 40 MP noise: refused after re-encoding (the heavy image). */
+/** A 4 MB palette PNG of 2000 × 2000 noise: re-encoded, then refused (as true colour it passes 5 MiB), so it costs every time. */
 const HEAVY_IMAGE = await paletteNoise();
 
 export interface AttackTarget {
