@@ -5,6 +5,7 @@
 // than its share while another caller's job waits. Waiting is bounded three ways, each refused at
 // once as `rate_limited` with retry_after_ms (nothing has run, so nothing was written): the
 // caller's share is full, the whole queue is full, or the job waited `maxWaitMs` without a slot.
+// A queue of questions (reads a caller may walk away from) may bound the wait for an answer too.
 // Time spent waiting counts against the job's budget: the job starts with what is left of it.
 // Jobs without a caller are the process's own (the announcer, the commands): they queue in turn
 // like a caller but are never refused for a share, a full queue or the wait bound (only their
@@ -28,6 +29,13 @@ export interface FairShare {
   maxWaiting: number;
   /** The longest a job waits for a slot (at most its budget) before it is refused for load. */
   maxWaitMs: number;
+  /**
+   * For queues of questions (reads): the longest a caller waits for its job's answer once the job
+   * started (default: no bound, its budget bounds it). Past it the caller is refused for load
+   * (`answer_wait`) while the job keeps its slot until it ends, so nothing queues up behind a
+   * job that runs long.
+   */
+  answerWaitMs?: number;
 }
 
 export interface FairQueue {
@@ -130,6 +138,14 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
     return undefined;
   };
 
+  /** A caller's wait for a started job's answer, where the share bounds it; the process's own jobs wait their budget. */
+  const answerBound = (caller: string, reject: (error: LorebookError) => void): NodeJS.Timeout | undefined => {
+    const bound = share.answerWaitMs;
+    if (bound === undefined || caller === PROCESS) return undefined;
+    // It has run this long already: as long again is the nearest guess of when a slot is free.
+    return setTimeout(() => reject(busy('answer_wait', bound)), bound);
+  };
+
   const estimate = (jobsAhead: number, slots: number): number => Math.max(100, Math.ceil((typicalMs * jobsAhead) / Math.max(1, slots)));
 
   return {
@@ -155,14 +171,17 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
           begin() {
             const startedAt = now();
             const remainingMs = Math.max(1, Math.round(budgetMs - (startedAt - queuedAt)));
+            const late = answerBound(key, reject);
             Promise.resolve()
               .then(() => start(remainingMs))
               .then(
                 (value) => {
+                  clearTimeout(late);
                   finished(key, isHeavy, now() - startedAt);
                   resolve(value);
                 },
                 (error: unknown) => {
+                  clearTimeout(late);
                   finished(key, isHeavy, now() - startedAt);
                   reject(error);
                 },
@@ -195,6 +214,8 @@ export interface SlotNames {
   cpu_share: string;
   cpu_queue_full: string;
   cpu_wait: string;
+  /** Only for a queue whose share has answerWaitMs. */
+  answer_wait?: string;
 }
 
 const WORKERS: SlotNames = {
@@ -203,15 +224,17 @@ const WORKERS: SlotNames = {
   cpu_wait: 'no worker came free in time',
 };
 
-/** Whether an error is a fair queue's refusal for load (nothing ran). */
+const LOAD_REASONS: ReadonlySet<string> = new Set<keyof SlotNames>(['cpu_share', 'cpu_queue_full', 'cpu_wait', 'answer_wait']);
+
+/** Whether an error is a fair queue's refusal for load (nothing ran, or nothing is waited for). */
 export const refusedForLoad = (error: unknown): boolean =>
-  error instanceof LorebookError && error.code === 'rate_limited' && Object.hasOwn(WORKERS, String(error.details?.reason));
+  error instanceof LorebookError && error.code === 'rate_limited' && LOAD_REASONS.has(String(error.details?.reason));
 
 /** The refusal for load: nothing has run, so the same call can be sent again as it is. */
 function busyError(names: SlotNames, reason: keyof SlotNames, retryAfterMs: number): LorebookError {
   return new LorebookError(
     'rate_limited',
-    `Busy: ${names[reason]}. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
+    `Busy: ${names[reason] ?? 'no answer came in time'}. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
     { retryAfterMs, details: { reason } },
   );
 }

@@ -59,7 +59,7 @@ export const SETTING_DOCS: Readonly<Record<SettingName, string>> = {
   LOREBOOK_REFUSAL_HOLD_PER_ADDRESS: 'refused requests held at once per client address; past it a new one is closed unanswered',
   LOREBOOK_REFUSAL_HOLD_TOTAL: 'refused requests held at once from all addresses; past it a new one is closed unanswered',
   LOREBOOK_CPU_QUEUE: 'jobs waiting, all callers together; the search index has a queue of its own this long',
-  LOREBOOK_CPU_MAX_WAIT_MS: "the longest a job waits for a slot, and a question for the search index's turn",
+  LOREBOOK_CPU_MAX_WAIT_MS: "the longest a job waits for a slot, and a question for the search index's turn and then for its answer",
   LOREBOOK_CPU_MS_PER_MINUTE: 'worker and re-encoder ms an account may use a minute',
   LOREBOOK_ANONYMOUS_CPU_MS_PER_MINUTE: 'the same for an address without a token',
   LOREBOOK_DISPATCH_INTERVAL_MS:

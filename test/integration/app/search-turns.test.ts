@@ -48,6 +48,16 @@ function slowIndex(answers: IndexAnswers, hold: () => Promise<void>): IndexAnswe
 
 const forMs = (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A hold for slowIndex: the first question waits until the test calls `open`; every later one is answered at once. */
+function gateFirstQuestion(): { open: () => void; hold: () => Promise<void> } {
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let questions = 0;
+  return { open: () => open(), hold: () => (++questions === 1 ? gate : Promise.resolve()) };
+}
+
 /** The app's context with CPU slots of its own (the search turns among them), and a search over the held index. */
 function searchWithTurns(
   hold: () => Promise<void>,
@@ -90,14 +100,10 @@ describe('the search index takes one question at a time, in turn among callers',
   });
 
   it('a question that waits past the bound is refused; a publish whose similar is refused so is published, with no similar, and answers the same again', async () => {
-    // The first question holds the index until the test opens the gate; every later one is answered at once.
-    let open: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    let questions = 0;
-    const { ctx, search, index } = searchWithTurns(() => (++questions === 1 ? gate : Promise.resolve()), { maxWaitMs: 200 });
-    const holding = searchAs(search, 'ip:10.0.0.4').search({ query: 'kafka' });
+    const { open, hold } = gateFirstQuestion();
+    const { ctx, search, index } = searchWithTurns(hold, { maxWaitMs: 200 });
+    // Held past the bound, the first caller is answered too (below); its question keeps the turn.
+    const holding = refusal(searchAs(search, 'ip:10.0.0.4').search({ query: 'kafka' }));
     const late = await refusal(searchAs(search, 'ip:10.0.0.5').search({ query: 'kafka' }));
     expect(late.details).toEqual({ reason: 'cpu_wait' });
     expect(late.message).toMatch(/^Busy: the search index did not come free in time\./);
@@ -108,13 +114,41 @@ describe('the search index takes one question at a time, in turn among callers',
     };
     const first = await publishStory(ctx, bob, raw, searchAs(search, 'account:acct-bob'));
     expect(first.similar).toEqual([]);
+    expect((await holding).details).toEqual({ reason: 'answer_wait' });
     open();
-    await holding;
     // Asked again with the index free, the second landing answers the first's list.
     const again = await publishStory(ctx, bob, raw, searchAs(search, 'account:acct-bob'));
     expect(again).toMatchObject({ slug: first.slug, similar: [] });
     // The holding search, then the second publish's question: the refused ones never reached the index.
     expect(index.asked()).toBe(2);
+  });
+
+  it("a question the index does not answer within the bound (the load after a start) is refused, not waited out; the load keeps the index's turn and the next question waits for it", async () => {
+    const { open, hold } = gateFirstQuestion();
+    const { search, index } = searchWithTurns(hold, { maxWaitMs: 300 });
+    const loading = await refusal(searchAs(search, 'ip:10.0.0.7').search({ query: 'kafka' }));
+    expect(loading).toMatchObject({ code: 'rate_limited', retryable: true, retryAfterMs: 300, details: { reason: 'answer_wait' } });
+    expect(loading.message).toMatch(
+      /^Busy: the search index did not answer in time \(after a start, its first question loads it whole\)\. Nothing was done; send the same call again after retry_after_ms \(300 ms\)\.$/,
+    );
+    // The load still holds the turn: another caller's question waits its bound for it and is never asked meanwhile.
+    const next = await refusal(searchAs(search, 'ip:10.0.0.8').search({ query: 'kafka' }));
+    expect(next.details).toEqual({ reason: 'cpu_wait' });
+    expect(index.asked()).toBe(1);
+    open();
+    await expect(searchAs(search, 'ip:10.0.0.8').search({ query: 'kafka' })).resolves.toMatchObject({ total: expect.any(Number) });
+    expect(index.asked()).toBe(2);
+  });
+
+  it('a publish whose similar the index does not answer within the bound is published with no similar, and answers the same again', async () => {
+    const { open, hold } = gateFirstQuestion();
+    const { ctx, search } = searchWithTurns(hold, { maxWaitMs: 300 });
+    const raw = { markdown: topicStory({ title: 'Kafka lag after a deploy', tags: ['kafka'], stack: ['java'], summary: 'Lag.' }) };
+    const erin = caller('erin');
+    const first = await publishStory(ctx, erin, raw, searchAs(search, 'account:acct-erin'));
+    expect(first.similar).toEqual([]);
+    open();
+    await expect(publishStory(ctx, erin, raw, searchAs(search, 'account:acct-erin'))).resolves.toEqual(first);
   });
 
   it("through the HTTP API each address's searches take that address's turn", async () => {

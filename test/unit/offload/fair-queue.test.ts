@@ -102,6 +102,42 @@ describe('the fair queue', () => {
     expect(start).not.toHaveBeenCalled();
   });
 
+  it("a caller waits for a started job's answer at most the answer bound: refused rate_limited (answer_wait), while the job keeps its slot until it ends", async () => {
+    vi.useFakeTimers();
+    const queue = createFairQueue({ ...SHARE, slots: 1, maxWaitMs: 10_000, answerWaitMs: 2_000 });
+    const slow = heldJob();
+    const answer = refusal(queue.run('ip:first', 60_000, slow.start));
+    const next = heldJob();
+    const nextDone = queue.run('ip:second', 60_000, next.start);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const error = await answer;
+    expect(error).toMatchObject({ code: 'rate_limited', retryable: true, retryAfterMs: 2_000, details: { reason: 'answer_wait' } });
+    expect(refusedForLoad(error)).toBe(true);
+    // The slot is still the slow job's: the next caller's job starts only when it ends.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(next.started).toBeUndefined();
+    slow.finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next.started).toBeDefined();
+    next.finish();
+    await nextDone;
+  });
+
+  it("an answer within the bound is the caller's, and the process's own jobs (no caller) are never cut by it", async () => {
+    vi.useFakeTimers();
+    const queue = createFairQueue({ ...SHARE, slots: 1, answerWaitMs: 2_000 });
+    const quick = heldJob();
+    const quickDone = queue.run('ip:quick', 60_000, quick.start);
+    await vi.advanceTimersByTimeAsync(1_900);
+    quick.finish();
+    await expect(quickDone).resolves.toBeUndefined();
+    const own = heldJob();
+    const ownDone = queue.run(undefined, 60_000, own.start);
+    await vi.advanceTimersByTimeAsync(30_000);
+    own.finish();
+    await expect(ownDone).resolves.toBeUndefined();
+  });
+
   it('a caller that has spent its CPU minute is refused until the minute ends; another caller is not', async () => {
     let clock = 60_000 * 100 + 10_000;
     const costs = createCpuWindows({ accountMsPerMinute: 1_000, anonymousMsPerMinute: 500 }, () => clock);
@@ -165,7 +201,7 @@ describe('a refusal for load, told apart from every other refusal', () => {
     const named = await refusedBy({ names: { cpu_share: 'your share of the index is in use', cpu_queue_full: 'full', cpu_wait: 'late' } });
     expect(named.message).toMatch(/^Busy: your share of the index is in use\./);
     expect([refusedForLoad(await refusedBy()), refusedForLoad(named)]).toEqual([true, true]);
-    for (const reason of ['cpu_share', 'cpu_queue_full', 'cpu_wait'])
+    for (const reason of ['cpu_share', 'cpu_queue_full', 'cpu_wait', 'answer_wait'])
       expect(refusedForLoad(new LorebookError('rate_limited', 'Busy.', { retryAfterMs: 1, details: { reason } }))).toBe(true);
     const others = [
       new LorebookError('rate_limited', 'Your calls used their CPU minute.', { retryAfterMs: 1, details: { reason: 'cpu_time' } }),
