@@ -214,27 +214,26 @@ export interface SlotNames {
   cpu_share: string;
   cpu_queue_full: string;
   cpu_wait: string;
-  /** Only for a queue whose share has answerWaitMs. */
-  answer_wait?: string;
+  /** A question not answered within the share's answerWaitMs. */
+  answer_wait: string;
 }
 
 const WORKERS: SlotNames = {
   cpu_share: 'your share of the workers is in use',
   cpu_queue_full: "the workers' queue is full",
   cpu_wait: 'no worker came free in time',
+  answer_wait: 'no worker answered in time',
 };
 
-const LOAD_REASONS: ReadonlySet<string> = new Set<keyof SlotNames>(['cpu_share', 'cpu_queue_full', 'cpu_wait', 'answer_wait']);
-
-/** Whether an error is a fair queue's refusal for load (nothing ran, or nothing is waited for). */
+/** Whether an error is a fair queue's refusal for load (nothing ran, or its answer is not waited for). */
 export const refusedForLoad = (error: unknown): boolean =>
-  error instanceof LorebookError && error.code === 'rate_limited' && LOAD_REASONS.has(String(error.details?.reason));
+  error instanceof LorebookError && error.code === 'rate_limited' && Object.hasOwn(WORKERS, String(error.details?.reason));
 
 /** The refusal for load: nothing has run, so the same call can be sent again as it is. */
 function busyError(names: SlotNames, reason: keyof SlotNames, retryAfterMs: number): LorebookError {
   return new LorebookError(
     'rate_limited',
-    `Busy: ${names[reason] ?? 'no answer came in time'}. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
+    `Busy: ${names[reason]}. Nothing was done; send the same call again after retry_after_ms (${retryAfterMs} ms).`,
     { retryAfterMs, details: { reason } },
   );
 }

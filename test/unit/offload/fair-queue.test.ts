@@ -198,7 +198,9 @@ describe('a refusal for load, told apart from every other refusal', () => {
       await running;
       return error;
     };
-    const named = await refusedBy({ names: { cpu_share: 'your share of the index is in use', cpu_queue_full: 'full', cpu_wait: 'late' } });
+    const named = await refusedBy({
+      names: { cpu_share: 'your share of the index is in use', cpu_queue_full: 'full', cpu_wait: 'late', answer_wait: 'slow' },
+    });
     expect(named.message).toMatch(/^Busy: your share of the index is in use\./);
     expect([refusedForLoad(await refusedBy()), refusedForLoad(named)]).toEqual([true, true]);
     for (const reason of ['cpu_share', 'cpu_queue_full', 'cpu_wait', 'answer_wait'])
