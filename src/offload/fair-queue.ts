@@ -6,6 +6,7 @@
 // once as `rate_limited` with retry_after_ms (nothing has run, so nothing was written): the
 // caller's share is full, the whole queue is full, or the job waited `maxWaitMs` without a slot.
 // A queue of questions (reads a caller may walk away from) may bound the wait for an answer too.
+// A job whose caller's request ends (its connection closed) while it waits is withdrawn, unrun.
 // Time spent waiting counts against the job's budget: the job starts with what is left of it.
 // Jobs without a caller are the process's own (the announcer, the commands): they queue in turn
 // like a caller but are never refused for a share, a full queue or the wait bound (only their
@@ -44,8 +45,16 @@ export interface FairQueue {
    * `budgetMs` after the wait. Refused (`rate_limited`, nothing run) when the caller's share, its
    * CPU minute or the queue is full, or when no slot came within the wait bound. `heavy`: the job
    * may not take the last free slot (heavySlots), nor a place another queue's heavy jobs hold (heavy-gate.ts).
+   * `signal`: the caller's request; a job still waiting when it aborts (the connection closed) is
+   * withdrawn and never runs, so a caller who cuts and re-sends does not keep dead jobs queued.
    */
-  run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, heavy?: boolean): Promise<T>;
+  run<T>(
+    caller: string | undefined,
+    budgetMs: number,
+    start: (remainingMs: number) => Promise<T>,
+    heavy?: boolean,
+    signal?: AbortSignal,
+  ): Promise<T>;
   /** Refuses every waiting job with `error`. */
   clear(error: Error): void;
 }
@@ -149,26 +158,44 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
   const estimate = (jobsAhead: number, slots: number): number => Math.max(100, Math.ceil((typicalMs * jobsAhead) / Math.max(1, slots)));
 
   return {
-    run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, isHeavy = false): Promise<T> {
+    run<T>(
+      caller: string | undefined,
+      budgetMs: number,
+      start: (remainingMs: number) => Promise<T>,
+      isHeavy = false,
+      signal?: AbortSignal,
+    ): Promise<T> {
       const key = caller ?? PROCESS;
+      if (signal?.aborted) return Promise.reject(withdrawn());
       const refusal = refusalFor(key);
       if (refusal !== undefined) return Promise.reject(refusal);
       return new Promise<T>((resolve, reject) => {
         const queuedAt = now();
+        /** Takes the job out of its caller's line, unstarted. */
+        const leave = (): void => {
+          clearTimeout(job.timer);
+          signal?.removeEventListener('abort', withdraw);
+          const line = lines.get(key) ?? [];
+          line.splice(line.indexOf(job), 1);
+          if (line.length === 0) lines.delete(key);
+          waiting -= 1;
+        };
+        const withdraw = (): void => {
+          leave();
+          reject(withdrawn());
+        };
         const job: Waiting = {
           caller: key,
           heavy: isHeavy,
           timer: setTimeout(
             () => {
-              const line = lines.get(key) ?? [];
-              line.splice(line.indexOf(job), 1);
-              if (line.length === 0) lines.delete(key);
-              waiting -= 1;
+              leave();
               reject(busy('cpu_wait', estimate(waiting + 1, share.slots)));
             },
             key === PROCESS ? budgetMs : Math.min(share.maxWaitMs, budgetMs),
           ),
           begin() {
+            signal?.removeEventListener('abort', withdraw);
             const startedAt = now();
             const remainingMs = Math.max(1, Math.round(budgetMs - (startedAt - queuedAt)));
             const late = answerBound(key, reject);
@@ -187,12 +214,16 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
                 },
               );
           },
-          refuse: reject,
+          refuse(error) {
+            signal?.removeEventListener('abort', withdraw);
+            reject(error);
+          },
         };
         const line = lines.get(key);
         if (line === undefined) lines.set(key, [job]);
         else line.push(job);
         waiting += 1;
+        signal?.addEventListener('abort', withdraw, { once: true });
         pump();
       });
     },
@@ -228,6 +259,15 @@ const WORKERS: SlotNames = {
 /** Whether an error is a fair queue's refusal for load (nothing ran, or its answer is not waited for). */
 export const refusedForLoad = (error: unknown): boolean =>
   error instanceof LorebookError && error.code === 'rate_limited' && Object.hasOwn(WORKERS, String(error.details?.reason));
+
+/** A job whose caller went away while it waited: nobody reads this, but the request ends typed. */
+function withdrawn(): LorebookError {
+  return new LorebookError(
+    'rate_limited',
+    'Withdrawn: the connection closed while the call waited for its turn. Nothing was done; send the same call again.',
+    { retryAfterMs: 0, details: { reason: 'withdrawn' } },
+  );
+}
 
 /** The refusal for load: nothing has run, so the same call can be sent again as it is. */
 function busyError(names: SlotNames, reason: keyof SlotNames, retryAfterMs: number): LorebookError {

@@ -26,10 +26,10 @@ export function lazyStorySearch(load: () => Promise<StorySearch>): StorySearch {
     return loading;
   };
   return {
-    search: async (raw, caller) => (await engine()).search(raw, caller),
-    suggest: async (raw, caller) => (await engine()).suggest(raw, caller),
-    similar: async (query, caller) => (await engine()).similar(query, caller),
-    completeSlug: async (typed, caller) => (await engine()).completeSlug(typed, caller),
+    search: async (raw, caller, signal) => (await engine()).search(raw, caller, signal),
+    suggest: async (raw, caller, signal) => (await engine()).suggest(raw, caller, signal),
+    similar: async (query, caller, signal) => (await engine()).similar(query, caller, signal),
+    completeSlug: async (typed, caller, signal) => (await engine()).completeSlug(typed, caller, signal),
     invalidate(slug) {
       if (loaded !== undefined) loaded.invalidate(slug);
       // Not loaded yet: its first load reads the index afresh, so only single stories need remembering.

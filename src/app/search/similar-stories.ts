@@ -22,8 +22,11 @@ export interface SimilarQuery {
 }
 
 export interface SimilarFinder {
-  /** `caller`: whose turn at the index the question takes (the CPU caller, cpu-slots.ts); none for the process's own. */
-  similar(query: SimilarQuery, caller?: string): Promise<RelatedStory[]>;
+  /**
+   * `caller`: whose turn at the index the question takes (the CPU caller, cpu-slots.ts); none for
+   * the process's own. `signal`: the caller's request, whose end withdraws a question still waiting.
+   */
+  similar(query: SimilarQuery, caller?: string, signal?: AbortSignal): Promise<RelatedStory[]>;
 }
 
 /** Candidates hydrated: a few more than answered, for those unlisted since the index saw them. */

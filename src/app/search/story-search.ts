@@ -26,12 +26,13 @@ import { contextTerms, whyItMatches } from './suggestion-why.ts';
  * Every question takes `caller`'s turn at the index (the CPU caller, `account:…` or `ip:…`;
  * cpu-slots.ts): one question at a time, in turn among callers, refused as `rate_limited` when
  * the caller's share or the queue is full or no turn came in time. No caller: the process's own.
+ * `signal`: the caller's request; a question still waiting for its turn when it ends is withdrawn.
  */
 export interface StorySearch extends SimilarFinder {
-  search(raw: unknown, caller?: string): Promise<SearchPage>;
-  suggest(raw: unknown, caller?: string): Promise<Suggestions>;
+  search(raw: unknown, caller?: string, signal?: AbortSignal): Promise<SearchPage>;
+  suggest(raw: unknown, caller?: string, signal?: AbortSignal): Promise<Suggestions>;
   /** Public slugs starting with what was typed (slug, its title part or the title): completion/complete. */
-  completeSlug(typed: string, caller?: string): Promise<SlugCompletion>;
+  completeSlug(typed: string, caller?: string, signal?: AbortSignal): Promise<SlugCompletion>;
   /**
    * A write in this process changed the story: the next search re-reads it first. Without a
    * slug (stories written behind the search's back, as tests do): the next search loads the
@@ -74,8 +75,8 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
 
   const turns = ctx.cpu?.search;
   /** A question to the index in `caller`'s turn; hydrating its answer from the table takes no turn. */
-  const ask = <T>(caller: string | undefined, question: () => Promise<T>): Promise<T> =>
-    turns === undefined ? question() : turns.run(caller, PROCESS_QUESTION_WAIT_MS, question);
+  const ask = <T>(caller: string | undefined, signal: AbortSignal | undefined, question: () => Promise<T>): Promise<T> =>
+    turns === undefined ? question() : turns.run(caller, PROCESS_QUESTION_WAIT_MS, question, false, signal);
 
   /** Hydrates the window's slugs from its start until `limit` listed stories or its end; how many it used. */
   const page = async (window: readonly string[], limit: number) => {
@@ -93,13 +94,13 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
   };
 
   return {
-    async search(raw, caller) {
+    async search(raw, caller, signal) {
       const input = parseInput(searchStoriesInputSchema, raw ?? {}, SEARCH_STORIES_TOOL);
       const query = (input.query ?? '').trim().replace(/\s+/g, ' ');
       const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
       const offset = input.cursor === undefined ? 0 : decodeSearchCursor(input.cursor, query);
       // Every round of refilling takes at most `limit` more: the window holds all a page can use.
-      const ranked = await ask(caller, () => answers.rank(query, offset, limit * MAX_FILL_ROUNDS));
+      const ranked = await ask(caller, signal, () => answers.rank(query, offset, limit * MAX_FILL_ROUNDS));
       const { stories, used } = await page(ranked.slugs, limit);
       const end = offset + used;
       return {
@@ -109,11 +110,11 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       };
     },
 
-    async suggest(raw, caller) {
+    async suggest(raw, caller, signal) {
       const input = parseInput(suggestForProjectInputSchema, raw, SUGGEST_FOR_PROJECT_TOOL);
       const terms = contextTerms(input.context);
       if (terms.length === 0) return { suggestions: [] };
-      const top = await ask(caller, () => answers.suggest(terms, SUGGESTION_CANDIDATES));
+      const top = await ask(caller, signal, () => answers.suggest(terms, SUGGESTION_CANDIDATES));
       const { stories } = await hydrateSummaries(
         ctx,
         top.map((result) => result.slug),
@@ -124,10 +125,10 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
       };
     },
 
-    completeSlug: (typed, caller): Promise<SlugCompletion> => ask(caller, () => answers.completeSlug(typed)),
+    completeSlug: (typed, caller, signal): Promise<SlugCompletion> => ask(caller, signal, () => answers.completeSlug(typed)),
 
-    async similar(query, caller) {
-      const candidates = await ask(caller, () => answers.similar(query));
+    async similar(query, caller, signal) {
+      const candidates = await ask(caller, signal, () => answers.similar(query));
       return presentSimilar(query, candidates, async (slugs) => (await hydrateSummaries(ctx, slugs)).stories);
     },
 

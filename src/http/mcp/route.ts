@@ -130,7 +130,7 @@ export function mountMcp(app: Hono<HttpEnv>, deps: McpRouteDeps): void {
       if (problem !== undefined) return jsonRpcAnswer(c, 200, jsonRpcErrorBody(shape.id, JSON_RPC_INVALID_PARAMS, problem));
 
       const ctx = withCpuCaller(admitted.ctx, c, deps.clientAddress, admitted.caller);
-      const server = (): Server => createMcpServer(ctx, admitted.caller, searchAs(deps.search, ctx.cpuCaller));
+      const server = (): Server => createMcpServer(ctx, admitted.caller, searchAs(deps.search, ctx.cpuCaller, c.req.raw.signal));
       const answer =
         era.kind === 'legacy' ? await serveLegacy(server(), c.req.raw, message) : await serveModern(server, c.req.raw, message);
       return await withSkillUpdate(answer, skillUpdateFor(c.req.header(SKILL_HEADER), deps.baseUrl));

@@ -92,7 +92,9 @@ export function mountRoutes(app: Hono<HttpEnv>, routes: readonly V1Route[], deps
     app.on(route.method, route.path, async (c) => {
       const admitted = await admitAlongside(c, deps, anonymous, undefined, whileDeleting);
       const ctx = withCpuCaller(admitted.ctx, c, deps.clientAddress, admitted.caller);
-      return admitted.answer(() => route.handle(c, admitted.caller, { ...deps, ctx, search: searchAs(deps.search, ctx.cpuCaller) }));
+      return admitted.answer(() =>
+        route.handle(c, admitted.caller, { ...deps, ctx, search: searchAs(deps.search, ctx.cpuCaller, c.req.raw.signal) }),
+      );
     });
   }
 }

@@ -3,7 +3,7 @@
 // At 100,000 stories a question holds the index ~0.3 s (BENCHMARKS.md §8); these stories are a
 // few, so the index is wrapped in a stand-in (named as such: slowIndex) that holds each question
 // that long before the real index answers it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
 import type { IndexAnswers } from '../../../src/app/search/index-answers.ts';
@@ -172,6 +172,41 @@ describe('the search index takes one question at a time, in turn among callers',
     const burst = Array.from({ length: 8 }, () => ask('10.0.1.1'));
     await Promise.all([...burst, ask('10.0.1.2')]);
     expect(answered.indexOf('10.0.1.2')).toBeLessThanOrEqual(2);
+  });
+
+  it("through the HTTP API a search whose connection closes while it waits is withdrawn: never asked, and its place is the address's again", async () => {
+    const { open, hold } = gateFirstQuestion();
+    const { ctx, search, index } = searchWithTurns(hold, { perCallerWaiting: 0 });
+    const hono = createHttpApp({
+      ctx,
+      search,
+      baseUrl: 'http://lorebook.test',
+      allowedOrigins: [],
+      clientAddress: (c) => c.req.header('x-test-address'),
+    });
+    const ask = (address: string, signal?: AbortSignal) =>
+      hono.request(
+        new Request('http://lorebook.test/v1/stories?q=kafka', {
+          headers: { host: 'lorebook.test', 'x-test-address': address },
+          ...(signal === undefined ? {} : { signal }),
+        }),
+      );
+    const holding = ask('10.0.2.1');
+    await vi.waitFor(() => expect(index.asked()).toBe(1));
+    const connection = new AbortController();
+    const cut = ask('10.0.2.2', connection.signal);
+    // Waiting, it holds the address's one place: another search from there is refused for its share.
+    const refused = await ask('10.0.2.2');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ details: { reason: 'cpu_share' } });
+    connection.abort();
+    expect(await (await cut).json()).toMatchObject({ code: 'rate_limited', details: { reason: 'withdrawn' } });
+    const again = ask('10.0.2.2');
+    open();
+    expect((await holding).status).toBe(200);
+    expect((await again).status).toBe(200);
+    // The holding search and the one sent again: the withdrawn one never reached the index.
+    expect(index.asked()).toBe(2);
   });
 
   it("a publish whose similar fails for another reason (the index's thread died) is refused and writes nothing", async () => {

@@ -138,6 +138,38 @@ describe('the fair queue', () => {
     await expect(ownDone).resolves.toBeUndefined();
   });
 
+  it("a waiting job whose caller's request ends is withdrawn: it never runs and its place is the caller's again; an ended request is never queued", async () => {
+    const queue = createFairQueue({ ...SHARE, slots: 1, perCallerWaiting: 0 });
+    const holder = heldJob();
+    const held = queue.run('ip:a', 20_000, holder.start);
+    const request = new AbortController();
+    const withdrawnJob = vi.fn(async () => 'ran');
+    const waiting = refusal(queue.run('ip:b', 20_000, withdrawnJob, false, request.signal));
+    // Its one place is taken while it waits.
+    expect((await refusal(queue.run('ip:b', 20_000, async () => 'ran'))).details).toEqual({ reason: 'cpu_share' });
+    request.abort();
+    expect(await waiting).toMatchObject({ code: 'rate_limited', retryAfterMs: 0, details: { reason: 'withdrawn' } });
+    const next = queue.run('ip:b', 20_000, async () => 'next ran');
+    expect((await refusal(queue.run('ip:c', 20_000, async () => 'ran', false, AbortSignal.abort()))).details).toEqual({
+      reason: 'withdrawn',
+    });
+    holder.finish();
+    await held;
+    await expect(next).resolves.toBe('next ran');
+    expect(withdrawnJob).not.toHaveBeenCalled();
+  });
+
+  it("a job that has started is the caller's to the end: its request ending then withdraws nothing", async () => {
+    const queue = createFairQueue({ ...SHARE, slots: 1 });
+    const request = new AbortController();
+    const job = heldJob();
+    const done = queue.run('ip:a', 20_000, job.start, false, request.signal);
+    await vi.waitFor(() => expect(job.started).toBeDefined());
+    request.abort();
+    job.finish();
+    await expect(done).resolves.toBeUndefined();
+  });
+
   it('a caller that has spent its CPU minute is refused until the minute ends; another caller is not', async () => {
     let clock = 60_000 * 100 + 10_000;
     const costs = createCpuWindows({ accountMsPerMinute: 1_000, anonymousMsPerMinute: 500 }, () => clock);
