@@ -48,6 +48,24 @@ function slowIndex(answers: IndexAnswers, hold: () => Promise<void>): IndexAnswe
 
 const forMs = (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** `GET /v1/stories?q=kafka` through the HTTP API from `address` (the test names each request's client address), cut when `signal` aborts. */
+function httpSearch(ctx: AppContext, search: StorySearch): (address: string, signal?: AbortSignal) => Promise<Response> {
+  const hono = createHttpApp({
+    ctx,
+    search,
+    baseUrl: 'http://lorebook.test',
+    allowedOrigins: [],
+    clientAddress: (c) => c.req.header('x-test-address'),
+  });
+  return async (address, signal) =>
+    hono.request(
+      new Request('http://lorebook.test/v1/stories?q=kafka', {
+        headers: { host: 'lorebook.test', 'x-test-address': address },
+        ...(signal === undefined ? {} : { signal }),
+      }),
+    );
+}
+
 /** A hold for slowIndex: the first question waits until the test calls `open`; every later one is answered at once. */
 function gateFirstQuestion(): { open: () => void; hold: () => Promise<void> } {
   let open: () => void = () => {};
@@ -153,19 +171,10 @@ describe('the search index takes one question at a time, in turn among callers',
 
   it("through the HTTP API each address's searches take that address's turn", async () => {
     const { ctx, search } = searchWithTurns(forMs(200));
-    const hono = createHttpApp({
-      ctx,
-      search,
-      baseUrl: 'http://lorebook.test',
-      allowedOrigins: [],
-      // The test names each request's client address.
-      clientAddress: (c) => c.req.header('x-test-address'),
-    });
+    const searchFrom = httpSearch(ctx, search);
     const answered: string[] = [];
     const ask = async (address: string) => {
-      const response = await hono.request('http://lorebook.test/v1/stories?q=kafka', {
-        headers: { host: 'lorebook.test', 'x-test-address': address },
-      });
+      const response = await searchFrom(address);
       expect(response.status).toBe(200);
       answered.push(address);
     };
@@ -177,20 +186,7 @@ describe('the search index takes one question at a time, in turn among callers',
   it("through the HTTP API a search whose connection closes while it waits is withdrawn: never asked, and its place is the address's again", async () => {
     const { open, hold } = gateFirstQuestion();
     const { ctx, search, index } = searchWithTurns(hold, { perCallerWaiting: 0 });
-    const hono = createHttpApp({
-      ctx,
-      search,
-      baseUrl: 'http://lorebook.test',
-      allowedOrigins: [],
-      clientAddress: (c) => c.req.header('x-test-address'),
-    });
-    const ask = (address: string, signal?: AbortSignal) =>
-      hono.request(
-        new Request('http://lorebook.test/v1/stories?q=kafka', {
-          headers: { host: 'lorebook.test', 'x-test-address': address },
-          ...(signal === undefined ? {} : { signal }),
-        }),
-      );
+    const ask = httpSearch(ctx, search);
     const holding = ask('10.0.2.1');
     await vi.waitFor(() => expect(index.asked()).toBe(1));
     const connection = new AbortController();
