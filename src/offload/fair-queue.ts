@@ -43,20 +43,21 @@ export interface FairQueue {
   /**
    * Runs `start` in one of `caller`'s slots once its turn comes; `start` receives what is left of
    * `budgetMs` after the wait. Refused (`rate_limited`, nothing run) when the caller's share, its
-   * CPU minute or the queue is full, or when no slot came within the wait bound. `heavy`: the job
-   * may not take the last free slot (heavySlots), nor a place another queue's heavy jobs hold (heavy-gate.ts).
-   * `signal`: the caller's request; a job still waiting when it aborts (the connection closed) is
-   * withdrawn and never runs, so a caller who cuts and re-sends does not keep dead jobs queued.
+   * CPU minute or the queue is full, or when no slot came within the wait bound.
    */
-  run<T>(
-    caller: string | undefined,
-    budgetMs: number,
-    start: (remainingMs: number) => Promise<T>,
-    heavy?: boolean,
-    signal?: AbortSignal,
-  ): Promise<T>;
+  run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, job?: JobOptions): Promise<T>;
   /** Refuses every waiting job with `error`. */
   clear(error: Error): void;
+}
+
+export interface JobOptions {
+  /** The job may not take the last free slot (heavySlots), nor a place another queue's heavy jobs hold (heavy-gate.ts). */
+  heavy?: boolean;
+  /**
+   * The caller's request: a job still waiting when it aborts (the connection closed) is withdrawn
+   * and never runs, so a caller who cuts and re-sends does not keep dead jobs queued.
+   */
+  signal?: AbortSignal;
 }
 
 /** The key of the process's own jobs (no caller), never refused for load. */
@@ -158,13 +159,8 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
   const estimate = (jobsAhead: number, slots: number): number => Math.max(100, Math.ceil((typicalMs * jobsAhead) / Math.max(1, slots)));
 
   return {
-    run<T>(
-      caller: string | undefined,
-      budgetMs: number,
-      start: (remainingMs: number) => Promise<T>,
-      isHeavy = false,
-      signal?: AbortSignal,
-    ): Promise<T> {
+    run<T>(caller: string | undefined, budgetMs: number, start: (remainingMs: number) => Promise<T>, options: JobOptions = {}): Promise<T> {
+      const { heavy: isHeavy = false, signal } = options;
       const key = caller ?? PROCESS;
       if (signal?.aborted) return Promise.reject(withdrawn());
       const refusal = refusalFor(key);
@@ -175,7 +171,7 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
         const leave = (): void => {
           clearTimeout(job.timer);
           signal?.removeEventListener('abort', withdraw);
-          const line = lines.get(key) ?? [];
+          const line = lines.get(key) as Waiting[];
           line.splice(line.indexOf(job), 1);
           if (line.length === 0) lines.delete(key);
           waiting -= 1;
@@ -223,7 +219,7 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
         if (line === undefined) lines.set(key, [job]);
         else line.push(job);
         waiting += 1;
-        signal?.addEventListener('abort', withdraw, { once: true });
+        signal?.addEventListener('abort', withdraw);
         pump();
       });
     },

@@ -276,7 +276,7 @@ export function createOffload(options: OffloadOptions = {}): Offload {
               remainingMs,
             ),
           ),
-        heavy,
+        { heavy },
       );
     },
     async close() {

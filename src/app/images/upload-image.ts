@@ -153,7 +153,7 @@ function reencodeInTurn(ctx: AppContext, caller: Caller, upload: ImageUpload, in
     REENCODE_WAIT_BUDGET_MS,
     () => reencodeImage(upload.bytes, upload.type),
     // Every re-encode holds a core for as long as a heavy scan: it takes the same places (heavy-gate.ts).
-    true,
+    { heavy: true },
   );
   reencoding.set(key, started);
   const done = (): void => void reencoding.delete(key);

@@ -76,7 +76,7 @@ export function createStorySearch(ctx: AppContext, options: StorySearchOptions =
   const turns = ctx.cpu?.search;
   /** A question to the index in `caller`'s turn; hydrating its answer from the table takes no turn. */
   const ask = <T>(caller: string | undefined, signal: AbortSignal | undefined, question: () => Promise<T>): Promise<T> =>
-    turns === undefined ? question() : turns.run(caller, PROCESS_QUESTION_WAIT_MS, question, false, signal);
+    turns === undefined ? question() : turns.run(caller, PROCESS_QUESTION_WAIT_MS, question, { signal });
 
   /** Hydrates the window's slugs from its start until `limit` listed stories or its end; how many it used. */
   const page = async (window: readonly string[], limit: number) => {

@@ -144,13 +144,13 @@ describe('the fair queue', () => {
     const held = queue.run('ip:a', 20_000, holder.start);
     const request = new AbortController();
     const withdrawnJob = vi.fn(async () => 'ran');
-    const waiting = refusal(queue.run('ip:b', 20_000, withdrawnJob, false, request.signal));
+    const waiting = refusal(queue.run('ip:b', 20_000, withdrawnJob, { signal: request.signal }));
     // Its one place is taken while it waits.
     expect((await refusal(queue.run('ip:b', 20_000, async () => 'ran'))).details).toEqual({ reason: 'cpu_share' });
     request.abort();
     expect(await waiting).toMatchObject({ code: 'rate_limited', retryAfterMs: 0, details: { reason: 'withdrawn' } });
     const next = queue.run('ip:b', 20_000, async () => 'next ran');
-    expect((await refusal(queue.run('ip:c', 20_000, async () => 'ran', false, AbortSignal.abort()))).details).toEqual({
+    expect((await refusal(queue.run('ip:c', 20_000, async () => 'ran', { signal: AbortSignal.abort() }))).details).toEqual({
       reason: 'withdrawn',
     });
     holder.finish();
@@ -159,11 +159,59 @@ describe('the fair queue', () => {
     expect(withdrawnJob).not.toHaveBeenCalled();
   });
 
+  it("a withdrawn job takes only itself out: the caller's other waiting job still runs, the queue's count is right again, and its wait bound is gone", async () => {
+    vi.useFakeTimers();
+    const queue = createFairQueue({ ...SHARE, slots: 1, perCallerWaiting: 2, maxWaiting: 2, maxWaitMs: 2_000 });
+    const holder = heldJob();
+    const held = queue.run('ip:a', 20_000, holder.start);
+    const first = heldJob();
+    const firstDone = queue.run('ip:b', 20_000, first.start);
+    const request = new AbortController();
+    const cut = refusal(queue.run('ip:b', 20_000, async () => 'ran', { signal: request.signal }));
+    await vi.advanceTimersByTimeAsync(100);
+    request.abort();
+    expect((await cut).details).toEqual({ reason: 'withdrawn' });
+    // One job waits now, so the queue of two has room for another caller's.
+    const other = heldJob();
+    const otherDone = queue.run('ip:c', 20_000, other.start);
+    await vi.advanceTimersByTimeAsync(1_400);
+    holder.finish();
+    await held;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(first.started).toBeDefined();
+    first.finish();
+    await firstDone;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(other.started).toBeDefined();
+    // Past the withdrawn job's wait bound: nothing of it is left to fire.
+    await vi.advanceTimersByTimeAsync(1_000);
+    other.finish();
+    await otherDone;
+  });
+
+  it('clear refuses every waiting job, and a request that ends afterwards disturbs no job queued since', async () => {
+    const queue = createFairQueue({ ...SHARE, slots: 1 });
+    const holder = heldJob();
+    const held = queue.run('ip:a', 20_000, holder.start);
+    const request = new AbortController();
+    const cleared = queue.run('ip:b', 20_000, async () => 'ran', { signal: request.signal }).catch((error: unknown) => error);
+    queue.clear(new Error('the workers are closed'));
+    expect(await cleared).toEqual(new Error('the workers are closed'));
+    const next = heldJob();
+    const nextDone = queue.run('ip:b', 20_000, next.start);
+    request.abort();
+    holder.finish();
+    await held;
+    await vi.waitFor(() => expect(next.started).toBeDefined());
+    next.finish();
+    await nextDone;
+  });
+
   it("a job that has started is the caller's to the end: its request ending then withdraws nothing", async () => {
     const queue = createFairQueue({ ...SHARE, slots: 1 });
     const request = new AbortController();
     const job = heldJob();
-    const done = queue.run('ip:a', 20_000, job.start, false, request.signal);
+    const done = queue.run('ip:a', 20_000, job.start, { signal: request.signal });
     await vi.waitFor(() => expect(job.started).toBeDefined());
     request.abort();
     job.finish();
@@ -186,7 +234,7 @@ describe('the fair queue', () => {
   it("heavy jobs from many callers never take the last free slot: a stranger's light job runs in it at once", async () => {
     const queue = createFairQueue(SHARE, STILL);
     const heavy = [heldJob(), heldJob(), heldJob()];
-    const heavyDone = heavy.map((job, index) => queue.run(`ip:attacker-${index}`, 20_000, job.start, true));
+    const heavyDone = heavy.map((job, index) => queue.run(`ip:attacker-${index}`, 20_000, job.start, { heavy: true }));
     await Promise.resolve();
     // Two slots: one heavy job runs, the other slot stays free although two more heavy jobs wait.
     expect(heavy.map((job) => job.started !== undefined)).toEqual([true, false, false]);
@@ -209,7 +257,7 @@ describe('the fair queue', () => {
 
   it('with one slot, a heavy job still runs', async () => {
     const queue = createFairQueue({ ...SHARE, slots: 1 });
-    await expect(queue.run('ip:only', 20_000, async () => 'ran', true)).resolves.toBe('ran');
+    await expect(queue.run('ip:only', 20_000, async () => 'ran', { heavy: true })).resolves.toBe('ran');
   });
 
   it("the process's own jobs (no caller) are never refused for a share", async () => {

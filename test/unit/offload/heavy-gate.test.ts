@@ -25,7 +25,7 @@ function onOneGate(places: number, workerSlots = WORKERS.slots): { workers: Fair
 async function twoScansThenAnUpload(places: number, workerSlots?: number) {
   const { workers, reencoder } = onOneGate(places, workerSlots);
   const scans = [heldJob(), heldJob()];
-  const scansDone = scans.map((job, index) => workers.run(`ip:scanner-${index}`, 20_000, job.start, true));
+  const scansDone = scans.map((job, index) => workers.run(`ip:scanner-${index}`, 20_000, job.start, { heavy: true }));
   const image = heldJob();
   const imageDone = reencode(reencoder, image);
   await Promise.resolve();
@@ -33,7 +33,8 @@ async function twoScansThenAnUpload(places: number, workerSlots?: number) {
 }
 
 /** An upload's re-encode: always heavy. */
-const reencode = (reencoder: FairQueue, image: HeldJob): Promise<void> => reencoder.run('account:uploader', 20_000, image.start, true);
+const reencode = (reencoder: FairQueue, image: HeldJob): Promise<void> =>
+  reencoder.run('account:uploader', 20_000, image.start, { heavy: true });
 
 describe('the heavy gate', () => {
   it('heavySlots: all slots but one, and at least one', () => {
@@ -44,7 +45,7 @@ describe('the heavy gate', () => {
     const { workers, reencoder } = onOneGate(1);
     const scan = heldJob();
     const image = heldJob();
-    const scanDone = workers.run('ip:scanner', 20_000, scan.start, true);
+    const scanDone = workers.run('ip:scanner', 20_000, scan.start, { heavy: true });
     const imageDone = reencode(reencoder, image);
     await Promise.resolve();
     expect(started([scan, image])).toEqual([true, false]);
