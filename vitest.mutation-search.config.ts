@@ -1,8 +1,8 @@
 // vitest config of the targeted mutation run over the search's cost bounds (stryker.search.config.json,
 // `npm run test:mutation:search`): the query plans of search_stories, suggestions and `similar`,
-// and the search index's turns (the fair queue's search slot, the caller the routes bind, a
-// publish whose `similar` is refused for load). Only the tests that exercise those files, on
-// DynamoDB Local.
+// and the search index's turns (the fair queue's search slot, its answer bound and the
+// withdrawal of a cut caller's job, the caller the routes bind, a publish whose `similar` is
+// refused for load). Only the tests that exercise those files, on DynamoDB Local.
 import { targetedMutationConfig } from './test/helpers/targeted-mutation-config.ts';
 
 export default targetedMutationConfig({

@@ -195,8 +195,9 @@ describe('the fair queue', () => {
     const held = queue.run('ip:a', 20_000, holder.start);
     const request = new AbortController();
     const cleared = queue.run('ip:b', 20_000, async () => 'ran', { signal: request.signal }).catch((error: unknown) => error);
+    const unsignalled = queue.run('ip:c', 20_000, async () => 'ran').catch((error: unknown) => error);
     queue.clear(new Error('the workers are closed'));
-    expect(await cleared).toEqual(new Error('the workers are closed'));
+    expect(await Promise.all([cleared, unsignalled])).toEqual([new Error('the workers are closed'), new Error('the workers are closed')]);
     const next = heldJob();
     const nextDone = queue.run('ip:b', 20_000, next.start);
     request.abort();
