@@ -269,7 +269,7 @@ describe('the fair queue', () => {
 });
 
 describe('a refusal for load, told apart from every other refusal', () => {
-  it('is recognised whatever the queue calls its slots (the workers, the search index); a CPU minute spent, the call budget, a store outage or a plain error are not', async () => {
+  it('is recognised whatever the queue calls its slots (the workers, the search index); a CPU minute spent, the call budget, a job withdrawn with its request, a store outage or a plain error are not', async () => {
     const refusedBy = async (names?: Parameters<typeof createFairQueue>[1]) => {
       const queue = createFairQueue({ ...SHARE, perCallerWaiting: 0 }, names);
       const held = heldJob();
@@ -289,10 +289,12 @@ describe('a refusal for load, told apart from every other refusal', () => {
     const others = [
       new LorebookError('rate_limited', 'Your calls used their CPU minute.', { retryAfterMs: 1, details: { reason: 'cpu_time' } }),
       new LorebookError('rate_limited', 'Over the call budget.', { retryAfterMs: 1 }),
+      // A job withdrawn with its caller's request: a publish so cut writes nothing rather than publishing without similar.
+      await refusal(createFairQueue(SHARE).run('ip:a', 20_000, async () => undefined, { signal: AbortSignal.abort() })),
       new LorebookError('store_unavailable', 'The search index stopped.', { retryAfterMs: 1, details: { reason: 'cpu_wait' } }),
       Object.assign(new Error('cpu_wait'), { code: 'rate_limited', details: { reason: 'cpu_wait' } }),
     ];
-    expect(others.map(refusedForLoad)).toEqual([false, false, false, false]);
+    expect(others.map(refusedForLoad)).toEqual([false, false, false, false, false]);
   });
 });
 
