@@ -209,12 +209,10 @@ describe('search_stories ranking through the plan', () => {
 });
 
 describe("suggest_for_project's and similar's plan: OR over the topic fields", () => {
-  const TOPICS = TOPIC_FIELDS;
-
   it('on a large index the words are taken rarest first while the stories they reach fit in one pass over it; an OR query then scores only those stories', () => {
     expect(TOPIC_REACH_BUDGET_PASSES).toBe(1);
     // 1 + 334 stories fit in 1,000; with lambda's 1,000 they would not (two passes would hold all three).
-    expect(planTopicQuery(['quokka', 'throttle', 'lambda'], large.stats, TOPICS)).toMatchObject({
+    expect(planTopicQuery(['quokka', 'throttle', 'lambda'], large.stats, TOPIC_FIELDS)).toMatchObject({
       words: ['quokka', 'throttle'],
       common: ['lambda'],
       prefixLast: false,
@@ -223,21 +221,21 @@ describe("suggest_for_project's and similar's plan: OR over the topic fields", (
     // Every story says lambda: unplanned, the OR would score all 1,000.
     expect(scored).toHaveLength(Math.ceil(COMMON_MIN_STORIES / 3) + 1);
     expect(scored[0]).toBe('s7');
-    expect(planTopicQuery(['quokka', 'throttle', 'lambda'], small.stats, TOPICS).common).toEqual([]);
+    expect(planTopicQuery(['quokka', 'throttle', 'lambda'], small.stats, TOPIC_FIELDS).common).toEqual([]);
   });
 
   it('the budget is exactly one pass: words reaching the index once between them all stay, one story more leaves the commonest out', () => {
     const halves = (second: number) => counts(COMMON_MIN_STORIES, (word) => (word === 'alpha' ? COMMON_MIN_STORIES / 2 : second));
-    expect(planTopicQuery(['alpha', 'beta'], halves(COMMON_MIN_STORIES / 2), TOPICS).common).toEqual([]);
-    expect(planTopicQuery(['alpha', 'beta'], halves(COMMON_MIN_STORIES / 2 + 1), TOPICS).common).toEqual(['beta']);
+    expect(planTopicQuery(['alpha', 'beta'], halves(COMMON_MIN_STORIES / 2), TOPIC_FIELDS).common).toEqual([]);
+    expect(planTopicQuery(['alpha', 'beta'], halves(COMMON_MIN_STORIES / 2 + 1), TOPIC_FIELDS).common).toEqual(['beta']);
   });
 
   it('reach is counted in the topic fields: a word in every body but one title is rare to a topic query', () => {
     const bodies = corpus(COMMON_MIN_STORIES, { dockerInBodies: true });
     const exact = { edits: 0, prefix: false };
     expect(bodies.stats.storiesReached('docker', exact, 10_000)).toBe(COMMON_MIN_STORIES);
-    expect(bodies.stats.storiesReached('docker', { ...exact, fields: TOPICS }, 10_000)).toBe(1);
-    expect(planTopicQuery(['docker', 'throttle', 'wombat'], bodies.stats, TOPICS)).toMatchObject({
+    expect(bodies.stats.storiesReached('docker', { ...exact, fields: TOPIC_FIELDS }, 10_000)).toBe(1);
+    expect(planTopicQuery(['docker', 'throttle', 'wombat'], bodies.stats, TOPIC_FIELDS)).toMatchObject({
       words: ['docker', 'throttle'],
       common: ['wombat'],
     });
@@ -245,7 +243,7 @@ describe("suggest_for_project's and similar's plan: OR over the topic fields", (
   });
 
   it('a word the topic fields hold in 10 stories or more is matched as typed; a rarer one keeps its typos, one edit from 6 letters, two from 10', () => {
-    expect(planTopicQuery(['lambda', 'lambada', 'quokka'], small.stats, TOPICS).edits).toEqual({ lambda: 0, lambada: 1, quokka: 1 });
+    expect(planTopicQuery(['lambda', 'lambada', 'quokka'], small.stats, TOPIC_FIELDS).edits).toEqual({ lambda: 0, lambada: 1, quokka: 1 });
     expect(['lambd', 'dynamo', 'dynamodbs', 'idempotent', 'idempotently'].map((word) => topicTypoEdits(word))).toEqual([0, 1, 1, 2, 2]);
     // A small index: no word is left out, so only the typo rule keeps s8's "lambdo" out.
     const withTypo = corpus(30, { typoOfLambdaAt: 8 });
@@ -255,7 +253,7 @@ describe("suggest_for_project's and similar's plan: OR over the topic fields", (
   });
 
   it('no word expands as a prefix, and a word that normalises to nothing is dropped', () => {
-    expect(planTopicQuery(['', 'quokka'], small.stats, TOPICS)).toMatchObject({ words: ['quokka'], prefixLast: false });
+    expect(planTopicQuery(['', 'quokka'], small.stats, TOPIC_FIELDS)).toMatchObject({ words: ['quokka'], prefixLast: false });
     expect(rankForTopics(large, ['quok']).map((result) => result.slug)).toEqual([]);
     expect(rankForTopics(large, ['quokka']).map((result) => result.slug)).toEqual(['s7']);
   });
