@@ -232,6 +232,34 @@ describe('the fair queue', () => {
     await expect(queue.run('ip:heavy', 20_000, async () => 'ran')).resolves.toBe('ran');
   });
 
+  it("jobs queued while the caller's minute had room are refused (cpu_time) at their turn once it is spent, unrun; another caller's waiting job runs", async () => {
+    let clock = 60_000 * 100;
+    const costs = createCpuWindows({ accountMsPerMinute: 1_000, anonymousMsPerMinute: 500 }, () => clock);
+    const queue = createFairQueue({ ...SHARE, slots: 1, perCallerWaiting: 2 }, { costs, now: () => clock });
+    const first = heldJob();
+    const queued = [heldJob(), heldJob()];
+    const other = heldJob();
+    const firstDone = queue.run('ip:scanner', 20_000, first.start);
+    const queuedDone = queued.map((job) => refusal(queue.run('ip:scanner', 20_000, job.start)));
+    const otherDone = queue.run('ip:other', 20_000, other.start);
+    await Promise.resolve();
+    expect(first.started).toBeDefined();
+    // The running job holds its slot 600 ms, past the address's 500: its caller's next jobs are refused at once.
+    clock += 600;
+    first.finish();
+    await firstDone;
+    for (const error of await Promise.all(queuedDone)) {
+      expect(error).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_time', limit_ms: 500 } });
+    }
+    expect(queued.map((job) => job.started)).toEqual([undefined, undefined]);
+    await vi.waitFor(() => expect(other.started).toBeDefined());
+    other.finish();
+    await otherDone;
+    // The queue counts them gone: the scanner's next minute queues and runs again.
+    clock += 60_000;
+    await expect(queue.run('ip:scanner', 20_000, async () => 'ran')).resolves.toBe('ran');
+  });
+
   it("heavy jobs from many callers never take the last free slot: a stranger's light job runs in it at once", async () => {
     const queue = createFairQueue(SHARE, STILL);
     const heavy = [heldJob(), heldJob(), heldJob()];
