@@ -117,8 +117,9 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
     for (const [caller, line] of lines) {
       if (!mayRun(caller)) continue;
       // The minute is checked again at the turn: jobs queued while it had room would otherwise all
-      // run past it (twelve scans of ~1.7 s queued at once against an address's 5 s).
-      const spent = caller === PROCESS ? undefined : costs?.refusal(caller);
+      // run past it (twelve scans of ~1.7 s queued at once against an address's 5 s). The process's
+      // own jobs are never charged, so never refused here.
+      const spent = costs?.refusal(caller);
       if (spent !== undefined) {
         refuseLine(caller, line, spent);
         continue;

@@ -232,32 +232,39 @@ describe('the fair queue', () => {
     await expect(queue.run('ip:heavy', 20_000, async () => 'ran')).resolves.toBe('ran');
   });
 
-  it("jobs queued while the caller's minute had room are refused (cpu_time) at their turn once it is spent, unrun; another caller's waiting job runs", async () => {
+  it("jobs queued while the caller's minute had room are refused (cpu_time) at their turn once it is spent, unrun and gone from the queue", async () => {
+    vi.useFakeTimers();
     let clock = 60_000 * 100;
     const costs = createCpuWindows({ accountMsPerMinute: 1_000, anonymousMsPerMinute: 500 }, () => clock);
-    const queue = createFairQueue({ ...SHARE, slots: 1, perCallerWaiting: 2 }, { costs, now: () => clock });
+    const share = { ...SHARE, slots: 1, perCallerWaiting: 2, maxWaiting: 3, maxWaitMs: 2_000 };
+    const queue = createFairQueue(share, { costs, now: () => clock });
     const first = heldJob();
     const queued = [heldJob(), heldJob()];
     const other = heldJob();
     const firstDone = queue.run('ip:scanner', 20_000, first.start);
     const queuedDone = queued.map((job) => refusal(queue.run('ip:scanner', 20_000, job.start)));
     const otherDone = queue.run('ip:other', 20_000, other.start);
-    await Promise.resolve();
+    await vi.advanceTimersByTimeAsync(0);
     expect(first.started).toBeDefined();
-    // The running job holds its slot 600 ms, past the address's 500: its caller's next jobs are refused at once.
+    // The running job holds its slot 600 ms, past the address's 500: its caller's waiting jobs are refused at their turn.
     clock += 600;
     first.finish();
     await firstDone;
     for (const error of await Promise.all(queuedDone)) {
       expect(error).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_time', limit_ms: 500 } });
     }
-    expect(queued.map((job) => job.started)).toEqual([undefined, undefined]);
-    await vi.waitFor(() => expect(other.started).toBeDefined());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(other.started).toBeDefined();
+    // The queue of three counts them gone: three more callers wait behind the running job.
+    const more = ['ip:c', 'ip:d', 'ip:e'].map((caller) => queue.run(caller, 20_000, async () => caller));
     other.finish();
     await otherDone;
-    // The queue counts them gone: the scanner's next minute queues and runs again.
+    await expect(Promise.all(more)).resolves.toEqual(['ip:c', 'ip:d', 'ip:e']);
+    // Past the refused jobs' wait bound nothing of them fires, and in the next minute the scanner runs again, its refused jobs never.
+    await vi.advanceTimersByTimeAsync(share.maxWaitMs);
     clock += 60_000;
     await expect(queue.run('ip:scanner', 20_000, async () => 'ran')).resolves.toBe('ran');
+    expect(queued.map((job) => job.started)).toEqual([undefined, undefined]);
   });
 
   it("heavy jobs from many callers never take the last free slot: a stranger's light job runs in it at once", async () => {
