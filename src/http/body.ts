@@ -28,12 +28,22 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
  * so a body is never buffered beyond the cap whatever its Content-Length says.
  */
 export async function readBodyBytes(request: Request, limit: number, overLimit: () => Error): Promise<Uint8Array> {
+  return Buffer.concat(await readBodyChunks(request, limit, overLimit));
+}
+
+/** The same, as the chunks arrived; `onChunk` sees each as it comes (to hash a large body without a pass of its own). */
+export async function readBodyChunks(
+  request: Request,
+  limit: number,
+  overLimit: () => Error,
+  onChunk: (chunk: Uint8Array) => void = () => {},
+): Promise<Uint8Array[]> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw overLimit();
   const admitted = admissions.get(request);
   // A body declared past what anyone may send waits for its admission before a byte is read.
   if (declared > MAX_BODY_BYTES) await admitted;
-  if (request.body === null) return new Uint8Array();
+  if (request.body === null) return [];
   // Rejects with the refusal the moment admission refuses; a grant leaves it pending, dropped with
   // this call. Not a promise shared by every call that never settles: each race's reaction on it
   // would keep that call's chunks alive for good (4 MB an image upload, BENCHMARKS.md §11).
@@ -51,12 +61,13 @@ export async function readBodyBytes(request: Request, limit: number, overLimit: 
       // Past what anyone may send, only an admitted caller is read on.
       if (size > MAX_BODY_BYTES && size - value.byteLength <= MAX_BODY_BYTES) await admitted;
       chunks.push(value);
+      onChunk(value);
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     throw error;
   }
-  return Buffer.concat(chunks);
+  return chunks;
 }
 
 function tooLarge(limit: number) {

@@ -4,7 +4,7 @@
 import exifr from 'exifr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IMAGE_BYTES } from '../../src/domain/image/image-limits.ts';
-import { htmlBehindPngHeader, jpegWithGps, pictureOf, sixMegabytes } from '../helpers/images.ts';
+import { htmlBehindPngHeader, jpegWithGps, noisePicture, pictureOf, sixMegabytes } from '../helpers/images.ts';
 import { answerOf, refusalOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 
 const server = useLorebookServer('e2e-images');
@@ -114,6 +114,21 @@ describe('upload_image over MCP', () => {
     );
     const viaHttp = await (await post(picture, 'image/webp')).json();
     expect(viaMcp).toEqual(viaHttp);
+  });
+
+  it('one op_id over HTTP (the body hashed as its chunks arrive) and then over MCP (the bytes hashed whole) for the same image is one call: MCP answers the replay', async () => {
+    const picture = await noisePicture();
+    expect(picture.byteLength).toBeGreaterThan(256 * 1024);
+    const viaHttp = await post(picture, 'image/png', { 'idempotency-key': 'e2e-image-both-surfaces' });
+    expect(viaHttp.status).toBe(201);
+    const client = await server.mcp(token);
+    const viaMcp = answerOf(
+      await client.callTool({
+        name: 'upload_image',
+        arguments: { data: picture.toString('base64'), type: 'image/png', op_id: 'e2e-image-both-surfaces' },
+      }),
+    );
+    expect(viaMcp).toEqual({ ...((await viaHttp.json()) as object), replayed: true });
   });
 
   it("a 4 MiB file (5.6 MB of base64) passes the /mcp body cap with a token; the bytes after the PNG's end are not stored", async () => {

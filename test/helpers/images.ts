@@ -61,6 +61,15 @@ export function paletteNoise(): Promise<Buffer> {
     .toBuffer();
 }
 
+/** A photo-sized PNG of noise (~480 KB, over many reads of a socket), stored as it is. */
+export function noisePicture(): Promise<Buffer> {
+  return sharp({
+    create: { width: 400, height: 400, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
+  })
+    .png()
+    .toBuffer();
+}
+
 /** More than 5 MiB: noise does not compress. */
 export function sixMegabytes(): Buffer {
   const bytes = Buffer.alloc(6 * 1024 * 1024);

@@ -38,6 +38,7 @@ import type { AppContext, Caller } from '../context/app-context.ts';
 import { accountRateSubject } from '../context/rate-limit.ts';
 import { parseWriteInput } from '../input/parse-write-input.ts';
 import { type Replayed, writeOnce } from '../write/write-once.ts';
+import { type ReceivedImage, receivedWhole } from './received-image.ts';
 import { type EncodedImage, reencodeImage } from './reencode-image.ts';
 import {
   DAILY_LIMIT_TEXT,
@@ -51,7 +52,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export interface ImageUpload {
-  bytes: Uint8Array;
+  /** The image's bytes: whole, or as received (hashed already, joined only if this upload re-encodes). */
+  bytes: Uint8Array | ReceivedImage;
   type: ImageType;
   opId: string | undefined;
 }
@@ -70,11 +72,12 @@ export async function uploadImage(ctx: AppContext, caller: Caller, raw: unknown)
 /** Both surfaces end here: /v1 with the body's bytes, MCP with the decoded `data`. */
 export async function storeImage(ctx: AppContext, caller: Caller, upload: ImageUpload): Promise<Replayed<ImageOutcome>> {
   const opId = upload.opId === undefined ? undefined : parseOpId(upload.opId);
-  if (upload.bytes.byteLength > MAX_IMAGE_BYTES) throw imageTooLarge();
+  const input = upload.bytes instanceof Uint8Array ? receivedWhole(upload.bytes) : upload.bytes;
+  if (input.byteLength > MAX_IMAGE_BYTES) throw imageTooLarge();
   const blobs = imageBlobsOf(ctx);
-  const inputSha256 = createHash('sha256').update(upload.bytes).digest('hex');
+  const inputSha256 = input.sha256;
   if (opId === undefined) await refuseFullDay(ctx, caller, inputSha256);
-  const encoded = await reencodeInTurn(ctx, caller, upload, inputSha256);
+  const encoded = await reencodeInTurn(ctx, caller, input, upload.type);
   const sha256 = createHash('sha256').update(encoded.data).digest('hex');
   rememberReencoded(inputSha256, sha256);
   const name = imageName(sha256, encoded.type);
@@ -143,15 +146,15 @@ const REENCODE_WAIT_BUDGET_MS = 20_000;
 /** Re-encodes under way, by input sha256 and type: the same bytes delivered again at once (16 in parallel) share one. */
 const reencoding = new Map<string, Promise<EncodedImage>>();
 
-function reencodeInTurn(ctx: AppContext, caller: Caller, upload: ImageUpload, inputSha256: string): Promise<EncodedImage> {
-  const key = `${inputSha256} ${upload.type}`;
+function reencodeInTurn(ctx: AppContext, caller: Caller, input: ReceivedImage, type: ImageType): Promise<EncodedImage> {
+  const key = `${input.sha256} ${type}`;
   const pending = reencoding.get(key);
   if (pending !== undefined) return pending;
   const turns = (ctx.cpu ?? sharedCpuSlots()).reencodes;
   const started = turns.run(
     ctx.cpuCaller ?? accountRateSubject(caller.account),
     REENCODE_WAIT_BUDGET_MS,
-    () => reencodeImage(upload.bytes, upload.type),
+    () => reencodeImage(input.bytes(), type),
     // Every re-encode holds a core for as long as a heavy scan: it takes the same places (heavy-gate.ts).
     { heavy: true },
   );

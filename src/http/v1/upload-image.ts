@@ -2,12 +2,14 @@
 // image/jpeg or image/webp). One body is one image: no multipart, so there is no boundary parser
 // in front of the decoder and the op record's fingerprint is the bytes themselves. The body is
 // read with a hard cap of 5 MiB, refused the moment it passes it.
+import { createHash } from 'node:crypto';
 import { signedIn } from '../../app/caller/signed-in.ts';
+import { receivedInChunks } from '../../app/images/received-image.ts';
 import { UPLOAD_IMAGE_TOOL, uploadImageOutputSchema } from '../../app/images/upload-image.contract.ts';
 import { validationFailed } from '../../domain/errors.ts';
 import { imageTooLarge, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
 import { IMAGE_TYPES, isImageType } from '../../domain/image/image-type.ts';
-import { mediaType, readBodyBytes } from '../body.ts';
+import { mediaType, readBodyChunks } from '../body.ts';
 import { withOpId, writeAnswer } from './request.ts';
 import { defineRoute } from './route.ts';
 
@@ -38,7 +40,10 @@ export const uploadImageRoute = defineRoute({
         'Content-Type': `Send the file's bytes with Content-Type ${IMAGE_TYPES.join(', ')} (no multipart, no JSON).`,
       });
     }
-    const bytes = await readBodyBytes(c.req.raw, MAX_IMAGE_BYTES, imageTooLarge);
+    // Hashed as it arrives: no 4 MB pass on the serving thread, and the chunks are joined only if this upload re-encodes.
+    const hash = createHash('sha256');
+    const chunks = await readBodyChunks(c.req.raw, MAX_IMAGE_BYTES, imageTooLarge, (chunk) => hash.update(chunk));
+    const bytes = receivedInChunks(chunks, hash.digest('hex'));
     const { op_id: opId } = withOpId(c, {});
     // Loaded on first use, not at a cold start (what the http function loads at a cold start is
     // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).

@@ -1,12 +1,16 @@
 // upload_image against DynamoDB Local and a real image directory: metadata stripped (checked
 // with exifr), bad bytes refused with nothing stored, the daily limit, and the three twice-tests.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { type ReceivedImage, receivedInChunks } from '../../../src/app/images/received-image.ts';
 import { storeImage, uploadImage } from '../../../src/app/images/upload-image.ts';
 import { DAILY_IMAGE_UPLOADS } from '../../../src/domain/image/image-limits.ts';
+import { sharedCpuSlots } from '../../../src/offload/cpu-slots.ts';
+import type { FairQueue } from '../../../src/offload/fair-queue.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
 import {
   decompressionBomb,
@@ -154,6 +158,41 @@ describe('upload_image is safe to deliver twice', () => {
     expect(app.imageFiles()).toEqual([...files, `${sha}.png`].sort());
     expect(await dayOf(erin.account)).toEqual([[sha]]);
     expect((await app.allItems()).filter((item) => item.PK === `IMAGE#${sha}`)).toHaveLength(1);
+  });
+
+  it('16 parallel uploads of one image as received in chunks: only an upload that re-encodes joins its bytes, and all answer as the image sent whole', {
+    timeout: 120_000,
+  }, async () => {
+    const gina = caller('gina');
+    const picture = await pictureOf(202);
+    const chunks = [picture.subarray(0, 100), picture.subarray(100)];
+    let joins = 0;
+    const received = (): ReceivedImage => {
+      const image = receivedInChunks(chunks, createHash('sha256').update(picture).digest('hex'));
+      const bytes = (): Uint8Array => {
+        joins += 1;
+        return image.bytes();
+      };
+      return { ...image, bytes };
+    };
+    // How many re-encodes ran: uploads arriving while one runs share it; one arriving after it ended starts another.
+    const slots = app.ctx().cpu ?? sharedCpuSlots();
+    let reencodes = 0;
+    const reencodesCounted: FairQueue = {
+      run: (who, budgetMs, start, job) => {
+        reencodes += 1;
+        return slots.reencodes.run(who, budgetMs, start, job);
+      },
+      clear: (error) => slots.reencodes.clear(error),
+    };
+    const ctx = { ...app.ctx(), cpu: { ...slots, reencodes: reencodesCounted } };
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => storeImage(ctx, gina, { bytes: received(), type: 'image/png', opId: undefined })),
+    );
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    expect(reencodes).toBeGreaterThan(0);
+    expect(joins).toBe(reencodes);
+    expect(await upload(gina, picture, 'image/png')).toEqual(answers[0]);
   });
 
   it('an op_id replay after a different upload returns the first answer and changes nothing', async () => {
