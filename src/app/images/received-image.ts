@@ -17,12 +17,22 @@ export function receivedWhole(bytes: Uint8Array): ReceivedImage {
   return { byteLength: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: () => bytes };
 }
 
-/** Bytes read in chunks, hashed as they came (`sha256`). */
+/**
+ * Bytes read in chunks, hashed as they came (`sha256`). Once joined, the chunks are let go: the
+ * image is held once, not twice, while it re-encodes.
+ */
 export function receivedInChunks(chunks: readonly Uint8Array[], sha256: string): ReceivedImage {
+  let parts: readonly Uint8Array[] = chunks;
   let joined: Uint8Array | undefined;
   return {
     byteLength: chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0),
     sha256,
-    bytes: () => (joined ??= Buffer.concat(chunks)),
+    bytes: () => {
+      if (joined === undefined) {
+        joined = Buffer.concat(parts);
+        parts = [];
+      }
+      return joined;
+    },
   };
 }
