@@ -61,7 +61,7 @@ export function paletteNoise(): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A photo-sized PNG of noise (~480 KB, over many reads of a socket), stored as it is. */
+/** A photo-sized PNG of noise (~420 KB, over many reads of a socket), stored as it is. */
 export function noisePicture(): Promise<Buffer> {
   return sharp({
     create: { width: 400, height: 400, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
