@@ -2,9 +2,8 @@
 // image/jpeg or image/webp). One body is one image: no multipart, so there is no boundary parser
 // in front of the decoder and the op record's fingerprint is the bytes themselves. The body is
 // read with a hard cap of 5 MiB, refused the moment it passes it.
-import { createHash } from 'node:crypto';
 import { signedIn } from '../../app/caller/signed-in.ts';
-import { receivedInChunks } from '../../app/images/received-image.ts';
+import { imageReceiver } from '../../app/images/received-image.ts';
 import { UPLOAD_IMAGE_TOOL, uploadImageOutputSchema } from '../../app/images/upload-image.contract.ts';
 import { validationFailed } from '../../domain/errors.ts';
 import { imageTooLarge, MAX_IMAGE_BYTES } from '../../domain/image/image-limits.ts';
@@ -41,9 +40,9 @@ export const uploadImageRoute = defineRoute({
       });
     }
     // Hashed as it arrives: no 4 MB pass on the serving thread, and the chunks are joined only if this upload re-encodes.
-    const hash = createHash('sha256');
-    const chunks = await readBodyChunks(c.req.raw, MAX_IMAGE_BYTES, imageTooLarge, (chunk) => hash.update(chunk));
-    const bytes = receivedInChunks(chunks, hash.digest('hex'));
+    const receiver = imageReceiver();
+    await readBodyChunks(c.req.raw, MAX_IMAGE_BYTES, imageTooLarge, receiver.take);
+    const bytes = receiver.received();
     const { op_id: opId } = withOpId(c, {});
     // Loaded on first use, not at a cold start (what the http function loads at a cold start is
     // bounded: test/unit/infra/lorebook-stack/bundled.test.ts).

@@ -1,12 +1,11 @@
 // upload_image against DynamoDB Local and a real image directory: metadata stripped (checked
 // with exifr), bad bytes refused with nothing stored, the daily limit, and the three twice-tests.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { type ReceivedImage, receivedInChunks } from '../../../src/app/images/received-image.ts';
+import { imageReceiver, type ReceivedImage } from '../../../src/app/images/received-image.ts';
 import { storeImage, uploadImage } from '../../../src/app/images/upload-image.ts';
 import { DAILY_IMAGE_UPLOADS } from '../../../src/domain/image/image-limits.ts';
 import { sharedCpuSlots } from '../../../src/offload/cpu-slots.ts';
@@ -168,7 +167,9 @@ describe('upload_image is safe to deliver twice', () => {
     const chunks = [picture.subarray(0, 100), picture.subarray(100)];
     let joins = 0;
     const received = (): ReceivedImage => {
-      const image = receivedInChunks(chunks, createHash('sha256').update(picture).digest('hex'));
+      const receiver = imageReceiver();
+      for (const chunk of chunks) receiver.take(chunk);
+      const image = receiver.received();
       const bytes = (): Uint8Array => {
         joins += 1;
         return image.bytes();
