@@ -3,6 +3,7 @@
 // for MCP and /v1 alike.
 import type { Context } from 'hono';
 import type { AppContext, Caller } from '../app/context/app-context.ts';
+import { cpuMinuteRefusal } from '../app/context/offloaded.ts';
 import {
   accountRateSubject,
   consumeRateLimit,
@@ -18,6 +19,7 @@ import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';
 import { holdBodyUntilAdmitted } from './body.ts';
 import type { HttpEnv } from './http-env.ts';
+import { createLargeBodyLine, type LargeBodyLine, type LargeBodyTurn } from './large-body-line.ts';
 
 export type ClientAddress = (c: Context<HttpEnv>) => string | undefined;
 
@@ -26,7 +28,11 @@ export interface AdmissionDeps {
   clientAddress: ClientAddress;
   /** The public base URL: a resource-bound token must be bound to `<base>/<first path segment>` (e.g. /mcp). */
   baseUrl?: string;
+  /** Where an account's large bodies take their turn; one line for the process when not given. */
+  largeBodies?: LargeBodyLine;
 }
+
+const processLargeBodies = createLargeBodyLine();
 
 /** The resource a request is for (RFC 8707): `<base>/mcp` for MCP, `<base>/v1` for the API. Unknown base: none. */
 export function resourceOf(baseUrl: string | undefined, path: string): string | undefined {
@@ -132,7 +138,9 @@ export async function admitCaller(
     const decision = await count;
     if (!decision.allowed) throw rateLimited(decision);
   };
-  holdBodyUntilAdmitted(c.req.raw, allowed());
+  // Taken only if a body past MAX_BODY_BYTES is read (body.ts), and given up once the call has answered.
+  const turn = caller === undefined ? undefined : largeBodyTurn(deps, caller.account);
+  holdBodyUntilAdmitted(c.req.raw, allowed(), turn?.take);
   return {
     caller,
     ctx: { ...deps.ctx, beforeCommit: allowed },
@@ -147,11 +155,37 @@ export async function admitCaller(
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       );
+      turn?.release();
       await settle(c, count);
       await standing;
       if ('error' in outcome) throw outcome.error;
       return outcome.value;
     },
+  };
+}
+
+/**
+ * The account's turn for a body past MAX_BODY_BYTES (large-body-line.ts), its minute of CPU asked
+ * before it waits and again once its turn comes: a large body is an image upload, refused
+ * `cpu_time` once read if the minute is spent, so it is refused before instead, unread.
+ */
+function largeBodyTurn(deps: AdmissionDeps, account: string): LargeBodyTurn {
+  const turn = (deps.largeBodies ?? processLargeBodies)(account);
+  const minuteLeft = (): void => {
+    const spent = cpuMinuteRefusal(deps.ctx, accountRateSubject(account));
+    if (spent !== undefined) throw spent;
+  };
+  let taken: Promise<void> | undefined;
+  return {
+    take: () => {
+      taken ??= (async () => {
+        minuteLeft();
+        await turn.take();
+        minuteLeft();
+      })();
+      return taken;
+    },
+    release: turn.release,
   };
 }
 

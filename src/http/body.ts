@@ -1,12 +1,16 @@
 // Request bodies, read with a cap before anything is parsed: a story is at most 64 KiB of
 // markdown, so 512 KiB covers any valid request with room for JSON escaping. A body larger than
-// that (an image upload) is read past it only once its caller is admitted (holdBodyUntilAdmitted).
+// that (an image upload) is read past it only once its caller is admitted (holdBodyUntilAdmitted),
+// one such call at a time per account (large-body-line.ts).
 import { payloadTooLarge, validationFailed } from '../domain/errors.ts';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
-/** The admission of each request still being decided (admission.ts): its token's standing and its rate count. */
-const admissions = new WeakMap<Request, Promise<void>>();
+/**
+ * The admission of each request still being decided (admission.ts): its token's standing and its
+ * rate count; and for a signed-in caller its account's turn for a large body (large-body-line.ts).
+ */
+const admissions = new WeakMap<Request, { admitted: Promise<void>; largeBodyTurn?: () => Promise<void> }>();
 
 /**
  * Ties the reading of this request's body to its admission (docs/design.md#admission): the first
@@ -14,9 +18,15 @@ const admissions = new WeakMap<Request, Promise<void>>();
  * stops the read at once (the refusal is what the read throws). A stranger can so make the
  * server buffer at most MAX_BODY_BYTES, and a refused request not even that.
  */
-export function holdBodyUntilAdmitted(request: Request, admitted: Promise<void>): void {
+export function holdBodyUntilAdmitted(request: Request, admitted: Promise<void>, largeBodyTurn?: () => Promise<void>): void {
   admitted.catch(() => undefined);
-  admissions.set(request, admitted);
+  admissions.set(request, { admitted, ...(largeBodyTurn === undefined ? {} : { largeBodyTurn }) });
+}
+
+/** Admitted, and past MAX_BODY_BYTES the account's turn: what a large body's read waits for. */
+async function admittedForLargeBody(hold: { admitted: Promise<void>; largeBodyTurn?: () => Promise<void> } | undefined): Promise<void> {
+  await hold?.admitted;
+  await hold?.largeBodyTurn?.();
 }
 
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
@@ -40,9 +50,10 @@ export async function readBodyChunks(
 ): Promise<Uint8Array[]> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw overLimit();
-  const admitted = admissions.get(request);
-  // A body declared past what anyone may send waits for its admission before a byte is read.
-  if (declared > MAX_BODY_BYTES) await admitted;
+  const hold = admissions.get(request);
+  const admitted = hold?.admitted;
+  // A body declared past what anyone may send waits for its admission (and its turn) before a byte is read.
+  if (declared > MAX_BODY_BYTES) await admittedForLargeBody(hold);
   if (request.body === null) return [];
   // Rejects with the refusal the moment admission refuses; a grant leaves it pending, dropped with
   // this call. Not a promise shared by every call that never settles: each race's reaction on it
@@ -58,8 +69,8 @@ export async function readBodyChunks(
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw overLimit();
-      // Past what anyone may send, only an admitted caller is read on.
-      if (size > MAX_BODY_BYTES && size - value.byteLength <= MAX_BODY_BYTES) await admitted;
+      // Past what anyone may send, only an admitted caller is read on, in its turn.
+      if (size > MAX_BODY_BYTES && size - value.byteLength <= MAX_BODY_BYTES) await admittedForLargeBody(hold);
       chunks.push(value);
       onChunk(value);
     }

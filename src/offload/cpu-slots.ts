@@ -2,7 +2,7 @@
 // workers (parsing, scanning, rendering) and the image re-encoder, shared among callers by the
 // same rules and charged to the same per-caller minute of CPU; and the search index's turns,
 // shared by the same rules but not charged (below).
-import { type CpuAllowance, createCpuWindows } from './cpu-windows.ts';
+import { type CpuAllowance, type CpuWindows, createCpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairQueue, type FairShare, type SlotNames } from './fair-queue.ts';
 import { createOffload, DEFAULT_OFFLOAD_SHARE, defaultWorkers, type Offload, sharedOffload } from './offload.ts';
 
@@ -21,6 +21,12 @@ export interface CpuSlots {
    * is the process's work, not the caller's.
    */
   search: FairQueue;
+  /**
+   * What each caller has spent of its minute, asked before work it would be charged for is even
+   * begun (an image upload's body is read only while the account's minute has room). Undefined
+   * where nothing is charged (the shared slots of tests and commands).
+   */
+  minutes?: CpuWindows;
 }
 
 export interface CpuSettings extends Omit<FairShare, 'slots'>, CpuAllowance {
@@ -75,6 +81,7 @@ export function createCpuSlots(settings: CpuSettings): CpuSlots {
     offload,
     reencodes: createFairQueue(reencodeShare(settings), { costs, heavy: offload.heavy }),
     search: searchQueue(settings),
+    minutes: costs,
   };
 }
 

@@ -211,8 +211,11 @@ async function watchServer(ctx: AppContext, tree: string, endpoint: string, dire
       ...(exitedBy === undefined ? {} : { exited: exitedBy }),
     };
     const worst = [...stalls].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    // Steadier than the one longest second, which one busy moment of the machine decides.
+    const overTwenty = stalls.filter(([, max]) => max > 20).length;
+    const waitedMs = stalls.reduce((sum, [, , , wait]) => sum + (wait || 0), 0);
     log(
-      `  ${label}: longest stall ${run.stallMs.toFixed(0)} ms (its second's longest GC pause ${run.stallGcMs.toFixed(0)} ms; the longest less its second's GC pause ${run.stallBesideGcMs.toFixed(0)} ms) over ${run.windowS.toFixed(0)} s, ${run.runs} job runs; slowest search ${run.searchMaxMs.toFixed(0)} ms; the longest in the seconds ending at ${worst.map(([at, max, gc, wait]) => `${((at - from) / 1000).toFixed(0)} s (${max.toFixed(0)} ms, GC ${(gc || 0).toFixed(0)} ms, waited for a core ${(wait || 0).toFixed(0)} ms)`).join(', ')}${exitedBy === undefined ? '' : `; the server exited (${exitedBy})`}`,
+      `  ${label}: longest stall ${run.stallMs.toFixed(0)} ms (its second's longest GC pause ${run.stallGcMs.toFixed(0)} ms; the longest less its second's GC pause ${run.stallBesideGcMs.toFixed(0)} ms) over ${run.windowS.toFixed(0)} s, ${run.runs} job runs; slowest search ${run.searchMaxMs.toFixed(0)} ms; ${overTwenty} of ${stalls.length} seconds held over 20 ms, the serving thread waited ${waitedMs.toFixed(0)} ms for a core in all; the longest in the seconds ending at ${worst.map(([at, max, gc, wait]) => `${((at - from) / 1000).toFixed(0)} s (${max.toFixed(0)} ms, GC ${(gc || 0).toFixed(0)} ms, waited for a core ${(wait || 0).toFixed(0)} ms)`).join(', ')}${exitedBy === undefined ? '' : `; the server exited (${exitedBy})`}`,
     );
     return run;
   } finally {

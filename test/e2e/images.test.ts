@@ -1,10 +1,13 @@
 // Images on the real server (hono on loopback over DynamoDB Local, a real image directory):
 // POST /v1/images with the file as the body, upload_image through the MCP SDK client, and
 // GET /i/<sha256>.<ext> with the headers a browser and a cache rely on.
+
+import { request as httpRequest } from 'node:http';
 import exifr from 'exifr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IMAGE_BYTES } from '../../src/domain/image/image-limits.ts';
-import { htmlBehindPngHeader, jpegWithGps, noisePicture, pictureOf, sixMegabytes } from '../helpers/images.ts';
+import { MAX_BODY_BYTES } from '../../src/http/body.ts';
+import { htmlBehindPngHeader, jpegWithGps, largeNoisePicture, noisePicture, pictureOf, sixMegabytes } from '../helpers/images.ts';
 import { answerOf, refusalOf, useLorebookServer } from '../helpers/lorebook-server.ts';
 
 const server = useLorebookServer('e2e-images');
@@ -102,6 +105,79 @@ describe('POST /v1/images', () => {
       headers: { 'content-type': 'image/png' },
     });
     expect(anonymous.status).toBe(401);
+  });
+});
+
+/** An upload sent in two parts over a socket of its own: headers and `head` bytes now, the rest on `finish()`. */
+function uploadInParts(url: string, bearer: string, bytes: Buffer, head: number) {
+  let finish = (): void => {};
+  const answered = new Promise<{ status: number; body: Record<string, unknown>; at: number }>((resolve, reject) => {
+    const request = httpRequest(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'image/png', 'content-length': String(bytes.byteLength) },
+    });
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()), at: performance.now() }),
+      );
+    });
+    request.on('error', reject);
+    request.write(bytes.subarray(0, head));
+    finish = () => void request.end(bytes.subarray(head));
+  });
+  return { answered, finish: () => finish() };
+}
+
+describe("an account's bodies past 512 KiB are read one call at a time", () => {
+  it("a second large upload of the account waits, unread, until the first has answered; another account's goes meanwhile", async () => {
+    const [first, second, others] = await Promise.all([largeNoisePicture(), largeNoisePicture(), largeNoisePicture()]);
+    expect(Math.min(first.byteLength, second.byteLength, others.byteLength)).toBeGreaterThan(MAX_BODY_BYTES);
+    // The first takes the account's turn and holds it: part of its body sent, the rest held back.
+    const holding = uploadInParts(`${server.baseUrl()}/v1/images`, token, first, 600 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waiting = post(second, 'image/png').then(async (response) => ({
+      status: response.status,
+      body: await response.json(),
+      at: performance.now(),
+    }));
+    const other = await server.fetch('/v1/images', {
+      method: 'POST',
+      body: others,
+      headers: { authorization: `Bearer ${(await server.token('image-uploader-other')).token}`, 'content-type': 'image/png' },
+    });
+    expect(other.status).toBe(201);
+    // Given the time to answer (a re-encode of this size takes well under it), the second has not.
+    const early = await Promise.race([
+      waiting.then(() => 'answered'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 3000)),
+    ]);
+    expect(early).toBe('waiting');
+    const released = performance.now();
+    holding.finish();
+    const [firstAnswer, secondAnswer] = await Promise.all([holding.answered, waiting]);
+    expect(firstAnswer.status).toBe(201);
+    expect(secondAnswer.status).toBe(201);
+    expect(secondAnswer.at).toBeGreaterThan(released);
+    expect(secondAnswer.at).toBeGreaterThanOrEqual(firstAnswer.at);
+  });
+
+  it('the same large image 16 times at once: served one after another, every answer the same, one blob and one count', async () => {
+    const picture = await largeNoisePicture();
+    const files = server.app.imageFiles();
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        const response = await post(picture, 'image/png');
+        return { status: response.status, body: await response.json() };
+      }),
+    );
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([201]));
+    for (const answer of answers) expect(answer.body).toEqual(answers[0]?.body);
+    const { sha256 } = answers[0]?.body as Uploaded;
+    expect(server.app.imageFiles()).toEqual([...files, `${sha256}.png`].sort());
+    const days = (await storedItems()).filter((item) => String(item.PK).startsWith('IMGDAY#'));
+    expect(days.flatMap((day) => day.hashes as string[]).filter((hash) => hash === sha256)).toHaveLength(1);
   });
 });
 

@@ -70,6 +70,15 @@ export function noisePicture(): Promise<Buffer> {
     .toBuffer();
 }
 
+/** A PNG of noise past the 512 KiB a body is read without its account's turn (~650 KB), each one different. */
+export function largeNoisePicture(): Promise<Buffer> {
+  return sharp({
+    create: { width: 500, height: 500, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
+  })
+    .png()
+    .toBuffer();
+}
+
 /** More than 5 MiB: noise does not compress. */
 export function sixMegabytes(): Buffer {
   const bytes = Buffer.alloc(6 * 1024 * 1024);

@@ -1,0 +1,79 @@
+// A large upload of an account whose minute of CPU is spent (docs/design.md#admission, #fair-cpu):
+// refused `cpu_time` before a byte of its body is read, with nothing stored, where before its 4 MB
+// were read first and refused after. Through the real HTTP app over DynamoDB Local; the body is a
+// stream that counts what the server pulled from it.
+import { describe, expect, it } from 'vitest';
+import type { AppContext } from '../../../src/app/context/app-context.ts';
+import { createToken } from '../../../src/app/oauth-server/tokens.ts';
+import { createStorySearch } from '../../../src/app/search/story-search.ts';
+import { createHttpApp } from '../../../src/http/app.ts';
+import { createCpuSlots, defaultCpuSettings } from '../../../src/offload/cpu-slots.ts';
+import { useAppFixture } from '../../helpers/app-fixture.ts';
+import { largeNoisePicture } from '../../helpers/images.ts';
+
+const app = useAppFixture('large-upload-cpu-minute', { rateLimitPerMinute: 1_000_000 });
+const BASE = 'http://lorebook.test';
+
+/** A body that hands out 64 KiB a pull, only when the server asks (no read ahead), and counts the pulls. */
+function countedBody(bytes: Buffer): { body: ReadableStream<Uint8Array>; pulls: () => number } {
+  let offset = 0;
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        pulls += 1;
+        if (offset >= bytes.byteLength) return controller.close();
+        controller.enqueue(bytes.subarray(offset, offset + 65_536));
+        offset += 65_536;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, pulls: () => pulls };
+}
+
+describe("a large upload while the account's minute of CPU is spent", () => {
+  it('is refused cpu_time (429, retry_after_ms) with its body unread and nothing stored; an account with room is read and stored', async () => {
+    const cpu = createCpuSlots({ ...defaultCpuSettings(), accountMsPerMinute: 1_000 });
+    const ctx: AppContext = { ...app.ctx(), cpu };
+    const hono = createHttpApp({ ctx, search: createStorySearch(ctx), baseUrl: BASE, allowedOrigins: [] });
+    const spent = await createToken(ctx, { handle: 'minute-spent', expiresInSeconds: 3600 });
+    const fresh = await createToken(ctx, { handle: 'minute-fresh', expiresInSeconds: 3600 });
+    cpu.minutes?.charge(`account:${spent.account}`, 1_000);
+    const picture = await largeNoisePicture();
+    const upload = (token: string, body: ReadableStream<Uint8Array>) =>
+      hono.request(
+        new Request(`${BASE}/v1/images`, {
+          method: 'POST',
+          body,
+          duplex: 'half',
+          headers: {
+            host: 'lorebook.test',
+            authorization: `Bearer ${token}`,
+            'content-type': 'image/png',
+            'content-length': String(picture.byteLength),
+          },
+        } as RequestInit),
+      );
+
+    const before = (await app.allItems()).filter((item) => !String(item.PK).startsWith('RATE#'));
+    const files = app.imageFiles();
+    const refusedBody = countedBody(picture);
+    const refused = await upload(spent.token, refusedBody.body);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({
+      code: 'rate_limited',
+      retry_after_ms: expect.any(Number),
+      details: { reason: 'cpu_time' },
+    });
+    expect(refusedBody.pulls()).toBe(0);
+    expect((await app.allItems()).filter((item) => !String(item.PK).startsWith('RATE#'))).toEqual(before);
+    expect(app.imageFiles()).toEqual(files);
+
+    const readBody = countedBody(picture);
+    const stored = await upload(fresh.token, readBody.body);
+    expect(stored.status).toBe(201);
+    expect(readBody.pulls()).toBeGreaterThan(picture.byteLength / 65_536);
+    expect(app.imageFiles()).toHaveLength(files.length + 1);
+  });
+});
