@@ -10,7 +10,12 @@ export const MAX_BODY_BYTES = 512 * 1024;
  * The admission of each request still being decided (admission.ts): its token's standing and its
  * rate count; and for a signed-in caller its account's turn for a large body (large-body-line.ts).
  */
-const admissions = new WeakMap<Request, { admitted: Promise<void>; largeBodyTurn?: () => Promise<void> }>();
+const admissions = new WeakMap<Request, BodyHold>();
+
+interface BodyHold {
+  admitted: Promise<void>;
+  largeBodyTurn: (() => Promise<void>) | undefined;
+}
 
 /**
  * Ties the reading of this request's body to its admission (docs/design.md#admission): the first
@@ -20,13 +25,14 @@ const admissions = new WeakMap<Request, { admitted: Promise<void>; largeBodyTurn
  */
 export function holdBodyUntilAdmitted(request: Request, admitted: Promise<void>, largeBodyTurn?: () => Promise<void>): void {
   admitted.catch(() => undefined);
-  admissions.set(request, { admitted, ...(largeBodyTurn === undefined ? {} : { largeBodyTurn }) });
+  admissions.set(request, { admitted, largeBodyTurn });
 }
 
-/** Admitted, and past MAX_BODY_BYTES the account's turn: what a large body's read waits for. */
-async function admittedForLargeBody(hold: { admitted: Promise<void>; largeBodyTurn?: () => Promise<void> } | undefined): Promise<void> {
-  await hold?.admitted;
-  await hold?.largeBodyTurn?.();
+/** Admitted, and then the account's turn (a signed-in caller): what a read past MAX_BODY_BYTES waits for. */
+async function admittedForLargeBody(hold: BodyHold | undefined): Promise<void> {
+  if (hold === undefined) return;
+  await hold.admitted;
+  if (hold.largeBodyTurn !== undefined) await hold.largeBodyTurn();
 }
 
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {

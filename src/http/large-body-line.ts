@@ -42,14 +42,15 @@ export function createLargeBodyLine(settings: LargeBodyLineSettings = LARGE_BODY
   };
   return (account) => {
     let taken: Promise<void> | undefined;
-    let holds = false;
+    /** The line whose turn this call holds, once it does. */
+    let holding: Line | undefined;
     let released = false;
     const enter = (): Promise<void> => {
       const line = lines.get(account) ?? { reading: false, waiting: [] };
       lines.set(account, line);
       if (!line.reading) {
         line.reading = true;
-        holds = true;
+        holding = line;
         return Promise.resolve();
       }
       if (line.waiting.length >= settings.waiting) return Promise.reject(refused('full', settings));
@@ -59,7 +60,7 @@ export function createLargeBodyLine(settings: LargeBodyLineSettings = LARGE_BODY
             clearTimeout(timer);
             // A call answered while it waited leaves its turn to the next.
             if (released) return next(account, line);
-            holds = true;
+            holding = line;
             resolve();
           },
         };
@@ -79,8 +80,7 @@ export function createLargeBodyLine(settings: LargeBodyLineSettings = LARGE_BODY
       release() {
         if (released) return;
         released = true;
-        const line = lines.get(account);
-        if (holds && line !== undefined) next(account, line);
+        if (holding !== undefined) next(account, holding);
       },
     };
   };

@@ -32,6 +32,30 @@ function countedBody(bytes: Buffer): { body: ReadableStream<Uint8Array>; pulls: 
   return { body, pulls: () => pulls };
 }
 
+/** A body that hands out its first 64 KiB and then nothing until `finish()`: a call that holds its account's turn. */
+function heldBody(bytes: Buffer): { body: ReadableStream<Uint8Array>; finish: () => void } {
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!sent) {
+          sent = true;
+          return controller.enqueue(bytes.subarray(0, 65_536));
+        }
+        await finished;
+        controller.enqueue(bytes.subarray(65_536));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, finish };
+}
+
 describe("a large upload while the account's minute of CPU is spent", () => {
   it('is refused cpu_time (429, retry_after_ms) with its body unread and nothing stored; an account with room is read and stored', async () => {
     const cpu = createCpuSlots({ ...defaultCpuSettings(), accountMsPerMinute: 1_000 });
@@ -75,5 +99,51 @@ describe("a large upload while the account's minute of CPU is spent", () => {
     expect(stored.status).toBe(201);
     expect(readBody.pulls()).toBeGreaterThan(picture.byteLength / 65_536);
     expect(app.imageFiles()).toHaveLength(files.length + 1);
+  });
+
+  it('is asked before it waits (refused at once, not after the call holding the turn) and again when its turn comes (refused then, unread)', async () => {
+    const cpu = createCpuSlots({ ...defaultCpuSettings(), accountMsPerMinute: 1_000 });
+    const ctx: AppContext = { ...app.ctx(), cpu };
+    const hono = createHttpApp({ ctx, search: createStorySearch(ctx), baseUrl: BASE, allowedOrigins: [] });
+    const account = await createToken(ctx, { handle: 'minute-spent-meanwhile', expiresInSeconds: 3600 });
+    const picture = await largeNoisePicture();
+    const upload = async (body: ReadableStream<Uint8Array>): Promise<Response> =>
+      hono.request(
+        new Request(`${BASE}/v1/images`, {
+          method: 'POST',
+          body,
+          duplex: 'half',
+          headers: {
+            host: 'lorebook.test',
+            authorization: `Bearer ${account.token}`,
+            'content-type': 'image/png',
+            'content-length': String(picture.byteLength),
+          },
+        } as RequestInit),
+      );
+    const holder = heldBody(picture);
+    const holding = upload(holder.body);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waitingBody = countedBody(picture);
+    const waiting = upload(waitingBody.body);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    cpu.minutes?.charge(`account:${account.account}`, 1_000);
+
+    // Arriving now: refused at once, while the turn is still held.
+    const arriving = upload(countedBody(picture).body);
+    const early = await Promise.race([
+      arriving.then(() => 'answered'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 3000)),
+    ]);
+    expect(early).toBe('answered');
+    expect(await (await arriving).json()).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_time' } });
+
+    // Waiting since before: refused when its turn comes, its body unread.
+    holder.finish();
+    await holding;
+    const refused = await waiting;
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited', details: { reason: 'cpu_time' } });
+    expect(waitingBody.pulls()).toBe(0);
   });
 });

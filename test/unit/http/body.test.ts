@@ -1,11 +1,12 @@
-// Reading a request body under its admission (src/http/body.ts): what a read keeps once it has
+// Reading a request body under its admission (src/http/body.ts): past 512 KiB only once admitted
+// and in the account's turn, within it never waiting for the turn; and what a read keeps once it has
 // returned. A read raced its chunks against a promise shared by every call that never settled,
 // so each call's chunks stayed reachable for good: 4 MB an image upload, 455 MB after 30 s of
 // the fairness bench's image attack (BENCHMARKS.md §11).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { holdBodyUntilAdmitted, readBodyBytes } from '../../../src/http/body.ts';
+import { holdBodyUntilAdmitted, MAX_BODY_BYTES, readBodyBytes } from '../../../src/http/body.ts';
 
 // A collection on demand, so what is still reachable is told apart from garbage not yet collected.
 setFlagsFromString('--expose-gc');
@@ -52,5 +53,96 @@ describe('readBodyBytes', () => {
     const read = readBodyBytes(request, 1024, () => new Error('over the limit'));
     refuse(new Error('refused: bad token'));
     await expect(read).rejects.toThrow('refused: bad token');
+  });
+});
+
+const CHUNK = 256 * 1024;
+
+/** A POST whose body is `chunks` chunks of 256 KiB, handed out one a pull as the reader asks (no read ahead), with the pulls counted. */
+function pulledPost(chunks: number, declare: boolean): { request: Request; pulls: () => number } {
+  let pulls = 0;
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        pulls += 1;
+        if (sent === chunks) return controller.close();
+        sent += 1;
+        controller.enqueue(new Uint8Array(CHUNK).fill(sent));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const headers = declare ? { 'content-length': String(chunks * CHUNK) } : {};
+  const request = new Request('http://lorebook.test/v1/images', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
+  return { request, pulls: () => pulls };
+}
+
+/** A turn that stays pending until `grant()`, counting how often it was asked for. */
+function pendingTurn(): { take: () => Promise<void>; grant: () => void; asked: () => number } {
+  let asked = 0;
+  let grant: () => void = () => undefined;
+  const granted = new Promise<void>((resolve) => {
+    grant = resolve;
+  });
+  return {
+    take: () => {
+      asked += 1;
+      return granted;
+    },
+    grant: () => grant(),
+    asked: () => asked,
+  };
+}
+
+const read = (request: Request) => readBodyBytes(request, 5 * 1024 * 1024, () => new Error('over the limit'));
+/** 'read' once the read has returned, 'waiting' if it has not after a few turns of the event loop. */
+const stateOf = (reading: Promise<Uint8Array>) =>
+  Promise.race([reading.then(() => 'read'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 100))]);
+
+describe("a body past 512 KiB waits for its account's turn", () => {
+  it('declared past 512 KiB: not a byte is pulled until the turn comes, then the whole body is read', async () => {
+    const turn = pendingTurn();
+    const { request, pulls } = pulledPost(3, true);
+    holdBodyUntilAdmitted(request, Promise.resolve(), turn.take);
+    const reading = read(request);
+    expect(await stateOf(reading)).toBe('waiting');
+    expect(pulls()).toBe(0);
+    turn.grant();
+    expect((await reading).byteLength).toBe(3 * CHUNK);
+    expect(turn.asked()).toBeGreaterThan(0);
+  });
+
+  it('sent with no declared length: read up to 512 KiB, then the chunk that passes it waits for the turn', async () => {
+    const turn = pendingTurn();
+    const { request, pulls } = pulledPost(4, false);
+    holdBodyUntilAdmitted(request, Promise.resolve(), turn.take);
+    const reading = read(request);
+    expect(await stateOf(reading)).toBe('waiting');
+    // 256 KiB, 512 KiB, then 768 KiB: the third chunk passes 512 KiB and nothing more is pulled.
+    expect(pulls()).toBe(3);
+    turn.grant();
+    expect((await reading).byteLength).toBe(4 * CHUNK);
+    // Asked once, at the crossing: the chunks after it are read in the turn already given.
+    expect(turn.asked()).toBe(1);
+  });
+
+  it('exactly 512 KiB, declared or not, is read without asking for the turn', async () => {
+    for (const declare of [true, false]) {
+      const turn = pendingTurn();
+      const { request } = pulledPost(MAX_BODY_BYTES / CHUNK, declare);
+      holdBodyUntilAdmitted(request, Promise.resolve(), turn.take);
+      const reading = read(request);
+      expect(await stateOf(reading), declare ? 'declared' : 'chunked').toBe('read');
+      expect(turn.asked()).toBe(0);
+    }
+  });
+
+  it('a caller with no turn to take (no token) is read past 512 KiB once admitted; a body with no admission at all is read', async () => {
+    const admitted = pulledPost(3, true);
+    holdBodyUntilAdmitted(admitted.request, Promise.resolve());
+    expect((await read(admitted.request)).byteLength).toBe(3 * CHUNK);
+    const unheld = pulledPost(3, false);
+    expect((await read(unheld.request)).byteLength).toBe(3 * CHUNK);
   });
 });

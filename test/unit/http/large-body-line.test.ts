@@ -55,6 +55,9 @@ describe('an account reads one large body at a time', () => {
     const refused = line('alice').take();
     await expect(refused).rejects.toMatchObject({
       code: 'rate_limited',
+      message: expect.stringMatching(
+        /^Your account already has a large upload being read and others waiting behind it: .*Nothing was read or stored/,
+      ),
       retryAfterMs: expect.any(Number),
       details: { reason: 'large_body_line', waiting_limit: 2 },
     });
@@ -74,7 +77,10 @@ describe('an account reads one large body at a time', () => {
     const behind = line('alice');
     const behindTaking = behind.take();
     await vi.advanceTimersByTimeAsync(10_001);
-    await expect(lateTaking).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(lateTaking).rejects.toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^Your account's large uploads before this one took too long: /),
+    });
     late.release();
     expect(await stateOf(behindTaking)).toBe('waiting');
     holder.release();
@@ -97,5 +103,34 @@ describe('an account reads one large body at a time', () => {
     answeredFirst.release();
     expect(await stateOf(answeredFirst.take())).toBe('turn');
     expect(await stateOf(line('alice').take())).toBe('turn');
+  });
+
+  it('a call whose turn came within the bound is not refused by the bound later, and the call behind it keeps its place', async () => {
+    const line = createLargeBodyLine({ waiting: 4, waitMs: 20_000 });
+    const holder = line('alice');
+    await holder.take();
+    const first = line('alice');
+    const firstTaking = first.take();
+    await vi.advanceTimersByTimeAsync(5_000);
+    const behindTaking = line('alice').take();
+    behindTaking.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(5_000);
+    holder.release();
+    expect(await stateOf(firstTaking)).toBe('turn');
+    // Past the first call's bound (20 s from its start), within the one behind it's (25 s).
+    await vi.advanceTimersByTimeAsync(11_000);
+    first.release();
+    expect(await stateOf(behindTaking)).toBe('turn');
+  });
+
+  it('a call refused for waiting frees its place: a line of one takes the next call', async () => {
+    const line = createLargeBodyLine({ waiting: 1, waitMs: 20_000 });
+    const holder = line('alice');
+    await holder.take();
+    const late = line('alice').take();
+    late.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(20_001);
+    await expect(late).rejects.toMatchObject({ code: 'rate_limited' });
+    expect(await stateOf(line('alice').take())).toBe('waiting');
   });
 });
