@@ -56,34 +56,35 @@ function heldBody(bytes: Buffer): { body: ReadableStream<Uint8Array>; finish: ()
   return { body, finish };
 }
 
+/** The HTTP app over this suite's table with CPU slots of its own (a second of CPU an account a minute), and an upload through it. */
+function appWithMinutes() {
+  const cpu = createCpuSlots({ ...defaultCpuSettings(), accountMsPerMinute: 1_000 });
+  const ctx: AppContext = { ...app.ctx(), cpu };
+  const hono = createHttpApp({ ctx, search: createStorySearch(ctx), baseUrl: BASE, allowedOrigins: [] });
+  const upload = async (token: string, body: ReadableStream<Uint8Array>, length: number): Promise<Response> =>
+    hono.request(
+      new Request(`${BASE}/v1/images`, {
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: { host: 'lorebook.test', authorization: `Bearer ${token}`, 'content-type': 'image/png', 'content-length': String(length) },
+      } as RequestInit),
+    );
+  return { cpu, ctx, upload };
+}
+
 describe("a large upload while the account's minute of CPU is spent", () => {
   it('is refused cpu_time (429, retry_after_ms) with its body unread and nothing stored; an account with room is read and stored', async () => {
-    const cpu = createCpuSlots({ ...defaultCpuSettings(), accountMsPerMinute: 1_000 });
-    const ctx: AppContext = { ...app.ctx(), cpu };
-    const hono = createHttpApp({ ctx, search: createStorySearch(ctx), baseUrl: BASE, allowedOrigins: [] });
+    const { cpu, ctx, upload } = appWithMinutes();
     const spent = await createToken(ctx, { handle: 'minute-spent', expiresInSeconds: 3600 });
     const fresh = await createToken(ctx, { handle: 'minute-fresh', expiresInSeconds: 3600 });
     cpu.minutes?.charge(`account:${spent.account}`, 1_000);
     const picture = await largeNoisePicture();
-    const upload = (token: string, body: ReadableStream<Uint8Array>) =>
-      hono.request(
-        new Request(`${BASE}/v1/images`, {
-          method: 'POST',
-          body,
-          duplex: 'half',
-          headers: {
-            host: 'lorebook.test',
-            authorization: `Bearer ${token}`,
-            'content-type': 'image/png',
-            'content-length': String(picture.byteLength),
-          },
-        } as RequestInit),
-      );
 
     const before = (await app.allItems()).filter((item) => !String(item.PK).startsWith('RATE#'));
     const files = app.imageFiles();
     const refusedBody = countedBody(picture);
-    const refused = await upload(spent.token, refusedBody.body);
+    const refused = await upload(spent.token, refusedBody.body, picture.byteLength);
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({
       code: 'rate_limited',
@@ -95,32 +96,17 @@ describe("a large upload while the account's minute of CPU is spent", () => {
     expect(app.imageFiles()).toEqual(files);
 
     const readBody = countedBody(picture);
-    const stored = await upload(fresh.token, readBody.body);
+    const stored = await upload(fresh.token, readBody.body, picture.byteLength);
     expect(stored.status).toBe(201);
     expect(readBody.pulls()).toBeGreaterThan(picture.byteLength / 65_536);
     expect(app.imageFiles()).toHaveLength(files.length + 1);
   });
 
   it('is asked before it waits (refused at once, not after the call holding the turn) and again when its turn comes (refused then, unread)', async () => {
-    const cpu = createCpuSlots({ ...defaultCpuSettings(), accountMsPerMinute: 1_000 });
-    const ctx: AppContext = { ...app.ctx(), cpu };
-    const hono = createHttpApp({ ctx, search: createStorySearch(ctx), baseUrl: BASE, allowedOrigins: [] });
+    const { cpu, ctx, upload: uploadAs } = appWithMinutes();
     const account = await createToken(ctx, { handle: 'minute-spent-meanwhile', expiresInSeconds: 3600 });
     const picture = await largeNoisePicture();
-    const upload = async (body: ReadableStream<Uint8Array>): Promise<Response> =>
-      hono.request(
-        new Request(`${BASE}/v1/images`, {
-          method: 'POST',
-          body,
-          duplex: 'half',
-          headers: {
-            host: 'lorebook.test',
-            authorization: `Bearer ${account.token}`,
-            'content-type': 'image/png',
-            'content-length': String(picture.byteLength),
-          },
-        } as RequestInit),
-      );
+    const upload = (body: ReadableStream<Uint8Array>): Promise<Response> => uploadAs(account.token, body, picture.byteLength);
     const holder = heldBody(picture);
     const holding = upload(holder.body);
     await new Promise((resolve) => setTimeout(resolve, 200));
