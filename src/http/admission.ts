@@ -19,7 +19,7 @@ import { SCOPES, type Scope } from '../auth/oauth/scopes.ts';
 import { LorebookError } from '../domain/errors.ts';
 import { holdBodyUntilAdmitted } from './body.ts';
 import type { HttpEnv } from './http-env.ts';
-import { createLargeBodyLine, type LargeBodyLine, type LargeBodyTurn } from './large-body-line.ts';
+import { createLargeBodyLine, type LargeBodyTurn } from './large-body-line.ts';
 
 export type ClientAddress = (c: Context<HttpEnv>) => string | undefined;
 
@@ -28,11 +28,10 @@ export interface AdmissionDeps {
   clientAddress: ClientAddress;
   /** The public base URL: a resource-bound token must be bound to `<base>/<first path segment>` (e.g. /mcp). */
   baseUrl?: string;
-  /** Where an account's large bodies take their turn; one line for the process when not given. */
-  largeBodies?: LargeBodyLine;
 }
 
-const processLargeBodies = createLargeBodyLine();
+/** Where an account's large bodies take their turn: one line for the process. */
+const largeBodies = createLargeBodyLine();
 
 /** The resource a request is for (RFC 8707): `<base>/mcp` for MCP, `<base>/v1` for the API. Unknown base: none. */
 export function resourceOf(baseUrl: string | undefined, path: string): string | undefined {
@@ -170,7 +169,7 @@ export async function admitCaller(
  * `cpu_time` once read if the minute is spent, so it is refused before instead, unread.
  */
 function largeBodyTurn(deps: AdmissionDeps, account: string): LargeBodyTurn {
-  const turn = (deps.largeBodies ?? processLargeBodies)(account);
+  const turn = largeBodies(account);
   const minuteLeft = (): void => {
     const spent = cpuMinuteRefusal(deps.ctx, accountRateSubject(account));
     if (spent !== undefined) throw spent;
