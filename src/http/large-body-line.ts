@@ -7,6 +7,7 @@
 // wait past its bound, is refused `rate_limited` with nothing read or written. Per process: another
 // instance keeps its own line.
 import { LorebookError } from '../domain/errors.ts';
+import { MAX_BODY_BYTES } from './body.ts';
 
 export interface LargeBodyLineSettings {
   /** Calls of one account waiting behind the one being read; past it a call is refused at once. */
@@ -28,8 +29,8 @@ export interface LargeBodyTurn {
 
 export type LargeBodyLine = (account: string) => LargeBodyTurn;
 
+/** An account's line while one of its calls holds the turn: the calls waiting behind it. */
 interface Line {
-  reading: boolean;
   waiting: Array<{ start(): void }>;
 }
 
@@ -46,11 +47,10 @@ export function createLargeBodyLine(settings: LargeBodyLineSettings = LARGE_BODY
     let holding: Line | undefined;
     let released = false;
     const enter = (): Promise<void> => {
-      const line = lines.get(account) ?? { reading: false, waiting: [] };
-      lines.set(account, line);
-      if (!line.reading) {
-        line.reading = true;
-        holding = line;
+      const line = lines.get(account);
+      if (line === undefined) {
+        holding = { waiting: [] };
+        lines.set(account, holding);
         return Promise.resolve();
       }
       if (line.waiting.length >= settings.waiting) return Promise.reject(refused('full', settings));
@@ -93,7 +93,7 @@ function refused(why: 'full' | 'waited', settings: LargeBodyLineSettings): Loreb
       : "Your account's large uploads before this one took too long";
   return new LorebookError(
     'rate_limited',
-    `${state}: bodies past 512 KiB (image uploads) are read one call at a time per account. Nothing was read or stored; send the same call again after retry_after_ms (${RETRY_AFTER_MS} ms).`,
+    `${state}: bodies past ${MAX_BODY_BYTES / 1024} KiB (image uploads) are read one call at a time per account. Nothing was read or stored; send the same call again after retry_after_ms (${RETRY_AFTER_MS} ms).`,
     { retryAfterMs: RETRY_AFTER_MS, details: { reason: 'large_body_line', waiting_limit: settings.waiting } },
   );
 }
