@@ -56,7 +56,7 @@ describe('an account reads one large body at a time', () => {
     await expect(refused).rejects.toMatchObject({
       code: 'rate_limited',
       message: expect.stringMatching(
-        /^Your account already has a large upload being read and others waiting behind it: .*Nothing was read or stored/,
+        /^Your account already has a large upload being read and others waiting behind it: bodies past 512 KiB .*Nothing was read or stored/,
       ),
       retryAfterMs: expect.any(Number),
       details: { reason: 'large_body_line', waiting_limit: 2 },
