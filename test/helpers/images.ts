@@ -61,23 +61,17 @@ export function paletteNoise(): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A photo-sized PNG of noise (~420 KB, over many reads of a socket), stored as it is. */
-export function noisePicture(): Promise<Buffer> {
+/** A photo-sized PNG of noise (~420 KB at 400 px, over many reads of a socket), stored as it is; each one different. */
+export function noisePicture(side = 400): Promise<Buffer> {
   return sharp({
-    create: { width: 400, height: 400, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
+    create: { width: side, height: side, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
   })
     .png()
     .toBuffer();
 }
 
 /** A PNG of noise past the 512 KiB a body is read without its account's turn (~650 KB), each one different. */
-export function largeNoisePicture(): Promise<Buffer> {
-  return sharp({
-    create: { width: 500, height: 500, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
-  })
-    .png()
-    .toBuffer();
-}
+export const largeNoisePicture = (): Promise<Buffer> => noisePicture(500);
 
 /** More than 5 MiB: noise does not compress. */
 export function sixMegabytes(): Buffer {

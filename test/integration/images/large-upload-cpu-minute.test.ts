@@ -10,27 +10,13 @@ import { createHttpApp } from '../../../src/http/app.ts';
 import { createCpuSlots, defaultCpuSettings } from '../../../src/offload/cpu-slots.ts';
 import { useAppFixture } from '../../helpers/app-fixture.ts';
 import { largeNoisePicture } from '../../helpers/images.ts';
+import { pulledBody, slicesOf } from '../../helpers/pulled-body.ts';
 
 const app = useAppFixture('large-upload-cpu-minute', { rateLimitPerMinute: 1_000_000 });
 const BASE = 'http://lorebook.test';
 
-/** A body that hands out 64 KiB a pull, only when the server asks (no read ahead), and counts the pulls. */
-function countedBody(bytes: Buffer): { body: ReadableStream<Uint8Array>; pulls: () => number } {
-  let offset = 0;
-  let pulls = 0;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        pulls += 1;
-        if (offset >= bytes.byteLength) return controller.close();
-        controller.enqueue(bytes.subarray(offset, offset + 65_536));
-        offset += 65_536;
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, pulls: () => pulls };
-}
+/** The picture as a body of 64 KiB a pull, the pulls counted. */
+const countedBody = (bytes: Buffer) => pulledBody(slicesOf(bytes, 65_536));
 
 /** A body that hands out its first 64 KiB and then nothing until `finish()`: a call that holds its account's turn. */
 function heldBody(bytes: Buffer): { body: ReadableStream<Uint8Array>; finish: () => void } {

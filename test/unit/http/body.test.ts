@@ -7,6 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { holdBodyUntilAdmitted, MAX_BODY_BYTES, readBodyBytes } from '../../../src/http/body.ts';
+import { pulledBody } from '../../helpers/pulled-body.ts';
 
 // A collection on demand, so what is still reachable is told apart from garbage not yet collected.
 setFlagsFromString('--expose-gc');
@@ -60,22 +61,10 @@ const CHUNK = 256 * 1024;
 
 /** A POST whose body is `chunks` chunks of 256 KiB, handed out one a pull as the reader asks (no read ahead), with the pulls counted. */
 function pulledPost(chunks: number, declare: boolean): { request: Request; pulls: () => number } {
-  let pulls = 0;
-  let sent = 0;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        pulls += 1;
-        if (sent === chunks) return controller.close();
-        sent += 1;
-        controller.enqueue(new Uint8Array(CHUNK).fill(sent));
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  const { body, pulls } = pulledBody(Array.from({ length: chunks }, (_, n) => new Uint8Array(CHUNK).fill(n + 1)));
   const headers = declare ? { 'content-length': String(chunks * CHUNK) } : {};
   const request = new Request('http://lorebook.test/v1/images', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
-  return { request, pulls: () => pulls };
+  return { request, pulls };
 }
 
 /** A turn that stays pending until `grant()`, counting how often it was asked for. */
@@ -96,16 +85,21 @@ function pendingTurn(): { take: () => Promise<void>; grant: () => void; asked: (
 }
 
 const read = (request: Request) => readBodyBytes(request, 5 * 1024 * 1024, () => new Error('over the limit'));
+
+/** A signed-in caller's read of `chunks` × 256 KiB, admitted, its turn not come yet. */
+function readBehindTurn(chunks: number, declare: boolean) {
+  const turn = pendingTurn();
+  const { request, pulls } = pulledPost(chunks, declare);
+  holdBodyUntilAdmitted(request, Promise.resolve(), turn.take);
+  return { turn, pulls, reading: read(request) };
+}
 /** 'read' once the read has returned, 'waiting' if it has not after a few turns of the event loop. */
 const stateOf = (reading: Promise<Uint8Array>) =>
   Promise.race([reading.then(() => 'read'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 100))]);
 
 describe("a body past 512 KiB waits for its account's turn", () => {
   it('declared past 512 KiB: not a byte is pulled until the turn comes, then the whole body is read', async () => {
-    const turn = pendingTurn();
-    const { request, pulls } = pulledPost(3, true);
-    holdBodyUntilAdmitted(request, Promise.resolve(), turn.take);
-    const reading = read(request);
+    const { turn, pulls, reading } = readBehindTurn(3, true);
     expect(await stateOf(reading)).toBe('waiting');
     expect(pulls()).toBe(0);
     turn.grant();
@@ -114,10 +108,7 @@ describe("a body past 512 KiB waits for its account's turn", () => {
   });
 
   it('sent with no declared length: read up to 512 KiB, then the chunk that passes it waits for the turn', async () => {
-    const turn = pendingTurn();
-    const { request, pulls } = pulledPost(4, false);
-    holdBodyUntilAdmitted(request, Promise.resolve(), turn.take);
-    const reading = read(request);
+    const { turn, pulls, reading } = readBehindTurn(4, false);
     expect(await stateOf(reading)).toBe('waiting');
     // 256 KiB, 512 KiB, then 768 KiB: the third chunk passes 512 KiB and nothing more is pulled.
     expect(pulls()).toBe(3);
@@ -129,10 +120,7 @@ describe("a body past 512 KiB waits for its account's turn", () => {
 
   it('exactly 512 KiB, declared or not, is read without asking for the turn', async () => {
     for (const declare of [true, false]) {
-      const turn = pendingTurn();
-      const { request } = pulledPost(MAX_BODY_BYTES / CHUNK, declare);
-      holdBodyUntilAdmitted(request, Promise.resolve(), turn.take);
-      const reading = read(request);
+      const { turn, reading } = readBehindTurn(MAX_BODY_BYTES / CHUNK, declare);
       expect(await stateOf(reading), declare ? 'declared' : 'chunked').toBe('read');
       expect(turn.asked()).toBe(0);
     }

@@ -18,6 +18,14 @@ async function stateOf(taking: Promise<void>): Promise<string> {
   return Promise.race([settled, Promise.resolve('waiting')]);
 }
 
+/** A line whose turn for alice is held by a first call (`holder`). */
+async function heldByAlice(waiting = 4) {
+  const line = createLargeBodyLine({ waiting, waitMs: 20_000 });
+  const holder = line('alice');
+  await holder.take();
+  return { line, holder };
+}
+
 describe('an account reads one large body at a time', () => {
   it("the account's next call waits until the one before has answered; another account's goes at once", async () => {
     const line = createLargeBodyLine({ waiting: 4, waitMs: 20_000 });
@@ -48,9 +56,7 @@ describe('an account reads one large body at a time', () => {
   });
 
   it('a full line refuses the next call at once (rate_limited, retry_after_ms, nothing read), and takes calls again once it moves', async () => {
-    const line = createLargeBodyLine({ waiting: 2, waitMs: 20_000 });
-    const holder = line('alice');
-    await holder.take();
+    const { line, holder } = await heldByAlice(2);
     const waiting = [line('alice').take(), line('alice').take()];
     const refused = line('alice').take();
     await expect(refused).rejects.toMatchObject({
@@ -67,9 +73,7 @@ describe('an account reads one large body at a time', () => {
   });
 
   it('a call that waited past the bound is refused and leaves its place; the calls behind it keep theirs', async () => {
-    const line = createLargeBodyLine({ waiting: 4, waitMs: 20_000 });
-    const holder = line('alice');
-    await holder.take();
+    const { line, holder } = await heldByAlice();
     const late = line('alice');
     const lateTaking = late.take();
     lateTaking.catch(() => undefined);
@@ -88,9 +92,7 @@ describe('an account reads one large body at a time', () => {
   });
 
   it('a call answered while it waited passes its turn on; one answered before reading holds no place', async () => {
-    const line = createLargeBodyLine({ waiting: 4, waitMs: 20_000 });
-    const holder = line('alice');
-    await holder.take();
+    const { line, holder } = await heldByAlice();
     const gone = line('alice');
     void gone.take();
     const next = line('alice');
@@ -106,9 +108,7 @@ describe('an account reads one large body at a time', () => {
   });
 
   it('a call whose turn came within the bound is not refused by the bound later, and the call behind it keeps its place', async () => {
-    const line = createLargeBodyLine({ waiting: 4, waitMs: 20_000 });
-    const holder = line('alice');
-    await holder.take();
+    const { line, holder } = await heldByAlice();
     const first = line('alice');
     const firstTaking = first.take();
     await vi.advanceTimersByTimeAsync(5_000);
@@ -124,9 +124,7 @@ describe('an account reads one large body at a time', () => {
   });
 
   it('a call refused for waiting frees its place: a line of one takes the next call', async () => {
-    const line = createLargeBodyLine({ waiting: 1, waitMs: 20_000 });
-    const holder = line('alice');
-    await holder.take();
+    const { line } = await heldByAlice(1);
     const late = line('alice').take();
     late.catch(() => undefined);
     await vi.advanceTimersByTimeAsync(20_001);
