@@ -27,15 +27,17 @@ function table(run: FairnessRun): string[] {
     return `${ms(value)} ms (**${ratio(times)}**${times <= TARGET ? '' : ' ✗'})`;
   };
   return [
-    `| victim beside | ${CALL_KINDS.map((kind) => `${kind} p50 | ${kind} p99`).join(' | ')} | victim refused | attack answers (status: count) | peak RSS / idle |`,
-    `|---|${CALL_KINDS.map(() => '---|---').join('|')}|---|---|---|`,
+    `| victim beside | ${CALL_KINDS.map((kind) => `${kind} p50 | ${kind} p99`).join(' | ')} | victim refused | attack answers (status: count) | peak RSS / idle | serving thread: on a core / waiting for one (ms a second) |`,
+    `|---|${CALL_KINDS.map(() => '---|---').join('|')}|---|---|---|---|`,
     ...run.phases.map(
       (phase) =>
         `| ${PHASE_NAMES[phase.phase]} | ${CALL_KINDS.map((kind) => `${cell(phase, kind, 50)} | ${cell(phase, kind, 99)}`).join(' | ')} | ${phase.victimFailures} | ${Object.entries(
           phase.attackStatuses,
         )
           .map(([status, count]) => `${status}: ${count}`)
-          .join(', ')} | ${mib(phase.peakRssBytes)} (${ratio(phase.peakRssBytes / run.idleRssBytes)}) |`,
+          .join(
+            ', ',
+          )} | ${mib(phase.peakRssBytes)} (${ratio(phase.peakRssBytes / run.idleRssBytes)}) | ${phase.servingThread.ranMsPerSecond.toFixed(0)} / ${phase.servingThread.waitedMsPerSecond.toFixed(0)} |`,
     ),
   ];
 }
@@ -46,7 +48,7 @@ export function fairnessSection(runs: FairnessRuns | undefined): string[] {
   return [
     '## 11. Fairness under attack',
     '',
-    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md#fair-cpu) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account, in a process of their own (as on machines of their own: their client work never delays the victim's timing); attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker measured just before it, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The one-worker run measures what the second worker buys on this machine. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
+    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md#fair-cpu) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account, in a process of their own (as on machines of their own: their client work never delays the victim's timing); attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker measured just before it, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The last column is the server's serving thread over the victim's rounds (\`/proc/<pid>/task/<pid>/schedstat\`, Linux): milliseconds a second on a core, and runnable but waiting for a core. The one-worker run measures what the second worker buys on this machine. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
     '',
     `One worker per core (the default):`,
     '',

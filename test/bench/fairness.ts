@@ -45,6 +45,8 @@ export interface PhaseRun {
   attackerCpuMs: number;
   /** The longest stall of the bench's own event loop over the phase, where the victim's calls are timed. */
   victimClientStallMs: number;
+  /** The server's serving thread over the victim's rounds, per second: ms on a core, and ms runnable but waiting for one. */
+  servingThread: { ranMsPerSecond: number; waitedMsPerSecond: number };
 }
 
 export interface FairnessRun {
@@ -94,6 +96,20 @@ function serverPid(groupLeader: number): number {
 function rssOf(pid: number): number {
   const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return rss === null ? 0 : Number(rss[1]) * 1024;
+}
+
+/**
+ * The serving thread's CPU time and its time runnable but waiting for a core, in ms
+ * (`/proc/<pid>/task/<pid>/schedstat`, Linux): what the victim's slow calls spent, beside what
+ * the server did. Zero elsewhere.
+ */
+function servingThreadTimes(pid: number): { ranMs: number; waitedMs: number } {
+  try {
+    const [ran, waited] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { ranMs: (ran ?? 0) / 1e6, waitedMs: (waited ?? 0) / 1e6 };
+  } catch {
+    return { ranMs: 0, waitedMs: 0 };
+  }
 }
 
 function readPids(): number[] {
@@ -178,10 +194,13 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     let victimFailures = 0;
     let attackStatuses: Record<string, number> = {};
     let attackerCpuMs = 0;
+    let servingBefore = { ranMs: 0, waitedMs: 0, at: performance.now() };
+    let servingAfter = servingBefore;
     try {
       // The attack reaches full strength before the victim's first call.
       if (attacks.length > 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
       clientLoop.enable();
+      servingBefore = { ...servingThreadTimes(serverProcess), at: performance.now() };
       const until = performance.now() + PHASE_MS;
       for (let index = 0; index < options.rounds && performance.now() < until; index += 1) {
         if (index > 0 && index % ROUNDS_PER_VICTIM === 0) {
@@ -191,16 +210,22 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
         victimFailures += await victimRound(latencies);
       }
     } finally {
+      servingAfter = { ...servingThreadTimes(serverProcess), at: performance.now() };
       clientLoop.disable();
       clearInterval(sampler);
       if (attacks.length > 0) ({ statuses: attackStatuses, cpuMs: attackerCpuMs } = await attackers.stop());
     }
     const victimClientStallMs = clientLoop.max / 1e6;
+    const seconds = Math.max(1e-3, (servingAfter.at - servingBefore.at) / 1000);
+    const servingThread = {
+      ranMsPerSecond: (servingAfter.ranMs - servingBefore.ranMs) / seconds,
+      waitedMsPerSecond: (servingAfter.waitedMs - servingBefore.waitedMs) / seconds,
+    };
     const p = (kind: CallKind, at: number): string => percentile(latencies[kind], at).toFixed(0);
     options.log(
-      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB; attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms`,
+      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB; attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms; serving thread ${servingThread.ranMsPerSecond.toFixed(0)} ms a second on a core, ${servingThread.waitedMsPerSecond.toFixed(0)} waiting for one`,
     );
-    return { phase, latencies, victimFailures, attackStatuses, peakRssBytes, attackerCpuMs, victimClientStallMs };
+    return { phase, latencies, victimFailures, attackStatuses, peakRssBytes, attackerCpuMs, victimClientStallMs, servingThread };
   };
 
   try {

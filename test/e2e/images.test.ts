@@ -163,6 +163,30 @@ describe("an account's bodies past 512 KiB are read one call at a time", () => {
     expect(secondAnswer.at).toBeGreaterThanOrEqual(firstAnswer.at);
   });
 
+  it("an upload_image over MCP past 512 KiB waits behind the account's HTTP upload, and answers once that one has", async () => {
+    const [first, second] = await Promise.all([largeNoisePicture(), largeNoisePicture()]);
+    const data = second.toString('base64');
+    expect(data.length).toBeGreaterThan(MAX_BODY_BYTES);
+    const holding = uploadInParts(`${server.baseUrl()}/v1/images`, token, first, 600 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const client = await server.mcp(token);
+    const waiting = client
+      .callTool({ name: 'upload_image', arguments: { data, type: 'image/png' } })
+      .then((result) => ({ answer: answerOf(result) as Uploaded, at: performance.now() }));
+    const early = await Promise.race([
+      waiting.then(() => 'answered'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 3000)),
+    ]);
+    expect(early).toBe('waiting');
+    const released = performance.now();
+    holding.finish();
+    const [firstAnswer, secondAnswer] = await Promise.all([holding.answered, waiting]);
+    expect(firstAnswer.status).toBe(201);
+    expect(secondAnswer.answer).toMatchObject({ width: 500, height: 500, type: 'image/png' });
+    expect(secondAnswer.at).toBeGreaterThan(released);
+    expect(secondAnswer.at).toBeGreaterThanOrEqual(firstAnswer.at);
+  });
+
   it('the same large image 16 times at once: served one after another, every answer the same, one blob and one count', async () => {
     const picture = await largeNoisePicture();
     const files = server.app.imageFiles();
