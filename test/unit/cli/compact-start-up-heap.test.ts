@@ -21,7 +21,9 @@ describe('compactStartUpHeap', () => {
     expect(compaction).toBeDefined();
     if (compaction === undefined) return;
     expect(compaction.beforeBytes - compaction.afterBytes).toBeGreaterThan(20 * MB);
-    expect(compaction.afterBytes).toBe(getHeapStatistics().total_heap_size);
+    // The committed size after the collection, as read now: V8's concurrent sweeper may still give back
+    // a page or two once the collection has returned (256 KB on a busy CI machine).
+    expect(Math.abs(compaction.afterBytes - getHeapStatistics().total_heap_size)).toBeLessThan(MB);
   });
 
   it('leaves gc exposed to no context created after it', () => {
