@@ -1,5 +1,5 @@
 // CPU-heavy pure work (parsing and rendering story markdown) run off the event loop, in worker
-// threads (one per core by default), each task under a time budget: a request that parses or
+// threads (one per core by default, at least two), each task under a time budget: a request that parses or
 // renders a large story never holds up the requests around it, and a task over its budget is
 // stopped (the worker is terminated and a fresh one, importing the task modules at once, takes the
 // next task) instead of running on. Every worker imports a task module as soon as any runs it, and
@@ -96,8 +96,13 @@ export interface OffloadOptions {
   costs?: CpuWindows;
 }
 
-/** The workers: one per core the process may use (measured: BENCHMARKS.md §11). */
-export const defaultWorkers = (): number => Math.max(1, availableParallelism());
+/**
+ * The workers: one per core the process may use (measured: BENCHMARKS.md §11), and at least two.
+ * Heavy jobs never take the last worker, but with only one they must: a heavy scan then held it
+ * for seconds, and every render that came meanwhile waited it out. With two on one core, a render
+ * shares the core with the scan instead.
+ */
+export const defaultWorkers = (): number => Math.max(2, availableParallelism());
 
 export const DEFAULT_OFFLOAD_SHARE: Omit<FairShare, 'slots'> = {
   perCaller: 1,

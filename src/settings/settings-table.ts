@@ -205,7 +205,7 @@ export const SETTINGS = [
   {
     name: 'LOREBOOK_OFFLOAD_WORKERS',
     type: WHOLE,
-    default: 'one per core',
+    default: 'one per core, at least 2',
     surfaces: ['start'],
   },
   {

@@ -26,12 +26,19 @@ function table(run: FairnessRun): string[] {
     const times = value / percentile(reference.latencies[kind], at);
     return `${ms(value)} ms (**${ratio(times)}**${times <= TARGET ? '' : ' ✗'})`;
   };
+  /** The phase's slowest call: a victim calling one after another makes fewer calls while it waits, so a p99 can hide a stall of seconds. */
+  const slowest = (phase: PhaseRun): string => {
+    const [kind, value] = CALL_KINDS.map((kind) => [kind, Math.max(0, ...phase.latencies[kind])] as const).reduce((a, b) =>
+      b[1] > a[1] ? b : a,
+    );
+    return `${kind} ${ms(value)} ms`;
+  };
   return [
-    `| victim beside | ${CALL_KINDS.map((kind) => `${kind} p50 | ${kind} p99`).join(' | ')} | victim refused | attack answers (status: count) | peak RSS / idle | serving thread: on a core / waiting for one (ms a second) |`,
-    `|---|${CALL_KINDS.map(() => '---|---').join('|')}|---|---|---|---|`,
+    `| victim beside | ${CALL_KINDS.map((kind) => `${kind} p50 | ${kind} p99`).join(' | ')} | slowest call | victim refused | attack answers (status: count) | peak RSS / idle | serving thread: on a core / waiting for one (ms a second) |`,
+    `|---|${CALL_KINDS.map(() => '---|---').join('|')}|---|---|---|---|---|`,
     ...run.phases.map(
       (phase) =>
-        `| ${PHASE_NAMES[phase.phase]} | ${CALL_KINDS.map((kind) => `${cell(phase, kind, 50)} | ${cell(phase, kind, 99)}`).join(' | ')} | ${phase.victimFailures} | ${Object.entries(
+        `| ${PHASE_NAMES[phase.phase]} | ${CALL_KINDS.map((kind) => `${cell(phase, kind, 50)} | ${cell(phase, kind, 99)}`).join(' | ')} | ${slowest(phase)} | ${phase.victimFailures} | ${Object.entries(
           phase.attackStatuses,
         )
           .map(([status, count]) => `${status}: ${count}`)
@@ -48,18 +55,22 @@ export function fairnessSection(runs: FairnessRuns | undefined): string[] {
   return [
     '## 11. Fairness under attack',
     '',
-    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md#fair-cpu) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account, in a process of their own (as on machines of their own: their client work never delays the victim's timing); attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker measured just before it, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The last column is the server's serving thread over the victim's rounds (\`/proc/<pid>/task/<pid>/schedstat\`, Linux): milliseconds a second on a core, and runnable but waiting for a core. The one-worker run measures what the second worker buys on this machine. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
+    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md#fair-cpu) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account, in a process of their own (as on machines of their own: their client work never delays the victim's timing); attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker measured just before it, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). The slowest call is the phase's slowest victim call: the victim calls one after another, so while one call waits it makes no others, and a p99 can hide a stall of seconds. Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The last column is the server's serving thread over the victim's rounds (\`/proc/<pid>/task/<pid>/schedstat\`, Linux): milliseconds a second on a core, and runnable but waiting for a core. The one-core runs hold the server (not the bench, the attackers or DynamoDB Local) to one core, as on a 1-vCPU machine, and measure what a second worker buys there. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
     '',
     `One worker per core (the default):`,
     '',
     ...table(runs.pool),
     '',
-    ...(runs.oneWorker === undefined
+    ...(runs.oneCore === undefined
       ? []
       : [
-          `One worker (LOREBOOK_OFFLOAD_WORKERS=1), the costliest scans; idle RSS ${mib(runs.oneWorker.idleRssBytes)}:`,
+          `The server held to one core (\`taskset -c 0\`), the costliest scans: one worker (LOREBOOK_OFFLOAD_WORKERS=1, the default there before 2026-12-05); idle RSS ${mib(runs.oneCore.oneWorker.idleRssBytes)}:`,
           '',
-          ...table(runs.oneWorker),
+          ...table(runs.oneCore.oneWorker),
+          '',
+          `The same with the default there, two workers; idle RSS ${mib(runs.oneCore.byDefault.idleRssBytes)}:`,
+          '',
+          ...table(runs.oneCore.byDefault),
           '',
         ]),
   ];

@@ -1,5 +1,7 @@
 // The fairness section's runs: every attack against the default pool (one worker per core), then
-// the costliest scans against one worker, to measure what the second worker buys on this machine.
+// the server held to one core (`taskset -c 0`, as on a 1-vCPU machine) beside the costliest scans,
+// with one worker and with its default there (two), to measure what the second worker buys.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { ATTACKS, type FairnessRun, type Phase, runFairnessBench } from './fairness.ts';
 
@@ -10,23 +12,28 @@ import { ATTACKS, type FairnessRun, type Phase, runFairnessBench } from './fairn
  */
 export const FAIRNESS_ROUNDS = 100;
 
+/** util-linux's, on every Debian; the one-core runs are left out where it is missing (not Linux). */
+const TASKSET = '/usr/bin/taskset';
+
 export interface FairnessRuns {
   pool: FairnessRun;
-  /** The same victim beside the costliest scans with one worker; absent on a one-core machine. */
-  oneWorker: FairnessRun | undefined;
+  /** The server on one core beside the costliest scans: one worker, then the default; absent without taskset or a second core. */
+  oneCore: { oneWorker: FairnessRun; byDefault: FairnessRun } | undefined;
 }
 
 export async function runFairnessSection(
   endpoint: string,
   rounds: number,
   log: (line: string) => void,
-  /** Only these phases, without the one-worker run (a quick look while developing); default: all of them. */
+  /** Only these phases, without the one-core runs (a quick look while developing); default: all of them. */
   only?: readonly Phase[],
 ): Promise<FairnessRuns> {
-  log(`  ${availableParallelism()} workers (one per core): ${only === undefined ? 'every attack, then all at once' : only.join(', ')}`);
+  log(`  ${availableParallelism()} cores: ${only === undefined ? 'every attack, then all at once' : only.join(', ')}`);
   const pool = await runFairnessBench({ endpoint, rounds, phases: only ?? [...ATTACKS, 'all'], log });
-  if (availableParallelism() < 2 || only !== undefined) return { pool, oneWorker: undefined };
-  log('  one worker: the costliest scans');
-  const oneWorker = await runFairnessBench({ endpoint, rounds, workers: 1, phases: ['costly-scans'], log });
-  return { pool, oneWorker };
+  if (availableParallelism() < 2 || !existsSync(TASKSET) || only !== undefined) return { pool, oneCore: undefined };
+  const oneCore = (workers: number | undefined): Promise<FairnessRun> => {
+    log(`  one core, ${workers ?? 'the default'} worker(s): the costliest scans`);
+    return runFairnessBench({ endpoint, rounds, workers, cpus: '0', phases: ['costly-scans'], log });
+  };
+  return { pool, oneCore: { oneWorker: await oneCore(1), byDefault: await oneCore(undefined) } };
 }

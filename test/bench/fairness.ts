@@ -61,6 +61,8 @@ export interface FairnessOptions {
   rounds: number;
   /** Offload workers for the server (LOREBOOK_OFFLOAD_WORKERS); undefined = the default, one per core. */
   workers?: number;
+  /** The CPUs the server may run on (`taskset -c`, Linux); undefined = every one. */
+  cpus?: string;
   /** Which phases to run besides `alone`. */
   phases: readonly Phase[];
   log(line: string): void;
@@ -140,6 +142,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
   const server: NpmStart = await startNpmStart({
     endpoint: options.endpoint,
     table,
+    ...(options.cpus === undefined ? {} : { under: ['taskset', '-c', options.cpus] }),
     env: {
       // The helper raises it for tests; the bench runs the default.
       LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '60',

@@ -34,6 +34,8 @@ export async function startNpmStart(options: {
   table: string;
   env?: Record<string, string>;
   readyMs?: number;
+  /** A command `npm start` runs under, its arguments before `npm` (the fairness bench's `taskset -c 0`: one core). */
+  under?: readonly string[];
 }): Promise<NpmStart> {
   // npm start's table-stream poller reads the table's stream (test-table.ts keeps it off by default).
   const client = createStoreClient({ endpoint: options.endpoint });
@@ -63,7 +65,8 @@ export async function startNpmStart(options: {
     LOREBOOK_DUPLICATE_WINDOW_HOURS: '0',
     ...options.env,
   });
-  const child: ChildProcess = spawn('npm', ['start'], { cwd: process.cwd(), env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command = 'npm', ...args] = [...(options.under ?? []), 'npm', 'start'];
+  const child: ChildProcess = spawn(command, args, { cwd: process.cwd(), env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
