@@ -116,9 +116,12 @@ const WORKER = new URL('./offload-worker.ts', import.meta.url);
  * 256 MB of old generation: the worst texts the cost limits accept (docs/markdown-cost.md) scan
  * within ~100 MB; a task past the cap fails alone, refused as validation_failed. 8 MB of young
  * generation: parsing allocates fast and briefly, and a smaller nursery is collected sooner, which
- * took 20-50 MB off a worst scan's peak at no cost in time (measured: BENCHMARKS.md §11).
+ * took 20-50 MB off a worst scan's peak. It costs CPU, on V8's platform threads more than the
+ * worker's: 32 MB would take 0.57x the process's CPU for those texts, at 1.08x the peak RSS
+ * (`npm run bench:worker-heap`). Kept for the memory: beside the fairness bench's attacks it took
+ * the server's peak RSS past twice its idle (BENCHMARKS.md §11).
  */
-const DEFAULT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
+export const DEFAULT_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
 /** Past what ordinary stories leave behind (tens of MB), well under what the heaviest do. */
 export const DEFAULT_RECYCLE_HEAP_BYTES = 128 * 1024 * 1024;
 
