@@ -154,7 +154,7 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
     else runningBy.delete(caller);
     typicalMs = 0.8 * typicalMs + 0.2 * heldMs;
     if (caller !== PROCESS) costs?.charge(caller, heldMs);
-    if (wasHeavy) gate.release(pump);
+    if (wasHeavy) gate.release(pump, heldMs);
     else pump();
   };
 

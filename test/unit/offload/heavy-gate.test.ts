@@ -4,7 +4,7 @@
 // that frees goes to the other queue's waiting heavy job before the freeing queue's own.
 import { describe, expect, it, vi } from 'vitest';
 import { createFairQueue, type FairQueue, type FairShare } from '../../../src/offload/fair-queue.ts';
-import { createHeavyGate, heavySlots } from '../../../src/offload/heavy-gate.ts';
+import { createHeavyGate, HEAVY_REST_SHARE, heavySlots } from '../../../src/offload/heavy-gate.ts';
 import { type HeldJob, heldJob } from '../../helpers/held-job.ts';
 
 const WORKERS: FairShare = { slots: 2, perCaller: 1, perCallerWaiting: 4, maxWaiting: 8, maxWaitMs: 5_000 };
@@ -78,6 +78,50 @@ describe('the heavy gate', () => {
     await vi.waitFor(() => expect(scans[1]?.started).toBeDefined());
     scans[1]?.finish();
     await scansDone[1];
+  });
+
+  it('a freed place is not offered at once: a light job runs meanwhile, and the waiting re-encode starts after the rest', async () => {
+    const { workers, reencoder } = onOneGate(1);
+    const scan = heldJob();
+    const scanDone = workers.run('ip:scanner', 20_000, scan.start, { heavy: true });
+    const image = heldJob();
+    const imageDone = reencode(reencoder, image);
+    // Held 300 ms: the place rests 150 ms.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    scan.finish();
+    await scanDone;
+    await expect(workers.run('account:reader', 20_000, async () => 'parsed')).resolves.toBe('parsed');
+    expect(image.started).toBeUndefined();
+    await vi.waitFor(() => expect(image.started).toBeDefined(), { timeout: 5_000 });
+    image.finish();
+    await imageDone;
+  });
+
+  it('the rest is the share of the time held: 1,000 ms held frees the place 500 ms later, the other queues first', () => {
+    vi.useFakeTimers();
+    try {
+      const gate = createHeavyGate(1);
+      const pumped: string[] = [];
+      gate.join(() => pumped.push('other'));
+      gate.take();
+      gate.release(() => pumped.push('own'), 1_000);
+      vi.advanceTimersByTime(1_000 * HEAVY_REST_SHARE - 1);
+      expect([gate.hasRoom(), pumped]).toEqual([false, []]);
+      vi.advanceTimersByTime(1);
+      expect([gate.hasRoom(), pumped]).toEqual([true, ['other', 'own']]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a gate with no rest frees its place at once', () => {
+    const gate = createHeavyGate(1, 0);
+    const pumped: string[] = [];
+    gate.join(() => pumped.push('other'));
+    gate.take();
+    expect(gate.hasRoom()).toBe(false);
+    gate.release(() => pumped.push('own'), 1_000);
+    expect([gate.hasRoom(), pumped]).toEqual([true, ['other', 'own']]);
   });
 
   it('a gate of two places runs two heavy jobs across the queues, never a third', async () => {
