@@ -1,20 +1,20 @@
 // CPU-heavy pure work (parsing and rendering story markdown) run off the event loop, in worker
-// threads (one per core by default, at least two), each task under a time budget: a request that parses or
-// renders a large story never holds up the requests around it, and a task over its budget is
-// stopped (the worker is terminated and a fresh one, importing the task modules at once, takes the
-// next task) instead of running on. Every worker imports a task module as soon as any runs it, and
-// a spare worker starts, warm, when a heavy job or a second job at once leaves none idle. The
-// worker's heap is capped too (resourceLimits), so a task that would exhaust memory usually ends
-// that task, not the server; Node enforces the cap best-effort (one array grown past it can abort
-// the whole process), so what keeps a task small is the markdown cost pre-scan in front of it, not
-// the cap. A worker whose heap a task grew past a bound (the worst texts the limits accept stay
-// under it; a shape they do not know may not) is replaced after that task, by a fresh worker that
-// imports the same task modules at once: V8 keeps a heap it has grown, so without it one heavy task
-// would hold that memory for good.
+// threads (one per core by default, and at least two), each task under a time budget: a request
+// that parses or renders a large story never holds up the requests around it, and a task over its
+// budget is stopped (the worker is terminated and a fresh one, importing the task modules at once,
+// takes the next task) instead of running on. Every worker imports a task module as soon as any
+// runs it, and a spare worker starts, warm, when a heavy job or a second job at once leaves none
+// idle. The worker's heap is capped too (resourceLimits), so a task that would exhaust memory
+// usually ends that task, not the server; Node enforces the cap best-effort (one array grown past
+// it can abort the whole process), so what keeps a task small is the markdown cost pre-scan in
+// front of it, not the cap. A worker whose heap a task grew past a bound (the worst texts the
+// limits accept stay under it; a shape they do not know may not) is replaced after that task, by a
+// fresh worker that imports the same task modules at once: V8 keeps a heap it has grown, so without
+// it one heavy task would hold that memory for good.
 //
-// Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at most
-// its share of the workers at once, and a task's budget counts from when it was queued. Where the
-// task modules are not files on disk (a bundle, as on Lambda, where each instance serves one
+// Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at
+// most its share of the workers at once, and a task's budget counts from when it was queued. Where
+// the task modules are not files on disk (a bundle, as on Lambda, where each instance serves one
 // request at a time anyway), tasks run inline.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

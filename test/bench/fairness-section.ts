@@ -3,7 +3,7 @@
 // with one worker and with its default there (two), to measure what the second worker buys.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { ATTACKS, type FairnessRun, type Phase, runFairnessBench } from './fairness.ts';
+import { ATTACKS, type FairnessRun, type Phase, runFairnessBench, TASKSET } from './fairness.ts';
 
 /**
  * The victim's rounds per phase: with 100 a p99 is the second-slowest call of the phase. With 200
@@ -11,9 +11,6 @@ import { ATTACKS, type FairnessRun, type Phase, runFairnessBench } from './fairn
  * the run (BENCHMARKS.md §11): the rows would no longer compare with the earlier runs'.
  */
 export const FAIRNESS_ROUNDS = 100;
-
-/** util-linux's, on every Debian; the one-core runs are left out where it is missing (not Linux). */
-const TASKSET = '/usr/bin/taskset';
 
 export interface FairnessRuns {
   pool: FairnessRun;

@@ -59,9 +59,9 @@ export interface FairnessOptions {
   endpoint: string;
   /** Victim rounds per phase (each: publish, get_story, page). */
   rounds: number;
-  /** Offload workers for the server (LOREBOOK_OFFLOAD_WORKERS); undefined = the default, one per core. */
+  /** Offload workers for the server (LOREBOOK_OFFLOAD_WORKERS); undefined = the default (one per core, at least two). */
   workers?: number;
-  /** The CPUs the server may run on (`taskset -c`, Linux); undefined = every one. */
+  /** The CPUs the server may run on (TASKSET's `-c`, Linux); undefined = every one. */
   cpus?: string;
   /** Which phases to run besides `alone`. */
   phases: readonly Phase[];
@@ -69,6 +69,8 @@ export interface FairnessOptions {
 }
 
 const PHASE_MS = 45_000;
+/** util-linux's, on every Debian: where it is missing (not Linux) the bench runs no phase held to some cores. */
+export const TASKSET = '/usr/bin/taskset';
 /** The victim's token calls; its anonymous calls come from an address of their own each phase (victimAddress). */
 const VICTIM = '127.0.0.1';
 /** Rounds before the victim takes a fresh account and reading address: 25 rounds read 50 times, under the anonymous 60 a minute. */
@@ -142,7 +144,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
   const server: NpmStart = await startNpmStart({
     endpoint: options.endpoint,
     table,
-    ...(options.cpus === undefined ? {} : { under: ['taskset', '-c', options.cpus] }),
+    ...(options.cpus === undefined ? {} : { under: [TASKSET, '-c', options.cpus] }),
     env: {
       // The helper raises it for tests; the bench runs the default.
       LOREBOOK_ANONYMOUS_RATE_LIMIT_PER_MINUTE: '60',
