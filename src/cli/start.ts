@@ -26,7 +26,7 @@ import { compactStartUpHeap } from './compact-start-up-heap.ts';
 import { type DataDirLock, lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile } from './local-store.ts';
 import { type StreamConsumer, startLocalStream } from './local-stream.ts';
 import { searchIndexInThread } from './search-index-in-thread.ts';
-import { runSnapshotJobInThread } from './snapshot-job-in-thread.ts';
+import { runSnapshotJobWhereNeeded } from './snapshot-job-in-thread.ts';
 
 /** Event lines: escaped, one physical line each (src/log-sink.ts). */
 const log = stdoutLog;
@@ -108,11 +108,11 @@ ctx.dispatchSoon = notifying.soon;
 const rescanning = startCapabilityRescan(ctx, { intervalMs: SWEEPER_INTERVAL_MS, log });
 
 // What the sweeper Lambda does every minute: the search index snapshot moves forward (docs/search.md),
-// each run in a worker thread of its own, off the event loop that serves requests.
+// each run that loads the index in a worker thread of its own, off the event loop that serves requests.
 const snapshotting =
   ctx.searchSnapshots === undefined
     ? undefined
-    : startSearchSnapshots(() => runSnapshotJobInThread(config, endpoint), { intervalMs: SWEEPER_INTERVAL_MS, log });
+    : startSearchSnapshots(() => runSnapshotJobWhereNeeded(ctx, config, endpoint), { intervalMs: SWEEPER_INTERVAL_MS, log });
 
 // What reads DynamoDB Local's table stream, as the cloud's stream Lambda does: each consumer gets
 // every batch (src/cli/local-stream.ts). With none listed no poller runs.

@@ -50,8 +50,8 @@ export async function runSnapshotJob(
   hooks: SnapshotJobHooks = {},
 ): Promise<SnapshotJobReport> {
   const pointer = await readSearchPointer(ctx.store);
-  const left = pointer === undefined ? undefined : await loggedSince(ctx, pointer, ctx.config.searchSnapshotAfterEntries);
-  if (left !== undefined) return { from: 'log', left, stories: undefined, logEntries: 0, changed: 0, moved: false };
+  const leftToLog = await endsAtTheLog(ctx, pointer);
+  if (leftToLog !== undefined) return leftToLog;
   const named = pointer === undefined ? undefined : await loadNamed(snapshots, pointer);
   // A snapshot older than the log's memory (no job ran for two days) cannot be replayed to now.
   const loaded = named !== undefined && ctx.store.now() - named.watermark <= SEARCH_LOG_REPLAYABLE_MS ? named : undefined;
@@ -102,6 +102,20 @@ export async function runSnapshotJob(
   if (report.moved) await snapshots.prune(pointer === undefined ? [name] : [name, pointer.snapshot]);
   else await snapshots.remove(name);
   return report;
+}
+
+/**
+ * A run's report when it would end after counting the log (too little new since the pointer's
+ * snapshot to load it); undefined when a run would load. Reads the pointer and at most a few
+ * hundred log entries: `npm start` asks it on the serving thread before it starts a job thread.
+ */
+export async function snapshotJobEndsAtTheLog(ctx: AppContext): Promise<SnapshotJobReport | undefined> {
+  return endsAtTheLog(ctx, await readSearchPointer(ctx.store));
+}
+
+async function endsAtTheLog(ctx: AppContext, pointer: SearchPointer | undefined): Promise<SnapshotJobReport | undefined> {
+  const left = pointer === undefined ? undefined : await loggedSince(ctx, pointer, ctx.config.searchSnapshotAfterEntries);
+  return left === undefined ? undefined : { from: 'log', left, stories: undefined, logEntries: 0, changed: 0, moved: false };
 }
 
 const rewriteDue = (ctx: AppContext, pointer: SearchPointer): boolean => ctx.store.now() - pointer.written_at >= SNAPSHOT_REWRITE_MS;

@@ -12,7 +12,7 @@ import { REPLAY_LIMIT_MS } from '../../../src/app/search/live-story-index.ts';
 import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
 import { startSearchSnapshots } from '../../../src/app/search/snapshot-schedule.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
-import { runSnapshotJobInThread } from '../../../src/cli/snapshot-job-in-thread.ts';
+import { runSnapshotJobInThread, runSnapshotJobWhereNeeded } from '../../../src/cli/snapshot-job-in-thread.ts';
 import { readConfig } from '../../../src/config.ts';
 import { writeSearchLog } from '../../../src/store/search/search-log.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
@@ -139,5 +139,36 @@ describe('the snapshot job in a worker thread', () => {
     const after = await readSearchPointer(app.ctx().store);
     expect(after?.version).toBe((before?.version ?? 0) + 1);
     expect((await instance.search({ query: 'quillwort' })).total).toBe(2);
+  });
+
+  it("npm start's run starts a thread only when it would load: a few changes are counted on the calling thread, more load in a thread", {
+    timeout: 60_000,
+  }, async () => {
+    const afterEntries = 3;
+    const ctx: AppContext = { ...app.ctx(), config: { ...app.ctx().config, searchSnapshotAfterEntries: afterEntries } };
+    const config = readConfig({
+      LOREBOOK_TABLE: app.ctx().store.tableName,
+      LOREBOOK_DATA_DIR: join(directory, 'data'),
+      LOREBOOK_IMAGE_DIR: join(directory, 'images'),
+      LOREBOOK_SEARCH_DIR: directory,
+      LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES: String(afterEntries),
+    });
+    let threads = 0;
+    const countThread = (): void => {
+      threads += 1;
+    };
+    const run = () => runSnapshotJobWhereNeeded(ctx, config, testEndpoint(), { onStart: countThread });
+    // Whatever the tests before left, a run that loads leaves the pointer with its count.
+    await publish(app.ctx(), 'marshwort', afterEntries + 1);
+    expect(await run()).toMatchObject({ from: 'snapshot', moved: true });
+    expect(threads).toBe(1);
+
+    await publish(app.ctx(), 'marshwort', 1);
+    expect(await run()).toEqual({ from: 'log', left: 1, stories: undefined, logEntries: 0, changed: 0, moved: false });
+    expect(threads).toBe(1);
+
+    await publish(app.ctx(), 'marshwort', afterEntries);
+    expect(await run()).toMatchObject({ from: 'snapshot', moved: true });
+    expect(threads).toBe(2);
   });
 });
