@@ -105,6 +105,16 @@ describe('an instance whose newest snapshot is old', () => {
   });
 });
 
+/** The settings a job thread reads, as `npm start` passes them: this suite's table and directory. */
+const threadConfig = (afterEntries: number) =>
+  readConfig({
+    LOREBOOK_TABLE: app.ctx().store.tableName,
+    LOREBOOK_DATA_DIR: join(directory, 'data'),
+    LOREBOOK_IMAGE_DIR: join(directory, 'images'),
+    LOREBOOK_SEARCH_DIR: directory,
+    LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES: String(afterEntries),
+  });
+
 describe('the snapshot job in a worker thread', () => {
   it('a killed thread moves nothing and the instance keeps answering; the next interval moves the pointer', async () => {
     await publish(app.ctx(), 'quillwort', 2);
@@ -112,13 +122,7 @@ describe('the snapshot job in a worker thread', () => {
     expect((await instance.search({ query: 'quillwort' })).total).toBe(2);
     const before = await readSearchPointer(app.ctx().store);
 
-    const config = readConfig({
-      LOREBOOK_TABLE: app.ctx().store.tableName,
-      LOREBOOK_DATA_DIR: join(directory, 'data'),
-      LOREBOOK_IMAGE_DIR: join(directory, 'images'),
-      LOREBOOK_SEARCH_DIR: directory,
-      LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES: '0',
-    });
+    const config = threadConfig(0);
     const lines: string[] = [];
     let runs = 0;
     const job = startSearchSnapshots(
@@ -146,13 +150,7 @@ describe('the snapshot job in a worker thread', () => {
   }, async () => {
     const afterEntries = 3;
     const ctx: AppContext = { ...app.ctx(), config: { ...app.ctx().config, searchSnapshotAfterEntries: afterEntries } };
-    const config = readConfig({
-      LOREBOOK_TABLE: app.ctx().store.tableName,
-      LOREBOOK_DATA_DIR: join(directory, 'data'),
-      LOREBOOK_IMAGE_DIR: join(directory, 'images'),
-      LOREBOOK_SEARCH_DIR: directory,
-      LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES: String(afterEntries),
-    });
+    const config = threadConfig(afterEntries);
     let threads = 0;
     const countThread = (): void => {
       threads += 1;
