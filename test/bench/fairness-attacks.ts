@@ -1,8 +1,7 @@
 // The fairness bench's attacks (fairness.ts): what each stranger sends, how many in flight, and
 // from which loopback address. Attackers re-send at once after an answer, and after a refusal
 // (429, or a cut connection) wait 100 ms: a stranger who ignores retry_after_ms.
-import { markdownCostFaults } from '../../src/domain/story/markdown-cost.ts';
-import { WORST_ACCEPTED } from '../helpers/hostile-markdown.ts';
+import { costliestAcceptedScan } from '../helpers/hostile-markdown.ts';
 import { paletteNoise } from '../helpers/images.ts';
 import { type Answer, send } from './fairness-calls.ts';
 
@@ -17,18 +16,6 @@ const REFUSAL_PAUSE_MS = 100;
 const HEAVY_SCAN = 'x\n\n'.repeat(21_000);
 const OVERSIZED_BODY = Buffer.alloc(7 * 1024 * 1024, 0x61);
 
-/**
- * The costliest text check_capability accepts, as measured (docs/markdown-cost.md): four paragraphs
- * each opening 32 code spans nothing closes, 240 KB in all, ~1.7 s to scan.
- */
-function costliestAcceptedScan(): string {
-  const paragraph = WORST_ACCEPTED.find((shape) => shape.name.startsWith('one paragraph opening'))?.narrative ?? '';
-  const text = Array.from({ length: 4 }, () => paragraph).join('\n\n');
-  const faults = markdownCostFaults(text).filter((fault) => fault.limit !== 'renderedBytes');
-  if (paragraph === '' || faults.length > 0)
-    throw new Error(`the costliest accepted scan is not accepted: ${faults.map((fault) => fault.limit)}`);
-  return text;
-}
 const COSTLY_SCAN = costliestAcceptedScan();
 /** A 4 MB palette PNG of 2000 × 2000 noise: re-encoded, then refused (as true colour it passes 5 MiB), so it costs every time. */
 const HEAVY_IMAGE = await paletteNoise();

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHECK_CAPABILITY_TASK } from '../../src/app/capability/check-capability-task.ts';
 import { createOffload, DEFAULT_LIMITS } from '../../src/offload/offload.ts';
-import { WORST_ACCEPTED } from '../helpers/hostile-markdown.ts';
+import { costliestAcceptedScan, WORST_ACCEPTED } from '../helpers/hostile-markdown.ts';
 import { ms, ratio } from './stats.ts';
 
 const CAPS_MB = [8, 16, 32];
@@ -23,10 +23,9 @@ interface CapRun {
   peakRssMb: number;
 }
 
-/** The texts of one pass: the worst the cost limits accept, and the fairness bench's costliest scan (four of its worst paragraphs). */
+/** The texts of one pass: the worst the cost limits accept, and the fairness bench's costliest scan. */
 function texts(): string[] {
-  const paragraph = WORST_ACCEPTED.find((shape) => shape.name.startsWith('one paragraph opening'))?.narrative ?? '';
-  return [...WORST_ACCEPTED.map((shape) => shape.narrative), Array.from({ length: 4 }, () => paragraph).join('\n\n')];
+  return [...WORST_ACCEPTED.map((shape) => shape.narrative), costliestAcceptedScan()];
 }
 
 async function measure(youngMb: number): Promise<CapRun> {

@@ -1,6 +1,7 @@
 // Hostile markdown for the cost tests and the bench: the worst shapes the issue names, each
 // filling a story's 64 KiB, and the worst shapes still accepted (each at its limit, repeated up to
 // the whole text's limits, then prose).
+import { markdownCostFaults } from '../../src/domain/story/markdown-cost.ts';
 import { MARKDOWN_COST_LIMITS } from '../../src/domain/story/story-limits.ts';
 import { storyTitled } from './stories.ts';
 
@@ -156,4 +157,17 @@ export function storyWithNarrative(title: string, narrative: string): string {
   const story = storyTitled(title);
   const at = story.indexOf('\n## ');
   return `${story.slice(0, at)}\n\n${narrative}\n${story.slice(at)}`;
+}
+
+/**
+ * The costliest text check_capability accepts, as measured (docs/markdown-cost.md): four paragraphs
+ * each opening 32 code spans nothing closes, 240 KB in all, ~1.7 s to scan.
+ */
+export function costliestAcceptedScan(): string {
+  const paragraph = WORST_ACCEPTED.find((shape) => shape.name.startsWith('one paragraph opening'))?.narrative ?? '';
+  const text = Array.from({ length: 4 }, () => paragraph).join('\n\n');
+  const faults = markdownCostFaults(text).filter((fault) => fault.limit !== 'renderedBytes');
+  if (paragraph === '' || faults.length > 0)
+    throw new Error(`the costliest accepted scan is not accepted: ${faults.map((fault) => fault.limit)}`);
+  return text;
 }
