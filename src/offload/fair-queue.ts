@@ -145,7 +145,7 @@ export function createFairQueue(share: FairShare, options: FairQueueOptions = {}
       job.begin();
     }
   };
-  gate.join(pump);
+  gate.join({ pump, heavyWaiting: () => [...lines.values()].some((line) => line.some((job) => job.heavy)) });
 
   const finished = (caller: string, wasHeavy: boolean, heldMs: number): void => {
     running -= 1;

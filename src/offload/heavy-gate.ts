@@ -4,39 +4,48 @@
 // and the thread serving requests waited for one (BENCHMARKS.md §11). Queues that share a gate run
 // at most `limit` heavy jobs between them, and a place that frees is offered to the other queues
 // before the one that freed it, so a flood of one kind cannot keep the other waiting.
-// A place rests before it frees, for a share of the time its job held it: a heavy job costs more
-// CPU than its own thread's (V8's collector threads, libvips'), and with one place kept busy back to
-// back the thread serving requests waited for a core a third of every second beside it.
+// While heavy jobs wait for a place, a place rests before it frees, for a share of the time its job
+// held it: a heavy job costs more CPU than its own thread's (V8's collector threads, libvips'), and
+// with one place kept busy back to back the thread serving requests and the database waited for a
+// core. A place with nothing waiting for it frees at once: one job, or one caller's jobs one after
+// another, run at full speed on a machine that has the room.
 
 export interface HeavyGate {
   /** Whether one more heavy job may start. */
   hasRoom(): boolean;
   take(): void;
   /**
-   * Frees a place once it has rested `heldMs` × the rest share (the time its job held it): the
-   * other queues' pumps run first, then `own` (the queue that freed it).
+   * Frees a place: at once when no queue has a heavy job waiting, else once it has rested `heldMs`
+   * × the rest share (the time its job held it). The other queues' pumps run first, then `own`
+   * (the queue that freed it).
    */
   release(own: () => void, heldMs: number): void;
-  /** A queue's pump, run when another queue frees a place. */
-  join(pump: () => void): void;
+  /** A queue on the gate: its pump, run when another queue frees a place, and whether it has a heavy job waiting. */
+  join(queue: GateQueue): void;
+}
+
+export interface GateQueue {
+  pump(): void;
+  heavyWaiting(): boolean;
 }
 
 /** Heavy jobs running at once: all slots but one, where there are two or more. */
 export const heavySlots = (slots: number): number => Math.max(1, slots - 1);
 
 /**
- * Half the time the job held the place: heavy work fills at most two thirds of its places' time.
- * Beside the fairness bench's attacks all at once, the serving thread waited 253–295 ms a second
- * for a core with it against 354–376 without (BENCHMARKS.md §11).
+ * Twice the time the job held the place: with heavy jobs waiting, heavy work fills at most a third
+ * of its places' time. Beside the fairness bench's attacks all at once the serving thread waited
+ * for a core 161–168 ms a second with it, 252–257 with a rest of the time held and 255–295 with
+ * half of it (BENCHMARKS.md §11).
  */
-export const HEAVY_REST_SHARE = 0.5;
+export const HEAVY_REST_SHARE = 2;
 
 export function createHeavyGate(limit: number, restShare = HEAVY_REST_SHARE): HeavyGate {
   let running = 0;
-  const pumps: (() => void)[] = [];
+  const queues: GateQueue[] = [];
   const free = (own: () => void): void => {
     running -= 1;
-    for (const pump of pumps) if (pump !== own) pump();
+    for (const queue of queues) if (queue.pump !== own) queue.pump();
     own();
   };
   return {
@@ -45,7 +54,7 @@ export function createHeavyGate(limit: number, restShare = HEAVY_REST_SHARE): He
       running += 1;
     },
     release(own, heldMs) {
-      const restMs = heldMs * restShare;
+      const restMs = queues.some((queue) => queue.heavyWaiting()) ? heldMs * restShare : 0;
       if (restMs <= 0) {
         free(own);
         return;
@@ -53,8 +62,8 @@ export function createHeavyGate(limit: number, restShare = HEAVY_REST_SHARE): He
       // Nothing waits on the rest itself: a job waiting for the place keeps the process alive by its own timer.
       setTimeout(() => free(own), restMs).unref();
     },
-    join(pump) {
-      pumps.push(pump);
+    join(queue) {
+      queues.push(queue);
     },
   };
 }

@@ -86,7 +86,7 @@ describe('the heavy gate', () => {
     const scanDone = workers.run('ip:scanner', 20_000, scan.start, { heavy: true });
     const image = heldJob();
     const imageDone = reencode(reencoder, image);
-    // Held 300 ms: the place rests 150 ms.
+    // Held 300 ms, with the re-encode waiting: the place rests 600 ms.
     await new Promise((resolve) => setTimeout(resolve, 300));
     scan.finish();
     await scanDone;
@@ -97,12 +97,12 @@ describe('the heavy gate', () => {
     await imageDone;
   });
 
-  it('the rest is the share of the time held: 1,000 ms held frees the place 500 ms later, the other queues first', () => {
+  it('with a heavy job waiting, the rest is the share of the time held: 1,000 ms held frees the place 2,000 ms later, the other queues first', () => {
     vi.useFakeTimers();
     try {
       const gate = createHeavyGate(1);
       const pumped: string[] = [];
-      gate.join(() => pumped.push('other'));
+      gate.join({ pump: () => pumped.push('other'), heavyWaiting: () => true });
       gate.take();
       gate.release(() => pumped.push('own'), 1_000);
       vi.advanceTimersByTime(1_000 * HEAVY_REST_SHARE - 1);
@@ -114,14 +114,35 @@ describe('the heavy gate', () => {
     }
   });
 
-  it('a gate with no rest frees its place at once', () => {
-    const gate = createHeavyGate(1, 0);
-    const pumped: string[] = [];
-    gate.join(() => pumped.push('other'));
-    gate.take();
-    expect(gate.hasRoom()).toBe(false);
-    gate.release(() => pumped.push('own'), 1_000);
-    expect([gate.hasRoom(), pumped]).toEqual([true, ['other', 'own']]);
+  it('with no heavy job waiting, or no rest, a place frees at once', () => {
+    const cases = [
+      { gate: createHeavyGate(1), waiting: false },
+      { gate: createHeavyGate(1, 0), waiting: true },
+    ];
+    for (const { gate, waiting } of cases) {
+      const pumped: string[] = [];
+      gate.join({ pump: () => pumped.push('other'), heavyWaiting: () => waiting });
+      gate.take();
+      expect(gate.hasRoom()).toBe(false);
+      gate.release(() => pumped.push('own'), 1_000);
+      expect([gate.hasRoom(), pumped]).toEqual([true, ['other', 'own']]);
+    }
+  });
+
+  it("one caller's heavy jobs one after another never wait for a rest: nothing else waited for the place", async () => {
+    const { workers } = onOneGate(1);
+    const first = heldJob();
+    const firstDone = workers.run('account:author', 20_000, first.start, { heavy: true });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    first.finish();
+    await firstDone;
+    // Held 300 ms: with a rest the next heavy job would wait 600 ms for the place.
+    const second = heldJob();
+    const secondDone = workers.run('account:author', 20_000, second.start, { heavy: true });
+    await Promise.resolve();
+    expect(second.started).toBeDefined();
+    second.finish();
+    await secondDone;
   });
 
   it('a gate of two places runs two heavy jobs across the queues, never a third', async () => {
