@@ -31,7 +31,7 @@ const SHARE_MODULES = { isolate: false } as const;
 export const MEASURE_THE_PROCESS = [
   'test/integration/pages/markdown-cost.test.ts',
   'test/integration/redaction/account-export.test.ts',
-  'test/unit/cli/compact-start-up-heap.test.ts',
+  'test/unit/offload/compact-heap.test.ts',
 ];
 const measuredUnder = (dir: string): string[] => MEASURE_THE_PROCESS.filter((file) => file.startsWith(dir));
 

@@ -1,8 +1,13 @@
 // The offload worker thread: imports a task's module (once) and answers each task with its
 // result or its error and the heap it is left with (offload.ts); a preload message imports the
-// modules of the worker it replaces, before any task asks for them.
+// modules of the worker it replaces, before any task asks for them. A task that left the heap past
+// COMPACT_PAST_BYTES (a heavy scan, parse or render grows it to 40–70 MB for ~15 MB live) is
+// followed by a compacting collection, after its answer has gone: V8 would keep that heap until
+// its memory reducer ran, and each worker held ~50 MB more after the fairness bench's attacks than
+// before them (BENCHMARKS.md §11). The collection takes ~25 ms; a task sent meanwhile waits it out.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
+import { compactHeap } from './compact-heap.ts';
 import { errorForMain, type WorkerAnswer, type WorkerMessage, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
@@ -26,14 +31,23 @@ async function run(task: WorkerTask): Promise<unknown> {
 
 const heapBytes = (): number => getHeapStatistics().total_heap_size;
 
+/** Past this heap after a task, the worker compacts it: a fresh worker with every task module imported holds ~15 MB. */
+export const COMPACT_PAST_BYTES = 32 * 1024 * 1024;
+
+const compactIfGrown = (): void => {
+  if (heapBytes() > COMPACT_PAST_BYTES) compactHeap();
+};
+
 parentPort?.on('message', (message: WorkerTask | WorkerPreload) => {
   if ('preload' in message) {
     void Promise.allSettled(message.preload.map(load)).then(() => parentPort?.postMessage({ preloaded: true } satisfies WorkerMessage));
     return;
   }
-  run(message).then(
-    (value) => parentPort?.postMessage({ id: message.id, ok: true, value, heapBytes: heapBytes() } satisfies WorkerAnswer),
-    (error: unknown) =>
-      parentPort?.postMessage({ id: message.id, ok: false, error: errorForMain(error), heapBytes: heapBytes() } satisfies WorkerAnswer),
-  );
+  run(message)
+    .then(
+      (value) => parentPort?.postMessage({ id: message.id, ok: true, value, heapBytes: heapBytes() } satisfies WorkerAnswer),
+      (error: unknown) =>
+        parentPort?.postMessage({ id: message.id, ok: false, error: errorForMain(error), heapBytes: heapBytes() } satisfies WorkerAnswer),
+    )
+    .then(compactIfGrown);
 });

@@ -1,6 +1,6 @@
 // `npm run bench:fairness`: only the fairness section of `npm run bench` (BENCHMARKS.md §11), on
 // its own DynamoDB Local; prints the section (BENCHMARKS.md is written by the full bench).
-// LOREBOOK_BENCH_FAIRNESS_ROUNDS sets the victim's rounds per phase (FAIRNESS_ROUNDS, 100); LOREBOOK_BENCH_FAIRNESS_PHASES
+// LOREBOOK_BENCH_FAIRNESS_ROUNDS sets the victim's rounds per phase (FAIRNESS_ROUNDS, 300); LOREBOOK_BENCH_FAIRNESS_PHASES
 // (e.g. `bodies,all`) runs only those attacks, without the one-core runs.
 import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import type { Phase } from './fairness.ts';

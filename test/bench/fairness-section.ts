@@ -6,11 +6,11 @@ import { availableParallelism } from 'node:os';
 import { ATTACKS, type FairnessRun, type Phase, runFairnessBench, TASKSET } from './fairness.ts';
 
 /**
- * The victim's rounds per phase: with 100 a p99 is the second-slowest call of the phase. With 200
- * (a steadier p99) each attack lasts twice as long, and the server's RSS kept climbing through
- * the run (BENCHMARKS.md §11): the rows would no longer compare with the earlier runs'.
+ * The victim's rounds per phase: a p99 is the fourth-slowest call of 300. With 100 it was the
+ * second-slowest, and two phases with no attacker, one after the other, differed by up to 1.8× at
+ * p99 (BENCHMARKS.md §11): a single slow call decided a row.
  */
-export const FAIRNESS_ROUNDS = 100;
+export const FAIRNESS_ROUNDS = 300;
 
 export interface FairnessRuns {
   pool: FairnessRun;

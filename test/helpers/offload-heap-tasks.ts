@@ -1,7 +1,8 @@
-// Real tasks for the offload worker's replacements (test/unit/offload/offload.test.ts): one
-// grows the worker's heap and keeps it, and the spin and memory-exhausting tasks of
+// Real tasks for the offload worker's replacements and compaction (test/unit/offload/offload.test.ts):
+// one grows the worker's heap and keeps it, one grows it with garbage it drops, and the spin and memory-exhausting tasks of
 // offload-tasks.ts are run through this module too, which says on a BroadcastChannel which
 // thread imported it, so a test sees a replacement worker import it before any task asks.
+import { getHeapStatistics } from 'node:v8';
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import type { OffloadTask } from '../../src/offload/offload.ts';
 import { exhaustMemory, spin } from './offload-tasks.ts';
@@ -27,9 +28,22 @@ export function heapThread(): number {
   return threadId;
 }
 
+/** Grows the worker's heap with about `megabytes` of objects kept long enough to reach the old generation, then dropped, as a heavy scan does; answers the heap's committed size. */
+export function leaveGarbage(megabytes: number): number {
+  const held: string[][] = [];
+  for (let index = 0; index < megabytes * 10; index += 1) held.push(Array.from({ length: 4_000 }, (_, item) => `${item}-${index}`));
+  return held.length > 0 ? getHeapStatistics().total_heap_size : 0;
+}
+
+export function heapSize(): number {
+  return getHeapStatistics().total_heap_size;
+}
+
 const MODULE = new URL(import.meta.url);
 
 export const KEEP_MEMORY: OffloadTask<number, number> = { module: MODULE, name: 'keepMemory', run: keepMemory, budgetMs: 30_000 };
 export const HEAP_THREAD: OffloadTask<void, number> = { module: MODULE, name: 'heapThread', run: heapThread, budgetMs: 10_000 };
+export const LEAVE_GARBAGE: OffloadTask<number, number> = { module: MODULE, name: 'leaveGarbage', run: leaveGarbage, budgetMs: 30_000 };
+export const HEAP_SIZE: OffloadTask<void, number> = { module: MODULE, name: 'heapSize', run: heapSize, budgetMs: 10_000 };
 export const SPIN_PAST_BUDGET: OffloadTask<number, number> = { module: MODULE, name: 'spin', run: spin, budgetMs: 500 };
 export const EXHAUST_HEAP: OffloadTask<void, number> = { module: MODULE, name: 'exhaustMemory', run: exhaustMemory, budgetMs: 60_000 };

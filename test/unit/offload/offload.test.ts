@@ -21,9 +21,18 @@ import {
   OffloadBudgetExceeded,
   OffloadFailed,
 } from '../../../src/offload/offload.ts';
+import { COMPACT_PAST_BYTES } from '../../../src/offload/offload-worker.ts';
 import { PLAIN_TEXT_TASK } from '../../../src/outbox/plain-text-task.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { EXHAUST_HEAP, HEAP_THREAD, IMPORTS_CHANNEL, KEEP_MEMORY, SPIN_PAST_BUDGET } from '../../helpers/offload-heap-tasks.ts';
+import {
+  EXHAUST_HEAP,
+  HEAP_SIZE,
+  HEAP_THREAD,
+  IMPORTS_CHANNEL,
+  KEEP_MEMORY,
+  LEAVE_GARBAGE,
+  SPIN_PAST_BUDGET,
+} from '../../helpers/offload-heap-tasks.ts';
 import { EXHAUST_MEMORY, REFUSE, SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
 
 const opened: Offload[] = [];
@@ -166,6 +175,21 @@ describe('a worker grown past its heap bound is replaced after its task', () => 
     const [first, second] = await Promise.all([worker.run(HEAP_THREAD, undefined, 'a'), worker.run(HEAP_THREAD, undefined, 'b')]);
     expect(await worker.run(KEEP_MEMORY, 96)).toBe(first);
     expect(await worker.run(HEAP_THREAD, undefined)).toBe(second);
+  });
+});
+
+describe('a worker a task left with a grown heap compacts it after answering', () => {
+  it('the next task on the same worker finds the heap back under the bound, where the garbage had taken it past', {
+    timeout: 60_000,
+  }, async () => {
+    const worker = createOffload({ share: { slots: 1, perCaller: 1, perCallerWaiting: 4, maxWaiting: 4, maxWaitMs: 30_000 } });
+    opened.push(worker);
+    const thread = await worker.run(HEAP_THREAD, undefined);
+    const grown = await worker.run(LEAVE_GARBAGE, 48);
+    expect(grown).toBeGreaterThan(COMPACT_PAST_BYTES);
+    expect(await worker.run(HEAP_SIZE, undefined)).toBeLessThan(COMPACT_PAST_BYTES);
+    // Compacted, not replaced: the same worker answered.
+    expect(await worker.run(HEAP_THREAD, undefined)).toBe(thread);
   });
 });
 

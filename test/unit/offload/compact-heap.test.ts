@@ -1,7 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { compactStartUpHeap } from '../../../src/cli/compact-start-up-heap.ts';
+import { compactHeap } from '../../../src/offload/compact-heap.ts';
 
 const MB = 1024 * 1024;
 
@@ -14,10 +14,10 @@ function leaveGarbageInOldSpace(): void {
   kept.length = 0;
 }
 
-describe('compactStartUpHeap', () => {
-  it('gives back the heap that garbage from before the port opens still holds', () => {
+describe('compactHeap', () => {
+  it('gives back the heap that garbage in the old generation still holds', () => {
     leaveGarbageInOldSpace();
-    const compaction = compactStartUpHeap();
+    const compaction = compactHeap();
     expect(compaction).toBeDefined();
     if (compaction === undefined) return;
     expect(compaction.beforeBytes - compaction.afterBytes).toBeGreaterThan(20 * MB);
@@ -27,7 +27,7 @@ describe('compactStartUpHeap', () => {
   });
 
   it('leaves gc exposed to no context created after it', () => {
-    compactStartUpHeap();
+    compactHeap();
     expect(runInNewContext('typeof globalThis.gc')).toBe('undefined');
   });
 });
