@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type AppContext, DEFAULT_APP_CONFIG } from '../../src/app/context/app-context.ts';
 import { createToken } from '../../src/app/oauth-server/tokens.ts';
-import { ensureTable } from '../../src/store/bootstrap.ts';
+import { dropTable, ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../src/store/client.ts';
 import { type NpmStart, startNpmStart } from '../helpers/npm-start.ts';
 import { storyTitled } from '../helpers/stories.ts';
@@ -249,6 +249,8 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
   } finally {
     attackers.close();
     await server.stop();
+    // Its stories leave the DynamoDB Local it may share with other runs.
+    await dropTable(client, table);
     client.destroy();
   }
 }
