@@ -35,7 +35,7 @@ export const heavySlots = (slots: number): number => Math.max(1, slots - 1);
 /**
  * Twice the time the job held the place: with heavy jobs waiting, heavy work fills at most a third
  * of its places' time. Beside the fairness bench's attacks all at once the serving thread waited
- * for a core 161–168 ms a second with it, 252–257 with a rest of the time held and 255–295 with
+ * for a core 165–257 ms a second with it, 252–257 with a rest of the time held and 249–295 with
  * half of it (BENCHMARKS.md §11).
  */
 export const HEAVY_REST_SHARE = 2;
