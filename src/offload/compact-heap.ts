@@ -2,7 +2,9 @@
 // serving thread's after start-up (start.ts), an offload worker's after a heavy task
 // (offload-worker.ts). V8 keeps a heap it has grown until its memory reducer runs, and then
 // compacts it in one collection of its own choosing: on the serving thread, while requests wait.
-// The `gc` extension is exposed to one new context only, for the call, then hidden again.
+// The `gc` extension is exposed to one new context, once a thread, then hidden again (the flag is
+// the process's: a context another thread made in that instant would see `gc` too, and could only
+// collect with it).
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
