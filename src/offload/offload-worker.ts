@@ -1,7 +1,7 @@
 // The offload worker thread: imports a task's module (once) and answers each task with its
 // result or its error and the heap it is left with (offload.ts); a preload message imports the
 // modules of the worker it replaces, before any task asks for them. A task that left the heap past
-// COMPACT_PAST_BYTES (a heavy scan, parse or render grows it to 40–70 MB for ~15 MB live) is
+// COMPACT_PAST_BYTES (a heavy scan, parse or render grows it to 32–66 MB for ~15 MB live) is
 // followed by a compacting collection, after its answer has gone: V8 would keep that heap until
 // its memory reducer ran, and each worker held ~50 MB more after the fairness bench's attacks than
 // before them (BENCHMARKS.md §11). The collection takes ~25 ms; a task sent meanwhile waits it out.
