@@ -18,9 +18,13 @@ announce.close();
 
 const kept: string[][] = [];
 
+/** About `megabytes` of strings on the worker's heap. */
+const strings = (megabytes: number): string[][] =>
+  Array.from({ length: megabytes * 10 }, (_, index) => Array.from({ length: 4_000 }, (_, item) => `${item}-${index}`));
+
 /** Keeps about `megabytes` of strings on the worker's heap, for good; answers its thread. */
 export function keepMemory(megabytes: number): number {
-  for (let index = 0; index < megabytes * 10; index += 1) kept.push(Array.from({ length: 4_000 }, (_, item) => `${item}-${index}`));
+  kept.push(...strings(megabytes));
   return threadId;
 }
 
@@ -28,11 +32,9 @@ export function heapThread(): number {
   return threadId;
 }
 
-/** Grows the worker's heap with about `megabytes` of objects kept long enough to reach the old generation, then dropped, as a heavy scan does; answers the heap's committed size. */
+/** Grows the worker's heap with about `megabytes` of strings, then drops them, as a heavy scan does; answers the heap's committed size while they are held. */
 export function leaveGarbage(megabytes: number): number {
-  const held: string[][] = [];
-  for (let index = 0; index < megabytes * 10; index += 1) held.push(Array.from({ length: 4_000 }, (_, item) => `${item}-${index}`));
-  return held.length > 0 ? getHeapStatistics().total_heap_size : 0;
+  return strings(megabytes).length > 0 ? getHeapStatistics().total_heap_size : 0;
 }
 
 export function heapSize(): number {

@@ -15,6 +15,7 @@ import { LorebookError } from '../../../src/domain/errors.ts';
 import { RENDER_STORY_BODY_TASK } from '../../../src/http/pages/render-body-task.ts';
 import {
   createOffload,
+  DEFAULT_RECYCLE_HEAP_BYTES,
   HEAVY_TEXT_CHARS,
   heavyText,
   type Offload,
@@ -133,9 +134,9 @@ afterEach(() => {
   for (const channel of listening.splice(0)) channel.close();
 });
 
-const oneWorker = (slots = 1): Offload => {
+const oneWorker = (slots = 1, recycleHeapBytes = BOUND): Offload => {
   const made = createOffload({
-    recycleHeapBytes: BOUND,
+    recycleHeapBytes,
     share: { slots, perCaller: 1, perCallerWaiting: 4, maxWaiting: 4, maxWaitMs: 30_000 },
   });
   opened.push(made);
@@ -182,8 +183,8 @@ describe('a worker a task left with a grown heap compacts it after answering', (
   it('the next task on the same worker finds the heap back under the bound, where the garbage had taken it past', {
     timeout: 60_000,
   }, async () => {
-    const worker = createOffload({ share: { slots: 1, perCaller: 1, perCallerWaiting: 4, maxWaiting: 4, maxWaitMs: 30_000 } });
-    opened.push(worker);
+    // The default bound: the garbage must not get the worker replaced.
+    const worker = oneWorker(1, DEFAULT_RECYCLE_HEAP_BYTES);
     const thread = await worker.run(HEAP_THREAD, undefined);
     const grown = await worker.run(LEAVE_GARBAGE, 48);
     expect(grown).toBeGreaterThan(COMPACT_PAST_BYTES);
