@@ -17,7 +17,12 @@ import { httpAppFromConfig } from '../http/app-from-config.ts';
 import { stdoutLog } from '../log-sink.ts';
 import { startCounterLog } from '../metrics/counter-log.ts';
 import { compactHeap } from '../offload/compact-heap.ts';
-import { lowerThreadPoolPriority, THREAD_POOL_NICENESS } from '../offload/thread-priority.ts';
+import {
+  lowerPlatformThreadsPriority,
+  lowerThreadPoolPriority,
+  PLATFORM_THREAD_NICENESS,
+  THREAD_POOL_NICENESS,
+} from '../offload/thread-priority.ts';
 import { type SweepSchedule, scheduleAnnounceSweeps } from '../outbox/announce/sweeper.ts';
 import { startNotificationDispatch } from '../outbox/dispatch-soon.ts';
 import { readSettings } from '../settings/read-settings.ts';
@@ -46,6 +51,12 @@ ${settingsHelp('start')}`);
 }
 
 const config = readConfig();
+// First, before any worker thread starts (a worker's thread carries the same name and would be lowered too).
+const loweredPlatform = lowerPlatformThreadsPriority();
+if (loweredPlatform > 0)
+  log(
+    `lorebook: V8's ${loweredPlatform} platform threads (garbage collection, background compiles) run at niceness ${PLATFORM_THREAD_NICENESS}`,
+  );
 const LOCK_WAIT_MS = 60_000;
 /** The sweeper's every-minute schedule (infra), so a local table is re-scanned and its search snapshotted as the cloud's is. */
 const SWEEPER_INTERVAL_MS = 60_000;

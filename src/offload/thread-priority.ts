@@ -1,10 +1,10 @@
 // The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, a snapshot's
-// decode, libuv's pool where images are re-encoded), lowered so that on a busy machine the thread
-// serving requests is scheduled first: on two cores shared with DynamoDB Local, a request thread at
-// the same priority waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
+// decode, libuv's pool where images are re-encoded, V8's platform threads), lowered so that on a
+// busy machine the thread serving requests is scheduled first: on two cores shared with DynamoDB
+// Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
 // thread (and the threads it starts after inherit it), so each call changes only the threads it
 // names; elsewhere (macOS: the whole process) nothing changes.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 
@@ -43,6 +43,33 @@ export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): 
   }
   return lowered;
 }
+
+/**
+ * V8's platform threads: they collect garbage beside every thread of the process (the serving
+ * thread's heap and each worker's) and compile in the background. Under every attack at once they
+ * ran ~340 ms a second, four threads at the serving thread's priority. Lowered, in six runs each
+ * beside one without: the serving thread waited 137–194 ms a second for a core instead of 177–270,
+ * and the victim's worst p99 was 1.19–1.71× of its calls alone instead of 1.46–2.13× (BENCHMARKS.md §11).
+ */
+export const PLATFORM_THREAD_NICENESS = 10;
+
+/**
+ * Lowers the priority of V8's platform threads: every thread Node names `node` but the main one.
+ * Worker threads carry that name too, and a thread starts at the niceness of the thread that starts
+ * it, so this must run before the first worker starts; the workers then keep the default. Answers
+ * how many threads it lowered.
+ */
+export function lowerPlatformThreadsPriority(niceness = PLATFORM_THREAD_NICENESS): number {
+  if (process.platform !== 'linux' || !existsSync('/proc/self/task')) return 0;
+  let lowered = 0;
+  for (const task of readdirSync('/proc/self/task')) {
+    if (Number(task) !== process.pid && threadName(task) === PLATFORM_THREAD_NAME && setNiceness(Number(task), niceness)) lowered += 1;
+  }
+  return lowered;
+}
+
+/** The name Node gives the threads it does not name otherwise: its main thread, V8's platform threads, worker threads. */
+const PLATFORM_THREAD_NAME = 'node';
 
 /** The name libuv gives its pool threads. */
 const POOL_THREAD_NAME = 'libuv-worker';

@@ -34,7 +34,7 @@ function table(run: FairnessRun): string[] {
     return `${kind} ${ms(value)} ms`;
   };
   return [
-    `| victim beside | ${CALL_KINDS.map((kind) => `${kind} p50 | ${kind} p99`).join(' | ')} | slowest call | victim refused | attack answers (status: count) | peak RSS / idle | serving thread: on a core / waiting for one (ms a second) |`,
+    `| victim beside | ${CALL_KINDS.map((kind) => `${kind} p50 | ${kind} p99`).join(' | ')} | slowest call | victim refused | attack answers (status: count) | peak RSS / idle at the start; / idle just before | serving thread: on a core / waiting for one (ms a second) |`,
     `|---|${CALL_KINDS.map(() => '---|---').join('|')}|---|---|---|---|---|`,
     ...run.phases.map(
       (phase) =>
@@ -44,7 +44,7 @@ function table(run: FairnessRun): string[] {
           .map(([status, count]) => `${status}: ${count}`)
           .join(
             ', ',
-          )} | ${mib(phase.peakRssBytes)} (${ratio(phase.peakRssBytes / run.idleRssBytes)}) | ${phase.servingThread.ranMsPerSecond.toFixed(0)} / ${phase.servingThread.waitedMsPerSecond.toFixed(0)} |`,
+          )} | ${mib(phase.peakRssBytes)} (${ratio(phase.peakRssBytes / run.idleRssBytes)}; ${ratio(phase.peakRssBytes / phase.idleBeforeBytes)} of ${mib(phase.idleBeforeBytes)}) | ${phase.servingThread.ranMsPerSecond.toFixed(0)} / ${phase.servingThread.waitedMsPerSecond.toFixed(0)} |`,
     ),
   ];
 }
@@ -55,7 +55,7 @@ export function fairnessSection(runs: FairnessRuns | undefined): string[] {
   return [
     '## 11. Fairness under attack',
     '',
-    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md#fair-cpu) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account, in a process of their own (as on machines of their own: their client work never delays the victim's timing); attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker measured just before it, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). The slowest call is the phase's slowest victim call: the victim calls one after another, so while one call waits it makes no others, and a p99 can hide a stall of seconds. Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. The last column is the server's serving thread over the victim's rounds (\`/proc/<pid>/task/<pid>/schedstat\`, Linux): milliseconds a second on a core, and runnable but waiting for a core. The one-core runs hold the server (not the bench, the attackers or DynamoDB Local) to one core, as on a 1-vCPU machine, and measure what a second worker buys there. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
+    `Command: \`npm run bench:fairness\` (\`test/bench/fairness.ts\`). A real \`npm start\` with its default settings (rate limits included; docs/design.md#fair-cpu) serves a victim making ${rounds} rounds of ordinary calls one after another — a tiny publish (with a token), its get_story, the first render of its page — while strangers attack from other loopback addresses and another account, in a process of their own (as on machines of their own: their client work never delays the victim's timing); attackers re-send at once after an answer and 100 ms after a refusal. Each cell is the victim's p50 or p99 and its ratio to the same calls with no attacker measured just before it, in the same run (target ≤ ${TARGET}×; ✗ marks a miss). The slowest call is the phase's slowest victim call: the victim calls one after another, so while one call waits it makes no others, and a p99 can hide a stall of seconds. Status 0 is a call cut after 30 s or a connection the server closed; a phase starts no victim round after 45 s. Peak RSS is the server's, sampled every 200 ms over the phase, against its idle RSS at the run's start and against its RSS just before the phase (idle since the phase before ended): a run's server holds more as its stories pile up, so a late attack's cost is nearest its peak against the second. The last column is the server's serving thread over the victim's rounds (\`/proc/<pid>/task/<pid>/schedstat\`, Linux): milliseconds a second on a core, and runnable but waiting for a core. The one-core runs hold the server (not the bench, the attackers or DynamoDB Local) to one core, as on a 1-vCPU machine, and measure what a second worker buys there. Idle RSS: ${mib(runs.pool.idleRssBytes)}.`,
     '',
     `One worker per core (the default):`,
     '',

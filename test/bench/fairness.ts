@@ -41,6 +41,12 @@ export interface PhaseRun {
   /** Attack calls answered, by status. */
   attackStatuses: Record<string, number>;
   peakRssBytes: number;
+  /**
+   * The server's RSS as the phase starts, before its attack: idle since the phase before ended. A
+   * run's server holds more as its stories pile up and its heaps grow (BENCHMARKS.md §11), so an
+   * attack's cost is its peak against this, as well as against the idle RSS at the run's start.
+   */
+  idleBeforeBytes: number;
   /** The attackers' client CPU over the phase, in ms (their own process). */
   attackerCpuMs: number;
   /** The longest stall of the bench's own event loop over the phase, where the victim's calls are timed. */
@@ -192,6 +198,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     uploader = await imageToken(phases);
     const latencies: Record<CallKind, number[]> = { publish: [], get_story: [], page: [] };
     const attacks = phase === 'alone' ? [] : phase === 'all' ? ALL_AT_ONCE : [phase];
+    const idleBeforeBytes = rssOf(serverProcess);
     if (attacks.length > 0) await attackers.start(attacks, { base, uploader });
     let peakRssBytes = rssOf(serverProcess);
     const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssOf(serverProcess))), 200);
@@ -228,9 +235,19 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     };
     const p = (kind: CallKind, at: number): string => percentile(latencies[kind], at).toFixed(0);
     options.log(
-      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB; attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms; serving thread ${servingThread.ranMsPerSecond.toFixed(0)} ms a second on a core, ${servingThread.waitedMsPerSecond.toFixed(0)} waiting for one`,
+      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB (idle before ${(idleBeforeBytes / 1024 / 1024).toFixed(0)} MiB); attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms; serving thread ${servingThread.ranMsPerSecond.toFixed(0)} ms a second on a core, ${servingThread.waitedMsPerSecond.toFixed(0)} waiting for one`,
     );
-    return { phase, latencies, victimFailures, attackStatuses, peakRssBytes, attackerCpuMs, victimClientStallMs, servingThread };
+    return {
+      phase,
+      latencies,
+      victimFailures,
+      attackStatuses,
+      peakRssBytes,
+      idleBeforeBytes,
+      attackerCpuMs,
+      victimClientStallMs,
+      servingThread,
+    };
   };
 
   try {

@@ -3,7 +3,7 @@
 // its own. Each case runs in a Node process of its own, so this test process's threads stay as they are.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SNAPSHOT_DECODE_NICENESS, THREAD_POOL_NICENESS } from '../../../src/offload/thread-priority.ts';
+import { PLATFORM_THREAD_NICENESS, SNAPSHOT_DECODE_NICENESS, THREAD_POOL_NICENESS } from '../../../src/offload/thread-priority.ts';
 
 const MODULE = new URL('../../../src/offload/thread-priority.ts', import.meta.url).href;
 
@@ -30,6 +30,27 @@ describe.runIf(process.platform === 'linux')("npm start's background threads yie
     const pool = threads.filter((thread) => thread.startsWith('libuv-worker '));
     expect(pool.length).toBeGreaterThan(0);
     expect(new Set(pool)).toEqual(new Set([`libuv-worker ${THREAD_POOL_NICENESS}`]));
+    expect(threads).toContain('main 0');
+  });
+
+  it("V8's platform threads run at their niceness; the main thread and a worker started after keep the default", () => {
+    const threads = threadsAfter(`
+      import { Worker } from 'node:worker_threads';
+      import { lowerPlatformThreadsPriority } from '${MODULE}';
+      const lowered = lowerPlatformThreadsPriority();
+      if (lowered === 0) throw new Error('no platform thread lowered');
+      // The worker names itself, so the report tells it from the platform threads.
+      const worker = new Worker(\`import { writeFileSync } from 'node:fs';
+        import { parentPort } from 'node:worker_threads';
+        writeFileSync('/proc/thread-self/comm', 'the-worker');
+        parentPort.postMessage('named');
+        setTimeout(() => {}, 60000);\`, { eval: true });
+      await new Promise((resolve) => worker.once('message', resolve));
+      worker.unref();`);
+    const platform = threads.filter((thread) => thread.startsWith('node '));
+    expect(platform.length).toBeGreaterThan(0);
+    expect(new Set(platform)).toEqual(new Set([`node ${PLATFORM_THREAD_NICENESS}`]));
+    expect(threads).toContain('the-worker 0');
     expect(threads).toContain('main 0');
   });
 
