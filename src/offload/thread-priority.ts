@@ -1,9 +1,9 @@
 // The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, a snapshot's
 // decode, libuv's pool where images are re-encoded, V8's platform threads), lowered so that on a
 // busy machine the thread serving requests is scheduled first: on two cores shared with DynamoDB
-// Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a
-// thread (and the threads it starts after inherit it), so each call changes only the threads it
-// names; elsewhere (macOS: the whole process) nothing changes.
+// Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11, §12). On
+// Linux niceness belongs to a thread (and the threads it starts after inherit it), so each call
+// changes only the threads it names; elsewhere (macOS: the whole process) nothing changes.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
