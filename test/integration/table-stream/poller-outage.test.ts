@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../../integrations/dynamodb-local/free-port.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../../integrations/dynamodb-local/index.ts';
 import { ensureTable } from '../../../src/store/bootstrap.ts';
 import { createStoreClient } from '../../../src/store/client.ts';
@@ -24,8 +23,11 @@ afterAll(async () => {
 
 describe('DynamoDB Local cut and restored under the poller', () => {
   it('the poller logs the failed runs, backs off, and after the restart hands over every record once, in order', async () => {
-    const port = await findFreePort();
-    ddb = await startDynamoDbLocal({ port, dataDir });
+    // The first start picks its port (and tries another if one is taken meanwhile: a port found free, then
+    // bound by the JVM a second later, was taken by another suite's process in between on a busy run);
+    // the restart takes the same port, the one the poller keeps calling.
+    ddb = await startDynamoDbLocal({ dataDir });
+    const port = ddb.port;
     const client = createStoreClient({ endpoint: ddb.endpoint, maxAttempts: 1, requestTimeoutMs: 2_000 });
     await ensureTable(client, TABLE);
     const before = await writeItems(client, TABLE, 'before', 0, 5);
