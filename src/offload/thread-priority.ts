@@ -37,11 +37,7 @@ export function lowerThisThreadsPriority(niceness: number): void {
 export async function lowerThreadPoolPriority(niceness = THREAD_POOL_NICENESS): Promise<number> {
   if (process.platform !== 'linux') return 0;
   await access('/proc/self/task');
-  let lowered = 0;
-  for (const task of readdirSync('/proc/self/task')) {
-    if (threadName(task) === POOL_THREAD_NAME && setNiceness(Number(task), niceness)) lowered += 1;
-  }
-  return lowered;
+  return lowerThreadsNamed(POOL_THREAD_NAME, niceness);
 }
 
 /**
@@ -61,9 +57,14 @@ export const PLATFORM_THREAD_NICENESS = 10;
  */
 export function lowerPlatformThreadsPriority(niceness = PLATFORM_THREAD_NICENESS): number {
   if (process.platform !== 'linux' || !existsSync('/proc/self/task')) return 0;
+  return lowerThreadsNamed(PLATFORM_THREAD_NAME, niceness);
+}
+
+/** Lowers every thread of this process with that name but the main thread (which serves requests); answers how many. */
+function lowerThreadsNamed(name: string, niceness: number): number {
   let lowered = 0;
   for (const task of readdirSync('/proc/self/task')) {
-    if (Number(task) !== process.pid && threadName(task) === PLATFORM_THREAD_NAME && setNiceness(Number(task), niceness)) lowered += 1;
+    if (Number(task) !== process.pid && threadName(task) === name && setNiceness(Number(task), niceness)) lowered += 1;
   }
   return lowered;
 }

@@ -22,7 +22,7 @@ import { storyTitled } from '../helpers/stories.ts';
 import { startAttackerProcess } from './fairness-attacker-process.ts';
 import { ATTACKS, type Attack } from './fairness-attacks.ts';
 import { type Answer, send } from './fairness-calls.ts';
-import { percentile } from './stats.ts';
+import { mib, percentile } from './stats.ts';
 
 export { ATTACKS, type Attack };
 
@@ -235,7 +235,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     };
     const p = (kind: CallKind, at: number): string => percentile(latencies[kind], at).toFixed(0);
     options.log(
-      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(0)} MiB (idle before ${(idleBeforeBytes / 1024 / 1024).toFixed(0)} MiB); attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms; serving thread ${servingThread.ranMsPerSecond.toFixed(0)} ms a second on a core, ${servingThread.waitedMsPerSecond.toFixed(0)} waiting for one`,
+      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${mib(peakRssBytes)} (idle before ${mib(idleBeforeBytes)}); attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms; serving thread ${servingThread.ranMsPerSecond.toFixed(0)} ms a second on a core, ${servingThread.waitedMsPerSecond.toFixed(0)} waiting for one`,
     );
     return {
       phase,
@@ -256,7 +256,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     await victimRound({ publish: [], get_story: [], page: [] });
     serverProcess = serverPid(groupLeader);
     const idleRssBytes = rssOf(serverProcess);
-    options.log(`  server idle RSS ${(idleRssBytes / 1024 / 1024).toFixed(0)} MiB (workers: ${options.workers ?? 'one per core'})`);
+    options.log(`  server idle RSS ${mib(idleRssBytes)} (workers: ${options.workers ?? 'one per core'})`);
     // Each attack beside a reference measured just before it: the victim's calls alone slow as its
     // stories pile up (publish p50 58 -> 74 ms over 1,000 of them), so one reference at the start
     // would charge that to the last attacks.
