@@ -1,8 +1,9 @@
 // The table-stream poller (src/store/table-stream/) measured against the bare Streams API in the
 // same run: catching up on a backlog (every record handed to a consumer, a checkpoint written per
 // batch) against reading the same records with a plain GetRecords loop (no consumer, no
-// checkpoint), as a ratio; and the time from a committed write to its delivery at npm start's
-// default interval. Prints its figures; LOREBOOK_TEST_DDB_ENDPOINT reuses a running DynamoDB
+// checkpoint), as a ratio; the time from a committed write to its delivery at npm start's
+// default interval; and reads beside the idle poller on a large table against reads with none
+// (table-stream-reads.ts). Prints its figures; LOREBOOK_TEST_DDB_ENDPOINT reuses a running DynamoDB
 // Local instead of starting one; LOREBOOK_BENCH_QUICK=1 is a smoke test.
 //   node test/bench/table-stream.ts
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
@@ -18,11 +19,15 @@ import { dropTable, ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient, createStreamsClient } from '../../src/store/client.ts';
 import { startTableStreamPoller } from '../../src/store/table-stream/table-stream.ts';
 import { ms, percentile, ratio, spread } from './stats.ts';
+import { describeReadsBesidePoller, readsBesidePoller } from './table-stream-reads.ts';
 
 const QUICK = process.env.LOREBOOK_BENCH_QUICK === '1';
 const RECORDS = QUICK ? 200 : 2_000;
 const RUNS = QUICK ? 1 : 3;
 const LATENCY_WRITES = QUICK ? 5 : 20;
+/** Items of the table the reads beside the poller meet: a local table some thousands of stories in. */
+const LARGE_TABLE = QUICK ? 2_000 : 40_000;
+const READS = QUICK ? 100 : 1_000;
 /** npm start's LOREBOOK_STREAM_POLL_INTERVAL_MS default. */
 const INTERVAL_MS = 1_000;
 const BATCH = 100;
@@ -151,6 +156,9 @@ try {
   await dropTable(client, tableName);
   log(
     `write → delivery at a ${INTERVAL_MS} ms interval, ${latencies.length} writes: median ${ms(percentile(latencies, 50))} ms, p95 ${ms(percentile(latencies, 95))} ms, max ${ms(Math.max(...latencies))} ms (${ratio(percentile(latencies, 50) / INTERVAL_MS)} the interval at the median)`,
+  );
+  log(
+    describeReadsBesidePoller(await readsBesidePoller(client, streams, { items: LARGE_TABLE, reads: READS, intervalMs: INTERVAL_MS, log })),
   );
 } finally {
   streams.destroy();

@@ -8,16 +8,16 @@
 // unreachable) is logged and retried after a bounded backoff, from the page it failed on (a
 // shard's iterator moves only past a finished page, and DynamoDB Local keeps honouring it across
 // a restart on the same data).
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, type DynamoDBStreamsClient, type Shard } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { type CheckpointPlace, readCheckpoint } from './checkpoint-items.ts';
+import { newestStreamArn } from './newest-stream.ts';
 import { readableShards, type ShardInLineage, shardsInLineage } from './shard-lineage.ts';
 import { ConsumerFailed, readShard, type ShardReading, type ShardState } from './shard-reader.ts';
 
 export interface TableStreamPollerOptions {
-  /** The store's client: it describes the table and keeps the checkpoints. */
+  /** The store's client: it keeps the checkpoints. */
   client: DynamoDBDocumentClient;
   /** The Streams API of the same store (src/store/client.ts, createStreamsClient). */
   streams: DynamoDBStreamsClient;
@@ -71,12 +71,7 @@ export function startTableStreamPoller(options: TableStreamPollerOptions): Table
   });
 
   /** Asked every run: a table deleted and made again has a new stream, with shards of its own. */
-  const currentStream = async (): Promise<string> => {
-    const table = (await client.send(new DescribeTableCommand({ TableName: tableName }), { abortSignal })).Table;
-    const arn = table?.LatestStreamArn;
-    if (arn === undefined) throw new Error(`table ${tableName} has no stream`);
-    return arn;
-  };
+  const currentStream = (): Promise<string> => newestStreamArn(streams, tableName, abortSignal);
 
   const listShards = async (arn: string): Promise<ShardInLineage[]> => {
     const shards: Shard[] = [];
