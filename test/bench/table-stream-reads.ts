@@ -1,9 +1,10 @@
 // Reads beside the table-stream poller on a large table (test/bench/table-stream.ts): DynamoDB
 // Local answers every request on one thread, so whatever the poller asks once a run, every second,
 // every other call to the store waits behind. A GetItem's p50/p99 with an idle poller running
-// (caught up, asking once a second as `npm start` does), against the same reads with no poller,
-// alternated in the same run; and, for scale, what a DescribeTable costs there (DynamoDB Local
-// counts every item for it: the poller asked one each run until 2026-12-05).
+// (caught up, asking once a second as `npm start` does), against the same reads with no poller in
+// the same run (half before the poller starts, half after it stopped); and, for scale, what a
+// DescribeTable costs there (DynamoDB Local counts every item for it: the poller asked one each run
+// until 2026-12-05).
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
