@@ -2,6 +2,7 @@
 // TransactWriteItems: 1 }), so a test can state "one read, one transaction". A count, not a timer:
 // one per command sent, whatever the SDK's retries did underneath.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export const READ_OPERATIONS: ReadonlySet<string> = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
@@ -46,13 +47,23 @@ export function operationName(commandName: string): string {
   return DOCUMENT_COMMANDS[bare] ?? bare;
 }
 
-export function countRoundTrips(client: DynamoDBClient | DynamoDBDocumentClient): RoundTripCounter {
+/** What the count needs of a client's middleware stack: the DynamoDB, document and Streams clients' stacks differ only in their types. */
+interface CountableStack {
+  add(
+    middleware: (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => (args: unknown) => Promise<unknown>,
+    options: { step: 'initialize'; name: string; override: boolean },
+  ): void;
+  remove(name: string): boolean;
+}
+
+export function countRoundTrips(client: DynamoDBClient | DynamoDBDocumentClient | DynamoDBStreamsClient): RoundTripCounter {
   let counts: RoundTripCounts = {};
   const name = `lorebookRoundTripCounter${++counterSequence}`;
   const sum = (filter: (operation: string) => boolean): number =>
     Object.entries(counts).reduce((total, [operation, n]) => (filter(operation) ? total + n : total), 0);
+  const stack = client.middlewareStack as unknown as CountableStack;
 
-  client.middlewareStack.add(
+  stack.add(
     (next, context) => async (args) => {
       const operation = operationName(String(context.commandName ?? 'Unknown'));
       counts[operation] = (counts[operation] ?? 0) + 1;
@@ -70,7 +81,7 @@ export function countRoundTrips(client: DynamoDBClient | DynamoDBDocumentClient)
       counts = {};
     },
     detach: () => {
-      client.middlewareStack.remove(name);
+      stack.remove(name);
     },
   };
 }
