@@ -9,7 +9,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dropTable, ensureTable } from '../../src/store/bootstrap.ts';
-import { startTableStreamPoller } from '../../src/store/table-stream/table-stream.ts';
+import { startCountingPoller } from './counting-poller.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
 export interface ReadsBesidePoller {
@@ -63,26 +63,14 @@ export async function readsBesidePoller(
     // The reference reads: half before the poller starts, half after it stopped, so neither side
     // always meets the colder or the warmer store.
     const alone = await reads(client, tableName, items, options.reads / 2);
-    let caughtUp: () => void = () => {};
-    const done = new Promise<void>((resolve) => (caughtUp = resolve));
-    let delivered = 0;
-    const poller = startTableStreamPoller({
-      client,
-      streams,
-      tableName,
-      checkpoint: { namespace: 'bench-reads' },
-      batchSize: 1000,
-      intervalMs: options.intervalMs,
-      log,
-      async onRecords(records) {
-        delivered += records.length;
-        if (delivered >= items) caughtUp();
-      },
-    });
+    const poller = startCountingPoller(
+      { client, streams, tableName, checkpoint: { namespace: 'bench-reads' }, batchSize: 1000, intervalMs: options.intervalMs, log },
+      items,
+    );
     let besidePoller: number[];
     try {
       // Caught up on the fill's records first: the reads meet its idle runs, as a quiet server's do.
-      await done;
+      await poller.caughtUp;
       besidePoller = await reads(client, tableName, items, options.reads);
     } finally {
       await poller.stop();

@@ -18,6 +18,7 @@ import { startDynamoDbLocal } from '../../integrations/dynamodb-local/index.ts';
 import { dropTable, ensureTable } from '../../src/store/bootstrap.ts';
 import { createStoreClient, createStreamsClient } from '../../src/store/client.ts';
 import { startTableStreamPoller } from '../../src/store/table-stream/table-stream.ts';
+import { startCountingPoller } from './counting-poller.ts';
 import { ms, percentile, ratio, spread } from './stats.ts';
 import { describeReadsBesidePoller, readsBesidePoller } from './table-stream-reads.ts';
 
@@ -66,23 +67,11 @@ async function plainRead(tableName: string): Promise<number> {
 
 /** The poller from no checkpoint until `count` records were handed over. */
 async function pollerCatchUp(tableName: string, namespace: string, count: number): Promise<void> {
-  let delivered = 0;
-  let caughtUp: () => void = () => {};
-  const done = new Promise<void>((resolve) => (caughtUp = resolve));
-  const poller = startTableStreamPoller({
-    client,
-    streams,
-    tableName,
-    checkpoint: { namespace },
-    batchSize: BATCH,
-    intervalMs: INTERVAL_MS,
-    log,
-    async onRecords(records) {
-      delivered += records.length;
-      if (delivered >= count) caughtUp();
-    },
-  });
-  await done;
+  const poller = startCountingPoller(
+    { client, streams, tableName, checkpoint: { namespace }, batchSize: BATCH, intervalMs: INTERVAL_MS, log },
+    count,
+  );
+  await poller.caughtUp;
   await poller.stop();
 }
 
