@@ -31,7 +31,7 @@ import { ensureTable } from '../store/bootstrap.ts';
 import { type DataDirLock, lockFilePath, removeEndpointFile, tryLockDataDir, writeEndpointFile } from './local-store.ts';
 import { type StreamConsumer, startLocalStream } from './local-stream.ts';
 import { searchIndexInThread } from './search-index-in-thread.ts';
-import { runSnapshotJobWhereNeeded } from './snapshot-job-in-thread.ts';
+import { runSnapshotJobWhereNeeded } from './snapshot-job-in-process.ts';
 
 /** Event lines: escaped, one physical line each (src/log-sink.ts). */
 const log = stdoutLog;
@@ -119,7 +119,7 @@ ctx.dispatchSoon = notifying.soon;
 const rescanning = startCapabilityRescan(ctx, { intervalMs: SWEEPER_INTERVAL_MS, log });
 
 // What the sweeper Lambda does every minute: the search index snapshot moves forward (docs/search.md),
-// each run that loads the index in a worker thread of its own, off the event loop that serves requests.
+// each run that loads the index in a process of its own, off the event loop that serves requests.
 const snapshotting =
   ctx.searchSnapshots === undefined
     ? undefined

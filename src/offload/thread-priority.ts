@@ -29,6 +29,15 @@ export function lowerThisThreadsPriority(niceness: number): void {
 }
 
 /**
+ * Lowers every thread of this process, the main one too, and so every thread it starts after: for a
+ * process that only runs background work (the snapshot job's, snapshot-job-process.ts).
+ */
+export function lowerThisProcessPriority(niceness: number): void {
+  if (process.platform !== 'linux' || !existsSync('/proc/self/task')) return;
+  for (const task of readdirSync('/proc/self/task')) setNiceness(Number(task), niceness);
+}
+
+/**
  * Lowers the priority of libuv's pool threads, which a process starts all at once at its first
  * asynchronous file, DNS or zlib call (one is made here, in case none has been). Beside 6 heavy
  * image uploads, the victim's get_story p99 went from 2.9–3.3× of its calls alone to 1.0–2.2×, and

@@ -47,6 +47,13 @@ export interface PhaseRun {
    * attack's cost is its peak against this, as well as against the idle RSS at the run's start.
    */
   idleBeforeBytes: number;
+  /**
+   * The highest RSS of the server's own job processes over the phase (the search snapshot job's,
+   * forked for a run that loads the index: src/cli/job-process.ts), summed when more than one ran
+   * at once; 0 when none ran. Not in the server's RSS: the memory a job process takes is the
+   * machine's while it runs, and all of it is given back when it exits.
+   */
+  jobPeakRssBytes: number;
   /** The attackers' client CPU over the phase, in ms (their own process). */
   attackerCpuMs: number;
   /** The longest stall of the bench's own event loop over the phase, where the victim's calls are timed. */
@@ -106,6 +113,27 @@ function serverPid(groupLeader: number): number {
 function rssOf(pid: number): number {
   const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return rss === null ? 0 : Number(rss[1]) * 1024;
+}
+
+/**
+ * The summed RSS of the server's child processes that run node: its job processes (not DynamoDB
+ * Local's java, when the server started one). `children` lists the processes the serving thread
+ * started (Linux 3.5+); 0 where it is missing.
+ */
+function jobProcessesRss(server: number): number {
+  let total = 0;
+  try {
+    for (const child of readFileSync(`/proc/${server}/task/${server}/children`, 'utf8').trim().split(' ').filter(Boolean)) {
+      try {
+        if (readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'node') total += rssOf(Number(child));
+      } catch {
+        // The job ended between the listing and the read.
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return total;
 }
 
 /**
@@ -201,7 +229,11 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     const idleBeforeBytes = rssOf(serverProcess);
     if (attacks.length > 0) await attackers.start(attacks, { base, uploader });
     let peakRssBytes = rssOf(serverProcess);
-    const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssOf(serverProcess))), 200);
+    let jobPeakRssBytes = 0;
+    const sampler = setInterval(() => {
+      peakRssBytes = Math.max(peakRssBytes, rssOf(serverProcess));
+      jobPeakRssBytes = Math.max(jobPeakRssBytes, jobProcessesRss(serverProcess));
+    }, 200);
     const clientLoop = monitorEventLoopDelay({ resolution: 10 });
     let victimFailures = 0;
     let attackStatuses: Record<string, number> = {};
@@ -235,7 +267,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
     };
     const p = (kind: CallKind, at: number): string => percentile(latencies[kind], at).toFixed(0);
     options.log(
-      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${mib(peakRssBytes)} (idle before ${mib(idleBeforeBytes)}); attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms; serving thread ${servingThread.ranMsPerSecond.toFixed(0)} ms a second on a core, ${servingThread.waitedMsPerSecond.toFixed(0)} waiting for one`,
+      `  ${phase}: ${CALL_KINDS.map((kind) => `${kind} p50 ${p(kind, 50)} ms p99 ${p(kind, 99)} ms`).join('; ')}; victim failures ${victimFailures}; attack answers ${JSON.stringify(attackStatuses)}; peak RSS ${mib(peakRssBytes)} (idle before ${mib(idleBeforeBytes)}; job processes ${mib(jobPeakRssBytes)}); attackers' client CPU ${attackerCpuMs.toFixed(0)} ms; victim client's longest stall ${victimClientStallMs.toFixed(0)} ms; serving thread ${servingThread.ranMsPerSecond.toFixed(0)} ms a second on a core, ${servingThread.waitedMsPerSecond.toFixed(0)} waiting for one`,
     );
     return {
       phase,
@@ -244,6 +276,7 @@ export async function runFairnessBench(options: FairnessOptions): Promise<Fairne
       attackStatuses,
       peakRssBytes,
       idleBeforeBytes,
+      jobPeakRssBytes,
       attackerCpuMs,
       victimClientStallMs,
       servingThread,

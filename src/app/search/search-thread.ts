@@ -1,7 +1,7 @@
-// A worker thread of its own for one piece of search's background work (docs/design.md#search): the
-// snapshot job under `npm start`, a snapshot's decode for an instance. One thread per run, ended
-// when the run ends, so a run's memory (a whole index) goes with it and a killed run leaves nothing
-// behind. Where the module is not a file on disk (a bundle, as on Lambda) callers run the work inline.
+// A worker thread of its own for one piece of search's background work (docs/design.md#search): a
+// snapshot's decode for an instance. One thread per run, ended when the run ends, so its heap (a
+// whole index) goes with it and a killed run leaves nothing behind. Where the module is not a file
+// on disk (a bundle, as on Lambda) callers run the work inline.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Transferable, Worker } from 'node:worker_threads';

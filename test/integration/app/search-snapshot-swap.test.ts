@@ -1,6 +1,6 @@
 // The search snapshot off the event loop (design.md#search): an instance reloading a snapshot keeps
-// answering from the index it has and takes the new one whole; a snapshot job whose worker
-// thread is killed moves nothing, the instances keep their index, and the next interval's run
+// answering from the index it has and takes the new one whole; a snapshot job whose process is
+// killed moves nothing, the instances keep their index, and the next interval's run
 // moves the pointer.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { REPLAY_LIMIT_MS } from '../../../src/app/search/live-story-index.ts';
 import { runSnapshotJob } from '../../../src/app/search/search-snapshot-job.ts';
 import { startSearchSnapshots } from '../../../src/app/search/snapshot-schedule.ts';
 import { createStorySearch } from '../../../src/app/search/story-search.ts';
-import { runSnapshotJobInThread, runSnapshotJobWhereNeeded } from '../../../src/cli/snapshot-job-in-thread.ts';
+import { runSnapshotJobInProcess, runSnapshotJobWhereNeeded } from '../../../src/cli/snapshot-job-in-process.ts';
 import { readConfig } from '../../../src/config.ts';
 import { writeSearchLog } from '../../../src/store/search/search-log.ts';
 import { readSearchPointer } from '../../../src/store/search/search-pointer.ts';
@@ -105,8 +105,8 @@ describe('an instance whose newest snapshot is old', () => {
   });
 });
 
-/** The settings a job thread reads, as `npm start` passes them: this suite's table and directory. */
-const threadConfig = (afterEntries: number) =>
+/** The settings a job process reads, as `npm start` passes them: this suite's table and directory. */
+const jobConfig = (afterEntries: number) =>
   readConfig({
     LOREBOOK_TABLE: app.ctx().store.tableName,
     LOREBOOK_DATA_DIR: join(directory, 'data'),
@@ -115,19 +115,19 @@ const threadConfig = (afterEntries: number) =>
     LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES: String(afterEntries),
   });
 
-describe('the snapshot job in a worker thread', () => {
-  it('a killed thread moves nothing and the instance keeps answering; the next interval moves the pointer', async () => {
+describe('the snapshot job in a process of its own', () => {
+  it('a killed job process moves nothing and the instance keeps answering; the next interval moves the pointer', async () => {
     await publish(app.ctx(), 'quillwort', 2);
     const instance = createStorySearch(app.ctx(), { snapshots });
     expect((await instance.search({ query: 'quillwort' })).total).toBe(2);
     const before = await readSearchPointer(app.ctx().store);
 
-    const config = threadConfig(0);
+    const config = jobConfig(0);
     const lines: string[] = [];
     let runs = 0;
     const job = startSearchSnapshots(
-      // The first run's thread is killed as soon as it starts: a fault no real part produces on cue.
-      () => runSnapshotJobInThread(config, testEndpoint(), runs++ === 0 ? { onStart: (worker) => void worker.terminate() } : {}),
+      // The first run's process is killed as soon as it starts: a fault no real part produces on cue.
+      () => runSnapshotJobInProcess(config, testEndpoint(), runs++ === 0 ? { onStart: (child) => void child.kill('SIGKILL') } : {}),
       { intervalMs: 200, log: (line) => lines.push(line) },
     );
     try {
@@ -145,28 +145,28 @@ describe('the snapshot job in a worker thread', () => {
     expect((await instance.search({ query: 'quillwort' })).total).toBe(2);
   });
 
-  it("npm start's run starts a thread only when it would load: a few changes are counted on the calling thread, more load in a thread", {
+  it("npm start's run starts a process only when it would load: a few changes are counted on the calling thread, more load in a process", {
     timeout: 60_000,
   }, async () => {
     const afterEntries = 3;
     const ctx: AppContext = { ...app.ctx(), config: { ...app.ctx().config, searchSnapshotAfterEntries: afterEntries } };
-    const config = threadConfig(afterEntries);
-    let threads = 0;
-    const countThread = (): void => {
-      threads += 1;
+    const config = jobConfig(afterEntries);
+    let processes = 0;
+    const countProcess = (): void => {
+      processes += 1;
     };
-    const run = () => runSnapshotJobWhereNeeded(ctx, config, testEndpoint(), { onStart: countThread });
+    const run = () => runSnapshotJobWhereNeeded(ctx, config, testEndpoint(), { onStart: countProcess });
     // Whatever the tests before left, a run that loads leaves the pointer with its count.
     await publish(app.ctx(), 'marshwort', afterEntries + 1);
     expect(await run()).toMatchObject({ from: 'snapshot', moved: true });
-    expect(threads).toBe(1);
+    expect(processes).toBe(1);
 
     await publish(app.ctx(), 'marshwort', 1);
     expect(await run()).toEqual({ from: 'log', left: 1, stories: undefined, logEntries: 0, changed: 0, moved: false });
-    expect(threads).toBe(1);
+    expect(processes).toBe(1);
 
     await publish(app.ctx(), 'marshwort', afterEntries);
     expect(await run()).toMatchObject({ from: 'snapshot', moved: true });
-    expect(threads).toBe(2);
+    expect(processes).toBe(2);
   });
 });

@@ -1,9 +1,15 @@
 // npm start's background threads yield the cores (src/offload/thread-priority.ts): libuv's pool
-// threads and a thread that lowers itself run at the niceness asked for, and the main thread keeps
-// its own. Each case runs in a Node process of its own, so this test process's threads stay as they are.
+// threads and a thread that lowers itself run at the niceness asked for (a job's process: every thread
+// of it), and the main thread keeps its own. Each case runs in a Node process of its own, so this
+// test process's threads stay as they are.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_THREAD_NICENESS, SNAPSHOT_DECODE_NICENESS, THREAD_POOL_NICENESS } from '../../../src/offload/thread-priority.ts';
+import {
+  PLATFORM_THREAD_NICENESS,
+  SNAPSHOT_DECODE_NICENESS,
+  SNAPSHOT_JOB_NICENESS,
+  THREAD_POOL_NICENESS,
+} from '../../../src/offload/thread-priority.ts';
 
 const MODULE = new URL('../../../src/offload/thread-priority.ts', import.meta.url).href;
 
@@ -66,5 +72,17 @@ describe.runIf(process.platform === 'linux')("npm start's background threads yie
       worker.unref();`);
     expect(threads.filter((thread) => thread.endsWith(` ${SNAPSHOT_DECODE_NICENESS}`))).toHaveLength(1);
     expect(threads).toContain('main 0');
+  });
+
+  it("a job's process that lowers itself runs every thread at that niceness, the main one and the pool started after too", () => {
+    const threads = threadsAfter(`
+      import { readFile } from 'node:fs/promises';
+      import { lowerThisProcessPriority } from '${MODULE}';
+      lowerThisProcessPriority(${SNAPSHOT_JOB_NICENESS});
+      // libuv's pool starts at the first asynchronous file read, after the process lowered itself.
+      await readFile('/proc/self/comm');`);
+    expect(threads.filter((thread) => thread.startsWith('libuv-worker ')).length).toBeGreaterThan(0);
+    expect(new Set(threads.map((thread) => thread.split(' ')[1]))).toEqual(new Set([String(SNAPSHOT_JOB_NICENESS)]));
+    expect(threads).toContain(`main ${SNAPSHOT_JOB_NICENESS}`);
   });
 });
