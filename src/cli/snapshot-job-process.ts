@@ -2,14 +2,17 @@
 // forks one per run that loads the index) with a store client of its own, so loading, applying the
 // log to and serialising a whole index never holds the server's event loop, and the memory it took
 // goes back to the system when it ends. Answers the job's report (null: no snapshot store).
-import { runSnapshotJob } from '../app/search/search-snapshot-job.ts';
 import type { Config } from '../config.ts';
-import { buildContext } from '../context.ts';
 import { lowerThisProcessPriority, SNAPSHOT_JOB_NICENESS } from '../offload/thread-priority.ts';
-import { answerJobProcess, jobProcessInput } from './job-process.ts';
 
+// First, before the job's modules load (~0.4 s of CPU): on a busy machine the serving thread goes first.
 lowerThisProcessPriority(SNAPSHOT_JOB_NICENESS);
 
+const [{ runSnapshotJob }, { buildContext }, { answerJobProcess, jobProcessInput }] = await Promise.all([
+  import('../app/search/search-snapshot-job.ts'),
+  import('../context.ts'),
+  import('./job-process.ts'),
+]);
 const { config, endpoint } = await jobProcessInput<{ config: Config; endpoint: string | undefined }>();
 const ctx = buildContext(config, endpoint);
 const report = ctx.searchSnapshots === undefined ? null : await runSnapshotJob(ctx, ctx.searchSnapshots);

@@ -26,6 +26,8 @@ function table(run: FairnessRun): string[] {
     const times = value / percentile(reference.latencies[kind], at);
     return `${ms(value)} ms (**${ratio(times)}**${times <= TARGET ? '' : ' ✗'})`;
   };
+  /** Peak RSS against an idle RSS: the target is under TARGET×. */
+  const rssRatio = (times: number): string => `${ratio(times)}${times < TARGET ? '' : ' ✗'}`;
   /** The phase's slowest call: a victim calling one after another makes fewer calls while it waits, so a p99 can hide a stall of seconds. */
   const slowest = (phase: PhaseRun): string => {
     const [kind, value] = CALL_KINDS.map((kind) => [kind, Math.max(0, ...phase.latencies[kind])] as const).reduce((a, b) =>
@@ -37,14 +39,14 @@ function table(run: FairnessRun): string[] {
     `| victim beside | ${CALL_KINDS.map((kind) => `${kind} p50 | ${kind} p99`).join(' | ')} | slowest call | victim refused | attack answers (status: count) | peak RSS / idle at the start; / idle just before; the snapshot job's process beside it | serving thread: on a core / waiting for one (ms a second) |`,
     `|---|${CALL_KINDS.map(() => '---|---').join('|')}|---|---|---|---|---|`,
     ...run.phases.map(
-      (phase) =>
-        `| ${PHASE_NAMES[phase.phase]} | ${CALL_KINDS.map((kind) => `${cell(phase, kind, 50)} | ${cell(phase, kind, 99)}`).join(' | ')} | ${slowest(phase)} | ${phase.victimFailures} | ${Object.entries(
+      (phase, index) =>
+        `| ${PHASE_NAMES[phase.phase]}${index === 1 && phase.phase === 'all' ? ", the run's first attack (the server fresh from its start)" : ''} | ${CALL_KINDS.map((kind) => `${cell(phase, kind, 50)} | ${cell(phase, kind, 99)}`).join(' | ')} | ${slowest(phase)} | ${phase.victimFailures} | ${Object.entries(
           phase.attackStatuses,
         )
           .map(([status, count]) => `${status}: ${count}`)
           .join(
             ', ',
-          )} | ${mib(phase.peakRssBytes)} (${ratio(phase.peakRssBytes / run.idleRssBytes)}; ${ratio(phase.peakRssBytes / phase.idleBeforeBytes)} of ${mib(phase.idleBeforeBytes)})${phase.jobPeakRssBytes > 0 ? `; ${mib(phase.jobPeakRssBytes)}` : ''} | ${phase.servingThread.ranMsPerSecond.toFixed(0)} / ${phase.servingThread.waitedMsPerSecond.toFixed(0)} |`,
+          )} | ${mib(phase.peakRssBytes)} (${rssRatio(phase.peakRssBytes / run.idleRssBytes)}; ${rssRatio(phase.peakRssBytes / phase.idleBeforeBytes)} of ${mib(phase.idleBeforeBytes)})${phase.jobPeakRssBytes > 0 ? `; ${mib(phase.jobPeakRssBytes)}` : ''} | ${phase.servingThread.ranMsPerSecond.toFixed(0)} / ${phase.servingThread.waitedMsPerSecond.toFixed(0)} |`,
     ),
   ];
 }

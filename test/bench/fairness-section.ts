@@ -1,4 +1,5 @@
-// The fairness section's runs: every attack against the default pool (one worker per core), then
+// The fairness section's runs: all at once on a server fresh from its start, every attack, and all
+// at once again on the server the run has grown, against the default pool (one worker per core), then
 // the server held to one core (`taskset -c 0`, as on a 1-vCPU machine) beside the costliest scans,
 // with one worker and with its default there (two), to measure what the second worker buys; each
 // one-core run on a DynamoDB Local of its own.
@@ -27,8 +28,10 @@ export async function runFairnessSection(
   /** Only these phases, without the one-core runs (a quick look while developing); default: all of them. */
   only?: readonly Phase[],
 ): Promise<FairnessRuns> {
-  log(`  ${availableParallelism()} cores: ${only === undefined ? 'every attack, then all at once' : only.join(', ')}`);
-  const pool = await runFairnessBench({ endpoint, rounds, phases: only ?? [...ATTACKS, 'all'], log });
+  log(`  ${availableParallelism()} cores: ${only === undefined ? 'all at once, every attack, then all at once again' : only.join(', ')}`);
+  // All at once first too: its peak RSS against the idle of a server just started, before the
+  // run's thousands of stories and warmed heaps are in it.
+  const pool = await runFairnessBench({ endpoint, rounds, phases: only ?? ['all', ...ATTACKS, 'all'], log });
   if (availableParallelism() < 2 || !existsSync(TASKSET) || only !== undefined) return { pool, oneCore: undefined };
   const oneCore = async (workers: number | undefined): Promise<FairnessRun> => {
     log(`  one core, ${workers ?? 'the default'} worker(s): the costliest scans`);
