@@ -1,8 +1,8 @@
 // A process of its own for one run of a background job under `npm start` (the search snapshot
-// job): forked with its input, it posts its answer and exits. A process, not a worker thread: a
-// thread's isolate, its modules' compile and a whole index freed at its end stayed in the server's
-// heap arenas (40-55 MiB more after each run), where a process's exit gives all of it back
-// (BENCHMARKS.md §11). Messages are structured clones, as a worker thread's are.
+// job): forked with its input, it posts its answer (or its failure) and exits. A process, not a
+// worker thread: a thread's isolate, its modules' compile and a whole index freed at its end stayed
+// in the server's heap arenas (40-55 MiB more after each run), where a process's exit gives all of
+// it back (BENCHMARKS.md §11). Messages are structured clones, as a worker thread's are.
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -11,9 +11,12 @@ export interface JobProcessRun {
   onStart?(child: ChildProcess): void;
 }
 
+/** What a job's process posts: its answer, or why it failed. */
+type JobAnswer = { ok: true; value: unknown } | { ok: false; message: string };
+
 /**
- * Runs `module` with `input`; resolves with its answer when it exits normally after posting one,
- * rejects when it fails to start, dies, or ends with nothing posted.
+ * Runs `module` (a job served by serveJobProcess) with `input`; resolves with its answer, rejects
+ * with its failure's message, or when it fails to start, dies or ends with nothing posted.
  */
 export function runJobProcess<T>(module: URL, input: unknown, run: JobProcessRun = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -24,14 +27,15 @@ export function runJobProcess<T>(module: URL, input: unknown, run: JobProcessRun
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    let answer: { value: unknown } | undefined;
+    let answer: JobAnswer | undefined;
     let failure: Error | undefined;
-    child.on('message', (message: unknown) => {
-      answer = { value: message };
+    child.on('message', (message: JobAnswer) => {
+      answer = message;
     });
     child.on('error', (error) => (failure ??= error));
     child.on('exit', (code, signal) => {
       if (failure !== undefined) reject(failure);
+      else if (answer?.ok === false) reject(new Error(answer.message));
       else if (code !== 0 || answer === undefined)
         reject(new Error(`the job's process ended (${signal ?? `code ${code}`}) before its answer`));
       else resolve(answer.value as T);
@@ -43,17 +47,22 @@ export function runJobProcess<T>(module: URL, input: unknown, run: JobProcessRun
   });
 }
 
-/** The job's half: its input from the process that forked it. The job ends when that process does. */
-export function jobProcessInput<T>(): Promise<T> {
+/**
+ * The job's half: runs `job` on the input from the process that forked it, posts its answer (or
+ * its failure's message) and ends the process, whose open sockets would otherwise keep it alive.
+ * The job ends with that process too: a job killed before its last write changed nothing.
+ */
+export async function serveJobProcess<I>(job: (input: I) => Promise<unknown>): Promise<never> {
   if (process.send === undefined) throw new Error('a job process is forked by `npm start`, with an IPC channel');
-  // The server gone (killed, stopped): a job killed before its last write changed nothing.
   process.once('disconnect', () => process.exit(1));
-  return new Promise((resolve) => process.once('message', (message) => resolve(message as T)));
-}
-
-/** Posts the job's answer and ends the process (its open sockets would keep it alive). */
-export function answerJobProcess(answer: unknown): Promise<never> {
+  const input = await new Promise<I>((resolve) => process.once('message', (message) => resolve(message as I)));
+  let answer: JobAnswer;
+  try {
+    answer = { ok: true, value: await job(input) };
+  } catch (error) {
+    answer = { ok: false, message: (error as Error).message ?? String(error) };
+  }
   return new Promise(() => {
-    process.send?.(answer, () => process.exit(0));
+    process.send?.(answer, () => process.exit(answer.ok ? 0 : 1));
   });
 }

@@ -8,13 +8,16 @@ import { lowerThisProcessPriority, SNAPSHOT_JOB_NICENESS } from '../offload/thre
 // First, before the job's modules load (~0.4 s of CPU): on a busy machine the serving thread goes first.
 lowerThisProcessPriority(SNAPSHOT_JOB_NICENESS);
 
-const [{ runSnapshotJob }, { buildContext }, { answerJobProcess, jobProcessInput }] = await Promise.all([
+const [{ runSnapshotJob }, { buildContext }, { serveJobProcess }] = await Promise.all([
   import('../app/search/search-snapshot-job.ts'),
   import('../context.ts'),
   import('./job-process.ts'),
 ]);
-const { config, endpoint } = await jobProcessInput<{ config: Config; endpoint: string | undefined }>();
-const ctx = buildContext(config, endpoint);
-const report = ctx.searchSnapshots === undefined ? null : await runSnapshotJob(ctx, ctx.searchSnapshots);
-ctx.store.client.destroy();
-await answerJobProcess(report);
+await serveJobProcess(async ({ config, endpoint }: { config: Config; endpoint: string | undefined }) => {
+  const ctx = buildContext(config, endpoint);
+  try {
+    return ctx.searchSnapshots === undefined ? null : await runSnapshotJob(ctx, ctx.searchSnapshots);
+  } finally {
+    ctx.store.client.destroy();
+  }
+});

@@ -2,7 +2,7 @@
 // search-index-thread.ts): once no question has come for `idleMs` and the heap has grown by
 // `growthBytes` since its last compaction, one compacting collection (compact-heap.ts) gives the
 // burst's garbage back. V8 keeps a heap it has grown until its memory reducer runs, which in that
-// thread it did not: its heap held 80-110 MB for 30-50 MB live after the fairness bench's phases
+// thread it did not: its heap held 80-110 MB for 30-50 MB live through the fairness bench's scans
 // (BENCHMARKS.md §11). Compacting while questions come would hold each one up (30-100 ms a time).
 
 export interface IdleCompactionRules {

@@ -2,8 +2,8 @@
 // at start (which builds the first snapshot from the feed index on a new store) and one every
 // interval; runs never overlap in this process. `run` is one run of the job: `npm start` runs
 // each that loads the index in a process of its own (src/cli/snapshot-job-in-process.ts), off the
-// event loop that serves requests. Another process running the job at the same time (a second `npm start` on the same
-// store) is harmless: the pointer moves once, forward only.
+// event loop that serves requests. Another process running the job at the same time (a second
+// `npm start` on the same store) is harmless: the pointer moves once, forward only.
 import { type IntervalJob, startIntervalJob } from '../context/interval-job.ts';
 import type { SnapshotJobReport } from './search-snapshot-job.ts';
 

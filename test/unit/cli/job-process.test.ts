@@ -30,8 +30,12 @@ describe('a job process', () => {
     await expect(runJobProcess(CHILD, { silent: true })).rejects.toThrow(/ended \(code 0\) before its answer/);
   });
 
-  it('rejects the run when the job throws', async () => {
-    await expect(runJobProcess(CHILD, { throw: 'the job failed' })).rejects.toThrow(/ended \(code 1\) before its answer/);
+  it("rejects the run with the job's own message when the job throws", async () => {
+    let started: ChildProcess | undefined;
+    await expect(
+      runJobProcess(CHILD, { throw: 'the snapshot store refused the write' }, { onStart: (child) => (started = child) }),
+    ).rejects.toThrow(/^the snapshot store refused the write$/);
+    expect(started?.exitCode).toBe(1);
   });
 
   it('rejects the run when the process is killed', async () => {
