@@ -1,7 +1,7 @@
-// The CPU priority (niceness) of `npm start`'s background threads (the snapshot job, a snapshot's
-// decode, libuv's pool where images are re-encoded, V8's platform threads), lowered so that on a
-// busy machine the thread serving requests is scheduled first: on two cores shared with DynamoDB
-// Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11, §12). On
+// The CPU priority (niceness) of `npm start`'s background threads (the snapshot job's process, a
+// snapshot's decode, libuv's pool where images are re-encoded, V8's platform threads), lowered so
+// that on a busy machine the thread serving requests is scheduled first: on two cores shared with
+// DynamoDB Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11, §12). On
 // Linux niceness belongs to a thread (and the threads it starts after inherit it), so each call
 // changes only the threads it names; elsewhere (macOS: the whole process) nothing changes.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
