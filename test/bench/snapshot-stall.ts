@@ -2,7 +2,7 @@
 // loop is held while the search snapshot job runs, under `npm start` itself, over two snapshot
 // intervals (the job runs at start and every 60 s), at 10k and 100k stories; before (main's code
 // before issue 26, unpacked from git: the job and the instance's load on the main thread) and
-// after (this tree: the job in a worker thread, the load handed over in pieces), in the same run.
+// after (this tree: the job in a process of its own, the load handed over in pieces), in the same run.
 // The corpus is search-corpus.ts's, indexed here once per size and written as the snapshot the
 // pointer names; a story published every 20 s gives each run a change to apply. After is watched
 // twice: told to write every change (LOREBOOK_SEARCH_SNAPSHOT_AFTER_ENTRIES=0, so each run loads
