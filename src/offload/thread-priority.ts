@@ -1,9 +1,9 @@
 // The CPU priority (niceness) of `npm start`'s background threads (the snapshot job's process, a
 // snapshot's decode, libuv's pool where images are re-encoded, V8's platform threads), lowered so
 // that on a busy machine the thread serving requests is scheduled first: on two cores shared with
-// DynamoDB Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11, §12). On
-// Linux niceness belongs to a thread (and the threads it starts after inherit it), so each call
-// changes only the threads it names; elsewhere (macOS: the whole process) nothing changes.
+// DynamoDB Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11,
+// §12). On Linux niceness belongs to a thread (and the threads it starts after inherit it), so each
+// call changes only the threads it names; elsewhere (macOS: the whole process) nothing changes.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
@@ -34,7 +34,7 @@ export function lowerThisThreadsPriority(niceness: number): void {
  */
 export function lowerThisProcessPriority(niceness: number): void {
   if (process.platform !== 'linux' || !existsSync('/proc/self/task')) return;
-  for (const task of readdirSync('/proc/self/task')) setNiceness(Number(task), niceness);
+  lowerThreads(() => true, niceness);
 }
 
 /**
@@ -71,10 +71,13 @@ export function lowerPlatformThreadsPriority(niceness = PLATFORM_THREAD_NICENESS
 
 /** Lowers every thread of this process with that name but the main thread (which serves requests); answers how many. */
 function lowerThreadsNamed(name: string, niceness: number): number {
+  return lowerThreads((task) => Number(task) !== process.pid && threadName(task) === name, niceness);
+}
+
+/** Lowers every thread of this process (`/proc/self/task`) that `which` picks; answers how many. */
+function lowerThreads(which: (task: string) => boolean, niceness: number): number {
   let lowered = 0;
-  for (const task of readdirSync('/proc/self/task')) {
-    if (Number(task) !== process.pid && threadName(task) === name && setNiceness(Number(task), niceness)) lowered += 1;
-  }
+  for (const task of readdirSync('/proc/self/task')) if (which(task) && setNiceness(Number(task), niceness)) lowered += 1;
   return lowered;
 }
 
