@@ -24,7 +24,7 @@ import { parseWriteInput } from './input/parse-write-input.ts';
 import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function appealModeration(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<AppealOutcome>> {
-  const input = await parseWriteInput(appealModerationInputSchema, raw, APPEAL_MODERATION_TOOL);
+  const input = await parseWriteInput(appealModerationInputSchema, raw, APPEAL_MODERATION_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const note = normaliseText(input.note) ?? input.note;

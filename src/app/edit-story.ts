@@ -24,7 +24,7 @@ import { notifyAfterCommit } from './write/notify-after-commit.ts';
 import { type Replayed, writeOnce } from './write/write-once.ts';
 
 export async function editStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<EditOutcome>> {
-  const input = await parseWriteInput(editStoryInputSchema, raw, EDIT_TOOL);
+  const input = await parseWriteInput(editStoryInputSchema, raw, EDIT_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const note = input.note?.trim() || undefined;
   if (input.kind === 'correction' && note === undefined) {

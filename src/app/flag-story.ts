@@ -48,7 +48,7 @@ import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts'
 type FlagRequest = Pick<StoryFlag, 'reason' | 'duplicate_of' | 'note'>;
 
 export async function flagStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<FlagOutcome>> {
-  const input = await parseWriteInput(flagStoryInputSchema, raw, FLAG_STORY_TOOL);
+  const input = await parseWriteInput(flagStoryInputSchema, raw, FLAG_STORY_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const request: FlagRequest = { reason: input.reason, duplicate_of: duplicateOf(input, slug), note: normaliseText(input.note) };

@@ -25,7 +25,7 @@ const UP_TO_EVALUATE_PER_ROUND = 1000;
 const UP_TO_ROUNDS = 3;
 
 export async function markNotificationsRead(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<MarkedRead>> {
-  const input = await parseWriteInput(markNotificationsReadInputSchema, raw, MARK_READ_TOOL);
+  const input = await parseWriteInput(markNotificationsReadInputSchema, raw, MARK_READ_TOOL, ctx);
   if ((input.ids === undefined) === (input.up_to === undefined)) {
     throw validationFailed('Send exactly one of `ids` or `up_to`; there is no "mark all".', {
       ids: 'The ids of the notifications you have seen, as list_notifications returned them.',

@@ -80,7 +80,7 @@ export async function publishStory(
   related?: SimilarFinder,
   source?: PublishSource,
 ): Promise<Replayed<PublishOutcome>> {
-  const input = await parseWriteInput(publishStoryInputSchema, raw, source?.tool ?? PUBLISH_TOOL);
+  const input = await parseWriteInput(publishStoryInputSchema, raw, source?.tool ?? PUBLISH_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const story: ScannedStory = await parseStoryOffloaded(
     input.markdown !== undefined ? { markdown: input.markdown } : { parts: input.parts as StoryParts },

@@ -31,7 +31,7 @@ import { announceAfterCommit } from './write/announce-after-commit.ts';
 import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function redactStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<RedactOutcome>> {
-  const input = await parseWriteInput(redactStoryInputSchema, raw, REDACT_TOOL);
+  const input = await parseWriteInput(redactStoryInputSchema, raw, REDACT_TOOL, ctx);
   const slug = parseSlug(input.slug);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   // The same door as an edit: the limits, the parse and the validation.

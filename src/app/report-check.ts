@@ -31,7 +31,7 @@ const NOT_APPLICABLE = new Set(['not_applicable', 'not applicable', 'not-applica
 
 export async function reportCheck(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<CheckOutcome>> {
   refuseNotApplicable(raw);
-  const input = await parseWriteInput(reportCheckInputSchema, raw, REPORT_CHECK_TOOL);
+  const input = await parseWriteInput(reportCheckInputSchema, raw, REPORT_CHECK_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const note = normaliseText(input.note);

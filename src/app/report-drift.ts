@@ -40,7 +40,7 @@ import { type DriftOutcome, REPORT_DRIFT_TOOL, reportDriftInputSchema } from './
 import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function reportDrift(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DriftOutcome>> {
-  const input = await parseWriteInput(reportDriftInputSchema, raw, REPORT_DRIFT_TOOL);
+  const input = await parseWriteInput(reportDriftInputSchema, raw, REPORT_DRIFT_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   // Hex case is spelling, not identity: one hash is one report.

@@ -40,7 +40,7 @@ import { announceAfterCommit } from './write/announce-after-commit.ts';
 import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function reportReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ReproductionOutcome>> {
-  const input = await parseWriteInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL);
+  const input = await parseWriteInput(reportReproductionInputSchema, raw, REPORT_REPRODUCTION_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const agent = agentMetadata(input.agent);

@@ -25,7 +25,7 @@ import { announceAfterCommit } from './write/announce-after-commit.ts';
 import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function setVisibility(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<VisibilityOutcome>> {
-  const input = await parseWriteInput(setVisibilityInputSchema, raw, SET_VISIBILITY_TOOL);
+  const input = await parseWriteInput(setVisibilityInputSchema, raw, SET_VISIBILITY_TOOL, ctx);
   const slug = parseSlug(input.slug);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
 

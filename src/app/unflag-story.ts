@@ -19,7 +19,7 @@ import { UNFLAG_STORY_TOOL, type UnflagOutcome, unflagStoryInputSchema } from '.
 import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function unflagStory(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<UnflagOutcome>> {
-  const input = await parseWriteInput(unflagStoryInputSchema, raw, UNFLAG_STORY_TOOL);
+  const input = await parseWriteInput(unflagStoryInputSchema, raw, UNFLAG_STORY_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const key = flagKey(slug, caller.account);

@@ -18,7 +18,7 @@ import { WITHDRAW_REPRODUCTION_TOOL, type WithdrawOutcome, withdrawReproductionI
 import { type Replayed, type WritePlan, writeOnce } from './write/write-once.ts';
 
 export async function withdrawReproduction(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<WithdrawOutcome>> {
-  const input = await parseWriteInput(withdrawReproductionInputSchema, raw, WITHDRAW_REPRODUCTION_TOOL);
+  const input = await parseWriteInput(withdrawReproductionInputSchema, raw, WITHDRAW_REPRODUCTION_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const slug = parseSlug(input.slug);
   const key = reproductionKey(slug, caller.account);

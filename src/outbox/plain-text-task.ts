@@ -1,8 +1,10 @@
 // A story's plain text (its document's textContent) made on the offload worker: reading 64 KiB of
 // markdown costs as much as parsing it for publish, and the announcer runs inside the server
 // process, where the event loop must stay free for requests.
+
+import { type CpuScope, runOffloaded } from '../app/context/offloaded.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
-import { heavyText, type OffloadTask, sharedOffload } from '../offload/offload.ts';
+import { heavyText, type OffloadTask } from '../offload/offload.ts';
 
 export const PLAIN_TEXT_TASK: OffloadTask<string, string> = {
   module: new URL('../domain/story/plain-text.ts', import.meta.url),
@@ -12,4 +14,5 @@ export const PLAIN_TEXT_TASK: OffloadTask<string, string> = {
   heavy: (markdown) => heavyText(markdown),
 };
 
-export const plainTextOffloaded = (markdown: string): Promise<string> => sharedOffload().run(PLAIN_TEXT_TASK, markdown);
+/** On the context's workers when it has them (the process's own job there), else the process's. */
+export const plainTextOffloaded = (markdown: string, scope?: CpuScope): Promise<string> => runOffloaded(scope, PLAIN_TEXT_TASK, markdown);

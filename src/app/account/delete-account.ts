@@ -22,7 +22,7 @@ import type { Replayed } from '../write/write-once.ts';
 import { DELETE_ACCOUNT, type DeletionAccepted, deleteAccountInputSchema } from './delete-account.contract.ts';
 
 export async function deleteAccount(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DeletionAccepted>> {
-  const input = await parseWriteInput(deleteAccountInputSchema, raw, DELETE_ACCOUNT);
+  const input = await parseWriteInput(deleteAccountInputSchema, raw, DELETE_ACCOUNT, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const confirm = input.confirm.trim();
   const op: OpRequest | undefined =

@@ -21,7 +21,7 @@ import { draftRecord } from './draft-view.ts';
 import { draftNotOpen, mayActAsInvitee } from './invitee-rules.ts';
 
 export async function claimDraft(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftOutcome>> {
-  const input = await parseWriteInput(claimDraftInputSchema, raw, CLAIM_DRAFT_TOOL);
+  const input = await parseWriteInput(claimDraftInputSchema, raw, CLAIM_DRAFT_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const id = draftIdOfClaim(input);
   const key = draftKey(id);

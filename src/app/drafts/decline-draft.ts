@@ -17,7 +17,7 @@ import { draftRecord } from './draft-view.ts';
 import { draftNotOpen, mayActAsInvitee } from './invitee-rules.ts';
 
 export async function declineDraft(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftOutcome>> {
-  const input = await parseWriteInput(declineDraftInputSchema, raw, DECLINE_DRAFT_TOOL);
+  const input = await parseWriteInput(declineDraftInputSchema, raw, DECLINE_DRAFT_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const id = draftIdOfClaim(input);
   const key = draftKey(id);

@@ -32,7 +32,7 @@ import { type DraftRecord, draftRecord, presentDraft } from './draft-view.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function draftStoryFor(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftStoryForOutcome>> {
-  const input = await parseWriteInput(draftStoryForInputSchema, raw, DRAFT_STORY_FOR_TOOL);
+  const input = await parseWriteInput(draftStoryForInputSchema, raw, DRAFT_STORY_FOR_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const note = normaliseText(input.invitee_note);
   if (note === undefined) {

@@ -22,7 +22,7 @@ export async function publishDraft(
   raw: unknown,
   related?: SimilarFinder,
 ): Promise<Replayed<PublishDraftOutcome>> {
-  const input = await parseWriteInput(publishDraftInputSchema, raw, PUBLISH_DRAFT_TOOL);
+  const input = await parseWriteInput(publishDraftInputSchema, raw, PUBLISH_DRAFT_TOOL, ctx);
   // Read first only for the markdown to publish when none is sent; every rule is judged again in the plan.
   const item = await readItem(ctx.store, draftKey(input.draft_id));
   const found = item === undefined ? undefined : toDraft(item);

@@ -18,7 +18,7 @@ import { draftNotOpen } from './invitee-rules.ts';
 import { WITHDRAW_DRAFT_TOOL, withdrawDraftInputSchema } from './withdraw-draft.contract.ts';
 
 export async function withdrawDraft(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<DraftOutcome>> {
-  const input = await parseWriteInput(withdrawDraftInputSchema, raw, WITHDRAW_DRAFT_TOOL);
+  const input = await parseWriteInput(withdrawDraftInputSchema, raw, WITHDRAW_DRAFT_TOOL, ctx);
   const opId = input.op_id === undefined ? undefined : parseOpId(input.op_id);
   const key = draftKey(input.draft_id);
   const stored = await writeOnce<StoredDraftChange>(ctx, {

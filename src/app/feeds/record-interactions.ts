@@ -91,7 +91,7 @@ export interface InteractionsRequest {
 }
 
 export async function recordInteractions(ctx: AppContext, request: InteractionsRequest, raw: unknown): Promise<InteractionsOutcome> {
-  const input = await parseWriteInput(sendInteractionsInputSchema, raw, SEND_INTERACTIONS);
+  const input = await parseWriteInput(sendInteractionsInputSchema, raw, SEND_INTERACTIONS, ctx);
   const feeds = new Map(request.feeds.map((feed) => [feed.id, feed]));
   const votes = votesOf(input.interactions, feeds);
   if (votes.length > MAX_VOTES) {

@@ -62,7 +62,7 @@ export interface ImageUpload {
 export async function uploadImage(ctx: AppContext, caller: Caller, raw: unknown): Promise<Replayed<ImageOutcome>> {
   const data = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).data : undefined;
   if (typeof data === 'string' && data.length > MAX_IMAGE_BASE64_CHARS) throw imageTooLarge();
-  const input = await parseWriteInput(uploadImageInputSchema, raw, UPLOAD_IMAGE_TOOL);
+  const input = await parseWriteInput(uploadImageInputSchema, raw, UPLOAD_IMAGE_TOOL, ctx);
   if (input.data.length % 4 !== 0 || !BASE64.test(input.data)) {
     throw validationFailed('`data` is not base64.', { data: "Send the file's bytes base64-encoded (A-Z, a-z, 0-9, +, /, padded with =)." });
   }

@@ -37,7 +37,7 @@ export interface ApproveHeldOutcome {
 }
 
 export async function approveHeldAnnouncement(ctx: AppContext, raw: unknown): Promise<Replayed<ApproveHeldOutcome>> {
-  const input = await parseWriteInput(approveHeldInputSchema, raw, APPROVE_HELD_TOOL);
+  const input = await parseWriteInput(approveHeldInputSchema, raw, APPROVE_HELD_TOOL, ctx);
   const slug = parseSlug(input.slug);
   const opId = parseOpId(input.op_id);
   const reason = normaliseText(input.reason) ?? input.reason;

@@ -11,6 +11,7 @@ import { MODERATION_STATES } from '../../store/story/moderation-state.ts';
 import { type StoryMeta, toStoryMeta } from '../../store/story/story-items.ts';
 import { isTombstone } from '../../store/story/story-tombstone.ts';
 import type { Caller } from '../context/app-context.ts';
+import type { CpuScope } from '../context/offloaded.ts';
 import { parseWriteInput } from '../input/parse-write-input.ts';
 
 export const MAX_OPERATOR_REASON_CHARS = 500;
@@ -32,8 +33,8 @@ export interface OperatorAction {
   operator: Caller;
 }
 
-export async function parseOperatorAction(raw: unknown, what: string): Promise<OperatorAction> {
-  const input = await parseWriteInput(operatorActionSchema, raw, what);
+export async function parseOperatorAction(raw: unknown, what: string, scope: CpuScope): Promise<OperatorAction> {
+  const input = await parseWriteInput(operatorActionSchema, raw, what, scope);
   return {
     slug: parseSlug(input.slug),
     reason: input.reason,

@@ -23,7 +23,7 @@ import { APPEAL_TEXT, heldEntry, moderationNotice } from './quarantine.ts';
 export const QUARANTINE_STORY = 'moderate_quarantine';
 
 export async function quarantineStory(ctx: AppContext, raw: unknown): Promise<Replayed<OperatorOutcome>> {
-  const action = await parseOperatorAction(raw, QUARANTINE_STORY);
+  const action = await parseOperatorAction(raw, QUARANTINE_STORY, ctx);
   const { slug, reason, opId } = action;
   return announceAfterCommit(
     ctx,

@@ -28,7 +28,7 @@ import { listingAsRead } from './quarantine-story.ts';
 export const RESTORE_STORY = 'moderate_restore';
 
 export async function restoreStory(ctx: AppContext, raw: unknown): Promise<Replayed<OperatorOutcome>> {
-  const action = await parseOperatorAction(raw, RESTORE_STORY);
+  const action = await parseOperatorAction(raw, RESTORE_STORY, ctx);
   const { slug, reason, opId } = action;
   return announceAfterCommit(
     ctx,

@@ -7,6 +7,7 @@ import { validationFailed } from '../../domain/errors.ts';
 import { normaliseText } from '../../domain/free-text.ts';
 import { forbiddenCharProblem } from '../../domain/text-controls.ts';
 import type { AppContext } from '../context/app-context.ts';
+import type { CpuScope } from '../context/offloaded.ts';
 import { refuseSecrets } from '../secrets/refuse-secrets.ts';
 import { type SetSettingOutcome, setSetting } from '../settings/set-setting.ts';
 import type { Replayed } from '../write/write-once.ts';
@@ -24,7 +25,7 @@ export interface SetAnnouncingInput {
 }
 
 export async function setAnnouncing(ctx: AppContext, input: SetAnnouncingInput): Promise<Replayed<SetSettingOutcome>> {
-  const reason = await checkedReason(input.reason);
+  const reason = await checkedReason(input.reason, ctx);
   const value = input.on ? 'on' : 'off';
   return setSetting(ctx, { name: ANNOUNCING_SETTING, value, actor: input.actor, op_id: input.op_id }, (outcome) =>
     auditRecord({
@@ -41,13 +42,13 @@ export async function setAnnouncing(ctx: AppContext, input: SetAnnouncingInput):
 }
 
 /** The reason goes through the same door as story text: no hidden characters, no secrets, bounded. */
-async function checkedReason(text: string): Promise<string> {
+async function checkedReason(text: string, scope: CpuScope): Promise<string> {
   const reason = normaliseText(text);
   if (reason === undefined) throw validationFailed('Say why, in a few words.', { reason: 'Give a reason (1 to 500 characters).' });
   if ([...reason].length > MAX_REASON_CHARS)
     throw validationFailed('The reason is too long.', { reason: `Keep the reason to ${MAX_REASON_CHARS} characters.` });
   const problem = forbiddenCharProblem(reason);
   if (problem !== undefined) throw validationFailed('The reason holds a character that is never stored.', { reason: problem });
-  await refuseSecrets({ reason }, 'reason');
+  await refuseSecrets({ reason }, 'reason', scope);
   return reason;
 }

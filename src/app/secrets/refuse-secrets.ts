@@ -2,6 +2,7 @@
 // arguments is scanned before anything is read or written, so a refused call leaves no item, op
 // record, log line or search entry behind.
 import { secretDetected } from '../../domain/secrets/secret-refusal.ts';
+import type { CpuScope } from '../context/offloaded.ts';
 import { scanSecretsOffloaded } from './scan-secrets-task.ts';
 
 /**
@@ -11,11 +12,11 @@ import { scanSecretsOffloaded } from './scan-secrets-task.ts';
  */
 const NOT_TEXT: ReadonlySet<string> = new Set(['data']);
 
-/** Throws secret_detected naming every finding (field, line, kind), never a value. */
-export async function refuseSecrets(parsed: unknown, what: string): Promise<void> {
+/** Throws secret_detected naming every finding (field, line, kind), never a value; the scan is charged to `scope`'s caller. */
+export async function refuseSecrets(parsed: unknown, what: string, scope?: CpuScope): Promise<void> {
   const fields = textFields(parsed);
   if (fields.length === 0) return;
-  const findings = await scanSecretsOffloaded(fields);
+  const findings = await scanSecretsOffloaded(fields, scope);
   if (findings.length > 0) throw secretDetected(what, findings);
 }
 

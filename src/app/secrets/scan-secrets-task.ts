@@ -5,7 +5,8 @@
 import { validationFailed } from '../../domain/errors.ts';
 import type { FieldFinding } from '../../domain/secrets/secret-refusal.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../../domain/story/story-limits.ts';
-import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask, sharedOffload } from '../../offload/offload.ts';
+import { OffloadBudgetExceeded, OffloadFailed, type OffloadTask } from '../../offload/offload.ts';
+import { type CpuScope, runOffloaded } from '../context/offloaded.ts';
 
 /**
  * The parse's budget: the first task of a fresh worker also loads secretlint, and on a loaded
@@ -22,9 +23,13 @@ export const SCAN_SECRETS_TASK: OffloadTask<Fields, FieldFinding[]> = {
   budgetMs: SECRET_SCAN_BUDGET_MS,
 };
 
-export async function scanSecretsOffloaded(fields: Fields): Promise<FieldFinding[]> {
+/**
+ * In the caller's share of the context's workers (docs/design.md#fair-cpu), as its parse is: a
+ * caller over its share or its minute of CPU is refused before its text is scanned.
+ */
+export async function scanSecretsOffloaded(fields: Fields, scope?: CpuScope): Promise<FieldFinding[]> {
   try {
-    return await sharedOffload().run(SCAN_SECRETS_TASK, fields);
+    return await runOffloaded(scope, SCAN_SECRETS_TASK, fields);
   } catch (error) {
     if (error instanceof OffloadBudgetExceeded || error instanceof OffloadFailed) {
       const names = Object.fromEntries(

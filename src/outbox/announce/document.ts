@@ -118,7 +118,7 @@ async function storyDocument(ctx: AppContext, meta: StoryMeta): Promise<StoryDoc
     tags: meta.tags.map(revealForbiddenChars),
     path: storyPath(meta.slug),
     markdown: revealForbiddenChars(body.markdown),
-    textContent: await plainTextOffloaded(revealForbiddenChars(body.markdown)),
+    textContent: await plainTextOffloaded(revealForbiddenChars(body.markdown), ctx),
     // Accounts that signed in with Bluesky are their DID (design.md#data); others have no DID to give.
     author: { handle: handles.get(meta.author) ?? meta.author, ...(meta.author.startsWith('did:') ? { did: meta.author } : {}) },
     type: meta.type,

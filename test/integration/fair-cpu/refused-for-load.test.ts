@@ -8,6 +8,7 @@ import { checkCapability } from '../../../src/app/check-capability.ts';
 import type { AppContext } from '../../../src/app/context/app-context.ts';
 import { storeImage } from '../../../src/app/images/upload-image.ts';
 import { publishStory } from '../../../src/app/publish-story.ts';
+import { reportReproduction } from '../../../src/app/report-reproduction.ts';
 import { DAILY_IMAGE_UPLOADS } from '../../../src/domain/image/image-limits.ts';
 import { type CpuSlots, createCpuSlots, defaultCpuSettings } from '../../../src/offload/cpu-slots.ts';
 import { caller, useAppFixture } from '../../helpers/app-fixture.ts';
@@ -39,6 +40,23 @@ describe('a call refused for load', () => {
     expect(error.retryAfterMs).toBeGreaterThan(0);
     expect(await app.allItems()).toEqual(before);
     await slots.offload.close();
+    await holding;
+  });
+
+  it("a write with no markdown is refused rate_limited while its account holds its worker share: its secret scan is the caller's, not the process's", {
+    timeout: 120_000,
+  }, async () => {
+    // Slots of its own: the test above closed the file's workers.
+    const own: CpuSlots = createCpuSlots({ ...defaultCpuSettings(), workers: 1, perCaller: 1, perCallerWaiting: 0 });
+    const ctx: AppContext = { ...app.ctx(), cpu: own, cpuCaller: `account:${carol.account}` };
+    const holding = own.offload.run(SPIN(120_000), 60_000, ctx.cpuCaller).catch(() => undefined);
+    const before = await app.allItems();
+    // No such story: a scan charged to the process instead would let the call through to not_found.
+    const error = await refusal(reportReproduction(ctx, carol, { slug: 'no-such-story', result: 'worked', note: 'It ran.' }));
+    expect(error).toMatchObject({ code: 'rate_limited', retryable: true, details: { reason: 'cpu_share' } });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    expect(await app.allItems()).toEqual(before);
+    await own.offload.close();
     await holding;
   });
 

@@ -8,7 +8,8 @@ import { scanParsedStory } from '../../../domain/capability/scan.ts';
 import { withSharedMarkdownTrees } from '../../../domain/story/markdown-tree.ts';
 import { parseStory } from '../../../domain/story/parse-story.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../../../domain/story/story-limits.ts';
-import { heavyText, type OffloadTask, sharedOffload } from '../../../offload/offload.ts';
+import { heavyText, type OffloadTask } from '../../../offload/offload.ts';
+import { type CpuScope, runOffloaded } from '../../context/offloaded.ts';
 
 export interface RescanInput {
   markdown: string;
@@ -28,4 +29,9 @@ export const RESCAN_STORY_TASK: OffloadTask<RescanInput, CapabilityReport> = {
   heavy: (input) => heavyText(input.markdown),
 };
 
-export const rescanOffloaded = (input: RescanInput): Promise<CapabilityReport> => sharedOffload().run(RESCAN_STORY_TASK, input);
+/**
+ * On the context's workers when it has them (npm start's, shared fairly with the callers' jobs:
+ * docs/design.md#fair-cpu), as the process's own job; else the process's.
+ */
+export const rescanOffloaded = (input: RescanInput, scope?: CpuScope): Promise<CapabilityReport> =>
+  runOffloaded(scope, RESCAN_STORY_TASK, input);

@@ -54,7 +54,7 @@ export async function rescanStory(
   ctx: AppContext,
   slug: string,
   scannerVersion: string,
-  scan: RescanScan = rescanOffloaded,
+  scan: RescanScan = (input) => rescanOffloaded(input, ctx),
 ): Promise<RescanResult> {
   const snapshot = await readSnapshot(ctx.store, [storyKey(slug), bodyKey(slug)]);
   const scanned = storyMetaOf(snapshot, slug);

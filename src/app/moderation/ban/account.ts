@@ -56,7 +56,7 @@ export async function unbanAccount(ctx: AppContext, raw: BanInput): Promise<BanO
 }
 
 async function banOrUnban(ctx: AppContext, raw: BanInput, action: SweepKind): Promise<BanOutcome> {
-  const input = await parseWriteInput(banInputSchema, raw, action);
+  const input = await parseWriteInput(banInputSchema, raw, action, ctx);
   const opId = parseOpId(input.op_id);
   const { account, handle } = await resolveAccount(ctx, input.target);
   const op: OpRequest = { account: input.actor, opId, tool: action, fingerprint: fingerprint(action, { account, reason: input.reason }) };
