@@ -55,7 +55,7 @@ export const SETTING_DOCS: Readonly<Record<SettingName, string>> = {
   LOREBOOK_CPU_CALLER_SHARE: 'jobs one caller runs at once',
   LOREBOOK_CPU_CALLER_QUEUE: "jobs one caller may keep waiting besides those; also its questions waiting for the search index's turn",
   LOREBOOK_REFUSAL_HOLD_MS:
-    'a request refused (401, 429) with a body over 512 KiB still unread is answered after this long (a 429 at most its retry_after_ms, less the time held), reading nothing meanwhile, then closed',
+    'a request refused 401 with a body over 512 KiB still unread, or 429 with any of its body unread, is answered after this long (a 429 at most its retry_after_ms, less the time held), reading nothing meanwhile, then closed',
   LOREBOOK_REFUSAL_HOLD_PER_ADDRESS: 'refused requests held at once per client address; past it a new one is closed unanswered',
   LOREBOOK_REFUSAL_HOLD_TOTAL: 'refused requests held at once from all addresses; past it a new one is closed unanswered',
   LOREBOOK_CPU_QUEUE: 'jobs waiting, all callers together; the search index has a queue of its own this long',

@@ -1,7 +1,8 @@
 // Refused oversized requests are held, not drained, through the real `npm start`
 // (docs/design.md#admission, src/http/refusal-hold.ts): a 401 or 429 for a request whose body past
 // 512 KiB, or a chunked body of no declared length, is unread is answered only after a hold (a 429
-// at most its retry_after_ms, answering what is left of it), with `Connection: close` and the body
+// at most its retry_after_ms, answering what is left of it; a 429 with any of its body unread is
+// held too, a 401 under 512 KiB answered at once), with `Connection: close` and the body
 // never read to its end; held sockets are capped per address and overall, past the cap closed
 // unanswered; a caller with a live token is read and answered as before. Each case sends from
 // loopback addresses of its own (npm start keys by peer).
@@ -152,6 +153,36 @@ describe('a refused request with an unread body past 512 KiB, or of no declared 
     // Held HOLD_MS (a timer never fires early; 5 ms for rounding): what is left is at least that much less.
     expect(after.retry_after_ms).toBeLessThanOrEqual(before - HOLD_MS + 5);
     expect(after.detail).toContain(`(${after.retry_after_ms} ms)`);
+  });
+});
+
+describe('a 429 is held whatever the size of its unread body; a 401 only past 512 KiB', () => {
+  /** 240 KB: under the 512 KiB anyone may send, so a refusal past the count would otherwise be read in full. */
+  const UNDER_LIMIT = Buffer.alloc(240 * 1024, 0x61);
+
+  it('past the address budget, a 240 KB scan: 429 held at most retry_after_ms, Connection: close', async () => {
+    const from = '127.0.0.29';
+    const left = MINUTE_MS - (Date.now() % MINUTE_MS);
+    if (left < HOLD_MS + 20_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    let refused: Record<string, unknown> | undefined;
+    for (let index = 0; index <= ANONYMOUS_BUDGET && refused === undefined; index += 1) {
+      const answer = await sendFrom(from, `${server.baseUrl}/v1/stories/2020-01-01-no-such-story`);
+      if (answer.status === 429) refused = answer.json();
+    }
+    const before = Number(refused?.retry_after_ms);
+    expect(before).toBeGreaterThan(HOLD_MS);
+    const { answer } = await sendWhole(from, '/v1/capability', { 'Content-Type': 'text/markdown' }, UNDER_LIMIT);
+    expect(answer?.status).toBe(429);
+    expect(answer?.headers.connection).toBe('close');
+    const after = answer?.json as { code: string; retry_after_ms: number };
+    expect(after.code).toBe('rate_limited');
+    expect(after.retry_after_ms).toBeLessThanOrEqual(before - HOLD_MS + 5);
+  });
+
+  it('a bogus token on /mcp with a 240 KB body: 401 at once, the connection kept (a token that just expired is not held)', async () => {
+    const { answer } = await sendWhole('127.0.0.30', '/mcp', { ...MCP_HEADERS, Authorization: 'Bearer x' }, UNDER_LIMIT);
+    expect(answer?.status).toBe(401);
+    expect(answer?.headers.connection).not.toBe('close');
   });
 });
 
