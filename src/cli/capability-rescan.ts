@@ -14,7 +14,6 @@ import {
 import { readConfig } from '../config.ts';
 import { SCANNER_VERSION } from '../domain/capability/scanner-version.ts';
 import { stderrLog } from '../log-sink.ts';
-import { sharedOffload } from '../offload/offload.ts';
 import type { RescanPosition } from '../store/story/rescan-job-items.ts';
 import { awsHelp, type CommandContext, openCommandContext, requireAwsSettings } from './command-context.ts';
 
@@ -152,7 +151,6 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await opened?.close();
-    await sharedOffload().close();
   }
 }
 

@@ -17,7 +17,7 @@ export interface CommandContext {
   config: Config;
   /** Where the table is, for the command's first log line: `in <region>…` or `at <endpoint>`. */
   where: string;
-  /** Ends the client and the local store the command started, if it started one. */
+  /** Ends the client, the offload workers and the local store the command started, if it started one. */
   close(): Promise<void>;
 }
 
@@ -45,12 +45,18 @@ export async function openCommandContext(config: Config, aws: boolean, log: (lin
   if (aws) {
     const cloud = await deployedConfig(config);
     const ctx = buildContext(cloud.config);
-    return { ...cloud, ctx, close: async () => ctx.store.client.destroy() };
+    const close = async (): Promise<void> => {
+      ctx.store.client.destroy();
+      await ctx.cpu?.offload.close();
+    };
+    return { ...cloud, ctx, close };
   }
   const store: LocalStore = await openCommandStore(config, log);
   const ctx = buildContext(config, store.endpoint);
   const close = async (): Promise<void> => {
     ctx.store.client.destroy();
+    // The offload workers a command's parses, scans and documents' plain text ran on.
+    await ctx.cpu?.offload.close();
     await store.close();
   };
   try {

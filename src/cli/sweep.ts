@@ -8,7 +8,6 @@ import { buildAnnouncer } from '../announcer-from-config.ts';
 import { readConfig } from '../config.ts';
 import { parseSlug } from '../domain/story/slug.ts';
 import { stderrLog } from '../log-sink.ts';
-import { sharedOffload } from '../offload/offload.ts';
 import { type BacklogReport, DEFAULT_BACKLOG_PACE_MS, listBacklog, MAX_BACKLOG_LIST, postBacklog } from '../outbox/announce/backlog.ts';
 import type { AnnounceResult } from '../outbox/announce/outcome.ts';
 import { retryFailedAnnouncement } from '../outbox/announce/retry.ts';
@@ -247,9 +246,8 @@ async function main(argv: string[]): Promise<number> {
     stderrLog(`sweep: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
+    // Documents' plain text is made on the context's offload workers (design.md#standard-site): the process ends only once they are closed.
     await opened?.close();
-    // Documents' plain text is made on the offload worker (design.md#standard-site): the process ends only without it.
-    await sharedOffload().close();
   }
 }
 
