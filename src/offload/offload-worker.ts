@@ -5,10 +5,23 @@
 // followed by a compacting collection, after its answer has gone: V8 would keep that heap until
 // its memory reducer ran, and each worker held ~50 MB more after the fairness bench's attacks than
 // before them (BENCHMARKS.md §11). The collection takes ~25 ms; a task sent meanwhile waits it out.
+// A worker of a heavy lane lowers its thread's priority before its first task (offload.ts).
 import { getHeapStatistics } from 'node:v8';
-import { parentPort } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { compactHeap } from './compact-heap.ts';
-import { errorForMain, type WorkerAnswer, type WorkerMessage, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
+import { lowerThisThreadsPriority } from './thread-priority.ts';
+import {
+  errorForMain,
+  type WorkerAnswer,
+  type WorkerMessage,
+  type WorkerPreload,
+  type WorkerSetup,
+  type WorkerTask,
+} from './worker-messages.ts';
+
+// A heavy lane's worker (offload.ts): lowered before its first task, so the threads it starts keep it too.
+const setup = workerData as WorkerSetup | null;
+if (!isMainThread && setup !== null && setup.niceness > 0) lowerThisThreadsPriority(setup.niceness);
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 

@@ -4,7 +4,10 @@
 // budget is stopped (the worker is terminated and a fresh one, importing the task modules at once,
 // takes the next task) instead of running on. Every worker imports a task module as soon as any
 // runs it, and a spare worker starts, warm, when a heavy job or a second job at once leaves none
-// idle. The worker's heap is capped too (resourceLimits), so a task that would exhaust memory
+// idle. Heavy jobs run on the workers but the first, whose threads lower themselves to
+// HEAVY_LANE_NICENESS (thread-priority.ts): on a busy machine the thread serving requests and the
+// first worker, where ordinary calls' jobs run whenever it is free, are scheduled before a heavy
+// job's seconds of CPU. The worker's heap is capped too (resourceLimits), so a task that would exhaust memory
 // usually ends that task, not the server; Node enforces the cap best-effort (one array grown past
 // it can abort the whole process), so what keeps a task small is the markdown cost pre-scan in
 // front of it, not the cap. A worker whose heap a task grew past a bound (the worst texts the
@@ -23,7 +26,8 @@ import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { CpuWindows } from './cpu-windows.ts';
 import { createFairQueue, type FairShare } from './fair-queue.ts';
 import { createHeavyGate, type HeavyGate, heavySlots } from './heavy-gate.ts';
-import { errorFromWorker, type WorkerMessage, type WorkerPreload, type WorkerTask } from './worker-messages.ts';
+import { HEAVY_LANE_NICENESS } from './thread-priority.ts';
+import { errorFromWorker, type WorkerMessage, type WorkerPreload, type WorkerSetup, type WorkerTask } from './worker-messages.ts';
 
 export interface OffloadTask<I, O> {
   /** The module exporting `name`; the worker imports it. */
@@ -137,6 +141,8 @@ interface Job {
 
 /** One worker thread and the job it runs; the worker is spawned on first use, as a spare, and after a stop. */
 interface Lane {
+  /** Its workers' niceness: the first lane's at the process's, the others' at HEAVY_LANE_NICENESS. */
+  niceness: number;
   worker: Worker | undefined;
   running: { job: Job; timer: NodeJS.Timeout } | undefined;
   /** The worker is still importing task modules: an idle lane with a warm worker is chosen first. */
@@ -157,7 +163,12 @@ export function createOffload(options: OffloadOptions = {}): Offload {
   const share = options.share ?? { slots: defaultWorkers(), ...DEFAULT_OFFLOAD_SHARE };
   const heavy = createHeavyGate(heavySlots(share.slots));
   const turns = createFairQueue(share, { costs: options.costs, heavy });
-  const lanes: Lane[] = Array.from({ length: share.slots }, () => ({ worker: undefined, running: undefined, warming: false }));
+  const lanes: Lane[] = Array.from({ length: share.slots }, (_, index) => ({
+    niceness: index === 0 ? 0 : HEAVY_LANE_NICENESS,
+    worker: undefined,
+    running: undefined,
+    warming: false,
+  }));
   /** The task modules any worker has run: every worker imports each one, a fresh worker all of them before its first task. */
   const modules = new Set<string>();
   const recycleAt = options.recycleHeapBytes ?? DEFAULT_RECYCLE_HEAP_BYTES;
@@ -179,7 +190,10 @@ export function createOffload(options: OffloadOptions = {}): Offload {
   };
 
   const spawn = (lane: Lane): Worker => {
-    const spawned = new Worker(WORKER, { resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS });
+    const spawned = new Worker(WORKER, {
+      resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS,
+      workerData: { niceness: lane.niceness } satisfies WorkerSetup,
+    });
     spawned.on('message', (answer: WorkerMessage) => {
       if ('preloaded' in answer) {
         if (lane.worker === spawned) lane.warming = false;
@@ -245,10 +259,14 @@ export function createOffload(options: OffloadOptions = {}): Offload {
       return;
     }
     const idle = lanes.filter((candidate) => candidate.running === undefined);
+    // A heavy job on a lane of lowered priority, even one whose worker is still to start (its
+    // seconds outlast a start); on the first lane only when no other is free.
+    const lowered = idle.filter((candidate) => candidate.niceness > 0);
+    const eligible = job.heavy && lowered.length > 0 ? lowered : idle;
     // A started, warm worker first; then one still importing; a lane with none last.
-    const lane = (idle.find((candidate) => candidate.worker !== undefined && !candidate.warming) ??
-      idle.find((candidate) => candidate.worker !== undefined) ??
-      idle[0]) as Lane;
+    const lane = (eligible.find((candidate) => candidate.worker !== undefined && !candidate.warming) ??
+      eligible.find((candidate) => candidate.worker !== undefined) ??
+      eligible[0]) as Lane;
     lane.worker ??= spawn(lane);
     spread(job.task.module.href, lane);
     const timer = setTimeout(() => {

@@ -6,7 +6,7 @@
 // call changes only the threads it names; elsewhere (macOS: the whole process) nothing changes.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
 /** The snapshot job: once a minute, nobody waits for it. */
 export const SNAPSHOT_JOB_NICENESS = 19;
@@ -22,8 +22,15 @@ export const SNAPSHOT_DECODE_NICENESS = 10;
  */
 export const THREAD_POOL_NICENESS = 10;
 
+/**
+ * The offload workers but the first (offload.ts): heavy jobs (a scan, parse or render of a large
+ * text, seconds of CPU) run there, and ordinary calls' jobs on the first whenever it is free.
+ */
+export const HEAVY_LANE_NICENESS = 10;
+
 export function lowerThisThreadsPriority(niceness: number): void {
-  if (process.platform !== 'linux') return;
+  // Only ever lowered: a thread already at that niceness or past it is left as it is.
+  if (process.platform !== 'linux' || getPriority(0) >= niceness) return;
   // Thread 0: the calling one.
   setNiceness(0, niceness);
 }

@@ -14,6 +14,12 @@ export interface WorkerPreload {
   preload: string[];
 }
 
+/** What a worker is started with (its workerData). */
+export interface WorkerSetup {
+  /** The niceness the worker's thread lowers itself to; 0 keeps the niceness it started with. */
+  niceness: number;
+}
+
 export type WorkerError = { lorebook: ErrorBody } | { message: string };
 
 /** A task's outcome, with the worker's heap size after it (the main thread recycles a worker grown past its bound). */

@@ -2,8 +2,10 @@
 // budget is stopped and the next runs on a fresh worker; a refusal arrives typed; a task that
 // exhausts the worker's capped heap ends that task, not the process; a worker grown past its heap
 // bound, stopped by its budget or dead is replaced by one that imports the task modules at once;
-// a spare worker starts, warm, when a heavy job leaves no started worker idle.
+// a spare worker starts, warm, when a heavy job leaves no started worker idle; heavy jobs run on
+// workers of lowered priority, ordinary ones on the first worker.
 import { execFile } from 'node:child_process';
+import { getPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { BroadcastChannel, threadId } from 'node:worker_threads';
@@ -23,6 +25,7 @@ import {
   OffloadFailed,
 } from '../../../src/offload/offload.ts';
 import { COMPACT_PAST_BYTES } from '../../../src/offload/offload-worker.ts';
+import { HEAVY_LANE_NICENESS } from '../../../src/offload/thread-priority.ts';
 import { PLAIN_TEXT_TASK } from '../../../src/outbox/plain-text-task.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import {
@@ -34,7 +37,7 @@ import {
   LEAVE_GARBAGE,
   SPIN_PAST_BUDGET,
 } from '../../helpers/offload-heap-tasks.ts';
-import { EXHAUST_MEMORY, REFUSE, SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
+import { EXHAUST_MEMORY, NICENESS, REFUSE, SPIN, WHICH_THREAD } from '../../helpers/offload-tasks.ts';
 
 const opened: Offload[] = [];
 const offload = (options?: Parameters<typeof createOffload>[0]): Offload => {
@@ -197,7 +200,7 @@ describe('a worker a task left with a grown heap compacts it after answering', (
 describe('a spare worker starts, warm, when a heavy job leaves no started worker idle', () => {
   const HEAVY_SPIN = { ...SPIN_PAST_BUDGET, budgetMs: 30_000, heavy: () => true };
 
-  it('light calls one at a time keep one worker; a heavy one starts a spare that imports the module before any task asks, and the next call runs there', {
+  it('light calls one at a time keep one worker; a heavy one starts a worker of its own while the next call still runs on the first', {
     timeout: 60_000,
   }, async () => {
     const seen = importers();
@@ -208,11 +211,28 @@ describe('a spare worker starts, warm, when a heavy job leaves no started worker
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(seen).toEqual([first]);
     const busy = worker.run(HEAVY_SPIN, 3_000, 'a');
-    const spare = await eventually(async () => seen.find((thread) => thread !== first), 'the spare imports the module', 30_000);
-    expect(await worker.run(HEAP_THREAD, undefined, 'b')).toBe(spare);
+    const heavyLane = await eventually(
+      async () => seen.find((thread) => thread !== first),
+      "the heavy job's worker imports the module",
+      30_000,
+    );
+    expect(await worker.run(HEAP_THREAD, undefined, 'b')).toBe(first);
     await busy;
-    expect(new Set(seen)).toEqual(new Set([first, spare]));
+    expect(new Set(seen)).toEqual(new Set([first, heavyLane]));
   });
+
+  it.runIf(process.platform === 'linux')(
+    `heavy jobs run on a worker lowered to niceness ${HEAVY_LANE_NICENESS}, ordinary ones on the first worker at the process's`,
+    { timeout: 60_000 },
+    async () => {
+      const own = getPriority(0);
+      const worker = oneWorker(2);
+      expect(await worker.run(NICENESS, undefined, 'a')).toBe(own);
+      expect(await worker.run({ ...NICENESS, heavy: () => true }, undefined, 'b')).toBe(Math.max(own, HEAVY_LANE_NICENESS));
+      // The first worker is free again: the next ordinary job runs there, not on the lowered one.
+      expect(await worker.run(NICENESS, undefined, 'c')).toBe(own);
+    },
+  );
 });
 
 describe('a worker stopped by its budget, or dead, is replaced at once by one that imports the task modules', () => {
