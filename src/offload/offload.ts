@@ -7,13 +7,13 @@
 // idle. Heavy jobs run on the workers but the first, whose threads lower themselves to
 // HEAVY_LANE_NICENESS (thread-priority.ts): on a busy machine the thread serving requests and the
 // first worker, where ordinary calls' jobs run whenever it is free, are scheduled before a heavy
-// job's seconds of CPU. The worker's heap is capped too (resourceLimits), so a task that would exhaust memory
-// usually ends that task, not the server; Node enforces the cap best-effort (one array grown past
-// it can abort the whole process), so what keeps a task small is the markdown cost pre-scan in
-// front of it, not the cap. A worker whose heap a task grew past a bound (the worst texts the
-// limits accept stay under it; a shape they do not know may not) is replaced after that task, by a
-// fresh worker that imports the same task modules at once: V8 keeps a heap it has grown, so without
-// it one heavy task would hold that memory for good.
+// job's seconds of CPU. The worker's heap is capped too (resourceLimits), so a task that would
+// exhaust memory usually ends that task, not the server; Node enforces the cap best-effort (one
+// array grown past it can abort the whole process), so what keeps a task small is the markdown cost
+// pre-scan in front of it, not the cap. A worker whose heap a task grew past a bound (the worst
+// texts the limits accept stay under it; a shape they do not know may not) is replaced after that
+// task, by a fresh worker that imports the same task modules at once: V8 keeps a heap it has grown,
+// so without it one heavy task would hold that memory for good.
 //
 // Tasks are shared among callers fairly (fair-queue.ts, docs/design.md#fair-cpu): a caller runs at
 // most its share of the workers at once, and a task's budget counts from when it was queued. Where

@@ -1,9 +1,10 @@
 // The CPU priority (niceness) of `npm start`'s background threads (the snapshot job's process, a
-// snapshot's decode, libuv's pool where images are re-encoded, V8's platform threads), lowered so
-// that on a busy machine the thread serving requests is scheduled first: on two cores shared with
-// DynamoDB Local, a request thread at the same priority waited for its turn (BENCHMARKS.md §11,
-// §12). On Linux niceness belongs to a thread (and the threads it starts after inherit it), so each
-// call changes only the threads it names; elsewhere (macOS: the whole process) nothing changes.
+// snapshot's decode, libuv's pool where images are re-encoded, V8's platform threads, the offload
+// workers where heavy jobs run), lowered so that on a busy machine the thread serving requests is
+// scheduled first: on two cores shared with DynamoDB Local, a request thread at the same priority
+// waited for its turn (BENCHMARKS.md §11, §12). On Linux niceness belongs to a thread (and the
+// threads it starts after inherit it), so each call changes only the threads it names; elsewhere
+// (macOS: the whole process) nothing changes.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
@@ -68,8 +69,8 @@ export const PLATFORM_THREAD_NICENESS = 10;
 /**
  * Lowers the priority of V8's platform threads: every thread Node names `node` but the main one.
  * Worker threads carry that name too, and a thread starts at the niceness of the thread that starts
- * it, so this must run before the first worker starts; the workers then keep the default. Answers
- * how many threads it lowered.
+ * it, so this must run before the first worker starts; the workers then keep the default (an
+ * offload worker of a heavy lane lowers itself, offload.ts). Answers how many threads it lowered.
  */
 export function lowerPlatformThreadsPriority(niceness = PLATFORM_THREAD_NICENESS): number {
   if (process.platform !== 'linux' || !existsSync('/proc/self/task')) return 0;
