@@ -45,18 +45,12 @@ export async function openCommandContext(config: Config, aws: boolean, log: (lin
   if (aws) {
     const cloud = await deployedConfig(config);
     const ctx = buildContext(cloud.config);
-    const close = async (): Promise<void> => {
-      ctx.store.client.destroy();
-      await ctx.cpu?.offload.close();
-    };
-    return { ...cloud, ctx, close };
+    return { ...cloud, ctx, close: () => closeContext(ctx) };
   }
   const store: LocalStore = await openCommandStore(config, log);
   const ctx = buildContext(config, store.endpoint);
   const close = async (): Promise<void> => {
-    ctx.store.client.destroy();
-    // The offload workers a command's parses, scans and documents' plain text ran on.
-    await ctx.cpu?.offload.close();
+    await closeContext(ctx);
     await store.close();
   };
   try {
@@ -66,6 +60,12 @@ export async function openCommandContext(config: Config, aws: boolean, log: (lin
     throw error;
   }
   return { ctx, config, where: `at ${store.endpoint}`, close };
+}
+
+/** Ends the context's store client and the offload workers its parses, scans and documents' plain text ran on. */
+async function closeContext(ctx: AppContext): Promise<void> {
+  ctx.store.client.destroy();
+  await ctx.cpu?.offload.close();
 }
 
 /** The config of an `--aws` run: AWS, not a local endpoint, and the stack's table and buckets unless LOREBOOK_TABLE is set. */

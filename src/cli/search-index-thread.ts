@@ -3,12 +3,11 @@
 // loading, refreshing, ranking and collecting a whole index never hold the event loop that
 // serves requests (docs/design.md#search). Questions are answered in the order they come; a
 // touch sent before a question is applied before it is answered.
-import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { localIndexAnswers } from '../app/search/local-index-answers.ts';
 import type { Config } from '../config.ts';
 import { buildContext } from '../context.ts';
-import { compactHeap } from '../offload/compact-heap.ts';
+import { compactHeap, heapBytes } from '../offload/compact-heap.ts';
 import { compactWhenIdle } from '../offload/compact-when-idle.ts';
 import { errorForMain } from '../offload/worker-messages.ts';
 import type { IndexNotice, IndexQuestion, IndexThreadMessage } from './search-index-messages.ts';
@@ -44,7 +43,7 @@ function answer(question: IndexQuestion): Promise<unknown> {
 const compaction = compactWhenIdle({
   idleMs: 2000,
   growthBytes: 16 * 1024 * 1024,
-  heapBytes: () => getHeapStatistics().total_heap_size,
+  heapBytes,
   compact: () => compactHeap()?.afterBytes,
 });
 

@@ -246,7 +246,8 @@ async function main(argv: string[]): Promise<number> {
     stderrLog(`sweep: ${(error as Error).message ?? String(error)}`);
     return 1;
   } finally {
-    // Documents' plain text is made on the context's offload workers (design.md#standard-site): the process ends only once they are closed.
+    // Documents' plain text is made on the context's offload workers (design.md#standard-site):
+    // the process ends only once they are closed.
     await opened?.close();
   }
 }

@@ -31,12 +31,15 @@ function collector(): Collect | undefined {
   return collect;
 }
 
+/** This thread's heap, committed: what its thread holds of the process's memory for V8, in bytes. */
+export const heapBytes = (): number => getHeapStatistics().total_heap_size;
+
 /** Undefined where the runtime offers no `gc` to a new context (nothing is collected then). */
 export function compactHeap(): HeapCompaction | undefined {
   const run = collector();
   if (run === undefined) return undefined;
-  const beforeBytes = getHeapStatistics().total_heap_size;
+  const beforeBytes = heapBytes();
   const started = performance.now();
   run({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-  return { beforeBytes, afterBytes: getHeapStatistics().total_heap_size, ms: performance.now() - started };
+  return { beforeBytes, afterBytes: heapBytes(), ms: performance.now() - started };
 }

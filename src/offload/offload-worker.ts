@@ -6,9 +6,8 @@
 // its memory reducer ran, and each worker held ~50 MB more after the fairness bench's attacks than
 // before them (BENCHMARKS.md §11). The collection takes ~25 ms; a task sent meanwhile waits it out.
 // A worker of a heavy lane lowers its thread's priority before its first task (offload.ts).
-import { getHeapStatistics } from 'node:v8';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { compactHeap } from './compact-heap.ts';
+import { compactHeap, heapBytes } from './compact-heap.ts';
 import { lowerThisThreadsPriority } from './thread-priority.ts';
 import {
   errorForMain,
@@ -41,8 +40,6 @@ async function run(task: WorkerTask): Promise<unknown> {
   if (typeof exported !== 'function') throw new Error(`${task.module} exports no function ${task.name}`);
   return (exported as (input: unknown) => unknown)(task.input);
 }
-
-const heapBytes = (): number => getHeapStatistics().total_heap_size;
 
 /** Past this heap after a task, the worker compacts it: a fresh worker with every task module imported holds ~15 MB. */
 export const COMPACT_PAST_BYTES = 32 * 1024 * 1024;

@@ -1,7 +1,6 @@
 // A story's plain text (its document's textContent) made on the offload worker: reading 64 KiB of
 // markdown costs as much as parsing it for publish, and the announcer runs inside the server
 // process, where the event loop must stay free for requests.
-
 import { type CpuScope, runOffloaded } from '../app/context/offloaded.ts';
 import { MARKDOWN_PARSE_BUDGET_MS } from '../domain/story/story-limits.ts';
 import { heavyText, type OffloadTask } from '../offload/offload.ts';
